@@ -1,0 +1,108 @@
+//! Run configuration: how many PEs, which balancer, Δt and the seed. Plain data, shared by
+//! every machine, validated once here.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// The load-balancing algorithm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Balancer {
+    /// Asynchronous random polling (randomized work stealing), paper 000 Fig. 1.
+    RandomPolling,
+}
+
+impl Balancer {
+    /// Every balancer, by its CLI name.
+    pub const ALL: &'static [Balancer] = &[Balancer::RandomPolling];
+
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Balancer::RandomPolling => "random-polling",
+        }
+    }
+}
+
+impl fmt::Display for Balancer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Balancer {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Balancer::ALL.iter().copied().find(|b| b.name() == s).ok_or_else(|| {
+            let names: Vec<_> = Balancer::ALL.iter().map(|b| b.name()).collect();
+            format!("unknown balancer '{s}' (known: {})", names.join(", "))
+        })
+    }
+}
+
+/// Configuration of a parallel run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Config {
+    /// Number of processing elements P (≥ 1).
+    pub pes: usize,
+    /// The load balancer.
+    pub balancer: Balancer,
+    /// Work units between two polls of a busy PE's message queue (Δt, ≥ 1).
+    pub delta_t: u64,
+    /// Seed of all randomness in the run.
+    pub seed: u64,
+}
+
+/// The default Δt in work units: long enough that polling costs well under 1 % of the work
+/// of the cheapest application here (N-Queens, a few ns per unit), short enough that a
+/// request is answered within tens of microseconds.
+pub const DEFAULT_DELTA_T: u64 = 4096;
+
+/// The largest P accepted (the simulator's scale; thread runs are limited by the OS).
+pub const MAX_PES: usize = 1 << 20;
+
+impl Config {
+    /// Random polling on `pes` PEs with the default Δt and seed 1.
+    pub fn new(pes: usize) -> Self {
+        Config { pes, balancer: Balancer::RandomPolling, delta_t: DEFAULT_DELTA_T, seed: 1 }
+    }
+
+    /// Builder: set the balancer.
+    pub fn balancer(mut self, balancer: Balancer) -> Self {
+        self.balancer = balancer;
+        self
+    }
+
+    /// Builder: set Δt.
+    pub fn delta_t(mut self, delta_t: u64) -> Self {
+        self.delta_t = delta_t;
+        self
+    }
+
+    /// Builder: set the seed.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Check the configuration; the error says what is wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.pes == 0 {
+            return Err("the number of PEs must be at least 1".into());
+        }
+        if self.pes > MAX_PES {
+            return Err(format!("{} PEs is more than the supported {MAX_PES}", self.pes));
+        }
+        if self.delta_t == 0 {
+            return Err("delta-t must be at least 1 work unit".into());
+        }
+        Ok(())
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config::new(1)
+    }
+}

@@ -1,0 +1,65 @@
+//! # treesplit
+//!
+//! Tree-shaped computations (backtracking, branch-and-bound, tree search, bags of jobs) on
+//! many processing elements (PEs) with provably good load balance, after P. Sanders'
+//! papers on random polling and tree splitting.
+//!
+//! The crate has three layers, one folder each:
+//! - [`task`]: the task model a user implements (`work`, `split`, `is_empty`, an outcome
+//!   that merges).
+//! - [`protocol`]: load balancers and termination detection as per-PE state machines that
+//!   do no I/O.
+//! - [`machine`]: the loops that drive those state machines on a real or simulated
+//!   machine (threads today).
+//!
+//! ```
+//! use treesplit::{run, Config, Context, Task};
+//! use serde::{Deserialize, Serialize};
+//!
+//! /// Sum of i*i over a range, split at the middle (paper 001 §14.5.1).
+//! #[derive(Serialize, Deserialize)]
+//! struct Squares { lo: u64, hi: u64 }
+//!
+//! impl Task for Squares {
+//!     type Output = u64;
+//!     fn work(&mut self, budget: u64, ctx: &mut Context<'_, u64>) -> u64 {
+//!         let end = self.hi.min(self.lo.saturating_add(budget));
+//!         *ctx.output() += (self.lo..end).map(|i| i * i).sum::<u64>();
+//!         let done = end - self.lo;
+//!         self.lo = end;
+//!         done
+//!     }
+//!     fn split(&mut self) -> Option<Self> {
+//!         if self.hi - self.lo < 2 { return None; }
+//!         let mid = self.lo + (self.hi - self.lo) / 2;
+//!         let upper = Squares { lo: mid, hi: self.hi };
+//!         self.hi = mid;
+//!         Some(upper)
+//!     }
+//!     fn is_empty(&self) -> bool { self.lo >= self.hi }
+//! }
+//!
+//! let report = run(Squares { lo: 0, hi: 100_000 }, &Config::new(4)).unwrap();
+//! assert_eq!(report.output, (0..100_000u64).map(|i| i * i).sum::<u64>());
+//! assert_eq!(report.totals.work_units, 100_000);
+//! ```
+
+pub mod config;
+pub mod error;
+pub mod machine;
+pub mod protocol;
+pub mod sequential;
+pub mod stats;
+pub mod task;
+
+pub use config::{Balancer, Config};
+pub use error::RunError;
+pub use machine::Threads;
+pub use sequential::{run_sequential, SequentialReport};
+pub use stats::{PeStats, Report, Totals};
+pub use task::{Context, Incumbent, Outcome, SharedIncumbent, Task};
+
+/// Run `root` in parallel on the thread machine (one OS thread per PE).
+pub fn run<T: Task>(root: T, config: &Config) -> Result<Report<T::Output>, RunError> {
+    Threads::new().run(root, config)
+}

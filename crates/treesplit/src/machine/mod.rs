@@ -1,0 +1,8 @@
+//! Machines: the outer loops that drive the protocol state machines and move their messages.
+//!
+//! A machine owns the I/O (channels, sockets, virtual time); the protocols in
+//! [`crate::protocol`] own the decisions. The same protocol code runs on every machine.
+
+pub mod threads;
+
+pub use threads::Threads;

@@ -1,0 +1,115 @@
+//! Load-balancing protocols as per-PE state machines that do no I/O.
+//!
+//! Each balancer is written once, here, as a state machine in the style of `quinn-proto`:
+//! a *machine* (threads, the simulator, MPI) feeds it events — a message arrived
+//! ([`Protocol::receive`]), a work slice is due ([`Protocol::work`]) — and drains the
+//! actions it decides on: messages to send ([`Protocol::poll_transmit`]) and what to do next
+//! ([`Protocol::step`]: work for Δt units, wait for a message, or stop). No threads, channels
+//! or clocks live in this module, so the same code runs on every machine.
+//!
+//! The protocols are described in prose in `README.md` beside this file.
+
+pub mod random_polling;
+pub mod termination;
+
+use crate::config::{Balancer, Config};
+use crate::task::{Incumbent, Task};
+use serde::{Deserialize, Serialize};
+
+/// Index of a processing element, `0..P`.
+pub type PeId = usize;
+
+/// A message between PEs. One wire format for all balancers, so every machine carries
+/// every balancer.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub enum Message<T: Task> {
+    /// An idle PE asks for work.
+    Request,
+    /// The answer to a request when the PE has nothing to give (an empty task, paper 000 §2).
+    Reject,
+    /// The answer to a request: a piece of work and its generation (splitting depth).
+    Work {
+        /// The piece.
+        task: T,
+        /// Generation of the piece: the number of splits between it and the root.
+        generation: u32,
+    },
+    /// Termination detection and the final result reduction.
+    Termination(termination::Signal<T::Output>),
+}
+
+impl<T: Task> Message<T> {
+    /// True for messages that carry work (the only ones termination detection counts).
+    pub fn carries_work(&self) -> bool {
+        matches!(self, Message::Work { .. })
+    }
+}
+
+/// What the machine should do next with a PE.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Call [`Protocol::work`] with this budget, then deliver the messages that arrived.
+    Work {
+        /// Work units to do before polling the inbox again (Δt).
+        budget: u64,
+    },
+    /// The PE is idle: block until a message arrives and deliver it.
+    Wait,
+    /// The run is over for this PE.
+    Finished,
+}
+
+/// Counts a protocol keeps for one PE (the machine adds wall-clock times).
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PeCounters {
+    /// Work units done on this PE.
+    pub work_units: u64,
+    /// Work slices run (calls of `work`).
+    pub slices: u64,
+    /// Requests this PE sent.
+    pub requests_sent: u64,
+    /// Requests that reached this PE.
+    pub requests_received: u64,
+    /// Requests this PE answered with a rejection.
+    pub rejections_sent: u64,
+    /// Rejections this PE received.
+    pub rejections_received: u64,
+    /// Splits of this PE's task that produced a piece to send.
+    pub splits: u64,
+    /// Pieces of work sent.
+    pub pieces_sent: u64,
+    /// Pieces of work received.
+    pub pieces_received: u64,
+    /// Largest generation of a piece held by this PE (the splitting depth seen here).
+    pub max_generation: u32,
+    /// All messages sent, of any kind.
+    pub messages_sent: u64,
+    /// Messages sent by termination detection and result reduction.
+    pub termination_messages: u64,
+}
+
+/// A per-PE load-balancing state machine.
+pub trait Protocol<T: Task>: Send {
+    /// What the machine should do next.
+    fn step(&mut self) -> Step;
+    /// Run the local task for at most `budget` units; returns the units done.
+    fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64;
+    /// A message from PE `from` has been taken from this PE's queue.
+    fn receive(&mut self, from: PeId, message: Message<T>);
+    /// The next message to send, if any (call until `None`).
+    fn poll_transmit(&mut self) -> Option<(PeId, Message<T>)>;
+    /// This PE's counters.
+    fn counters(&self) -> &PeCounters;
+    /// The merged result of the whole run: `Some` on PE 0 once it has finished.
+    fn take_output(&mut self) -> Option<T::Output>;
+    /// True while this PE holds a non-empty task.
+    fn is_busy(&self) -> bool;
+}
+
+/// Build the state machine of PE `me` for the configured balancer. PE 0 gets the root task.
+pub fn new_pe<T: Task>(me: PeId, config: &Config, root: Option<T>) -> Box<dyn Protocol<T>> {
+    match config.balancer {
+        Balancer::RandomPolling => Box::new(random_polling::RandomPolling::new(me, config, root)),
+    }
+}

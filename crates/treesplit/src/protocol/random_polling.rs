@@ -1,0 +1,224 @@
+//! Asynchronous random polling (randomized work stealing), Fig. 1 of paper 000.
+//!
+//! PE 0 starts with the root task, all others idle. A busy PE works in slices of Δt units
+//! and between slices answers the requests that reached it: it splits its task and sends
+//! one part to the requester, or rejects when the task is atomic. An idle PE sends one
+//! request at a time to a uniformly random other PE and rejects the requests that reach it
+//! meanwhile; a rejection makes it ask another random PE. Termination is detected by the
+//! four-counter component ([`super::termination`]).
+
+use super::termination::{FourCounter, Local};
+use super::{Message, PeCounters, PeId, Protocol, Step};
+use crate::config::Config;
+use crate::task::{Context, Incumbent, Task};
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::collections::VecDeque;
+
+/// A task together with its generation (number of splits since the root).
+#[derive(Debug)]
+struct Piece<T> {
+    task: T,
+    generation: u32,
+}
+
+/// The random polling state machine of one PE.
+pub struct RandomPolling<T: Task> {
+    me: PeId,
+    p: usize,
+    delta_t: u64,
+    piece: Option<Piece<T>>,
+    /// A request of ours is on its way or being answered.
+    awaiting_reply: bool,
+    rng: Xoshiro256PlusPlus,
+    output: T::Output,
+    out: VecDeque<(PeId, Message<T>)>,
+    termination: FourCounter<T::Output>,
+    counters: PeCounters,
+    /// Consecutive slices that did no work on a non-empty task.
+    stalled_slices: u32,
+}
+
+/// The generator of PE `me` for run seed `seed`: independent streams per PE, reproducible.
+pub fn pe_rng(seed: u64, me: PeId) -> Xoshiro256PlusPlus {
+    Xoshiro256PlusPlus::seed_from_u64(seed ^ (me as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+impl<T: Task> RandomPolling<T> {
+    /// PE `me` of the configured run; PE 0 passes the root task.
+    pub fn new(me: PeId, config: &Config, root: Option<T>) -> Self {
+        let piece = root.filter(|t| !t.is_empty()).map(|task| Piece { task, generation: 0 });
+        RandomPolling {
+            me,
+            p: config.pes,
+            delta_t: config.delta_t.max(1),
+            piece,
+            awaiting_reply: false,
+            rng: pe_rng(config.seed, me),
+            output: T::Output::default(),
+            out: VecDeque::new(),
+            termination: FourCounter::new(me, config.pes),
+            counters: PeCounters::default(),
+            stalled_slices: 0,
+        }
+    }
+
+    fn local(&self) -> Local {
+        Local {
+            idle: self.piece.is_none(),
+            sent: self.counters.pieces_sent,
+            received: self.counters.pieces_received,
+        }
+    }
+
+    fn send(&mut self, to: PeId, message: Message<T>) {
+        self.counters.messages_sent += 1;
+        self.out.push_back((to, message));
+    }
+
+    fn random_other(&mut self) -> PeId {
+        let k = self.rng.random_range(0..self.p - 1);
+        if k >= self.me {
+            k + 1
+        } else {
+            k
+        }
+    }
+
+    /// Answer a request from `from`: split and send a piece, or reject.
+    fn answer_request(&mut self, from: PeId) {
+        self.counters.requests_received += 1;
+        if self.termination.is_finishing() {
+            // Everyone is idle and finishing; the requester needs no answer.
+            return;
+        }
+        let given = match &mut self.piece {
+            Some(piece) => match piece.task.split() {
+                Some(part) if !part.is_empty() => {
+                    piece.generation += 1;
+                    let generation = piece.generation;
+                    let now_empty = piece.task.is_empty();
+                    Some((part, generation, now_empty))
+                }
+                _ => None,
+            },
+            None => None,
+        };
+        match given {
+            Some((task, generation, now_empty)) => {
+                self.counters.splits += 1;
+                self.counters.pieces_sent += 1;
+                self.counters.max_generation = self.counters.max_generation.max(generation);
+                if now_empty {
+                    self.piece = None;
+                }
+                self.send(from, Message::Work { task, generation });
+            }
+            None => {
+                self.counters.rejections_sent += 1;
+                self.send(from, Message::Reject);
+            }
+        }
+    }
+
+    fn drain_termination(&mut self) {
+        while let Some((to, signal)) = self.termination.poll_transmit() {
+            self.counters.termination_messages += 1;
+            self.send(to, Message::Termination(signal));
+        }
+    }
+
+    fn advance_termination(&mut self) {
+        if self.piece.is_none() {
+            let local = self.local();
+            self.termination.advance(local, &mut self.output);
+        }
+        self.drain_termination();
+    }
+}
+
+impl<T: Task> Protocol<T> for RandomPolling<T> {
+    fn step(&mut self) -> Step {
+        if self.termination.is_done() {
+            return Step::Finished;
+        }
+        if self.piece.is_some() {
+            return Step::Work { budget: self.delta_t };
+        }
+        if !self.awaiting_reply && self.p > 1 && !self.termination.is_finishing() {
+            let victim = self.random_other();
+            self.counters.requests_sent += 1;
+            self.awaiting_reply = true;
+            self.send(victim, Message::Request);
+        }
+        self.advance_termination();
+        if self.termination.is_done() {
+            Step::Finished
+        } else {
+            Step::Wait
+        }
+    }
+
+    fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64 {
+        let Some(piece) = &mut self.piece else { return 0 };
+        let mut ctx = Context::new(&mut self.output, incumbent, self.me);
+        let units = piece.task.work(budget, &mut ctx);
+        self.counters.work_units += units;
+        self.counters.slices += 1;
+        if piece.task.is_empty() {
+            self.piece = None;
+            self.stalled_slices = 0;
+            self.advance_termination();
+        } else if units == 0 && budget > 0 {
+            self.stalled_slices += 1;
+            assert!(
+                self.stalled_slices < 1000,
+                "task made no progress in 1000 work slices but is not empty (Task::work must return at least 1)"
+            );
+        } else {
+            self.stalled_slices = 0;
+        }
+        units
+    }
+
+    fn receive(&mut self, from: PeId, message: Message<T>) {
+        match message {
+            Message::Request => self.answer_request(from),
+            Message::Reject => {
+                self.counters.rejections_received += 1;
+                self.awaiting_reply = false;
+            }
+            Message::Work { task, generation } => {
+                self.counters.pieces_received += 1;
+                self.awaiting_reply = false;
+                assert!(self.piece.is_none(), "PE {}: work arrived while busy", self.me);
+                self.counters.max_generation = self.counters.max_generation.max(generation);
+                if !task.is_empty() {
+                    self.piece = Some(Piece { task, generation });
+                }
+                self.advance_termination();
+            }
+            Message::Termination(signal) => {
+                let local = self.local();
+                self.termination.receive(from, signal, local, &mut self.output);
+                self.drain_termination();
+            }
+        }
+    }
+
+    fn poll_transmit(&mut self) -> Option<(PeId, Message<T>)> {
+        self.out.pop_front()
+    }
+
+    fn counters(&self) -> &PeCounters {
+        &self.counters
+    }
+
+    fn take_output(&mut self) -> Option<T::Output> {
+        self.termination.take_result()
+    }
+
+    fn is_busy(&self) -> bool {
+        self.piece.is_some()
+    }
+}

@@ -1,0 +1,359 @@
+//! Four-counter (double counting) termination detection and the final result reduction.
+//!
+//! Paper 000 §2 and paper 001 §14.5.3: every PE counts the work messages it has sent and
+//! received. PE 0 repeatedly runs an asynchronous reduction of these two counts over a
+//! binary tree of PEs (children of PE i: 2i+1, 2i+2). A wave starts with `WaveStart` sent
+//! down the tree; a PE adds its counts to those of its children and sends `WaveUp` to its
+//! parent once it has the children's reports *and is idle*. When two consecutive waves give
+//! the same sums and sent = received, no work is left anywhere, not even in transit:
+//!
+//! Wave k+1 starts only after wave k completed at PE 0, so every PE's wave-k report precedes
+//! every wave-(k+1) report. Counters only grow, so equal sums mean that no PE sent or
+//! received work between its two reports; it was idle at both and could only have become
+//! busy by receiving work, so it was idle throughout. At the moment wave k completed, every
+//! PE was inside that interval: all idle, and sent = received means nothing in transit.
+//!
+//! PE 0 then sends `Finish` down the tree, and results flow back up as `Result` messages,
+//! merged at each PE, so PE 0 ends with the result of the whole run. Detection costs
+//! O(T_rout · log P) after the last PE becomes idle.
+//!
+//! This is a component of its own: balancers feed it their counts and idleness and forward
+//! its signals; they hold no termination logic themselves.
+
+use crate::protocol::PeId;
+use crate::task::Outcome;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// Messages of termination detection and result reduction.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub enum Signal<O: Outcome> {
+    /// PE 0 starts reduction wave `wave`; forwarded down the tree.
+    WaveStart {
+        /// Wave number, from 1.
+        wave: u64,
+    },
+    /// A subtree's summed counts for wave `wave`, sent to the parent.
+    WaveUp {
+        /// Wave number.
+        wave: u64,
+        /// Work messages sent in the subtree.
+        sent: u64,
+        /// Work messages received in the subtree.
+        received: u64,
+    },
+    /// Global termination was detected; forwarded down the tree.
+    Finish,
+    /// A subtree's merged result, sent to the parent after `Finish`.
+    Result {
+        /// The merged outcome of the subtree.
+        output: O,
+    },
+}
+
+/// What termination detection needs to know of the local PE.
+#[derive(Debug, Clone, Copy)]
+pub struct Local {
+    /// The PE holds no task.
+    pub idle: bool,
+    /// Work messages this PE has sent.
+    pub sent: u64,
+    /// Work messages this PE has received.
+    pub received: u64,
+}
+
+#[derive(Debug)]
+enum Phase<O> {
+    /// Running reduction waves.
+    Detecting,
+    /// `Finish` seen: collecting children's results.
+    Collecting { results: usize, acc: O },
+    /// Result sent to the parent (PE 0: result ready).
+    Done,
+}
+
+/// The four-counter protocol state of one PE.
+#[derive(Debug)]
+pub struct FourCounter<O: Outcome> {
+    me: PeId,
+    p: usize,
+    wave: u64,
+    started: bool,
+    contributed: bool,
+    reports: usize,
+    acc: (u64, u64),
+    previous: Option<(u64, u64)>,
+    waves_completed: u64,
+    phase: Phase<O>,
+    result: Option<O>,
+    out: VecDeque<(PeId, Signal<O>)>,
+}
+
+impl<O: Outcome> FourCounter<O> {
+    /// The state of PE `me` of `p`. PE 0 starts the first wave at once.
+    pub fn new(me: PeId, p: usize) -> Self {
+        assert!(me < p, "PE {me} out of range for P = {p}");
+        let mut fc = FourCounter {
+            me,
+            p,
+            wave: 0,
+            started: false,
+            contributed: false,
+            reports: 0,
+            acc: (0, 0),
+            previous: None,
+            waves_completed: 0,
+            phase: Phase::Detecting,
+            result: None,
+            out: VecDeque::new(),
+        };
+        if me == 0 {
+            fc.start_wave(1);
+        }
+        fc
+    }
+
+    fn children(&self) -> impl Iterator<Item = PeId> {
+        let (me, p) = (self.me, self.p);
+        [2 * me + 1, 2 * me + 2].into_iter().filter(move |&c| c < p)
+    }
+
+    fn parent(&self) -> PeId {
+        (self.me - 1) / 2
+    }
+
+    fn start_wave(&mut self, wave: u64) {
+        self.wave = wave;
+        self.started = true;
+        self.contributed = false;
+        self.reports = 0;
+        self.acc = (0, 0);
+        let children: Vec<PeId> = self.children().collect();
+        for c in children {
+            self.out.push_back((c, Signal::WaveStart { wave }));
+        }
+    }
+
+    /// Handle a termination signal from PE `from`, then make what progress is possible.
+    pub fn receive(&mut self, from: PeId, signal: Signal<O>, local: Local, output: &mut O) {
+        match signal {
+            Signal::WaveStart { wave } => {
+                assert_eq!(wave, self.wave + 1, "PE {}: wave {wave} out of order", self.me);
+                self.start_wave(wave);
+            }
+            Signal::WaveUp { wave, sent, received } => {
+                assert!(
+                    wave == self.wave && self.started && !self.contributed,
+                    "PE {}: unexpected report of wave {wave} from PE {from}",
+                    self.me
+                );
+                self.reports += 1;
+                self.acc.0 += sent;
+                self.acc.1 += received;
+            }
+            Signal::Finish => {
+                assert!(
+                    local.idle,
+                    "PE {}: termination declared while this PE still holds work",
+                    self.me
+                );
+                let children: Vec<PeId> = self.children().collect();
+                for c in children {
+                    self.out.push_back((c, Signal::Finish));
+                }
+                self.phase = Phase::Collecting { results: 0, acc: O::default() };
+            }
+            Signal::Result { output: child } => match &mut self.phase {
+                Phase::Collecting { results, acc } => {
+                    *results += 1;
+                    acc.merge(child);
+                }
+                _ => panic!("PE {}: result from PE {from} before Finish", self.me),
+            },
+        }
+        self.advance(local, output);
+    }
+
+    /// Make what progress is possible given the local state (call whenever the PE is idle).
+    pub fn advance(&mut self, local: Local, output: &mut O) {
+        let n_children = self.children().count();
+        loop {
+            match &mut self.phase {
+                Phase::Done => return,
+                Phase::Collecting { results, acc } => {
+                    if *results < n_children {
+                        return;
+                    }
+                    let mut total = std::mem::take(acc);
+                    total.merge(std::mem::take(output));
+                    if self.me == 0 {
+                        self.result = Some(total);
+                    } else {
+                        let parent = self.parent();
+                        self.out.push_back((parent, Signal::Result { output: total }));
+                    }
+                    self.phase = Phase::Done;
+                    return;
+                }
+                Phase::Detecting => {
+                    if !(self.started && !self.contributed && local.idle && self.reports == n_children) {
+                        return;
+                    }
+                    let sums = (self.acc.0 + local.sent, self.acc.1 + local.received);
+                    self.contributed = true;
+                    if self.me != 0 {
+                        let parent = self.parent();
+                        let (sent, received) = sums;
+                        self.out.push_back((parent, Signal::WaveUp { wave: self.wave, sent, received }));
+                        return;
+                    }
+                    // PE 0: a wave is complete.
+                    self.waves_completed += 1;
+                    if self.previous == Some(sums) && sums.0 == sums.1 {
+                        let children: Vec<PeId> = self.children().collect();
+                        for c in children {
+                            self.out.push_back((c, Signal::Finish));
+                        }
+                        self.phase = Phase::Collecting { results: 0, acc: O::default() };
+                    } else {
+                        self.previous = Some(sums);
+                        let next = self.wave + 1;
+                        self.start_wave(next);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The next signal to send, if any.
+    pub fn poll_transmit(&mut self) -> Option<(PeId, Signal<O>)> {
+        self.out.pop_front()
+    }
+
+    /// True once `Finish` has been seen: no more work requests should be made.
+    pub fn is_finishing(&self) -> bool {
+        !matches!(self.phase, Phase::Detecting)
+    }
+
+    /// True when this PE's part of the run is over.
+    pub fn is_done(&self) -> bool {
+        matches!(self.phase, Phase::Done)
+    }
+
+    /// PE 0: the merged result of the run, once done.
+    pub fn take_result(&mut self) -> Option<O> {
+        self.result.take()
+    }
+
+    /// PE 0: reduction waves completed so far.
+    pub fn waves_completed(&self) -> u64 {
+        self.waves_completed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::VecDeque;
+
+    /// A hand-driven network of `p` PEs running only termination detection; `busy` marks
+    /// PEs holding work and `counts` their (sent, received) work messages.
+    struct Net {
+        pes: Vec<FourCounter<u64>>,
+        outputs: Vec<u64>,
+        busy: Vec<bool>,
+        counts: Vec<(u64, u64)>,
+        queue: VecDeque<(PeId, PeId, Signal<u64>)>,
+    }
+
+    impl Net {
+        fn new(p: usize) -> Self {
+            let mut net = Net {
+                pes: (0..p).map(|i| FourCounter::new(i, p)).collect(),
+                outputs: (0..p as u64).map(|i| i + 1).collect(),
+                busy: vec![false; p],
+                counts: vec![(0, 0); p],
+                queue: VecDeque::new(),
+            };
+            net.busy[0] = true;
+            net.collect();
+            net
+        }
+        fn local(&self, i: PeId) -> Local {
+            Local { idle: !self.busy[i], sent: self.counts[i].0, received: self.counts[i].1 }
+        }
+        fn collect(&mut self) {
+            for i in 0..self.pes.len() {
+                let local = self.local(i);
+                if local.idle {
+                    self.pes[i].advance(local, &mut self.outputs[i]);
+                }
+                while let Some((to, s)) = self.pes[i].poll_transmit() {
+                    self.queue.push_back((i, to, s));
+                }
+            }
+        }
+        /// Deliver queued signals (and those they cause), at most 10,000: while work is in
+        /// transit and everyone is idle, waves repeat without end, as they should.
+        fn settle(&mut self) {
+            for _ in 0..10_000 {
+                let Some((from, to, s)) = self.queue.pop_front() else { return };
+                let local = self.local(to);
+                self.pes[to].receive(from, s, local, &mut self.outputs[to]);
+                self.collect();
+            }
+        }
+    }
+
+    #[test]
+    fn single_pe_terminates_when_idle() {
+        let mut net = Net::new(1);
+        assert!(!net.pes[0].is_done());
+        net.busy[0] = false;
+        net.collect();
+        assert!(net.pes[0].is_done());
+        assert_eq!(net.pes[0].take_result(), Some(1));
+    }
+
+    #[test]
+    fn no_termination_while_work_in_transit() {
+        for p in [2, 3, 7, 16] {
+            let mut net = Net::new(p);
+            net.settle();
+            // PE 0 sends a piece to PE p-1 and goes idle; the piece is "in transit".
+            net.counts[0].0 += 1;
+            net.busy[0] = false;
+            net.collect();
+            net.settle();
+            assert!(net.pes.iter().all(|pe| !pe.is_finishing()), "P={p}: declared with work in flight");
+            // The piece arrives, is worked on, and PE p-1 goes idle again.
+            net.counts[p - 1].1 += 1;
+            net.busy[p - 1] = true;
+            net.settle();
+            assert!(!net.pes[0].is_finishing());
+            net.busy[p - 1] = false;
+            net.collect();
+            net.settle();
+            assert!(net.pes.iter().all(|pe| pe.is_done()), "P={p}: did not terminate");
+            let expected: u64 = (1..=p as u64).sum();
+            assert_eq!(net.pes[0].take_result(), Some(expected));
+        }
+    }
+
+    #[test]
+    fn busy_pe_blocks_every_wave() {
+        let mut net = Net::new(5);
+        net.busy[0] = false;
+        net.busy[3] = true;
+        net.collect();
+        net.settle();
+        assert!(!net.pes[0].is_finishing());
+        assert_eq!(net.pes[0].waves_completed(), 0);
+        net.busy[3] = false;
+        net.collect();
+        net.settle();
+        assert!(net.pes[0].is_done());
+        assert_eq!(net.pes[0].waves_completed(), 2);
+    }
+}

@@ -1,0 +1,132 @@
+//! The task model: *tree-shaped computations* (paper 000 §1.2, paper 001 §14.5.1).
+//!
+//! All work starts as one root task. A task can be worked on sequentially for a budget of
+//! *work units* ([`Task::work`]), split into two tasks that together hold what was left
+//! ([`Task::split`]), and is done when it is empty ([`Task::is_empty`]). Results found while
+//! working go into the PE's [`Outcome`] accumulator, and PEs merge their accumulators at the
+//! end, so the result type must merge associatively and commutatively.
+//!
+//! Work is counted in units (node expansions, loop iterations) so that every run can be
+//! checked for conservation: the units done by all PEs sum to exactly the sequential total.
+//!
+//! Tasks cross PE boundaries, and on distributed machines process boundaries, so tasks and
+//! outcomes are plain serde data.
+
+use serde::{de::DeserializeOwned, Serialize};
+use std::fmt::Debug;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+/// The result a PE accumulates while working; merged across PEs at the end of a run.
+///
+/// `merge` must be associative and commutative: PEs merge in whatever order the reduction
+/// tree delivers.
+pub trait Outcome: Default + Clone + Debug + Send + Serialize + DeserializeOwned + 'static {
+    /// Fold `other` into `self`.
+    fn merge(&mut self, other: Self);
+}
+
+/// Counting outcome (solutions, nodes).
+impl Outcome for u64 {
+    fn merge(&mut self, other: Self) {
+        *self += other;
+    }
+}
+
+/// For tasks whose only effect is the work they do.
+impl Outcome for () {
+    fn merge(&mut self, _other: Self) {}
+}
+
+/// A tree-shaped computation, or a piece of one.
+///
+/// Contract, checked by the runtime where it can be:
+/// - `work(budget)` does at most `budget` units and returns how many it did. It may stop
+///   early only when the task became empty; a non-empty task must make progress (return
+///   at least 1) for any budget ≥ 1.
+/// - `split()` moves part of the remaining work into a new task and returns it, or returns
+///   `None` when the task is atomic (too small to split) or empty. The two tasks together
+///   hold exactly the work that was left: nothing lost, nothing done twice. Backtracking
+///   tasks should give away the *highest* unexplored alternatives of their depth-first
+///   stack (paper 001 §14.5.4), which keeps the splitting depth `h` small.
+/// - `is_empty()` is true when no work is left.
+pub trait Task: Sized + Send + Serialize + DeserializeOwned + 'static {
+    /// What working on the task produces; merged across PEs.
+    type Output: Outcome;
+
+    /// Do sequential work for at most `budget` units; return the units done.
+    fn work(&mut self, budget: u64, ctx: &mut Context<'_, Self::Output>) -> u64;
+
+    /// Hand part of what is left to a new task (`None`: atomic or empty).
+    fn split(&mut self) -> Option<Self>;
+
+    /// True when no work is left.
+    fn is_empty(&self) -> bool;
+}
+
+/// The global incumbent of a branch-and-bound search: the best objective value known anywhere.
+///
+/// Values are maximised; a minimising search offers negated values. Each machine supplies
+/// its own implementation (an atomic on threads; messages on distributed machines).
+pub trait Incumbent: Sync {
+    /// The best value known to this PE (`i64::MIN` when none).
+    fn best(&self) -> i64;
+    /// Offer a value; returns true when it improved the incumbent.
+    fn offer(&self, value: i64) -> bool;
+}
+
+/// An incumbent shared by all PEs of one address space (a lock-free atomic maximum).
+#[derive(Debug)]
+pub struct SharedIncumbent(AtomicI64);
+
+impl SharedIncumbent {
+    /// A fresh incumbent with no value (`i64::MIN`).
+    pub fn new() -> Self {
+        SharedIncumbent(AtomicI64::new(i64::MIN))
+    }
+}
+
+impl Default for SharedIncumbent {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Incumbent for SharedIncumbent {
+    fn best(&self) -> i64 {
+        self.0.load(Ordering::Relaxed)
+    }
+    fn offer(&self, value: i64) -> bool {
+        self.0.fetch_max(value, Ordering::Relaxed) < value
+    }
+}
+
+/// What a task sees of the runtime while it works: its PE's result accumulator, the global
+/// incumbent and which PE it runs on.
+pub struct Context<'a, O> {
+    output: &'a mut O,
+    incumbent: &'a dyn Incumbent,
+    pe: usize,
+}
+
+impl<'a, O> Context<'a, O> {
+    /// A context over an accumulator and an incumbent (machines and baselines build these).
+    pub fn new(output: &'a mut O, incumbent: &'a dyn Incumbent, pe: usize) -> Self {
+        Context { output, incumbent, pe }
+    }
+    /// The PE's result accumulator.
+    pub fn output(&mut self) -> &mut O {
+        self.output
+    }
+    /// The best objective value known to this PE.
+    pub fn best(&self) -> i64 {
+        self.incumbent.best()
+    }
+    /// Offer an objective value; true when it improved the incumbent.
+    pub fn offer(&self, value: i64) -> bool {
+        self.incumbent.offer(value)
+    }
+    /// The index of the PE doing the work.
+    pub fn pe(&self) -> usize {
+        self.pe
+    }
+}
