@@ -1,1 +1,12 @@
+//! Applications for treesplit, each a [`treesplit::Task`] with a sequential baseline:
+//! N-Queens, UTS (Unbalanced Tree Search) and synthetic α-splitting trees, plus idiomatic
+//! rayon versions of the same computations for benchmarks.
 
+pub mod nqueens;
+pub mod rayon_peers;
+pub mod synthetic;
+pub mod uts;
+
+pub use nqueens::NQueens;
+pub use synthetic::{SplitRule, Synthetic, SyntheticParams, SyntheticSum};
+pub use uts::{Uts, UtsCount, UtsParams};
