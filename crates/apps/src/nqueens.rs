@@ -19,11 +19,35 @@ struct Frame {
     untried: u32,
 }
 
-/// A piece of an N-Queens search: a depth-first stack of rows.
+/// Rows a stack can hold: one per row of the largest board.
+const DEPTH: usize = MAX_N as usize;
+
+/// A piece of an N-Queens search: a depth-first stack of rows (a fixed array: the search
+/// is at most n rows deep, and the hot loop then needs no allocation checks).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct NQueens {
     full: u32,
-    stack: Vec<Frame>,
+    len: usize,
+    stack: [Frame; DEPTH],
+}
+
+const EMPTY: Frame = Frame {
+    cols: 0,
+    left: 0,
+    right: 0,
+    untried: 0,
+};
+
+impl NQueens {
+    fn with_frame(full: u32, frame: Frame) -> Self {
+        let mut stack = [EMPTY; DEPTH];
+        stack[0] = frame;
+        NQueens {
+            full,
+            len: 1,
+            stack,
+        }
+    }
 }
 
 impl NQueens {
@@ -33,7 +57,15 @@ impl NQueens {
             return Err(format!("N-Queens needs 1 ≤ n ≤ {MAX_N}, got {n}"));
         }
         let full = (1u32 << n) - 1;
-        Ok(NQueens { full, stack: vec![Frame { cols: 0, left: 0, right: 0, untried: full }] })
+        Ok(NQueens::with_frame(
+            full,
+            Frame {
+                cols: 0,
+                left: 0,
+                right: 0,
+                untried: full,
+            },
+        ))
     }
 }
 
@@ -44,34 +76,61 @@ impl Task for NQueens {
         let full = self.full;
         let mut units = 0;
         let mut found = 0;
-        while units < budget {
-            let Some(top) = self.stack.last_mut() else { break };
-            if top.untried == 0 {
-                self.stack.pop();
+        // The current row lives in registers; the rows above it on the stack.
+        let stack = &mut self.stack;
+        let mut len = self.len;
+        if len == 0 {
+            return 0;
+        }
+        len -= 1;
+        let mut cur = stack[len];
+        loop {
+            if cur.untried == 0 {
+                if len == 0 {
+                    break;
+                }
+                len -= 1;
+                cur = stack[len];
                 continue;
             }
-            let bit = top.untried & top.untried.wrapping_neg();
-            top.untried ^= bit;
+            if units >= budget {
+                stack[len] = cur;
+                len += 1;
+                break;
+            }
+            let bit = cur.untried & cur.untried.wrapping_neg();
+            cur.untried ^= bit;
             units += 1;
-            let cols = top.cols | bit;
+            let cols = cur.cols | bit;
             if cols == full {
                 found += 1;
                 continue;
             }
-            let left = (top.left | bit) << 1;
-            let right = (top.right | bit) >> 1;
+            let left = (cur.left | bit) << 1;
+            let right = (cur.right | bit) >> 1;
             let untried = full & !(cols | left | right);
             if untried != 0 {
-                self.stack.push(Frame { cols, left, right, untried });
+                stack[len] = cur;
+                len += 1;
+                cur = Frame {
+                    cols,
+                    left,
+                    right,
+                    untried,
+                };
             }
         }
+        self.len = len;
         *ctx.output() += found;
         units
     }
 
     fn split(&mut self) -> Option<Self> {
-        let last = self.stack.len().checked_sub(1)?;
-        let (i, frame) = self.stack.iter_mut().enumerate().find(|(_, f)| f.untried != 0)?;
+        let last = self.len.checked_sub(1)?;
+        let (i, frame) = self.stack[..self.len]
+            .iter_mut()
+            .enumerate()
+            .find(|(_, f)| f.untried != 0)?;
         let n = frame.untried.count_ones();
         let given = if n >= 2 {
             // The upper half of the untried positions.
@@ -87,11 +146,17 @@ impl Task for NQueens {
             return None;
         };
         frame.untried ^= given;
-        Some(NQueens { full: self.full, stack: vec![Frame { untried: given, ..*frame }] })
+        Some(NQueens::with_frame(
+            self.full,
+            Frame {
+                untried: given,
+                ..*frame
+            },
+        ))
     }
 
     fn is_empty(&self) -> bool {
-        self.stack.iter().all(|f| f.untried == 0)
+        self.stack[..self.len].iter().all(|f| f.untried == 0)
     }
 }
 

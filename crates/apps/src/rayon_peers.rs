@@ -27,27 +27,56 @@ pub fn nqueens(n: u32, par_depth: u32) -> u64 {
             return seq(full, cols, left, right);
         }
         let untried = full & !(cols | left | right);
-        let bits: Vec<u32> = (0..32).map(|i| 1u32 << i).filter(|b| untried & b != 0).collect();
+        let bits: Vec<u32> = (0..32)
+            .map(|i| 1u32 << i)
+            .filter(|b| untried & b != 0)
+            .collect();
         bits.into_par_iter()
-            .map(|bit| par(full, cols | bit, (left | bit) << 1, (right | bit) >> 1, depth - 1))
+            .map(|bit| {
+                par(
+                    full,
+                    cols | bit,
+                    (left | bit) << 1,
+                    (right | bit) >> 1,
+                    depth - 1,
+                )
+            })
             .sum()
     }
     par(full, 0, 0, 0, par_depth)
 }
 
-/// UTS with rayon: every node's children are a parallel iterator (rayon's adaptive
-/// splitting decides what actually runs in parallel).
-pub fn uts(params: &UtsParams) -> UtsCount {
-    visit(params, uts::Node::root(params.seed))
+/// UTS with rayon: the children of nodes above height `par_depth` are parallel iterators
+/// (rayon's adaptive splitting decides what actually runs in parallel); subtrees below are
+/// searched sequentially with an explicit stack. `par_depth = u32::MAX` makes every node
+/// parallel.
+pub fn uts(params: &UtsParams, par_depth: u32) -> UtsCount {
+    visit(params, uts::Node::root(params.seed), par_depth)
 }
 
-fn visit(params: &UtsParams, node: uts::Node) -> UtsCount {
+fn visit(params: &UtsParams, node: uts::Node, par_depth: u32) -> UtsCount {
+    if node.height() >= par_depth {
+        let mut stack = vec![node];
+        let mut count = UtsCount::default();
+        while let Some(node) = stack.pop() {
+            let n = uts::num_children(params, &node);
+            count.nodes += 1;
+            count.leaves += u64::from(n == 0);
+            count.max_height = count.max_height.max(node.height());
+            stack.extend((0..n).map(|i| node.child(i)));
+        }
+        return count;
+    }
     let n = uts::num_children(params, &node);
-    let mut own = UtsCount { nodes: 1, leaves: u64::from(n == 0), max_height: node.height() };
+    let mut own = UtsCount {
+        nodes: 1,
+        leaves: u64::from(n == 0),
+        max_height: node.height(),
+    };
     if n > 0 {
         let sub = (0..n)
             .into_par_iter()
-            .map(|i| visit(params, node.child(i)))
+            .map(|i| visit(params, node.child(i), par_depth))
             .reduce(UtsCount::default, |mut a, b| {
                 treesplit::Outcome::merge(&mut a, b);
                 a
@@ -63,5 +92,8 @@ pub fn synthetic(p: &SyntheticParams) -> SyntheticSum {
         .into_par_iter()
         .map(|i| unit_value(i, p.seed, p.spin))
         .reduce(|| 0, u64::wrapping_add);
-    SyntheticSum { units: p.work, checksum }
+    SyntheticSum {
+        units: p.work,
+        checksum,
+    }
 }

@@ -45,7 +45,10 @@ impl SyntheticParams {
             return Err("synthetic --work must be at least 1".into());
         }
         if !(self.alpha > 0.0 && self.alpha <= 0.5) {
-            return Err(format!("synthetic --alpha must be in (0, 0.5], got {}", self.alpha));
+            return Err(format!(
+                "synthetic --alpha must be in (0, 0.5], got {}",
+                self.alpha
+            ));
         }
         if self.atomic == 0 {
             return Err("synthetic --atomic must be at least 1".into());
@@ -108,7 +111,11 @@ impl Synthetic {
     /// The whole computation.
     pub fn new(params: SyntheticParams) -> Result<Self, String> {
         params.validate()?;
-        Ok(Synthetic { params, lo: 0, hi: params.work })
+        Ok(Synthetic {
+            params,
+            lo: 0,
+            hi: params.work,
+        })
     }
 
     /// The split fraction f for the current range.
@@ -137,7 +144,10 @@ impl Task for Synthetic {
         }
         let units = end - self.lo;
         self.lo = end;
-        ctx.output().merge(SyntheticSum { units, checksum: sum });
+        ctx.output().merge(SyntheticSum {
+            units,
+            checksum: sum,
+        });
         units
     }
 
@@ -147,7 +157,11 @@ impl Task for Synthetic {
             return None;
         }
         let give = ((size as f64 * self.fraction()).round() as u64).clamp(1, size - 1);
-        let piece = Synthetic { params: self.params, lo: self.hi - give, hi: self.hi };
+        let piece = Synthetic {
+            params: self.params,
+            lo: self.hi - give,
+            hi: self.hi,
+        };
         self.hi -= give;
         Some(piece)
     }

@@ -34,10 +34,14 @@ impl fmt::Display for Balancer {
 impl FromStr for Balancer {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        Balancer::ALL.iter().copied().find(|b| b.name() == s).ok_or_else(|| {
-            let names: Vec<_> = Balancer::ALL.iter().map(|b| b.name()).collect();
-            format!("unknown balancer '{s}' (known: {})", names.join(", "))
-        })
+        Balancer::ALL
+            .iter()
+            .copied()
+            .find(|b| b.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = Balancer::ALL.iter().map(|b| b.name()).collect();
+                format!("unknown balancer '{s}' (known: {})", names.join(", "))
+            })
     }
 }
 
@@ -65,7 +69,12 @@ pub const MAX_PES: usize = 1 << 20;
 impl Config {
     /// Random polling on `pes` PEs with the default Δt and seed 1.
     pub fn new(pes: usize) -> Self {
-        Config { pes, balancer: Balancer::RandomPolling, delta_t: DEFAULT_DELTA_T, seed: 1 }
+        Config {
+            pes,
+            balancer: Balancer::RandomPolling,
+            delta_t: DEFAULT_DELTA_T,
+            seed: 1,
+        }
     }
 
     /// Builder: set the balancer.
@@ -92,7 +101,10 @@ impl Config {
             return Err("the number of PEs must be at least 1".into());
         }
         if self.pes > MAX_PES {
-            return Err(format!("{} PEs is more than the supported {MAX_PES}", self.pes));
+            return Err(format!(
+                "{} PEs is more than the supported {MAX_PES}",
+                self.pes
+            ));
         }
         if self.delta_t == 0 {
             return Err("delta-t must be at least 1 work unit".into());

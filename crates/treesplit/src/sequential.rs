@@ -28,5 +28,9 @@ pub fn run_sequential<T: Task>(mut root: T) -> SequentialReport<T::Output> {
         work_units += root.work(u64::MAX, &mut ctx);
     }
     let t_seq = start.elapsed().as_secs_f64();
-    SequentialReport { output, work_units, t_seq }
+    SequentialReport {
+        output,
+        work_units,
+        t_seq,
+    }
 }

@@ -14,7 +14,8 @@ pub struct PeStats {
     /// The protocol's counts.
     #[serde(flatten)]
     pub counters: PeCounters,
-    /// Time spent working on tasks (seconds; virtual time units in the simulator).
+    /// Time not spent idle: working, splitting, handling messages (seconds on real
+    /// machines, virtual time units in the simulator).
     pub busy: f64,
     /// Time spent blocked waiting for a message while idle.
     pub idle: f64,
@@ -71,7 +72,10 @@ pub struct Report<O> {
 impl<O> Report<O> {
     /// Assemble a report and compute the totals.
     pub fn new(output: O, machine: &str, config: Config, t_par: f64, per_pe: Vec<PeStats>) -> Self {
-        let mut t = Totals { min_pe_work_units: u64::MAX, ..Totals::default() };
+        let mut t = Totals {
+            min_pe_work_units: u64::MAX,
+            ..Totals::default()
+        };
         for s in &per_pe {
             let c = &s.counters;
             t.work_units += c.work_units;
@@ -90,7 +94,15 @@ impl<O> Report<O> {
         if per_pe.is_empty() {
             t.min_pe_work_units = 0;
         }
-        Report { output, machine: machine.to_string(), config, t_par, t_seq: None, per_pe, totals: t }
+        Report {
+            output,
+            machine: machine.to_string(),
+            config,
+            t_par,
+            t_seq: None,
+            per_pe,
+            totals: t,
+        }
     }
 
     /// Number of PEs.
@@ -120,7 +132,11 @@ impl<O> Report<O> {
         );
         let _ = write!(s, "T_par {:.4} s", self.t_par);
         if let (Some(ts), Some(e)) = (self.t_seq, self.efficiency()) {
-            let _ = write!(s, "   T_seq {ts:.4} s   speedup {:.3}   efficiency {e:.3}", ts / self.t_par);
+            let _ = write!(
+                s,
+                "   T_seq {ts:.4} s   speedup {:.3}   efficiency {e:.3}",
+                ts / self.t_par
+            );
         }
         let _ = writeln!(s, "   utilization {:.3}", self.utilization());
         let _ = writeln!(
@@ -137,7 +153,15 @@ impl<O> Report<O> {
             let _ = writeln!(
                 s,
                 "{:>5} {:>14} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8} {:>4}",
-                "PE", "work units", "busy", "idle", "req sent", "req recv", "rejects", "splits", "gen"
+                "PE",
+                "work units",
+                "busy",
+                "idle",
+                "req sent",
+                "req recv",
+                "rejects",
+                "splits",
+                "gen"
             );
             for pe in &self.per_pe {
                 let c = &pe.counters;

@@ -111,7 +111,11 @@ pub struct Context<'a, O> {
 impl<'a, O> Context<'a, O> {
     /// A context over an accumulator and an incumbent (machines and baselines build these).
     pub fn new(output: &'a mut O, incumbent: &'a dyn Incumbent, pe: usize) -> Self {
-        Context { output, incumbent, pe }
+        Context {
+            output,
+            incumbent,
+            pe,
+        }
     }
     /// The PE's result accumulator.
     pub fn output(&mut self) -> &mut O {

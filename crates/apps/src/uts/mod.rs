@@ -27,11 +27,17 @@ pub struct Node {
 impl Node {
     /// The root of the tree with seed `seed`.
     pub fn root(seed: u32) -> Node {
-        Node { state: rng::root_state(seed), height: 0 }
+        Node {
+            state: rng::root_state(seed),
+            height: 0,
+        }
     }
     /// Child `i` of this node.
     pub fn child(&self, i: u32) -> Node {
-        Node { state: rng::child_state(&self.state, i), height: self.height + 1 }
+        Node {
+            state: rng::child_state(&self.state, i),
+            height: self.height + 1,
+        }
     }
     /// The node's height (root 0).
     pub fn height(&self) -> u32 {
@@ -60,7 +66,11 @@ impl Outcome for UtsCount {
 
 impl fmt::Display for UtsCount {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} nodes, {} leaves, depth {}", self.nodes, self.leaves, self.max_height)
+        write!(
+            f,
+            "{} nodes, {} leaves, depth {}",
+            self.nodes, self.leaves, self.max_height
+        )
     }
 }
 
@@ -74,7 +84,10 @@ pub struct Uts {
 impl Uts {
     /// The whole tree.
     pub fn new(params: UtsParams) -> Self {
-        Uts { params, stack: vec![Node::root(params.seed)] }
+        Uts {
+            params,
+            stack: vec![Node::root(params.seed)],
+        }
     }
 }
 
@@ -171,7 +184,10 @@ impl Task for Uts {
         }
         let half = self.stack.len() / 2;
         let given: Vec<Node> = self.stack.drain(..half).collect();
-        Some(Uts { params: self.params, stack: given })
+        Some(Uts {
+            params: self.params,
+            stack: given,
+        })
     }
 
     fn is_empty(&self) -> bool {

@@ -81,25 +81,83 @@ pub struct NamedTree {
 
 /// The standard sample trees of the UTS distribution (`sample_trees.sh`) and two small ones.
 pub const NAMED_TREES: &[NamedTree] = &[
-    NamedTree { name: "default", flags: "-t 1 -a 0 -d 6 -b 4 -r 0", nodes: Some(1_732) },
-    NamedTree { name: "T1-mini", flags: "-t 1 -a 3 -d 7 -b 4 -r 19", nodes: Some(63_914) },
-    NamedTree { name: "T3-mini", flags: "-t 0 -b 20 -q 0.124875 -m 8 -r 42", nodes: Some(6_213) },
-    NamedTree { name: "T1", flags: "-t 1 -a 3 -d 10 -b 4 -r 19", nodes: Some(4_130_071) },
-    NamedTree { name: "T2", flags: "-t 1 -a 2 -d 16 -b 6 -r 502", nodes: None },
-    NamedTree { name: "T3", flags: "-t 0 -b 2000 -q 0.124875 -m 8 -r 42", nodes: Some(4_112_897) },
-    NamedTree { name: "T4", flags: "-t 2 -a 0 -d 16 -b 6 -r 1 -q 0.234375 -m 4", nodes: None },
-    NamedTree { name: "T5", flags: "-t 1 -a 0 -d 20 -b 4 -r 34", nodes: None },
-    NamedTree { name: "T1L", flags: "-t 1 -a 3 -d 13 -b 4 -r 29", nodes: Some(102_181_082) },
-    NamedTree { name: "T2L", flags: "-t 1 -a 2 -d 23 -b 7 -r 220", nodes: None },
-    NamedTree { name: "T3L", flags: "-t 0 -b 2000 -q 0.200014 -m 5 -r 7", nodes: None },
-    NamedTree { name: "T1XL", flags: "-t 1 -a 3 -d 15 -b 4 -r 29", nodes: None },
-    NamedTree { name: "T1XXL", flags: "-t 1 -a 3 -d 15 -b 4 -r 19", nodes: None },
-    NamedTree { name: "T3XXL", flags: "-t 0 -b 2000 -q 0.499995 -m 2 -r 316", nodes: None },
+    NamedTree {
+        name: "default",
+        flags: "-t 1 -a 0 -d 6 -b 4 -r 0",
+        nodes: Some(1_732),
+    },
+    NamedTree {
+        name: "T1-mini",
+        flags: "-t 1 -a 3 -d 7 -b 4 -r 19",
+        nodes: Some(63_914),
+    },
+    NamedTree {
+        name: "T3-mini",
+        flags: "-t 0 -b 20 -q 0.124875 -m 8 -r 42",
+        nodes: Some(6_213),
+    },
+    NamedTree {
+        name: "T1",
+        flags: "-t 1 -a 3 -d 10 -b 4 -r 19",
+        nodes: Some(4_130_071),
+    },
+    NamedTree {
+        name: "T2",
+        flags: "-t 1 -a 2 -d 16 -b 6 -r 502",
+        nodes: None,
+    },
+    NamedTree {
+        name: "T3",
+        flags: "-t 0 -b 2000 -q 0.124875 -m 8 -r 42",
+        nodes: Some(4_112_897),
+    },
+    NamedTree {
+        name: "T4",
+        flags: "-t 2 -a 0 -d 16 -b 6 -r 1 -q 0.234375 -m 4",
+        nodes: None,
+    },
+    NamedTree {
+        name: "T5",
+        flags: "-t 1 -a 0 -d 20 -b 4 -r 34",
+        nodes: None,
+    },
+    NamedTree {
+        name: "T1L",
+        flags: "-t 1 -a 3 -d 13 -b 4 -r 29",
+        nodes: Some(102_181_082),
+    },
+    NamedTree {
+        name: "T2L",
+        flags: "-t 1 -a 2 -d 23 -b 7 -r 220",
+        nodes: None,
+    },
+    NamedTree {
+        name: "T3L",
+        flags: "-t 0 -b 2000 -q 0.200014 -m 5 -r 7",
+        nodes: None,
+    },
+    NamedTree {
+        name: "T1XL",
+        flags: "-t 1 -a 3 -d 15 -b 4 -r 29",
+        nodes: None,
+    },
+    NamedTree {
+        name: "T1XXL",
+        flags: "-t 1 -a 3 -d 15 -b 4 -r 19",
+        nodes: None,
+    },
+    NamedTree {
+        name: "T3XXL",
+        flags: "-t 0 -b 2000 -q 0.499995 -m 2 -r 316",
+        nodes: None,
+    },
 ];
 
 /// Look up a named tree (case-insensitive).
 pub fn named(name: &str) -> Option<&'static NamedTree> {
-    NAMED_TREES.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+    NAMED_TREES
+        .iter()
+        .find(|t| t.name.eq_ignore_ascii_case(name))
 }
 
 impl UtsParams {
@@ -125,7 +183,9 @@ impl UtsParams {
     fn apply_flags(&mut self, args: &[String]) -> Result<(), String> {
         let mut it = args.iter();
         while let Some(flag) = it.next() {
-            let value = it.next().ok_or_else(|| format!("UTS flag '{flag}' needs a value"))?;
+            let value = it
+                .next()
+                .ok_or_else(|| format!("UTS flag '{flag}' needs a value"))?;
             let bad = |what: &str| format!("UTS flag {flag}: '{value}' is not {what}");
             match flag.as_str() {
                 "-t" => {
@@ -145,13 +205,21 @@ impl UtsParams {
                         _ => return Err(bad("a shape (0 linear, 1 expdec, 2 cyclic, 3 fixed)")),
                     }
                 }
-                "-d" => self.depth = value.parse().map_err(|_| bad("a depth (a non-negative integer)"))?,
+                "-d" => {
+                    self.depth = value
+                        .parse()
+                        .map_err(|_| bad("a depth (a non-negative integer)"))?
+                }
                 "-b" => self.b0 = value.parse().map_err(|_| bad("a branching factor"))?,
                 "-q" => self.q = value.parse().map_err(|_| bad("a probability"))?,
                 "-m" => self.m = value.parse().map_err(|_| bad("a child count"))?,
                 "-r" => self.seed = value.parse().map_err(|_| bad("a root seed (0..2^32)"))?,
                 "-f" => self.shift = value.parse().map_err(|_| bad("a shift depth fraction"))?,
-                _ => return Err(format!("unknown UTS flag '{flag}' (known: -t -a -d -b -q -m -r -f)")),
+                _ => {
+                    return Err(format!(
+                        "unknown UTS flag '{flag}' (known: -t -a -d -b -q -m -r -f)"
+                    ))
+                }
             }
         }
         Ok(())
@@ -160,10 +228,16 @@ impl UtsParams {
     /// Reject parameters that make no tree.
     pub fn validate(&self) -> Result<(), String> {
         if !(self.b0.is_finite() && self.b0 >= 0.0) {
-            return Err(format!("UTS -b must be a finite number ≥ 0, got {}", self.b0));
+            return Err(format!(
+                "UTS -b must be a finite number ≥ 0, got {}",
+                self.b0
+            ));
         }
         if !(0.0..=1.0).contains(&self.q) {
-            return Err(format!("UTS -q must be a probability in [0, 1], got {}", self.q));
+            return Err(format!(
+                "UTS -q must be a probability in [0, 1], got {}",
+                self.q
+            ));
         }
         if !(self.shift.is_finite() && self.shift >= 0.0) {
             return Err(format!("UTS -f must be ≥ 0, got {}", self.shift));
@@ -193,7 +267,11 @@ impl fmt::Display for UtsParams {
             TreeType::Hybrid => 2,
         };
         let a = self.shape as u8;
-        write!(f, "-t {t} -a {a} -d {} -b {} -q {} -m {} -r {}", self.depth, self.b0, self.q, self.m, self.seed)?;
+        write!(
+            f,
+            "-t {t} -a {a} -d {} -b {} -q {} -m {} -r {}",
+            self.depth, self.b0, self.q, self.m, self.seed
+        )?;
         if self.tree == TreeType::Hybrid {
             write!(f, " -f {}", self.shift)?;
         }

@@ -10,7 +10,13 @@ use sha1::block_api::compress;
 /// A node's 20-byte generator state.
 pub type State = [u8; 20];
 
-const H0: [u32; 5] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0];
+const H0: [u32; 5] = [
+    0x6745_2301,
+    0xEFCD_AB89,
+    0x98BA_DCFE,
+    0x1032_5476,
+    0xC3D2_E1F0,
+];
 
 /// SHA-1 of a message of at most 55 bytes: one padded block.
 fn sha1_short(message: &[u8]) -> State {
@@ -66,7 +72,10 @@ mod tests {
         let r19 = root_state(19);
         assert_eq!(hex(&r19), "c6988ab70cc9559ae4d6cba254e29a845a85f86b");
         assert_eq!(rand(&r19), 1_518_729_323);
-        assert_eq!(hex(&root_state(0)), "6768033e216468247bd031a0a2d9876d79818f8f");
+        assert_eq!(
+            hex(&root_state(0)),
+            "6768033e216468247bd031a0a2d9876d79818f8f"
+        );
     }
 
     #[test]

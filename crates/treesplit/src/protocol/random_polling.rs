@@ -47,7 +47,10 @@ pub fn pe_rng(seed: u64, me: PeId) -> Xoshiro256PlusPlus {
 impl<T: Task> RandomPolling<T> {
     /// PE `me` of the configured run; PE 0 passes the root task.
     pub fn new(me: PeId, config: &Config, root: Option<T>) -> Self {
-        let piece = root.filter(|t| !t.is_empty()).map(|task| Piece { task, generation: 0 });
+        let piece = root.filter(|t| !t.is_empty()).map(|task| Piece {
+            task,
+            generation: 0,
+        });
         RandomPolling {
             me,
             p: config.pes,
@@ -143,7 +146,9 @@ impl<T: Task> Protocol<T> for RandomPolling<T> {
             return Step::Finished;
         }
         if self.piece.is_some() {
-            return Step::Work { budget: self.delta_t };
+            return Step::Work {
+                budget: self.delta_t,
+            };
         }
         if !self.awaiting_reply && self.p > 1 && !self.termination.is_finishing() {
             let victim = self.random_other();
@@ -160,7 +165,9 @@ impl<T: Task> Protocol<T> for RandomPolling<T> {
     }
 
     fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64 {
-        let Some(piece) = &mut self.piece else { return 0 };
+        let Some(piece) = &mut self.piece else {
+            return 0;
+        };
         let mut ctx = Context::new(&mut self.output, incumbent, self.me);
         let units = piece.task.work(budget, &mut ctx);
         self.counters.work_units += units;
@@ -191,7 +198,11 @@ impl<T: Task> Protocol<T> for RandomPolling<T> {
             Message::Work { task, generation } => {
                 self.counters.pieces_received += 1;
                 self.awaiting_reply = false;
-                assert!(self.piece.is_none(), "PE {}: work arrived while busy", self.me);
+                assert!(
+                    self.piece.is_none(),
+                    "PE {}: work arrived while busy",
+                    self.me
+                );
                 self.counters.max_generation = self.counters.max_generation.max(generation);
                 if !task.is_empty() {
                     self.piece = Some(Piece { task, generation });
@@ -200,7 +211,8 @@ impl<T: Task> Protocol<T> for RandomPolling<T> {
             }
             Message::Termination(signal) => {
                 let local = self.local();
-                self.termination.receive(from, signal, local, &mut self.output);
+                self.termination
+                    .receive(from, signal, local, &mut self.output);
                 self.drain_termination();
             }
         }

@@ -139,10 +139,19 @@ impl<O: Outcome> FourCounter<O> {
     pub fn receive(&mut self, from: PeId, signal: Signal<O>, local: Local, output: &mut O) {
         match signal {
             Signal::WaveStart { wave } => {
-                assert_eq!(wave, self.wave + 1, "PE {}: wave {wave} out of order", self.me);
+                assert_eq!(
+                    wave,
+                    self.wave + 1,
+                    "PE {}: wave {wave} out of order",
+                    self.me
+                );
                 self.start_wave(wave);
             }
-            Signal::WaveUp { wave, sent, received } => {
+            Signal::WaveUp {
+                wave,
+                sent,
+                received,
+            } => {
                 assert!(
                     wave == self.wave && self.started && !self.contributed,
                     "PE {}: unexpected report of wave {wave} from PE {from}",
@@ -162,7 +171,10 @@ impl<O: Outcome> FourCounter<O> {
                 for c in children {
                     self.out.push_back((c, Signal::Finish));
                 }
-                self.phase = Phase::Collecting { results: 0, acc: O::default() };
+                self.phase = Phase::Collecting {
+                    results: 0,
+                    acc: O::default(),
+                };
             }
             Signal::Result { output: child } => match &mut self.phase {
                 Phase::Collecting { results, acc } => {
@@ -191,13 +203,18 @@ impl<O: Outcome> FourCounter<O> {
                         self.result = Some(total);
                     } else {
                         let parent = self.parent();
-                        self.out.push_back((parent, Signal::Result { output: total }));
+                        self.out
+                            .push_back((parent, Signal::Result { output: total }));
                     }
                     self.phase = Phase::Done;
                     return;
                 }
                 Phase::Detecting => {
-                    if !(self.started && !self.contributed && local.idle && self.reports == n_children) {
+                    if !(self.started
+                        && !self.contributed
+                        && local.idle
+                        && self.reports == n_children)
+                    {
                         return;
                     }
                     let sums = (self.acc.0 + local.sent, self.acc.1 + local.received);
@@ -205,7 +222,14 @@ impl<O: Outcome> FourCounter<O> {
                     if self.me != 0 {
                         let parent = self.parent();
                         let (sent, received) = sums;
-                        self.out.push_back((parent, Signal::WaveUp { wave: self.wave, sent, received }));
+                        self.out.push_back((
+                            parent,
+                            Signal::WaveUp {
+                                wave: self.wave,
+                                sent,
+                                received,
+                            },
+                        ));
                         return;
                     }
                     // PE 0: a wave is complete.
@@ -215,7 +239,10 @@ impl<O: Outcome> FourCounter<O> {
                         for c in children {
                             self.out.push_back((c, Signal::Finish));
                         }
-                        self.phase = Phase::Collecting { results: 0, acc: O::default() };
+                        self.phase = Phase::Collecting {
+                            results: 0,
+                            acc: O::default(),
+                        };
                     } else {
                         self.previous = Some(sums);
                         let next = self.wave + 1;
@@ -281,7 +308,11 @@ mod tests {
             net
         }
         fn local(&self, i: PeId) -> Local {
-            Local { idle: !self.busy[i], sent: self.counts[i].0, received: self.counts[i].1 }
+            Local {
+                idle: !self.busy[i],
+                sent: self.counts[i].0,
+                received: self.counts[i].1,
+            }
         }
         fn collect(&mut self) {
             for i in 0..self.pes.len() {
@@ -298,7 +329,9 @@ mod tests {
         /// transit and everyone is idle, waves repeat without end, as they should.
         fn settle(&mut self) {
             for _ in 0..10_000 {
-                let Some((from, to, s)) = self.queue.pop_front() else { return };
+                let Some((from, to, s)) = self.queue.pop_front() else {
+                    return;
+                };
                 let local = self.local(to);
                 self.pes[to].receive(from, s, local, &mut self.outputs[to]);
                 self.collect();
@@ -326,7 +359,10 @@ mod tests {
             net.busy[0] = false;
             net.collect();
             net.settle();
-            assert!(net.pes.iter().all(|pe| !pe.is_finishing()), "P={p}: declared with work in flight");
+            assert!(
+                net.pes.iter().all(|pe| !pe.is_finishing()),
+                "P={p}: declared with work in flight"
+            );
             // The piece arrives, is worked on, and PE p-1 goes idle again.
             net.counts[p - 1].1 += 1;
             net.busy[p - 1] = true;
@@ -335,7 +371,10 @@ mod tests {
             net.busy[p - 1] = false;
             net.collect();
             net.settle();
-            assert!(net.pes.iter().all(|pe| pe.is_done()), "P={p}: did not terminate");
+            assert!(
+                net.pes.iter().all(|pe| pe.is_done()),
+                "P={p}: did not terminate"
+            );
             let expected: u64 = (1..=p as u64).sum();
             assert_eq!(net.pes[0].take_result(), Some(expected));
         }

@@ -1,0 +1,153 @@
+//! The command line: `treesplit run|bench <app> <app-args> [options]`.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use treesplit::Balancer;
+
+/// treesplit: tree-shaped computations on many PEs with provably good load balance.
+#[derive(Debug, Parser)]
+#[command(name = "treesplit", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run an application on P PEs (threads), or sequentially with --sequential.
+    Run(RunArgs),
+    /// Measure in one run: sequential baseline, treesplit at 1 and P PEs, rayon at P threads.
+    Bench(BenchArgs),
+    /// List the named UTS trees and their published node counts.
+    Trees,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(subcommand)]
+    pub app: AppArgs,
+    #[command(flatten)]
+    pub opts: RunOpts,
+}
+
+/// Options shared by every application (they may follow the application's arguments).
+#[derive(Debug, Args)]
+pub struct RunOpts {
+    /// Number of PEs (default: the number of cores).
+    #[arg(long, global = true)]
+    pub pes: Option<usize>,
+    /// Load balancer.
+    #[arg(long, global = true, default_value = "random-polling", value_parser = parse_balancer)]
+    pub balancer: Balancer,
+    /// Work units between two polls of a busy PE's message queue (Δt); the default suits
+    /// the application's unit cost (about 10–25 µs of work).
+    #[arg(long = "delta-t", global = true)]
+    pub delta_t: Option<u64>,
+    /// Seed of all randomness.
+    #[arg(long, global = true, default_value_t = 1)]
+    pub seed: u64,
+    /// Print the report as JSON on stdout.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Run the sequential baseline only (no runtime).
+    #[arg(long, global = true)]
+    pub sequential: bool,
+    /// Also run the sequential baseline first, to report T_seq, speedup and efficiency.
+    #[arg(long, global = true)]
+    pub baseline: bool,
+    /// No progress indicator.
+    #[arg(long, global = true)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    pub app: AppArgs,
+    /// PEs for treesplit and threads for rayon.
+    #[arg(long, global = true, default_value_t = 2)]
+    pub pes: usize,
+    /// Repetitions of each measurement (interleaved; the minimum and median are reported).
+    #[arg(long, global = true, default_value_t = 3)]
+    pub repeat: usize,
+    /// Δt for the treesplit runs (default: the application's).
+    #[arg(long = "delta-t", global = true)]
+    pub delta_t: Option<u64>,
+    /// Print the measurements as JSON.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Rayon peers: parallel iteration above this tree depth, sequential below
+    /// (default: N-Queens 3, UTS 2).
+    #[arg(long = "rayon-depth", global = true)]
+    pub rayon_depth: Option<u32>,
+}
+
+fn parse_balancer(s: &str) -> Result<Balancer, String> {
+    s.parse()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SplitRuleArg {
+    /// Split fraction uniform in [α, 1−α].
+    Random,
+    /// Always α: the requester gets the small part.
+    Adversarial,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AppArgs {
+    /// N-Queens: count all solutions on an n×n board (1 ≤ n ≤ 20).
+    Nqueens {
+        /// Board size.
+        n: u32,
+    },
+    /// UTS, Unbalanced Tree Search: a named tree (T1, T3, T1L, …) and/or UTS flags.
+    Uts {
+        /// A named tree (see `treesplit trees`); flags given beside it override its values.
+        tree: Option<String>,
+        /// Tree type: 0 binomial, 1 geometric, 2 hybrid.
+        #[arg(short = 't')]
+        t: Option<String>,
+        /// Shape of geometric trees: 0 linear, 1 expdec, 2 cyclic, 3 fixed.
+        #[arg(short = 'a')]
+        a: Option<String>,
+        /// Depth parameter d.
+        #[arg(short = 'd')]
+        d: Option<String>,
+        /// Root branching factor b0.
+        #[arg(short = 'b')]
+        b: Option<String>,
+        /// Binomial: probability that a node has children.
+        #[arg(short = 'q')]
+        q: Option<String>,
+        /// Binomial: number of children of a node that has any.
+        #[arg(short = 'm')]
+        m: Option<String>,
+        /// Root seed.
+        #[arg(short = 'r')]
+        r: Option<String>,
+        /// Hybrid: depth fraction where geometric turns binomial.
+        #[arg(short = 'f')]
+        f: Option<String>,
+    },
+    /// A synthetic α-splitting tree with known total work (paper 004 §3).
+    Synthetic {
+        /// Total work units.
+        #[arg(long, default_value_t = 10_000_000)]
+        work: u64,
+        /// Splitting quality α ∈ (0, 0.5].
+        #[arg(long, default_value_t = 0.3)]
+        alpha: f64,
+        /// Pieces of at most this many units are atomic.
+        #[arg(long, default_value_t = 1)]
+        atomic: u64,
+        /// How split fractions are chosen.
+        #[arg(long, value_enum, default_value_t = SplitRuleArg::Random)]
+        split: SplitRuleArg,
+        /// Mixer rounds per unit (CPU cost of a unit).
+        #[arg(long, default_value_t = 16)]
+        spin: u32,
+        /// Seed of the tree (split fractions, unit values); independent of --seed.
+        #[arg(long = "tree-seed", default_value_t = 0)]
+        tree_seed: u64,
+    },
+}

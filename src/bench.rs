@@ -1,0 +1,199 @@
+//! `treesplit bench`: the sequential baseline, treesplit at 1 and P PEs and the idiomatic
+//! rayon version at P threads, measured in one invocation, interleaved, with ratios.
+//! (Benchmarks, not tests: speed is measured here, correctness is checked by the tests.)
+
+use crate::app::App;
+use crate::args::BenchArgs;
+use crate::Failure;
+use serde::Serialize;
+use std::fmt::Debug;
+use std::time::Instant;
+use treesplit::{run_sequential, Config, Task, Threads};
+use treesplit_apps::{rayon_peers, NQueens, Synthetic, Uts};
+
+#[derive(Debug, Serialize)]
+struct Series {
+    name: String,
+    seconds: Vec<f64>,
+    min: f64,
+    median: f64,
+}
+
+#[derive(Debug, Serialize)]
+struct BenchReport {
+    app: String,
+    pes: usize,
+    delta_t: u64,
+    work_units: u64,
+    series: Vec<Series>,
+    /// T_seq(min) / T_treesplit,P=1(min): ≥ 0.97 means at most 3 % overhead.
+    one_pe_vs_sequential: f64,
+    /// T_seq / T_treesplit,P (speedup, minimum times).
+    speedup_treesplit: f64,
+    /// T_seq / T_rayon,P.
+    speedup_rayon: f64,
+    /// T_rayon / T_treesplit at P: above 1 means treesplit is faster.
+    treesplit_vs_rayon: f64,
+    /// Sequential work units per second (UTS: nodes per second per core).
+    sequential_units_per_second: f64,
+}
+
+pub fn bench(app: &App, args: &BenchArgs) -> Result<(), Failure> {
+    if args.pes == 0 || args.repeat == 0 {
+        return Err(Failure::input("bench needs --pes ≥ 1 and --repeat ≥ 1"));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.pes)
+        .stack_size(256 << 20)
+        .build()
+        .map_err(|e| Failure::input(format!("cannot build the rayon pool: {e}")))?;
+    let delta_t = args.delta_t.unwrap_or_else(|| app.default_delta_t());
+    match app {
+        App::NQueens(n) => {
+            let n = *n;
+            NQueens::new(n).map_err(Failure::input)?;
+            measure(
+                app,
+                args,
+                delta_t,
+                || NQueens::new(n).expect("checked"),
+                || pool.install(|| rayon_peers::nqueens(n, args.rayon_depth.unwrap_or(3))),
+                |s| *s,
+            )
+        }
+        App::Uts(p) => measure(
+            app,
+            args,
+            delta_t,
+            || Uts::new(*p),
+            || pool.install(|| rayon_peers::uts(p, args.rayon_depth.unwrap_or(2))),
+            |c| *c,
+        ),
+        App::Synthetic(p) => {
+            Synthetic::new(*p).map_err(Failure::input)?;
+            measure(
+                app,
+                args,
+                delta_t,
+                || Synthetic::new(*p).expect("checked"),
+                || pool.install(|| rayon_peers::synthetic(p)),
+                |s| *s,
+            )
+        }
+    }
+}
+
+fn stats(name: String, mut seconds: Vec<f64>) -> Series {
+    let raw = seconds.clone();
+    seconds.sort_by(f64::total_cmp);
+    Series {
+        name,
+        min: seconds[0],
+        median: seconds[seconds.len() / 2],
+        seconds: raw,
+    }
+}
+
+fn measure<T, R, A>(
+    app: &App,
+    args: &BenchArgs,
+    delta_t: u64,
+    make_root: impl Fn() -> T,
+    rayon_run: impl Fn() -> R,
+    answer: impl Fn(&R) -> A,
+) -> Result<(), Failure>
+where
+    T: Task<Output = A>,
+    A: PartialEq + Debug,
+{
+    let (mut seq, mut one, mut many, mut ray) = (vec![], vec![], vec![], vec![]);
+    let mut work_units = 0;
+    let fail = |what: &str, got: &dyn Debug, want: &dyn Debug| Failure {
+        message: format!("{what} gave {got:?}, the sequential baseline {want:?}"),
+        code: 3,
+    };
+    for _ in 0..args.repeat {
+        let s = run_sequential(make_root());
+        seq.push(s.t_seq);
+        work_units = s.work_units;
+        for (p, times) in [(1, &mut one), (args.pes, &mut many)] {
+            let config = Config::new(p).delta_t(delta_t);
+            let r = Threads::new()
+                .run(make_root(), &config)
+                .map_err(|e| Failure {
+                    message: e.to_string(),
+                    code: 1,
+                })?;
+            if r.output != s.output || r.totals.work_units != s.work_units {
+                return Err(fail(
+                    &format!("treesplit at P = {p}"),
+                    &(&r.output, r.totals.work_units),
+                    &(&s.output, s.work_units),
+                ));
+            }
+            times.push(r.t_par);
+        }
+        let t0 = Instant::now();
+        let r = rayon_run();
+        ray.push(t0.elapsed().as_secs_f64());
+        if answer(&r) != s.output {
+            return Err(fail("rayon", &answer(&r), &s.output));
+        }
+    }
+    let series = vec![
+        stats("sequential".into(), seq),
+        stats("treesplit P=1".into(), one),
+        stats(format!("treesplit P={}", args.pes), many),
+        stats(format!("rayon {} threads", args.pes), ray),
+    ];
+    let (ts, t1, tp, tr) = (series[0].min, series[1].min, series[2].min, series[3].min);
+    let report = BenchReport {
+        app: app.describe(),
+        pes: args.pes,
+        delta_t,
+        work_units,
+        one_pe_vs_sequential: ts / t1,
+        speedup_treesplit: ts / tp,
+        speedup_rayon: ts / tr,
+        treesplit_vs_rayon: tr / tp,
+        sequential_units_per_second: work_units as f64 / ts,
+        series,
+    };
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| Failure::input(e.to_string()))?
+        );
+        return Ok(());
+    }
+    println!(
+        "bench {}   P = {}   Δt = {}   repeat {}",
+        report.app, report.pes, report.delta_t, args.repeat
+    );
+    println!(
+        "{:<22} {:>10} {:>10} {:>10}",
+        "", "min s", "median s", "T_seq/T"
+    );
+    for s in &report.series {
+        println!(
+            "{:<22} {:>10.4} {:>10.4} {:>10.3}",
+            s.name,
+            s.min,
+            s.median,
+            ts / s.min
+        );
+    }
+    println!(
+        "1 PE vs sequential: {:.3} ({:+.1} % time)   treesplit vs rayon at P = {}: {:.3} (>1: treesplit faster)",
+        report.one_pe_vs_sequential,
+        (t1 / ts - 1.0) * 100.0,
+        report.pes,
+        report.treesplit_vs_rayon
+    );
+    println!(
+        "sequential rate: {:.3} M work units/s on one core ({} units)",
+        report.sequential_units_per_second / 1e6,
+        work_units
+    );
+    Ok(())
+}
