@@ -26,6 +26,9 @@ enum Envelope<T: Task> {
     Abort,
 }
 
+/// A delayed message on its way through the courier: (deliver at, to, envelope).
+type Delayed<T> = (Instant, PeId, Envelope<T>);
+
 /// A progress callback: called about ten times a second with the work units done so far.
 pub type ProgressFn<'a> = &'a (dyn Fn(u64, Duration) + Sync);
 
@@ -43,7 +46,7 @@ struct Shared<'s, T: Task> {
     incumbent: SharedIncumbent,
     units: Vec<CachePadded<AtomicU64>>,
     /// Messages of the slow PE go through the courier: (deliver at, to, envelope).
-    courier: Option<(PeId, Duration, Sender<(Instant, PeId, Envelope<T>)>)>,
+    courier: Option<(PeId, Duration, Sender<Delayed<T>>)>,
 }
 
 impl<T: Task> Shared<'_, T> {
@@ -96,7 +99,7 @@ impl<'a> Threads<'a> {
         let p = config.pes;
         let (senders, receivers): (Vec<_>, Vec<_>) =
             (0..p).map(|_| unbounded::<Envelope<T>>()).unzip();
-        let (courier_tx, courier_rx) = unbounded::<(Instant, PeId, Envelope<T>)>();
+        let (courier_tx, courier_rx) = unbounded::<Delayed<T>>();
         let shared = Shared {
             inboxes: &senders,
             abort: AtomicBool::new(false),
@@ -281,7 +284,7 @@ fn pe_loop<T: Task>(
 
 /// Deliver delayed messages when their time has come (FIFO: all have the same delay).
 fn courier_loop<T: Task>(
-    queue: &Receiver<(Instant, PeId, Envelope<T>)>,
+    queue: &Receiver<Delayed<T>>,
     inboxes: &[Sender<Envelope<T>>],
     abort: &AtomicBool,
 ) {

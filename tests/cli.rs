@@ -1,0 +1,144 @@
+//! The `treesplit` binary: answers, JSON, and clear errors (never a panic) on bad input.
+
+use std::process::{Command, Output};
+
+fn treesplit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_treesplit"))
+        .args(args)
+        .output()
+        .expect("cannot start treesplit")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn run_prints_the_answer_and_the_published_value() {
+    let o = treesplit(&["run", "nqueens", "9", "--pes", "3", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("nqueens 9: 352"), "{out}");
+    assert!(out.contains("matches"), "{out}");
+    assert!(out.contains("splitting depth h"), "{out}");
+}
+
+#[test]
+fn json_report_has_result_totals_and_per_pe_counts() {
+    let o = treesplit(&[
+        "run",
+        "uts",
+        "T1-mini",
+        "--pes",
+        "4",
+        "--seed",
+        "5",
+        "--json",
+        "--baseline",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    assert_eq!(j["result"]["nodes"], 63_914);
+    assert_eq!(j["published"]["matches"], true);
+    assert_eq!(j["report"]["totals"]["work_units"], 63_914);
+    assert_eq!(j["report"]["per_pe"].as_array().unwrap().len(), 4);
+    assert!(j["report"]["per_pe"][0]["requests_sent"].is_u64());
+    assert!(j["efficiency"].as_f64().unwrap() > 0.0);
+    assert_eq!(j["report"]["config"]["seed"], 5);
+}
+
+#[test]
+fn sequential_baseline_and_synthetic() {
+    let o = treesplit(&[
+        "run",
+        "synthetic",
+        "--work",
+        "100000",
+        "--alpha",
+        "0.25",
+        "--sequential",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("100000 units"));
+    let o = treesplit(&[
+        "run",
+        "synthetic",
+        "--work",
+        "100000",
+        "--split",
+        "adversarial",
+        "--pes",
+        "3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("matches"));
+}
+
+#[test]
+fn raw_uts_flags_work() {
+    let o = treesplit(&[
+        "run", "uts", "-t", "0", "-b", "20", "-q", "0.124875", "-m", "8", "-r", "42", "--pes", "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("6213 nodes"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("T3-mini"),
+        "named tree recognised from raw flags"
+    );
+}
+
+#[test]
+fn bad_input_gets_a_clear_error_and_nonzero_exit() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["run", "nqueens", "0"], "1 ≤ n ≤ 20"),
+        (&["run", "nqueens", "25"], "1 ≤ n ≤ 20"),
+        (&["run", "nqueens", "8", "--pes", "0"], "at least 1"),
+        (&["run", "nqueens", "8", "--delta-t", "0"], "delta-t"),
+        (
+            &["run", "nqueens", "8", "--balancer", "magic"],
+            "unknown balancer",
+        ),
+        (&["run", "nqueens", "eight"], "invalid value"),
+        (&["run", "uts", "T99"], "unknown UTS tree"),
+        (&["run", "uts", "-t", "7"], "tree type"),
+        (&["run", "uts", "-q", "2"], "probability"),
+        (&["run", "synthetic", "--alpha", "0.7"], "alpha"),
+        (&["run", "synthetic", "--work", "0"], "work"),
+        (&["run", "chess"], "unrecognized subcommand"),
+        (&["bench", "nqueens", "8", "--repeat", "0"], "repeat"),
+    ];
+    for (args, expected) in cases {
+        let o = treesplit(args);
+        let err = stderr(&o);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(expected),
+            "{args:?}: '{err}' lacks '{expected}'"
+        );
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    }
+}
+
+#[test]
+fn trees_lists_the_named_trees() {
+    let o = treesplit(&["trees"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("T1L"));
+    assert!(stdout(&o).contains("102181082"));
+}
+
+#[test]
+fn bench_reports_ratios() {
+    let o = treesplit(&[
+        "bench", "nqueens", "10", "--pes", "2", "--repeat", "1", "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    assert_eq!(j["series"].as_array().unwrap().len(), 4);
+    assert!(j["speedup_treesplit"].as_f64().unwrap() > 0.0);
+}
