@@ -3,6 +3,7 @@
 use crate::args::{AppArgs, SplitRuleArg};
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 use treesplit_apps::uts::UtsParams;
+pub use treesplit_apps::AppSpec as App;
 
 /// Solutions of N-Queens for n = 1..=20 (OEIS A000170).
 pub const NQUEENS_SOLUTIONS: [u64; 20] = [
@@ -28,14 +29,6 @@ pub const NQUEENS_SOLUTIONS: [u64; 20] = [
     39_029_188_884,
 ];
 
-/// An application instance chosen on the command line.
-#[derive(Debug, Clone)]
-pub enum App {
-    NQueens(u32),
-    Uts(UtsParams),
-    Synthetic(SyntheticParams),
-}
-
 /// A published answer and whether the run reproduced it.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Published {
@@ -44,88 +37,37 @@ pub struct Published {
     pub matches: bool,
 }
 
-impl App {
-    pub fn from_args(args: &AppArgs) -> Result<App, String> {
-        match args {
-            AppArgs::Nqueens { n } => {
-                treesplit_apps::NQueens::new(*n)?;
-                Ok(App::NQueens(*n))
-            }
-            AppArgs::Uts {
-                tree,
-                t,
-                a,
-                d,
-                b,
-                q,
-                m,
-                r,
-                f,
-            } => {
-                let mut flags: Vec<String> = tree.iter().cloned().collect();
-                for (flag, value) in [
-                    ("-t", t),
-                    ("-a", a),
-                    ("-d", d),
-                    ("-b", b),
-                    ("-q", q),
-                    ("-m", m),
-                    ("-r", r),
-                    ("-f", f),
-                ] {
-                    if let Some(v) = value {
-                        flags.push(flag.to_string());
-                        flags.push(v.clone());
-                    }
+/// The application instance the arguments name (checked).
+pub fn from_args(args: &AppArgs) -> Result<App, String> {
+    match args {
+        AppArgs::Nqueens { n } => {
+            treesplit_apps::NQueens::new(*n)?;
+            Ok(App::NQueens(*n))
+        }
+        AppArgs::Uts { tree, t, a, d, b, q, m, r, f } => {
+            let mut flags: Vec<String> = tree.iter().cloned().collect();
+            for (flag, value) in [("-t", t), ("-a", a), ("-d", d), ("-b", b), ("-q", q), ("-m", m), ("-r", r), ("-f", f)] {
+                if let Some(v) = value {
+                    flags.push(flag.to_string());
+                    flags.push(v.clone());
                 }
-                Ok(App::Uts(UtsParams::parse(&flags)?))
             }
-            AppArgs::Synthetic {
-                work,
-                alpha,
-                atomic,
-                split,
-                spin,
-                tree_seed,
-            } => {
-                let params = SyntheticParams {
-                    work: *work,
-                    alpha: *alpha,
-                    atomic: *atomic,
-                    rule: match split {
-                        SplitRuleArg::Random => SplitRule::Random,
-                        SplitRuleArg::Adversarial => SplitRule::Adversarial,
-                    },
-                    spin: *spin,
-                    seed: *tree_seed,
-                };
-                params.validate()?;
-                Ok(App::Synthetic(params))
-            }
+            Ok(App::Uts(UtsParams::parse(&flags)?))
         }
-    }
-
-    /// Δt in work units for about 10–25 µs of work per slice on a current core: short enough
-    /// that requests are answered quickly, long enough that polling costs about 1 %.
-    pub fn default_delta_t(&self) -> u64 {
-        match self {
-            App::NQueens(_) => 4096,                                 // ~6 ns per node
-            App::Uts(_) => 256,                                      // ~55 ns per node (one SHA-1)
-            App::Synthetic(p) => (8192 / u64::from(p.spin)).max(16), // ~1.5 ns per mixer round
-        }
-    }
-
-    pub fn describe(&self) -> String {
-        match self {
-            App::NQueens(n) => format!("nqueens {n}"),
-            App::Uts(p) => match p.published_nodes() {
-                Some((name, _)) => format!("uts {name} ({p})"),
-                None => format!("uts {p}"),
-            },
-            App::Synthetic(p) => format!(
-                "synthetic --work {} --alpha {} --atomic {} --split {:?} --spin {} --tree-seed {}",
-                p.work, p.alpha, p.atomic, p.rule, p.spin, p.seed
-            ),
+        AppArgs::Synthetic { work, alpha, atomic, split, spin, tree_seed } => {
+            let params = SyntheticParams {
+                work: *work,
+                alpha: *alpha,
+                atomic: *atomic,
+                rule: match split {
+                    SplitRuleArg::Random => SplitRule::Random,
+                    SplitRuleArg::Adversarial => SplitRule::Adversarial,
+                },
+                spin: *spin,
+                seed: *tree_seed,
+            };
+            params.validate()?;
+            Ok(App::Synthetic(params))
         }
     }
 }

@@ -15,8 +15,12 @@ pub struct Cli {
 pub enum Command {
     /// Run an application on P PEs (threads), or sequentially with --sequential.
     Run(RunArgs),
+    /// Simulate a run on the papers' machine model in virtual time (deterministic).
+    Sim(SimArgs),
     /// Measure in one run: sequential baseline, treesplit at 1 and P PEs, rayon at P threads.
     Bench(BenchArgs),
+    /// Deterministic simulation testing: random runs in the simulator, each checked.
+    Dst(DstArgs),
     /// List the named UTS trees and their published node counts.
     Trees,
 }
@@ -57,6 +61,77 @@ pub struct RunOpts {
     /// No progress indicator.
     #[arg(long, global = true)]
     pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SimArgs {
+    #[command(subcommand)]
+    pub app: AppArgs,
+    #[command(flatten)]
+    pub opts: SimOpts,
+}
+
+/// Options of the simulator (they may follow the application's arguments).
+#[derive(Debug, Args)]
+pub struct SimOpts {
+    /// Number of simulated PEs.
+    #[arg(long, global = true, default_value_t = 64)]
+    pub pes: usize,
+    /// Load balancer.
+    #[arg(long, global = true, default_value = "random-polling", value_parser = parse_balancer)]
+    pub balancer: Balancer,
+    /// Work units (= time units) between two polls of a busy PE (default: T_rout).
+    #[arg(long = "delta-t", global = true)]
+    pub delta_t: Option<u64>,
+    /// Seed of all randomness (protocol choices and network delays).
+    #[arg(long, global = true, default_value_t = 1)]
+    pub seed: u64,
+    /// Network: crossbar, ring, mesh2d, mesh3d, hypercube, fat-tree.
+    #[arg(long, global = true, default_value = "crossbar")]
+    pub net: String,
+    /// Message latency T_rout (crossbar; per hop elsewhere unless --t-hop).
+    #[arg(long = "t-rout", global = true, default_value_t = 10)]
+    pub t_rout: u64,
+    /// Latency per hop on topologies (default: T_rout).
+    #[arg(long = "t-hop", global = true)]
+    pub t_hop: Option<u64>,
+    /// Cost of a split (T_split).
+    #[arg(long = "t-split", global = true, default_value_t = 5)]
+    pub t_split: u64,
+    /// Sender's cost per message (LogP overhead).
+    #[arg(long = "t-send", global = true, default_value_t = 0)]
+    pub t_send: u64,
+    /// Random extra delay per message: none, uniform:MAX, exp:MEAN.
+    #[arg(long, global = true, default_value = "none")]
+    pub delay: String,
+    /// Slow PEs, PE:FACTOR,… (a unit of work takes FACTOR time units there).
+    #[arg(long, global = true, default_value = "")]
+    pub slow: String,
+    /// Slow links, PE:EXTRA,… (every message PE sends takes EXTRA longer).
+    #[arg(long = "slow-links", global = true, default_value = "")]
+    pub slow_links: String,
+    /// Adversary: this fraction of splits hands over an empty piece.
+    #[arg(long = "empty-splits", global = true, default_value_t = 0.0)]
+    pub empty_splits: f64,
+    /// Draw per-PE timelines (P ≤ 512) or the utilization curve to this SVG or PNG file.
+    #[arg(long, global = true)]
+    pub gantt: Option<std::path::PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DstArgs {
+    /// Number of random cases.
+    #[arg(long, default_value_t = 1000)]
+    pub cases: u64,
+    /// Seed of the case generator (case k uses seed + k).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Largest P drawn.
+    #[arg(long = "max-pes", default_value_t = 512)]
+    pub max_pes: usize,
 }
 
 #[derive(Debug, Args)]

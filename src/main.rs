@@ -4,7 +4,10 @@
 mod app;
 mod args;
 mod bench;
+mod dst;
+mod plot;
 mod progress;
+mod sim;
 
 use app::{App, Published};
 use args::{Cli, Command, RunOpts};
@@ -18,8 +21,8 @@ use treesplit_apps::{NQueens, Synthetic, Uts};
 /// A failure the user should read: printed as `error: …`, exit code 2 for bad input,
 /// 1 for a failed run, 3 for a wrong answer.
 pub(crate) struct Failure {
-    message: String,
-    code: u8,
+    pub(crate) message: String,
+    pub(crate) code: u8,
 }
 
 impl Failure {
@@ -34,12 +37,10 @@ impl Failure {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run(run) => App::from_args(&run.app)
-            .map_err(Failure::input)
-            .and_then(|a| run_app(&a, &run.opts)),
-        Command::Bench(b) => App::from_args(&b.app)
-            .map_err(Failure::input)
-            .and_then(|a| bench::bench(&a, &b)),
+        Command::Run(run) => app::from_args(&run.app).map_err(Failure::input).and_then(|a| run_app(&a, &run.opts)),
+        Command::Sim(s) => app::from_args(&s.app).map_err(Failure::input).and_then(|a| sim::sim(&a, &s.opts)),
+        Command::Bench(b) => app::from_args(&b.app).map_err(Failure::input).and_then(|a| bench::bench(&a, &b)),
+        Command::Dst(d) => dst::dst(&d),
         Command::Trees => {
             list_trees();
             Ok(())
@@ -189,7 +190,7 @@ where
     verdict(&check)
 }
 
-fn print_published(check: &Option<Published>) {
+pub(crate) fn print_published(check: &Option<Published>) {
     if let Some(p) = check {
         let mark = if p.matches {
             "matches"
@@ -200,7 +201,7 @@ fn print_published(check: &Option<Published>) {
     }
 }
 
-fn verdict(check: &Option<Published>) -> Result<(), Failure> {
+pub(crate) fn verdict(check: &Option<Published>) -> Result<(), Failure> {
     match check {
         Some(p) if !p.matches => Err(Failure {
             message: format!(

@@ -10,3 +10,7 @@ pub mod uts;
 pub use nqueens::NQueens;
 pub use synthetic::{SplitRule, Synthetic, SyntheticParams, SyntheticSum};
 pub use uts::{Uts, UtsCount, UtsParams};
+pub mod dst;
+pub mod spec;
+
+pub use spec::AppSpec;

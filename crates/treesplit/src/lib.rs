@@ -54,7 +54,7 @@ pub mod task;
 
 pub use config::{Balancer, Config};
 pub use error::RunError;
-pub use machine::Threads;
+pub use machine::{simulate, SimConfig, SimReport, Threads};
 pub use sequential::{run_sequential, SequentialReport};
 pub use stats::{PeStats, Report, Totals};
 pub use task::{Context, Incumbent, Outcome, SharedIncumbent, Task};

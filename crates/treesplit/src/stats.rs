@@ -130,13 +130,12 @@ impl<O> Report<O> {
             "machine {}  balancer {}  P = {p}  Δt = {}  seed = {}",
             self.machine, self.config.balancer, self.config.delta_t, self.config.seed
         );
-        let _ = write!(s, "T_par {:.4} s", self.t_par);
+        // Real machines report seconds; the simulator reports virtual time units.
+        let (unit, digits) = if self.machine == "sim" { ("", 0) } else { (" s", 4) };
+        let _ = write!(s, "T_par {:.digits$}{unit}", self.t_par);
         if let (Some(ts), Some(e)) = (self.t_seq, self.efficiency()) {
-            let _ = write!(
-                s,
-                "   T_seq {ts:.4} s   speedup {:.3}   efficiency {e:.3}",
-                ts / self.t_par
-            );
+            let speedup = ts / self.t_par;
+            let _ = write!(s, "   T_seq {ts:.digits$}{unit}   speedup {speedup:.3}   efficiency {e:.3}");
         }
         let _ = writeln!(s, "   utilization {:.3}", self.utilization());
         let _ = writeln!(
@@ -167,7 +166,7 @@ impl<O> Report<O> {
                 let c = &pe.counters;
                 let _ = writeln!(
                     s,
-                    "{:>5} {:>14} {:>9.4} {:>9.4} {:>9} {:>9} {:>8} {:>8} {:>4}",
+                    "{:>5} {:>14} {:>9.digits$} {:>9.digits$} {:>9} {:>9} {:>8} {:>8} {:>4}",
                     pe.pe,
                     c.work_units,
                     pe.busy,

@@ -1,0 +1,200 @@
+//! Deterministic simulation testing: random runs of the protocols in the simulator, on
+//! random applications, networks, delays and adversaries, each checked against the
+//! sequential answer.
+//!
+//! A case is drawn from one seed; [`Case::command_line`] prints the `treesplit sim …`
+//! command that replays it exactly. [`Case::check`] verifies: the result equals the
+//! sequential one; work units are conserved exactly; the run terminates (the simulator
+//! reports deadlocks and runaway runs as errors); termination is never declared while work
+//! exists anywhere (the simulator and the protocol check this on every run); and detection
+//! after the last work unit takes O(T_rout · log P).
+
+use crate::spec::AppSpec;
+use crate::synthetic::{SplitRule, Synthetic, SyntheticParams};
+use crate::uts::{Uts, UtsParams};
+use crate::NQueens;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::fmt::Debug;
+use treesplit::machine::sim::adversary::EmptySplits;
+use treesplit::machine::sim::{Delay, Topology};
+use treesplit::{run_sequential, simulate, Config, SimConfig, SimReport, Task};
+
+/// One simulated run to check.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// The application.
+    pub app: AppSpec,
+    /// P, balancer, Δt, seed.
+    pub config: Config,
+    /// The simulated machine and its adversaries.
+    pub sim: SimConfig,
+    /// Fraction of splits that hand over an empty piece.
+    pub empty_splits: f64,
+}
+
+/// What a checked case measured.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// Virtual time from the last work unit to the result at PE 0.
+    pub termination_delay: u64,
+    /// The bound it was checked against.
+    pub delay_bound: u64,
+    /// Work units (= sequential units).
+    pub work_units: u64,
+}
+
+impl Case {
+    /// The case drawn from `seed`, with P ≤ `max_pes`.
+    pub fn random(seed: u64, max_pes: usize) -> Case {
+        let mut r = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0xD57_D57_D57);
+        let max_pes = max_pes.max(1);
+        let pes = match r.random_range(0..10) {
+            0..=4 => r.random_range(1..=16.min(max_pes)),
+            5..=7 => r.random_range(1..=128.min(max_pes)),
+            _ => r.random_range(1..=max_pes),
+        };
+        let app = match r.random_range(0..10) {
+            0..=3 => AppSpec::Synthetic(SyntheticParams {
+                work: r.random_range(1..=200_000),
+                alpha: f64::from(r.random_range(1..=50u32)) / 100.0,
+                atomic: r.random_range(1..=64),
+                rule: if r.random_bool(0.5) { SplitRule::Random } else { SplitRule::Adversarial },
+                spin: 1,
+                seed: r.random_range(0..1000),
+            }),
+            4..=6 => AppSpec::NQueens(r.random_range(6..=9)),
+            _ => {
+                let name = ["default", "T1-mini", "T3-mini"][r.random_range(0..3)];
+                AppSpec::Uts(UtsParams::parse(&[name.to_string()]).expect("named tree"))
+            }
+        };
+        let topology = Topology::ALL[r.random_range(0..Topology::ALL.len())];
+        let delay = match r.random_range(0..3) {
+            0 => Delay::None,
+            1 => Delay::Uniform(r.random_range(0..=100)),
+            _ => Delay::Exponential(f64::from(r.random_range(1..=60u32)) / 2.0),
+        };
+        let slow = if r.random_bool(0.3) {
+            (0..r.random_range(1..=3)).map(|_| (r.random_range(0..pes), f64::from(r.random_range(2..=16u32)) / 2.0)).collect()
+        } else {
+            vec![]
+        };
+        let slow_links = if r.random_bool(0.2) {
+            (0..r.random_range(1..=2)).map(|_| (r.random_range(0..pes), r.random_range(10..=2000))).collect()
+        } else {
+            vec![]
+        };
+        let sim = SimConfig {
+            topology,
+            t_rout: r.random_range(1..=50),
+            t_hop: if r.random_bool(0.3) { Some(r.random_range(1..=20)) } else { None },
+            t_split: r.random_range(0..=20),
+            t_send: if r.random_bool(0.3) { r.random_range(1..=3) } else { 0 },
+            delay,
+            slow,
+            slow_links,
+            ..SimConfig::default()
+        };
+        let config = Config::new(pes).delta_t(r.random_range(1..=100)).seed(r.random_range(0..1_000_000));
+        let empty_splits = if r.random_bool(0.2) { f64::from(r.random_range(1..=9u32)) / 10.0 } else { 0.0 };
+        Case { app, config, sim, empty_splits }
+    }
+
+    /// The command that replays this case exactly.
+    pub fn command_line(&self) -> String {
+        let c = &self.config;
+        let s = &self.sim;
+        let mut line = format!(
+            "treesplit sim {} --pes {} --balancer {} --delta-t {} --seed {} --net {} --t-rout {} --t-split {} --t-send {} --delay {}",
+            self.app.cli_args(),
+            c.pes,
+            c.balancer,
+            c.delta_t,
+            c.seed,
+            s.topology,
+            s.t_rout,
+            s.t_split,
+            s.t_send,
+            s.delay
+        );
+        if let Some(h) = s.t_hop {
+            line.push_str(&format!(" --t-hop {h}"));
+        }
+        let list = |v: Vec<String>| v.join(",");
+        if !s.slow.is_empty() {
+            line.push_str(&format!(" --slow {}", list(s.slow.iter().map(|(p, f)| format!("{p}:{f}")).collect())));
+        }
+        if !s.slow_links.is_empty() {
+            line.push_str(&format!(" --slow-links {}", list(s.slow_links.iter().map(|(p, d)| format!("{p}:{d}")).collect())));
+        }
+        if self.empty_splits > 0.0 {
+            line.push_str(&format!(" --empty-splits {}", self.empty_splits));
+        }
+        line
+    }
+
+    /// Run the case and check everything; the error says what failed.
+    pub fn check(&self) -> Result<Checked, String> {
+        match &self.app {
+            AppSpec::NQueens(n) => {
+                let n = *n;
+                self.check_task(|| NQueens::new(n).expect("valid n"))
+            }
+            AppSpec::Uts(p) => self.check_task(|| Uts::new(*p)),
+            AppSpec::Synthetic(p) => self.check_task(|| Synthetic::new(*p).expect("valid parameters")),
+        }
+    }
+
+    fn check_task<T: Task>(&self, make: impl Fn() -> T) -> Result<Checked, String>
+    where
+        T::Output: PartialEq + Debug,
+    {
+        let seq = run_sequential(make());
+        let r = simulate_maybe_adversarial(make(), &self.config, &self.sim, self.empty_splits).map_err(|e| e.to_string())?;
+        if r.report.output != seq.output {
+            return Err(format!("result {:?} differs from the sequential {:?}", r.report.output, seq.output));
+        }
+        if r.report.totals.work_units != seq.work_units {
+            return Err(format!(
+                "work not conserved: {} units done, the sequential run does {}",
+                r.report.totals.work_units, seq.work_units
+            ));
+        }
+        let bound = self.delay_bound();
+        if r.termination_delay > bound {
+            return Err(format!(
+                "termination took {} after the last work unit, more than the O(T_rout·log P) bound {bound}",
+                r.termination_delay
+            ));
+        }
+        Ok(Checked { termination_delay: r.termination_delay, delay_bound: bound, work_units: seq.work_units })
+    }
+
+    /// Detection after the last unit: at most three reduction waves plus the final broadcast
+    /// and reduction, each 2·depth messages of the slowest latency.
+    pub fn delay_bound(&self) -> u64 {
+        let p = self.config.pes;
+        let depth = u64::from(usize::BITS - p.leading_zeros()) + 1;
+        let t_hop = self.sim.t_hop.unwrap_or(self.sim.t_rout);
+        let hops = treesplit::machine::sim::Network::new(self.sim.topology, p, t_hop, Delay::None, Default::default())
+            .diameter_latency();
+        let slow_link = self.sim.slow_links.iter().map(|&(_, d)| d).max().unwrap_or(0);
+        let latency = hops + slow_link + self.sim.delay.typical_max() + 4 * self.sim.t_send;
+        10 * depth * latency.max(1)
+    }
+}
+
+/// Simulate `root`, wrapped in the empty-split adversary when `empty_splits > 0`.
+pub fn simulate_maybe_adversarial<T: Task>(
+    root: T,
+    config: &Config,
+    sim: &SimConfig,
+    empty_splits: f64,
+) -> Result<SimReport<T::Output>, treesplit::RunError> {
+    if empty_splits > 0.0 {
+        simulate(EmptySplits::new(root, empty_splits, config.seed), config, sim)
+    } else {
+        simulate(root, config, sim)
+    }
+}

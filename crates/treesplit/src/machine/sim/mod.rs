@@ -1,0 +1,485 @@
+//! The simulator: the machine model of paper 000 §1.1 in deterministic virtual time.
+//!
+//! P PEs, each with one FIFO message queue, drive the *same* protocol state machines as
+//! the thread machine. Tasks run for real (the answer is real) but time is virtual: one
+//! work unit takes one time unit (times a PE's slowness factor), a split costs T_split, a
+//! message takes the network's latency (T_rout on a crossbar, hops·T_hop on a topology,
+//! plus an optional random delay), and the sender pays T_send per message. A busy PE polls
+//! its queue after every slice of Δt units; an idle PE handles a message when it arrives.
+//!
+//! Events are kept in a priority queue ordered by (time, sequence number), and every random
+//! choice comes from seeded generators, so a run is reproducible bit for bit from its seed.
+//! Besides the protocol's own checks, the simulator watches the whole machine: it reports an
+//! error if termination is declared while any PE holds work or any work message is in
+//! flight, if work reaches a finished PE, or if the run deadlocks.
+
+pub mod adversary;
+pub mod network;
+pub mod timeline;
+
+pub use network::{Delay, Network, Topology};
+pub use timeline::{Activity, Segment};
+
+use crate::config::Config;
+use crate::error::{panic_message, RunError};
+use crate::protocol::{self, termination::Signal, Message, PeId, Protocol, Step};
+use crate::stats::{PeStats, Report};
+use crate::task::{SharedIncumbent, Task};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Instant;
+use timeline::{Timeline, Utilization};
+
+/// The simulated machine's parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimConfig {
+    /// The interconnect.
+    pub topology: Topology,
+    /// Message latency on a crossbar (T_rout).
+    pub t_rout: u64,
+    /// Latency per hop on other topologies (default: T_rout).
+    pub t_hop: Option<u64>,
+    /// Cost of one split on the splitting PE (T_split).
+    pub t_split: u64,
+    /// The sender's cost per message (LogP overhead o).
+    pub t_send: u64,
+    /// Random extra delay per message.
+    pub delay: Delay,
+    /// Slow PEs: (PE, factor); a unit of work takes `factor` time units there.
+    pub slow: Vec<(usize, f64)>,
+    /// Slow links: (PE, extra latency of every message that PE sends).
+    pub slow_links: Vec<(usize, u64)>,
+    /// Record per-PE segments for a Gantt chart when P is at most this.
+    pub timeline_limit: usize,
+    /// Give up (with an error) after this many events.
+    pub max_events: u64,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            topology: Topology::Crossbar,
+            t_rout: 10,
+            t_hop: None,
+            t_split: 5,
+            t_send: 0,
+            delay: Delay::None,
+            slow: vec![],
+            slow_links: vec![],
+            timeline_limit: 512,
+            max_events: 20_000_000_000,
+        }
+    }
+}
+
+impl SimConfig {
+    /// Check the parameters against P.
+    pub fn validate(&self, p: usize) -> Result<(), String> {
+        for &(pe, f) in &self.slow {
+            if pe >= p {
+                return Err(format!("slow PE {pe} does not exist (P = {p})"));
+            }
+            if !(f.is_finite() && f >= 1.0) {
+                return Err(format!("slowness factor of PE {pe} must be a finite number ≥ 1, got {f}"));
+            }
+        }
+        for &(pe, _) in &self.slow_links {
+            if pe >= p {
+                return Err(format!("slow link of PE {pe}: no such PE (P = {p})"));
+            }
+        }
+        if self.t_rout == 0 && self.t_hop.is_none_or(|h| h == 0) {
+            return Err("t-rout must be at least 1 (messages cannot be instantaneous)".into());
+        }
+        if self.t_hop == Some(0) {
+            return Err("t-hop must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// The bound of Theorem 1 of paper 000 beside the measured time.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Theorem1 {
+    /// T_seq / P.
+    pub t_seq_over_p: f64,
+    /// The measured lower-order term T_par − T_seq/P.
+    pub lower_order: f64,
+    /// The splitting depth h seen (largest generation).
+    pub h: u32,
+    /// lower_order / (h · (T_rout + T_split)): the constant hidden in the O(·).
+    pub constant: f64,
+}
+
+/// Everything a simulation measured.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SimReport<O> {
+    /// The common report (times in virtual units; `t_seq` = total work units).
+    pub report: Report<O>,
+    /// The simulated machine.
+    pub sim: SimConfig,
+    /// When the last work unit ended.
+    pub last_work_end: u64,
+    /// Virtual time from the last work unit to PE 0 holding the result.
+    pub termination_delay: u64,
+    /// The largest message latency without random delays (for reading the delay).
+    pub diameter_latency: u64,
+    /// Theorem 1 of paper 000 against the measurement.
+    pub theorem1: Theorem1,
+    /// (time, fraction of PEs busy).
+    pub utilization: Vec<(u64, f64)>,
+    /// Events simulated.
+    pub events: u64,
+    /// Real seconds the simulation took (not serialized: output stays reproducible).
+    #[serde(skip)]
+    pub wall_seconds: f64,
+    /// Per-PE activity segments (only when P ≤ timeline_limit).
+    #[serde(skip)]
+    pub timeline: Option<Vec<Segment>>,
+}
+
+impl<O> SimReport<O> {
+    /// A readable summary of the simulation-specific figures.
+    pub fn summary(&self) -> String {
+        let t = &self.theorem1;
+        let hop = self.sim.t_hop.unwrap_or(self.sim.t_rout);
+        format!(
+            "network {} (T_rout {}, T_hop {hop}, T_split {}, T_send {}, delay {})\n\
+             T_par {} (virtual)  T_seq {}  efficiency {:.4}\n\
+             Theorem 1: T_seq/P = {:.1}   T_par − T_seq/P = {:.1}   h = {}   (T_par − T_seq/P)/(h·(T_rout+T_split)) = {:.3}\n\
+             termination detected {} after the last work unit ({:.2} × diameter latency {})\n\
+             {} events\n",
+            self.sim.topology,
+            self.sim.t_rout,
+            self.sim.t_split,
+            self.sim.t_send,
+            self.sim.delay,
+            self.report.t_par,
+            self.report.t_seq.unwrap_or(0.0),
+            self.report.efficiency().unwrap_or(0.0),
+            t.t_seq_over_p,
+            t.lower_order,
+            t.h,
+            t.constant,
+            self.termination_delay,
+            self.termination_delay as f64 / self.diameter_latency.max(1) as f64,
+            self.diameter_latency,
+            self.events,
+        )
+    }
+
+    /// How fast the simulator ran (real time; differs between runs, so kept apart).
+    pub fn speed(&self) -> String {
+        format!(
+            "simulated {} events in {:.3} s: {:.2} M events/s",
+            self.events,
+            self.wall_seconds,
+            self.events as f64 / self.wall_seconds.max(1e-9) / 1e6
+        )
+    }
+}
+
+enum Event<T: Task> {
+    SliceEnd(PeId),
+    Arrive { from: PeId, to: PeId, message: Message<T> },
+}
+
+struct Scheduled<T: Task> {
+    time: u64,
+    seq: u64,
+    event: Event<T>,
+}
+
+impl<T: Task> PartialEq for Scheduled<T> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.time, self.seq) == (other.time, other.seq)
+    }
+}
+impl<T: Task> Eq for Scheduled<T> {}
+impl<T: Task> PartialOrd for Scheduled<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T: Task> Ord for Scheduled<T> {
+    /// Reversed: the heap pops the earliest event first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        (other.time, other.seq).cmp(&(self.time, self.seq))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum State {
+    Working,
+    Waiting { since: u64 },
+    Done { at: u64 },
+}
+
+struct SimPe<T: Task> {
+    proto: Box<dyn Protocol<T>>,
+    inbox: VecDeque<(PeId, Message<T>)>,
+    state: State,
+    slowness: f64,
+    busy: u64,
+    idle: u64,
+}
+
+struct Sim<'c, T: Task> {
+    config: &'c SimConfig,
+    pes: Vec<SimPe<T>>,
+    queue: BinaryHeap<Scheduled<T>>,
+    seq: u64,
+    network: Network,
+    rng: Xoshiro256PlusPlus,
+    incumbent: SharedIncumbent,
+    work_in_flight: u64,
+    last_work_end: u64,
+    events: u64,
+    timeline: Option<Timeline>,
+    utilization: Utilization,
+    violation: Option<String>,
+}
+
+impl<T: Task> Sim<'_, T> {
+    fn schedule(&mut self, time: u64, event: Event<T>) {
+        self.seq += 1;
+        self.queue.push(Scheduled { time, seq: self.seq, event });
+    }
+
+    fn record(&mut self, pe: PeId, start: u64, end: u64, activity: Activity) {
+        if matches!(activity, Activity::Working | Activity::Splitting) {
+            self.utilization.add(start, end);
+        }
+        if let Some(t) = &mut self.timeline {
+            t.record(pe, start, end, activity);
+        }
+    }
+
+    /// Send what PE `i` has queued, starting at its local time `now`; returns the new time.
+    fn flush(&mut self, i: PeId, mut now: u64) -> u64 {
+        while let Some((to, message)) = self.pes[i].proto.poll_transmit() {
+            if self.config.t_send > 0 {
+                self.record(i, now, now + self.config.t_send, Activity::Sending);
+                self.pes[i].busy += self.config.t_send;
+                now += self.config.t_send;
+            }
+            if message.carries_work() {
+                self.work_in_flight += 1;
+            }
+            if i == 0 && matches!(message, Message::Termination(Signal::Finish)) {
+                self.check_declared_termination();
+            }
+            let at = self.network.arrival(now, i, to, &mut self.rng);
+            self.schedule(at, Event::Arrive { from: i, to, message });
+        }
+        now
+    }
+
+    /// PE 0 has just declared termination: nothing may hold or carry work anywhere.
+    fn check_declared_termination(&mut self) {
+        if self.violation.is_some() {
+            return;
+        }
+        if self.work_in_flight > 0 {
+            self.violation = Some(format!(
+                "termination declared while {} piece(s) of work were in flight",
+                self.work_in_flight
+            ));
+        } else if let Some(busy) = self.pes.iter().position(|p| p.proto.is_busy()) {
+            self.violation = Some(format!("termination declared while PE {busy} still held work"));
+        }
+    }
+
+    /// Run PE `i` from its local time `now` until it works, waits or finishes.
+    fn drive(&mut self, i: PeId, mut now: u64) {
+        loop {
+            while let Some((from, message)) = self.pes[i].inbox.pop_front() {
+                if message.carries_work() {
+                    self.work_in_flight -= 1;
+                }
+                let before = self.pes[i].proto.counters().splits;
+                self.pes[i].proto.receive(from, message);
+                let splits = self.pes[i].proto.counters().splits - before;
+                if splits > 0 {
+                    let d = splits * self.config.t_split;
+                    self.record(i, now, now + d, Activity::Splitting);
+                    self.pes[i].busy += d;
+                    now += d;
+                }
+                now = self.flush(i, now);
+            }
+            let step = self.pes[i].proto.step();
+            now = self.flush(i, now);
+            match step {
+                Step::Work { budget } => {
+                    let units = self.pes[i].proto.work(budget, &self.incumbent);
+                    let slowness = self.pes[i].slowness;
+                    let d = if slowness == 1.0 { units } else { (units as f64 * slowness).ceil() as u64 };
+                    self.record(i, now, now + d, Activity::Working);
+                    self.pes[i].busy += d;
+                    if units > 0 {
+                        self.last_work_end = self.last_work_end.max(now + d);
+                    }
+                    self.pes[i].state = State::Working;
+                    self.schedule(now + d, Event::SliceEnd(i));
+                    return;
+                }
+                Step::Wait => {
+                    if !self.pes[i].inbox.is_empty() {
+                        continue;
+                    }
+                    self.pes[i].state = State::Waiting { since: now };
+                    return;
+                }
+                Step::Finished => {
+                    self.pes[i].state = State::Done { at: now };
+                    return;
+                }
+            }
+        }
+    }
+
+    fn handle(&mut self, time: u64, event: Event<T>) {
+        match event {
+            Event::SliceEnd(i) => self.drive(i, time),
+            Event::Arrive { from, to, message } => match self.pes[to].state {
+                State::Done { .. } => {
+                    if message.carries_work() && self.violation.is_none() {
+                        self.violation = Some(format!("work from PE {from} reached PE {to} after it had finished"));
+                    }
+                }
+                State::Working => self.pes[to].inbox.push_back((from, message)),
+                State::Waiting { since } => {
+                    self.pes[to].inbox.push_back((from, message));
+                    let wake = time.max(since);
+                    self.record(to, since, wake, Activity::Idle);
+                    self.pes[to].idle += wake - since;
+                    self.drive(to, wake);
+                }
+            },
+        }
+    }
+}
+
+/// Simulate a run of `root` on `config.pes` PEs of the machine `sim`.
+pub fn simulate<T: Task>(root: T, config: &Config, sim: &SimConfig) -> Result<SimReport<T::Output>, RunError> {
+    config.validate().map_err(RunError::InvalidConfig)?;
+    sim.validate(config.pes).map_err(RunError::InvalidConfig)?;
+    let start = Instant::now();
+    match catch_unwind(AssertUnwindSafe(|| simulate_inner(root, config, sim, start))) {
+        Ok(r) => r,
+        Err(payload) => Err(RunError::PePanicked { pe: usize::MAX, message: panic_message(&*payload) }),
+    }
+}
+
+fn simulate_inner<T: Task>(
+    root: T,
+    config: &Config,
+    sim: &SimConfig,
+    start: Instant,
+) -> Result<SimReport<T::Output>, RunError> {
+    let p = config.pes;
+    let slowness: HashMap<usize, f64> = sim.slow.iter().copied().collect();
+    let mut root = Some(root);
+    let pes = (0..p)
+        .map(|i| SimPe {
+            proto: protocol::new_pe(i, config, if i == 0 { root.take() } else { None }),
+            inbox: VecDeque::new(),
+            state: State::Waiting { since: 0 },
+            slowness: slowness.get(&i).copied().unwrap_or(1.0),
+            busy: 0,
+            idle: 0,
+        })
+        .collect();
+    let t_hop = sim.t_hop.unwrap_or(sim.t_rout);
+    let network = Network::new(sim.topology, p, t_hop, sim.delay, sim.slow_links.iter().copied().collect());
+    let diameter_latency = network.diameter_latency();
+    let mut s = Sim {
+        config: sim,
+        pes,
+        queue: BinaryHeap::new(),
+        seq: 0,
+        network,
+        rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ 0x5EED_0F_5EED_0F),
+        incumbent: SharedIncumbent::new(),
+        work_in_flight: 0,
+        last_work_end: 0,
+        events: 0,
+        timeline: (p <= sim.timeline_limit).then(|| Timeline::new(p)),
+        utilization: Utilization::default(),
+        violation: None,
+    };
+    for i in 0..p {
+        // A panic inside user code or a protocol invariant names its PE.
+        run_pe(&mut s, i, |s| s.drive(i, 0))?;
+    }
+    while let Some(Scheduled { time, event, .. }) = s.queue.pop() {
+        s.events += 1;
+        if s.events > sim.max_events {
+            return Err(RunError::Internal(format!("the simulation did not end within {} events", sim.max_events)));
+        }
+        let pe = match &event {
+            Event::SliceEnd(i) => *i,
+            Event::Arrive { to, .. } => *to,
+        };
+        run_pe(&mut s, pe, |s| s.handle(time, event))?;
+        if let Some(v) = s.violation.take() {
+            return Err(RunError::Internal(v));
+        }
+    }
+    let stuck: Vec<usize> = (0..p).filter(|&i| !matches!(s.pes[i].state, State::Done { .. })).collect();
+    if !stuck.is_empty() {
+        return Err(RunError::Internal(format!(
+            "the simulation deadlocked: {} PE(s) never finished (first: PE {})",
+            stuck.len(),
+            stuck[0]
+        )));
+    }
+    if s.work_in_flight != 0 {
+        return Err(RunError::Internal(format!("{} piece(s) of work were never received", s.work_in_flight)));
+    }
+    let State::Done { at: t_par } = s.pes[0].state else { unreachable!("checked above") };
+    let output = s.pes[0]
+        .proto
+        .take_output()
+        .ok_or_else(|| RunError::Internal("PE 0 finished without the result".into()))?;
+    let per_pe: Vec<PeStats> = s
+        .pes
+        .iter()
+        .enumerate()
+        .map(|(i, pe)| PeStats { pe: i, counters: pe.proto.counters().clone(), busy: pe.busy as f64, idle: pe.idle as f64 })
+        .collect();
+    let mut report = Report::new(output, "sim", config.clone(), t_par as f64, per_pe);
+    let t_seq = report.totals.work_units as f64;
+    report.t_seq = Some(t_seq);
+    let h = report.totals.max_generation;
+    let t_seq_over_p = t_seq / p as f64;
+    let lower_order = t_par as f64 - t_seq_over_p;
+    let theorem1 = Theorem1 {
+        t_seq_over_p,
+        lower_order,
+        h,
+        constant: lower_order / (f64::from(h.max(1)) * (sim.t_rout + sim.t_split).max(1) as f64),
+    };
+    Ok(SimReport {
+        report,
+        sim: sim.clone(),
+        last_work_end: s.last_work_end,
+        termination_delay: t_par.saturating_sub(s.last_work_end),
+        diameter_latency,
+        theorem1,
+        utilization: s.utilization.curve(p, t_par),
+        events: s.events,
+        wall_seconds: start.elapsed().as_secs_f64(),
+        timeline: s.timeline.take().map(Timeline::into_segments),
+    })
+}
+
+/// Run one step of PE `pe`; a panic in it becomes an error naming the PE.
+fn run_pe<T: Task>(s: &mut Sim<'_, T>, pe: PeId, f: impl FnOnce(&mut Sim<'_, T>)) -> Result<(), RunError> {
+    catch_unwind(AssertUnwindSafe(|| f(s))).map_err(|payload| RunError::PePanicked { pe, message: panic_message(&*payload) })
+}

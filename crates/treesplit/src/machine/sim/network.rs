@@ -1,0 +1,258 @@
+//! The simulated interconnect: who is how far from whom, and how long a message takes.
+//!
+//! Paper 000 §1.1 charges T_rout per message (a crossbar: every pair one hop). Paper 002
+//! §2.1 uses packet switching on a topology: a message k hops away takes k·T_hop. On top,
+//! an optional random delay per message makes asynchrony real, and chosen PEs can be given
+//! long extra delays (an adversary). Messages between one sender and one receiver stay in
+//! order (as MPI guarantees); across pairs they may overtake each other.
+
+use rand::RngExt;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+/// The network topology.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Topology {
+    /// Every pair of PEs one hop apart.
+    Crossbar,
+    /// A ring: distance min(|i−j|, P−|i−j|).
+    Ring,
+    /// A 2-D mesh, ⌈√P⌉ columns, row-major numbering, no wrap-around.
+    Mesh2d,
+    /// A 3-D mesh, ⌈∛P⌉ per side.
+    Mesh3d,
+    /// A hypercube: distance = Hamming distance of the PE numbers.
+    Hypercube,
+    /// A binary fat tree with the PEs at the leaves: up to the common ancestor and down.
+    FatTree,
+}
+
+impl Topology {
+    /// Every topology, by its CLI name.
+    pub const ALL: &'static [Topology] =
+        &[Topology::Crossbar, Topology::Ring, Topology::Mesh2d, Topology::Mesh3d, Topology::Hypercube, Topology::FatTree];
+
+    /// The CLI name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Topology::Crossbar => "crossbar",
+            Topology::Ring => "ring",
+            Topology::Mesh2d => "mesh2d",
+            Topology::Mesh3d => "mesh3d",
+            Topology::Hypercube => "hypercube",
+            Topology::FatTree => "fat-tree",
+        }
+    }
+
+    /// Hops from PE `a` to PE `b` among `p` PEs (0 for a == b).
+    pub fn hops(self, a: usize, b: usize, p: usize) -> u64 {
+        if a == b {
+            return 0;
+        }
+        match self {
+            Topology::Crossbar => 1,
+            Topology::Ring => {
+                let d = a.abs_diff(b);
+                d.min(p - d) as u64
+            }
+            Topology::Mesh2d => {
+                let side = ceil_root(p, 2);
+                ((a % side).abs_diff(b % side) + (a / side).abs_diff(b / side)) as u64
+            }
+            Topology::Mesh3d => {
+                let side = ceil_root(p, 3);
+                let (ax, ay, az) = (a % side, (a / side) % side, a / (side * side));
+                let (bx, by, bz) = (b % side, (b / side) % side, b / (side * side));
+                (ax.abs_diff(bx) + ay.abs_diff(by) + az.abs_diff(bz)) as u64
+            }
+            Topology::Hypercube => (a ^ b).count_ones() as u64,
+            Topology::FatTree => 2 * u64::from(usize::BITS - (a ^ b).leading_zeros()),
+        }
+    }
+
+    /// The neighbours of PE `a` (PEs one hop away); all other PEs on a crossbar.
+    pub fn neighbours(self, a: usize, p: usize) -> Vec<usize> {
+        (0..p).filter(|&b| self.hops(a, b, p) == 1).collect()
+    }
+}
+
+/// The smallest s with s^k ≥ p.
+fn ceil_root(p: usize, k: u32) -> usize {
+    let mut s = (p as f64).powf(1.0 / k as f64).floor().max(1.0) as usize;
+    while s.pow(k) < p {
+        s += 1;
+    }
+    s
+}
+
+impl fmt::Display for Topology {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Topology {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Topology::ALL.iter().copied().find(|t| t.name() == s).ok_or_else(|| {
+            let names: Vec<_> = Topology::ALL.iter().map(|t| t.name()).collect();
+            format!("unknown network '{s}' (known: {})", names.join(", "))
+        })
+    }
+}
+
+/// A random extra delay added to every message.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum Delay {
+    /// No random delay.
+    None,
+    /// Uniform on 0..=max.
+    Uniform(u64),
+    /// Exponential with the given mean, rounded down.
+    Exponential(f64),
+}
+
+impl Delay {
+    fn sample(self, rng: &mut Xoshiro256PlusPlus) -> u64 {
+        match self {
+            Delay::None => 0,
+            Delay::Uniform(max) => rng.random_range(0..=max),
+            Delay::Exponential(mean) => {
+                let u: f64 = rng.random();
+                (-(1.0 - u).ln() * mean).floor().min(1e15) as u64
+            }
+        }
+    }
+
+    /// A bound that holds for all but a tiny fraction of samples (for the detection-delay check).
+    pub fn typical_max(self) -> u64 {
+        match self {
+            Delay::None => 0,
+            Delay::Uniform(max) => max,
+            Delay::Exponential(mean) => (mean * 20.0).ceil() as u64,
+        }
+    }
+}
+
+impl fmt::Display for Delay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Delay::None => f.write_str("none"),
+            Delay::Uniform(m) => write!(f, "uniform:{m}"),
+            Delay::Exponential(m) => write!(f, "exp:{m}"),
+        }
+    }
+}
+
+impl FromStr for Delay {
+    type Err = String;
+    /// `none`, `uniform:MAX` or `exp:MEAN`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("bad delay '{s}' (use none, uniform:MAX or exp:MEAN)");
+        match s.split_once(':') {
+            None if s == "none" => Ok(Delay::None),
+            Some(("uniform", v)) => v.parse().map(Delay::Uniform).map_err(|_| bad()),
+            Some(("exp", v)) => match v.parse::<f64>() {
+                Ok(m) if m.is_finite() && m >= 0.0 => Ok(Delay::Exponential(m)),
+                _ => Err(bad()),
+            },
+            _ => Err(bad()),
+        }
+    }
+}
+
+/// The network of one simulation: latencies, random delays, per-pair FIFO order.
+pub struct Network {
+    topology: Topology,
+    p: usize,
+    t_hop: u64,
+    delay: Delay,
+    /// Extra delay of every message sent by a PE (the slow-link adversary).
+    extra: HashMap<usize, u64>,
+    /// Latest arrival time per (from, to) pair, kept only when arrival times can reorder.
+    last_arrival: HashMap<(usize, usize), u64>,
+}
+
+impl Network {
+    /// A network of `p` PEs.
+    pub fn new(topology: Topology, p: usize, t_hop: u64, delay: Delay, extra: HashMap<usize, u64>) -> Self {
+        Network { topology, p, t_hop, delay, extra, last_arrival: HashMap::new() }
+    }
+
+    /// The latency without random delay from `from` to `to`.
+    pub fn latency(&self, from: usize, to: usize) -> u64 {
+        self.topology.hops(from, to, self.p).max(1) * self.t_hop + self.extra.get(&from).copied().unwrap_or(0)
+    }
+
+    /// The largest latency between any two PEs, without random delay or adversaries.
+    pub fn diameter_latency(&self) -> u64 {
+        let hops = match self.topology {
+            Topology::Crossbar => 1,
+            Topology::Ring => (self.p / 2) as u64,
+            Topology::Mesh2d => 2 * (ceil_root(self.p, 2) as u64 - 1),
+            Topology::Mesh3d => 3 * (ceil_root(self.p, 3) as u64 - 1),
+            Topology::Hypercube | Topology::FatTree => {
+                let bits = u64::from(usize::BITS - (self.p.max(2) - 1).leading_zeros());
+                if self.topology == Topology::FatTree {
+                    2 * bits
+                } else {
+                    bits
+                }
+            }
+        };
+        hops.max(1) * self.t_hop
+    }
+
+    /// When a message sent at `now` from `from` to `to` arrives.
+    pub fn arrival(&mut self, now: u64, from: usize, to: usize, rng: &mut Xoshiro256PlusPlus) -> u64 {
+        let at = now + self.latency(from, to) + self.delay.sample(rng);
+        if self.delay == Delay::None {
+            return at; // fixed latency per pair: order is kept by itself
+        }
+        let last = self.last_arrival.entry((from, to)).or_insert(0);
+        *last = (*last).max(at);
+        *last
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances() {
+        assert_eq!(Topology::Ring.hops(0, 7, 8), 1);
+        assert_eq!(Topology::Ring.hops(0, 4, 8), 4);
+        assert_eq!(Topology::Mesh2d.hops(0, 15, 16), 6);
+        assert_eq!(Topology::Mesh3d.hops(0, 63, 64), 9);
+        assert_eq!(Topology::Hypercube.hops(0b1010, 0b0101, 16), 4);
+        assert_eq!(Topology::FatTree.hops(0, 1, 16), 2);
+        assert_eq!(Topology::FatTree.hops(0, 15, 16), 8);
+        assert_eq!(Topology::Crossbar.neighbours(0, 4), vec![1, 2, 3]);
+        assert_eq!(Topology::Hypercube.neighbours(0, 8), vec![1, 2, 4]);
+        for t in Topology::ALL {
+            for p in [1, 2, 3, 5, 8, 10, 27] {
+                for a in 0..p {
+                    for b in 0..p {
+                        assert_eq!(t.hops(a, b, p), t.hops(b, a, p), "{t} symmetric");
+                        assert_eq!(t.hops(a, b, p) == 0, a == b);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn delays_parse() {
+        assert_eq!("none".parse::<Delay>(), Ok(Delay::None));
+        assert_eq!("uniform:30".parse::<Delay>(), Ok(Delay::Uniform(30)));
+        assert_eq!("exp:2.5".parse::<Delay>(), Ok(Delay::Exponential(2.5)));
+        assert!("exp:-1".parse::<Delay>().is_err());
+        assert!("gauss:3".parse::<Delay>().is_err());
+        assert!("torus".parse::<Topology>().is_err());
+    }
+}

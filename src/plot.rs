@@ -1,0 +1,105 @@
+//! Pictures of a simulation with plotters: per-PE Gantt charts (working, splitting,
+//! sending, idle) above the utilization curve when the simulator kept a timeline (P ≤ 512),
+//! the utilization curve alone otherwise. SVG or PNG by the file's extension. The font is
+//! embedded (DejaVu Sans, see assets/DejaVuSans-LICENSE.txt), so no system library is needed.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::path::Path;
+use std::sync::Once;
+use treesplit::machine::sim::{Activity, Segment};
+use treesplit::SimReport;
+
+static FONT: Once = Once::new();
+
+fn register_font() {
+    FONT.call_once(|| {
+        let bytes: &'static [u8] = include_bytes!("../assets/DejaVuSans.ttf");
+        let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, bytes);
+    });
+}
+
+/// Draw `report` to `path` (.svg or .png).
+pub fn draw<O>(path: &Path, report: &SimReport<O>) -> Result<(), String> {
+    register_font();
+    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let size = (1200, if report.timeline.is_some() { 800 } else { 400 });
+    match ext.as_deref() {
+        Some("svg") => draw_on(SVGBackend::new(path, size).into_drawing_area(), report),
+        Some("png") => draw_on(BitMapBackend::new(path, size).into_drawing_area(), report),
+        _ => Err("the file name must end in .svg or .png".into()),
+    }
+}
+
+fn color(a: Activity) -> RGBColor {
+    match a {
+        Activity::Working => RGBColor(46, 139, 87),
+        Activity::Splitting => RGBColor(230, 140, 20),
+        Activity::Sending => RGBColor(65, 105, 225),
+        Activity::Idle => RGBColor(225, 225, 225),
+    }
+}
+
+fn draw_on<DB: DrawingBackend, O>(root: DrawingArea<DB, Shift>, r: &SimReport<O>) -> Result<(), String> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(err)?;
+    let t_end = (r.report.t_par as f64).max(1.0);
+    let title = format!(
+        "{} on P = {} ({}, T_rout {}), T_par = {}, efficiency {:.3}",
+        r.report.config.balancer,
+        r.report.pes(),
+        r.sim.topology,
+        r.sim.t_rout,
+        r.report.t_par,
+        r.report.efficiency().unwrap_or(0.0)
+    );
+    let util_area = match &r.timeline {
+        Some(segments) => {
+            let (upper, lower) = root.split_vertically(560);
+            gantt(&upper, segments, r.report.pes(), t_end, &title).map_err(err)?;
+            lower
+        }
+        None => root.clone(),
+    };
+    let caption = if r.timeline.is_some() { "fraction of PEs busy".to_string() } else { title };
+    let mut chart = ChartBuilder::on(&util_area)
+        .caption(caption, ("sans-serif", 16))
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0f64..t_end, 0f64..1.05)
+        .map_err(err)?;
+    chart.configure_mesh().x_desc("virtual time").y_desc("busy").draw().map_err(err)?;
+    let points: Vec<(f64, f64)> = r.utilization.iter().map(|&(t, f)| (t as f64, f)).collect();
+    chart.draw_series(LineSeries::new(points, color(Activity::Working).stroke_width(2))).map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+fn gantt<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    segments: &[Segment],
+    p: usize,
+    t_end: f64,
+    title: &str,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 18))
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0f64..t_end, 0f64..p as f64)?;
+    chart.configure_mesh().disable_y_mesh().x_desc("virtual time").y_desc("PE").draw()?;
+    for activity in [Activity::Idle, Activity::Working, Activity::Splitting, Activity::Sending] {
+        let c = color(activity);
+        chart
+            .draw_series(segments.iter().filter(|s| s.activity == activity).map(|s| {
+                let y = f64::from(s.pe);
+                Rectangle::new([(s.start as f64, y + 0.05), (s.end as f64, y + 0.95)], c.filled())
+            }))?
+            .label(format!("{activity:?}").to_lowercase())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
+    }
+    chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK).draw()?;
+    Ok(())
+}

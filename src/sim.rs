@@ -1,0 +1,90 @@
+//! `treesplit sim`: one run in the simulator. The report on stdout is reproducible byte for
+//! byte from the seed; how fast the simulator ran goes to stderr.
+
+use crate::app::{self, App, Published};
+use crate::args::SimOpts;
+use crate::{plot, print_published, verdict, Failure};
+use serde::Serialize;
+use std::fmt::Display;
+use treesplit::machine::sim::adversary::parse_pe_list;
+use treesplit::machine::sim::{Delay, Topology};
+use treesplit::{Config, SimConfig, SimReport, Task};
+use treesplit_apps::dst::simulate_maybe_adversarial;
+use treesplit_apps::{NQueens, Synthetic, Uts};
+
+/// The configuration the options describe (checked).
+pub fn configs(o: &SimOpts) -> Result<(Config, SimConfig), Failure> {
+    let topology: Topology = o.net.parse().map_err(Failure::input)?;
+    let delay: Delay = o.delay.parse().map_err(Failure::input)?;
+    let sim = SimConfig {
+        topology,
+        t_rout: o.t_rout,
+        t_hop: o.t_hop,
+        t_split: o.t_split,
+        t_send: o.t_send,
+        delay,
+        slow: parse_pe_list(&o.slow, "slow PE").map_err(Failure::input)?,
+        slow_links: parse_pe_list(&o.slow_links, "slow link").map_err(Failure::input)?,
+        ..SimConfig::default()
+    };
+    if !(0.0..=1.0).contains(&o.empty_splits) {
+        return Err(Failure::input(format!("--empty-splits must be a fraction in [0, 1], got {}", o.empty_splits)));
+    }
+    let config = Config::new(o.pes).balancer(o.balancer).delta_t(o.delta_t.unwrap_or(o.t_rout.max(1))).seed(o.seed);
+    config.validate().map_err(Failure::input)?;
+    sim.validate(o.pes).map_err(Failure::input)?;
+    Ok((config, sim))
+}
+
+pub fn sim(app: &App, o: &SimOpts) -> Result<(), Failure> {
+    let (config, sim) = configs(o)?;
+    match app {
+        App::NQueens(n) => {
+            let n = *n;
+            execute(NQueens::new(n).map_err(Failure::input)?, app, &config, &sim, o, |s| app::published_nqueens(n, *s))
+        }
+        App::Uts(p) => execute(Uts::new(*p), app, &config, &sim, o, |c| app::published_uts(p, c.nodes)),
+        App::Synthetic(p) => {
+            execute(Synthetic::new(*p).map_err(Failure::input)?, app, &config, &sim, o, |s| app::published_synthetic(p, s.units))
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct SimJson<'a, O> {
+    app: String,
+    result: &'a O,
+    published: Option<Published>,
+    simulation: &'a SimReport<O>,
+}
+
+fn execute<T: Task>(
+    root: T,
+    app: &App,
+    config: &Config,
+    sim: &SimConfig,
+    o: &SimOpts,
+    published: impl Fn(&T::Output) -> Option<Published>,
+) -> Result<(), Failure>
+where
+    T::Output: Display,
+{
+    let r = simulate_maybe_adversarial(root, config, sim, o.empty_splits)
+        .map_err(|e| Failure { message: e.to_string(), code: 1 })?;
+    let check = published(&r.report.output);
+    if o.json {
+        let j = SimJson { app: app.describe(), result: &r.report.output, published: check.clone(), simulation: &r };
+        println!("{}", serde_json::to_string_pretty(&j).map_err(|e| Failure::input(e.to_string()))?);
+    } else {
+        println!("{}: {}", app.describe(), r.report.output);
+        print_published(&check);
+        print!("{}", r.report.summary());
+        print!("{}", r.summary());
+    }
+    eprintln!("{}", r.speed());
+    if let Some(path) = &o.gantt {
+        plot::draw(path, &r).map_err(|e| Failure { message: format!("cannot draw {}: {e}", path.display()), code: 1 })?;
+        eprintln!("wrote {}", path.display());
+    }
+    verdict(&check)
+}
