@@ -44,9 +44,28 @@ pub fn from_args(args: &AppArgs) -> Result<App, String> {
             treesplit_apps::NQueens::new(*n)?;
             Ok(App::NQueens(*n))
         }
-        AppArgs::Uts { tree, t, a, d, b, q, m, r, f } => {
+        AppArgs::Uts {
+            tree,
+            t,
+            a,
+            d,
+            b,
+            q,
+            m,
+            r,
+            f,
+        } => {
             let mut flags: Vec<String> = tree.iter().cloned().collect();
-            for (flag, value) in [("-t", t), ("-a", a), ("-d", d), ("-b", b), ("-q", q), ("-m", m), ("-r", r), ("-f", f)] {
+            for (flag, value) in [
+                ("-t", t),
+                ("-a", a),
+                ("-d", d),
+                ("-b", b),
+                ("-q", q),
+                ("-m", m),
+                ("-r", r),
+                ("-f", f),
+            ] {
                 if let Some(v) = value {
                     flags.push(flag.to_string());
                     flags.push(v.clone());
@@ -54,7 +73,14 @@ pub fn from_args(args: &AppArgs) -> Result<App, String> {
             }
             Ok(App::Uts(UtsParams::parse(&flags)?))
         }
-        AppArgs::Synthetic { work, alpha, atomic, split, spin, tree_seed } => {
+        AppArgs::Synthetic {
+            work,
+            alpha,
+            atomic,
+            split,
+            spin,
+            tree_seed,
+        } => {
             let params = SyntheticParams {
                 work: *work,
                 alpha: *alpha,

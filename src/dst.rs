@@ -14,14 +14,23 @@ pub fn dst(args: &DstArgs) -> Result<(), Failure> {
         let seed = args.seed.wrapping_add(k);
         let case = Case::random(seed, args.max_pes);
         match case.check() {
-            Ok(c) => worst_delay = worst_delay.max(c.termination_delay as f64 / c.delay_bound as f64),
+            Ok(c) => {
+                worst_delay = worst_delay.max(c.termination_delay as f64 / c.delay_bound as f64)
+            }
             Err(e) => {
                 failures += 1;
-                println!("FAILED case seed {seed}: {e}\n  replay: {}", case.command_line());
+                println!(
+                    "FAILED case seed {seed}: {e}\n  replay: {}",
+                    case.command_line()
+                );
             }
         }
         if (k + 1) % 1000 == 0 {
-            eprintln!("{} cases, {failures} failed, {:.1} s", k + 1, start.elapsed().as_secs_f64());
+            eprintln!(
+                "{} cases, {failures} failed, {:.1} s",
+                k + 1,
+                start.elapsed().as_secs_f64()
+            );
         }
     }
     println!(
@@ -31,7 +40,10 @@ pub fn dst(args: &DstArgs) -> Result<(), Failure> {
         worst_delay * 100.0
     );
     if failures > 0 {
-        return Err(Failure { message: format!("{failures} of {} cases failed", args.cases), code: 1 });
+        return Err(Failure {
+            message: format!("{failures} of {} cases failed", args.cases),
+            code: 1,
+        });
     }
     Ok(())
 }

@@ -37,9 +37,15 @@ impl Failure {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run(run) => app::from_args(&run.app).map_err(Failure::input).and_then(|a| run_app(&a, &run.opts)),
-        Command::Sim(s) => app::from_args(&s.app).map_err(Failure::input).and_then(|a| sim::sim(&a, &s.opts)),
-        Command::Bench(b) => app::from_args(&b.app).map_err(Failure::input).and_then(|a| bench::bench(&a, &b)),
+        Command::Run(run) => app::from_args(&run.app)
+            .map_err(Failure::input)
+            .and_then(|a| run_app(&a, &run.opts)),
+        Command::Sim(s) => app::from_args(&s.app)
+            .map_err(Failure::input)
+            .and_then(|a| sim::sim(&a, &s.opts)),
+        Command::Bench(b) => app::from_args(&b.app)
+            .map_err(Failure::input)
+            .and_then(|a| bench::bench(&a, &b)),
         Command::Dst(d) => dst::dst(&d),
         Command::Trees => {
             list_trees();

@@ -19,10 +19,29 @@ fn register_font() {
     });
 }
 
+/// Check that `path` names a file type we can draw.
+pub fn check_path(path: &Path) -> Result<(), String> {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("svg" | "png") => Ok(()),
+        _ => Err(format!(
+            "--gantt {}: the file name must end in .svg or .png",
+            path.display()
+        )),
+    }
+}
+
 /// Draw `report` to `path` (.svg or .png).
 pub fn draw<O>(path: &Path, report: &SimReport<O>) -> Result<(), String> {
     register_font();
-    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
     let size = (1200, if report.timeline.is_some() { 800 } else { 400 });
     match ext.as_deref() {
         Some("svg") => draw_on(SVGBackend::new(path, size).into_drawing_area(), report),
@@ -40,10 +59,13 @@ fn color(a: Activity) -> RGBColor {
     }
 }
 
-fn draw_on<DB: DrawingBackend, O>(root: DrawingArea<DB, Shift>, r: &SimReport<O>) -> Result<(), String> {
+fn draw_on<DB: DrawingBackend, O>(
+    root: DrawingArea<DB, Shift>,
+    r: &SimReport<O>,
+) -> Result<(), String> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(err)?;
-    let t_end = (r.report.t_par as f64).max(1.0);
+    let t_end = r.report.t_par.max(1.0);
     let title = format!(
         "{} on P = {} ({}, T_rout {}), T_par = {}, efficiency {:.3}",
         r.report.config.balancer,
@@ -61,7 +83,11 @@ fn draw_on<DB: DrawingBackend, O>(root: DrawingArea<DB, Shift>, r: &SimReport<O>
         }
         None => root.clone(),
     };
-    let caption = if r.timeline.is_some() { "fraction of PEs busy".to_string() } else { title };
+    let caption = if r.timeline.is_some() {
+        "fraction of PEs busy".to_string()
+    } else {
+        title
+    };
     let mut chart = ChartBuilder::on(&util_area)
         .caption(caption, ("sans-serif", 16))
         .margin(10)
@@ -69,9 +95,19 @@ fn draw_on<DB: DrawingBackend, O>(root: DrawingArea<DB, Shift>, r: &SimReport<O>
         .y_label_area_size(50)
         .build_cartesian_2d(0f64..t_end, 0f64..1.05)
         .map_err(err)?;
-    chart.configure_mesh().x_desc("virtual time").y_desc("busy").draw().map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("virtual time")
+        .y_desc("busy")
+        .draw()
+        .map_err(err)?;
     let points: Vec<(f64, f64)> = r.utilization.iter().map(|&(t, f)| (t as f64, f)).collect();
-    chart.draw_series(LineSeries::new(points, color(Activity::Working).stroke_width(2))).map_err(err)?;
+    chart
+        .draw_series(LineSeries::new(
+            points,
+            color(Activity::Working).stroke_width(2),
+        ))
+        .map_err(err)?;
     root.present().map_err(err)?;
     Ok(())
 }
@@ -89,17 +125,34 @@ fn gantt<DB: DrawingBackend>(
         .x_label_area_size(35)
         .y_label_area_size(50)
         .build_cartesian_2d(0f64..t_end, 0f64..p as f64)?;
-    chart.configure_mesh().disable_y_mesh().x_desc("virtual time").y_desc("PE").draw()?;
-    for activity in [Activity::Idle, Activity::Working, Activity::Splitting, Activity::Sending] {
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .x_desc("virtual time")
+        .y_desc("PE")
+        .draw()?;
+    for activity in [
+        Activity::Idle,
+        Activity::Working,
+        Activity::Splitting,
+        Activity::Sending,
+    ] {
         let c = color(activity);
         chart
             .draw_series(segments.iter().filter(|s| s.activity == activity).map(|s| {
                 let y = f64::from(s.pe);
-                Rectangle::new([(s.start as f64, y + 0.05), (s.end as f64, y + 0.95)], c.filled())
+                Rectangle::new(
+                    [(s.start as f64, y + 0.05), (s.end as f64, y + 0.95)],
+                    c.filled(),
+                )
             }))?
             .label(format!("{activity:?}").to_lowercase())
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
     }
-    chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK).draw()?;
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()?;
     Ok(())
 }

@@ -28,9 +28,15 @@ pub fn configs(o: &SimOpts) -> Result<(Config, SimConfig), Failure> {
         ..SimConfig::default()
     };
     if !(0.0..=1.0).contains(&o.empty_splits) {
-        return Err(Failure::input(format!("--empty-splits must be a fraction in [0, 1], got {}", o.empty_splits)));
+        return Err(Failure::input(format!(
+            "--empty-splits must be a fraction in [0, 1], got {}",
+            o.empty_splits
+        )));
     }
-    let config = Config::new(o.pes).balancer(o.balancer).delta_t(o.delta_t.unwrap_or(o.t_rout.max(1))).seed(o.seed);
+    let config = Config::new(o.pes)
+        .balancer(o.balancer)
+        .delta_t(o.delta_t.unwrap_or(o.t_rout.max(1)))
+        .seed(o.seed);
     config.validate().map_err(Failure::input)?;
     sim.validate(o.pes).map_err(Failure::input)?;
     Ok((config, sim))
@@ -38,15 +44,32 @@ pub fn configs(o: &SimOpts) -> Result<(Config, SimConfig), Failure> {
 
 pub fn sim(app: &App, o: &SimOpts) -> Result<(), Failure> {
     let (config, sim) = configs(o)?;
+    if let Some(path) = &o.gantt {
+        plot::check_path(path).map_err(Failure::input)?;
+    }
     match app {
         App::NQueens(n) => {
             let n = *n;
-            execute(NQueens::new(n).map_err(Failure::input)?, app, &config, &sim, o, |s| app::published_nqueens(n, *s))
+            execute(
+                NQueens::new(n).map_err(Failure::input)?,
+                app,
+                &config,
+                &sim,
+                o,
+                |s| app::published_nqueens(n, *s),
+            )
         }
-        App::Uts(p) => execute(Uts::new(*p), app, &config, &sim, o, |c| app::published_uts(p, c.nodes)),
-        App::Synthetic(p) => {
-            execute(Synthetic::new(*p).map_err(Failure::input)?, app, &config, &sim, o, |s| app::published_synthetic(p, s.units))
-        }
+        App::Uts(p) => execute(Uts::new(*p), app, &config, &sim, o, |c| {
+            app::published_uts(p, c.nodes)
+        }),
+        App::Synthetic(p) => execute(
+            Synthetic::new(*p).map_err(Failure::input)?,
+            app,
+            &config,
+            &sim,
+            o,
+            |s| app::published_synthetic(p, s.units),
+        ),
     }
 }
 
@@ -69,12 +92,22 @@ fn execute<T: Task>(
 where
     T::Output: Display,
 {
-    let r = simulate_maybe_adversarial(root, config, sim, o.empty_splits)
-        .map_err(|e| Failure { message: e.to_string(), code: 1 })?;
+    let r = simulate_maybe_adversarial(root, config, sim, o.empty_splits).map_err(|e| Failure {
+        message: e.to_string(),
+        code: 1,
+    })?;
     let check = published(&r.report.output);
     if o.json {
-        let j = SimJson { app: app.describe(), result: &r.report.output, published: check.clone(), simulation: &r };
-        println!("{}", serde_json::to_string_pretty(&j).map_err(|e| Failure::input(e.to_string()))?);
+        let j = SimJson {
+            app: app.describe(),
+            result: &r.report.output,
+            published: check.clone(),
+            simulation: &r,
+        };
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&j).map_err(|e| Failure::input(e.to_string()))?
+        );
     } else {
         println!("{}: {}", app.describe(), r.report.output);
         print_published(&check);
@@ -83,7 +116,10 @@ where
     }
     eprintln!("{}", r.speed());
     if let Some(path) = &o.gantt {
-        plot::draw(path, &r).map_err(|e| Failure { message: format!("cannot draw {}: {e}", path.display()), code: 1 })?;
+        plot::draw(path, &r).map_err(|e| Failure {
+            message: format!("cannot draw {}: {e}", path.display()),
+            code: 1,
+        })?;
         eprintln!("wrote {}", path.display());
     }
     verdict(&check)

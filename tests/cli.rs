@@ -142,3 +142,119 @@ fn bench_reports_ratios() {
     assert_eq!(j["series"].as_array().unwrap().len(), 4);
     assert!(j["speedup_treesplit"].as_f64().unwrap() > 0.0);
 }
+
+const SIM: &[&str] = &[
+    "sim",
+    "nqueens",
+    "8",
+    "--pes",
+    "16",
+    "--net",
+    "hypercube",
+    "--t-rout",
+    "10",
+    "--t-split",
+    "5",
+    "--delta-t",
+    "20",
+    "--delay",
+    "exp:4",
+    "--seed",
+    "3",
+];
+
+#[test]
+fn sim_output_is_reproducible_byte_for_byte() {
+    let a = treesplit(SIM);
+    assert!(a.status.success(), "{}", stderr(&a));
+    let b = treesplit(SIM);
+    assert_eq!(a.stdout, b.stdout, "same seed, different output");
+    let out = stdout(&a);
+    assert!(out.contains("nqueens 8: 92"), "{out}");
+    assert!(out.contains("Theorem 1"), "{out}");
+    assert!(out.contains("termination detected"), "{out}");
+    assert!(stderr(&a).contains("events/s"), "speed goes to stderr");
+}
+
+#[test]
+fn sim_json_and_pictures() {
+    let dir = std::env::temp_dir().join(format!("treesplit-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("gantt.svg");
+    let png = dir.join("util.png");
+    let o = treesplit(&[
+        "sim",
+        "uts",
+        "T1-mini",
+        "--pes",
+        "8",
+        "--json",
+        "--gantt",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    assert_eq!(j["result"]["nodes"], 63_914);
+    assert_eq!(j["simulation"]["report"]["totals"]["work_units"], 63_914);
+    assert!(j["simulation"]["theorem1"]["h"].as_u64().unwrap() > 0);
+    assert!(j["simulation"]["termination_delay"].is_u64());
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    // Above the timeline limit the picture is the utilization curve.
+    let o = treesplit(&[
+        "sim",
+        "nqueens",
+        "9",
+        "--pes",
+        "600",
+        "--gantt",
+        png.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sim_bad_input_gets_a_clear_error() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["sim", "nqueens", "8", "--net", "torus"],
+            "unknown network",
+        ),
+        (&["sim", "nqueens", "8", "--delay", "gauss:3"], "bad delay"),
+        (
+            &["sim", "nqueens", "8", "--pes", "4", "--slow", "9:2"],
+            "does not exist",
+        ),
+        (
+            &["sim", "nqueens", "8", "--slow", "1:x"],
+            "not a valid value",
+        ),
+        (
+            &["sim", "nqueens", "8", "--empty-splits", "2"],
+            "empty-splits",
+        ),
+        (&["sim", "nqueens", "8", "--t-rout", "0"], "t-rout"),
+        (
+            &["sim", "nqueens", "8", "--gantt", "out.txt"],
+            ".svg or .png",
+        ),
+    ];
+    for (args, expected) in cases {
+        let o = treesplit(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(expected),
+            "{args:?}: '{err}' lacks '{expected}'"
+        );
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    }
+}
+
+#[test]
+fn dst_command_runs_and_counts() {
+    let o = treesplit(&["dst", "--cases", "25", "--seed", "100"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("25 passed, 0 failed"), "{}", stdout(&o));
+}

@@ -47,7 +47,7 @@ pub struct Checked {
 impl Case {
     /// The case drawn from `seed`, with P ≤ `max_pes`.
     pub fn random(seed: u64, max_pes: usize) -> Case {
-        let mut r = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0xD57_D57_D57);
+        let mut r = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x0D57_D57D_57D5);
         let max_pes = max_pes.max(1);
         let pes = match r.random_range(0..10) {
             0..=4 => r.random_range(1..=16.min(max_pes)),
@@ -59,7 +59,11 @@ impl Case {
                 work: r.random_range(1..=200_000),
                 alpha: f64::from(r.random_range(1..=50u32)) / 100.0,
                 atomic: r.random_range(1..=64),
-                rule: if r.random_bool(0.5) { SplitRule::Random } else { SplitRule::Adversarial },
+                rule: if r.random_bool(0.5) {
+                    SplitRule::Random
+                } else {
+                    SplitRule::Adversarial
+                },
                 spin: 1,
                 seed: r.random_range(0..1000),
             }),
@@ -76,29 +80,57 @@ impl Case {
             _ => Delay::Exponential(f64::from(r.random_range(1..=60u32)) / 2.0),
         };
         let slow = if r.random_bool(0.3) {
-            (0..r.random_range(1..=3)).map(|_| (r.random_range(0..pes), f64::from(r.random_range(2..=16u32)) / 2.0)).collect()
+            (0..r.random_range(1..=3))
+                .map(|_| {
+                    (
+                        r.random_range(0..pes),
+                        f64::from(r.random_range(2..=16u32)) / 2.0,
+                    )
+                })
+                .collect()
         } else {
             vec![]
         };
         let slow_links = if r.random_bool(0.2) {
-            (0..r.random_range(1..=2)).map(|_| (r.random_range(0..pes), r.random_range(10..=2000))).collect()
+            (0..r.random_range(1..=2))
+                .map(|_| (r.random_range(0..pes), r.random_range(10..=2000)))
+                .collect()
         } else {
             vec![]
         };
         let sim = SimConfig {
             topology,
             t_rout: r.random_range(1..=50),
-            t_hop: if r.random_bool(0.3) { Some(r.random_range(1..=20)) } else { None },
+            t_hop: if r.random_bool(0.3) {
+                Some(r.random_range(1..=20))
+            } else {
+                None
+            },
             t_split: r.random_range(0..=20),
-            t_send: if r.random_bool(0.3) { r.random_range(1..=3) } else { 0 },
+            t_send: if r.random_bool(0.3) {
+                r.random_range(1..=3)
+            } else {
+                0
+            },
             delay,
             slow,
             slow_links,
             ..SimConfig::default()
         };
-        let config = Config::new(pes).delta_t(r.random_range(1..=100)).seed(r.random_range(0..1_000_000));
-        let empty_splits = if r.random_bool(0.2) { f64::from(r.random_range(1..=9u32)) / 10.0 } else { 0.0 };
-        Case { app, config, sim, empty_splits }
+        let config = Config::new(pes)
+            .delta_t(r.random_range(1..=100))
+            .seed(r.random_range(0..1_000_000));
+        let empty_splits = if r.random_bool(0.2) {
+            f64::from(r.random_range(1..=9u32)) / 10.0
+        } else {
+            0.0
+        };
+        Case {
+            app,
+            config,
+            sim,
+            empty_splits,
+        }
     }
 
     /// The command that replays this case exactly.
@@ -123,10 +155,21 @@ impl Case {
         }
         let list = |v: Vec<String>| v.join(",");
         if !s.slow.is_empty() {
-            line.push_str(&format!(" --slow {}", list(s.slow.iter().map(|(p, f)| format!("{p}:{f}")).collect())));
+            line.push_str(&format!(
+                " --slow {}",
+                list(s.slow.iter().map(|(p, f)| format!("{p}:{f}")).collect())
+            ));
         }
         if !s.slow_links.is_empty() {
-            line.push_str(&format!(" --slow-links {}", list(s.slow_links.iter().map(|(p, d)| format!("{p}:{d}")).collect())));
+            line.push_str(&format!(
+                " --slow-links {}",
+                list(
+                    s.slow_links
+                        .iter()
+                        .map(|(p, d)| format!("{p}:{d}"))
+                        .collect()
+                )
+            ));
         }
         if self.empty_splits > 0.0 {
             line.push_str(&format!(" --empty-splits {}", self.empty_splits));
@@ -142,7 +185,9 @@ impl Case {
                 self.check_task(|| NQueens::new(n).expect("valid n"))
             }
             AppSpec::Uts(p) => self.check_task(|| Uts::new(*p)),
-            AppSpec::Synthetic(p) => self.check_task(|| Synthetic::new(*p).expect("valid parameters")),
+            AppSpec::Synthetic(p) => {
+                self.check_task(|| Synthetic::new(*p).expect("valid parameters"))
+            }
         }
     }
 
@@ -151,9 +196,13 @@ impl Case {
         T::Output: PartialEq + Debug,
     {
         let seq = run_sequential(make());
-        let r = simulate_maybe_adversarial(make(), &self.config, &self.sim, self.empty_splits).map_err(|e| e.to_string())?;
+        let r = simulate_maybe_adversarial(make(), &self.config, &self.sim, self.empty_splits)
+            .map_err(|e| e.to_string())?;
         if r.report.output != seq.output {
-            return Err(format!("result {:?} differs from the sequential {:?}", r.report.output, seq.output));
+            return Err(format!(
+                "result {:?} differs from the sequential {:?}",
+                r.report.output, seq.output
+            ));
         }
         if r.report.totals.work_units != seq.work_units {
             return Err(format!(
@@ -168,7 +217,11 @@ impl Case {
                 r.termination_delay
             ));
         }
-        Ok(Checked { termination_delay: r.termination_delay, delay_bound: bound, work_units: seq.work_units })
+        Ok(Checked {
+            termination_delay: r.termination_delay,
+            delay_bound: bound,
+            work_units: seq.work_units,
+        })
     }
 
     /// Detection after the last unit: at most three reduction waves plus the final broadcast
@@ -177,9 +230,21 @@ impl Case {
         let p = self.config.pes;
         let depth = u64::from(usize::BITS - p.leading_zeros()) + 1;
         let t_hop = self.sim.t_hop.unwrap_or(self.sim.t_rout);
-        let hops = treesplit::machine::sim::Network::new(self.sim.topology, p, t_hop, Delay::None, Default::default())
-            .diameter_latency();
-        let slow_link = self.sim.slow_links.iter().map(|&(_, d)| d).max().unwrap_or(0);
+        let hops = treesplit::machine::sim::Network::new(
+            self.sim.topology,
+            p,
+            t_hop,
+            Delay::None,
+            Default::default(),
+        )
+        .diameter_latency();
+        let slow_link = self
+            .sim
+            .slow_links
+            .iter()
+            .map(|&(_, d)| d)
+            .max()
+            .unwrap_or(0);
         let latency = hops + slow_link + self.sim.delay.typical_max() + 4 * self.sim.t_send;
         10 * depth * latency.max(1)
     }
@@ -193,7 +258,11 @@ pub fn simulate_maybe_adversarial<T: Task>(
     empty_splits: f64,
 ) -> Result<SimReport<T::Output>, treesplit::RunError> {
     if empty_splits > 0.0 {
-        simulate(EmptySplits::new(root, empty_splits, config.seed), config, sim)
+        simulate(
+            EmptySplits::new(root, empty_splits, config.seed),
+            config,
+            sim,
+        )
     } else {
         simulate(root, config, sim)
     }

@@ -51,8 +51,8 @@ impl AppSpec {
     /// enough that requests are answered quickly, long enough that polling costs about 1 %.
     pub fn default_delta_t(&self) -> u64 {
         match self {
-            AppSpec::NQueens(_) => 4096,                                                 // ~6 ns per node
-            AppSpec::Uts(_) => 256,                                                      // ~55 ns per node (one SHA-1)
+            AppSpec::NQueens(_) => 4096, // ~6 ns per node
+            AppSpec::Uts(_) => 256,      // ~55 ns per node (one SHA-1)
             AppSpec::Synthetic(p) => (8192 / u64::from(p.spin.max(1))).max(16), // ~1.5 ns per mixer round
         }
     }

@@ -131,11 +131,18 @@ impl<O> Report<O> {
             self.machine, self.config.balancer, self.config.delta_t, self.config.seed
         );
         // Real machines report seconds; the simulator reports virtual time units.
-        let (unit, digits) = if self.machine == "sim" { ("", 0) } else { (" s", 4) };
+        let (unit, digits) = if self.machine == "sim" {
+            ("", 0)
+        } else {
+            (" s", 4)
+        };
         let _ = write!(s, "T_par {:.digits$}{unit}", self.t_par);
         if let (Some(ts), Some(e)) = (self.t_seq, self.efficiency()) {
             let speedup = ts / self.t_par;
-            let _ = write!(s, "   T_seq {ts:.digits$}{unit}   speedup {speedup:.3}   efficiency {e:.3}");
+            let _ = write!(
+                s,
+                "   T_seq {ts:.digits$}{unit}   speedup {speedup:.3}   efficiency {e:.3}"
+            );
         }
         let _ = writeln!(s, "   utilization {:.3}", self.utilization());
         let _ = writeln!(

@@ -21,11 +21,21 @@ impl<T: Task> EmptySplits<T> {
     /// `inner` whose splits come back empty with probability `probability`.
     pub fn new(inner: T, probability: f64, seed: u64) -> Self {
         let per_million = (probability.clamp(0.0, 1.0) * 1e6).round() as u32;
-        EmptySplits { inner: Some(inner), per_million, seed, splits: 0 }
+        EmptySplits {
+            inner: Some(inner),
+            per_million,
+            seed,
+            splits: 0,
+        }
     }
 
     fn child(&self, inner: Option<T>) -> Self {
-        EmptySplits { inner, per_million: self.per_million, seed: mix(self.seed ^ self.splits), splits: 0 }
+        EmptySplits {
+            inner,
+            per_million: self.per_million,
+            seed: mix(self.seed ^ self.splits),
+            splits: 0,
+        }
     }
 }
 
@@ -46,7 +56,9 @@ impl<T: Task> Task for EmptySplits<T> {
     fn split(&mut self) -> Option<Self> {
         self.inner.as_ref()?;
         self.splits += 1;
-        if (mix(self.seed ^ self.splits.wrapping_mul(0xA24B_AED4_963E_E407)) % 1_000_000) < u64::from(self.per_million) {
+        if (mix(self.seed ^ self.splits.wrapping_mul(0xA24B_AED4_963E_E407)) % 1_000_000)
+            < u64::from(self.per_million)
+        {
             return Some(self.child(None));
         }
         let part = self.inner.as_mut()?.split()?;
@@ -65,9 +77,17 @@ pub fn parse_pe_list<V: std::str::FromStr>(s: &str, what: &str) -> Result<Vec<(u
     }
     s.split(',')
         .map(|item| {
-            let (pe, v) = item.split_once(':').ok_or_else(|| format!("bad {what} '{item}': expected PE:VALUE"))?;
-            let pe = pe.trim().parse().map_err(|_| format!("bad {what} '{item}': '{pe}' is not a PE number"))?;
-            let v = v.trim().parse().map_err(|_| format!("bad {what} '{item}': '{v}' is not a valid value"))?;
+            let (pe, v) = item
+                .split_once(':')
+                .ok_or_else(|| format!("bad {what} '{item}': expected PE:VALUE"))?;
+            let pe = pe
+                .trim()
+                .parse()
+                .map_err(|_| format!("bad {what} '{item}': '{pe}' is not a PE number"))?;
+            let v = v
+                .trim()
+                .parse()
+                .map_err(|_| format!("bad {what} '{item}': '{v}' is not a valid value"))?;
             Ok((pe, v))
         })
         .collect()

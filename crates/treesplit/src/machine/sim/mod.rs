@@ -84,7 +84,9 @@ impl SimConfig {
                 return Err(format!("slow PE {pe} does not exist (P = {p})"));
             }
             if !(f.is_finite() && f >= 1.0) {
-                return Err(format!("slowness factor of PE {pe} must be a finite number ≥ 1, got {f}"));
+                return Err(format!(
+                    "slowness factor of PE {pe} must be a finite number ≥ 1, got {f}"
+                ));
             }
         }
         for &(pe, _) in &self.slow_links {
@@ -185,7 +187,11 @@ impl<O> SimReport<O> {
 
 enum Event<T: Task> {
     SliceEnd(PeId),
-    Arrive { from: PeId, to: PeId, message: Message<T> },
+    Arrive {
+        from: PeId,
+        to: PeId,
+        message: Message<T>,
+    },
 }
 
 struct Scheduled<T: Task> {
@@ -247,7 +253,11 @@ struct Sim<'c, T: Task> {
 impl<T: Task> Sim<'_, T> {
     fn schedule(&mut self, time: u64, event: Event<T>) {
         self.seq += 1;
-        self.queue.push(Scheduled { time, seq: self.seq, event });
+        self.queue.push(Scheduled {
+            time,
+            seq: self.seq,
+            event,
+        });
     }
 
     fn record(&mut self, pe: PeId, start: u64, end: u64, activity: Activity) {
@@ -274,7 +284,14 @@ impl<T: Task> Sim<'_, T> {
                 self.check_declared_termination();
             }
             let at = self.network.arrival(now, i, to, &mut self.rng);
-            self.schedule(at, Event::Arrive { from: i, to, message });
+            self.schedule(
+                at,
+                Event::Arrive {
+                    from: i,
+                    to,
+                    message,
+                },
+            );
         }
         now
     }
@@ -290,7 +307,9 @@ impl<T: Task> Sim<'_, T> {
                 self.work_in_flight
             ));
         } else if let Some(busy) = self.pes.iter().position(|p| p.proto.is_busy()) {
-            self.violation = Some(format!("termination declared while PE {busy} still held work"));
+            self.violation = Some(format!(
+                "termination declared while PE {busy} still held work"
+            ));
         }
     }
 
@@ -318,7 +337,11 @@ impl<T: Task> Sim<'_, T> {
                 Step::Work { budget } => {
                     let units = self.pes[i].proto.work(budget, &self.incumbent);
                     let slowness = self.pes[i].slowness;
-                    let d = if slowness == 1.0 { units } else { (units as f64 * slowness).ceil() as u64 };
+                    let d = if slowness == 1.0 {
+                        units
+                    } else {
+                        (units as f64 * slowness).ceil() as u64
+                    };
                     self.record(i, now, now + d, Activity::Working);
                     self.pes[i].busy += d;
                     if units > 0 {
@@ -349,7 +372,9 @@ impl<T: Task> Sim<'_, T> {
             Event::Arrive { from, to, message } => match self.pes[to].state {
                 State::Done { .. } => {
                     if message.carries_work() && self.violation.is_none() {
-                        self.violation = Some(format!("work from PE {from} reached PE {to} after it had finished"));
+                        self.violation = Some(format!(
+                            "work from PE {from} reached PE {to} after it had finished"
+                        ));
                     }
                 }
                 State::Working => self.pes[to].inbox.push_back((from, message)),
@@ -366,13 +391,22 @@ impl<T: Task> Sim<'_, T> {
 }
 
 /// Simulate a run of `root` on `config.pes` PEs of the machine `sim`.
-pub fn simulate<T: Task>(root: T, config: &Config, sim: &SimConfig) -> Result<SimReport<T::Output>, RunError> {
+pub fn simulate<T: Task>(
+    root: T,
+    config: &Config,
+    sim: &SimConfig,
+) -> Result<SimReport<T::Output>, RunError> {
     config.validate().map_err(RunError::InvalidConfig)?;
     sim.validate(config.pes).map_err(RunError::InvalidConfig)?;
     let start = Instant::now();
-    match catch_unwind(AssertUnwindSafe(|| simulate_inner(root, config, sim, start))) {
+    match catch_unwind(AssertUnwindSafe(|| {
+        simulate_inner(root, config, sim, start)
+    })) {
         Ok(r) => r,
-        Err(payload) => Err(RunError::PePanicked { pe: usize::MAX, message: panic_message(&*payload) }),
+        Err(payload) => Err(RunError::PePanicked {
+            pe: usize::MAX,
+            message: panic_message(&*payload),
+        }),
     }
 }
 
@@ -396,7 +430,13 @@ fn simulate_inner<T: Task>(
         })
         .collect();
     let t_hop = sim.t_hop.unwrap_or(sim.t_rout);
-    let network = Network::new(sim.topology, p, t_hop, sim.delay, sim.slow_links.iter().copied().collect());
+    let network = Network::new(
+        sim.topology,
+        p,
+        t_hop,
+        sim.delay,
+        sim.slow_links.iter().copied().collect(),
+    );
     let diameter_latency = network.diameter_latency();
     let mut s = Sim {
         config: sim,
@@ -404,7 +444,7 @@ fn simulate_inner<T: Task>(
         queue: BinaryHeap::new(),
         seq: 0,
         network,
-        rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ 0x5EED_0F_5EED_0F),
+        rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ 0x5EED_0F5E_ED0F),
         incumbent: SharedIncumbent::new(),
         work_in_flight: 0,
         last_work_end: 0,
@@ -420,7 +460,10 @@ fn simulate_inner<T: Task>(
     while let Some(Scheduled { time, event, .. }) = s.queue.pop() {
         s.events += 1;
         if s.events > sim.max_events {
-            return Err(RunError::Internal(format!("the simulation did not end within {} events", sim.max_events)));
+            return Err(RunError::Internal(format!(
+                "the simulation did not end within {} events",
+                sim.max_events
+            )));
         }
         let pe = match &event {
             Event::SliceEnd(i) => *i,
@@ -431,7 +474,9 @@ fn simulate_inner<T: Task>(
             return Err(RunError::Internal(v));
         }
     }
-    let stuck: Vec<usize> = (0..p).filter(|&i| !matches!(s.pes[i].state, State::Done { .. })).collect();
+    let stuck: Vec<usize> = (0..p)
+        .filter(|&i| !matches!(s.pes[i].state, State::Done { .. }))
+        .collect();
     if !stuck.is_empty() {
         return Err(RunError::Internal(format!(
             "the simulation deadlocked: {} PE(s) never finished (first: PE {})",
@@ -440,9 +485,14 @@ fn simulate_inner<T: Task>(
         )));
     }
     if s.work_in_flight != 0 {
-        return Err(RunError::Internal(format!("{} piece(s) of work were never received", s.work_in_flight)));
+        return Err(RunError::Internal(format!(
+            "{} piece(s) of work were never received",
+            s.work_in_flight
+        )));
     }
-    let State::Done { at: t_par } = s.pes[0].state else { unreachable!("checked above") };
+    let State::Done { at: t_par } = s.pes[0].state else {
+        unreachable!("checked above")
+    };
     let output = s.pes[0]
         .proto
         .take_output()
@@ -451,7 +501,12 @@ fn simulate_inner<T: Task>(
         .pes
         .iter()
         .enumerate()
-        .map(|(i, pe)| PeStats { pe: i, counters: pe.proto.counters().clone(), busy: pe.busy as f64, idle: pe.idle as f64 })
+        .map(|(i, pe)| PeStats {
+            pe: i,
+            counters: pe.proto.counters().clone(),
+            busy: pe.busy as f64,
+            idle: pe.idle as f64,
+        })
         .collect();
     let mut report = Report::new(output, "sim", config.clone(), t_par as f64, per_pe);
     let t_seq = report.totals.work_units as f64;
@@ -480,6 +535,13 @@ fn simulate_inner<T: Task>(
 }
 
 /// Run one step of PE `pe`; a panic in it becomes an error naming the PE.
-fn run_pe<T: Task>(s: &mut Sim<'_, T>, pe: PeId, f: impl FnOnce(&mut Sim<'_, T>)) -> Result<(), RunError> {
-    catch_unwind(AssertUnwindSafe(|| f(s))).map_err(|payload| RunError::PePanicked { pe, message: panic_message(&*payload) })
+fn run_pe<T: Task>(
+    s: &mut Sim<'_, T>,
+    pe: PeId,
+    f: impl FnOnce(&mut Sim<'_, T>),
+) -> Result<(), RunError> {
+    catch_unwind(AssertUnwindSafe(|| f(s))).map_err(|payload| RunError::PePanicked {
+        pe,
+        message: panic_message(&*payload),
+    })
 }

@@ -33,8 +33,14 @@ pub enum Topology {
 
 impl Topology {
     /// Every topology, by its CLI name.
-    pub const ALL: &'static [Topology] =
-        &[Topology::Crossbar, Topology::Ring, Topology::Mesh2d, Topology::Mesh3d, Topology::Hypercube, Topology::FatTree];
+    pub const ALL: &'static [Topology] = &[
+        Topology::Crossbar,
+        Topology::Ring,
+        Topology::Mesh2d,
+        Topology::Mesh3d,
+        Topology::Hypercube,
+        Topology::FatTree,
+    ];
 
     /// The CLI name.
     pub fn name(self) -> &'static str {
@@ -98,10 +104,14 @@ impl fmt::Display for Topology {
 impl FromStr for Topology {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        Topology::ALL.iter().copied().find(|t| t.name() == s).ok_or_else(|| {
-            let names: Vec<_> = Topology::ALL.iter().map(|t| t.name()).collect();
-            format!("unknown network '{s}' (known: {})", names.join(", "))
-        })
+        Topology::ALL
+            .iter()
+            .copied()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = Topology::ALL.iter().map(|t| t.name()).collect();
+                format!("unknown network '{s}' (known: {})", names.join(", "))
+            })
     }
 }
 
@@ -179,13 +189,27 @@ pub struct Network {
 
 impl Network {
     /// A network of `p` PEs.
-    pub fn new(topology: Topology, p: usize, t_hop: u64, delay: Delay, extra: HashMap<usize, u64>) -> Self {
-        Network { topology, p, t_hop, delay, extra, last_arrival: HashMap::new() }
+    pub fn new(
+        topology: Topology,
+        p: usize,
+        t_hop: u64,
+        delay: Delay,
+        extra: HashMap<usize, u64>,
+    ) -> Self {
+        Network {
+            topology,
+            p,
+            t_hop,
+            delay,
+            extra,
+            last_arrival: HashMap::new(),
+        }
     }
 
     /// The latency without random delay from `from` to `to`.
     pub fn latency(&self, from: usize, to: usize) -> u64 {
-        self.topology.hops(from, to, self.p).max(1) * self.t_hop + self.extra.get(&from).copied().unwrap_or(0)
+        self.topology.hops(from, to, self.p).max(1) * self.t_hop
+            + self.extra.get(&from).copied().unwrap_or(0)
     }
 
     /// The largest latency between any two PEs, without random delay or adversaries.
@@ -208,7 +232,13 @@ impl Network {
     }
 
     /// When a message sent at `now` from `from` to `to` arrives.
-    pub fn arrival(&mut self, now: u64, from: usize, to: usize, rng: &mut Xoshiro256PlusPlus) -> u64 {
+    pub fn arrival(
+        &mut self,
+        now: u64,
+        from: usize,
+        to: usize,
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> u64 {
         let at = now + self.latency(from, to) + self.delay.sample(rng);
         if self.delay == Delay::None {
             return at; // fixed latency per pair: order is kept by itself

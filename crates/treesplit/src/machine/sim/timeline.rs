@@ -40,7 +40,10 @@ pub struct Timeline {
 impl Timeline {
     /// A timeline for `p` PEs.
     pub fn new(p: usize) -> Self {
-        Timeline { segments: Vec::new(), last: vec![None; p] }
+        Timeline {
+            segments: Vec::new(),
+            last: vec![None; p],
+        }
     }
 
     /// Record that `pe` did `activity` during `[start, end)`.
@@ -56,7 +59,12 @@ impl Timeline {
             }
         }
         self.last[pe] = Some(self.segments.len());
-        self.segments.push(Segment { pe: pe as u32, start, end, activity });
+        self.segments.push(Segment {
+            pe: pe as u32,
+            start,
+            end,
+            activity,
+        });
     }
 
     /// All segments.
@@ -76,7 +84,10 @@ pub struct Utilization {
 
 impl Default for Utilization {
     fn default() -> Self {
-        Utilization { width: 1, bins: vec![0.0; BINS] }
+        Utilization {
+            width: 1,
+            bins: vec![0.0; BINS],
+        }
     }
 }
 
@@ -109,7 +120,14 @@ impl Utilization {
     /// The curve (bin start time, fraction of the `p` PEs busy) up to `t_end`.
     pub fn curve(&self, p: usize, t_end: u64) -> Vec<(u64, f64)> {
         let n = (t_end.div_ceil(self.width) as usize).clamp(1, BINS);
-        (0..n).map(|i| (i as u64 * self.width, self.bins[i] / (p as f64 * self.width as f64))).collect()
+        (0..n)
+            .map(|i| {
+                (
+                    i as u64 * self.width,
+                    self.bins[i] / (p as f64 * self.width as f64),
+                )
+            })
+            .collect()
     }
 }
 
