@@ -28,7 +28,7 @@ use crate::task::{SharedIncumbent, Task};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
-use std::cmp::Ordering;
+use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
@@ -194,27 +194,48 @@ enum Event<T: Task> {
     },
 }
 
-struct Scheduled<T: Task> {
-    time: u64,
+/// The event queue: the heap orders small keys (time, sequence number, slot); the events
+/// themselves, which carry messages and tasks, wait in a slab and never move.
+struct EventQueue<T: Task> {
+    heap: BinaryHeap<Reverse<(u64, u64, u32)>>,
+    slab: Vec<Option<Event<T>>>,
+    free: Vec<u32>,
     seq: u64,
-    event: Event<T>,
 }
 
-impl<T: Task> PartialEq for Scheduled<T> {
-    fn eq(&self, other: &Self) -> bool {
-        (self.time, self.seq) == (other.time, other.seq)
+impl<T: Task> EventQueue<T> {
+    fn new() -> Self {
+        EventQueue {
+            heap: BinaryHeap::new(),
+            slab: Vec::new(),
+            free: Vec::new(),
+            seq: 0,
+        }
     }
-}
-impl<T: Task> Eq for Scheduled<T> {}
-impl<T: Task> PartialOrd for Scheduled<T> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
+
+    fn push(&mut self, time: u64, event: Event<T>) {
+        self.seq += 1;
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.slab[slot as usize] = Some(event);
+                slot
+            }
+            None => {
+                self.slab.push(Some(event));
+                (self.slab.len() - 1) as u32
+            }
+        };
+        self.heap.push(Reverse((time, self.seq, slot)));
     }
-}
-impl<T: Task> Ord for Scheduled<T> {
-    /// Reversed: the heap pops the earliest event first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.time, other.seq).cmp(&(self.time, self.seq))
+
+    /// The earliest event (ties: the one scheduled first).
+    fn pop(&mut self) -> Option<(u64, Event<T>)> {
+        let Reverse((time, _, slot)) = self.heap.pop()?;
+        let event = self.slab[slot as usize]
+            .take()
+            .expect("a scheduled slot holds its event");
+        self.free.push(slot);
+        Some((time, event))
     }
 }
 
@@ -237,8 +258,7 @@ struct SimPe<T: Task> {
 struct Sim<'c, T: Task> {
     config: &'c SimConfig,
     pes: Vec<SimPe<T>>,
-    queue: BinaryHeap<Scheduled<T>>,
-    seq: u64,
+    queue: EventQueue<T>,
     network: Network,
     rng: Xoshiro256PlusPlus,
     incumbent: SharedIncumbent,
@@ -252,12 +272,7 @@ struct Sim<'c, T: Task> {
 
 impl<T: Task> Sim<'_, T> {
     fn schedule(&mut self, time: u64, event: Event<T>) {
-        self.seq += 1;
-        self.queue.push(Scheduled {
-            time,
-            seq: self.seq,
-            event,
-        });
+        self.queue.push(time, event);
     }
 
     fn record(&mut self, pe: PeId, start: u64, end: u64, activity: Activity) {
@@ -441,8 +456,7 @@ fn simulate_inner<T: Task>(
     let mut s = Sim {
         config: sim,
         pes,
-        queue: BinaryHeap::new(),
-        seq: 0,
+        queue: EventQueue::new(),
         network,
         rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ 0x5EED_0F5E_ED0F),
         incumbent: SharedIncumbent::new(),
@@ -457,7 +471,7 @@ fn simulate_inner<T: Task>(
         // A panic inside user code or a protocol invariant names its PE.
         run_pe(&mut s, i, |s| s.drive(i, 0))?;
     }
-    while let Some(Scheduled { time, event, .. }) = s.queue.pop() {
+    while let Some((time, event)) = s.queue.pop() {
         s.events += 1;
         if s.events > sim.max_events {
             return Err(RunError::Internal(format!(
