@@ -151,7 +151,7 @@ pub struct BenchArgs {
     #[arg(long, global = true)]
     pub json: bool,
     /// Rayon peers: parallel iteration above this tree depth, sequential below
-    /// (default: N-Queens 3, UTS 2).
+    /// (default: N-Queens 3, UTS every node).
     #[arg(long = "rayon-depth", global = true)]
     pub rayon_depth: Option<u32>,
 }

@@ -66,7 +66,7 @@ pub fn bench(app: &App, args: &BenchArgs) -> Result<(), Failure> {
             args,
             delta_t,
             || Uts::new(*p),
-            || pool.install(|| rayon_peers::uts(p, args.rayon_depth.unwrap_or(2))),
+            || pool.install(|| rayon_peers::uts(p, args.rayon_depth.unwrap_or(u32::MAX))),
             |c| *c,
         ),
         App::Synthetic(p) => {
