@@ -61,6 +61,18 @@ pub struct RunOpts {
     /// No progress indicator.
     #[arg(long, global = true)]
     pub quiet: bool,
+    /// The machine: threads in this process, or MPI ranks (start under mpirun; needs a
+    /// build with `--features mpi`).
+    #[arg(long, global = true, value_enum, default_value_t = MachineArg::Threads)]
+    pub machine: MachineArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MachineArg {
+    /// One OS thread per PE.
+    Threads,
+    /// One PE per MPI rank.
+    Mpi,
 }
 
 #[derive(Debug, Args)]

@@ -19,6 +19,12 @@ pub struct PeStats {
     pub busy: f64,
     /// Time spent blocked waiting for a message while idle.
     pub idle: f64,
+    /// Bytes of serialized messages sent (machines that serialize; 0 elsewhere).
+    #[serde(default)]
+    pub bytes_sent: u64,
+    /// Mean time from sending a work request to its answer, in seconds (MPI machine).
+    #[serde(default)]
+    pub request_rtt: Option<f64>,
 }
 
 /// Sums and extremes over all PEs.

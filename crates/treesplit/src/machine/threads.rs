@@ -278,6 +278,7 @@ fn pe_loop<T: Task>(
         counters: pe.counters().clone(),
         busy: busy.as_secs_f64(),
         idle: idle.as_secs_f64(),
+        ..PeStats::default()
     };
     Some((stats, pe.take_output()))
 }

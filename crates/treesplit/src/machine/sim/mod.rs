@@ -520,6 +520,7 @@ fn simulate_inner<T: Task>(
             counters: pe.proto.counters().clone(),
             busy: pe.busy as f64,
             idle: pe.idle as f64,
+            ..PeStats::default()
         })
         .collect();
     let mut report = Report::new(output, "sim", config.clone(), t_par as f64, per_pe);
