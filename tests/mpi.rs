@@ -19,7 +19,8 @@ fn mpirun(ranks: usize, extra_mca: &[&str], args: &[&str], env: &[(&str, &str)])
     for (k, v) in env {
         cmd.env(k, v);
     }
-    cmd.output().expect("cannot start timeout/mpirun (is Open MPI installed?)")
+    cmd.output()
+        .expect("cannot start timeout/mpirun (is Open MPI installed?)")
 }
 
 fn json_run(ranks: usize, extra_mca: &[&str], app: &[&str]) -> serde_json::Value {
@@ -27,21 +28,38 @@ fn json_run(ranks: usize, extra_mca: &[&str], app: &[&str]) -> serde_json::Value
     args.extend_from_slice(app);
     args.extend_from_slice(&["--machine", "mpi", "--json", "--seed", "3"]);
     let o = mpirun(ranks, extra_mca, &args, &[]);
-    assert_ne!(o.status.code(), Some(124), "mpirun -n {ranks} {app:?} timed out (deadlock?)");
-    assert!(o.status.success(), "mpirun -n {ranks} {app:?} failed:\n{}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
+    assert_ne!(
+        o.status.code(),
+        Some(124),
+        "mpirun -n {ranks} {app:?} timed out (deadlock?)"
+    );
+    assert!(
+        o.status.success(),
+        "mpirun -n {ranks} {app:?} failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
 }
 
 fn check(j: &serde_json::Value, ranks: usize, units: u64) {
     assert_eq!(j["published"]["matches"], true, "{j}");
     assert_eq!(j["report"]["machine"], "mpi");
-    assert_eq!(j["report"]["per_pe"].as_array().unwrap().len(), ranks, "one PE per rank");
-    assert_eq!(j["report"]["totals"]["work_units"], units, "work not conserved");
+    assert_eq!(
+        j["report"]["per_pe"].as_array().unwrap().len(),
+        ranks,
+        "one PE per rank"
+    );
+    assert_eq!(
+        j["report"]["totals"]["work_units"], units,
+        "work not conserved"
+    );
 }
 
 #[test]
 fn apps_on_1_to_4_ranks() {
-    let nqueens_units = treesplit::run_sequential(treesplit_apps::NQueens::new(10).unwrap()).work_units;
+    let nqueens_units =
+        treesplit::run_sequential(treesplit_apps::NQueens::new(10).unwrap()).work_units;
     for ranks in 1..=4 {
         let j = json_run(ranks, &[], &["nqueens", "10"]);
         assert_eq!(j["result"], 724);
@@ -49,7 +67,19 @@ fn apps_on_1_to_4_ranks() {
         let j = json_run(ranks, &[], &["uts", "T1-mini"]);
         assert_eq!(j["result"]["nodes"], 63_914);
         check(&j, ranks, 63_914);
-        let j = json_run(ranks, &[], &["synthetic", "--work", "3000000", "--alpha", "0.2", "--split", "adversarial"]);
+        let j = json_run(
+            ranks,
+            &[],
+            &[
+                "synthetic",
+                "--work",
+                "3000000",
+                "--alpha",
+                "0.2",
+                "--split",
+                "adversarial",
+            ],
+        );
         check(&j, ranks, 3_000_000);
     }
 }
@@ -66,7 +96,17 @@ fn uts_t1_on_2_and_4_ranks() {
 
 #[test]
 fn over_tcp_on_loopback() {
-    let tcp = ["--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", "lo", "--mca", "oob_tcp_if_include", "lo"];
+    let tcp = [
+        "--mca",
+        "btl",
+        "tcp,self",
+        "--mca",
+        "btl_tcp_if_include",
+        "lo",
+        "--mca",
+        "oob_tcp_if_include",
+        "lo",
+    ];
     let j = json_run(3, &tcp, &["uts", "T1-mini"]);
     check(&j, 3, 63_914);
     assert!(j["report"]["per_pe"][1]["bytes_sent"].as_u64().unwrap() > 0);
@@ -74,7 +114,12 @@ fn over_tcp_on_loopback() {
 
 #[test]
 fn a_panicking_task_ends_the_job_naming_the_rank() {
-    let o = mpirun(3, &[], &["run", "synthetic", "--work", "20000000", "--machine", "mpi"], &[("TREESPLIT_FAULT", "panic:1")]);
+    let o = mpirun(
+        3,
+        &[],
+        &["run", "synthetic", "--work", "20000000", "--machine", "mpi"],
+        &[("TREESPLIT_FAULT", "panic:1")],
+    );
     let err = String::from_utf8_lossy(&o.stderr);
     assert_ne!(o.status.code(), Some(124), "timed out: {err}");
     assert!(!o.status.success());
@@ -84,7 +129,12 @@ fn a_panicking_task_ends_the_job_naming_the_rank() {
 
 #[test]
 fn a_dying_rank_ends_the_job() {
-    let o = mpirun(3, &[], &["run", "synthetic", "--work", "20000000", "--machine", "mpi"], &[("TREESPLIT_FAULT", "exit:2")]);
+    let o = mpirun(
+        3,
+        &[],
+        &["run", "synthetic", "--work", "20000000", "--machine", "mpi"],
+        &[("TREESPLIT_FAULT", "exit:2")],
+    );
     assert_ne!(o.status.code(), Some(124), "timed out");
     assert!(!o.status.success());
 }

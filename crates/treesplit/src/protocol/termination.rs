@@ -135,6 +135,18 @@ impl<O: Outcome> FourCounter<O> {
         }
     }
 
+    /// Termination is known: pass `Finish` down the tree and start collecting results.
+    fn begin_finish(&mut self) {
+        let children: Vec<PeId> = self.children().collect();
+        for c in children {
+            self.out.push_back((c, Signal::Finish));
+        }
+        self.phase = Phase::Collecting {
+            results: 0,
+            acc: O::default(),
+        };
+    }
+
     /// Handle a termination signal from PE `from`, then make what progress is possible.
     pub fn receive(&mut self, from: PeId, signal: Signal<O>, local: Local, output: &mut O) {
         match signal {
@@ -167,14 +179,7 @@ impl<O: Outcome> FourCounter<O> {
                     "PE {}: termination declared while this PE still holds work",
                     self.me
                 );
-                let children: Vec<PeId> = self.children().collect();
-                for c in children {
-                    self.out.push_back((c, Signal::Finish));
-                }
-                self.phase = Phase::Collecting {
-                    results: 0,
-                    acc: O::default(),
-                };
+                self.begin_finish();
             }
             Signal::Result { output: child } => match &mut self.phase {
                 Phase::Collecting { results, acc } => {
@@ -235,14 +240,7 @@ impl<O: Outcome> FourCounter<O> {
                     // PE 0: a wave is complete.
                     self.waves_completed += 1;
                     if self.previous == Some(sums) && sums.0 == sums.1 {
-                        let children: Vec<PeId> = self.children().collect();
-                        for c in children {
-                            self.out.push_back((c, Signal::Finish));
-                        }
-                        self.phase = Phase::Collecting {
-                            results: 0,
-                            acc: O::default(),
-                        };
+                        self.begin_finish();
                     } else {
                         self.previous = Some(sums);
                         let next = self.wave + 1;
