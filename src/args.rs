@@ -19,6 +19,8 @@ pub enum Command {
     Sim(SimArgs),
     /// Measure in one run: sequential baseline, treesplit at 1 and P PEs, rayon at P threads.
     Bench(BenchArgs),
+    /// Run every balancer on the same instance in the simulator and compare them.
+    Compare(CompareArgs),
     /// Deterministic simulation testing: random runs in the simulator, each checked.
     Dst(DstArgs),
     /// List the named UTS trees and their published node counts.
@@ -61,6 +63,10 @@ pub struct RunOpts {
     /// No progress indicator.
     #[arg(long, global = true)]
     pub quiet: bool,
+    /// Neighbour polling: whose neighbours a PE asks (ring, mesh2d, mesh3d, hypercube,
+    /// fat-tree, crossbar).
+    #[arg(long, global = true, default_value = "ring")]
+    pub neighbourhood: String,
     /// The machine: threads in this process, or MPI ranks (start under mpirun; needs a
     /// build with `--features mpi`).
     #[arg(long, global = true, value_enum, default_value_t = MachineArg::Threads)]
@@ -125,12 +131,28 @@ pub struct SimOpts {
     /// Adversary: this fraction of splits hands over an empty piece.
     #[arg(long = "empty-splits", global = true, default_value_t = 0.0)]
     pub empty_splits: f64,
+    /// Neighbour polling: whose neighbours a PE asks (default: the --net topology; ring on a
+    /// crossbar).
+    #[arg(long, global = true)]
+    pub neighbourhood: Option<String>,
     /// Draw per-PE timelines (P ≤ 512) or the utilization curve to this SVG or PNG file.
     #[arg(long, global = true)]
     pub gantt: Option<std::path::PathBuf>,
     /// Print the report as JSON.
     #[arg(long, global = true)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    #[command(subcommand)]
+    pub app: AppArgs,
+    /// The simulated machine (--balancer is ignored: every balancer runs).
+    #[command(flatten)]
+    pub opts: SimOpts,
+    /// Draw the comparison (efficiency and T_par per balancer) to this SVG or PNG file.
+    #[arg(long, global = true)]
+    pub svg: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Args)]

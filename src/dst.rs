@@ -10,12 +10,17 @@ pub fn dst(args: &DstArgs) -> Result<(), Failure> {
     let start = Instant::now();
     let mut failures = 0u64;
     let mut worst_delay = 0.0f64;
+    let mut worst_case = String::new();
     for k in 0..args.cases {
         let seed = args.seed.wrapping_add(k);
         let case = Case::random(seed, args.max_pes);
         match case.check() {
             Ok(c) => {
-                worst_delay = worst_delay.max(c.termination_delay as f64 / c.delay_bound as f64)
+                let ratio = c.termination_delay as f64 / c.delay_bound as f64;
+                if ratio > worst_delay {
+                    worst_delay = ratio;
+                    worst_case = case.command_line();
+                }
             }
             Err(e) => {
                 failures += 1;
@@ -39,6 +44,9 @@ pub fn dst(args: &DstArgs) -> Result<(), Failure> {
         start.elapsed().as_secs_f64(),
         worst_delay * 100.0
     );
+    if !worst_case.is_empty() {
+        println!("slowest detection relative to its bound: {worst_case}");
+    }
     if failures > 0 {
         return Err(Failure {
             message: format!("{failures} of {} cases failed", args.cases),

@@ -4,6 +4,7 @@
 mod app;
 mod args;
 mod bench;
+mod compare;
 mod dst;
 mod fault;
 mod plot;
@@ -66,6 +67,9 @@ fn main() -> ExitCode {
         Command::Bench(b) => app::from_args(&b.app)
             .map_err(Failure::input)
             .and_then(|a| bench::bench(&a, &b)),
+        Command::Compare(c) => app::from_args(&c.app)
+            .map_err(Failure::input)
+            .and_then(|a| compare::compare(&a, &c)),
         Command::Dst(d) => dst::dst(&d),
         Command::Trees => {
             list_trees();

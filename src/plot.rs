@@ -50,6 +50,72 @@ pub fn draw<O>(path: &Path, report: &SimReport<O>) -> Result<(), String> {
     }
 }
 
+/// Draw a balancer comparison: efficiency per balancer as bars.
+pub fn draw_comparison(
+    path: &Path,
+    title: &str,
+    rows: &[crate::compare::Row],
+) -> Result<(), String> {
+    register_font();
+    let size = (1000, 500);
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("svg") => comparison_on(SVGBackend::new(path, size).into_drawing_area(), title, rows),
+        Some("png") => comparison_on(
+            BitMapBackend::new(path, size).into_drawing_area(),
+            title,
+            rows,
+        ),
+        _ => Err("the file name must end in .svg or .png".into()),
+    }
+}
+
+fn comparison_on<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    title: &str,
+    rows: &[crate::compare::Row],
+) -> Result<(), String> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(err)?;
+    let n = rows.len() as u32;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 18))
+        .margin(15)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d((0u32..n).into_segmented(), 0f64..1.05)
+        .map_err(err)?;
+    let names: Vec<String> = rows.iter().map(|r| r.balancer.clone()).collect();
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .y_desc("efficiency T_seq/(P·T_par)")
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),
+            _ => String::new(),
+        })
+        .draw()
+        .map_err(err)?;
+    chart
+        .draw_series(rows.iter().enumerate().map(|(i, r)| {
+            let i = i as u32;
+            Rectangle::new(
+                [
+                    (SegmentValue::Exact(i), 0.0),
+                    (SegmentValue::Exact(i + 1), r.efficiency),
+                ],
+                color(Activity::Working).filled(),
+            )
+        }))
+        .map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(())
+}
+
 fn color(a: Activity) -> RGBColor {
     match a {
         Activity::Working => RGBColor(46, 139, 87),

@@ -109,6 +109,8 @@ where
         return verdict(&check);
     }
     let delta_t = opts.delta_t.unwrap_or_else(|| app.default_delta_t());
+    let neighbourhood: treesplit::topology::Topology =
+        opts.neighbourhood.parse().map_err(Failure::input)?;
     let report = match opts.machine {
         MachineArg::Threads => {
             let pes = opts
@@ -117,7 +119,8 @@ where
             let config = Config::new(pes)
                 .balancer(opts.balancer)
                 .delta_t(delta_t)
-                .seed(opts.seed);
+                .seed(opts.seed)
+                .neighbourhood(neighbourhood);
             config.validate().map_err(Failure::input)?;
             let t_seq = opts.baseline.then(|| run_sequential(make_root()).t_seq);
             let progress = progress::Progress::new(opts.quiet);
@@ -133,7 +136,7 @@ where
             report.t_seq = t_seq;
             report
         }
-        MachineArg::Mpi => match crate::run::mpi::run(&make_root, opts, delta_t)? {
+        MachineArg::Mpi => match crate::run::mpi::run(&make_root, opts, delta_t, neighbourhood)? {
             Some(report) => report,
             None => return Ok(()), // ranks other than 0 print nothing
         },
@@ -190,6 +193,7 @@ mod mpi {
         make_root: &impl Fn() -> T,
         opts: &RunOpts,
         delta_t: u64,
+        neighbourhood: treesplit::topology::Topology,
     ) -> Result<Option<Report<T::Output>>, Failure> {
         if opts.baseline {
             return Err(Failure::input(
@@ -209,7 +213,8 @@ mod mpi {
         let config = Config::new(size)
             .balancer(opts.balancer)
             .delta_t(delta_t)
-            .seed(opts.seed);
+            .seed(opts.seed)
+            .neighbourhood(neighbourhood);
         match mpi.run(make_root, &config) {
             Ok(report) => Ok(report),
             Err(e) => {
@@ -228,6 +233,7 @@ mod mpi {
         _: &impl Fn() -> T,
         _: &RunOpts,
         _: u64,
+        _: treesplit::topology::Topology,
     ) -> Result<Option<Report<T::Output>>, Failure> {
         Err(Failure::input(
             "this treesplit was built without MPI support; build it with `cargo build --release --features mpi`",

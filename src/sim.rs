@@ -33,10 +33,17 @@ pub fn configs(o: &SimOpts) -> Result<(Config, SimConfig), Failure> {
             o.empty_splits
         )));
     }
+    let neighbourhood: Topology = match &o.neighbourhood {
+        Some(n) => n.parse().map_err(Failure::input)?,
+        // On a crossbar every PE is a neighbour; neighbour polling then means a ring.
+        None if topology == Topology::Crossbar => Topology::Ring,
+        None => topology,
+    };
     let config = Config::new(o.pes)
         .balancer(o.balancer)
         .delta_t(o.delta_t.unwrap_or(o.t_rout.max(1)))
-        .seed(o.seed);
+        .seed(o.seed)
+        .neighbourhood(neighbourhood);
     config.validate().map_err(Failure::input)?;
     sim.validate(o.pes).map_err(Failure::input)?;
     Ok((config, sim))

@@ -85,6 +85,15 @@ fn apps_on_1_to_4_ranks() {
 }
 
 #[test]
+fn every_balancer_on_3_ranks() {
+    for balancer in ["neighbour-polling", "global-round-robin"] {
+        let j = json_run(3, &[], &["uts", "T1-mini", "--balancer", balancer]);
+        check(&j, 3, 63_914);
+        assert_eq!(j["report"]["config"]["balancer"], balancer);
+    }
+}
+
+#[test]
 fn uts_t1_on_2_and_4_ranks() {
     for ranks in [2, 4] {
         let j = json_run(ranks, &[], &["uts", "T1"]);

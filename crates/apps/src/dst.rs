@@ -18,7 +18,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt::Debug;
 use treesplit::machine::sim::adversary::EmptySplits;
 use treesplit::machine::sim::{Delay, Topology};
-use treesplit::{run_sequential, simulate, Config, SimConfig, SimReport, Task};
+use treesplit::{run_sequential, simulate, Balancer, Config, SimConfig, SimReport, Task};
 
 /// One simulated run to check.
 #[derive(Debug, Clone)]
@@ -117,7 +117,11 @@ impl Case {
             slow_links,
             ..SimConfig::default()
         };
+        let balancer = Balancer::ALL[r.random_range(0..Balancer::ALL.len())];
+        let neighbourhood = Topology::ALL[r.random_range(0..Topology::ALL.len())];
         let config = Config::new(pes)
+            .balancer(balancer)
+            .neighbourhood(neighbourhood)
             .delta_t(r.random_range(1..=100))
             .seed(r.random_range(0..1_000_000));
         let empty_splits = if r.random_bool(0.2) {
@@ -150,6 +154,9 @@ impl Case {
             s.t_send,
             s.delay
         );
+        if c.balancer == Balancer::NeighbourPolling {
+            line.push_str(&format!(" --neighbourhood {}", c.neighbourhood));
+        }
         if let Some(h) = s.t_hop {
             line.push_str(&format!(" --t-hop {h}"));
         }
@@ -225,7 +232,8 @@ impl Case {
     }
 
     /// Detection after the last unit: at most three reduction waves plus the final broadcast
-    /// and reduction, each 2·depth messages of the slowest latency.
+    /// and reduction, each 2·depth messages of the slowest latency; under global round robin
+    /// plus PE 0's time to answer the other PEs' counter requests.
     pub fn delay_bound(&self) -> u64 {
         let p = self.config.pes;
         let depth = u64::from(usize::BITS - p.leading_zeros()) + 1;
@@ -246,7 +254,13 @@ impl Case {
             .max()
             .unwrap_or(0);
         let latency = hops + slow_link + self.sim.delay.typical_max() + 4 * self.sim.t_send;
-        10 * depth * latency.max(1)
+        let mut bound = 10 * depth * latency.max(1);
+        if self.config.balancer == Balancer::GlobalRoundRobin {
+            // PE 0 is the counter's hot spot: before each termination message it passes on, it
+            // may first have to answer a counter request of every other PE, T_send each.
+            bound += 4 * p as u64 * self.sim.t_send;
+        }
+        bound
     }
 }
 

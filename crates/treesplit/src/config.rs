@@ -1,6 +1,7 @@
 //! Run configuration: how many PEs, which balancer, Δt and the seed. Plain data, shared by
 //! every machine, validated once here.
 
+use crate::topology::Topology;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -11,16 +12,26 @@ use std::str::FromStr;
 pub enum Balancer {
     /// Asynchronous random polling (randomized work stealing), paper 000 Fig. 1.
     RandomPolling,
+    /// Polling of random neighbours in `Config::neighbourhood` (paper 002 §1.1): a baseline.
+    NeighbourPolling,
+    /// Polling of the PE named by a global counter at PE 0 (paper 000 §1.3): a baseline.
+    GlobalRoundRobin,
 }
 
 impl Balancer {
     /// Every balancer, by its CLI name.
-    pub const ALL: &'static [Balancer] = &[Balancer::RandomPolling];
+    pub const ALL: &'static [Balancer] = &[
+        Balancer::RandomPolling,
+        Balancer::NeighbourPolling,
+        Balancer::GlobalRoundRobin,
+    ];
 
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             Balancer::RandomPolling => "random-polling",
+            Balancer::NeighbourPolling => "neighbour-polling",
+            Balancer::GlobalRoundRobin => "global-round-robin",
         }
     }
 }
@@ -56,6 +67,8 @@ pub struct Config {
     pub delta_t: u64,
     /// Seed of all randomness in the run.
     pub seed: u64,
+    /// Whose neighbours neighbour polling asks (ring, mesh, hypercube, …).
+    pub neighbourhood: Topology,
 }
 
 /// The default Δt in work units: long enough that polling costs well under 1 % of the work
@@ -74,6 +87,7 @@ impl Config {
             balancer: Balancer::RandomPolling,
             delta_t: DEFAULT_DELTA_T,
             seed: 1,
+            neighbourhood: Topology::Ring,
         }
     }
 
@@ -86,6 +100,12 @@ impl Config {
     /// Builder: set Δt.
     pub fn delta_t(mut self, delta_t: u64) -> Self {
         self.delta_t = delta_t;
+        self
+    }
+
+    /// Builder: set the neighbourhood of neighbour polling.
+    pub fn neighbourhood(mut self, topology: Topology) -> Self {
+        self.neighbourhood = topology;
         self
     }
 

@@ -51,6 +51,7 @@ pub mod protocol;
 pub mod sequential;
 pub mod stats;
 pub mod task;
+pub mod topology;
 
 pub use config::{Balancer, Config};
 pub use error::RunError;

@@ -9,7 +9,7 @@
 //!
 //! The protocols are described in prose in `README.md` beside this file.
 
-pub mod random_polling;
+pub mod polling;
 pub mod termination;
 
 use crate::config::{Balancer, Config};
@@ -35,6 +35,10 @@ pub enum Message<T: Task> {
         /// Generation of the piece: the number of splits between it and the root.
         generation: u32,
     },
+    /// Global round robin: ask PE 0 for the next value of the global counter.
+    Counter,
+    /// Global round robin: PE 0's answer, the PE to ask for work.
+    Victim(PeId),
     /// Termination detection and the final result reduction.
     Termination(termination::Signal<T::Output>),
 }
@@ -110,6 +114,8 @@ pub trait Protocol<T: Task>: Send {
 /// Build the state machine of PE `me` for the configured balancer. PE 0 gets the root task.
 pub fn new_pe<T: Task>(me: PeId, config: &Config, root: Option<T>) -> Box<dyn Protocol<T>> {
     match config.balancer {
-        Balancer::RandomPolling => Box::new(random_polling::RandomPolling::new(me, config, root)),
+        Balancer::RandomPolling | Balancer::NeighbourPolling | Balancer::GlobalRoundRobin => {
+            Box::new(polling::Polling::new(me, config, root))
+        }
     }
 }

@@ -6,114 +6,14 @@
 //! long extra delays (an adversary). Messages between one sender and one receiver stay in
 //! order (as MPI guarantees); across pairs they may overtake each other.
 
+use crate::topology::ceil_root;
+pub use crate::topology::Topology;
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
-
-/// The network topology.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Topology {
-    /// Every pair of PEs one hop apart.
-    Crossbar,
-    /// A ring: distance min(|i−j|, P−|i−j|).
-    Ring,
-    /// A 2-D mesh, ⌈√P⌉ columns, row-major numbering, no wrap-around.
-    Mesh2d,
-    /// A 3-D mesh, ⌈∛P⌉ per side.
-    Mesh3d,
-    /// A hypercube: distance = Hamming distance of the PE numbers.
-    Hypercube,
-    /// A binary fat tree with the PEs at the leaves: up to the common ancestor and down.
-    FatTree,
-}
-
-impl Topology {
-    /// Every topology, by its CLI name.
-    pub const ALL: &'static [Topology] = &[
-        Topology::Crossbar,
-        Topology::Ring,
-        Topology::Mesh2d,
-        Topology::Mesh3d,
-        Topology::Hypercube,
-        Topology::FatTree,
-    ];
-
-    /// The CLI name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Topology::Crossbar => "crossbar",
-            Topology::Ring => "ring",
-            Topology::Mesh2d => "mesh2d",
-            Topology::Mesh3d => "mesh3d",
-            Topology::Hypercube => "hypercube",
-            Topology::FatTree => "fat-tree",
-        }
-    }
-
-    /// Hops from PE `a` to PE `b` among `p` PEs (0 for a == b).
-    pub fn hops(self, a: usize, b: usize, p: usize) -> u64 {
-        if a == b {
-            return 0;
-        }
-        match self {
-            Topology::Crossbar => 1,
-            Topology::Ring => {
-                let d = a.abs_diff(b);
-                d.min(p - d) as u64
-            }
-            Topology::Mesh2d => {
-                let side = ceil_root(p, 2);
-                ((a % side).abs_diff(b % side) + (a / side).abs_diff(b / side)) as u64
-            }
-            Topology::Mesh3d => {
-                let side = ceil_root(p, 3);
-                let (ax, ay, az) = (a % side, (a / side) % side, a / (side * side));
-                let (bx, by, bz) = (b % side, (b / side) % side, b / (side * side));
-                (ax.abs_diff(bx) + ay.abs_diff(by) + az.abs_diff(bz)) as u64
-            }
-            Topology::Hypercube => (a ^ b).count_ones() as u64,
-            Topology::FatTree => 2 * u64::from(usize::BITS - (a ^ b).leading_zeros()),
-        }
-    }
-
-    /// The neighbours of PE `a` (PEs one hop away); all other PEs on a crossbar.
-    pub fn neighbours(self, a: usize, p: usize) -> Vec<usize> {
-        (0..p).filter(|&b| self.hops(a, b, p) == 1).collect()
-    }
-}
-
-/// The smallest s with s^k ≥ p.
-fn ceil_root(p: usize, k: u32) -> usize {
-    let mut s = (p as f64).powf(1.0 / k as f64).floor().max(1.0) as usize;
-    while s.pow(k) < p {
-        s += 1;
-    }
-    s
-}
-
-impl fmt::Display for Topology {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Topology {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Topology::ALL
-            .iter()
-            .copied()
-            .find(|t| t.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<_> = Topology::ALL.iter().map(|t| t.name()).collect();
-                format!("unknown network '{s}' (known: {})", names.join(", "))
-            })
-    }
-}
 
 /// A random extra delay added to every message.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -1,15 +1,23 @@
-//! Asynchronous random polling (randomized work stealing), Fig. 1 of paper 000.
+//! Receiver-initiated polling (work stealing), Fig. 1 of paper 000, with three victim rules.
 //!
 //! PE 0 starts with the root task, all others idle. A busy PE works in slices of Δt units
 //! and between slices answers the requests that reached it: it splits its task and sends
 //! one part to the requester, or rejects when the task is atomic. An idle PE sends one
-//! request at a time to a uniformly random other PE and rejects the requests that reach it
-//! meanwhile; a rejection makes it ask another random PE. Termination is detected by the
-//! four-counter component ([`super::termination`]).
+//! request at a time and rejects the requests that reach it meanwhile; a rejection makes it
+//! ask again. Whom it asks is the victim rule:
+//!
+//! - **random** (random polling, paper 000): a uniformly random other PE;
+//! - **neighbour** (neighbour polling, paper 002 §1.1, the bad baseline): a random neighbour
+//!   in a ring, mesh or hypercube, which lets busy clusters shield large subproblems;
+//! - **global round robin** (paper 000 §1.3, [18]): the value of a global counter kept by
+//!   PE 0, read and incremented with a message round trip to PE 0 (`Counter` → `Victim`),
+//!   so PE 0 becomes a hot spot as P grows.
+//!
+//! Termination is detected by the four-counter component ([`super::termination`]).
 
 use super::termination::{FourCounter, Local};
 use super::{Message, PeCounters, PeId, Protocol, Step};
-use crate::config::Config;
+use crate::config::{Balancer, Config};
 use crate::task::{Context, Incumbent, Task};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -22,8 +30,18 @@ struct Piece<T> {
     generation: u32,
 }
 
-/// The random polling state machine of one PE.
-pub struct RandomPolling<T: Task> {
+/// Whom an idle PE asks for work.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum VictimRule {
+    Random,
+    /// A random one of these PEs.
+    Neighbour(Vec<PeId>),
+    /// Ask PE 0 for the next value of the global counter.
+    GlobalRoundRobin,
+}
+
+/// The polling state machine of one PE.
+pub struct Polling<T: Task> {
     me: PeId,
     p: usize,
     delta_t: u64,
@@ -37,6 +55,9 @@ pub struct RandomPolling<T: Task> {
     counters: PeCounters,
     /// Consecutive slices that did no work on a non-empty task.
     stalled_slices: u32,
+    rule: VictimRule,
+    /// PE 0 under global round robin: the global counter.
+    counter: u64,
 }
 
 /// The generator of PE `me` for run seed `seed`: independent streams per PE, reproducible.
@@ -44,14 +65,27 @@ pub fn pe_rng(seed: u64, me: PeId) -> Xoshiro256PlusPlus {
     Xoshiro256PlusPlus::seed_from_u64(seed ^ (me as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
-impl<T: Task> RandomPolling<T> {
-    /// PE `me` of the configured run; PE 0 passes the root task.
+impl<T: Task> Polling<T> {
+    /// PE `me` of the configured run; PE 0 passes the root task. The victim rule follows
+    /// `config.balancer` (random, neighbour or global round robin polling).
     pub fn new(me: PeId, config: &Config, root: Option<T>) -> Self {
         let piece = root.filter(|t| !t.is_empty()).map(|task| Piece {
             task,
             generation: 0,
         });
-        RandomPolling {
+        let p = config.pes;
+        let rule = match config.balancer {
+            Balancer::NeighbourPolling => {
+                let mut n = config.neighbourhood.neighbours(me, p);
+                if n.is_empty() && p > 1 {
+                    n = crate::topology::Topology::Ring.neighbours(me, p);
+                }
+                VictimRule::Neighbour(n)
+            }
+            Balancer::GlobalRoundRobin => VictimRule::GlobalRoundRobin,
+            Balancer::RandomPolling => VictimRule::Random,
+        };
+        Polling {
             me,
             p: config.pes,
             delta_t: config.delta_t.max(1),
@@ -63,7 +97,40 @@ impl<T: Task> RandomPolling<T> {
             termination: FourCounter::new(me, config.pes),
             counters: PeCounters::default(),
             stalled_slices: 0,
+            rule,
+            counter: 0,
         }
+    }
+
+    /// PE 0: the next value of the global counter for `requester` (never itself).
+    fn next_victim(&mut self, requester: PeId) -> PeId {
+        let mut v = (self.counter % self.p as u64) as PeId;
+        self.counter += 1;
+        if v == requester {
+            v = (self.counter % self.p as u64) as PeId;
+            self.counter += 1;
+        }
+        v
+    }
+
+    /// Start asking for work according to the victim rule.
+    fn ask(&mut self) {
+        self.awaiting_reply = true;
+        let victim = match &self.rule {
+            VictimRule::Random => self.random_other(),
+            VictimRule::Neighbour(n) => n[self.rng.random_range(0..n.len())],
+            VictimRule::GlobalRoundRobin if self.me == 0 => self.next_victim(0),
+            VictimRule::GlobalRoundRobin => {
+                self.send(0, Message::Counter);
+                return;
+            }
+        };
+        self.request(victim);
+    }
+
+    fn request(&mut self, victim: PeId) {
+        self.counters.requests_sent += 1;
+        self.send(victim, Message::Request);
     }
 
     fn local(&self) -> Local {
@@ -140,7 +207,7 @@ impl<T: Task> RandomPolling<T> {
     }
 }
 
-impl<T: Task> Protocol<T> for RandomPolling<T> {
+impl<T: Task> Protocol<T> for Polling<T> {
     fn step(&mut self) -> Step {
         if self.termination.is_done() {
             return Step::Finished;
@@ -151,10 +218,7 @@ impl<T: Task> Protocol<T> for RandomPolling<T> {
             };
         }
         if !self.awaiting_reply && self.p > 1 && !self.termination.is_finishing() {
-            let victim = self.random_other();
-            self.counters.requests_sent += 1;
-            self.awaiting_reply = true;
-            self.send(victim, Message::Request);
+            self.ask();
         }
         self.advance_termination();
         if self.termination.is_done() {
@@ -208,6 +272,17 @@ impl<T: Task> Protocol<T> for RandomPolling<T> {
                     self.piece = Some(Piece { task, generation });
                 }
                 self.advance_termination();
+            }
+            Message::Counter => {
+                if !self.termination.is_finishing() {
+                    let victim = self.next_victim(from);
+                    self.send(from, Message::Victim(victim));
+                }
+            }
+            Message::Victim(victim) => {
+                if !self.termination.is_finishing() {
+                    self.request(victim);
+                }
             }
             Message::Termination(signal) => {
                 let local = self.local();
