@@ -16,7 +16,7 @@ struct Frame {
     sum: u64,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct SubsetSum {
     weights: Vec<u64>,
     target: u64,

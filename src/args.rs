@@ -63,6 +63,12 @@ pub struct RunOpts {
     /// No progress indicator.
     #[arg(long, global = true)]
     pub quiet: bool,
+    /// Trimming (paper 000 §4): a busy PE serves at most N requests per poll, rejects the rest.
+    #[arg(long, global = true)]
+    pub trim: Option<u32>,
+    /// Fast initialization (exercise 14.7): broadcast the root, split it ⌊log₂ P⌋ times locally.
+    #[arg(long = "fast-init", global = true)]
+    pub fast_init: bool,
     /// Neighbour polling: whose neighbours a PE asks (ring, mesh2d, mesh3d, hypercube,
     /// fat-tree, crossbar).
     #[arg(long, global = true, default_value = "ring")]
@@ -131,6 +137,12 @@ pub struct SimOpts {
     /// Adversary: this fraction of splits hands over an empty piece.
     #[arg(long = "empty-splits", global = true, default_value_t = 0.0)]
     pub empty_splits: f64,
+    /// Trimming (paper 000 §4): a busy PE serves at most N requests per poll, rejects the rest.
+    #[arg(long, global = true)]
+    pub trim: Option<u32>,
+    /// Fast initialization (exercise 14.7): broadcast the root, split it ⌊log₂ P⌋ times locally.
+    #[arg(long = "fast-init", global = true)]
+    pub fast_init: bool,
     /// Neighbour polling: whose neighbours a PE asks (default: the --net topology; ring on a
     /// crossbar).
     #[arg(long, global = true)]

@@ -27,7 +27,7 @@ pub fn from_env() -> Result<Option<Fault>, String> {
 }
 
 /// A task that misbehaves on one PE.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct Faulty<T: Task> {
     inner: T,

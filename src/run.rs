@@ -120,7 +120,9 @@ where
                 .balancer(opts.balancer)
                 .delta_t(delta_t)
                 .seed(opts.seed)
-                .neighbourhood(neighbourhood);
+                .neighbourhood(neighbourhood)
+                .trim(opts.trim)
+                .fast_init(opts.fast_init);
             config.validate().map_err(Failure::input)?;
             let t_seq = opts.baseline.then(|| run_sequential(make_root()).t_seq);
             let progress = progress::Progress::new(opts.quiet);
@@ -214,7 +216,9 @@ mod mpi {
             .balancer(opts.balancer)
             .delta_t(delta_t)
             .seed(opts.seed)
-            .neighbourhood(neighbourhood);
+            .neighbourhood(neighbourhood)
+            .trim(opts.trim)
+            .fast_init(opts.fast_init);
         match mpi.run(make_root, &config) {
             Ok(report) => Ok(report),
             Err(e) => {

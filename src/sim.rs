@@ -43,7 +43,9 @@ pub fn configs(o: &SimOpts) -> Result<(Config, SimConfig), Failure> {
         .balancer(o.balancer)
         .delta_t(o.delta_t.unwrap_or(o.t_rout.max(1)))
         .seed(o.seed)
-        .neighbourhood(neighbourhood);
+        .neighbourhood(neighbourhood)
+        .trim(o.trim)
+        .fast_init(o.fast_init);
     config.validate().map_err(Failure::input)?;
     sim.validate(o.pes).map_err(Failure::input)?;
     Ok((config, sim))

@@ -122,6 +122,12 @@ impl Case {
         let config = Config::new(pes)
             .balancer(balancer)
             .neighbourhood(neighbourhood)
+            .trim(if r.random_bool(0.25) {
+                Some(r.random_range(1..=4))
+            } else {
+                None
+            })
+            .fast_init(r.random_bool(0.3))
             .delta_t(r.random_range(1..=100))
             .seed(r.random_range(0..1_000_000));
         let empty_splits = if r.random_bool(0.2) {
@@ -154,6 +160,12 @@ impl Case {
             s.t_send,
             s.delay
         );
+        if let Some(t) = c.trim {
+            line.push_str(&format!(" --trim {t}"));
+        }
+        if c.fast_init {
+            line.push_str(" --fast-init");
+        }
         if c.balancer == Balancer::NeighbourPolling {
             line.push_str(&format!(" --neighbourhood {}", c.neighbourhood));
         }

@@ -77,6 +77,75 @@ where
     }
 }
 
+/// Random polling with fast initialization and with trimming, on threads and in the simulator.
+fn check_options<T: Task + Clone>(name: &str, root: T)
+where
+    T::Output: PartialEq + std::fmt::Debug,
+{
+    let seq = run_sequential(root.clone());
+    for (fast_init, trim) in [(true, None), (false, Some(1)), (true, Some(2))] {
+        for p in [1, 2, 3, 5, 8, 16] {
+            let cfg = Config::new(p)
+                .delta_t(32)
+                .seed(3)
+                .fast_init(fast_init)
+                .trim(trim);
+            let r = {
+                let (root, cfg) = (root.clone(), cfg.clone());
+                within(Duration::from_secs(120), move || {
+                    run(root, &cfg).expect("thread run")
+                })
+            };
+            assert_eq!(
+                r.output, seq.output,
+                "{name} threads P={p} fast_init={fast_init} trim={trim:?}"
+            );
+            assert_eq!(r.totals.work_units, seq.work_units, "{name} threads P={p}");
+            let s = simulate(root.clone(), &cfg, &SimConfig::default()).expect("simulation");
+            assert_eq!(
+                s.report.output, seq.output,
+                "{name} sim P={p} fast_init={fast_init} trim={trim:?}"
+            );
+            assert_eq!(
+                s.report.totals.work_units, seq.work_units,
+                "{name} sim P={p}"
+            );
+            if fast_init && p >= 4 {
+                // Every PE below 2^⌊log₂ P⌋ starts with a piece: no PE 1..4 needs to steal first.
+                let started: usize = s
+                    .report
+                    .per_pe
+                    .iter()
+                    .take(4)
+                    .filter(|pe| pe.counters.work_units > 0)
+                    .count();
+                assert_eq!(
+                    started, 4,
+                    "{name} sim P={p}: fast initialization left PEs 0..4 idle"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn random_polling_options_keep_answers_exact() {
+    check_options("nqueens 10", NQueens::new(10).unwrap());
+    check_options(
+        "uts T1-mini",
+        Uts::new(UtsParams::parse(&["T1-mini".to_string()]).unwrap()),
+    );
+    let p = SyntheticParams {
+        work: 300_000,
+        alpha: 0.3,
+        atomic: 1,
+        rule: SplitRule::Random,
+        spin: 1,
+        seed: 9,
+    };
+    check_options("synthetic", Synthetic::new(p).unwrap());
+}
+
 #[test]
 fn nqueens_under_every_balancer() {
     check_all("nqueens 9", NQueens::new(9).unwrap());

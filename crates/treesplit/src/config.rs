@@ -69,6 +69,12 @@ pub struct Config {
     pub seed: u64,
     /// Whose neighbours neighbour polling asks (ring, mesh, hypercube, …).
     pub neighbourhood: Topology,
+    /// Trimming of request queues (paper 000 §4): a busy PE serves at most this many
+    /// requests between two work slices and rejects the rest (None: serve all).
+    pub trim: Option<u32>,
+    /// Fast initialization (exercise 14.7 of paper 001): broadcast the root and split it
+    /// locally ⌊log₂ P⌋ times, so that up to P PEs start busy. Needs a deterministic `split`.
+    pub fast_init: bool,
 }
 
 /// The default Δt in work units: long enough that polling costs well under 1 % of the work
@@ -88,6 +94,8 @@ impl Config {
             delta_t: DEFAULT_DELTA_T,
             seed: 1,
             neighbourhood: Topology::Ring,
+            trim: None,
+            fast_init: false,
         }
     }
 
@@ -109,6 +117,18 @@ impl Config {
         self
     }
 
+    /// Builder: serve at most `limit` requests per poll (trimming).
+    pub fn trim(mut self, limit: Option<u32>) -> Self {
+        self.trim = limit;
+        self
+    }
+
+    /// Builder: fast initialization on or off.
+    pub fn fast_init(mut self, on: bool) -> Self {
+        self.fast_init = on;
+        self
+    }
+
     /// Builder: set the seed.
     pub fn seed(mut self, seed: u64) -> Self {
         self.seed = seed;
@@ -125,6 +145,9 @@ impl Config {
                 "{} PEs is more than the supported {MAX_PES}",
                 self.pes
             ));
+        }
+        if self.trim == Some(0) {
+            return Err("trim must be at least 1 (leave it out to serve every request)".into());
         }
         if self.delta_t == 0 {
             return Err("delta-t must be at least 1 work unit".into());

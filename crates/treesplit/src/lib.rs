@@ -17,7 +17,7 @@
 //! use serde::{Deserialize, Serialize};
 //!
 //! /// Sum of i*i over a range, split at the middle (paper 001 §14.5.1).
-//! #[derive(Serialize, Deserialize)]
+//! #[derive(Clone, Serialize, Deserialize)]
 //! struct Squares { lo: u64, hi: u64 }
 //!
 //! impl Task for Squares {

@@ -49,7 +49,10 @@ impl Outcome for () {
 ///   tasks should give away the *highest* unexplored alternatives of their depth-first
 ///   stack (paper 001 §14.5.4), which keeps the splitting depth `h` small.
 /// - `is_empty()` is true when no work is left.
-pub trait Task: Sized + Send + Serialize + DeserializeOwned + 'static {
+/// - `split()` is deterministic: the same task state always splits the same way (fast
+///   initialization relies on every PE splitting its copy of the root identically), and
+///   `clone()` copies the remaining work (used only to broadcast the root).
+pub trait Task: Sized + Clone + Send + Serialize + DeserializeOwned + 'static {
     /// What working on the task produces; merged across PEs.
     type Output: Outcome;
 

@@ -161,7 +161,7 @@ fn termination_waits_for_work_in_transit() {
 }
 
 /// A task that claims work but never makes progress.
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 struct Stuck;
 
 impl Task for Stuck {

@@ -35,6 +35,11 @@ pub enum Message<T: Task> {
         /// Generation of the piece: the number of splits between it and the root.
         generation: u32,
     },
+    /// Fast initialization: a copy of the root, broadcast down the binary tree of PEs.
+    Root {
+        /// The root task.
+        task: T,
+    },
     /// Global round robin: ask PE 0 for the next value of the global counter.
     Counter,
     /// Global round robin: PE 0's answer, the PE to ask for work.
@@ -46,7 +51,7 @@ pub enum Message<T: Task> {
 impl<T: Task> Message<T> {
     /// True for messages that carry work (the only ones termination detection counts).
     pub fn carries_work(&self) -> bool {
-        matches!(self, Message::Work { .. })
+        matches!(self, Message::Work { .. } | Message::Root { .. })
     }
 }
 

@@ -58,6 +58,13 @@ pub struct Polling<T: Task> {
     rule: VictimRule,
     /// PE 0 under global round robin: the global counter.
     counter: u64,
+    /// Serve at most this many requests per poll (None: all).
+    trim: Option<u32>,
+    /// Requests served by splitting since the last work slice.
+    served_this_poll: u32,
+    /// Fast initialization: the copy of the root has not arrived yet (no requests until then,
+    /// or the root and an answer could both bring work).
+    awaiting_root: bool,
 }
 
 /// The generator of PE `me` for run seed `seed`: independent streams per PE, reproducible.
@@ -69,6 +76,7 @@ impl<T: Task> Polling<T> {
     /// PE `me` of the configured run; PE 0 passes the root task. The victim rule follows
     /// `config.balancer` (random, neighbour or global round robin polling).
     pub fn new(me: PeId, config: &Config, root: Option<T>) -> Self {
+        let root_copy = if config.fast_init { root.clone() } else { None };
         let piece = root.filter(|t| !t.is_empty()).map(|task| Piece {
             task,
             generation: 0,
@@ -85,7 +93,7 @@ impl<T: Task> Polling<T> {
             Balancer::GlobalRoundRobin => VictimRule::GlobalRoundRobin,
             Balancer::RandomPolling => VictimRule::Random,
         };
-        Polling {
+        let mut pe = Polling {
             me,
             p: config.pes,
             delta_t: config.delta_t.max(1),
@@ -99,6 +107,53 @@ impl<T: Task> Polling<T> {
             stalled_slices: 0,
             rule,
             counter: 0,
+            trim: config.trim,
+            served_this_poll: 0,
+            awaiting_root: config.fast_init && p > 1 && me != 0,
+        };
+        if config.fast_init && p > 1 {
+            // Exercise 14.7 of paper 001: PE 0 broadcasts the root down the reduction tree.
+            pe.piece = None;
+            if let Some(root) = root_copy {
+                pe.init_from_root(root);
+            }
+        }
+        pe
+    }
+
+    /// Fast initialization: pass copies of the root down the binary tree (counted as work
+    /// messages, so termination cannot be declared while one is in flight), then split the
+    /// root ⌊log₂ P⌋ times, keeping at level j the part bit j of this PE's number selects. The
+    /// pieces of PEs 0..2^⌊log₂ P⌋ partition the root; the other PEs start idle.
+    fn init_from_root(&mut self, root: T) {
+        for child in [2 * self.me + 1, 2 * self.me + 2] {
+            if child < self.p {
+                self.counters.pieces_sent += 1;
+                self.send(child, Message::Root { task: root.clone() });
+            }
+        }
+        let levels = usize::BITS - 1 - self.p.leading_zeros(); // ⌊log₂ P⌋
+        if self.me >= 1 << levels {
+            return;
+        }
+        let mut task = root;
+        let mut generation = 0;
+        for level in 0..levels {
+            let Some(other) = task.split() else {
+                if self.me >> level & 1 == 1 {
+                    return; // the other side of an atomic task is empty
+                }
+                continue;
+            };
+            generation += 1;
+            self.counters.splits += 1;
+            if self.me >> level & 1 == 1 {
+                task = other;
+            }
+        }
+        self.counters.max_generation = self.counters.max_generation.max(generation);
+        if !task.is_empty() {
+            self.piece = Some(Piece { task, generation });
         }
     }
 
@@ -162,7 +217,13 @@ impl<T: Task> Polling<T> {
             // Everyone is idle and finishing; the requester needs no answer.
             return;
         }
+        // Trimming (paper 000 §4): serve at most `trim` requests per poll; reject the rest at
+        // once so that their senders ask elsewhere instead of queueing here.
+        let trimmed = self
+            .trim
+            .is_some_and(|limit| self.served_this_poll >= limit);
         let given = match &mut self.piece {
+            Some(_) if trimmed => None,
             Some(piece) => match piece.task.split() {
                 Some(part) if !part.is_empty() => {
                     piece.generation += 1;
@@ -176,6 +237,7 @@ impl<T: Task> Polling<T> {
         };
         match given {
             Some((task, generation, now_empty)) => {
+                self.served_this_poll += 1;
                 self.counters.splits += 1;
                 self.counters.pieces_sent += 1;
                 self.counters.max_generation = self.counters.max_generation.max(generation);
@@ -217,7 +279,11 @@ impl<T: Task> Protocol<T> for Polling<T> {
                 budget: self.delta_t,
             };
         }
-        if !self.awaiting_reply && self.p > 1 && !self.termination.is_finishing() {
+        if !self.awaiting_reply
+            && !self.awaiting_root
+            && self.p > 1
+            && !self.termination.is_finishing()
+        {
             self.ask();
         }
         self.advance_termination();
@@ -232,6 +298,7 @@ impl<T: Task> Protocol<T> for Polling<T> {
         let Some(piece) = &mut self.piece else {
             return 0;
         };
+        self.served_this_poll = 0;
         let mut ctx = Context::new(&mut self.output, incumbent, self.me);
         let units = piece.task.work(budget, &mut ctx);
         self.counters.work_units += units;
@@ -271,6 +338,12 @@ impl<T: Task> Protocol<T> for Polling<T> {
                 if !task.is_empty() {
                     self.piece = Some(Piece { task, generation });
                 }
+                self.advance_termination();
+            }
+            Message::Root { task } => {
+                self.counters.pieces_received += 1;
+                self.awaiting_root = false;
+                self.init_from_root(task);
                 self.advance_termination();
             }
             Message::Counter => {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 /// Wraps a task so that a fraction of its splits hand over an *empty* piece (the protocol
 /// must treat it as a rejection and lose no work). Deterministic: the choice is a hash of
 /// the seed and a per-piece split counter.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct EmptySplits<T: Task> {
     inner: Option<T>,
