@@ -63,6 +63,9 @@ pub struct RunOpts {
     /// No progress indicator.
     #[arg(long, global = true)]
     pub quiet: bool,
+    /// Round length Δ of random shift (µs on threads and MPI; virtual units in the simulator).
+    #[arg(long, global = true)]
+    pub round: Option<u64>,
     /// Trimming (paper 000 §4): a busy PE serves at most N requests per poll, rejects the rest.
     #[arg(long, global = true)]
     pub trim: Option<u32>,
@@ -137,6 +140,9 @@ pub struct SimOpts {
     /// Adversary: this fraction of splits hands over an empty piece.
     #[arg(long = "empty-splits", global = true, default_value_t = 0.0)]
     pub empty_splits: f64,
+    /// Round length Δ of random shift (µs on threads and MPI; virtual units in the simulator).
+    #[arg(long, global = true)]
+    pub round: Option<u64>,
     /// Trimming (paper 000 §4): a busy PE serves at most N requests per poll, rejects the rest.
     #[arg(long, global = true)]
     pub trim: Option<u32>,

@@ -122,7 +122,8 @@ where
                 .seed(opts.seed)
                 .neighbourhood(neighbourhood)
                 .trim(opts.trim)
-                .fast_init(opts.fast_init);
+                .fast_init(opts.fast_init)
+                .round(opts.round.unwrap_or(treesplit::config::DEFAULT_ROUND));
             config.validate().map_err(Failure::input)?;
             let t_seq = opts.baseline.then(|| run_sequential(make_root()).t_seq);
             let progress = progress::Progress::new(opts.quiet);
@@ -218,7 +219,8 @@ mod mpi {
             .seed(opts.seed)
             .neighbourhood(neighbourhood)
             .trim(opts.trim)
-            .fast_init(opts.fast_init);
+            .fast_init(opts.fast_init)
+            .round(opts.round.unwrap_or(treesplit::config::DEFAULT_ROUND));
         match mpi.run(make_root, &config) {
             Ok(report) => Ok(report),
             Err(e) => {

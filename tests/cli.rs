@@ -258,3 +258,29 @@ fn dst_command_runs_and_counts() {
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).contains("25 passed, 0 failed"), "{}", stdout(&o));
 }
+
+#[test]
+fn dst_cases_replay_exactly_from_their_command_line() {
+    for seed in 0..40u64 {
+        let case = treesplit_apps::dst::Case::random(seed, 64);
+        let (t_par, messages, splits) = case.fingerprint().expect("case runs");
+        let line = case.command_line();
+        let mut args: Vec<&str> = line.split_whitespace().skip(1).collect();
+        args.push("--json");
+        let o = treesplit(&args);
+        assert!(o.status.success(), "{line}: {}", stderr(&o));
+        let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+        let r = &j["simulation"]["report"];
+        assert_eq!(r["t_par"].as_f64(), Some(t_par), "seed {seed}: {line}");
+        assert_eq!(
+            r["totals"]["messages"].as_u64(),
+            Some(messages),
+            "seed {seed}: {line}"
+        );
+        assert_eq!(
+            r["totals"]["splits"].as_u64(),
+            Some(splits),
+            "seed {seed}: {line}"
+        );
+    }
+}

@@ -128,6 +128,7 @@ impl Case {
                 None
             })
             .fast_init(r.random_bool(0.3))
+            .round(r.random_range(1..=200))
             .delta_t(r.random_range(1..=100))
             .seed(r.random_range(0..1_000_000));
         let empty_splits = if r.random_bool(0.2) {
@@ -166,6 +167,9 @@ impl Case {
         if c.fast_init {
             line.push_str(" --fast-init");
         }
+        if c.balancer == Balancer::RandomShift {
+            line.push_str(&format!(" --round {}", c.round));
+        }
         if c.balancer == Balancer::NeighbourPolling {
             line.push_str(&format!(" --neighbourhood {}", c.neighbourhood));
         }
@@ -194,6 +198,24 @@ impl Case {
             line.push_str(&format!(" --empty-splits {}", self.empty_splits));
         }
         line
+    }
+
+    /// Run the case and return (T_par, messages, splits): the figures a replay must reproduce.
+    pub fn fingerprint(&self) -> Result<(f64, u64, u64), String> {
+        fn go<T: Task>(case: &Case, root: T) -> Result<(f64, u64, u64), String> {
+            let r = simulate_maybe_adversarial(root, &case.config, &case.sim, case.empty_splits)
+                .map_err(|e| e.to_string())?;
+            Ok((
+                r.report.t_par,
+                r.report.totals.messages,
+                r.report.totals.splits,
+            ))
+        }
+        match &self.app {
+            AppSpec::NQueens(n) => go(self, NQueens::new(*n)?),
+            AppSpec::Uts(p) => go(self, Uts::new(*p)),
+            AppSpec::Synthetic(p) => go(self, Synthetic::new(*p)?),
+        }
     }
 
     /// Run the case and check everything; the error says what failed.

@@ -16,6 +16,9 @@ pub enum Balancer {
     NeighbourPolling,
     /// Polling of the PE named by a global counter at PE 0 (paper 000 §1.3): a baseline.
     GlobalRoundRobin,
+    /// The synchronous random shift of paper 001 §14.5.2: in rounds of length Δ, idle PE i asks
+    /// PE (i + k) mod P, with one random k per round shared by all PEs.
+    RandomShift,
 }
 
 impl Balancer {
@@ -24,6 +27,7 @@ impl Balancer {
         Balancer::RandomPolling,
         Balancer::NeighbourPolling,
         Balancer::GlobalRoundRobin,
+        Balancer::RandomShift,
     ];
 
     /// The name used on the command line and in reports.
@@ -32,6 +36,7 @@ impl Balancer {
             Balancer::RandomPolling => "random-polling",
             Balancer::NeighbourPolling => "neighbour-polling",
             Balancer::GlobalRoundRobin => "global-round-robin",
+            Balancer::RandomShift => "random-shift",
         }
     }
 }
@@ -72,6 +77,9 @@ pub struct Config {
     /// Trimming of request queues (paper 000 §4): a busy PE serves at most this many
     /// requests between two work slices and rejects the rest (None: serve all).
     pub trim: Option<u32>,
+    /// Round length Δ of synchronous balancers (random shift): virtual time units in the
+    /// simulator, microseconds on threads and MPI.
+    pub round: u64,
     /// Fast initialization (exercise 14.7 of paper 001): broadcast the root and split it
     /// locally ⌊log₂ P⌋ times, so that up to P PEs start busy. Needs a deterministic `split`.
     pub fast_init: bool,
@@ -81,6 +89,10 @@ pub struct Config {
 /// of the cheapest application here (N-Queens, a few ns per unit), short enough that a
 /// request is answered within tens of microseconds.
 pub const DEFAULT_DELTA_T: u64 = 4096;
+
+/// The default round length Δ of synchronous balancers: 50 (µs on real machines; in the
+/// simulator, enough for a request, a split and the answer with T_rout = 10 and T_split = 5).
+pub const DEFAULT_ROUND: u64 = 50;
 
 /// The largest P accepted (the simulator's scale; thread runs are limited by the OS).
 pub const MAX_PES: usize = 1 << 20;
@@ -95,6 +107,7 @@ impl Config {
             seed: 1,
             neighbourhood: Topology::Ring,
             trim: None,
+            round: DEFAULT_ROUND,
             fast_init: false,
         }
     }
@@ -123,6 +136,12 @@ impl Config {
         self
     }
 
+    /// Builder: the round length Δ of synchronous balancers.
+    pub fn round(mut self, round: u64) -> Self {
+        self.round = round;
+        self
+    }
+
     /// Builder: fast initialization on or off.
     pub fn fast_init(mut self, on: bool) -> Self {
         self.fast_init = on;
@@ -145,6 +164,9 @@ impl Config {
                 "{} PEs is more than the supported {MAX_PES}",
                 self.pes
             ));
+        }
+        if self.round == 0 {
+            return Err("the round length must be at least 1".into());
         }
         if self.trim == Some(0) {
             return Err("trim must be at least 1 (leave it out to serve every request)".into());

@@ -121,7 +121,18 @@ impl Mpi {
 
         world.barrier();
         let start = Instant::now();
+        // Synchronous balancers: rounds of Δ µs on the local clock, started together by the
+        // barrier above (ranks' clocks drift apart only by the barrier's skew).
+        let round_length = pe.round_length().map(Duration::from_micros);
+        let mut round = None;
         loop {
+            if let Some(length) = round_length {
+                let now = (start.elapsed().as_nanos() / length.as_nanos().max(1)) as u64;
+                if round != Some(now) {
+                    round = Some(now);
+                    pe.on_round(now);
+                }
+            }
             let step = pe.step();
             while let Some((to, message)) = pe.poll_transmit() {
                 if matches!(message, Message::Request) {
@@ -154,9 +165,30 @@ impl Mpi {
                 }
                 Step::Wait => {
                     let t0 = Instant::now();
-                    let probed = world.any_process().matched_probe();
+                    let probed = match (round_length, round) {
+                        // MPI has no probe with a timeout: until the next round starts, probe
+                        // and sleep in short steps (only synchronous balancers do this).
+                        (Some(length), Some(r)) => {
+                            let next = start
+                                + Duration::from_nanos(
+                                    (length.as_nanos() as u64).saturating_mul(r + 1),
+                                );
+                            loop {
+                                if let Some(probed) = world.any_process().immediate_matched_probe()
+                                {
+                                    break Some(probed);
+                                }
+                                let now = Instant::now();
+                                if now >= next {
+                                    break None;
+                                }
+                                std::thread::sleep((next - now).min(Duration::from_micros(20)));
+                            }
+                        }
+                        _ => Some(world.any_process().matched_probe()),
+                    };
                     idle += t0.elapsed();
-                    vec![receive(probed)]
+                    probed.map(receive).into_iter().collect()
                 }
                 Step::Finished => break,
             };

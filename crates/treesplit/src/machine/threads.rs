@@ -47,6 +47,8 @@ struct Shared<'s, T: Task> {
     units: Vec<CachePadded<AtomicU64>>,
     /// Messages of the slow PE go through the courier: (deliver at, to, envelope).
     courier: Option<(PeId, Duration, Sender<Delayed<T>>)>,
+    /// The common origin of round numbers (synchronous balancers).
+    start: Instant,
 }
 
 impl<T: Task> Shared<'_, T> {
@@ -109,6 +111,7 @@ impl<'a> Threads<'a> {
                 .map(|_| CachePadded::new(AtomicU64::new(0)))
                 .collect(),
             courier: self.slow_sender.map(|(pe, d)| (pe, d, courier_tx.clone())),
+            start: Instant::now(),
         };
         drop(courier_tx);
         let (done_tx, done_rx) = unbounded::<()>();
@@ -236,7 +239,17 @@ fn pe_loop<T: Task>(
     let born = Instant::now();
     let mut idle = Duration::ZERO;
     let mut units_done = 0u64;
+    // Synchronous balancers: rounds of Δ µs counted from the common start.
+    let round_length = pe.round_length().map(Duration::from_micros);
+    let mut round = None;
     loop {
+        if let Some(length) = round_length {
+            let now = (shared.start.elapsed().as_nanos() / length.as_nanos().max(1)) as u64;
+            if round != Some(now) {
+                round = Some(now);
+                pe.on_round(now);
+            }
+        }
         // Decide first, then send what the decision produced, then act on it.
         let step = pe.step();
         while let Some((to, m)) = pe.poll_transmit() {
@@ -259,11 +272,28 @@ fn pe_loop<T: Task>(
             }
             Step::Wait => {
                 let t0 = Instant::now();
-                let env = inbox.recv();
+                let env = match (round_length, round) {
+                    // Wake up at the next round's start if nothing arrives before.
+                    (Some(length), Some(r)) => {
+                        let next = shared.start
+                            + Duration::from_nanos(
+                                (length.as_nanos() as u64).saturating_mul(r + 1),
+                            );
+                        match inbox.recv_deadline(next) {
+                            Ok(env) => Ok(env),
+                            Err(RecvTimeoutError::Timeout) => {
+                                idle += t0.elapsed();
+                                continue;
+                            }
+                            Err(RecvTimeoutError::Disconnected) => Err(()),
+                        }
+                    }
+                    _ => inbox.recv().map_err(|_| ()),
+                };
                 idle += t0.elapsed();
                 match env {
                     Ok(Envelope::Msg(from, m)) => pe.receive(from, m),
-                    Ok(Envelope::Abort) | Err(_) => return None,
+                    Ok(Envelope::Abort) | Err(()) => return None,
                 }
             }
             Step::Finished => break,

@@ -114,13 +114,22 @@ pub trait Protocol<T: Task>: Send {
     fn take_output(&mut self) -> Option<T::Output>;
     /// True while this PE holds a non-empty task.
     fn is_busy(&self) -> bool;
+    /// Synchronous protocols: the round length Δ. The machine then calls [`Protocol::on_round`]
+    /// at every multiple of Δ (virtual time units in the simulator, microseconds since the
+    /// start on real machines). `None` (the default): no rounds.
+    fn round_length(&self) -> Option<u64> {
+        None
+    }
+    /// Round `round` starts (only called when `round_length` is `Some`).
+    fn on_round(&mut self, _round: u64) {}
 }
 
 /// Build the state machine of PE `me` for the configured balancer. PE 0 gets the root task.
 pub fn new_pe<T: Task>(me: PeId, config: &Config, root: Option<T>) -> Box<dyn Protocol<T>> {
     match config.balancer {
-        Balancer::RandomPolling | Balancer::NeighbourPolling | Balancer::GlobalRoundRobin => {
-            Box::new(polling::Polling::new(me, config, root))
-        }
+        Balancer::RandomPolling
+        | Balancer::NeighbourPolling
+        | Balancer::GlobalRoundRobin
+        | Balancer::RandomShift => Box::new(polling::Polling::new(me, config, root)),
     }
 }

@@ -38,6 +38,19 @@ enum VictimRule {
     Neighbour(Vec<PeId>),
     /// Ask PE 0 for the next value of the global counter.
     GlobalRoundRobin,
+    /// At the start of each round of this length, ask PE (i + k_round) mod P.
+    RandomShift {
+        round: u64,
+    },
+}
+
+/// The shift k ∈ 1..P of round `round`: the same on every PE, from the run's seed alone.
+pub fn round_shift(seed: u64, round: u64, p: usize) -> usize {
+    let mut x = seed ^ round.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5851_F42D_4C95_7F2D;
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^= x >> 31;
+    1 + (x % (p as u64 - 1)) as usize
 }
 
 /// The polling state machine of one PE.
@@ -60,6 +73,8 @@ pub struct Polling<T: Task> {
     counter: u64,
     /// Serve at most this many requests per poll (None: all).
     trim: Option<u32>,
+    /// The run's seed (random shift derives each round's shift from it).
+    seed: u64,
     /// Requests served by splitting since the last work slice.
     served_this_poll: u32,
     /// Fast initialization: the copy of the root has not arrived yet (no requests until then,
@@ -91,6 +106,9 @@ impl<T: Task> Polling<T> {
                 VictimRule::Neighbour(n)
             }
             Balancer::GlobalRoundRobin => VictimRule::GlobalRoundRobin,
+            Balancer::RandomShift => VictimRule::RandomShift {
+                round: config.round,
+            },
             Balancer::RandomPolling => VictimRule::Random,
         };
         let mut pe = Polling {
@@ -108,6 +126,7 @@ impl<T: Task> Polling<T> {
             rule,
             counter: 0,
             trim: config.trim,
+            seed: config.seed,
             served_this_poll: 0,
             awaiting_root: config.fast_init && p > 1 && me != 0,
         };
@@ -177,6 +196,11 @@ impl<T: Task> Polling<T> {
             VictimRule::GlobalRoundRobin if self.me == 0 => self.next_victim(0),
             VictimRule::GlobalRoundRobin => {
                 self.send(0, Message::Counter);
+                return;
+            }
+            // Random shift asks only when a round starts (`on_round`).
+            VictimRule::RandomShift { .. } => {
+                self.awaiting_reply = false;
                 return;
             }
         };
@@ -380,5 +404,27 @@ impl<T: Task> Protocol<T> for Polling<T> {
 
     fn is_busy(&self) -> bool {
         self.piece.is_some()
+    }
+
+    fn round_length(&self) -> Option<u64> {
+        match self.rule {
+            VictimRule::RandomShift { round } => Some(round),
+            _ => None,
+        }
+    }
+
+    /// Random shift (paper 001 §14.5.2): a PE idle at the start of round r asks PE
+    /// (i + k_r) mod P; all PEs use the same k_r, so every PE receives at most one request.
+    fn on_round(&mut self, round: u64) {
+        if self.piece.is_none()
+            && !self.awaiting_reply
+            && !self.awaiting_root
+            && self.p > 1
+            && !self.termination.is_finishing()
+        {
+            let victim = (self.me + round_shift(self.seed, round, self.p)) % self.p;
+            self.awaiting_reply = true;
+            self.request(victim);
+        }
     }
 }

@@ -132,6 +132,9 @@ pub struct SimReport<O> {
     pub diameter_latency: u64,
     /// Theorem 1 of paper 000 against the measurement.
     pub theorem1: Theorem1,
+    /// Random shift: the bound of Theorem 14.2 of paper 001, T_seq/P + (3ch + 3)Δ with
+    /// c = 2 + 4 ln 2 (probability ≥ 1 − 1/P) and the measured h, not counting t_atomic.
+    pub theorem_14_2: Option<f64>,
     /// (time, fraction of PEs busy).
     pub utilization: Vec<(u64, f64)>,
     /// Events simulated.
@@ -148,13 +151,20 @@ impl<O> SimReport<O> {
     /// A readable summary of the simulation-specific figures.
     pub fn summary(&self) -> String {
         let t = &self.theorem1;
+        let shift = match self.theorem_14_2 {
+            Some(b) => format!(
+                "Theorem 14.2 (random shift, Δ = {}): T_par ≤ T_seq/P + (3ch+3)Δ + t_atomic = {b:.0} + t_atomic; measured {}\n",
+                self.report.config.round, self.report.t_par
+            ),
+            None => String::new(),
+        };
         let hop = self.sim.t_hop.unwrap_or(self.sim.t_rout);
         format!(
             "network {} (T_rout {}, T_hop {hop}, T_split {}, T_send {}, delay {})\n\
              T_par {} (virtual)  T_seq {}  efficiency {:.4}\n\
              Theorem 1: T_seq/P = {:.1}   T_par − T_seq/P = {:.1}   h = {}   (T_par − T_seq/P)/(h·(T_rout+T_split)) = {:.3}\n\
              termination detected {} after the last work unit ({:.2} × diameter latency {})\n\
-             {} events\n",
+             {}{} events\n",
             self.sim.topology,
             self.sim.t_rout,
             self.sim.t_split,
@@ -170,6 +180,7 @@ impl<O> SimReport<O> {
             self.termination_delay,
             self.termination_delay as f64 / self.diameter_latency.max(1) as f64,
             self.diameter_latency,
+            shift,
             self.events,
         )
     }
@@ -187,6 +198,8 @@ impl<O> SimReport<O> {
 
 enum Event<T: Task> {
     SliceEnd(PeId),
+    /// Round `r` of a synchronous balancer starts on every PE.
+    Round(u64),
     Arrive {
         from: PeId,
         to: PeId,
@@ -381,8 +394,23 @@ impl<T: Task> Sim<'_, T> {
         }
     }
 
+    /// Round `round` starts for PE `i`: tell it, and let it act if it is idle.
+    fn start_round(&mut self, i: PeId, time: u64, round: u64) {
+        if matches!(self.pes[i].state, State::Done { .. }) {
+            return;
+        }
+        self.pes[i].proto.on_round(round);
+        if let State::Waiting { since } = self.pes[i].state {
+            let wake = time.max(since);
+            self.record(i, since, wake, Activity::Idle);
+            self.pes[i].idle += wake - since;
+            self.drive(i, wake);
+        }
+    }
+
     fn handle(&mut self, time: u64, event: Event<T>) {
         match event {
+            Event::Round(_) => unreachable!("rounds are handled PE by PE"),
             Event::SliceEnd(i) => self.drive(i, time),
             Event::Arrive { from, to, message } => match self.pes[to].state {
                 State::Done { .. } => {
@@ -471,6 +499,10 @@ fn simulate_inner<T: Task>(
         // A panic inside user code or a protocol invariant names its PE.
         run_pe(&mut s, i, |s| s.drive(i, 0))?;
     }
+    let round_length = s.pes.first().and_then(|pe| pe.proto.round_length());
+    if round_length.is_some() {
+        s.schedule(0, Event::Round(0));
+    }
     while let Some((time, event)) = s.queue.pop() {
         s.events += 1;
         if s.events > sim.max_events {
@@ -479,9 +511,26 @@ fn simulate_inner<T: Task>(
                 sim.max_events
             )));
         }
+        if let Event::Round(r) = event {
+            for i in 0..p {
+                run_pe(&mut s, i, |s| s.start_round(i, time, r))?;
+            }
+            if s.pes
+                .iter()
+                .any(|pe| !matches!(pe.state, State::Done { .. }))
+            {
+                let length = round_length.unwrap_or(1).max(1);
+                s.schedule(time + length, Event::Round(r + 1));
+            }
+            if let Some(v) = s.violation.take() {
+                return Err(RunError::Internal(v));
+            }
+            continue;
+        }
         let pe = match &event {
             Event::SliceEnd(i) => *i,
             Event::Arrive { to, .. } => *to,
+            Event::Round(_) => 0,
         };
         run_pe(&mut s, pe, |s| s.handle(time, event))?;
         if let Some(v) = s.violation.take() {
@@ -535,8 +584,13 @@ fn simulate_inner<T: Task>(
         h,
         constant: lower_order / (f64::from(h.max(1)) * (sim.t_rout + sim.t_split).max(1) as f64),
     };
+    let theorem_14_2 = (config.balancer == crate::config::Balancer::RandomShift).then(|| {
+        let c = 2.0 + 4.0 * std::f64::consts::LN_2;
+        t_seq_over_p + (3.0 * c * f64::from(h) + 3.0) * config.round as f64
+    });
     Ok(SimReport {
         report,
+        theorem_14_2,
         sim: sim.clone(),
         last_work_end: s.last_work_end,
         termination_delay: t_par.saturating_sub(s.last_work_end),
