@@ -1,7 +1,7 @@
 //! The command line: `treesplit run|bench <app> <app-args> [options]`.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use treesplit::Balancer;
+use treesplit::{Balancer, TerminationKind};
 
 /// treesplit: tree-shaped computations on many PEs with provably good load balance.
 #[derive(Debug, Parser)]
@@ -63,6 +63,9 @@ pub struct RunOpts {
     /// No progress indicator.
     #[arg(long, global = true)]
     pub quiet: bool,
+    /// Termination detection: four-counter or response-tree.
+    #[arg(long, global = true, default_value = "four-counter", value_parser = parse_termination)]
+    pub termination: TerminationKind,
     /// Round length Δ of random shift (µs on threads and MPI; virtual units in the simulator).
     #[arg(long, global = true)]
     pub round: Option<u64>,
@@ -140,6 +143,9 @@ pub struct SimOpts {
     /// Adversary: this fraction of splits hands over an empty piece.
     #[arg(long = "empty-splits", global = true, default_value_t = 0.0)]
     pub empty_splits: f64,
+    /// Termination detection: four-counter or response-tree.
+    #[arg(long, global = true, default_value = "four-counter", value_parser = parse_termination)]
+    pub termination: TerminationKind,
     /// Round length Δ of random shift (µs on threads and MPI; virtual units in the simulator).
     #[arg(long, global = true)]
     pub round: Option<u64>,
@@ -171,6 +177,9 @@ pub struct CompareArgs {
     /// Draw the comparison (efficiency and T_par per balancer) to this SVG or PNG file.
     #[arg(long, global = true)]
     pub svg: Option<std::path::PathBuf>,
+    /// Only these balancers, comma-separated (default: all).
+    #[arg(long, global = true, value_delimiter = ',', value_parser = parse_balancer)]
+    pub balancers: Vec<Balancer>,
 }
 
 #[derive(Debug, Args)]
@@ -206,6 +215,10 @@ pub struct BenchArgs {
     /// (default: N-Queens 3, UTS every node).
     #[arg(long = "rayon-depth", global = true)]
     pub rayon_depth: Option<u32>,
+}
+
+fn parse_termination(s: &str) -> Result<TerminationKind, String> {
+    s.parse()
 }
 
 fn parse_balancer(s: &str) -> Result<Balancer, String> {

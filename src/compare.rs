@@ -33,22 +33,12 @@ pub fn compare(app: &App, args: &CompareArgs) -> Result<(), Failure> {
         App::NQueens(n) => {
             let n = *n;
             NQueens::new(n).map_err(Failure::input)?;
-            rows(
-                || NQueens::new(n).expect("checked"),
-                &config,
-                &sim,
-                args.opts.empty_splits,
-            )?
+            rows(|| NQueens::new(n).expect("checked"), &config, &sim, args)?
         }
-        App::Uts(p) => rows(|| Uts::new(*p), &config, &sim, args.opts.empty_splits)?,
+        App::Uts(p) => rows(|| Uts::new(*p), &config, &sim, args)?,
         App::Synthetic(p) => {
             Synthetic::new(*p).map_err(Failure::input)?;
-            rows(
-                || Synthetic::new(*p).expect("checked"),
-                &config,
-                &sim,
-                args.opts.empty_splits,
-            )?
+            rows(|| Synthetic::new(*p).expect("checked"), &config, &sim, args)?
         }
     };
     if args.opts.json {
@@ -114,21 +104,24 @@ fn rows<T: Task>(
     make_root: impl Fn() -> T,
     config: &Config,
     sim: &SimConfig,
-    empty_splits: f64,
+    args: &CompareArgs,
 ) -> Result<Vec<Row>, Failure>
 where
     T::Output: PartialEq + Debug,
 {
     let seq = run_sequential(make_root());
     let mut rows = Vec::new();
-    for &balancer in Balancer::ALL {
+    let balancers = if args.balancers.is_empty() {
+        Balancer::ALL
+    } else {
+        &args.balancers[..]
+    };
+    for &balancer in balancers {
         let config = config.clone().balancer(balancer);
-        let r =
-            simulate_maybe_adversarial(make_root(), &config, sim, empty_splits).map_err(|e| {
-                Failure {
-                    message: format!("{balancer}: {e}"),
-                    code: 1,
-                }
+        let r = simulate_maybe_adversarial(make_root(), &config, sim, args.opts.empty_splits)
+            .map_err(|e| Failure {
+                message: format!("{balancer}: {e}"),
+                code: 1,
             })?;
         if r.report.output != seq.output || r.report.totals.work_units != seq.work_units {
             return Err(Failure {

@@ -123,6 +123,7 @@ where
                 .neighbourhood(neighbourhood)
                 .trim(opts.trim)
                 .fast_init(opts.fast_init)
+                .termination(opts.termination)
                 .round(opts.round.unwrap_or(treesplit::config::DEFAULT_ROUND));
             config.validate().map_err(Failure::input)?;
             let t_seq = opts.baseline.then(|| run_sequential(make_root()).t_seq);
@@ -220,6 +221,7 @@ mod mpi {
             .neighbourhood(neighbourhood)
             .trim(opts.trim)
             .fast_init(opts.fast_init)
+            .termination(opts.termination)
             .round(opts.round.unwrap_or(treesplit::config::DEFAULT_ROUND));
         match mpi.run(make_root, &config) {
             Ok(report) => Ok(report),

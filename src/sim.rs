@@ -45,7 +45,8 @@ pub fn configs(o: &SimOpts) -> Result<(Config, SimConfig), Failure> {
         .seed(o.seed)
         .neighbourhood(neighbourhood)
         .trim(o.trim)
-        .fast_init(o.fast_init);
+        .fast_init(o.fast_init)
+        .termination(o.termination);
     // A round must fit a request, the victim's next poll, a split and the answer.
     let default_round = 2 * o.t_rout + o.t_split + config.delta_t;
     let config = config.clone().round(o.round.unwrap_or(default_round));

@@ -91,6 +91,21 @@ fn every_balancer_on_3_ranks() {
         check(&j, 3, 63_914);
         assert_eq!(j["report"]["config"]["balancer"], balancer);
     }
+    for ranks in [2, 4] {
+        let j = json_run(
+            ranks,
+            &[],
+            &[
+                "uts",
+                "T1-mini",
+                "--termination",
+                "response-tree",
+                "--fast-init",
+            ],
+        );
+        check(&j, ranks, 63_914);
+        assert_eq!(j["report"]["config"]["termination"], "response-tree");
+    }
 }
 
 #[test]

@@ -18,7 +18,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt::Debug;
 use treesplit::machine::sim::adversary::EmptySplits;
 use treesplit::machine::sim::{Delay, Topology};
-use treesplit::{run_sequential, simulate, Balancer, Config, SimConfig, SimReport, Task};
+use treesplit::{
+    run_sequential, simulate, Balancer, Config, SimConfig, SimReport, Task, TerminationKind,
+};
 
 /// One simulated run to check.
 #[derive(Debug, Clone)]
@@ -129,6 +131,11 @@ impl Case {
             })
             .fast_init(r.random_bool(0.3))
             .round(r.random_range(1..=200))
+            .termination(if r.random_bool(0.5) {
+                TerminationKind::FourCounter
+            } else {
+                TerminationKind::ResponseTree
+            })
             .delta_t(r.random_range(1..=100))
             .seed(r.random_range(0..1_000_000));
         let empty_splits = if r.random_bool(0.2) {
@@ -167,6 +174,7 @@ impl Case {
         if c.fast_init {
             line.push_str(" --fast-init");
         }
+        line.push_str(&format!(" --termination {}", c.termination));
         if c.balancer == Balancer::RandomShift {
             line.push_str(&format!(" --round {}", c.round));
         }
@@ -251,7 +259,7 @@ impl Case {
                 r.report.totals.work_units, seq.work_units
             ));
         }
-        let bound = self.delay_bound();
+        let bound = self.delay_bound(r.report.totals.max_generation);
         if r.termination_delay > bound {
             return Err(format!(
                 "termination took {} after the last work unit, more than the O(T_rout·log P) bound {bound}",
@@ -266,9 +274,11 @@ impl Case {
     }
 
     /// Detection after the last unit: at most three reduction waves plus the final broadcast
-    /// and reduction, each 2·depth messages of the slowest latency; under global round robin
-    /// plus PE 0's time to answer the other PEs' counter requests.
-    pub fn delay_bound(&self) -> u64 {
+    /// and reduction, each 2·depth messages of the slowest latency (four-counter), or the
+    /// chain of responses of the last piece, at most h + 1 messages, plus the broadcast
+    /// (response tree); under global round robin plus PE 0's time to answer the other PEs'
+    /// counter requests.
+    pub fn delay_bound(&self, h: u32) -> u64 {
         let p = self.config.pes;
         let depth = u64::from(usize::BITS - p.leading_zeros()) + 1;
         let t_hop = self.sim.t_hop.unwrap_or(self.sim.t_rout);
@@ -289,6 +299,10 @@ impl Case {
             .unwrap_or(0);
         let latency = hops + slow_link + self.sim.delay.typical_max() + 4 * self.sim.t_send;
         let mut bound = 10 * depth * latency.max(1);
+        if self.config.termination == TerminationKind::ResponseTree {
+            // The last piece's responses climb its chain of ancestors (≤ h hops) to PE 0.
+            bound += 2 * (u64::from(h) + 1) * latency.max(1);
+        }
         if self.config.balancer == Balancer::GlobalRoundRobin {
             // PE 0 is the counter's hot spot: before each termination message it passes on, it
             // may first have to answer a counter request of every other PE, T_send each.

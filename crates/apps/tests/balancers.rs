@@ -5,7 +5,9 @@
 use std::sync::mpsc;
 use std::time::Duration;
 use treesplit::machine::sim::Topology;
-use treesplit::{run, run_sequential, simulate, Balancer, Config, SimConfig, Task};
+use treesplit::{
+    run, run_sequential, simulate, Balancer, Config, SimConfig, Task, TerminationKind,
+};
 use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 use treesplit_apps::uts::{Uts, UtsParams};
 use treesplit_apps::NQueens;
@@ -24,10 +26,14 @@ where
     T::Output: PartialEq + std::fmt::Debug,
 {
     let seq = run_sequential(root.clone());
-    for &balancer in Balancer::ALL {
+    let combinations = Balancer::ALL
+        .iter()
+        .flat_map(|b| TerminationKind::ALL.iter().map(move |t| (*b, *t)));
+    for (balancer, termination) in combinations {
         for p in [1, 2, 3, 8] {
             let cfg = Config::new(p)
                 .balancer(balancer)
+                .termination(termination)
                 .delta_t(64)
                 .seed(p as u64 + 7);
             let r = {
@@ -36,10 +42,13 @@ where
                     run(root, &cfg).expect("thread run")
                 })
             };
-            assert_eq!(r.output, seq.output, "{name} {balancer} threads P={p}");
+            assert_eq!(
+                r.output, seq.output,
+                "{name} {balancer} {termination} threads P={p}"
+            );
             assert_eq!(
                 r.totals.work_units, seq.work_units,
-                "{name} {balancer} threads P={p}"
+                "{name} {balancer} {termination} threads P={p}"
             );
         }
         for (p, topology) in [
@@ -51,6 +60,7 @@ where
         ] {
             let cfg = Config::new(p)
                 .balancer(balancer)
+                .termination(termination)
                 .delta_t(16)
                 .seed(p as u64)
                 .neighbourhood(topology);
@@ -67,11 +77,11 @@ where
             let r = simulate(root.clone(), &cfg, &sim).expect("simulation");
             assert_eq!(
                 r.report.output, seq.output,
-                "{name} {balancer} sim P={p} {topology}"
+                "{name} {balancer} {termination} sim P={p} {topology}"
             );
             assert_eq!(
                 r.report.totals.work_units, seq.work_units,
-                "{name} {balancer} sim P={p} {topology}"
+                "{name} {balancer} {termination} sim P={p} {topology}"
             );
         }
     }
@@ -83,13 +93,18 @@ where
     T::Output: PartialEq + std::fmt::Debug,
 {
     let seq = run_sequential(root.clone());
-    for (fast_init, trim) in [(true, None), (false, Some(1)), (true, Some(2))] {
+    for (fast_init, trim, termination) in [
+        (true, None, TerminationKind::FourCounter),
+        (false, Some(1), TerminationKind::ResponseTree),
+        (true, Some(2), TerminationKind::ResponseTree),
+    ] {
         for p in [1, 2, 3, 5, 8, 16] {
             let cfg = Config::new(p)
                 .delta_t(32)
                 .seed(3)
                 .fast_init(fast_init)
-                .trim(trim);
+                .trim(trim)
+                .termination(termination);
             let r = {
                 let (root, cfg) = (root.clone(), cfg.clone());
                 within(Duration::from_secs(120), move || {

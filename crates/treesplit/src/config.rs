@@ -61,6 +61,49 @@ impl FromStr for Balancer {
     }
 }
 
+/// How the end of the computation is detected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TerminationKind {
+    /// Four-counter waves over the binary tree of PEs (paper 000 §2).
+    FourCounter,
+    /// Responses along the tree of pieces (paper 001 §14.5.3).
+    ResponseTree,
+}
+
+impl TerminationKind {
+    /// Both, by CLI name.
+    pub const ALL: &'static [TerminationKind] =
+        &[TerminationKind::FourCounter, TerminationKind::ResponseTree];
+
+    /// The CLI name.
+    pub fn name(self) -> &'static str {
+        match self {
+            TerminationKind::FourCounter => "four-counter",
+            TerminationKind::ResponseTree => "response-tree",
+        }
+    }
+}
+
+impl fmt::Display for TerminationKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for TerminationKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        TerminationKind::ALL
+            .iter()
+            .copied()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| {
+                format!("unknown termination protocol '{s}' (known: four-counter, response-tree)")
+            })
+    }
+}
+
 /// Configuration of a parallel run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Config {
@@ -74,6 +117,8 @@ pub struct Config {
     pub seed: u64,
     /// Whose neighbours neighbour polling asks (ring, mesh, hypercube, …).
     pub neighbourhood: Topology,
+    /// The termination detection protocol.
+    pub termination: TerminationKind,
     /// Trimming of request queues (paper 000 §4): a busy PE serves at most this many
     /// requests between two work slices and rejects the rest (None: serve all).
     pub trim: Option<u32>,
@@ -106,6 +151,7 @@ impl Config {
             delta_t: DEFAULT_DELTA_T,
             seed: 1,
             neighbourhood: Topology::Ring,
+            termination: TerminationKind::FourCounter,
             trim: None,
             round: DEFAULT_ROUND,
             fast_init: false,
@@ -133,6 +179,12 @@ impl Config {
     /// Builder: serve at most `limit` requests per poll (trimming).
     pub fn trim(mut self, limit: Option<u32>) -> Self {
         self.trim = limit;
+        self
+    }
+
+    /// Builder: the termination protocol.
+    pub fn termination(mut self, kind: TerminationKind) -> Self {
+        self.termination = kind;
         self
     }
 

@@ -34,11 +34,15 @@ pub enum Message<T: Task> {
         task: T,
         /// Generation of the piece: the number of splits between it and the root.
         generation: u32,
+        /// The termination protocol's return address for this piece (response tree).
+        token: u64,
     },
     /// Fast initialization: a copy of the root, broadcast down the binary tree of PEs.
     Root {
         /// The root task.
         task: T,
+        /// The termination protocol's return address (response tree).
+        token: u64,
     },
     /// Global round robin: ask PE 0 for the next value of the global counter.
     Counter,

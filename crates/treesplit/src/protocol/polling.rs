@@ -15,7 +15,7 @@
 //!
 //! Termination is detected by the four-counter component ([`super::termination`]).
 
-use super::termination::{FourCounter, Local};
+use super::termination::{Local, Termination};
 use super::{Message, PeCounters, PeId, Protocol, Step};
 use crate::config::{Balancer, Config};
 use crate::task::{Context, Incumbent, Task};
@@ -64,7 +64,7 @@ pub struct Polling<T: Task> {
     rng: Xoshiro256PlusPlus,
     output: T::Output,
     out: VecDeque<(PeId, Message<T>)>,
-    termination: FourCounter<T::Output>,
+    termination: Termination<T::Output>,
     counters: PeCounters,
     /// Consecutive slices that did no work on a non-empty task.
     stalled_slices: u32,
@@ -111,6 +111,7 @@ impl<T: Task> Polling<T> {
             },
             Balancer::RandomPolling => VictimRule::Random,
         };
+        let holds_root = piece.is_some();
         let mut pe = Polling {
             me,
             p: config.pes,
@@ -120,7 +121,7 @@ impl<T: Task> Polling<T> {
             rng: pe_rng(config.seed, me),
             output: T::Output::default(),
             out: VecDeque::new(),
-            termination: FourCounter::new(me, config.pes),
+            termination: Termination::new(config.termination, me, config.pes, holds_root),
             counters: PeCounters::default(),
             stalled_slices: 0,
             rule,
@@ -133,7 +134,7 @@ impl<T: Task> Polling<T> {
         if config.fast_init && p > 1 {
             // Exercise 14.7 of paper 001: PE 0 broadcasts the root down the reduction tree.
             pe.piece = None;
-            if let Some(root) = root_copy {
+            if let Some(root) = root_copy.filter(|r| !r.is_empty()) {
                 pe.init_from_root(root);
             }
         }
@@ -148,11 +149,19 @@ impl<T: Task> Polling<T> {
         for child in [2 * self.me + 1, 2 * self.me + 2] {
             if child < self.p {
                 self.counters.pieces_sent += 1;
-                self.send(child, Message::Root { task: root.clone() });
+                let token = self.termination.on_piece_sent();
+                self.send(
+                    child,
+                    Message::Root {
+                        task: root.clone(),
+                        token,
+                    },
+                );
             }
         }
         let levels = usize::BITS - 1 - self.p.leading_zeros(); // ⌊log₂ P⌋
         if self.me >= 1 << levels {
+            self.termination.on_piece_finished(&mut self.output);
             return;
         }
         let mut task = root;
@@ -160,7 +169,9 @@ impl<T: Task> Polling<T> {
         for level in 0..levels {
             let Some(other) = task.split() else {
                 if self.me >> level & 1 == 1 {
-                    return; // the other side of an atomic task is empty
+                    // The other side of an atomic task is empty.
+                    self.termination.on_piece_finished(&mut self.output);
+                    return;
                 }
                 continue;
             };
@@ -171,7 +182,9 @@ impl<T: Task> Polling<T> {
             }
         }
         self.counters.max_generation = self.counters.max_generation.max(generation);
-        if !task.is_empty() {
+        if task.is_empty() {
+            self.termination.on_piece_finished(&mut self.output);
+        } else {
             self.piece = Some(Piece { task, generation });
         }
     }
@@ -265,10 +278,19 @@ impl<T: Task> Polling<T> {
                 self.counters.splits += 1;
                 self.counters.pieces_sent += 1;
                 self.counters.max_generation = self.counters.max_generation.max(generation);
+                let token = self.termination.on_piece_sent();
                 if now_empty {
                     self.piece = None;
+                    self.termination.on_piece_finished(&mut self.output);
                 }
-                self.send(from, Message::Work { task, generation });
+                self.send(
+                    from,
+                    Message::Work {
+                        task,
+                        generation,
+                        token,
+                    },
+                );
             }
             None => {
                 self.counters.rejections_sent += 1;
@@ -330,6 +352,7 @@ impl<T: Task> Protocol<T> for Polling<T> {
         if piece.task.is_empty() {
             self.piece = None;
             self.stalled_slices = 0;
+            self.termination.on_piece_finished(&mut self.output);
             self.advance_termination();
         } else if units == 0 && budget > 0 {
             self.stalled_slices += 1;
@@ -350,7 +373,11 @@ impl<T: Task> Protocol<T> for Polling<T> {
                 self.counters.rejections_received += 1;
                 self.awaiting_reply = false;
             }
-            Message::Work { task, generation } => {
+            Message::Work {
+                task,
+                generation,
+                token,
+            } => {
                 self.counters.pieces_received += 1;
                 self.awaiting_reply = false;
                 assert!(
@@ -359,14 +386,18 @@ impl<T: Task> Protocol<T> for Polling<T> {
                     self.me
                 );
                 self.counters.max_generation = self.counters.max_generation.max(generation);
-                if !task.is_empty() {
+                self.termination.on_piece_received(from, token);
+                if task.is_empty() {
+                    self.termination.on_piece_finished(&mut self.output);
+                } else {
                     self.piece = Some(Piece { task, generation });
                 }
                 self.advance_termination();
             }
-            Message::Root { task } => {
+            Message::Root { task, token } => {
                 self.counters.pieces_received += 1;
                 self.awaiting_root = false;
+                self.termination.on_piece_received(from, token);
                 self.init_from_root(task);
                 self.advance_termination();
             }

@@ -20,48 +20,10 @@
 //! This is a component of its own: balancers feed it their counts and idleness and forward
 //! its signals; they hold no termination logic themselves.
 
+use super::{Local, Signal};
 use crate::protocol::PeId;
 use crate::task::Outcome;
-use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-
-/// Messages of termination detection and result reduction.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(bound = "")]
-pub enum Signal<O: Outcome> {
-    /// PE 0 starts reduction wave `wave`; forwarded down the tree.
-    WaveStart {
-        /// Wave number, from 1.
-        wave: u64,
-    },
-    /// A subtree's summed counts for wave `wave`, sent to the parent.
-    WaveUp {
-        /// Wave number.
-        wave: u64,
-        /// Work messages sent in the subtree.
-        sent: u64,
-        /// Work messages received in the subtree.
-        received: u64,
-    },
-    /// Global termination was detected; forwarded down the tree.
-    Finish,
-    /// A subtree's merged result, sent to the parent after `Finish`.
-    Result {
-        /// The merged outcome of the subtree.
-        output: O,
-    },
-}
-
-/// What termination detection needs to know of the local PE.
-#[derive(Debug, Clone, Copy)]
-pub struct Local {
-    /// The PE holds no task.
-    pub idle: bool,
-    /// Work messages this PE has sent.
-    pub sent: u64,
-    /// Work messages this PE has received.
-    pub received: u64,
-}
 
 #[derive(Debug)]
 enum Phase<O> {
@@ -181,6 +143,10 @@ impl<O: Outcome> FourCounter<O> {
                 );
                 self.begin_finish();
             }
+            Signal::Response { .. } => panic!(
+                "PE {}: response-tree signal under four-counter termination",
+                self.me
+            ),
             Signal::Result { output: child } => match &mut self.phase {
                 Phase::Collecting { results, acc } => {
                     *results += 1;

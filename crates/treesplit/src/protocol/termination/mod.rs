@@ -1,0 +1,157 @@
+//! Termination detection, one component beside the balancers: the balancers report what
+//! happens to their pieces of work and forward the component's signals; they hold no
+//! termination logic themselves. Two protocols (`Config::termination`):
+//!
+//! - [`four_counter`]: double counting of work messages over reduction waves (paper 000 §2,
+//!   paper 001 §14.5.3), then a result reduction over the binary tree of PEs;
+//! - [`response_tree`]: every received piece reports back to the PE it came from once it and
+//!   everything split off from it are done, carrying the results (paper 001 §14.5.3); PE 0
+//!   then broadcasts the end.
+
+pub mod four_counter;
+pub mod response_tree;
+
+pub use four_counter::FourCounter;
+pub use response_tree::ResponseTree;
+
+use crate::config::TerminationKind;
+use crate::protocol::PeId;
+use crate::task::Outcome;
+use serde::{Deserialize, Serialize};
+
+/// Messages of termination detection and result collection (both protocols).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub enum Signal<O: Outcome> {
+    /// Four-counter: PE 0 starts reduction wave `wave`; forwarded down the tree.
+    WaveStart {
+        /// Wave number, from 1.
+        wave: u64,
+    },
+    /// Four-counter: a subtree's summed counts for wave `wave`, sent to the parent.
+    WaveUp {
+        /// Wave number.
+        wave: u64,
+        /// Work messages sent in the subtree.
+        sent: u64,
+        /// Work messages received in the subtree.
+        received: u64,
+    },
+    /// Global termination is known; forwarded down the binary tree of PEs.
+    Finish,
+    /// Four-counter: a subtree's merged result, sent to the parent after `Finish`.
+    Result {
+        /// The merged outcome of the subtree.
+        output: O,
+    },
+    /// Response tree: the piece the receiver sent with token `record`, and everything split
+    /// off from it, is done; here is its result.
+    Response {
+        /// The token the piece was sent with (the sender's record of it).
+        record: u64,
+        /// The merged outcome of that piece and its descendants.
+        output: O,
+    },
+}
+
+/// What termination detection needs to know of the local PE.
+#[derive(Debug, Clone, Copy)]
+pub struct Local {
+    /// The PE holds no task.
+    pub idle: bool,
+    /// Work messages this PE has sent.
+    pub sent: u64,
+    /// Work messages this PE has received.
+    pub received: u64,
+}
+
+/// The termination protocol of one PE.
+#[derive(Debug)]
+pub enum Termination<O: Outcome> {
+    /// Four-counter waves.
+    FourCounter(FourCounter<O>),
+    /// Response tree.
+    ResponseTree(ResponseTree<O>),
+}
+
+impl<O: Outcome> Termination<O> {
+    /// The protocol state of PE `me` of `p`; `holds_root` on the PE that starts with work.
+    pub fn new(kind: TerminationKind, me: PeId, p: usize, holds_root: bool) -> Self {
+        match kind {
+            TerminationKind::FourCounter => Termination::FourCounter(FourCounter::new(me, p)),
+            TerminationKind::ResponseTree => {
+                Termination::ResponseTree(ResponseTree::new(me, p, holds_root))
+            }
+        }
+    }
+
+    /// Make what progress is possible given the local state (call whenever the PE is idle).
+    pub fn advance(&mut self, local: Local, output: &mut O) {
+        if let Termination::FourCounter(t) = self {
+            t.advance(local, output);
+        }
+    }
+
+    /// Handle a signal from PE `from`.
+    pub fn receive(&mut self, from: PeId, signal: Signal<O>, local: Local, output: &mut O) {
+        match self {
+            Termination::FourCounter(t) => t.receive(from, signal, local, output),
+            Termination::ResponseTree(t) => t.receive(from, signal, local, output),
+        }
+    }
+
+    /// A piece split off the current one is about to be sent; returns the token it travels
+    /// with (the response tree's return address; unused by four-counter).
+    pub fn on_piece_sent(&mut self) -> u64 {
+        match self {
+            Termination::FourCounter(_) => 0,
+            Termination::ResponseTree(t) => t.on_piece_sent(),
+        }
+    }
+
+    /// A piece sent with `token` arrived from PE `from` and becomes the current one.
+    pub fn on_piece_received(&mut self, from: PeId, token: u64) {
+        if let Termination::ResponseTree(t) = self {
+            t.on_piece_received(from, token);
+        }
+    }
+
+    /// The current piece has been worked to the end (or given away entirely).
+    pub fn on_piece_finished(&mut self, output: &mut O) {
+        if let Termination::ResponseTree(t) = self {
+            t.on_piece_finished(output);
+        }
+    }
+
+    /// The next signal to send, if any.
+    pub fn poll_transmit(&mut self) -> Option<(PeId, Signal<O>)> {
+        match self {
+            Termination::FourCounter(t) => t.poll_transmit(),
+            Termination::ResponseTree(t) => t.poll_transmit(),
+        }
+    }
+
+    /// True once the end is known: no more work requests should be made or answered.
+    pub fn is_finishing(&self) -> bool {
+        match self {
+            Termination::FourCounter(t) => t.is_finishing(),
+            Termination::ResponseTree(t) => t.is_finishing(),
+        }
+    }
+
+    /// True when this PE's part of the run is over.
+    pub fn is_done(&self) -> bool {
+        match self {
+            Termination::FourCounter(t) => t.is_done(),
+            Termination::ResponseTree(t) => t.is_done(),
+        }
+    }
+
+    /// PE 0: the merged result of the run, once done.
+    pub fn take_result(&mut self) -> Option<O> {
+        match self {
+            Termination::FourCounter(t) => t.take_result(),
+            Termination::ResponseTree(t) => t.take_result(),
+        }
+    }
+}
