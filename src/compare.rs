@@ -20,6 +20,7 @@ pub struct Row {
     pub rejections: u64,
     pub splits: u64,
     pub messages: u64,
+    pub bytes: u64,
     pub termination_delay: u64,
     pub h: u32,
 }
@@ -58,7 +59,7 @@ pub fn compare(app: &App, args: &CompareArgs) -> Result<(), Failure> {
             config.seed
         );
         println!(
-            "{:<20} {:>10} {:>10} {:>10} {:>10} {:>9} {:>10} {:>11} {:>5}",
+            "{:<20} {:>10} {:>10} {:>10} {:>10} {:>9} {:>10} {:>12} {:>11} {:>5}",
             "balancer",
             "T_par",
             "efficiency",
@@ -66,12 +67,13 @@ pub fn compare(app: &App, args: &CompareArgs) -> Result<(), Failure> {
             "rejections",
             "splits",
             "messages",
+            "bytes",
             "term. delay",
             "h"
         );
         for r in &rows {
             println!(
-                "{:<20} {:>10} {:>10.4} {:>10} {:>10} {:>9} {:>10} {:>11} {:>5}",
+                "{:<20} {:>10} {:>10.4} {:>10} {:>10} {:>9} {:>10} {:>12} {:>11} {:>5}",
                 r.balancer,
                 r.t_par,
                 r.efficiency,
@@ -79,6 +81,7 @@ pub fn compare(app: &App, args: &CompareArgs) -> Result<(), Failure> {
                 r.rejections,
                 r.splits,
                 r.messages,
+                r.bytes,
                 r.termination_delay,
                 r.h
             );
@@ -141,6 +144,7 @@ where
             rejections: t.rejections,
             splits: t.splits,
             messages: t.messages,
+            bytes: t.bytes,
             termination_delay: r.termination_delay,
             h: t.max_generation,
         });

@@ -50,6 +50,9 @@ pub struct Totals {
     pub messages: u64,
     /// Messages of termination detection and result reduction.
     pub termination_messages: u64,
+    /// Bytes of all messages, serialized (machines that count them).
+    #[serde(default)]
+    pub bytes: u64,
     /// Largest work units done by one PE.
     pub max_pe_work_units: u64,
     /// Smallest work units done by one PE.
@@ -94,6 +97,7 @@ impl<O> Report<O> {
             t.max_generation = t.max_generation.max(c.max_generation);
             t.messages += c.messages_sent;
             t.termination_messages += c.termination_messages;
+            t.bytes += s.bytes_sent;
             t.max_pe_work_units = t.max_pe_work_units.max(c.work_units);
             t.min_pe_work_units = t.min_pe_work_units.min(c.work_units);
         }

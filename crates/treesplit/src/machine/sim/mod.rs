@@ -266,6 +266,7 @@ struct SimPe<T: Task> {
     slowness: f64,
     busy: u64,
     idle: u64,
+    bytes: u64,
 }
 
 struct Sim<'c, T: Task> {
@@ -281,6 +282,8 @@ struct Sim<'c, T: Task> {
     timeline: Option<Timeline>,
     utilization: Utilization,
     violation: Option<String>,
+    /// Reused buffer for sizing messages (bytes as the MPI machine would send them).
+    wire: Vec<u8>,
 }
 
 impl<T: Task> Sim<'_, T> {
@@ -308,6 +311,10 @@ impl<T: Task> Sim<'_, T> {
             if message.carries_work() {
                 self.work_in_flight += 1;
             }
+            self.wire.clear();
+            self.wire =
+                postcard::to_extend(&message, std::mem::take(&mut self.wire)).unwrap_or_default();
+            self.pes[i].bytes += self.wire.len() as u64;
             if i == 0 && matches!(message, Message::Termination(Signal::Finish)) {
                 self.check_declared_termination();
             }
@@ -470,6 +477,7 @@ fn simulate_inner<T: Task>(
             slowness: slowness.get(&i).copied().unwrap_or(1.0),
             busy: 0,
             idle: 0,
+            bytes: 0,
         })
         .collect();
     let t_hop = sim.t_hop.unwrap_or(sim.t_rout);
@@ -494,6 +502,7 @@ fn simulate_inner<T: Task>(
         timeline: (p <= sim.timeline_limit).then(|| Timeline::new(p)),
         utilization: Utilization::default(),
         violation: None,
+        wire: Vec::new(),
     };
     for i in 0..p {
         // A panic inside user code or a protocol invariant names its PE.
@@ -569,6 +578,7 @@ fn simulate_inner<T: Task>(
             counters: pe.proto.counters().clone(),
             busy: pe.busy as f64,
             idle: pe.idle as f64,
+            bytes_sent: pe.bytes,
             ..PeStats::default()
         })
         .collect();
