@@ -28,6 +28,8 @@ use std::collections::VecDeque;
 struct Piece<T> {
     task: T,
     generation: u32,
+    /// The termination protocol's record of this piece.
+    record: u64,
 }
 
 /// Whom an idle PE asks for work.
@@ -95,6 +97,7 @@ impl<T: Task> Polling<T> {
         let piece = root.filter(|t| !t.is_empty()).map(|task| Piece {
             task,
             generation: 0,
+            record: Termination::<T::Output>::ROOT_RECORD,
         });
         let p = config.pes;
         let rule = match config.balancer {
@@ -135,7 +138,7 @@ impl<T: Task> Polling<T> {
             // Exercise 14.7 of paper 001: PE 0 broadcasts the root down the reduction tree.
             pe.piece = None;
             if let Some(root) = root_copy.filter(|r| !r.is_empty()) {
-                pe.init_from_root(root);
+                pe.init_from_root(root, Termination::<T::Output>::ROOT_RECORD);
             }
         }
         pe
@@ -145,11 +148,11 @@ impl<T: Task> Polling<T> {
     /// messages, so termination cannot be declared while one is in flight), then split the
     /// root ⌊log₂ P⌋ times, keeping at level j the part bit j of this PE's number selects. The
     /// pieces of PEs 0..2^⌊log₂ P⌋ partition the root; the other PEs start idle.
-    fn init_from_root(&mut self, root: T) {
+    fn init_from_root(&mut self, root: T, record: u64) {
         for child in [2 * self.me + 1, 2 * self.me + 2] {
             if child < self.p {
                 self.counters.pieces_sent += 1;
-                let token = self.termination.on_piece_sent();
+                let token = self.termination.on_piece_sent(record);
                 self.send(
                     child,
                     Message::Root {
@@ -161,7 +164,7 @@ impl<T: Task> Polling<T> {
         }
         let levels = usize::BITS - 1 - self.p.leading_zeros(); // ⌊log₂ P⌋
         if self.me >= 1 << levels {
-            self.termination.on_piece_finished(&mut self.output);
+            self.termination.on_piece_finished(record, &mut self.output);
             return;
         }
         let mut task = root;
@@ -170,7 +173,7 @@ impl<T: Task> Polling<T> {
             let Some(other) = task.split() else {
                 if self.me >> level & 1 == 1 {
                     // The other side of an atomic task is empty.
-                    self.termination.on_piece_finished(&mut self.output);
+                    self.termination.on_piece_finished(record, &mut self.output);
                     return;
                 }
                 continue;
@@ -183,9 +186,13 @@ impl<T: Task> Polling<T> {
         }
         self.counters.max_generation = self.counters.max_generation.max(generation);
         if task.is_empty() {
-            self.termination.on_piece_finished(&mut self.output);
+            self.termination.on_piece_finished(record, &mut self.output);
         } else {
-            self.piece = Some(Piece { task, generation });
+            self.piece = Some(Piece {
+                task,
+                generation,
+                record,
+            });
         }
     }
 
@@ -266,22 +273,22 @@ impl<T: Task> Polling<T> {
                     piece.generation += 1;
                     let generation = piece.generation;
                     let now_empty = piece.task.is_empty();
-                    Some((part, generation, now_empty))
+                    Some((part, generation, now_empty, piece.record))
                 }
                 _ => None,
             },
             None => None,
         };
         match given {
-            Some((task, generation, now_empty)) => {
+            Some((task, generation, now_empty, record)) => {
                 self.served_this_poll += 1;
                 self.counters.splits += 1;
                 self.counters.pieces_sent += 1;
                 self.counters.max_generation = self.counters.max_generation.max(generation);
-                let token = self.termination.on_piece_sent();
+                let token = self.termination.on_piece_sent(record);
                 if now_empty {
                     self.piece = None;
-                    self.termination.on_piece_finished(&mut self.output);
+                    self.termination.on_piece_finished(record, &mut self.output);
                 }
                 self.send(
                     from,
@@ -350,9 +357,10 @@ impl<T: Task> Protocol<T> for Polling<T> {
         self.counters.work_units += units;
         self.counters.slices += 1;
         if piece.task.is_empty() {
+            let record = piece.record;
             self.piece = None;
             self.stalled_slices = 0;
-            self.termination.on_piece_finished(&mut self.output);
+            self.termination.on_piece_finished(record, &mut self.output);
             self.advance_termination();
         } else if units == 0 && budget > 0 {
             self.stalled_slices += 1;
@@ -386,19 +394,23 @@ impl<T: Task> Protocol<T> for Polling<T> {
                     self.me
                 );
                 self.counters.max_generation = self.counters.max_generation.max(generation);
-                self.termination.on_piece_received(from, token);
+                let record = self.termination.on_piece_received(from, token);
                 if task.is_empty() {
-                    self.termination.on_piece_finished(&mut self.output);
+                    self.termination.on_piece_finished(record, &mut self.output);
                 } else {
-                    self.piece = Some(Piece { task, generation });
+                    self.piece = Some(Piece {
+                        task,
+                        generation,
+                        record,
+                    });
                 }
                 self.advance_termination();
             }
             Message::Root { task, token } => {
                 self.counters.pieces_received += 1;
                 self.awaiting_root = false;
-                self.termination.on_piece_received(from, token);
-                self.init_from_root(task);
+                let record = self.termination.on_piece_received(from, token);
+                self.init_from_root(task, record);
                 self.advance_termination();
             }
             Message::Counter => {

@@ -100,26 +100,30 @@ impl<O: Outcome> Termination<O> {
         }
     }
 
-    /// A piece split off the current one is about to be sent; returns the token it travels
-    /// with (the response tree's return address; unused by four-counter).
-    pub fn on_piece_sent(&mut self) -> u64 {
+    /// The record of the root piece on the PE that holds it.
+    pub const ROOT_RECORD: u64 = response_tree::ROOT;
+
+    /// A piece split off the piece kept under `record` is about to be sent; returns the token
+    /// it travels with (the response tree's return address; unused by four-counter).
+    pub fn on_piece_sent(&mut self, record: u64) -> u64 {
         match self {
             Termination::FourCounter(_) => 0,
-            Termination::ResponseTree(t) => t.on_piece_sent(),
+            Termination::ResponseTree(t) => t.on_piece_sent(record),
         }
     }
 
-    /// A piece sent with `token` arrived from PE `from` and becomes the current one.
-    pub fn on_piece_received(&mut self, from: PeId, token: u64) {
-        if let Termination::ResponseTree(t) = self {
-            t.on_piece_received(from, token);
+    /// A piece sent with `token` arrived from PE `from`; returns the record to keep it under.
+    pub fn on_piece_received(&mut self, from: PeId, token: u64) -> u64 {
+        match self {
+            Termination::FourCounter(_) => 0,
+            Termination::ResponseTree(t) => t.on_piece_received(from, token),
         }
     }
 
-    /// The current piece has been worked to the end (or given away entirely).
-    pub fn on_piece_finished(&mut self, output: &mut O) {
+    /// The piece kept under `record` has been worked to the end (or given away entirely).
+    pub fn on_piece_finished(&mut self, record: u64, output: &mut O) {
         if let Termination::ResponseTree(t) = self {
-            t.on_piece_finished(output);
+            t.on_piece_finished(record, output);
         }
     }
 

@@ -19,6 +19,9 @@ use crate::protocol::PeId;
 use crate::task::Outcome;
 use std::collections::{HashMap, VecDeque};
 
+/// The record id of the root on PE 0.
+pub const ROOT: u64 = 0;
+
 #[derive(Debug)]
 struct Record<O> {
     parent: Option<(PeId, u64)>,
@@ -34,7 +37,6 @@ pub struct ResponseTree<O: Outcome> {
     p: usize,
     records: HashMap<u64, Record<O>>,
     next_id: u64,
-    current: Option<u64>,
     finishing: bool,
     result: Option<O>,
     out: VecDeque<(PeId, Signal<O>)>,
@@ -48,16 +50,15 @@ impl<O: Outcome> ResponseTree<O> {
             p,
             records: HashMap::new(),
             next_id: 0,
-            current: None,
             finishing: false,
             result: None,
             out: VecDeque::new(),
         };
         if me == 0 {
             let id = rt.open(None);
-            rt.current = Some(id);
+            debug_assert_eq!(id, ROOT);
             if !holds_root {
-                rt.on_piece_finished(&mut O::default());
+                rt.on_piece_finished(ROOT, &mut O::default());
             }
         }
         rt
@@ -78,40 +79,30 @@ impl<O: Outcome> ResponseTree<O> {
         id
     }
 
-    /// A piece split off the current one is sent: one more outstanding response.
-    pub fn on_piece_sent(&mut self) -> u64 {
-        let id = self
-            .current
-            .unwrap_or_else(|| panic!("PE {}: a piece was sent without a current piece", self.me));
+    /// A piece split off the piece of record `record` is sent: one more outstanding response;
+    /// the returned token is its return address.
+    pub fn on_piece_sent(&mut self, record: u64) -> u64 {
+        let me = self.me;
         self.records
-            .get_mut(&id)
-            .expect("current record exists")
+            .get_mut(&record)
+            .unwrap_or_else(|| panic!("PE {me}: a piece was split off unknown record {record}"))
             .outstanding += 1;
-        id
+        record
     }
 
-    /// A piece arrived from `from` with `token`: it gets a record and becomes current.
-    pub fn on_piece_received(&mut self, from: PeId, token: u64) {
-        assert!(
-            self.current.is_none(),
-            "PE {}: a piece arrived while another is current",
-            self.me
-        );
-        let id = self.open(Some((from, token)));
-        self.current = Some(id);
+    /// A piece arrived from `from` with `token`; returns the record it is kept under.
+    pub fn on_piece_received(&mut self, from: PeId, token: u64) -> u64 {
+        self.open(Some((from, token)))
     }
 
-    /// The current piece's own work is done.
-    pub fn on_piece_finished(&mut self, output: &mut O) {
-        let id = self
-            .current
-            .take()
-            .unwrap_or_else(|| panic!("PE {}: no current piece finished", self.me));
+    /// The own work of the piece of record `record` is done (worked or given away).
+    pub fn on_piece_finished(&mut self, record: u64, output: &mut O) {
+        let me = self.me;
         self.records
-            .get_mut(&id)
-            .expect("current record exists")
+            .get_mut(&record)
+            .unwrap_or_else(|| panic!("PE {me}: unknown record {record} finished"))
             .done = true;
-        self.try_complete(id, output);
+        self.try_complete(record, output);
     }
 
     fn try_complete(&mut self, id: u64, output: &mut O) {
@@ -231,18 +222,18 @@ mod tests {
         let mut pe1 = ResponseTree::<u64>::new(1, 3, false);
         let mut pe2 = ResponseTree::<u64>::new(2, 3, false);
         // PE 0 splits twice: a piece to PE 1, which passes a piece on to PE 2.
-        let t1 = pe0.on_piece_sent();
-        pe1.on_piece_received(0, t1);
-        let t2 = pe1.on_piece_sent();
-        pe2.on_piece_received(1, t2);
+        let t1 = pe0.on_piece_sent(ROOT);
+        let r1 = pe1.on_piece_received(0, t1);
+        let t2 = pe1.on_piece_sent(r1);
+        let r2 = pe2.on_piece_received(1, t2);
         let (mut o0, mut o1, mut o2) = (5u64, 7u64, 11u64);
-        pe0.on_piece_finished(&mut o0);
-        pe1.on_piece_finished(&mut o1);
+        pe0.on_piece_finished(ROOT, &mut o0);
+        pe1.on_piece_finished(r1, &mut o1);
         assert!(
             drain(&mut pe0).is_empty() && drain(&mut pe1).is_empty(),
             "nothing completes while PE 2 works"
         );
-        pe2.on_piece_finished(&mut o2);
+        pe2.on_piece_finished(r2, &mut o2);
         let [(to, s)]: [_; 1] = drain(&mut pe2).try_into().unwrap();
         assert_eq!(to, 1);
         pe1.receive(2, s, idle, &mut o1);
