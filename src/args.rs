@@ -63,10 +63,20 @@ pub struct RunOpts {
     /// No progress indicator.
     #[arg(long, global = true)]
     pub quiet: bool,
+    /// Poll-and-shuffle: trigger permutations adaptively (paper 002 §5).
+    #[arg(long, global = true)]
+    pub adaptive: bool,
+    /// Adaptive poll-and-shuffle: idle PEs notify PE 0 with probability c/P.
+    #[arg(long = "adaptive-c", global = true, default_value_t = 4.0)]
+    pub adaptive_c: f64,
+    /// Adaptive poll-and-shuffle: permute when at least γ·P PEs are estimated idle.
+    #[arg(long = "adaptive-gamma", global = true, default_value_t = 0.25)]
+    pub adaptive_gamma: f64,
     /// Termination detection: four-counter or response-tree.
     #[arg(long, global = true, default_value = "four-counter", value_parser = parse_termination)]
     pub termination: TerminationKind,
-    /// Round length Δ of random shift (µs on threads and MPI; virtual units in the simulator).
+    /// Round (phase) length Δ of random shift and poll-and-shuffle (µs on threads and MPI;
+    /// virtual units in the simulator).
     #[arg(long, global = true)]
     pub round: Option<u64>,
     /// Trimming (paper 000 §4): a busy PE serves at most N requests per poll, rejects the rest.
@@ -143,10 +153,20 @@ pub struct SimOpts {
     /// Adversary: this fraction of splits hands over an empty piece.
     #[arg(long = "empty-splits", global = true, default_value_t = 0.0)]
     pub empty_splits: f64,
+    /// Poll-and-shuffle: trigger permutations adaptively (paper 002 §5).
+    #[arg(long, global = true)]
+    pub adaptive: bool,
+    /// Adaptive poll-and-shuffle: idle PEs notify PE 0 with probability c/P.
+    #[arg(long = "adaptive-c", global = true, default_value_t = 4.0)]
+    pub adaptive_c: f64,
+    /// Adaptive poll-and-shuffle: permute when at least γ·P PEs are estimated idle.
+    #[arg(long = "adaptive-gamma", global = true, default_value_t = 0.25)]
+    pub adaptive_gamma: f64,
     /// Termination detection: four-counter or response-tree.
     #[arg(long, global = true, default_value = "four-counter", value_parser = parse_termination)]
     pub termination: TerminationKind,
-    /// Round length Δ of random shift (µs on threads and MPI; virtual units in the simulator).
+    /// Round (phase) length Δ of random shift and poll-and-shuffle (µs on threads and MPI;
+    /// virtual units in the simulator).
     #[arg(long, global = true)]
     pub round: Option<u64>,
     /// Trimming (paper 000 §4): a busy PE serves at most N requests per poll, rejects the rest.

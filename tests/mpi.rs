@@ -86,7 +86,12 @@ fn apps_on_1_to_4_ranks() {
 
 #[test]
 fn every_balancer_on_3_ranks() {
-    for balancer in ["neighbour-polling", "global-round-robin", "random-shift"] {
+    for balancer in [
+        "neighbour-polling",
+        "global-round-robin",
+        "random-shift",
+        "poll-and-shuffle",
+    ] {
         let j = json_run(3, &[], &["uts", "T1-mini", "--balancer", balancer]);
         check(&j, 3, 63_914);
         assert_eq!(j["report"]["config"]["balancer"], balancer);

@@ -130,7 +130,19 @@ impl Case {
                 None
             })
             .fast_init(r.random_bool(0.3))
-            .round(r.random_range(1..=200))
+            .adaptive(
+                r.random_bool(0.4),
+                f64::from(r.random_range(1..=16u32)) / 2.0,
+                f64::from(r.random_range(1..=10u32)) / 10.0,
+            )
+            // A phase must fit a request, a split and the answer (paper 002 §3; paper 001
+            // §14.5.2), and every message the PE sends in it.
+            .round(
+                2 * sim.t_rout.max(sim.t_hop.unwrap_or(0))
+                    + sim.t_split
+                    + 8 * sim.t_send
+                    + r.random_range(1..=200),
+            )
             .termination(if r.random_bool(0.5) {
                 TerminationKind::FourCounter
             } else {
@@ -175,8 +187,14 @@ impl Case {
             line.push_str(" --fast-init");
         }
         line.push_str(&format!(" --termination {}", c.termination));
-        if c.balancer == Balancer::RandomShift {
+        if matches!(c.balancer, Balancer::RandomShift | Balancer::PollAndShuffle) {
             line.push_str(&format!(" --round {}", c.round));
+        }
+        if c.adaptive {
+            line.push_str(&format!(
+                " --adaptive --adaptive-c {} --adaptive-gamma {}",
+                c.adaptive_c, c.adaptive_gamma
+            ));
         }
         if c.balancer == Balancer::NeighbourPolling {
             line.push_str(&format!(" --neighbourhood {}", c.neighbourhood));
@@ -259,7 +277,7 @@ impl Case {
                 r.report.totals.work_units, seq.work_units
             ));
         }
-        let bound = self.delay_bound(r.report.totals.max_generation);
+        let bound = self.delay_bound(r.report.totals.max_generation, r.report.t_par);
         if r.termination_delay > bound {
             return Err(format!(
                 "termination took {} after the last work unit, more than the O(T_rout·log P) bound {bound}",
@@ -276,9 +294,10 @@ impl Case {
     /// Detection after the last unit: at most three reduction waves plus the final broadcast
     /// and reduction, each 2·depth messages of the slowest latency (four-counter), or the
     /// chain of responses of the last piece, at most h + 1 messages, plus the broadcast
-    /// (response tree); under global round robin plus PE 0's time to answer the other PEs'
-    /// counter requests.
-    pub fn delay_bound(&self, h: u32) -> u64 {
+    /// (response tree; under poll-and-shuffle each permutation a piece went through adds a
+    /// hop); under global round robin plus PE 0's time to answer the other PEs' counter
+    /// requests.
+    pub fn delay_bound(&self, h: u32, t_par: f64) -> u64 {
         let p = self.config.pes;
         let depth = u64::from(usize::BITS - p.leading_zeros()) + 1;
         let t_hop = self.sim.t_hop.unwrap_or(self.sim.t_rout);
@@ -302,6 +321,13 @@ impl Case {
         if self.config.termination == TerminationKind::ResponseTree {
             // The last piece's responses climb its chain of ancestors (≤ h hops) to PE 0.
             bound += 2 * (u64::from(h) + 1) * latency.max(1);
+            if self.config.balancer == Balancer::PollAndShuffle {
+                // Every permutation moves pieces whole: one more hop on their response chains.
+                let dims = u64::from(usize::BITS - (p.max(2) - 1).leading_zeros());
+                let permutations =
+                    (t_par / (self.config.round * dims).max(1) as f64).ceil() as u64 + 1;
+                bound += 2 * permutations * latency.max(1);
+            }
         }
         if self.config.balancer == Balancer::GlobalRoundRobin {
             // PE 0 is the counter's hot spot: before each termination message it passes on, it

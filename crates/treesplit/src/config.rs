@@ -19,6 +19,10 @@ pub enum Balancer {
     /// The synchronous random shift of paper 001 §14.5.2: in rounds of length Δ, idle PE i asks
     /// PE (i + k) mod P, with one random k per round shared by all PEs.
     RandomShift,
+    /// Hypercube poll-and-shuffle (paper 002 §3, §5): phases of length Δ; after phase i idle
+    /// PEs ask their partner along hypercube dimension i; after ⌈log₂ P⌉ phases (or, with
+    /// `adaptive`, when PE 0 estimates at least γ·P idle PEs) all pieces are permuted.
+    PollAndShuffle,
 }
 
 impl Balancer {
@@ -28,6 +32,7 @@ impl Balancer {
         Balancer::NeighbourPolling,
         Balancer::GlobalRoundRobin,
         Balancer::RandomShift,
+        Balancer::PollAndShuffle,
     ];
 
     /// The name used on the command line and in reports.
@@ -37,6 +42,7 @@ impl Balancer {
             Balancer::NeighbourPolling => "neighbour-polling",
             Balancer::GlobalRoundRobin => "global-round-robin",
             Balancer::RandomShift => "random-shift",
+            Balancer::PollAndShuffle => "poll-and-shuffle",
         }
     }
 }
@@ -125,6 +131,13 @@ pub struct Config {
     /// Round length Δ of synchronous balancers (random shift): virtual time units in the
     /// simulator, microseconds on threads and MPI.
     pub round: u64,
+    /// Poll-and-shuffle: trigger permutations adaptively (paper 002 §5) instead of after every
+    /// cycle of ⌈log₂ P⌉ phases.
+    pub adaptive: bool,
+    /// Adaptive poll-and-shuffle: an idle PE notifies PE 0 with probability c/P.
+    pub adaptive_c: f64,
+    /// Adaptive poll-and-shuffle: permute when at least γ·P PEs are estimated idle.
+    pub adaptive_gamma: f64,
     /// Fast initialization (exercise 14.7 of paper 001): broadcast the root and split it
     /// locally ⌊log₂ P⌋ times, so that up to P PEs start busy. Needs a deterministic `split`.
     pub fast_init: bool,
@@ -154,6 +167,9 @@ impl Config {
             termination: TerminationKind::FourCounter,
             trim: None,
             round: DEFAULT_ROUND,
+            adaptive: false,
+            adaptive_c: 4.0,
+            adaptive_gamma: 0.25,
             fast_init: false,
         }
     }
@@ -194,6 +210,14 @@ impl Config {
         self
     }
 
+    /// Builder: adaptive permutations of poll-and-shuffle with parameters c and γ.
+    pub fn adaptive(mut self, on: bool, c: f64, gamma: f64) -> Self {
+        self.adaptive = on;
+        self.adaptive_c = c;
+        self.adaptive_gamma = gamma;
+        self
+    }
+
     /// Builder: fast initialization on or off.
     pub fn fast_init(mut self, on: bool) -> Self {
         self.fast_init = on;
@@ -215,6 +239,18 @@ impl Config {
             return Err(format!(
                 "{} PEs is more than the supported {MAX_PES}",
                 self.pes
+            ));
+        }
+        if !(self.adaptive_c.is_finite() && self.adaptive_c > 0.0) {
+            return Err(format!(
+                "adaptive-c must be a positive number, got {}",
+                self.adaptive_c
+            ));
+        }
+        if !(self.adaptive_gamma > 0.0 && self.adaptive_gamma <= 1.0) {
+            return Err(format!(
+                "adaptive-gamma must be in (0, 1], got {}",
+                self.adaptive_gamma
             ));
         }
         if self.round == 0 {

@@ -44,6 +44,14 @@ pub enum Message<T: Task> {
         /// The termination protocol's return address (response tree).
         token: u64,
     },
+    /// Poll-and-shuffle, adaptive: this PE was idle at the end of a phase (sent to PE 0 with
+    /// probability c/P).
+    IdleNote,
+    /// Poll-and-shuffle, adaptive: PE 0 triggered permutation number `n`; passed down the tree.
+    Shuffle {
+        /// The permutation's number.
+        n: u64,
+    },
     /// Global round robin: ask PE 0 for the next value of the global counter.
     Counter,
     /// Global round robin: PE 0's answer, the PE to ask for work.
@@ -134,6 +142,7 @@ pub fn new_pe<T: Task>(me: PeId, config: &Config, root: Option<T>) -> Box<dyn Pr
         Balancer::RandomPolling
         | Balancer::NeighbourPolling
         | Balancer::GlobalRoundRobin
-        | Balancer::RandomShift => Box::new(polling::Polling::new(me, config, root)),
+        | Balancer::RandomShift
+        | Balancer::PollAndShuffle => Box::new(polling::Polling::new(me, config, root)),
     }
 }

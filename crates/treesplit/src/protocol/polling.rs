@@ -44,6 +44,39 @@ enum VictimRule {
     RandomShift {
         round: u64,
     },
+    /// Hypercube poll-and-shuffle: phases of this length; after phase i ask the partner along
+    /// dimension i (of `dims`); after `dims` phases (or when PE 0 triggers it, adaptive)
+    /// permute all pieces.
+    PollAndShuffle {
+        round: u64,
+        dims: u32,
+    },
+}
+
+/// Where PE `k`'s pieces go in permutation number `n` among `p` PEs: an affine bijection
+/// k ↦ (a·k + b) mod p with gcd(a, p) = 1, a and b drawn from the seed and n (a pseudorandom
+/// permutation that every PE computes without communication).
+pub fn shuffle_target(seed: u64, n: u64, p: usize, k: usize) -> usize {
+    let draw = |salt: u64| {
+        round_shift(seed ^ salt.wrapping_mul(0xD6E8_FEB8_6659_FD93), n, p.max(2)) as u64
+    };
+    let p64 = p as u64;
+    let mut a = draw(1) % p64.max(1);
+    if a == 0 {
+        a = 1;
+    }
+    while gcd(a, p64) != 1 {
+        a = a % p64 + 1;
+    }
+    let b = draw(2) % p64.max(1);
+    ((u128::from(a) * k as u128 + u128::from(b)) % u128::from(p64)) as usize
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// The shift k ∈ 1..P of round `round`: the same on every PE, from the run's seed alone.
@@ -60,7 +93,9 @@ pub struct Polling<T: Task> {
     me: PeId,
     p: usize,
     delta_t: u64,
-    piece: Option<Piece<T>>,
+    /// The pieces this PE holds; it works on the last. Only poll-and-shuffle ever holds more
+    /// than one (a permuted piece and a late answer may arrive together).
+    pieces: Vec<Piece<T>>,
     /// A request of ours is on its way or being answered.
     awaiting_reply: bool,
     rng: Xoshiro256PlusPlus,
@@ -79,6 +114,18 @@ pub struct Polling<T: Task> {
     seed: u64,
     /// Requests served by splitting since the last work slice.
     served_this_poll: u32,
+    /// Poll-and-shuffle, adaptive (paper 002 §5): (c, γ); None: a permutation every cycle.
+    adaptive: Option<(f64, f64)>,
+    /// The last round started.
+    last_round: u64,
+    /// Adaptive: the round after this PE's last permutation (phases count from there).
+    phase_origin: u64,
+    /// PE 0, adaptive: idle notes received in the current round, and per recent round.
+    notes_now: u64,
+    notes_window: VecDeque<u64>,
+    /// PE 0, adaptive: permutations triggered so far and the round of the last one.
+    triggered: u64,
+    last_trigger: u64,
     /// Fast initialization: the copy of the root has not arrived yet (no requests until then,
     /// or the root and an answer could both bring work).
     awaiting_root: bool,
@@ -112,6 +159,10 @@ impl<T: Task> Polling<T> {
             Balancer::RandomShift => VictimRule::RandomShift {
                 round: config.round,
             },
+            Balancer::PollAndShuffle => VictimRule::PollAndShuffle {
+                round: config.round,
+                dims: (usize::BITS - (p.max(2) - 1).leading_zeros()).max(1),
+            },
             Balancer::RandomPolling => VictimRule::Random,
         };
         let holds_root = piece.is_some();
@@ -119,7 +170,7 @@ impl<T: Task> Polling<T> {
             me,
             p: config.pes,
             delta_t: config.delta_t.max(1),
-            piece,
+            pieces: piece.into_iter().collect(),
             awaiting_reply: false,
             rng: pe_rng(config.seed, me),
             output: T::Output::default(),
@@ -133,10 +184,19 @@ impl<T: Task> Polling<T> {
             seed: config.seed,
             served_this_poll: 0,
             awaiting_root: config.fast_init && p > 1 && me != 0,
+            adaptive: config
+                .adaptive
+                .then_some((config.adaptive_c, config.adaptive_gamma)),
+            last_round: 0,
+            phase_origin: 0,
+            notes_now: 0,
+            notes_window: VecDeque::new(),
+            triggered: 0,
+            last_trigger: 0,
         };
         if config.fast_init && p > 1 {
             // Exercise 14.7 of paper 001: PE 0 broadcasts the root down the reduction tree.
-            pe.piece = None;
+            pe.pieces.clear();
             if let Some(root) = root_copy.filter(|r| !r.is_empty()) {
                 pe.init_from_root(root, Termination::<T::Output>::ROOT_RECORD);
             }
@@ -188,7 +248,7 @@ impl<T: Task> Polling<T> {
         if task.is_empty() {
             self.termination.on_piece_finished(record, &mut self.output);
         } else {
-            self.piece = Some(Piece {
+            self.pieces.push(Piece {
                 task,
                 generation,
                 record,
@@ -218,8 +278,8 @@ impl<T: Task> Polling<T> {
                 self.send(0, Message::Counter);
                 return;
             }
-            // Random shift asks only when a round starts (`on_round`).
-            VictimRule::RandomShift { .. } => {
+            // Round-based rules ask only when a round starts (`on_round`).
+            VictimRule::RandomShift { .. } | VictimRule::PollAndShuffle { .. } => {
                 self.awaiting_reply = false;
                 return;
             }
@@ -234,7 +294,7 @@ impl<T: Task> Polling<T> {
 
     fn local(&self) -> Local {
         Local {
-            idle: self.piece.is_none(),
+            idle: self.pieces.is_empty(),
             sent: self.counters.pieces_sent,
             received: self.counters.pieces_received,
         }
@@ -266,28 +326,38 @@ impl<T: Task> Polling<T> {
         let trimmed = self
             .trim
             .is_some_and(|limit| self.served_this_poll >= limit);
-        let given = match &mut self.piece {
-            Some(_) if trimmed => None,
-            Some(piece) => match piece.task.split() {
-                Some(part) if !part.is_empty() => {
-                    piece.generation += 1;
-                    let generation = piece.generation;
-                    let now_empty = piece.task.is_empty();
-                    Some((part, generation, now_empty, piece.record))
-                }
-                _ => None,
-            },
-            None => None,
+        let given = if trimmed {
+            None
+        } else if self.pieces.len() > 1 {
+            // Holding more than one piece: hand over a whole one, no split needed.
+            let piece = self.pieces.remove(0);
+            Some((piece.task, piece.generation, true, piece.record, false))
+        } else {
+            match self.pieces.last_mut() {
+                Some(piece) => match piece.task.split() {
+                    Some(part) if !part.is_empty() => {
+                        piece.generation += 1;
+                        let now_empty = piece.task.is_empty();
+                        Some((part, piece.generation, now_empty, piece.record, true))
+                    }
+                    _ => None,
+                },
+                None => None,
+            }
         };
         match given {
-            Some((task, generation, now_empty, record)) => {
+            Some((task, generation, whole_piece_gone, record, split)) => {
                 self.served_this_poll += 1;
-                self.counters.splits += 1;
+                if split {
+                    self.counters.splits += 1;
+                }
                 self.counters.pieces_sent += 1;
                 self.counters.max_generation = self.counters.max_generation.max(generation);
                 let token = self.termination.on_piece_sent(record);
-                if now_empty {
-                    self.piece = None;
+                if whole_piece_gone {
+                    if split {
+                        self.pieces.pop();
+                    }
                     self.termination.on_piece_finished(record, &mut self.output);
                 }
                 self.send(
@@ -314,7 +384,7 @@ impl<T: Task> Polling<T> {
     }
 
     fn advance_termination(&mut self) {
-        if self.piece.is_none() {
+        if self.pieces.is_empty() {
             let local = self.local();
             self.termination.advance(local, &mut self.output);
         }
@@ -327,7 +397,7 @@ impl<T: Task> Protocol<T> for Polling<T> {
         if self.termination.is_done() {
             return Step::Finished;
         }
-        if self.piece.is_some() {
+        if !self.pieces.is_empty() {
             return Step::Work {
                 budget: self.delta_t,
             };
@@ -348,7 +418,7 @@ impl<T: Task> Protocol<T> for Polling<T> {
     }
 
     fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64 {
-        let Some(piece) = &mut self.piece else {
+        let Some(piece) = self.pieces.last_mut() else {
             return 0;
         };
         self.served_this_poll = 0;
@@ -358,7 +428,7 @@ impl<T: Task> Protocol<T> for Polling<T> {
         self.counters.slices += 1;
         if piece.task.is_empty() {
             let record = piece.record;
-            self.piece = None;
+            self.pieces.pop();
             self.stalled_slices = 0;
             self.termination.on_piece_finished(record, &mut self.output);
             self.advance_termination();
@@ -389,7 +459,8 @@ impl<T: Task> Protocol<T> for Polling<T> {
                 self.counters.pieces_received += 1;
                 self.awaiting_reply = false;
                 assert!(
-                    self.piece.is_none(),
+                    self.pieces.is_empty()
+                        || matches!(self.rule, VictimRule::PollAndShuffle { .. }),
                     "PE {}: work arrived while busy",
                     self.me
                 );
@@ -398,7 +469,7 @@ impl<T: Task> Protocol<T> for Polling<T> {
                 if task.is_empty() {
                     self.termination.on_piece_finished(record, &mut self.output);
                 } else {
-                    self.piece = Some(Piece {
+                    self.pieces.push(Piece {
                         task,
                         generation,
                         record,
@@ -412,6 +483,13 @@ impl<T: Task> Protocol<T> for Polling<T> {
                 let record = self.termination.on_piece_received(from, token);
                 self.init_from_root(task, record);
                 self.advance_termination();
+            }
+            Message::IdleNote => self.notes_now += 1,
+            Message::Shuffle { n } => {
+                if !self.termination.is_finishing() {
+                    self.broadcast_shuffle(n);
+                    self.shuffle(n);
+                }
             }
             Message::Counter => {
                 if !self.termination.is_finishing() {
@@ -446,12 +524,14 @@ impl<T: Task> Protocol<T> for Polling<T> {
     }
 
     fn is_busy(&self) -> bool {
-        self.piece.is_some()
+        !self.pieces.is_empty()
     }
 
     fn round_length(&self) -> Option<u64> {
         match self.rule {
-            VictimRule::RandomShift { round } => Some(round),
+            VictimRule::RandomShift { round } | VictimRule::PollAndShuffle { round, .. } => {
+                Some(round)
+            }
             _ => None,
         }
     }
@@ -459,15 +539,143 @@ impl<T: Task> Protocol<T> for Polling<T> {
     /// Random shift (paper 001 §14.5.2): a PE idle at the start of round r asks PE
     /// (i + k_r) mod P; all PEs use the same k_r, so every PE receives at most one request.
     fn on_round(&mut self, round: u64) {
-        if self.piece.is_none()
-            && !self.awaiting_reply
-            && !self.awaiting_root
-            && self.p > 1
-            && !self.termination.is_finishing()
-        {
-            let victim = (self.me + round_shift(self.seed, round, self.p)) % self.p;
-            self.awaiting_reply = true;
-            self.request(victim);
+        self.last_round = round;
+        if self.p == 1 || self.termination.is_finishing() {
+            return;
+        }
+        match self.rule {
+            VictimRule::PollAndShuffle { dims, .. } => self.poll_and_shuffle_round(round, dims),
+            _ => {
+                if self.pieces.is_empty() && !self.awaiting_reply && !self.awaiting_root {
+                    let victim = (self.me + round_shift(self.seed, round, self.p)) % self.p;
+                    self.awaiting_reply = true;
+                    self.request(victim);
+                }
+            }
+        }
+    }
+}
+
+impl<T: Task> Polling<T> {
+    /// Poll-and-shuffle at the end of a phase (paper 002 §3 and §5).
+    fn poll_and_shuffle_round(&mut self, round: u64, dims: u32) {
+        let dims = u64::from(dims);
+        let dimension = match self.adaptive {
+            None => {
+                // A cycle: `dims` phases, then a permutation.
+                let position = round % (dims + 1);
+                if position == dims {
+                    self.shuffle(round / (dims + 1));
+                    return;
+                }
+                position
+            }
+            Some((c, gamma)) => {
+                // Idle PEs notify PE 0 with probability c/P; PE 0 estimates the idle fraction
+                // over the last `dims` phases and triggers a permutation above γ·P.
+                if self.pieces.is_empty() && self.rng.random_bool((c / self.p as f64).min(1.0)) {
+                    if self.me == 0 {
+                        self.notes_now += 1;
+                    } else {
+                        self.send(0, Message::IdleNote);
+                    }
+                }
+                if self.me == 0 {
+                    self.notes_window
+                        .push_back(std::mem::take(&mut self.notes_now));
+                    while self.notes_window.len() as u64 > dims {
+                        self.notes_window.pop_front();
+                    }
+                    let mean = self.notes_window.iter().sum::<u64>() as f64
+                        / self.notes_window.len() as f64;
+                    let idle_estimate = mean * self.p as f64 / c;
+                    let cycle_done = round >= self.last_trigger + dims;
+                    if cycle_done && idle_estimate >= gamma * self.p as f64 {
+                        self.last_trigger = round;
+                        let n = self.triggered;
+                        self.triggered += 1;
+                        self.broadcast_shuffle(n);
+                        self.shuffle(n);
+                        return;
+                    }
+                }
+                (round - self.phase_origin.min(round)) % dims
+            }
+        };
+        if self.pieces.is_empty() && !self.awaiting_reply && !self.awaiting_root {
+            let partner = self.me ^ (1 << dimension);
+            if partner < self.p {
+                self.awaiting_reply = true;
+                self.request(partner);
+            }
+        }
+    }
+
+    /// Adaptive: pass the trigger of permutation `n` down the binary tree of PEs.
+    fn broadcast_shuffle(&mut self, n: u64) {
+        for child in [2 * self.me + 1, 2 * self.me + 2] {
+            if child < self.p {
+                self.send(child, Message::Shuffle { n });
+            }
+        }
+    }
+
+    /// Permutation number `n`: every piece held here moves, whole, to the PE the shared
+    /// pseudorandom permutation assigns to this PE (idle PEs hold empty subproblems, which
+    /// need not travel). Phases start over.
+    fn shuffle(&mut self, n: u64) {
+        self.phase_origin = self.last_round + 1;
+        let target = shuffle_target(self.seed, n, self.p, self.me);
+        if target == self.me {
+            return;
+        }
+        for piece in std::mem::take(&mut self.pieces) {
+            let token = self.termination.on_piece_sent(piece.record);
+            self.counters.pieces_sent += 1;
+            self.send(
+                target,
+                Message::Work {
+                    task: piece.task,
+                    generation: piece.generation,
+                    token,
+                },
+            );
+            self.termination
+                .on_piece_finished(piece.record, &mut self.output);
+        }
+        self.advance_termination();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shuffle_targets_are_permutations() {
+        for p in [1, 2, 3, 5, 8, 12, 64, 100, 1000, 4096] {
+            for n in 0..20 {
+                let mut hit = vec![false; p];
+                for k in 0..p {
+                    let t = shuffle_target(7, n, p, k);
+                    assert!(t < p && !hit[t], "P={p} n={n}: not a bijection");
+                    hit[t] = true;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn round_shifts_stay_in_range_and_vary() {
+        for p in [2, 3, 17, 1024] {
+            let shifts: Vec<usize> = (0..200).map(|r| round_shift(3, r, p)).collect();
+            assert!(shifts.iter().all(|&k| (1..p).contains(&k)));
+            if p > 2 {
+                assert!(
+                    shifts.iter().any(|&k| k != shifts[0]),
+                    "the shift never changes for P={p}"
+                );
+            }
         }
     }
 }
