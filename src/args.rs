@@ -1,7 +1,7 @@
 //! The command line: `treesplit run|bench <app> <app-args> [options]`.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use treesplit::{Balancer, TerminationKind};
+use treesplit::{Balancer, PermutationKind, TerminationKind};
 
 /// treesplit: tree-shaped computations on many PEs with provably good load balance.
 #[derive(Debug, Parser)]
@@ -63,6 +63,10 @@ pub struct RunOpts {
     /// No progress indicator.
     #[arg(long, global = true)]
     pub quiet: bool,
+    /// Poll-and-shuffle: permute by messages (random destinations, prefix sum; paper 002
+    /// §3.2) or by a pseudorandom bijection (no extra messages).
+    #[arg(long, global = true, default_value = "messages", value_parser = parse_permutation)]
+    pub permutation: PermutationKind,
     /// Poll-and-shuffle: trigger permutations adaptively (paper 002 §5).
     #[arg(long, global = true)]
     pub adaptive: bool,
@@ -153,6 +157,10 @@ pub struct SimOpts {
     /// Adversary: this fraction of splits hands over an empty piece.
     #[arg(long = "empty-splits", global = true, default_value_t = 0.0)]
     pub empty_splits: f64,
+    /// Poll-and-shuffle: permute by messages (random destinations, prefix sum; paper 002
+    /// §3.2) or by a pseudorandom bijection (no extra messages).
+    #[arg(long, global = true, default_value = "messages", value_parser = parse_permutation)]
+    pub permutation: PermutationKind,
     /// Poll-and-shuffle: trigger permutations adaptively (paper 002 §5).
     #[arg(long, global = true)]
     pub adaptive: bool,
@@ -235,6 +243,10 @@ pub struct BenchArgs {
     /// (default: N-Queens 3, UTS every node).
     #[arg(long = "rayon-depth", global = true)]
     pub rayon_depth: Option<u32>,
+}
+
+fn parse_permutation(s: &str) -> Result<PermutationKind, String> {
+    s.parse()
 }
 
 fn parse_termination(s: &str) -> Result<TerminationKind, String> {

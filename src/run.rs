@@ -125,6 +125,7 @@ where
                 .fast_init(opts.fast_init)
                 .termination(opts.termination)
                 .adaptive(opts.adaptive, opts.adaptive_c, opts.adaptive_gamma)
+                .permutation(opts.permutation)
                 .round(opts.round.unwrap_or(treesplit::config::DEFAULT_ROUND));
             config.validate().map_err(Failure::input)?;
             let t_seq = opts.baseline.then(|| run_sequential(make_root()).t_seq);
@@ -224,6 +225,7 @@ mod mpi {
             .fast_init(opts.fast_init)
             .termination(opts.termination)
             .adaptive(opts.adaptive, opts.adaptive_c, opts.adaptive_gamma)
+            .permutation(opts.permutation)
             .round(opts.round.unwrap_or(treesplit::config::DEFAULT_ROUND));
         match mpi.run(make_root, &config) {
             Ok(report) => Ok(report),

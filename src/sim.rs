@@ -47,7 +47,8 @@ pub fn configs(o: &SimOpts) -> Result<(Config, SimConfig), Failure> {
         .trim(o.trim)
         .fast_init(o.fast_init)
         .termination(o.termination)
-        .adaptive(o.adaptive, o.adaptive_c, o.adaptive_gamma);
+        .adaptive(o.adaptive, o.adaptive_c, o.adaptive_gamma)
+        .permutation(o.permutation);
     // A round must fit a request, the victim's next poll, a split and the answer.
     let default_round = 2 * o.t_rout + o.t_split + config.delta_t;
     let config = config.clone().round(o.round.unwrap_or(default_round));

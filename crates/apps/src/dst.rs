@@ -19,7 +19,8 @@ use std::fmt::Debug;
 use treesplit::machine::sim::adversary::EmptySplits;
 use treesplit::machine::sim::{Delay, Topology};
 use treesplit::{
-    run_sequential, simulate, Balancer, Config, SimConfig, SimReport, Task, TerminationKind,
+    run_sequential, simulate, Balancer, Config, PermutationKind, SimConfig, SimReport, Task,
+    TerminationKind,
 };
 
 /// One simulated run to check.
@@ -130,6 +131,11 @@ impl Case {
                 None
             })
             .fast_init(r.random_bool(0.3))
+            .permutation(if r.random_bool(0.5) {
+                PermutationKind::Messages
+            } else {
+                PermutationKind::Pseudorandom
+            })
             .adaptive(
                 r.random_bool(0.4),
                 f64::from(r.random_range(1..=16u32)) / 2.0,
@@ -189,6 +195,9 @@ impl Case {
         line.push_str(&format!(" --termination {}", c.termination));
         if matches!(c.balancer, Balancer::RandomShift | Balancer::PollAndShuffle) {
             line.push_str(&format!(" --round {}", c.round));
+        }
+        if c.balancer == Balancer::PollAndShuffle {
+            line.push_str(&format!(" --permutation {}", c.permutation));
         }
         if c.adaptive {
             line.push_str(&format!(

@@ -161,6 +161,45 @@ fn random_polling_options_keep_answers_exact() {
     check_options("synthetic", Synthetic::new(p).unwrap());
 }
 
+/// Poll-and-shuffle with both permutations, adaptive or not, on threads and in the simulator.
+#[test]
+fn poll_and_shuffle_variants_keep_answers_exact() {
+    let root = Uts::new(UtsParams::parse(&["T1-mini".to_string()]).unwrap());
+    let seq = run_sequential(root.clone());
+    for permutation in [
+        treesplit::PermutationKind::Messages,
+        treesplit::PermutationKind::Pseudorandom,
+    ] {
+        for adaptive in [false, true] {
+            for p in [2, 5, 8, 16] {
+                let cfg = Config::new(p)
+                    .balancer(Balancer::PollAndShuffle)
+                    .permutation(permutation)
+                    .adaptive(adaptive, 4.0, 0.25)
+                    .round(30)
+                    .delta_t(32);
+                let s = simulate(root.clone(), &cfg, &SimConfig::default()).expect("simulation");
+                assert_eq!(
+                    s.report.output, seq.output,
+                    "{permutation} adaptive={adaptive} sim P={p}"
+                );
+                assert_eq!(s.report.totals.work_units, seq.work_units);
+                let r = {
+                    let (root, cfg) = (root.clone(), cfg.clone());
+                    within(Duration::from_secs(120), move || {
+                        run(root, &cfg).expect("thread run")
+                    })
+                };
+                assert_eq!(
+                    r.output, seq.output,
+                    "{permutation} adaptive={adaptive} threads P={p}"
+                );
+                assert_eq!(r.totals.work_units, seq.work_units);
+            }
+        }
+    }
+}
+
 #[test]
 fn nqueens_under_every_balancer() {
     check_all("nqueens 9", NQueens::new(9).unwrap());

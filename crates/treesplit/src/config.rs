@@ -110,6 +110,38 @@ impl FromStr for TerminationKind {
     }
 }
 
+/// How poll-and-shuffle permutes the subproblems.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PermutationKind {
+    /// Random destinations, local shuffle, prefix sum, final placement (paper 002 §3.2).
+    Messages,
+    /// A pseudorandom bijection of the PEs every PE computes itself (no extra messages).
+    Pseudorandom,
+}
+
+impl FromStr for PermutationKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "messages" => Ok(PermutationKind::Messages),
+            "pseudorandom" => Ok(PermutationKind::Pseudorandom),
+            _ => Err(format!(
+                "unknown permutation '{s}' (known: messages, pseudorandom)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for PermutationKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PermutationKind::Messages => "messages",
+            PermutationKind::Pseudorandom => "pseudorandom",
+        })
+    }
+}
+
 /// Configuration of a parallel run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Config {
@@ -134,6 +166,8 @@ pub struct Config {
     /// Poll-and-shuffle: trigger permutations adaptively (paper 002 §5) instead of after every
     /// cycle of ⌈log₂ P⌉ phases.
     pub adaptive: bool,
+    /// Poll-and-shuffle: how subproblems are permuted.
+    pub permutation: PermutationKind,
     /// Adaptive poll-and-shuffle: an idle PE notifies PE 0 with probability c/P.
     pub adaptive_c: f64,
     /// Adaptive poll-and-shuffle: permute when at least γ·P PEs are estimated idle.
@@ -168,6 +202,7 @@ impl Config {
             trim: None,
             round: DEFAULT_ROUND,
             adaptive: false,
+            permutation: PermutationKind::Messages,
             adaptive_c: 4.0,
             adaptive_gamma: 0.25,
             fast_init: false,
@@ -215,6 +250,12 @@ impl Config {
         self.adaptive = on;
         self.adaptive_c = c;
         self.adaptive_gamma = gamma;
+        self
+    }
+
+    /// Builder: how poll-and-shuffle permutes.
+    pub fn permutation(mut self, kind: PermutationKind) -> Self {
+        self.permutation = kind;
         self
     }
 

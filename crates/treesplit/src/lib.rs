@@ -53,7 +53,7 @@ pub mod stats;
 pub mod task;
 pub mod topology;
 
-pub use config::{Balancer, Config, TerminationKind};
+pub use config::{Balancer, Config, PermutationKind, TerminationKind};
 pub use error::RunError;
 pub use machine::{simulate, SimConfig, SimReport, Threads};
 pub use sequential::{run_sequential, SequentialReport};

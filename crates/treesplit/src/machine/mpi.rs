@@ -128,9 +128,12 @@ impl Mpi {
         loop {
             if let Some(length) = round_length {
                 let now = (start.elapsed().as_nanos() / length.as_nanos().max(1)) as u64;
-                if round != Some(now) {
-                    round = Some(now);
-                    pe.on_round(now);
+                // Every round in order, even after a long slice: synchronous protocols (the
+                // permutation rounds of poll-and-shuffle) must not miss one.
+                while round.is_none_or(|r| r < now) {
+                    let next = round.map_or(0, |r| r + 1);
+                    round = Some(next);
+                    pe.on_round(next);
                 }
             }
             let step = pe.step();

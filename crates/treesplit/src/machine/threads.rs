@@ -245,9 +245,12 @@ fn pe_loop<T: Task>(
     loop {
         if let Some(length) = round_length {
             let now = (shared.start.elapsed().as_nanos() / length.as_nanos().max(1)) as u64;
-            if round != Some(now) {
-                round = Some(now);
-                pe.on_round(now);
+            // Every round in order, even after a long slice: synchronous protocols (the
+            // permutation rounds of poll-and-shuffle) must not miss one.
+            while round.is_none_or(|r| r < now) {
+                let next = round.map_or(0, |r| r + 1);
+                round = Some(next);
+                pe.on_round(next);
             }
         }
         // Decide first, then send what the decision produced, then act on it.

@@ -10,6 +10,7 @@
 //! The protocols are described in prose in `README.md` beside this file.
 
 pub mod polling;
+pub mod shuffle;
 pub mod termination;
 
 use crate::config::{Balancer, Config};
@@ -52,6 +53,16 @@ pub enum Message<T: Task> {
         /// The permutation's number.
         n: u64,
     },
+    /// Poll-and-shuffle, permutation by messages: a scattered subproblem of permutation `n`
+    /// (None: the empty subproblem of an idle PE).
+    Scatter {
+        /// Permutation number.
+        n: u64,
+        /// The piece, its generation and its termination token.
+        piece: Option<(T, u32, u64)>,
+    },
+    /// Poll-and-shuffle, permutation by messages: counting and prefix sums.
+    Shuffling(shuffle::ShuffleSignal),
     /// Global round robin: ask PE 0 for the next value of the global counter.
     Counter,
     /// Global round robin: PE 0's answer, the PE to ask for work.
@@ -63,7 +74,10 @@ pub enum Message<T: Task> {
 impl<T: Task> Message<T> {
     /// True for messages that carry work (the only ones termination detection counts).
     pub fn carries_work(&self) -> bool {
-        matches!(self, Message::Work { .. } | Message::Root { .. })
+        matches!(
+            self,
+            Message::Work { .. } | Message::Root { .. } | Message::Scatter { piece: Some(_), .. }
+        )
     }
 }
 

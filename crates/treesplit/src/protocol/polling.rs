@@ -15,9 +15,10 @@
 //!
 //! Termination is detected by the four-counter component ([`super::termination`]).
 
+use super::shuffle::Shuffler;
 use super::termination::{Local, Termination};
 use super::{Message, PeCounters, PeId, Protocol, Step};
-use crate::config::{Balancer, Config};
+use crate::config::{Balancer, Config, PermutationKind};
 use crate::task::{Context, Incumbent, Task};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -123,6 +124,9 @@ pub struct Polling<T: Task> {
     /// PE 0, adaptive: idle notes received in the current round, and per recent round.
     notes_now: u64,
     notes_window: VecDeque<u64>,
+    /// Poll-and-shuffle: how to permute, and the state of the permutation by messages.
+    permutation: PermutationKind,
+    shuffler: Shuffler<Piece<T>>,
     /// PE 0, adaptive: permutations triggered so far and the round of the last one.
     triggered: u64,
     last_trigger: u64,
@@ -192,6 +196,8 @@ impl<T: Task> Polling<T> {
             notes_now: 0,
             notes_window: VecDeque::new(),
             triggered: 0,
+            permutation: config.permutation,
+            shuffler: Shuffler::new(me, config.pes),
             last_trigger: 0,
         };
         if config.fast_init && p > 1 {
@@ -294,7 +300,7 @@ impl<T: Task> Polling<T> {
 
     fn local(&self) -> Local {
         Local {
-            idle: self.pieces.is_empty(),
+            idle: self.pieces.is_empty() && !self.shuffler.holds_work(),
             sent: self.counters.pieces_sent,
             received: self.counters.pieces_received,
         }
@@ -485,6 +491,33 @@ impl<T: Task> Protocol<T> for Polling<T> {
                 self.advance_termination();
             }
             Message::IdleNote => self.notes_now += 1,
+            Message::Scatter { n, piece } => {
+                let item = piece.map(|(task, generation, token)| {
+                    self.counters.pieces_received += 1;
+                    let record = self.termination.on_piece_received(from, token);
+                    Piece {
+                        task,
+                        generation,
+                        record,
+                    }
+                });
+                if self.termination.is_finishing() {
+                    assert!(
+                        item.is_none(),
+                        "PE {}: work arrived after termination",
+                        self.me
+                    );
+                } else {
+                    let placed = self.shuffler.arrive(n, item, &mut self.rng);
+                    self.place(placed);
+                }
+            }
+            Message::Shuffling(signal) => {
+                if !self.termination.is_finishing() {
+                    let placed = self.shuffler.receive(from, signal, &mut self.rng);
+                    self.place(placed);
+                }
+            }
             Message::Shuffle { n } => {
                 if !self.termination.is_finishing() {
                     self.broadcast_shuffle(n);
@@ -625,6 +658,12 @@ impl<T: Task> Polling<T> {
     /// need not travel). Phases start over.
     fn shuffle(&mut self, n: u64) {
         self.phase_origin = self.last_round + 1;
+        if self.permutation == PermutationKind::Messages {
+            if self.shuffler.request(n) {
+                self.scatter(n);
+            }
+            return;
+        }
         let target = shuffle_target(self.seed, n, self.p, self.me);
         if target == self.me {
             return;
@@ -642,6 +681,76 @@ impl<T: Task> Polling<T> {
             );
             self.termination
                 .on_piece_finished(piece.record, &mut self.output);
+        }
+        self.advance_termination();
+    }
+}
+
+impl<T: Task> Polling<T> {
+    /// Permutation by messages, step 1: every piece held here (or, when idle, the empty
+    /// subproblem) goes to a uniformly random PE.
+    fn scatter(&mut self, n: u64) {
+        let mut pieces = std::mem::take(&mut self.pieces);
+        let mut sent = 0;
+        if pieces.is_empty() {
+            sent += 1;
+            let to = self.rng.random_range(0..self.p);
+            if to == self.me {
+                let placed = self.shuffler.arrive(n, None, &mut self.rng);
+                self.place(placed);
+            } else {
+                self.send(to, Message::Scatter { n, piece: None });
+            }
+        }
+        for piece in pieces.drain(..) {
+            sent += 1;
+            let to = self.rng.random_range(0..self.p);
+            if to == self.me {
+                let placed = self.shuffler.arrive(n, Some(piece), &mut self.rng);
+                self.place(placed);
+            } else {
+                let token = self.termination.on_piece_sent(piece.record);
+                self.counters.pieces_sent += 1;
+                self.send(
+                    to,
+                    Message::Scatter {
+                        n,
+                        piece: Some((piece.task, piece.generation, token)),
+                    },
+                );
+                self.termination
+                    .on_piece_finished(piece.record, &mut self.output);
+            }
+        }
+        let placed = self.shuffler.scattered(n, sent, &mut self.rng);
+        self.place(placed);
+    }
+
+    /// Permutation by messages, step 4: pieces numbered for other PEs travel there.
+    fn place(&mut self, placed: Vec<(PeId, Piece<T>)>) {
+        for (to, piece) in placed {
+            if to == self.me {
+                self.pieces.push(piece);
+            } else {
+                let token = self.termination.on_piece_sent(piece.record);
+                self.counters.pieces_sent += 1;
+                self.send(
+                    to,
+                    Message::Work {
+                        task: piece.task,
+                        generation: piece.generation,
+                        token,
+                    },
+                );
+                self.termination
+                    .on_piece_finished(piece.record, &mut self.output);
+            }
+        }
+        while let Some((to, signal)) = self.shuffler.poll_transmit() {
+            self.send(to, Message::Shuffling(signal));
+        }
+        if let Some(n) = self.shuffler.next_pending() {
+            self.scatter(n);
         }
         self.advance_termination();
     }
