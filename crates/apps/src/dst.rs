@@ -330,6 +330,10 @@ impl Case {
         if self.config.termination == TerminationKind::ResponseTree {
             // The last piece's responses climb its chain of ancestors (≤ h hops) to PE 0.
             bound += 2 * (u64::from(h) + 1) * latency.max(1);
+            if self.config.fast_init {
+                // Fast initialization's pieces answer up the broadcast tree: log P more hops.
+                bound += 2 * depth * latency.max(1);
+            }
             if self.config.balancer == Balancer::PollAndShuffle {
                 // Every permutation moves pieces whole: one more hop on their response chains.
                 let dims = u64::from(usize::BITS - (p.max(2) - 1).leading_zeros());
