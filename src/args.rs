@@ -1,7 +1,8 @@
 //! The command line: `treesplit run|bench <app> <app-args> [options]`.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use treesplit::{Balancer, PermutationKind, TerminationKind};
+use treesplit::topology::Topology;
+use treesplit::{Balancer, Config, PermutationKind, TerminationKind};
 
 /// treesplit: tree-shaped computations on many PEs with provably good load balance.
 #[derive(Debug, Parser)]
@@ -38,19 +39,11 @@ pub struct RunArgs {
 /// Options shared by every application (they may follow the application's arguments).
 #[derive(Debug, Args)]
 pub struct RunOpts {
+    #[command(flatten)]
+    pub balance: BalancerOpts,
     /// Number of PEs (default: the number of cores).
     #[arg(long, global = true)]
     pub pes: Option<usize>,
-    /// Load balancer.
-    #[arg(long, global = true, default_value = "random-polling", value_parser = parse_balancer)]
-    pub balancer: Balancer,
-    /// Work units between two polls of a busy PE's message queue (Δt); the default suits
-    /// the application's unit cost (about 10–25 µs of work).
-    #[arg(long = "delta-t", global = true)]
-    pub delta_t: Option<u64>,
-    /// Seed of all randomness.
-    #[arg(long, global = true, default_value_t = 1)]
-    pub seed: u64,
     /// Print the report as JSON on stdout.
     #[arg(long, global = true)]
     pub json: bool,
@@ -63,36 +56,6 @@ pub struct RunOpts {
     /// No progress indicator.
     #[arg(long, global = true)]
     pub quiet: bool,
-    /// Poll-and-shuffle: permute by messages (random destinations, prefix sum; paper 002
-    /// §3.2) or by a pseudorandom bijection (no extra messages).
-    #[arg(long, global = true, default_value = "messages", value_parser = parse_permutation)]
-    pub permutation: PermutationKind,
-    /// Poll-and-shuffle: trigger permutations adaptively (paper 002 §5).
-    #[arg(long, global = true)]
-    pub adaptive: bool,
-    /// Adaptive poll-and-shuffle: idle PEs notify PE 0 with probability c/P.
-    #[arg(long = "adaptive-c", global = true, default_value_t = 4.0)]
-    pub adaptive_c: f64,
-    /// Adaptive poll-and-shuffle: permute when at least γ·P PEs are estimated idle.
-    #[arg(long = "adaptive-gamma", global = true, default_value_t = 0.25)]
-    pub adaptive_gamma: f64,
-    /// Termination detection: four-counter or response-tree.
-    #[arg(long, global = true, default_value = "four-counter", value_parser = parse_termination)]
-    pub termination: TerminationKind,
-    /// Round (phase) length Δ of random shift and poll-and-shuffle (µs on threads and MPI;
-    /// virtual units in the simulator).
-    #[arg(long, global = true)]
-    pub round: Option<u64>,
-    /// Trimming (paper 000 §4): a busy PE serves at most N requests per poll, rejects the rest.
-    #[arg(long, global = true)]
-    pub trim: Option<u32>,
-    /// Fast initialization (exercise 14.7): broadcast the root, split it ⌊log₂ P⌋ times locally.
-    #[arg(long = "fast-init", global = true)]
-    pub fast_init: bool,
-    /// Neighbour polling: whose neighbours a PE asks (ring, mesh2d, mesh3d, hypercube,
-    /// fat-tree, crossbar).
-    #[arg(long, global = true, default_value = "ring")]
-    pub neighbourhood: String,
     /// The machine: threads in this process, or MPI ranks (start under mpirun; needs a
     /// build with `--features mpi`).
     #[arg(long, global = true, value_enum, default_value_t = MachineArg::Threads)]
@@ -118,18 +81,11 @@ pub struct SimArgs {
 /// Options of the simulator (they may follow the application's arguments).
 #[derive(Debug, Args)]
 pub struct SimOpts {
+    #[command(flatten)]
+    pub balance: BalancerOpts,
     /// Number of simulated PEs.
     #[arg(long, global = true, default_value_t = 64)]
     pub pes: usize,
-    /// Load balancer.
-    #[arg(long, global = true, default_value = "random-polling", value_parser = parse_balancer)]
-    pub balancer: Balancer,
-    /// Work units (= time units) between two polls of a busy PE (default: T_rout).
-    #[arg(long = "delta-t", global = true)]
-    pub delta_t: Option<u64>,
-    /// Seed of all randomness (protocol choices and network delays).
-    #[arg(long, global = true, default_value_t = 1)]
-    pub seed: u64,
     /// Network: crossbar, ring, mesh2d, mesh3d, hypercube, fat-tree.
     #[arg(long, global = true, default_value = "crossbar")]
     pub net: String,
@@ -157,36 +113,6 @@ pub struct SimOpts {
     /// Adversary: this fraction of splits hands over an empty piece.
     #[arg(long = "empty-splits", global = true, default_value_t = 0.0)]
     pub empty_splits: f64,
-    /// Poll-and-shuffle: permute by messages (random destinations, prefix sum; paper 002
-    /// §3.2) or by a pseudorandom bijection (no extra messages).
-    #[arg(long, global = true, default_value = "messages", value_parser = parse_permutation)]
-    pub permutation: PermutationKind,
-    /// Poll-and-shuffle: trigger permutations adaptively (paper 002 §5).
-    #[arg(long, global = true)]
-    pub adaptive: bool,
-    /// Adaptive poll-and-shuffle: idle PEs notify PE 0 with probability c/P.
-    #[arg(long = "adaptive-c", global = true, default_value_t = 4.0)]
-    pub adaptive_c: f64,
-    /// Adaptive poll-and-shuffle: permute when at least γ·P PEs are estimated idle.
-    #[arg(long = "adaptive-gamma", global = true, default_value_t = 0.25)]
-    pub adaptive_gamma: f64,
-    /// Termination detection: four-counter or response-tree.
-    #[arg(long, global = true, default_value = "four-counter", value_parser = parse_termination)]
-    pub termination: TerminationKind,
-    /// Round (phase) length Δ of random shift and poll-and-shuffle (µs on threads and MPI;
-    /// virtual units in the simulator).
-    #[arg(long, global = true)]
-    pub round: Option<u64>,
-    /// Trimming (paper 000 §4): a busy PE serves at most N requests per poll, rejects the rest.
-    #[arg(long, global = true)]
-    pub trim: Option<u32>,
-    /// Fast initialization (exercise 14.7): broadcast the root, split it ⌊log₂ P⌋ times locally.
-    #[arg(long = "fast-init", global = true)]
-    pub fast_init: bool,
-    /// Neighbour polling: whose neighbours a PE asks (default: the --net topology; ring on a
-    /// crossbar).
-    #[arg(long, global = true)]
-    pub neighbourhood: Option<String>,
     /// Draw per-PE timelines (P ≤ 512) or the utilization curve to this SVG or PNG file.
     #[arg(long, global = true)]
     pub gantt: Option<std::path::PathBuf>,
@@ -221,6 +147,82 @@ pub struct DstArgs {
     /// Largest P drawn.
     #[arg(long = "max-pes", default_value_t = 512)]
     pub max_pes: usize,
+}
+
+/// The balancer and its options, shared by `run`, `sim` and `compare` (they may follow the
+/// application's arguments).
+#[derive(Debug, Args)]
+pub struct BalancerOpts {
+    /// Load balancer: random-polling, neighbour-polling, global-round-robin, random-shift,
+    /// poll-and-shuffle.
+    #[arg(long, global = true, default_value = "random-polling", value_parser = parse_balancer)]
+    pub balancer: Balancer,
+    /// Work units between two polls of a busy PE's message queue (Δt); the default suits
+    /// the machine (the application's unit cost on real machines, T_rout in the simulator).
+    #[arg(long = "delta-t", global = true)]
+    pub delta_t: Option<u64>,
+    /// Seed of all randomness.
+    #[arg(long, global = true, default_value_t = 1)]
+    pub seed: u64,
+    /// Termination detection: four-counter or response-tree.
+    #[arg(long, global = true, default_value = "four-counter", value_parser = parse_termination)]
+    pub termination: TerminationKind,
+    /// Round (phase) length Δ of random shift and poll-and-shuffle (µs on threads and MPI;
+    /// virtual units in the simulator).
+    #[arg(long, global = true)]
+    pub round: Option<u64>,
+    /// Trimming (paper 000 §4): a busy PE serves at most N requests per poll, rejects the rest.
+    #[arg(long, global = true)]
+    pub trim: Option<u32>,
+    /// Fast initialization (exercise 14.7): broadcast the root, split it ⌊log₂ P⌋ times locally.
+    #[arg(long = "fast-init", global = true)]
+    pub fast_init: bool,
+    /// Neighbour polling: whose neighbours a PE asks (ring, mesh2d, mesh3d, hypercube,
+    /// fat-tree, crossbar; default: ring, or the simulated network unless it is a crossbar).
+    #[arg(long, global = true)]
+    pub neighbourhood: Option<String>,
+    /// Poll-and-shuffle: permute by messages (random destinations, prefix sum; paper 002
+    /// §3.2) or by a pseudorandom bijection (no extra messages).
+    #[arg(long, global = true, default_value = "messages", value_parser = parse_permutation)]
+    pub permutation: PermutationKind,
+    /// Poll-and-shuffle: trigger permutations adaptively (paper 002 §5).
+    #[arg(long, global = true)]
+    pub adaptive: bool,
+    /// Adaptive poll-and-shuffle: idle PEs notify PE 0 with probability c/P.
+    #[arg(long = "adaptive-c", global = true, default_value_t = 4.0)]
+    pub adaptive_c: f64,
+    /// Adaptive poll-and-shuffle: permute when at least γ·P PEs are estimated idle.
+    #[arg(long = "adaptive-gamma", global = true, default_value_t = 0.25)]
+    pub adaptive_gamma: f64,
+}
+
+impl BalancerOpts {
+    /// The run configuration for `pes` PEs; the defaults depend on the machine.
+    pub fn config(
+        &self,
+        pes: usize,
+        default_delta_t: u64,
+        default_round: u64,
+        default_neighbourhood: Topology,
+    ) -> Result<Config, String> {
+        let neighbourhood = match &self.neighbourhood {
+            Some(n) => n.parse()?,
+            None => default_neighbourhood,
+        };
+        let config = Config::new(pes)
+            .balancer(self.balancer)
+            .delta_t(self.delta_t.unwrap_or(default_delta_t))
+            .seed(self.seed)
+            .termination(self.termination)
+            .round(self.round.unwrap_or(default_round))
+            .trim(self.trim)
+            .fast_init(self.fast_init)
+            .neighbourhood(neighbourhood)
+            .permutation(self.permutation)
+            .adaptive(self.adaptive, self.adaptive_c, self.adaptive_gamma);
+        config.validate()?;
+        Ok(config)
+    }
 }
 
 #[derive(Debug, Args)]

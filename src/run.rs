@@ -7,7 +7,9 @@ use crate::fault::{self, Faulty};
 use crate::{print_published, progress, verdict, Failure};
 use serde::Serialize;
 use std::fmt::Display;
-use treesplit::{run_sequential, Config, Report, Task, Threads};
+use treesplit::config::DEFAULT_ROUND;
+use treesplit::topology::Topology;
+use treesplit::{run_sequential, Report, Task, Threads};
 use treesplit_apps::{NQueens, Synthetic, Uts};
 
 pub fn run(app: &App, opts: &RunOpts) -> Result<(), Failure> {
@@ -108,26 +110,16 @@ where
         }
         return verdict(&check);
     }
-    let delta_t = opts.delta_t.unwrap_or_else(|| app.default_delta_t());
-    let neighbourhood: treesplit::topology::Topology =
-        opts.neighbourhood.parse().map_err(Failure::input)?;
+    let delta_t = app.default_delta_t();
     let report = match opts.machine {
         MachineArg::Threads => {
             let pes = opts
                 .pes
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            let config = Config::new(pes)
-                .balancer(opts.balancer)
-                .delta_t(delta_t)
-                .seed(opts.seed)
-                .neighbourhood(neighbourhood)
-                .trim(opts.trim)
-                .fast_init(opts.fast_init)
-                .termination(opts.termination)
-                .adaptive(opts.adaptive, opts.adaptive_c, opts.adaptive_gamma)
-                .permutation(opts.permutation)
-                .round(opts.round.unwrap_or(treesplit::config::DEFAULT_ROUND));
-            config.validate().map_err(Failure::input)?;
+            let config = opts
+                .balance
+                .config(pes, delta_t, DEFAULT_ROUND, Topology::Ring)
+                .map_err(Failure::input)?;
             let t_seq = opts.baseline.then(|| run_sequential(make_root()).t_seq);
             let progress = progress::Progress::new(opts.quiet);
             let update = |units: u64, elapsed: std::time::Duration| progress.update(units, elapsed);
@@ -142,7 +134,7 @@ where
             report.t_seq = t_seq;
             report
         }
-        MachineArg::Mpi => match crate::run::mpi::run(&make_root, opts, delta_t, neighbourhood)? {
+        MachineArg::Mpi => match crate::run::mpi::run(&make_root, opts, delta_t)? {
             Some(report) => report,
             None => return Ok(()), // ranks other than 0 print nothing
         },
@@ -199,7 +191,6 @@ mod mpi {
         make_root: &impl Fn() -> T,
         opts: &RunOpts,
         delta_t: u64,
-        neighbourhood: treesplit::topology::Topology,
     ) -> Result<Option<Report<T::Output>>, Failure> {
         if opts.baseline {
             return Err(Failure::input(
@@ -216,17 +207,10 @@ mod mpi {
                 "--pes {p}, but the MPI job has {size} ranks (leave out --pes under mpirun)"
             )));
         }
-        let config = Config::new(size)
-            .balancer(opts.balancer)
-            .delta_t(delta_t)
-            .seed(opts.seed)
-            .neighbourhood(neighbourhood)
-            .trim(opts.trim)
-            .fast_init(opts.fast_init)
-            .termination(opts.termination)
-            .adaptive(opts.adaptive, opts.adaptive_c, opts.adaptive_gamma)
-            .permutation(opts.permutation)
-            .round(opts.round.unwrap_or(treesplit::config::DEFAULT_ROUND));
+        let config = opts
+            .balance
+            .config(size, delta_t, DEFAULT_ROUND, Topology::Ring)
+            .map_err(Failure::input)?;
         match mpi.run(make_root, &config) {
             Ok(report) => Ok(report),
             Err(e) => {
@@ -245,7 +229,6 @@ mod mpi {
         _: &impl Fn() -> T,
         _: &RunOpts,
         _: u64,
-        _: treesplit::topology::Topology,
     ) -> Result<Option<Report<T::Output>>, Failure> {
         Err(Failure::input(
             "this treesplit was built without MPI support; build it with `cargo build --release --features mpi`",

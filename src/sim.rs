@@ -33,26 +33,19 @@ pub fn configs(o: &SimOpts) -> Result<(Config, SimConfig), Failure> {
             o.empty_splits
         )));
     }
-    let neighbourhood: Topology = match &o.neighbourhood {
-        Some(n) => n.parse().map_err(Failure::input)?,
-        // On a crossbar every PE is a neighbour; neighbour polling then means a ring.
-        None if topology == Topology::Crossbar => Topology::Ring,
-        None => topology,
+    // On a crossbar every PE is a neighbour; neighbour polling then means a ring.
+    let neighbourhood = if topology == Topology::Crossbar {
+        Topology::Ring
+    } else {
+        topology
     };
-    let config = Config::new(o.pes)
-        .balancer(o.balancer)
-        .delta_t(o.delta_t.unwrap_or(o.t_rout.max(1)))
-        .seed(o.seed)
-        .neighbourhood(neighbourhood)
-        .trim(o.trim)
-        .fast_init(o.fast_init)
-        .termination(o.termination)
-        .adaptive(o.adaptive, o.adaptive_c, o.adaptive_gamma)
-        .permutation(o.permutation);
+    let delta_t = o.balance.delta_t.unwrap_or(o.t_rout.max(1));
     // A round must fit a request, the victim's next poll, a split and the answer.
-    let default_round = 2 * o.t_rout + o.t_split + config.delta_t;
-    let config = config.clone().round(o.round.unwrap_or(default_round));
-    config.validate().map_err(Failure::input)?;
+    let default_round = 2 * o.t_rout + o.t_split + delta_t;
+    let config = o
+        .balance
+        .config(o.pes, delta_t, default_round, neighbourhood)
+        .map_err(Failure::input)?;
     sim.validate(o.pes).map_err(Failure::input)?;
     Ok((config, sim))
 }

@@ -250,16 +250,7 @@ impl<T: Task> Polling<T> {
                 task = other;
             }
         }
-        self.counters.max_generation = self.counters.max_generation.max(generation);
-        if task.is_empty() {
-            self.termination.on_piece_finished(record, &mut self.output);
-        } else {
-            self.pieces.push(Piece {
-                task,
-                generation,
-                record,
-            });
-        }
+        self.take_piece(task, generation, record);
     }
 
     /// PE 0: the next value of the global counter for `requester` (never itself).
@@ -470,17 +461,8 @@ impl<T: Task> Protocol<T> for Polling<T> {
                     "PE {}: work arrived while busy",
                     self.me
                 );
-                self.counters.max_generation = self.counters.max_generation.max(generation);
                 let record = self.termination.on_piece_received(from, token);
-                if task.is_empty() {
-                    self.termination.on_piece_finished(record, &mut self.output);
-                } else {
-                    self.pieces.push(Piece {
-                        task,
-                        generation,
-                        record,
-                    });
-                }
+                self.take_piece(task, generation, record);
                 self.advance_termination();
             }
             Message::Root { task, token } => {
@@ -669,20 +651,39 @@ impl<T: Task> Polling<T> {
             return;
         }
         for piece in std::mem::take(&mut self.pieces) {
-            let token = self.termination.on_piece_sent(piece.record);
-            self.counters.pieces_sent += 1;
-            self.send(
-                target,
-                Message::Work {
-                    task: piece.task,
-                    generation: piece.generation,
-                    token,
-                },
-            );
-            self.termination
-                .on_piece_finished(piece.record, &mut self.output);
+            self.move_piece(target, piece);
         }
         self.advance_termination();
+    }
+
+    /// Keep a piece that arrived or was split off locally (an empty one is done at once).
+    fn take_piece(&mut self, task: T, generation: u32, record: u64) {
+        self.counters.max_generation = self.counters.max_generation.max(generation);
+        if task.is_empty() {
+            self.termination.on_piece_finished(record, &mut self.output);
+        } else {
+            self.pieces.push(Piece {
+                task,
+                generation,
+                record,
+            });
+        }
+    }
+
+    /// Send a whole piece to PE `to`: it leaves this PE's records as given away.
+    fn move_piece(&mut self, to: PeId, piece: Piece<T>) {
+        let token = self.termination.on_piece_sent(piece.record);
+        self.counters.pieces_sent += 1;
+        self.send(
+            to,
+            Message::Work {
+                task: piece.task,
+                generation: piece.generation,
+                token,
+            },
+        );
+        self.termination
+            .on_piece_finished(piece.record, &mut self.output);
     }
 }
 
@@ -732,18 +733,7 @@ impl<T: Task> Polling<T> {
             if to == self.me {
                 self.pieces.push(piece);
             } else {
-                let token = self.termination.on_piece_sent(piece.record);
-                self.counters.pieces_sent += 1;
-                self.send(
-                    to,
-                    Message::Work {
-                        task: piece.task,
-                        generation: piece.generation,
-                        token,
-                    },
-                );
-                self.termination
-                    .on_piece_finished(piece.record, &mut self.output);
+                self.move_piece(to, piece);
             }
         }
         while let Some((to, signal)) = self.shuffler.poll_transmit() {
