@@ -284,3 +284,25 @@ fn dst_cases_replay_exactly_from_their_command_line() {
         );
     }
 }
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_treesplit"))
+        .args(["trees"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start");
+    drop(child.stdout.take()); // the reader goes away at once
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let _ = child.wait();
+    assert!(!err.contains("panicked"), "{err}");
+}

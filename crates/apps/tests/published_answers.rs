@@ -129,6 +129,18 @@ fn uts_t1_and_t3_match_published_counts() {
 }
 
 #[test]
+fn uts_t2_t4_t5_match_their_documented_counts() {
+    for (name, nodes) in [("T2", 4_117_769u64), ("T4", 4_132_453), ("T5", 4_147_582)] {
+        let params = uts(name);
+        assert_eq!(params.published_nodes().map(|(_, n)| n), Some(nodes));
+        let seq = run_sequential(Uts::new(params));
+        assert_eq!(seq.output.nodes, nodes, "{name}");
+        let r = run_checked(Uts::new(params), Config::new(3).seed(5).delta_t(256));
+        assert_eq!(r.output, seq.output, "{name} P=3");
+    }
+}
+
+#[test]
 fn uts_raw_flags_equal_named_tree() {
     let raw: Vec<String> = "-t 1 -a 3 -d 10 -b 4 -r 19"
         .split(' ')
