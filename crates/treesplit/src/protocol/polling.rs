@@ -575,48 +575,46 @@ impl<T: Task> Polling<T> {
     /// Poll-and-shuffle at the end of a phase (paper 002 §3 and §5).
     fn poll_and_shuffle_round(&mut self, round: u64, dims: u32) {
         let dims = u64::from(dims);
-        let dimension = match self.adaptive {
-            None => {
-                // A cycle: `dims` phases, then a permutation.
-                let position = round % (dims + 1);
-                if position == dims {
-                    self.shuffle(round / (dims + 1));
-                    return;
-                }
-                position
-            }
-            Some((c, gamma)) => {
-                // Idle PEs notify PE 0 with probability c/P; PE 0 estimates the idle fraction
-                // over the last `dims` phases and triggers a permutation above γ·P.
-                if self.pieces.is_empty() && self.rng.random_bool((c / self.p as f64).min(1.0)) {
-                    if self.me == 0 {
-                        self.notes_now += 1;
-                    } else {
-                        self.send(0, Message::IdleNote);
-                    }
-                }
+        if let Some((c, _)) = self.adaptive {
+            // Idle PEs notify PE 0 with probability c/P; PE 0 keeps the counts of the last
+            // `dims` phases.
+            if self.pieces.is_empty() && self.rng.random_bool((c / self.p as f64).min(1.0)) {
                 if self.me == 0 {
-                    self.notes_window
-                        .push_back(std::mem::take(&mut self.notes_now));
-                    while self.notes_window.len() as u64 > dims {
-                        self.notes_window.pop_front();
-                    }
+                    self.notes_now += 1;
+                } else {
+                    self.send(0, Message::IdleNote);
+                }
+            }
+            if self.me == 0 {
+                self.notes_window
+                    .push_back(std::mem::take(&mut self.notes_now));
+                while self.notes_window.len() as u64 > dims {
+                    self.notes_window.pop_front();
+                }
+            }
+        }
+        // PE 0 alone starts permutations, after a full cycle of `dims` phases and only when
+        // the previous permutation has finished here, so they can never pile up on a slow
+        // machine; adaptively (§5) only when it estimates at least γ·P idle PEs.
+        if self.me == 0 && round >= self.last_trigger + dims && !self.shuffler.is_busy() {
+            let wanted = match self.adaptive {
+                None => true,
+                Some((c, gamma)) => {
                     let mean = self.notes_window.iter().sum::<u64>() as f64
                         / self.notes_window.len() as f64;
-                    let idle_estimate = mean * self.p as f64 / c;
-                    let cycle_done = round >= self.last_trigger + dims;
-                    if cycle_done && idle_estimate >= gamma * self.p as f64 {
-                        self.last_trigger = round;
-                        let n = self.triggered;
-                        self.triggered += 1;
-                        self.broadcast_shuffle(n);
-                        self.shuffle(n);
-                        return;
-                    }
+                    mean * self.p as f64 / c >= gamma * self.p as f64
                 }
-                (round - self.phase_origin.min(round)) % dims
+            };
+            if wanted {
+                self.last_trigger = round;
+                let n = self.triggered;
+                self.triggered += 1;
+                self.broadcast_shuffle(n);
+                self.shuffle(n);
+                return;
             }
-        };
+        }
+        let dimension = (round - self.phase_origin.min(round)) % dims;
         if self.pieces.is_empty() && !self.awaiting_reply && !self.awaiting_root {
             let partner = self.me ^ (1 << dimension);
             if partner < self.p {
@@ -626,7 +624,7 @@ impl<T: Task> Polling<T> {
         }
     }
 
-    /// Adaptive: pass the trigger of permutation `n` down the binary tree of PEs.
+    /// Pass the start of permutation `n` down the binary tree of PEs.
     fn broadcast_shuffle(&mut self, n: u64) {
         for child in [2 * self.me + 1, 2 * self.me + 2] {
             if child < self.p {
