@@ -119,8 +119,6 @@ pub struct Polling<T: Task> {
     adaptive: Option<(f64, f64)>,
     /// The last round started.
     last_round: u64,
-    /// Adaptive: the round after this PE's last permutation (phases count from there).
-    phase_origin: u64,
     /// PE 0, adaptive: idle notes received in the current round, and per recent round.
     notes_now: u64,
     notes_window: VecDeque<u64>,
@@ -192,7 +190,6 @@ impl<T: Task> Polling<T> {
                 .adaptive
                 .then_some((config.adaptive_c, config.adaptive_gamma)),
             last_round: 0,
-            phase_origin: 0,
             notes_now: 0,
             notes_window: VecDeque::new(),
             triggered: 0,
@@ -593,9 +590,21 @@ impl<T: Task> Polling<T> {
                 }
             }
         }
-        // PE 0 alone starts permutations, after a full cycle of `dims` phases and only when
-        // the previous permutation has finished here, so they can never pile up on a slow
-        // machine; adaptively (§5) only when it estimates at least γ·P idle PEs.
+        // The pseudorandom bijection needs no coordination: every PE permutes at the end of each
+        // cycle of `dims` phases, in the same round.
+        if self.adaptive.is_none() && self.permutation == PermutationKind::Pseudorandom {
+            let position = round % (dims + 1);
+            if position == dims {
+                self.shuffle(round / (dims + 1));
+            } else {
+                self.ask_partner(position);
+            }
+            return;
+        }
+        // The permutation by messages is a collective: PE 0 alone starts one, after a full
+        // cycle of `dims` phases and only when the previous one has finished at PE 0, so they
+        // cannot pile up on a slow machine; adaptively (§5) only when it estimates at least γ·P
+        // idle PEs.
         if self.me == 0 && round >= self.last_trigger + dims && !self.shuffler.is_busy() {
             let wanted = match self.adaptive {
                 None => true,
@@ -614,7 +623,13 @@ impl<T: Task> Polling<T> {
                 return;
             }
         }
-        let dimension = (round - self.phase_origin.min(round)) % dims;
+        // The dimension comes from the global round number, so that partners agree on it even
+        // though a permutation's start reaches PEs in different rounds.
+        self.ask_partner(round % dims);
+    }
+
+    /// An idle PE asks its partner along hypercube dimension `dimension` (if it exists).
+    fn ask_partner(&mut self, dimension: u64) {
         if self.pieces.is_empty() && !self.awaiting_reply && !self.awaiting_root {
             let partner = self.me ^ (1 << dimension);
             if partner < self.p {
@@ -637,7 +652,6 @@ impl<T: Task> Polling<T> {
     /// pseudorandom permutation assigns to this PE (idle PEs hold empty subproblems, which
     /// need not travel). Phases start over.
     fn shuffle(&mut self, n: u64) {
-        self.phase_origin = self.last_round + 1;
         if self.permutation == PermutationKind::Messages {
             if self.shuffler.request(n) {
                 self.scatter(n);
