@@ -101,6 +101,9 @@ pub struct SimOpts {
     /// Sender's cost per message (LogP overhead).
     #[arg(long = "t-send", global = true, default_value_t = 0)]
     pub t_send: u64,
+    /// Receiver's cost per message handled (LogP overhead on the receiving side).
+    #[arg(long = "t-recv", global = true, default_value_t = 0)]
+    pub t_recv: u64,
     /// Random extra delay per message: none, uniform:MAX, exp:MEAN.
     #[arg(long, global = true, default_value = "none")]
     pub delay: String,

@@ -121,6 +121,7 @@ fn color(a: Activity) -> RGBColor {
         Activity::Working => RGBColor(46, 139, 87),
         Activity::Splitting => RGBColor(230, 140, 20),
         Activity::Sending => RGBColor(65, 105, 225),
+        Activity::Receiving => RGBColor(148, 103, 189),
         Activity::Idle => RGBColor(225, 225, 225),
     }
 }
@@ -202,6 +203,7 @@ fn gantt<DB: DrawingBackend>(
         Activity::Working,
         Activity::Splitting,
         Activity::Sending,
+        Activity::Receiving,
     ] {
         let c = color(activity);
         chart

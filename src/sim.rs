@@ -22,6 +22,7 @@ pub fn configs(o: &SimOpts) -> Result<(Config, SimConfig), Failure> {
         t_hop: o.t_hop,
         t_split: o.t_split,
         t_send: o.t_send,
+        t_recv: o.t_recv,
         delay,
         slow: parse_pe_list(&o.slow, "slow PE").map_err(Failure::input)?,
         slow_links: parse_pe_list(&o.slow_links, "slow link").map_err(Failure::input)?,

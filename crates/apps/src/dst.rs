@@ -115,6 +115,11 @@ impl Case {
             } else {
                 0
             },
+            t_recv: if r.random_bool(0.3) {
+                r.random_range(1..=3)
+            } else {
+                0
+            },
             delay,
             slow,
             slow_links,
@@ -146,7 +151,7 @@ impl Case {
             .round(
                 2 * sim.t_rout.max(sim.t_hop.unwrap_or(0))
                     + sim.t_split
-                    + 8 * sim.t_send
+                    + 8 * (sim.t_send + sim.t_recv)
                     + r.random_range(1..=200),
             )
             .termination(if r.random_bool(0.5) {
@@ -174,7 +179,7 @@ impl Case {
         let c = &self.config;
         let s = &self.sim;
         let mut line = format!(
-            "treesplit sim {} --pes {} --balancer {} --delta-t {} --seed {} --net {} --t-rout {} --t-split {} --t-send {} --delay {}",
+            "treesplit sim {} --pes {} --balancer {} --delta-t {} --seed {} --net {} --t-rout {} --t-split {} --t-send {} --t-recv {} --delay {}",
             self.app.cli_args(),
             c.pes,
             c.balancer,
@@ -184,6 +189,7 @@ impl Case {
             s.t_rout,
             s.t_split,
             s.t_send,
+            s.t_recv,
             s.delay
         );
         if let Some(t) = c.trim {
@@ -325,7 +331,10 @@ impl Case {
             .map(|&(_, d)| d)
             .max()
             .unwrap_or(0);
-        let latency = hops + slow_link + self.sim.delay.typical_max() + 4 * self.sim.t_send;
+        let latency = hops
+            + slow_link
+            + self.sim.delay.typical_max()
+            + 4 * (self.sim.t_send + self.sim.t_recv);
         let mut bound = 10 * depth * latency.max(1);
         if self.config.termination == TerminationKind::ResponseTree {
             // The last piece's responses climb its chain of ancestors (≤ h hops) to PE 0.
@@ -345,7 +354,7 @@ impl Case {
         if self.config.balancer == Balancer::GlobalRoundRobin {
             // PE 0 is the counter's hot spot: before each termination message it passes on, it
             // may first have to answer a counter request of every other PE, T_send each.
-            bound += 4 * p as u64 * self.sim.t_send;
+            bound += 4 * p as u64 * (self.sim.t_send + self.sim.t_recv);
         }
         bound
     }

@@ -47,6 +47,9 @@ pub struct SimConfig {
     pub t_split: u64,
     /// The sender's cost per message (LogP overhead o).
     pub t_send: u64,
+    /// The receiver's cost per message handled (LogP overhead o on the receiving side).
+    #[serde(default)]
+    pub t_recv: u64,
     /// Random extra delay per message.
     pub delay: Delay,
     /// Slow PEs: (PE, factor); a unit of work takes `factor` time units there.
@@ -67,6 +70,7 @@ impl Default for SimConfig {
             t_hop: None,
             t_split: 5,
             t_send: 0,
+            t_recv: 0,
             delay: Delay::None,
             slow: vec![],
             slow_links: vec![],
@@ -160,7 +164,7 @@ impl<O> SimReport<O> {
         };
         let hop = self.sim.t_hop.unwrap_or(self.sim.t_rout);
         format!(
-            "network {} (T_rout {}, T_hop {hop}, T_split {}, T_send {}, delay {})\n\
+            "network {} (T_rout {}, T_hop {hop}, T_split {}, T_send {}, T_recv {}, delay {})\n\
              T_par {} (virtual)  T_seq {}  efficiency {:.4}\n\
              Theorem 1: T_seq/P = {:.1}   T_par − T_seq/P = {:.1}   h = {}   (T_par − T_seq/P)/(h·(T_rout+T_split)) = {:.3}\n\
              termination detected {} after the last work unit ({:.2} × diameter latency {})\n\
@@ -169,6 +173,7 @@ impl<O> SimReport<O> {
             self.sim.t_rout,
             self.sim.t_split,
             self.sim.t_send,
+            self.sim.t_recv,
             self.sim.delay,
             self.report.t_par,
             self.report.t_seq.unwrap_or(0.0),
@@ -354,6 +359,11 @@ impl<T: Task> Sim<'_, T> {
             while let Some((from, message)) = self.pes[i].inbox.pop_front() {
                 if message.carries_work() {
                     self.work_in_flight -= 1;
+                }
+                if self.config.t_recv > 0 {
+                    self.record(i, now, now + self.config.t_recv, Activity::Receiving);
+                    self.pes[i].busy += self.config.t_recv;
+                    now += self.config.t_recv;
                 }
                 let before = self.pes[i].proto.counters().splits;
                 self.pes[i].proto.receive(from, message);

@@ -13,6 +13,8 @@ pub enum Activity {
     Splitting,
     /// Sending messages (the sender's overhead, T_send).
     Sending,
+    /// Handling received messages (the receiver's overhead, T_recv).
+    Receiving,
     /// Idle, waiting for a message.
     Idle,
 }
