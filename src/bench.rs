@@ -51,12 +51,11 @@ pub fn bench(app: &App, args: &BenchArgs) -> Result<(), Failure> {
     match app {
         App::NQueens(n) => {
             let n = *n;
-            NQueens::new(n).map_err(Failure::input)?;
             measure(
                 app,
                 args,
                 delta_t,
-                || NQueens::new(n).expect("checked"),
+                || NQueens::new(n).expect("validated by from_args"),
                 || pool.install(|| rayon_peers::nqueens(n, args.rayon_depth.unwrap_or(3))),
                 |s| *s,
             )
@@ -69,17 +68,14 @@ pub fn bench(app: &App, args: &BenchArgs) -> Result<(), Failure> {
             || pool.install(|| rayon_peers::uts(p, args.rayon_depth.unwrap_or(u32::MAX))),
             |c| *c,
         ),
-        App::Synthetic(p) => {
-            Synthetic::new(*p).map_err(Failure::input)?;
-            measure(
-                app,
-                args,
-                delta_t,
-                || Synthetic::new(*p).expect("checked"),
-                || pool.install(|| rayon_peers::synthetic(p)),
-                |s| *s,
-            )
-        }
+        App::Synthetic(p) => measure(
+            app,
+            args,
+            delta_t,
+            || Synthetic::new(*p).expect("validated by from_args"),
+            || pool.install(|| rayon_peers::synthetic(p)),
+            |s| *s,
+        ),
     }
 }
 

@@ -1,14 +1,13 @@
 //! `treesplit compare`: every balancer on the same instance in the simulator, one table (and
 //! optionally one picture), each run checked against the sequential answer.
 
-use crate::app::App;
+use crate::app::{App, AppVisitor, Published};
 use crate::args::CompareArgs;
 use crate::{plot, sim, Failure};
 use serde::Serialize;
-use std::fmt::Debug;
+use std::fmt::{Debug, Display};
 use treesplit::{run_sequential, Balancer, Config, SimConfig, Task};
 use treesplit_apps::dst::simulate_maybe_adversarial;
-use treesplit_apps::{NQueens, Synthetic, Uts};
 
 /// One balancer's figures.
 #[derive(Debug, Clone, Serialize)]
@@ -30,18 +29,11 @@ pub fn compare(app: &App, args: &CompareArgs) -> Result<(), Failure> {
     if let Some(path) = &args.svg {
         plot::check_path(path).map_err(Failure::input)?;
     }
-    let rows = match app {
-        App::NQueens(n) => {
-            let n = *n;
-            NQueens::new(n).map_err(Failure::input)?;
-            rows(|| NQueens::new(n).expect("checked"), &config, &sim, args)?
-        }
-        App::Uts(p) => rows(|| Uts::new(*p), &config, &sim, args)?,
-        App::Synthetic(p) => {
-            Synthetic::new(*p).map_err(Failure::input)?;
-            rows(|| Synthetic::new(*p).expect("checked"), &config, &sim, args)?
-        }
-    };
+    let rows = app.visit(CompareApp {
+        config: &config,
+        sim: &sim,
+        args,
+    })?;
     if args.opts.json {
         println!(
             "{}",
@@ -103,51 +95,63 @@ pub fn compare(app: &App, args: &CompareArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-fn rows<T: Task>(
-    make_root: impl Fn() -> T,
-    config: &Config,
-    sim: &SimConfig,
-    args: &CompareArgs,
-) -> Result<Vec<Row>, Failure>
-where
-    T::Output: PartialEq + Debug,
-{
-    let seq = run_sequential(make_root());
-    let mut rows = Vec::new();
-    let balancers = if args.balancers.is_empty() {
-        Balancer::ALL
-    } else {
-        &args.balancers[..]
-    };
-    for &balancer in balancers {
-        let config = config.clone().balancer(balancer);
-        let r = simulate_maybe_adversarial(make_root(), &config, sim, args.opts.empty_splits)
-            .map_err(|e| Failure {
+struct CompareApp<'a> {
+    config: &'a Config,
+    sim: &'a SimConfig,
+    args: &'a CompareArgs,
+}
+
+impl AppVisitor for CompareApp<'_> {
+    type Out = Result<Vec<Row>, Failure>;
+
+    /// Every chosen balancer on the same instance, each checked against the sequential run.
+    fn visit<T>(
+        self,
+        make_root: impl Fn() -> T,
+        _: impl Fn(&T::Output) -> Option<Published>,
+    ) -> Self::Out
+    where
+        T: Task,
+        T::Output: Display + PartialEq + Debug,
+    {
+        let (config, sim, args) = (self.config, self.sim, self.args);
+        let seq = run_sequential(make_root());
+        let mut rows = Vec::new();
+        let balancers = if args.balancers.is_empty() {
+            Balancer::ALL
+        } else {
+            &args.balancers[..]
+        };
+        for &balancer in balancers {
+            let config = config.clone().balancer(balancer);
+            let r = simulate_maybe_adversarial(make_root(), &config, sim, args.opts.empty_splits)
+                .map_err(|e| Failure {
                 message: format!("{balancer}: {e}"),
                 code: 1,
             })?;
-        if r.report.output != seq.output || r.report.totals.work_units != seq.work_units {
-            return Err(Failure {
-                message: format!(
-                    "{balancer} gave {:?} in {} units; sequential {:?} in {}",
-                    r.report.output, r.report.totals.work_units, seq.output, seq.work_units
-                ),
-                code: 3,
+            if r.report.output != seq.output || r.report.totals.work_units != seq.work_units {
+                return Err(Failure {
+                    message: format!(
+                        "{balancer} gave {:?} in {} units; sequential {:?} in {}",
+                        r.report.output, r.report.totals.work_units, seq.output, seq.work_units
+                    ),
+                    code: 3,
+                });
+            }
+            let t = &r.report.totals;
+            rows.push(Row {
+                balancer: balancer.to_string(),
+                t_par: r.report.t_par,
+                efficiency: r.report.efficiency().unwrap_or(0.0),
+                requests: t.requests,
+                rejections: t.rejections,
+                splits: t.splits,
+                messages: t.messages,
+                bytes: t.bytes,
+                termination_delay: r.termination_delay,
+                h: t.max_generation,
             });
         }
-        let t = &r.report.totals;
-        rows.push(Row {
-            balancer: balancer.to_string(),
-            t_par: r.report.t_par,
-            efficiency: r.report.efficiency().unwrap_or(0.0),
-            requests: t.requests,
-            rejections: t.rejections,
-            splits: t.splits,
-            messages: t.messages,
-            bytes: t.bytes,
-            termination_delay: r.termination_delay,
-            h: t.max_generation,
-        });
+        Ok(rows)
     }
-    Ok(rows)
 }

@@ -1,60 +1,47 @@
 //! `treesplit run`: one application on the thread machine (default), on MPI ranks
 //! (`--machine mpi` under mpirun, with the `mpi` feature), or sequentially.
 
-use crate::app::{self, App, Published};
+use crate::app::{App, AppVisitor, Published};
 use crate::args::{MachineArg, RunOpts};
 use crate::fault::{self, Faulty};
 use crate::{print_published, progress, verdict, Failure};
 use serde::Serialize;
-use std::fmt::Display;
+use std::fmt::{Debug, Display};
 use treesplit::config::DEFAULT_ROUND;
 use treesplit::topology::Topology;
 use treesplit::{run_sequential, Report, Task, Threads};
-use treesplit_apps::{NQueens, Synthetic, Uts};
 
 pub fn run(app: &App, opts: &RunOpts) -> Result<(), Failure> {
-    match app {
-        App::NQueens(n) => {
-            let n = *n;
-            NQueens::new(n).map_err(Failure::input)?;
-            with_faults(
-                || NQueens::new(n).expect("checked"),
-                app,
-                opts,
-                |s| app::published_nqueens(n, *s),
-            )
-        }
-        App::Uts(p) => with_faults(
-            || Uts::new(*p),
-            app,
-            opts,
-            |c| app::published_uts(p, c.nodes),
-        ),
-        App::Synthetic(p) => {
-            Synthetic::new(*p).map_err(Failure::input)?;
-            with_faults(
-                || Synthetic::new(*p).expect("checked"),
-                app,
-                opts,
-                |s| app::published_synthetic(p, s.units),
-            )
-        }
-    }
+    app.visit(RunApp { app, opts })
 }
 
-/// Wrap the task in the injected fault when `TREESPLIT_FAULT` asks for one.
-fn with_faults<T: Task>(
-    make_root: impl Fn() -> T,
-    app: &App,
-    opts: &RunOpts,
-    published: impl Fn(&T::Output) -> Option<Published>,
-) -> Result<(), Failure>
-where
-    T::Output: Display,
-{
-    match fault::from_env().map_err(Failure::input)? {
-        Some(f) => execute(|| Faulty::new(make_root(), f), app, opts, published),
-        None => execute(make_root, app, opts, published),
+struct RunApp<'a> {
+    app: &'a App,
+    opts: &'a RunOpts,
+}
+
+impl AppVisitor for RunApp<'_> {
+    type Out = Result<(), Failure>;
+
+    /// Wrap the task in the injected fault when `TREESPLIT_FAULT` asks for one.
+    fn visit<T>(
+        self,
+        make_root: impl Fn() -> T,
+        published: impl Fn(&T::Output) -> Option<Published>,
+    ) -> Self::Out
+    where
+        T: Task,
+        T::Output: Display + PartialEq + Debug,
+    {
+        match fault::from_env().map_err(Failure::input)? {
+            Some(f) => execute(
+                || Faulty::new(make_root(), f),
+                self.app,
+                self.opts,
+                published,
+            ),
+            None => execute(make_root, self.app, self.opts, published),
+        }
     }
 }
 

@@ -1,16 +1,15 @@
 //! `treesplit sim`: one run in the simulator. The report on stdout is reproducible byte for
 //! byte from the seed; how fast the simulator ran goes to stderr.
 
-use crate::app::{self, App, Published};
+use crate::app::{App, AppVisitor, Published};
 use crate::args::SimOpts;
 use crate::{plot, print_published, verdict, Failure};
 use serde::Serialize;
-use std::fmt::Display;
+use std::fmt::{Debug, Display};
 use treesplit::machine::sim::adversary::parse_pe_list;
 use treesplit::machine::sim::{Delay, Topology};
 use treesplit::{Config, SimConfig, SimReport, Task};
 use treesplit_apps::dst::simulate_maybe_adversarial;
-use treesplit_apps::{NQueens, Synthetic, Uts};
 
 /// The configuration the options describe (checked).
 pub fn configs(o: &SimOpts) -> Result<(Config, SimConfig), Failure> {
@@ -56,29 +55,41 @@ pub fn sim(app: &App, o: &SimOpts) -> Result<(), Failure> {
     if let Some(path) = &o.gantt {
         plot::check_path(path).map_err(Failure::input)?;
     }
-    match app {
-        App::NQueens(n) => {
-            let n = *n;
-            execute(
-                NQueens::new(n).map_err(Failure::input)?,
-                app,
-                &config,
-                &sim,
-                o,
-                |s| app::published_nqueens(n, *s),
-            )
-        }
-        App::Uts(p) => execute(Uts::new(*p), app, &config, &sim, o, |c| {
-            app::published_uts(p, c.nodes)
-        }),
-        App::Synthetic(p) => execute(
-            Synthetic::new(*p).map_err(Failure::input)?,
-            app,
-            &config,
-            &sim,
-            o,
-            |s| app::published_synthetic(p, s.units),
-        ),
+    app.visit(SimApp {
+        app,
+        config: &config,
+        sim: &sim,
+        o,
+    })
+}
+
+struct SimApp<'a> {
+    app: &'a App,
+    config: &'a Config,
+    sim: &'a SimConfig,
+    o: &'a SimOpts,
+}
+
+impl AppVisitor for SimApp<'_> {
+    type Out = Result<(), Failure>;
+
+    fn visit<T>(
+        self,
+        make_root: impl Fn() -> T,
+        published: impl Fn(&T::Output) -> Option<Published>,
+    ) -> Self::Out
+    where
+        T: Task,
+        T::Output: Display + PartialEq + Debug,
+    {
+        execute(
+            make_root(),
+            self.app,
+            self.config,
+            self.sim,
+            self.o,
+            published,
+        )
     }
 }
 

@@ -9,13 +9,12 @@
 //! exists anywhere (the simulator and the protocol check this on every run); and detection
 //! after the last work unit takes O(T_rout · log P).
 
-use crate::spec::AppSpec;
-use crate::synthetic::{SplitRule, Synthetic, SyntheticParams};
-use crate::uts::{Uts, UtsParams};
-use crate::NQueens;
+use crate::spec::{AppSpec, AppVisitor, Published};
+use crate::synthetic::{SplitRule, SyntheticParams};
+use crate::uts::UtsParams;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::fmt::Debug;
+use std::fmt::{Debug, Display};
 use treesplit::machine::sim::adversary::EmptySplits;
 use treesplit::machine::sim::{Delay, Topology};
 use treesplit::{
@@ -243,34 +242,49 @@ impl Case {
 
     /// Run the case and return (T_par, messages, splits): the figures a replay must reproduce.
     pub fn fingerprint(&self) -> Result<(f64, u64, u64), String> {
-        fn go<T: Task>(case: &Case, root: T) -> Result<(f64, u64, u64), String> {
-            let r = simulate_maybe_adversarial(root, &case.config, &case.sim, case.empty_splits)
-                .map_err(|e| e.to_string())?;
-            Ok((
-                r.report.t_par,
-                r.report.totals.messages,
-                r.report.totals.splits,
-            ))
+        struct Fingerprint<'c>(&'c Case);
+        impl AppVisitor for Fingerprint<'_> {
+            type Out = Result<(f64, u64, u64), String>;
+            fn visit<T>(
+                self,
+                make_root: impl Fn() -> T,
+                _: impl Fn(&T::Output) -> Option<Published>,
+            ) -> Self::Out
+            where
+                T: Task,
+                T::Output: Display + PartialEq + Debug,
+            {
+                let c = self.0;
+                let r = simulate_maybe_adversarial(make_root(), &c.config, &c.sim, c.empty_splits)
+                    .map_err(|e| e.to_string())?;
+                Ok((
+                    r.report.t_par,
+                    r.report.totals.messages,
+                    r.report.totals.splits,
+                ))
+            }
         }
-        match &self.app {
-            AppSpec::NQueens(n) => go(self, NQueens::new(*n)?),
-            AppSpec::Uts(p) => go(self, Uts::new(*p)),
-            AppSpec::Synthetic(p) => go(self, Synthetic::new(*p)?),
-        }
+        self.app.visit(Fingerprint(self))
     }
 
     /// Run the case and check everything; the error says what failed.
     pub fn check(&self) -> Result<Checked, String> {
-        match &self.app {
-            AppSpec::NQueens(n) => {
-                let n = *n;
-                self.check_task(|| NQueens::new(n).expect("valid n"))
-            }
-            AppSpec::Uts(p) => self.check_task(|| Uts::new(*p)),
-            AppSpec::Synthetic(p) => {
-                self.check_task(|| Synthetic::new(*p).expect("valid parameters"))
+        struct Check<'c>(&'c Case);
+        impl AppVisitor for Check<'_> {
+            type Out = Result<Checked, String>;
+            fn visit<T>(
+                self,
+                make_root: impl Fn() -> T,
+                _: impl Fn(&T::Output) -> Option<Published>,
+            ) -> Self::Out
+            where
+                T: Task,
+                T::Output: Display + PartialEq + Debug,
+            {
+                self.0.check_task(make_root)
             }
         }
+        self.app.visit(Check(self))
     }
 
     fn check_task<T: Task>(&self, make: impl Fn() -> T) -> Result<Checked, String>
