@@ -263,21 +263,24 @@ impl<T: Task> Polling<T> {
 
     /// Start asking for work according to the victim rule.
     fn ask(&mut self) {
-        self.awaiting_reply = true;
         let victim = match &self.rule {
             VictimRule::Random => self.random_other(),
             VictimRule::Neighbour(n) => n[self.rng.random_range(0..n.len())],
             VictimRule::GlobalRoundRobin if self.me == 0 => self.next_victim(0),
             VictimRule::GlobalRoundRobin => {
+                self.awaiting_reply = true;
                 self.send(0, Message::Counter);
                 return;
             }
             // Round-based rules ask only when a round starts (`on_round`).
-            VictimRule::RandomShift { .. } | VictimRule::PollAndShuffle { .. } => {
-                self.awaiting_reply = false;
-                return;
-            }
+            VictimRule::RandomShift { .. } | VictimRule::PollAndShuffle { .. } => return,
         };
+        self.ask_pe(victim);
+    }
+
+    /// Ask `victim` for work; the answer is awaited before asking again.
+    fn ask_pe(&mut self, victim: PeId) {
+        self.awaiting_reply = true;
         self.request(victim);
     }
 
@@ -560,8 +563,7 @@ impl<T: Task> Protocol<T> for Polling<T> {
             _ => {
                 if self.pieces.is_empty() && !self.awaiting_reply && !self.awaiting_root {
                     let victim = (self.me + round_shift(self.seed, round, self.p)) % self.p;
-                    self.awaiting_reply = true;
-                    self.request(victim);
+                    self.ask_pe(victim);
                 }
             }
         }
@@ -633,8 +635,7 @@ impl<T: Task> Polling<T> {
         if self.pieces.is_empty() && !self.awaiting_reply && !self.awaiting_root {
             let partner = self.me ^ (1 << dimension);
             if partner < self.p {
-                self.awaiting_reply = true;
-                self.request(partner);
+                self.ask_pe(partner);
             }
         }
     }
