@@ -1,8 +1,11 @@
 //! The command line: `treesplit run|bench <app> <app-args> [options]`.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use treesplit::task::bag::theorem3_h;
 use treesplit::topology::Topology;
-use treesplit::{Balancer, Config, PermutationKind, TerminationKind};
+use treesplit::{
+    Balancer, BundleRule, Config, PermutationKind, StaticPermutation, TerminationKind,
+};
 
 /// treesplit: tree-shaped computations on many PEs with provably good load balance.
 #[derive(Debug, Parser)]
@@ -26,6 +29,37 @@ pub enum Command {
     Dst(DstArgs),
     /// List the named UTS trees and their published node counts.
     Trees,
+    /// Random-static in the simulator: the smallest splitting depth h that balances a synthetic
+    /// α-splitting tree, beside paper 004's Theorems 3 and 4.
+    Depth(DepthArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DepthArgs {
+    /// PE counts, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "64,256,1024,4096")]
+    pub pes: Vec<usize>,
+    /// Splitting quality α ∈ (0, 0.5].
+    #[arg(long, default_value_t = 0.3)]
+    pub alpha: f64,
+    /// How split fractions are chosen.
+    #[arg(long, value_enum, default_value_t = SplitRuleArg::Random)]
+    pub split: SplitRuleArg,
+    /// Total work units of the tree.
+    #[arg(long, default_value_t = 1 << 30)]
+    pub work: u64,
+    /// Tolerated imbalance ε: the target is max load ≤ (1+ε)·T_seq/P.
+    #[arg(long, default_value_t = 0.1)]
+    pub epsilon: f64,
+    /// The permutation (lcg, gf2, feistel) or random placement.
+    #[arg(long, default_value = "feistel", value_parser = parse_static_permutation)]
+    pub permutation: StaticPermutation,
+    /// Give up beyond this depth.
+    #[arg(long = "max-h", default_value_t = 24)]
+    pub max_h: u32,
+    /// Seed of the tree and of the permutation.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 #[derive(Debug, Args)]
@@ -157,7 +191,8 @@ pub struct DstArgs {
 #[derive(Debug, Args)]
 pub struct BalancerOpts {
     /// Load balancer: random-polling, neighbour-polling, global-round-robin, random-shift,
-    /// poll-and-shuffle.
+    /// poll-and-shuffle (dynamic); random-static, master-worker, prefix-sum, block,
+    /// round-robin, random (static, on a bag of jobs cut from the root).
     #[arg(long, global = true, default_value = "random-polling", value_parser = parse_balancer)]
     pub balancer: Balancer,
     /// Work units between two polls of a busy PE's message queue (Δt); the default suits
@@ -197,6 +232,27 @@ pub struct BalancerOpts {
     /// Adaptive poll-and-shuffle: permute when at least γ·P PEs are estimated idle.
     #[arg(long = "adaptive-gamma", global = true, default_value_t = 0.25)]
     pub adaptive_gamma: f64,
+    /// Static balancers: split the root into 2^h jobs (random-static, master-worker,
+    /// prefix-sum, block, round-robin, random).
+    #[arg(long = "h", global = true)]
+    pub h: Option<u32>,
+    /// Static balancers: q jobs per PE (m = q·P; paper 003's multiple assignment for q > 1).
+    #[arg(long = "q", global = true)]
+    pub jobs_per_pe: Option<u64>,
+    /// Static balancers: choose h by Theorem 3 of paper 004 for this splitting quality α
+    /// (default: α measured from the application's size estimates, where it has them).
+    #[arg(long = "h-from-alpha", global = true)]
+    pub h_from_alpha: Option<f64>,
+    /// Random-static: the pseudorandom permutation (lcg, gf2, feistel) or random placement.
+    #[arg(long = "static-permutation", global = true, default_value = "feistel", value_parser = parse_static_permutation)]
+    pub static_permutation: StaticPermutation,
+    /// Master-worker bundles: fixed:B, sqrt:STARTUP:MAX_JOB (b = √(α·m/t̂)) or
+    /// adaptive:C:W_MIN (W/(P·C) + W_min estimated units).
+    #[arg(long, global = true, default_value = "fixed:1", value_parser = parse_bundle)]
+    pub bundle: BundleRule,
+    /// Prefix-sum: keep jobs whole (the atomic 2-approximation) instead of cutting them.
+    #[arg(long = "atomic-jobs", global = true)]
+    pub atomic_jobs: bool,
 }
 
 impl BalancerOpts {
@@ -212,7 +268,7 @@ impl BalancerOpts {
             Some(n) => n.parse()?,
             None => default_neighbourhood,
         };
-        let config = Config::new(pes)
+        let mut config = Config::new(pes)
             .balancer(self.balancer)
             .delta_t(self.delta_t.unwrap_or(default_delta_t))
             .seed(self.seed)
@@ -222,8 +278,22 @@ impl BalancerOpts {
             .fast_init(self.fast_init)
             .neighbourhood(neighbourhood)
             .permutation(self.permutation)
-            .adaptive(self.adaptive, self.adaptive_c, self.adaptive_gamma);
-        config.validate()?;
+            .adaptive(self.adaptive, self.adaptive_c, self.adaptive_gamma)
+            .h(self.h)
+            .jobs_per_pe(self.jobs_per_pe)
+            .static_permutation(self.static_permutation)
+            .bundle(self.bundle)
+            .splittable(!self.atomic_jobs);
+        if let Some(alpha) = self.h_from_alpha {
+            if !(alpha > 0.0 && alpha <= 0.5) {
+                return Err(format!("--h-from-alpha must be in (0, 0.5], got {alpha}"));
+            }
+            if config.h.is_none() && config.jobs_per_pe.is_none() {
+                config.h = Some(theorem3_h(alpha, pes).min(treesplit::config::MAX_H));
+            }
+        }
+        // The number of jobs may still come from the root (`resolve_depth`).
+        config.validate_options()?;
         Ok(config)
     }
 }
@@ -248,6 +318,14 @@ pub struct BenchArgs {
     /// (default: N-Queens 3, UTS every node).
     #[arg(long = "rayon-depth", global = true)]
     pub rayon_depth: Option<u32>,
+}
+
+fn parse_static_permutation(s: &str) -> Result<StaticPermutation, String> {
+    s.parse()
+}
+
+fn parse_bundle(s: &str) -> Result<BundleRule, String> {
+    s.parse()
 }
 
 fn parse_permutation(s: &str) -> Result<PermutationKind, String> {

@@ -124,6 +124,14 @@ impl AppVisitor for CompareApp<'_> {
         };
         for &balancer in balancers {
             let config = config.clone().balancer(balancer);
+            let config = match treesplit::task::bag::resolve_depth(&config, &make_root()) {
+                Ok((config, _)) => config,
+                Err(_) if balancer.is_static() => {
+                    eprintln!("{balancer}: skipped (give --h, --q or --h-from-alpha: this application gives no size estimates)");
+                    continue;
+                }
+                Err(e) => return Err(Failure::input(e)),
+            };
             let r = simulate_maybe_adversarial(make_root(), &config, sim, args.opts.empty_splits)
                 .map_err(|e| Failure {
                 message: format!("{balancer}: {e}"),

@@ -5,6 +5,7 @@ mod app;
 mod args;
 mod bench;
 mod compare;
+mod depth;
 mod dst;
 mod fault;
 mod plot;
@@ -78,6 +79,7 @@ fn main() -> ExitCode {
             .map_err(Failure::input)
             .and_then(|a| compare::compare(&a, &c)),
         Command::Dst(d) => dst::dst(&d),
+        Command::Depth(d) => depth::depth(&d),
         Command::Trees => {
             list_trees();
             Ok(())

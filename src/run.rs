@@ -9,7 +9,7 @@ use serde::Serialize;
 use std::fmt::{Debug, Display};
 use treesplit::config::DEFAULT_ROUND;
 use treesplit::topology::Topology;
-use treesplit::{run_sequential, Report, Task, Threads};
+use treesplit::{run_sequential, Config, Report, Task, Threads};
 
 pub fn run(app: &App, opts: &RunOpts) -> Result<(), Failure> {
     app.visit(RunApp { app, opts })
@@ -107,6 +107,7 @@ where
                 .balance
                 .config(pes, delta_t, DEFAULT_ROUND, Topology::Ring)
                 .map_err(Failure::input)?;
+            let config = resolve_jobs(&config, &make_root()).map_err(Failure::input)?;
             let t_seq = opts.baseline.then(|| run_sequential(make_root()).t_seq);
             let progress = progress::Progress::new(opts.quiet);
             let update = |units: u64, elapsed: std::time::Duration| progress.update(units, elapsed);
@@ -148,6 +149,23 @@ where
         }
     }
     verdict(&check)
+}
+
+/// A static balancer's number of jobs, measured from the root where the options leave it
+/// open (`task::bag::resolve_depth`); says on stderr what it chose.
+pub fn resolve_jobs<T: Task>(config: &Config, root: &T) -> Result<Config, String> {
+    resolve_jobs_quietly(config, root, false)
+}
+
+fn resolve_jobs_quietly<T: Task>(config: &Config, root: &T, quiet: bool) -> Result<Config, String> {
+    let (config, alpha) = treesplit::task::bag::resolve_depth(config, root)?;
+    if let (Some(alpha), Some(h), false) = (alpha, config.h, quiet) {
+        eprintln!(
+            "{}: h = {h} (2^{h} jobs), Theorem 3 of paper 004 for α = {alpha:.3} measured from the task's size estimates",
+            config.balancer
+        );
+    }
+    Ok(config)
 }
 
 /// Messages, bytes and request round trips per rank.
@@ -198,6 +216,8 @@ mod mpi {
             .balance
             .config(size, delta_t, DEFAULT_ROUND, Topology::Ring)
             .map_err(Failure::input)?;
+        let quiet = mpi.rank() != 0;
+        let config = resolve_jobs_quietly(&config, &make_root(), quiet).map_err(Failure::input)?;
         match mpi.run(make_root, &config) {
             Ok(report) => Ok(report),
             Err(e) => {

@@ -112,6 +112,7 @@ fn execute<T: Task>(
 where
     T::Output: Display,
 {
+    let config = &crate::run::resolve_jobs(config, &root).map_err(Failure::input)?;
     let r = simulate_maybe_adversarial(root, config, sim, o.empty_splits).map_err(|e| Failure {
         message: e.to_string(),
         code: 1,

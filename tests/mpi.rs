@@ -96,6 +96,31 @@ fn every_balancer_on_3_ranks() {
         check(&j, 3, 63_914);
         assert_eq!(j["report"]["config"]["balancer"], balancer);
     }
+    // The static balancers, on a bag of 2^7 jobs or 5 jobs per rank.
+    for (balancer, extra) in [
+        (
+            "random-static",
+            &["--h", "7", "--static-permutation", "gf2"][..],
+        ),
+        (
+            "random-static",
+            &["--h", "7", "--static-permutation", "lcg"][..],
+        ),
+        ("block", &["--q", "5"][..]),
+        ("round-robin", &["--q", "5"][..]),
+        ("random", &["--q", "5"][..]),
+        (
+            "master-worker",
+            &["--h", "7", "--bundle", "adaptive:2:1"][..],
+        ),
+        ("prefix-sum", &["--h", "7", "--atomic-jobs"][..]),
+    ] {
+        let mut args = vec!["uts", "T1-mini", "--balancer", balancer];
+        args.extend_from_slice(extra);
+        let j = json_run(3, &[], &args);
+        check(&j, 3, 63_914);
+        assert_eq!(j["report"]["config"]["balancer"], balancer);
+    }
     for ranks in [2, 4] {
         let j = json_run(
             ranks,

@@ -18,8 +18,8 @@ use std::fmt::{Debug, Display};
 use treesplit::machine::sim::adversary::EmptySplits;
 use treesplit::machine::sim::{Delay, Topology};
 use treesplit::{
-    run_sequential, simulate, Balancer, Config, PermutationKind, SimConfig, SimReport, Task,
-    TerminationKind,
+    run_sequential, simulate, Balancer, BundleRule, Config, PermutationKind, SimConfig, SimReport,
+    StaticPermutation, Task, TerminationKind,
 };
 
 /// One simulated run to check.
@@ -165,6 +165,35 @@ impl Case {
         } else {
             0.0
         };
+        // The static balancers' bag and options (drawn for every case, used by those).
+        let (h, q) = if r.random_bool(0.5) {
+            (Some(r.random_range(0..=10)), None)
+        } else {
+            (None, Some(r.random_range(1..=4)))
+        };
+        let static_permutation =
+            StaticPermutation::ALL[r.random_range(0..StaticPermutation::ALL.len())];
+        let bundle = match r.random_range(0..3) {
+            0 => BundleRule::Fixed(r.random_range(1..=8)),
+            1 => BundleRule::Sqrt {
+                startup: f64::from(r.random_range(1..=100u32)),
+                max_job: f64::from(r.random_range(1..=1000u32)),
+            },
+            _ => BundleRule::Adaptive {
+                c: f64::from(r.random_range(1..=8u32)) / 2.0,
+                w_min: r.random_range(0..=200),
+            },
+        };
+        let config = if balancer.is_static() {
+            config
+                .h(h)
+                .jobs_per_pe(q)
+                .static_permutation(static_permutation)
+                .bundle(bundle)
+                .splittable(r.random_bool(0.5))
+        } else {
+            config
+        };
         Case {
             app,
             config,
@@ -212,6 +241,22 @@ impl Case {
         }
         if c.balancer == Balancer::NeighbourPolling {
             line.push_str(&format!(" --neighbourhood {}", c.neighbourhood));
+        }
+        if c.balancer.is_static() {
+            if let Some(h) = c.h {
+                line.push_str(&format!(" --h {h}"));
+            }
+            if let Some(q) = c.jobs_per_pe {
+                line.push_str(&format!(" --q {q}"));
+            }
+            match c.balancer {
+                Balancer::RandomStatic => {
+                    line.push_str(&format!(" --static-permutation {}", c.static_permutation))
+                }
+                Balancer::MasterWorker => line.push_str(&format!(" --bundle {}", c.bundle)),
+                Balancer::PrefixSum if !c.splittable => line.push_str(" --atomic-jobs"),
+                _ => {}
+            }
         }
         if let Some(h) = s.t_hop {
             line.push_str(&format!(" --t-hop {h}"));
@@ -365,7 +410,14 @@ impl Case {
                 bound += 2 * permutations * latency.max(1);
             }
         }
-        if self.config.balancer == Balancer::GlobalRoundRobin {
+        if self.config.balancer.is_static() {
+            // Pieces answer up the root's broadcast tree: log P more hops (response tree).
+            bound += 2 * depth * latency.max(1);
+        }
+        if matches!(
+            self.config.balancer,
+            Balancer::GlobalRoundRobin | Balancer::MasterWorker
+        ) {
             // PE 0 is the counter's hot spot: before each termination message it passes on, it
             // may first have to answer a counter request of every other PE, T_send each.
             bound += 4 * p as u64 * (self.sim.t_send + self.sim.t_recv);

@@ -169,4 +169,20 @@ impl Task for Synthetic {
     fn is_empty(&self) -> bool {
         self.lo >= self.hi
     }
+
+    /// Exact: one unit per index.
+    fn estimate(&self) -> Option<u64> {
+        Some(self.hi - self.lo)
+    }
+
+    fn split_at(&mut self, units: u64) -> Option<Self> {
+        let cut = self.lo.checked_add(units.max(1)).filter(|&c| c < self.hi)?;
+        let rest = Synthetic {
+            params: self.params,
+            lo: cut,
+            hi: self.hi,
+        };
+        self.hi = cut;
+        Some(rest)
+    }
 }

@@ -1,13 +1,28 @@
 //! Every balancer × {threads, simulator} × several P × {N-Queens 9, UTS T1-mini, a synthetic
 //! tree}: the exact sequential answer, work conserved, and termination within a time bound.
-//! The simulator runs include slow PEs, where synchronous schemes would first break.
+//! The simulator runs include slow PEs, where synchronous schemes would first break. The
+//! static balancers run on bags of 2^h or q·P jobs cut from the same roots, with every
+//! permutation, bundle rule and both prefix-sum variants.
 
 use std::sync::mpsc;
 use std::time::Duration;
 use treesplit::machine::sim::Topology;
 use treesplit::{
-    run, run_sequential, simulate, Balancer, Config, SimConfig, Task, TerminationKind,
+    run, run_sequential, simulate, Balancer, BundleRule, Config, SimConfig, StaticPermutation,
+    Task, TerminationKind,
 };
+
+/// The static balancers need a bag size: alternately 2^h jobs and q jobs per PE.
+fn with_jobs(cfg: Config, case: usize) -> Config {
+    if !cfg.balancer.is_static() {
+        return cfg;
+    }
+    match case % 3 {
+        0 => cfg.h(Some(6)),
+        1 => cfg.jobs_per_pe(Some(3)),
+        _ => cfg.h(Some(1)),
+    }
+}
 use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 use treesplit_apps::uts::{Uts, UtsParams};
 use treesplit_apps::NQueens;
@@ -31,11 +46,14 @@ where
         .flat_map(|b| TerminationKind::ALL.iter().map(move |t| (*b, *t)));
     for (balancer, termination) in combinations {
         for p in [1, 2, 3, 8] {
-            let cfg = Config::new(p)
-                .balancer(balancer)
-                .termination(termination)
-                .delta_t(64)
-                .seed(p as u64 + 7);
+            let cfg = with_jobs(
+                Config::new(p)
+                    .balancer(balancer)
+                    .termination(termination)
+                    .delta_t(64)
+                    .seed(p as u64 + 7),
+                p,
+            );
             let r = {
                 let root = root.clone();
                 within(Duration::from_secs(120), move || {
@@ -58,12 +76,15 @@ where
             (8, Topology::Hypercube),
             (64, Topology::Mesh2d),
         ] {
-            let cfg = Config::new(p)
-                .balancer(balancer)
-                .termination(termination)
-                .delta_t(16)
-                .seed(p as u64)
-                .neighbourhood(topology);
+            let cfg = with_jobs(
+                Config::new(p)
+                    .balancer(balancer)
+                    .termination(termination)
+                    .delta_t(16)
+                    .seed(p as u64)
+                    .neighbourhood(topology),
+                p + 1,
+            );
             let slow = if p > 2 {
                 vec![(1, 4.0), (p - 1, 2.5)]
             } else {
@@ -159,6 +180,80 @@ fn random_polling_options_keep_answers_exact() {
         seed: 9,
     };
     check_options("synthetic", Synthetic::new(p).unwrap());
+}
+
+/// The static balancers' options: every permutation of random-static, every bundle rule of
+/// master–worker, splittable and atomic prefix sums; threads and simulator.
+#[test]
+fn static_balancer_options_keep_answers_exact() {
+    let synthetic = Synthetic::new(SyntheticParams {
+        work: 200_000,
+        alpha: 0.2,
+        atomic: 1,
+        rule: SplitRule::Random,
+        spin: 1,
+        seed: 4,
+    })
+    .unwrap();
+    let seq = run_sequential(synthetic.clone());
+    let mut configs = Vec::new();
+    for kind in StaticPermutation::ALL {
+        configs.push(
+            Config::new(1)
+                .balancer(Balancer::RandomStatic)
+                .static_permutation(*kind),
+        );
+    }
+    for rule in [
+        BundleRule::Fixed(5),
+        BundleRule::Sqrt {
+            startup: 50.0,
+            max_job: 400.0,
+        },
+        BundleRule::Adaptive { c: 2.0, w_min: 100 },
+    ] {
+        configs.push(Config::new(1).balancer(Balancer::MasterWorker).bundle(rule));
+    }
+    for splittable in [true, false] {
+        configs.push(
+            Config::new(1)
+                .balancer(Balancer::PrefixSum)
+                .splittable(splittable),
+        );
+    }
+    for base in configs {
+        for (p, h) in [(1, 4), (2, 9), (3, 7), (7, 10), (64, 12)] {
+            let mut cfg = base.clone().h(Some(h)).delta_t(50).seed(p as u64);
+            cfg.pes = p;
+            let s = simulate(synthetic.clone(), &cfg, &SimConfig::default()).expect("simulation");
+            let what = format!("{} {:?} sim P={p} h={h}", cfg.balancer, cfg);
+            assert_eq!(s.report.output, seq.output, "{what}");
+            assert_eq!(s.report.totals.work_units, seq.work_units, "{what}");
+            if cfg.balancer == Balancer::PrefixSum && cfg.splittable && p > 1 {
+                // Exact sizes and cuttable jobs: every PE gets ⌈T/P⌉ units or fewer.
+                let max = s
+                    .report
+                    .per_pe
+                    .iter()
+                    .map(|pe| pe.counters.work_units)
+                    .max();
+                assert!(
+                    max <= Some(seq.work_units.div_ceil(p as u64)),
+                    "{what}: {max:?}"
+                );
+            }
+            if p <= 7 {
+                let r = {
+                    let (root, cfg) = (synthetic.clone(), cfg.clone());
+                    within(Duration::from_secs(120), move || {
+                        run(root, &cfg).expect("thread run")
+                    })
+                };
+                assert_eq!(r.output, seq.output, "{what} (threads)");
+                assert_eq!(r.totals.work_units, seq.work_units, "{what} (threads)");
+            }
+        }
+    }
 }
 
 /// Poll-and-shuffle with both permutations, adaptive or not, on threads and in the simulator.

@@ -23,6 +23,22 @@ pub enum Balancer {
     /// PEs ask their partner along hypercube dimension i; after ⌈log₂ P⌉ phases (or, with
     /// `adaptive`, when PE 0 estimates at least γ·P idle PEs) all pieces are permuted.
     PollAndShuffle,
+    /// Randomized static load balancing (paper 004 Fig. 1): the root split into 2^h jobs, PE i
+    /// derives its share through a pseudorandom permutation; no communication but the root's
+    /// broadcast and the final reduction.
+    RandomStatic,
+    /// Static block assignment of m = q·P jobs: PE i takes jobs iq..(i+1)q (paper 001 Fig. 14.5).
+    Block,
+    /// Static round-robin assignment: job j to PE j mod P.
+    RoundRobin,
+    /// Static random placement: job j to a pseudorandom PE (paper 003's single and multiple
+    /// assignment, q jobs per PE on average).
+    #[serde(rename = "random")]
+    RandomAssignment,
+    /// Master–worker (paper 001 §14.3): PE 0 deals out bundles of jobs to idle workers.
+    MasterWorker,
+    /// Prefix-sum assignment of jobs with estimated sizes (paper 001 §14.2).
+    PrefixSum,
 }
 
 impl Balancer {
@@ -33,7 +49,28 @@ impl Balancer {
         Balancer::GlobalRoundRobin,
         Balancer::RandomShift,
         Balancer::PollAndShuffle,
+        Balancer::RandomStatic,
+        Balancer::Block,
+        Balancer::RoundRobin,
+        Balancer::RandomAssignment,
+        Balancer::MasterWorker,
+        Balancer::PrefixSum,
     ];
+
+    /// The balancers that work on a bag of independent jobs cut from the root (`task::bag`).
+    pub const STATIC: &'static [Balancer] = &[
+        Balancer::RandomStatic,
+        Balancer::Block,
+        Balancer::RoundRobin,
+        Balancer::RandomAssignment,
+        Balancer::MasterWorker,
+        Balancer::PrefixSum,
+    ];
+
+    /// True for the balancers of [`Balancer::STATIC`].
+    pub fn is_static(self) -> bool {
+        Balancer::STATIC.contains(&self)
+    }
 
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
@@ -43,6 +80,12 @@ impl Balancer {
             Balancer::GlobalRoundRobin => "global-round-robin",
             Balancer::RandomShift => "random-shift",
             Balancer::PollAndShuffle => "poll-and-shuffle",
+            Balancer::RandomStatic => "random-static",
+            Balancer::Block => "block",
+            Balancer::RoundRobin => "round-robin",
+            Balancer::RandomAssignment => "random",
+            Balancer::MasterWorker => "master-worker",
+            Balancer::PrefixSum => "prefix-sum",
         }
     }
 }
@@ -142,6 +185,122 @@ impl fmt::Display for PermutationKind {
     }
 }
 
+/// The permutation family of randomized static load balancing (paper 004 §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StaticPermutation {
+    /// A full-period linear congruential sequence mod 2^h.
+    Lcg,
+    /// Powers of a generator of GF(2^h), zero inserted at a random place.
+    Gf2,
+    /// A four-round Feistel network (paper 001 §14.4.1).
+    Feistel,
+    /// No permutation: every job goes to an independent pseudorandom PE (random placement).
+    Random,
+}
+
+impl StaticPermutation {
+    /// All, by CLI name.
+    pub const ALL: &'static [StaticPermutation] = &[
+        StaticPermutation::Lcg,
+        StaticPermutation::Gf2,
+        StaticPermutation::Feistel,
+        StaticPermutation::Random,
+    ];
+    /// The CLI name.
+    pub fn name(self) -> &'static str {
+        match self {
+            StaticPermutation::Lcg => "lcg",
+            StaticPermutation::Gf2 => "gf2",
+            StaticPermutation::Feistel => "feistel",
+            StaticPermutation::Random => "random",
+        }
+    }
+}
+
+impl fmt::Display for StaticPermutation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for StaticPermutation {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        StaticPermutation::ALL
+            .iter()
+            .copied()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| format!("unknown permutation '{s}' (known: lcg, gf2, feistel, random)"))
+    }
+}
+
+/// How master–worker sizes its bundles (paper 001 §14.3).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BundleRule {
+    /// b jobs per bundle.
+    Fixed(u64),
+    /// b = √(α·m / t̂): α the startup cost of a message and t̂ the largest job, both in work
+    /// units, m the number of jobs.
+    Sqrt {
+        /// Message startup cost α (work units).
+        startup: f64,
+        /// Upper bound t̂ on a job's work (work units).
+        max_job: f64,
+    },
+    /// Jobs worth W/(P·C) + W_min estimated units, W the estimated work not yet handed out
+    /// (jobs count 1 each when the task gives no estimates).
+    Adaptive {
+        /// The tuning constant C.
+        c: f64,
+        /// The tuning constant W_min (estimated units).
+        w_min: u64,
+    },
+}
+
+impl FromStr for BundleRule {
+    type Err = String;
+    /// `fixed:B`, `sqrt:ALPHA:TMAX` or `adaptive:C:WMIN`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || {
+            format!("bad bundle rule '{s}' (expected fixed:B, sqrt:STARTUP:MAX_JOB or adaptive:C:W_MIN)")
+        };
+        let parts: Vec<&str> = s.split(':').collect();
+        let num = |i: usize| -> Result<f64, String> {
+            parts
+                .get(i)
+                .and_then(|x| x.parse::<f64>().ok())
+                .filter(|x| x.is_finite() && *x > 0.0)
+                .ok_or_else(bad)
+        };
+        match (parts[0], parts.len()) {
+            ("fixed", 2) => Ok(BundleRule::Fixed(
+                parts[1].parse().ok().filter(|&b| b > 0).ok_or_else(bad)?,
+            )),
+            ("sqrt", 3) => Ok(BundleRule::Sqrt {
+                startup: num(1)?,
+                max_job: num(2)?,
+            }),
+            ("adaptive", 3) => Ok(BundleRule::Adaptive {
+                c: num(1)?,
+                w_min: parts[2].parse().map_err(|_| bad())?,
+            }),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl fmt::Display for BundleRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BundleRule::Fixed(b) => write!(f, "fixed:{b}"),
+            BundleRule::Sqrt { startup, max_job } => write!(f, "sqrt:{startup}:{max_job}"),
+            BundleRule::Adaptive { c, w_min } => write!(f, "adaptive:{c}:{w_min}"),
+        }
+    }
+}
+
 /// Configuration of a parallel run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Config {
@@ -175,6 +334,17 @@ pub struct Config {
     /// Fast initialization (exercise 14.7 of paper 001): broadcast the root and split it
     /// locally ⌊log₂ P⌋ times, so that up to P PEs start busy. Needs a deterministic `split`.
     pub fast_init: bool,
+    /// Static balancers: split the root into 2^h jobs (`task::bag`).
+    pub h: Option<u32>,
+    /// Static balancers: q jobs per PE (m = q·P; random-static rounds m up to a power of two).
+    pub jobs_per_pe: Option<u64>,
+    /// Random-static: the permutation family.
+    pub static_permutation: StaticPermutation,
+    /// Master–worker: the bundle rule.
+    pub bundle: BundleRule,
+    /// Prefix-sum: cut jobs between PEs (true) or keep them whole (false, the atomic
+    /// 2-approximation).
+    pub splittable: bool,
 }
 
 /// The default Δt in work units: long enough that polling costs well under 1 % of the work
@@ -185,6 +355,9 @@ pub const DEFAULT_DELTA_T: u64 = 4096;
 /// The default round length Δ of synchronous balancers: 50 (µs on real machines; in the
 /// simulator, enough for a request, a split and the answer with T_rout = 10 and T_split = 5).
 pub const DEFAULT_ROUND: u64 = 50;
+
+/// The deepest static splitting accepted: 2^30 jobs.
+pub const MAX_H: u32 = 30;
 
 /// The largest P accepted (the simulator's scale; thread runs are limited by the OS).
 pub const MAX_PES: usize = 1 << 20;
@@ -206,7 +379,57 @@ impl Config {
             adaptive_c: 4.0,
             adaptive_gamma: 0.25,
             fast_init: false,
+            h: None,
+            jobs_per_pe: None,
+            static_permutation: StaticPermutation::Feistel,
+            bundle: BundleRule::Fixed(1),
+            splittable: true,
         }
+    }
+
+    /// Builder: static balancers split the root into 2^h jobs.
+    pub fn h(mut self, h: Option<u32>) -> Self {
+        self.h = h;
+        self
+    }
+
+    /// Builder: static balancers use q jobs per PE.
+    pub fn jobs_per_pe(mut self, q: Option<u64>) -> Self {
+        self.jobs_per_pe = q;
+        self
+    }
+
+    /// Builder: the permutation of random-static.
+    pub fn static_permutation(mut self, kind: StaticPermutation) -> Self {
+        self.static_permutation = kind;
+        self
+    }
+
+    /// Builder: the bundle rule of master–worker.
+    pub fn bundle(mut self, rule: BundleRule) -> Self {
+        self.bundle = rule;
+        self
+    }
+
+    /// Builder: splittable (true) or atomic prefix-sum assignment.
+    pub fn splittable(mut self, on: bool) -> Self {
+        self.splittable = on;
+        self
+    }
+
+    /// The number of jobs m of the static balancers: q·P with `jobs_per_pe`, else 2^h;
+    /// random-static always uses a power of two (2^⌈log₂ qP⌉). `None` without either.
+    pub fn jobs(&self) -> Option<u64> {
+        let m = match (self.jobs_per_pe, self.h) {
+            (Some(q), _) => q.checked_mul(self.pes as u64)?,
+            (None, Some(h)) => 1u64.checked_shl(h)?,
+            (None, None) => return None,
+        };
+        Some(if self.balancer == Balancer::RandomStatic {
+            m.next_power_of_two()
+        } else {
+            m
+        })
     }
 
     /// Builder: set the balancer.
@@ -273,6 +496,27 @@ impl Config {
 
     /// Check the configuration; the error says what is wrong.
     pub fn validate(&self) -> Result<(), String> {
+        self.validate_options()?;
+        if self.balancer.is_static() {
+            match self.jobs() {
+                None => {
+                    return Err(format!(
+                        "{} needs the number of jobs: give --h (2^h jobs), --q (jobs per PE) or --h-from-alpha A (h from Theorem 3 of paper 004)",
+                        self.balancer
+                    ))
+                }
+                Some(m) if m > 1 << MAX_H => {
+                    return Err(format!("more than 2^{MAX_H} jobs are not supported"))
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Check everything but the static balancers' number of jobs (which
+    /// `task::bag::resolve_depth` may still derive from the root).
+    pub fn validate_options(&self) -> Result<(), String> {
         if self.pes == 0 {
             return Err("the number of PEs must be at least 1".into());
         }
@@ -302,6 +546,22 @@ impl Config {
         }
         if self.delta_t == 0 {
             return Err("delta-t must be at least 1 work unit".into());
+        }
+        if self.balancer.is_static() {
+            if self.h.is_some_and(|h| h > MAX_H) {
+                return Err(format!(
+                    "--h {} is more than the supported {MAX_H}",
+                    self.h.unwrap_or(0)
+                ));
+            }
+            if self.jobs_per_pe == Some(0) {
+                return Err("--q (jobs per PE) must be at least 1".into());
+            }
+        }
+        if let BundleRule::Adaptive { c, .. } = self.bundle {
+            if !(c.is_finite() && c > 0.0) {
+                return Err(format!("the bundle constant C must be positive, got {c}"));
+            }
         }
         Ok(())
     }

@@ -53,11 +53,14 @@ pub mod stats;
 pub mod task;
 pub mod topology;
 
-pub use config::{Balancer, Config, PermutationKind, TerminationKind};
+pub use config::{
+    Balancer, BundleRule, Config, PermutationKind, StaticPermutation, TerminationKind,
+};
 pub use error::RunError;
 pub use machine::{simulate, SimConfig, SimReport, Threads};
 pub use sequential::{run_sequential, SequentialReport};
 pub use stats::{PeStats, Report, Totals};
+pub use task::range::{IndexJob, IndexRange};
 pub use task::{Context, Incumbent, Outcome, SharedIncumbent, Task};
 
 /// Run `root` in parallel on the thread machine (one OS thread per PE).

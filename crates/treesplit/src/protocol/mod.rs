@@ -9,6 +9,7 @@
 //!
 //! The protocols are described in prose in `README.md` beside this file.
 
+pub mod assignment;
 pub mod polling;
 pub mod shuffle;
 pub mod termination;
@@ -67,6 +68,15 @@ pub enum Message<T: Task> {
     Counter,
     /// Global round robin: PE 0's answer, the PE to ask for work.
     Victim(PeId),
+    /// Master–worker: a bundle of jobs (each with its generation) for the worker.
+    Bundle {
+        /// The jobs.
+        tasks: Vec<(T, u32)>,
+        /// The termination protocol's return address for the bundle.
+        token: u64,
+    },
+    /// Prefix-sum: the parallel prefix sum over the PEs' estimated loads.
+    Scan(assignment::prefix_sum::ScanSignal),
     /// Termination detection and the final result reduction.
     Termination(termination::Signal<T::Output>),
 }
@@ -76,7 +86,10 @@ impl<T: Task> Message<T> {
     pub fn carries_work(&self) -> bool {
         matches!(
             self,
-            Message::Work { .. } | Message::Root { .. } | Message::Scatter { piece: Some(_), .. }
+            Message::Work { .. }
+                | Message::Root { .. }
+                | Message::Bundle { .. }
+                | Message::Scatter { piece: Some(_), .. }
         )
     }
 }
@@ -158,5 +171,13 @@ pub fn new_pe<T: Task>(me: PeId, config: &Config, root: Option<T>) -> Box<dyn Pr
         | Balancer::GlobalRoundRobin
         | Balancer::RandomShift
         | Balancer::PollAndShuffle => Box::new(polling::Polling::new(me, config, root)),
+        Balancer::RandomStatic
+        | Balancer::Block
+        | Balancer::RoundRobin
+        | Balancer::RandomAssignment => Box::new(assignment::share::Share::new(me, config, root)),
+        Balancer::MasterWorker => Box::new(assignment::master_worker::MasterWorker::new(
+            me, config, root,
+        )),
+        Balancer::PrefixSum => Box::new(assignment::prefix_sum::PrefixSum::new(me, config, root)),
     }
 }

@@ -166,6 +166,7 @@ impl<T: Task> Polling<T> {
                 dims: (usize::BITS - (p.max(2) - 1).leading_zeros()).max(1),
             },
             Balancer::RandomPolling => VictimRule::Random,
+            other => panic!("{other} is not a polling balancer"),
         };
         let holds_root = piece.is_some();
         let mut pe = Polling {
@@ -516,6 +517,12 @@ impl<T: Task> Protocol<T> for Polling<T> {
                 if !self.termination.is_finishing() {
                     self.request(victim);
                 }
+            }
+            Message::Bundle { .. } | Message::Scan(_) => {
+                panic!(
+                    "PE {}: a static balancer's message reached a polling PE",
+                    self.me
+                )
             }
             Message::Termination(signal) => {
                 let local = self.local();

@@ -11,6 +11,10 @@
 //!
 //! Tasks cross PE boundaries, and on distributed machines process boundaries, so tasks and
 //! outcomes are plain serde data.
+//!
+//! Beside the trait: [`range`], the ready-made task over an index range for bags of
+//! independent jobs, and [`bag`], which cuts any root into m jobs by recursive splitting (the
+//! input of the static balancers).
 
 use serde::{de::DeserializeOwned, Serialize};
 use std::fmt::Debug;
@@ -64,7 +68,26 @@ pub trait Task: Sized + Clone + Send + Serialize + DeserializeOwned + 'static {
 
     /// True when no work is left.
     fn is_empty(&self) -> bool;
+
+    /// An estimate of the work units left, where the task can give one (`None`: unknown).
+    /// The static balancers use it: prefix-sum assignment needs job sizes, adaptive
+    /// master–worker bundles the remaining work W, and random-static measures the splitting
+    /// quality α from it (paper 004 §3).
+    fn estimate(&self) -> Option<u64> {
+        None
+    }
+
+    /// Cut the task after about `units` estimated work units: keep the first part, return
+    /// the rest (`None`: the task cannot be cut there, or the rest is empty). Splittable
+    /// prefix-sum assignment (paper 001 §14.2) cuts jobs between PEs with it.
+    fn split_at(&mut self, units: u64) -> Option<Self> {
+        let _ = units;
+        None
+    }
 }
+
+pub mod bag;
+pub mod range;
 
 /// The global incumbent of a branch-and-bound search: the best objective value known anywhere.
 ///

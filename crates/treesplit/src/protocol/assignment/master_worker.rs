@@ -1,0 +1,203 @@
+//! The master–worker scheme (paper 001 §14.3, Fig. 14.4): PE 0 is a dedicated master that
+//! holds all m jobs of the bag; an idle worker sends a request, the master answers with a
+//! bundle of jobs, and once all jobs are out it answers with a rejection, after which the
+//! worker asks no more. Bundle sizes (`Config::bundle`):
+//!
+//! - fixed b jobs;
+//! - b = √(α·m/t̂) (α the message startup cost, t̂ the largest job, both in work units): the
+//!   size that balances the master's α·m/b sending time against the last bundle's b·t̂;
+//! - adaptive: jobs worth W/(P·C) + W_min estimated units, W the estimated work not yet
+//!   handed out, so bundles shrink as the computation proceeds (with no estimates, every job
+//!   counts 1 and this is guided self-scheduling).
+//!
+//! The master works no jobs itself unless it is the only PE. Its sending time grows with m/b
+//! and with P, which the simulator shows as the scheme's bottleneck.
+
+use super::{unexpected, Core};
+use crate::config::{BundleRule, Config};
+use crate::protocol::{Message, PeCounters, PeId, Protocol, Step};
+use crate::task::{Incumbent, Task};
+use std::collections::VecDeque;
+
+enum Role<T> {
+    Master {
+        /// Jobs not yet handed out, with their estimated sizes.
+        pending: VecDeque<(T, u32, u64)>,
+        /// The sum of the pending estimates (W).
+        remaining: u64,
+    },
+    Worker {
+        /// A request is on its way to the master.
+        awaiting: bool,
+        /// The master said all jobs are out.
+        exhausted: bool,
+    },
+}
+
+/// A PE of master–worker.
+pub struct MasterWorker<T: Task> {
+    core: Core<T>,
+    role: Role<T>,
+    rule: BundleRule,
+}
+
+impl<T: Task> MasterWorker<T> {
+    /// PE `me` of the configured run; PE 0 (the master) passes the root.
+    pub fn new(me: PeId, config: &Config, root: Option<T>) -> Self {
+        let mut core = Core::new(me, config, root, false);
+        let role = if me == 0 {
+            let mut pending = VecDeque::new();
+            if let Some(root) = core.root.take() {
+                for j in 0..core.m {
+                    if let Some((task, generation)) = crate::task::bag::job(&root, core.m, j) {
+                        core.counters.splits += u64::from(generation);
+                        let size = task.estimate().unwrap_or(1).max(1);
+                        pending.push_back((task, generation, size));
+                    }
+                }
+            }
+            if core.p == 1 {
+                let record = core.root_record;
+                for (task, generation, _) in pending.drain(..) {
+                    core.push_job(task, generation, record);
+                }
+            }
+            let remaining = pending.iter().map(|j| j.2).sum();
+            Role::Master { pending, remaining }
+        } else {
+            Role::Worker {
+                awaiting: false,
+                exhausted: false,
+            }
+        };
+        let mut pe = MasterWorker {
+            core,
+            role,
+            rule: config.bundle,
+        };
+        pe.done_if_all_out();
+        pe
+    }
+
+    /// The master has handed out everything: its root record can finish.
+    fn done_if_all_out(&mut self) {
+        if let Role::Master { pending, .. } = &self.role {
+            if pending.is_empty() && self.core.producing {
+                self.core.done_producing();
+            }
+        }
+    }
+
+    /// The master answers a request from `from` with a bundle, or a rejection when all
+    /// jobs are out.
+    fn serve(&mut self, from: PeId) {
+        self.core.counters.requests_received += 1;
+        if self.core.termination.is_finishing() {
+            return;
+        }
+        let workers = (self.core.p - 1).max(1) as f64;
+        let m = self.core.m as f64;
+        let Role::Master { pending, remaining } = &mut self.role else {
+            unreachable!("only the master serves")
+        };
+        if pending.is_empty() {
+            self.core.counters.rejections_sent += 1;
+            self.core.send(from, Message::Reject);
+            return;
+        }
+        let (count, target) = match self.rule {
+            BundleRule::Fixed(b) => (b, u64::MAX),
+            BundleRule::Sqrt { startup, max_job } => (
+                ((startup * m / max_job).sqrt().round() as u64).max(1),
+                u64::MAX,
+            ),
+            BundleRule::Adaptive { c, w_min } => {
+                (u64::MAX, (*remaining as f64 / (workers * c)) as u64 + w_min)
+            }
+        };
+        let mut tasks = Vec::new();
+        let mut size = 0;
+        while let Some((task, generation, estimate)) = pending.pop_front() {
+            tasks.push((task, generation));
+            size += estimate;
+            *remaining -= estimate;
+            if tasks.len() as u64 >= count || size >= target {
+                break;
+            }
+        }
+        self.core.counters.pieces_sent += 1;
+        let token = self.core.termination.on_piece_sent(self.core.root_record);
+        self.core.send(from, Message::Bundle { tasks, token });
+        self.done_if_all_out();
+    }
+}
+
+impl<T: Task> Protocol<T> for MasterWorker<T> {
+    fn step(&mut self) -> Step {
+        if let Role::Worker {
+            awaiting,
+            exhausted,
+        } = &mut self.role
+        {
+            if self.core.jobs.is_empty()
+                && !*awaiting
+                && !*exhausted
+                && !self.core.termination.is_finishing()
+            {
+                *awaiting = true;
+                self.core.counters.requests_sent += 1;
+                self.core.send(0, Message::Request);
+            }
+        }
+        self.core.step()
+    }
+
+    fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64 {
+        self.core.work(budget, incumbent)
+    }
+
+    fn receive(&mut self, from: PeId, message: Message<T>) {
+        match (message, &mut self.role) {
+            (Message::Request, Role::Master { .. }) => self.serve(from),
+            (Message::Bundle { tasks, token }, Role::Worker { awaiting, .. }) => {
+                *awaiting = false;
+                self.core.counters.pieces_received += 1;
+                let record = self.core.termination.on_piece_received(from, token);
+                for (task, generation) in tasks {
+                    self.core.push_job(task, generation, record);
+                }
+                self.core.finish_if_complete(record);
+                self.core.advance_termination();
+            }
+            (
+                Message::Reject,
+                Role::Worker {
+                    awaiting,
+                    exhausted,
+                },
+            ) => {
+                *awaiting = false;
+                *exhausted = true;
+                self.core.counters.rejections_received += 1;
+            }
+            (Message::Termination(signal), _) => self.core.receive_termination(from, signal),
+            (other, _) => unexpected(self.core.me, from, &other),
+        }
+    }
+
+    fn poll_transmit(&mut self) -> Option<(PeId, Message<T>)> {
+        self.core.poll_transmit()
+    }
+
+    fn counters(&self) -> &PeCounters {
+        &self.core.counters
+    }
+
+    fn take_output(&mut self) -> Option<T::Output> {
+        self.core.termination.take_result()
+    }
+
+    fn is_busy(&self) -> bool {
+        !self.core.jobs.is_empty()
+    }
+}

@@ -1,0 +1,274 @@
+//! Prefix-sum assignment of jobs with estimated sizes (paper 001 §14.2), the "gold standard"
+//! when sizes are known.
+//!
+//! After the root's broadcast, PE i cuts the consecutive jobs ⌊i·m/P⌋..⌊(i+1)·m/P⌋ from its
+//! copy and sums their estimated sizes t_j ([`Task::estimate`]; 1 each when the task gives
+//! none) into s_i. A parallel prefix sum over one value per PE then gives every PE its offset
+//! S_i = Σ_{k<i} s_k and the total T: an up-sweep and a down-sweep over the binomial tree of
+//! PEs (PE i's subtree is the contiguous range i..i+lowbit(i), so sums arrive in PE order).
+//! With s = ⌈T/P⌉, job j covers the unit intervals T_j..T_j+t_j and PE k is responsible for
+//! k·s..(k+1)·s:
+//!
+//! - **splittable**: job j is cut ([`Task::split_at`]) at the multiples of s it spans and each
+//!   part goes to the PE responsible for it; a job that cannot be cut there goes whole to the
+//!   PE where it starts;
+//! - **atomic** (the 2-approximation of §14.2): job j goes whole to PE ⌊T_j/s⌋.
+//!
+//! Jobs for other PEs travel as `Work` messages. How good the result is depends on how good
+//! the estimates are; the report's per-PE work shows it.
+
+use super::{unexpected, Core};
+use crate::config::Config;
+use crate::protocol::{Message, PeCounters, PeId, Protocol, Step};
+use crate::task::{Incumbent, Task};
+use serde::{Deserialize, Serialize};
+
+/// Messages of the prefix sum.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum ScanSignal {
+    /// A subtree's summed estimates, to the parent.
+    Up {
+        /// The sum.
+        sum: u64,
+    },
+    /// The exclusive prefix (sum of the estimates of all PEs before the receiver's subtree) and
+    /// the total, from the parent.
+    Down {
+        /// The prefix.
+        offset: u64,
+        /// T, the sum over all PEs.
+        total: u64,
+    },
+}
+
+/// The binomial-tree children of PE `i` among `p`, in increasing order: i + 2^k for
+/// 2^k < lowbit(i) (all k for PE 0).
+fn children(i: usize, p: usize) -> Vec<PeId> {
+    let limit = if i == 0 {
+        p.next_power_of_two()
+    } else {
+        i & i.wrapping_neg()
+    };
+    (0..usize::BITS)
+        .map(|k| 1usize << k)
+        .take_while(|&d| d < limit)
+        .map(|d| i + d)
+        .filter(|&c| c < p)
+        .collect()
+}
+
+/// A PE of prefix-sum assignment.
+pub struct PrefixSum<T: Task> {
+    core: Core<T>,
+    splittable: bool,
+    /// This PE's jobs with their estimated sizes, until they are assigned.
+    local: Vec<(T, u32, u64)>,
+    /// Σ of the local estimates (None until the root arrived).
+    local_sum: Option<u64>,
+    children: Vec<PeId>,
+    /// Subtree sums received from the children (by position in `children`).
+    child_sums: Vec<Option<u64>>,
+    sent_up: bool,
+}
+
+impl<T: Task> PrefixSum<T> {
+    /// PE `me` of the configured run; PE 0 passes the root.
+    pub fn new(me: PeId, config: &Config, root: Option<T>) -> Self {
+        let children = children(me, config.pes);
+        let mut pe = PrefixSum {
+            core: Core::new(me, config, root, true),
+            splittable: config.splittable,
+            local: Vec::new(),
+            local_sum: None,
+            child_sums: vec![None; children.len()],
+            children,
+            sent_up: false,
+        };
+        if pe.core.root.is_some() {
+            pe.cut_local_jobs();
+        }
+        pe
+    }
+
+    fn block_start(&self, i: usize) -> u64 {
+        (u128::from(self.core.m) * i as u128 / self.core.p as u128) as u64
+    }
+
+    /// Cut this PE's consecutive jobs from the root copy and sum their estimates.
+    fn cut_local_jobs(&mut self) {
+        let root = self.core.root.take().expect("the root copy");
+        let m = self.core.m;
+        for j in self.block_start(self.core.me)..self.block_start(self.core.me + 1) {
+            if let Some((task, generation)) = crate::task::bag::job(&root, m, j) {
+                self.core.counters.splits += u64::from(generation);
+                let size = task.estimate().unwrap_or(1).max(1);
+                self.local.push((task, generation, size));
+            }
+        }
+        self.local_sum = Some(self.local.iter().map(|j| j.2).sum());
+        self.try_up();
+    }
+
+    /// Up-sweep: once the local sum and all children's sums are known, send the subtree's
+    /// sum to the parent (PE 0 starts the down-sweep instead).
+    fn try_up(&mut self) {
+        let Some(local) = self.local_sum else { return };
+        if self.sent_up || self.child_sums.iter().any(Option::is_none) {
+            return;
+        }
+        self.sent_up = true;
+        let subtree = local + self.child_sums.iter().flatten().sum::<u64>();
+        let me = self.core.me;
+        if me == 0 {
+            self.sweep_down(0, subtree);
+        } else {
+            let parent = me - (me & me.wrapping_neg());
+            self.core
+                .send(parent, Message::Scan(ScanSignal::Up { sum: subtree }));
+        }
+    }
+
+    /// Down-sweep: pass each child its prefix, then assign the local jobs.
+    fn sweep_down(&mut self, offset: u64, total: u64) {
+        let mut prefix = offset + self.local_sum.expect("the local sum before the down-sweep");
+        for (k, &child) in self.children.clone().iter().enumerate() {
+            self.core.send(
+                child,
+                Message::Scan(ScanSignal::Down {
+                    offset: prefix,
+                    total,
+                }),
+            );
+            prefix += self.child_sums[k].expect("every child's sum");
+        }
+        self.assign(offset, total);
+    }
+
+    /// Place every local job, whole or cut, on the PE responsible for its unit intervals.
+    fn assign(&mut self, offset: u64, total: u64) {
+        let p = self.core.p as u64;
+        let s = total.div_ceil(p).max(1);
+        let mut at = offset; // T_j
+        for (mut task, generation, mut size) in std::mem::take(&mut self.local) {
+            loop {
+                let k = (at / s).min(p - 1);
+                let end = (k + 1) * s;
+                if !self.splittable || k == p - 1 || at + size <= end {
+                    self.place(k as PeId, task, generation);
+                    at += size;
+                    break;
+                }
+                match task.split_at(end - at) {
+                    Some(rest) => {
+                        let part = task.estimate().unwrap_or(end - at);
+                        self.core.counters.splits += 1;
+                        self.place(k as PeId, task, generation + 1);
+                        at += part;
+                        size = rest.estimate().unwrap_or(size.saturating_sub(part).max(1));
+                        task = rest;
+                    }
+                    None => {
+                        self.place(k as PeId, task, generation);
+                        at += size;
+                        break;
+                    }
+                }
+            }
+        }
+        self.core.done_producing();
+        self.core.advance_termination();
+    }
+
+    fn place(&mut self, to: PeId, task: T, generation: u32) {
+        if to == self.core.me {
+            let record = self.core.root_record;
+            self.core.push_job(task, generation, record);
+        } else {
+            self.core.ship(to, task, generation);
+        }
+    }
+}
+
+impl<T: Task> Protocol<T> for PrefixSum<T> {
+    fn step(&mut self) -> Step {
+        self.core.step()
+    }
+
+    fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64 {
+        self.core.work(budget, incumbent)
+    }
+
+    fn receive(&mut self, from: PeId, message: Message<T>) {
+        match message {
+            Message::Root { task, token } => {
+                self.core.receive_root(from, task, token);
+                self.cut_local_jobs();
+            }
+            Message::Scan(ScanSignal::Up { sum }) => {
+                let k = self
+                    .children
+                    .iter()
+                    .position(|&c| c == from)
+                    .unwrap_or_else(|| {
+                        unexpected(
+                            self.core.me,
+                            from,
+                            &Message::<T>::Scan(ScanSignal::Up { sum }),
+                        )
+                    });
+                self.child_sums[k] = Some(sum);
+                self.try_up();
+            }
+            Message::Scan(ScanSignal::Down { offset, total }) => self.sweep_down(offset, total),
+            Message::Work {
+                task,
+                generation,
+                token,
+            } => {
+                self.core.counters.pieces_received += 1;
+                let record = self.core.termination.on_piece_received(from, token);
+                self.core.push_job(task, generation, record);
+                self.core.finish_if_complete(record);
+                self.core.advance_termination();
+            }
+            Message::Termination(signal) => self.core.receive_termination(from, signal),
+            other => unexpected(self.core.me, from, &other),
+        }
+    }
+
+    fn poll_transmit(&mut self) -> Option<(PeId, Message<T>)> {
+        self.core.poll_transmit()
+    }
+
+    fn counters(&self) -> &PeCounters {
+        &self.core.counters
+    }
+
+    fn take_output(&mut self) -> Option<T::Output> {
+        self.core.termination.take_result()
+    }
+
+    fn is_busy(&self) -> bool {
+        !self.core.jobs.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::children;
+
+    #[test]
+    fn binomial_subtrees_are_contiguous_and_cover_all_pes() {
+        for p in [1, 2, 3, 7, 8, 13, 64, 100] {
+            let mut parent = vec![None; p];
+            for i in 0..p {
+                for c in children(i, p) {
+                    assert!(parent[c].is_none());
+                    parent[c] = Some(i);
+                    assert_eq!(c - (c & c.wrapping_neg()), i);
+                }
+            }
+            assert!((1..p).all(|i| parent[i].is_some()), "P={p}");
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! Communication-free static assignment: each PE works out alone which jobs of the bag are
+//! its own, cuts them from its copy of the root and works through them; the only messages
+//! are the root's broadcast and the final reduction.
+//!
+//! - **block** (paper 001 Fig. 14.5): PE i takes the consecutive jobs ⌊i·m/P⌋..⌊(i+1)·m/P⌋;
+//!   consecutive jobs are neighbouring subtrees, so one unlucky subtree lands on one PE;
+//! - **round-robin**: job j goes to PE j mod P;
+//! - **random**: job j goes to PE hash(seed, j) mod P, independently (random placement;
+//!   paper 003's single assignment for q = 1 and multiple assignment for q > 1);
+//! - **random-static** (paper 004 Fig. 1): m = 2^h and PE i takes the jobs π(j) for
+//!   j ∈ ⌊i·m/P⌋..⌊(i+1)·m/P⌋, π a pseudorandom permutation every PE computes itself
+//!   (LCG, GF(2^h) powers or Feistel; `--permutation random` is random placement again).
+
+use super::permutation::Permutation;
+use super::{unexpected, Core};
+use crate::config::{Balancer, Config, StaticPermutation};
+use crate::protocol::{Message, PeCounters, PeId, Protocol, Step};
+use crate::task::{Incumbent, Task};
+
+/// Which jobs are whose.
+enum Rule {
+    Block,
+    RoundRobin,
+    Random { seed: u64 },
+    Permuted(Permutation),
+}
+
+/// A PE of a communication-free static balancer.
+pub struct Share<T: Task> {
+    core: Core<T>,
+    rule: Rule,
+}
+
+/// The PE that random placement gives job `j` (the same on every PE).
+pub fn random_owner(seed: u64, j: u64, p: usize) -> PeId {
+    let mut x = seed ^ j.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x2545_F491_4F6C_DD1D;
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^= x >> 31;
+    ((u128::from(x) * p as u128) >> 64) as PeId
+}
+
+impl<T: Task> Share<T> {
+    /// PE `me` of the configured run; PE 0 passes the root.
+    pub fn new(me: PeId, config: &Config, root: Option<T>) -> Self {
+        let core = Core::new(me, config, root, true);
+        let rule = match config.balancer {
+            Balancer::Block => Rule::Block,
+            Balancer::RoundRobin => Rule::RoundRobin,
+            Balancer::RandomAssignment => Rule::Random { seed: config.seed },
+            Balancer::RandomStatic => match config.static_permutation {
+                StaticPermutation::Random => Rule::Random { seed: config.seed },
+                kind => Rule::Permuted(
+                    Permutation::new(kind, core.m.trailing_zeros(), config.seed)
+                        .expect("a permutation family"),
+                ),
+            },
+            other => panic!("{other} is not a static share balancer"),
+        };
+        let mut pe = Share { core, rule };
+        if pe.core.root.is_some() {
+            pe.place_share();
+        }
+        pe
+    }
+
+    /// The first job position of PE `i`'s consecutive block.
+    fn block_start(&self, i: usize) -> u64 {
+        (u128::from(self.core.m) * i as u128 / self.core.p as u128) as u64
+    }
+
+    /// Cut this PE's jobs from the root copy and queue them.
+    fn place_share(&mut self) {
+        let (me, p, m) = (self.core.me, self.core.p, self.core.m);
+        let block = self.block_start(me)..self.block_start(me + 1);
+        let mine: Vec<u64> = match &self.rule {
+            Rule::Block => block.collect(),
+            Rule::RoundRobin => (me as u64..m).step_by(p).collect(),
+            Rule::Random { seed } => (0..m)
+                .filter(|&j| random_owner(*seed, j, p) == me)
+                .collect(),
+            Rule::Permuted(pi) => pi.apply_range(block).collect(),
+        };
+        for j in mine {
+            self.core.generate(j);
+        }
+        self.core.done_producing();
+    }
+}
+
+impl<T: Task> Protocol<T> for Share<T> {
+    fn step(&mut self) -> Step {
+        self.core.step()
+    }
+
+    fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64 {
+        self.core.work(budget, incumbent)
+    }
+
+    fn receive(&mut self, from: PeId, message: Message<T>) {
+        match message {
+            Message::Root { task, token } => {
+                self.core.receive_root(from, task, token);
+                self.place_share();
+                self.core.advance_termination();
+            }
+            Message::Termination(signal) => self.core.receive_termination(from, signal),
+            other => unexpected(self.core.me, from, &other),
+        }
+    }
+
+    fn poll_transmit(&mut self) -> Option<(PeId, Message<T>)> {
+        self.core.poll_transmit()
+    }
+
+    fn counters(&self) -> &PeCounters {
+        &self.core.counters
+    }
+
+    fn take_output(&mut self) -> Option<T::Output> {
+        self.core.termination.take_result()
+    }
+
+    fn is_busy(&self) -> bool {
+        !self.core.jobs.is_empty()
+    }
+}

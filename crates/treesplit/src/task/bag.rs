@@ -1,0 +1,170 @@
+//! A bag of m independent jobs cut from any root task by recursive splitting (paper 004 §3
+//! and Fig. 1): the input of the static balancers.
+//!
+//! Job j of m is found by splitting a copy of the root and keeping, at every level, the part
+//! whose index interval holds j: the interval `lo..hi` is cut at `mid = lo + ⌈(hi−lo)/2⌉`,
+//! the kept part of the split takes `lo..mid` and the split-off part `mid..hi`. For m = 2^h
+//! this is the complete splitting tree of depth h, job j named by its h-bit path from the
+//! root (most significant bit first), so consecutive jobs are neighbouring subtrees. When a
+//! split finds the task atomic, the split-off side is empty and so are its jobs. Because
+//! `split` is deterministic, every PE that derives job j from its copy of the root gets the
+//! same piece, and the m jobs partition the root exactly.
+//!
+//! The module also holds the depth rules of paper 004: Theorem 3's sufficient depth
+//! h = x(α)(log P + log log P), Theorem 4's lower bound x(α)·log P with x(α) = 1/log(1/(1−α)),
+//! and a measurement of α from the task's own size estimates.
+
+use super::Task;
+use crate::config::Config;
+
+/// Complete `config` for `root`: a static balancer given neither `h` nor `jobs_per_pe` gets
+/// Theorem 3's depth for the α measured from the root's size estimates. Returns the
+/// validated configuration and the measured α, if one was measured. The error says what to
+/// give when the task has no estimates.
+pub fn resolve_depth<T: Task>(config: &Config, root: &T) -> Result<(Config, Option<f64>), String> {
+    let mut config = config.clone();
+    let mut measured = None;
+    if config.balancer.is_static() && config.jobs().is_none() {
+        let alpha = measure_alpha(root, 8, 64).ok_or_else(|| {
+            format!(
+                "{} needs the number of jobs: give --h (2^h jobs), --q (jobs per PE) or --h-from-alpha A \
+                 (h from Theorem 3 of paper 004); this application gives no size estimates to measure α from",
+                config.balancer
+            )
+        })?;
+        // Generating the jobs costs h·2^h splits in all: keep that under 1/16 of the estimated
+        // work (and 2^24 jobs), whatever the theorem asks for.
+        let work = root.estimate().unwrap_or(1).max(1);
+        let cap = (1..=DEFAULT_MAX_H)
+            .take_while(|&h| u64::from(h) << h <= work / 16)
+            .last()
+            .unwrap_or(1);
+        config.h = Some(theorem3_h(alpha.max(1e-3), config.pes).min(cap));
+        measured = Some(alpha);
+    }
+    config.validate()?;
+    Ok((config, measured))
+}
+
+/// Job `j` of `m` cut from `root`, with the number of splits on its path (its generation),
+/// or `None` when the job is empty.
+pub fn job<T: Task>(root: &T, m: u64, j: u64) -> Option<(T, u32)> {
+    assert!(j < m, "job {j} of a bag of {m}");
+    let mut task = root.clone();
+    let (mut lo, mut hi, mut generation) = (0, m, 0);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo).div_ceil(2);
+        match task.split() {
+            Some(other) => {
+                generation += 1;
+                if j >= mid {
+                    task = other;
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            None if j >= mid => return None,
+            None => hi = mid,
+        }
+    }
+    (!task.is_empty()).then_some((task, generation))
+}
+
+/// The largest depth `resolve_depth` chooses by itself (2^24 jobs).
+pub const DEFAULT_MAX_H: u32 = 24;
+
+/// x(α) = 1 / log₂(1/(1−α)) of paper 004 Theorem 3.
+pub fn x_alpha(alpha: f64) -> f64 {
+    1.0 / (1.0 / (1.0 - alpha)).log2()
+}
+
+/// The depth h = ⌈x(α)(log₂ P + log₂ log₂ P)⌉ that Theorem 3 of paper 004 shows sufficient for
+/// good balance w.h.p. (without its additive Ω(β/ε²) term); at least ⌈log₂ P⌉.
+pub fn theorem3_h(alpha: f64, pes: usize) -> u32 {
+    let log_p = (pes.max(2) as f64).log2();
+    let h = x_alpha(alpha) * (log_p + log_p.log2().max(0.0));
+    (h.ceil() as u32).max(log_p.ceil() as u32)
+}
+
+/// The lower bound x(α)·log₂ P of Theorem 4: no smaller depth balances α-splitting trees.
+pub fn theorem4_h(alpha: f64, pes: usize) -> f64 {
+    x_alpha(alpha) * (pes.max(2) as f64).log2()
+}
+
+/// The splitting quality α measured from the root's own size estimates: the smallest
+/// min(s_a, s_b)/s over the splits of the complete splitting tree of depth `depth` (pieces
+/// smaller than `min_size` estimated units are left out: their ratios say little about the
+/// upper tree). `None` when the task gives no estimates or never splits.
+pub fn measure_alpha<T: Task>(root: &T, depth: u32, min_size: u64) -> Option<f64> {
+    let mut level = vec![root.clone()];
+    let mut alpha: Option<f64> = None;
+    for _ in 0..depth {
+        let mut next = Vec::with_capacity(level.len() * 2);
+        for mut task in level {
+            let s = task.estimate()?;
+            if let Some(other) = task.split() {
+                let (a, b) = (other.estimate()?, task.estimate()?);
+                if s >= min_size && a + b > 0 {
+                    let ratio = a.min(b) as f64 / (a + b) as f64;
+                    alpha = Some(alpha.map_or(ratio, |x: f64| x.min(ratio)));
+                }
+                next.push(other);
+            }
+            next.push(task);
+        }
+        level = next;
+    }
+    alpha
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::task::range::{IndexJob, IndexRange};
+    use crate::task::Context;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Clone, Serialize, Deserialize)]
+    struct Unit;
+    impl IndexJob for Unit {
+        type Output = u64;
+        fn run(&self, _i: u64, _ctx: &mut Context<'_, u64>) -> u64 {
+            1
+        }
+        fn estimate(&self, _i: u64) -> Option<u64> {
+            Some(1)
+        }
+    }
+
+    #[test]
+    fn jobs_partition_the_root() {
+        for (n, m) in [(1000, 16), (1000, 7), (5, 16), (1, 3), (1024, 1024)] {
+            let root = IndexRange::new(Unit, 0, n);
+            let mut covered = vec![false; n as usize];
+            for j in 0..m {
+                if let Some((t, generation)) = job(&root, m, j) {
+                    assert!(generation <= 64 - m.leading_zeros());
+                    for i in t.lo..t.hi {
+                        assert!(!covered[i as usize], "index {i} in two jobs");
+                        covered[i as usize] = true;
+                    }
+                }
+            }
+            assert!(
+                covered.iter().all(|&c| c),
+                "n={n} m={m}: an index in no job"
+            );
+        }
+    }
+
+    #[test]
+    fn depth_rules_follow_the_theorems() {
+        // α = 1/2: x = 1, so h = log P + log log P.
+        assert_eq!(theorem3_h(0.5, 1024), 10 + 4); // ⌈10 + 3.32⌉
+        assert!((theorem4_h(0.5, 1024) - 10.0).abs() < 1e-9);
+        assert!(theorem3_h(0.1, 64) > theorem3_h(0.3, 64));
+        let alpha = measure_alpha(&IndexRange::new(Unit, 0, 1 << 12), 6, 8).unwrap();
+        assert!((alpha - 0.5).abs() < 1e-9);
+    }
+}
