@@ -306,3 +306,70 @@ fn a_closed_pipe_ends_quietly() {
     let _ = child.wait();
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn static_balancers_say_what_they_need_and_measure_alpha() {
+    // No bag size and no size estimates: a clear error naming the options.
+    let o = treesplit(&[
+        "run",
+        "nqueens",
+        "8",
+        "--balancer",
+        "random-static",
+        "--quiet",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--h"), "{}", stderr(&o));
+    for bad in [
+        &["--bundle", "fixed:0"][..],
+        &["--bundle", "adaptive:x:1"][..],
+        &["--static-permutation", "rot13"][..],
+        &["--q", "0"][..],
+        &["--h", "31"][..],
+        &["--h-from-alpha", "0.9"][..],
+    ] {
+        let mut args = vec![
+            "run",
+            "nqueens",
+            "8",
+            "--balancer",
+            "master-worker",
+            "--quiet",
+        ];
+        args.extend_from_slice(bad);
+        let o = treesplit(&args);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+        assert!(stderr(&o).starts_with("error"), "{bad:?}: {}", stderr(&o));
+    }
+    // The synthetic tree has exact sizes: α is measured and h follows Theorem 3.
+    let o = treesplit(&[
+        "sim",
+        "synthetic",
+        "--work",
+        "2000000",
+        "--alpha",
+        "0.3",
+        "--pes",
+        "16",
+        "--balancer",
+        "random-static",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("Theorem 3"), "{}", stderr(&o));
+    assert!(stdout(&o).contains("matches"), "{}", stdout(&o));
+    // --h-from-alpha works without estimates.
+    let o = treesplit(&[
+        "run",
+        "nqueens",
+        "9",
+        "--pes",
+        "2",
+        "--balancer",
+        "prefix-sum",
+        "--h-from-alpha",
+        "0.4",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("nqueens 9: 352"), "{}", stdout(&o));
+}

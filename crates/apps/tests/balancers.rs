@@ -211,6 +211,8 @@ fn static_balancer_options_keep_answers_exact() {
             max_job: 400.0,
         },
         BundleRule::Adaptive { c: 2.0, w_min: 100 },
+        // W_min = 0: the target falls to 0 near the end; a bundle still holds one job.
+        BundleRule::Adaptive { c: 3.5, w_min: 0 },
     ] {
         configs.push(Config::new(1).balancer(Balancer::MasterWorker).bundle(rule));
     }

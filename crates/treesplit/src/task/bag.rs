@@ -74,6 +74,53 @@ pub fn job<T: Task>(root: &T, m: u64, j: u64) -> Option<(T, u32)> {
 /// The largest depth `resolve_depth` chooses by itself (2^24 jobs).
 pub const DEFAULT_MAX_H: u32 = 24;
 
+/// The jobs of `range` (of a bag of `m`) in increasing order, cut by a depth-first walk over
+/// the splitting tree that skips subtrees outside the range: about ⌈log₂ m⌉ + 2·|range|
+/// splits in all instead of ⌈log₂ m⌉ per job. Yields the same pieces as [`job`].
+pub struct Cutter<T> {
+    /// (task, its interval lo..hi, its generation), the next one on top.
+    stack: Vec<(T, u64, u64, u32)>,
+    range: std::ops::Range<u64>,
+    /// Splits done so far.
+    pub splits: u64,
+}
+
+impl<T: Task> Cutter<T> {
+    /// The jobs `range` of a bag of `m` cut from `root`.
+    pub fn new(root: &T, m: u64, range: std::ops::Range<u64>) -> Self {
+        Cutter {
+            stack: vec![(root.clone(), 0, m, 0)],
+            range,
+            splits: 0,
+        }
+    }
+}
+
+impl<T: Task> Iterator for Cutter<T> {
+    /// (j, job j, its generation); empty jobs are skipped.
+    type Item = (u64, T, u32);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while let Some((mut task, lo, hi, generation)) = self.stack.pop() {
+            if hi <= self.range.start || lo >= self.range.end || task.is_empty() {
+                continue;
+            }
+            if hi - lo == 1 {
+                return Some((lo, task, generation));
+            }
+            let mid = lo + (hi - lo).div_ceil(2);
+            if let Some(other) = task.split() {
+                self.splits += 1;
+                self.stack.push((other, mid, hi, generation + 1));
+                self.stack.push((task, lo, mid, generation + 1));
+            } else {
+                self.stack.push((task, lo, mid, generation));
+            }
+        }
+        None
+    }
+}
+
 /// x(α) = 1 / log₂(1/(1−α)) of paper 004 Theorem 3.
 pub fn x_alpha(alpha: f64) -> f64 {
     1.0 / (1.0 / (1.0 - alpha)).log2()
@@ -155,6 +202,26 @@ mod tests {
                 covered.iter().all(|&c| c),
                 "n={n} m={m}: an index in no job"
             );
+        }
+    }
+
+    #[test]
+    fn the_cutter_yields_the_same_jobs() {
+        let root = IndexRange::new(Unit, 0, 1000);
+        for (m, range) in [
+            (16, 0..16),
+            (16, 5..11),
+            (7, 2..7),
+            (1024, 100..900),
+            (3000, 0..3000),
+        ] {
+            let cut: Vec<_> = Cutter::new(&root, m, range.clone())
+                .map(|(j, t, g)| (j, t.lo, t.hi, g))
+                .collect();
+            let one_by_one: Vec<_> = range
+                .filter_map(|j| job(&root, m, j).map(|(t, g)| (j, t.lo, t.hi, g)))
+                .collect();
+            assert_eq!(cut, one_by_one, "m={m}");
         }
     }
 

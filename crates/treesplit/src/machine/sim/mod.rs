@@ -380,7 +380,17 @@ impl<T: Task> Sim<'_, T> {
             now = self.flush(i, now);
             match step {
                 Step::Work { budget } => {
+                    let before = self.pes[i].proto.counters().splits;
                     let units = self.pes[i].proto.work(budget, &self.incumbent);
+                    // Splits done in a work slice (static balancers cutting their jobs from the
+                    // root) cost T_split each, like splits on request.
+                    let splits = self.pes[i].proto.counters().splits - before;
+                    if splits > 0 {
+                        let d = splits * self.config.t_split;
+                        self.record(i, now, now + d, Activity::Splitting);
+                        self.pes[i].busy += d;
+                        now += d;
+                    }
                     let slowness = self.pes[i].slowness;
                     let d = if slowness == 1.0 {
                         units

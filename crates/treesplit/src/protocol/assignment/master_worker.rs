@@ -16,14 +16,15 @@
 use super::{unexpected, Core};
 use crate::config::{BundleRule, Config};
 use crate::protocol::{Message, PeCounters, PeId, Protocol, Step};
+use crate::task::bag::Cutter;
 use crate::task::{Incumbent, Task};
-use std::collections::VecDeque;
 
 enum Role<T> {
     Master {
-        /// Jobs not yet handed out, with their estimated sizes.
-        pending: VecDeque<(T, u32, u64)>,
-        /// The sum of the pending estimates (W).
+        /// Cuts the jobs in order as they are handed out (None: all out).
+        cutter: Option<Cutter<T>>,
+        /// The estimated work not yet handed out (W): the root's estimate minus the jobs'
+        /// (job counts when the task gives no estimates).
         remaining: u64,
     },
     Worker {
@@ -42,28 +43,23 @@ pub struct MasterWorker<T: Task> {
 }
 
 impl<T: Task> MasterWorker<T> {
-    /// PE `me` of the configured run; PE 0 (the master) passes the root.
+    /// PE `me` of the configured run; PE 0 (the master) passes the root. The master cuts the
+    /// jobs from the root as it hands them out (T_split each, charged to the master).
     pub fn new(me: PeId, config: &Config, root: Option<T>) -> Self {
         let mut core = Core::new(me, config, root, false);
+        core.setup_due = false;
         let role = if me == 0 {
-            let mut pending = VecDeque::new();
-            if let Some(root) = core.root.take() {
-                for j in 0..core.m {
-                    if let Some((task, generation)) = crate::task::bag::job(&root, core.m, j) {
-                        core.counters.splits += u64::from(generation);
-                        let size = task.estimate().unwrap_or(1).max(1);
-                        pending.push_back((task, generation, size));
-                    }
-                }
+            let remaining = match &core.root {
+                Some(root) => root.estimate().unwrap_or(core.m),
+                None => 0,
+            };
+            Role::Master {
+                cutter: core
+                    .root
+                    .take()
+                    .map(|root| Cutter::new(&root, core.m, 0..core.m)),
+                remaining,
             }
-            if core.p == 1 {
-                let record = core.root_record;
-                for (task, generation, _) in pending.drain(..) {
-                    core.push_job(task, generation, record);
-                }
-            }
-            let remaining = pending.iter().map(|j| j.2).sum();
-            Role::Master { pending, remaining }
         } else {
             Role::Worker {
                 awaiting: false,
@@ -75,14 +71,39 @@ impl<T: Task> MasterWorker<T> {
             role,
             rule: config.bundle,
         };
+        if pe.core.p == 1 {
+            // The only PE works every job itself.
+            while let Some((task, generation, _)) = pe.cut_next() {
+                let record = pe.core.root_record;
+                pe.core.push_job(task, generation, record);
+            }
+        }
         pe.done_if_all_out();
         pe
     }
 
+    /// The master: cut the next non-empty job from the root, with its estimated size.
+    fn cut_next(&mut self) -> Option<(T, u32, u64)> {
+        let Role::Master { cutter, remaining } = &mut self.role else {
+            return None;
+        };
+        let c = cutter.as_mut()?;
+        let before = c.splits;
+        let next = c.next();
+        self.core.counters.splits += c.splits - before;
+        let Some((_, task, generation)) = next else {
+            *cutter = None;
+            return None;
+        };
+        let size = task.estimate().unwrap_or(1).max(1);
+        *remaining = remaining.saturating_sub(size);
+        Some((task, generation, size))
+    }
+
     /// The master has handed out everything: its root record can finish.
     fn done_if_all_out(&mut self) {
-        if let Role::Master { pending, .. } = &self.role {
-            if pending.is_empty() && self.core.producing {
+        if let Role::Master { cutter: None, .. } = self.role {
+            if self.core.producing {
                 self.core.done_producing();
             }
         }
@@ -97,14 +118,9 @@ impl<T: Task> MasterWorker<T> {
         }
         let workers = (self.core.p - 1).max(1) as f64;
         let m = self.core.m as f64;
-        let Role::Master { pending, remaining } = &mut self.role else {
+        let Role::Master { remaining, .. } = self.role else {
             unreachable!("only the master serves")
         };
-        if pending.is_empty() {
-            self.core.counters.rejections_sent += 1;
-            self.core.send(from, Message::Reject);
-            return;
-        }
         let (count, target) = match self.rule {
             BundleRule::Fixed(b) => (b, u64::MAX),
             BundleRule::Sqrt { startup, max_job } => (
@@ -112,22 +128,28 @@ impl<T: Task> MasterWorker<T> {
                 u64::MAX,
             ),
             BundleRule::Adaptive { c, w_min } => {
-                (u64::MAX, (*remaining as f64 / (workers * c)) as u64 + w_min)
+                (u64::MAX, (remaining as f64 / (workers * c)) as u64 + w_min)
             }
         };
         let mut tasks = Vec::new();
         let mut size = 0;
-        while let Some((task, generation, estimate)) = pending.pop_front() {
-            tasks.push((task, generation));
-            size += estimate;
-            *remaining -= estimate;
-            if tasks.len() as u64 >= count || size >= target {
-                break;
+        while tasks.is_empty() || ((tasks.len() as u64) < count && size < target) {
+            match self.cut_next() {
+                Some((task, generation, estimate)) => {
+                    tasks.push((task, generation));
+                    size += estimate;
+                }
+                None => break,
             }
         }
-        self.core.counters.pieces_sent += 1;
-        let token = self.core.termination.on_piece_sent(self.core.root_record);
-        self.core.send(from, Message::Bundle { tasks, token });
+        if tasks.is_empty() {
+            self.core.counters.rejections_sent += 1;
+            self.core.send(from, Message::Reject);
+        } else {
+            self.core.counters.pieces_sent += 1;
+            let token = self.core.termination.on_piece_sent(self.core.root_record);
+            self.core.send(from, Message::Bundle { tasks, token });
+        }
         self.done_if_all_out();
     }
 }

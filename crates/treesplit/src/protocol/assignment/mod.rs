@@ -57,6 +57,10 @@ pub struct Core<T: Task> {
     held: HashMap<u64, u64>,
     /// The root record may still produce jobs (the balancer has not placed all of its share).
     pub producing: bool,
+    /// The balancer's set-up (cutting jobs from the root copy) is due in the next work slice:
+    /// done there rather than on the root's arrival, so that the copies for the children
+    /// leave first and the splits are charged as work time.
+    pub setup_due: bool,
     /// The PE's result accumulator.
     pub output: T::Output,
     out: VecDeque<(PeId, Message<T>)>,
@@ -81,6 +85,7 @@ impl<T: Task> Core<T> {
             jobs: VecDeque::new(),
             held: HashMap::new(),
             producing: false,
+            setup_due: false,
             output: T::Output::default(),
             out: VecDeque::new(),
             termination: Termination::new(config.termination, me, config.pes, holds_root),
@@ -92,6 +97,7 @@ impl<T: Task> Core<T> {
             } else {
                 core.root = Some(root);
                 core.producing = true;
+                core.setup_due = true;
             }
         }
         core
@@ -116,10 +122,15 @@ impl<T: Task> Core<T> {
         self.root = Some(root);
         self.root_record = record;
         self.producing = true;
+        self.setup_due = true;
     }
 
-    /// Handle a `Root` message; true when the root copy arrived (the balancer then places its
-    /// share).
+    /// True (once) when the balancer's set-up is due: call it from `work`.
+    pub fn take_setup(&mut self) -> bool {
+        std::mem::take(&mut self.setup_due)
+    }
+
+    /// Handle a `Root` message: keep the copy and forward it; the set-up follows in `work`.
     pub fn receive_root(&mut self, from: PeId, task: T, token: u64) {
         self.counters.pieces_received += 1;
         let record = self.termination.on_piece_received(from, token);
@@ -167,6 +178,8 @@ impl<T: Task> Core<T> {
         if held == 0 && !(self.producing && record == self.root_record) {
             self.held.remove(&record);
             self.termination.on_piece_finished(record, &mut self.output);
+            // Completing a record may send a response, or (PE 0's root) the end.
+            self.drain_termination();
         }
     }
 
@@ -212,10 +225,11 @@ impl<T: Task> Core<T> {
 
     /// The step of a PE whose balancer has nothing else to do.
     pub fn step(&mut self) -> super::Step {
+        self.drain_termination();
         if self.termination.is_done() {
             return super::Step::Finished;
         }
-        if !self.jobs.is_empty() {
+        if !self.jobs.is_empty() || self.setup_due {
             return super::Step::Work {
                 budget: self.delta_t,
             };

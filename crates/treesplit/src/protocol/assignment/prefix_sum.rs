@@ -75,7 +75,7 @@ impl<T: Task> PrefixSum<T> {
     /// PE `me` of the configured run; PE 0 passes the root.
     pub fn new(me: PeId, config: &Config, root: Option<T>) -> Self {
         let children = children(me, config.pes);
-        let mut pe = PrefixSum {
+        PrefixSum {
             core: Core::new(me, config, root, true),
             splittable: config.splittable,
             local: Vec::new(),
@@ -83,11 +83,7 @@ impl<T: Task> PrefixSum<T> {
             child_sums: vec![None; children.len()],
             children,
             sent_up: false,
-        };
-        if pe.core.root.is_some() {
-            pe.cut_local_jobs();
         }
-        pe
     }
 
     fn block_start(&self, i: usize) -> u64 {
@@ -97,14 +93,13 @@ impl<T: Task> PrefixSum<T> {
     /// Cut this PE's consecutive jobs from the root copy and sum their estimates.
     fn cut_local_jobs(&mut self) {
         let root = self.core.root.take().expect("the root copy");
-        let m = self.core.m;
-        for j in self.block_start(self.core.me)..self.block_start(self.core.me + 1) {
-            if let Some((task, generation)) = crate::task::bag::job(&root, m, j) {
-                self.core.counters.splits += u64::from(generation);
-                let size = task.estimate().unwrap_or(1).max(1);
-                self.local.push((task, generation, size));
-            }
+        let block = self.block_start(self.core.me)..self.block_start(self.core.me + 1);
+        let mut cutter = crate::task::bag::Cutter::new(&root, self.core.m, block);
+        for (_, task, generation) in cutter.by_ref() {
+            let size = task.estimate().unwrap_or(1).max(1);
+            self.local.push((task, generation, size));
         }
+        self.core.counters.splits += cutter.splits;
         self.local_sum = Some(self.local.iter().map(|j| j.2).sum());
         self.try_up();
     }
@@ -195,6 +190,10 @@ impl<T: Task> Protocol<T> for PrefixSum<T> {
     }
 
     fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64 {
+        if self.core.take_setup() {
+            self.cut_local_jobs();
+            return 0;
+        }
         self.core.work(budget, incumbent)
     }
 
@@ -202,7 +201,6 @@ impl<T: Task> Protocol<T> for PrefixSum<T> {
         match message {
             Message::Root { task, token } => {
                 self.core.receive_root(from, task, token);
-                self.cut_local_jobs();
             }
             Message::Scan(ScanSignal::Up { sum }) => {
                 let k = self

@@ -15,6 +15,7 @@ use super::permutation::Permutation;
 use super::{unexpected, Core};
 use crate::config::{Balancer, Config, StaticPermutation};
 use crate::protocol::{Message, PeCounters, PeId, Protocol, Step};
+use crate::task::bag::Cutter;
 use crate::task::{Incumbent, Task};
 
 /// Which jobs are whose.
@@ -57,11 +58,7 @@ impl<T: Task> Share<T> {
             },
             other => panic!("{other} is not a static share balancer"),
         };
-        let mut pe = Share { core, rule };
-        if pe.core.root.is_some() {
-            pe.place_share();
-        }
-        pe
+        Share { core, rule }
     }
 
     /// The first job position of PE `i`'s consecutive block.
@@ -74,7 +71,18 @@ impl<T: Task> Share<T> {
         let (me, p, m) = (self.core.me, self.core.p, self.core.m);
         let block = self.block_start(me)..self.block_start(me + 1);
         let mine: Vec<u64> = match &self.rule {
-            Rule::Block => block.collect(),
+            Rule::Block => {
+                // Consecutive jobs: one walk over the splitting tree cuts them all.
+                let root = self.core.root.as_ref().expect("the root copy");
+                let mut cutter = Cutter::new(root, m, block);
+                let jobs: Vec<_> = cutter.by_ref().collect();
+                self.core.counters.splits += cutter.splits;
+                let record = self.core.root_record;
+                for (_, task, generation) in jobs {
+                    self.core.push_job(task, generation, record);
+                }
+                Vec::new()
+            }
             Rule::RoundRobin => (me as u64..m).step_by(p).collect(),
             Rule::Random { seed } => (0..m)
                 .filter(|&j| random_owner(*seed, j, p) == me)
@@ -94,6 +102,11 @@ impl<T: Task> Protocol<T> for Share<T> {
     }
 
     fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64 {
+        if self.core.take_setup() {
+            self.place_share();
+            self.core.advance_termination();
+            return 0;
+        }
         self.core.work(budget, incumbent)
     }
 
@@ -101,8 +114,6 @@ impl<T: Task> Protocol<T> for Share<T> {
         match message {
             Message::Root { task, token } => {
                 self.core.receive_root(from, task, token);
-                self.place_share();
-                self.core.advance_termination();
             }
             Message::Termination(signal) => self.core.receive_termination(from, signal),
             other => unexpected(self.core.me, from, &other),
