@@ -1,7 +1,9 @@
 //! From command-line arguments to an application instance, and its published answer.
 
 use crate::args::{AppArgs, SplitRuleArg};
+use treesplit_apps::puzzle15::check_tiles;
 pub use treesplit_apps::spec::{AppVisitor, Published};
+use treesplit_apps::spec::{KnapsackFile, PuzzleSpec};
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 use treesplit_apps::uts::UtsParams;
 pub use treesplit_apps::AppSpec as App;
@@ -41,6 +43,41 @@ pub fn from_args(args: &AppArgs) -> Result<App, String> {
                 }
             }
             Ok(App::Uts(UtsParams::parse(&flags)?))
+        }
+        AppArgs::Knapsack { file } => Ok(App::Knapsack(KnapsackFile::read(file)?)),
+        AppArgs::Golomb { n } => {
+            treesplit_apps::golomb::Golomb::new(*n)?;
+            Ok(App::Golomb(*n))
+        }
+        AppArgs::Puzzle15 {
+            korf,
+            tiles,
+            korf_file,
+            complete_last_iteration,
+        } => {
+            let mut spec = match (korf, tiles) {
+                (Some(k), None) => PuzzleSpec::korf(korf_file, *k)?,
+                (None, Some(t)) => {
+                    let numbers: Vec<u8> = t
+                        .split(|c: char| c.is_whitespace() || c == ',')
+                        .filter(|s| !s.is_empty())
+                        .map(|s| {
+                            s.parse()
+                                .map_err(|_| format!("--tiles: '{s}' is not a tile number"))
+                        })
+                        .collect::<Result<_, _>>()?;
+                    PuzzleSpec {
+                        tiles: check_tiles(&numbers).map_err(|e| format!("--tiles: {e}"))?,
+                        korf: None,
+                        optimal: None,
+                        nodes: None,
+                        complete_last_iteration: false,
+                    }
+                }
+                _ => return Err("puzzle15 needs --korf K or --tiles \"…\"".into()),
+            };
+            spec.complete_last_iteration = *complete_last_iteration;
+            Ok(App::Puzzle15(spec))
         }
         AppArgs::Synthetic {
             work,

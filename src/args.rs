@@ -384,6 +384,33 @@ pub enum AppArgs {
         #[arg(short = 'f')]
         f: Option<String>,
     },
+    /// 0/1 knapsack by branch-and-bound from an instance file (`n capacity`, then `profit
+    /// weight` per line, `#` comments), checked against `index.tsv` beside it.
+    Knapsack {
+        /// The instance file.
+        file: std::path::PathBuf,
+    },
+    /// An optimal (shortest) Golomb ruler with n marks, 2 ≤ n ≤ 16.
+    Golomb {
+        /// Number of marks.
+        n: usize,
+    },
+    /// The 15-puzzle by IDA* with the Manhattan distance (goal: blank first, 0 1 2 … 15).
+    Puzzle15 {
+        /// Korf's instance K (1..=100) from the data file.
+        #[arg(long, conflicts_with = "tiles")]
+        korf: Option<usize>,
+        /// A board: 16 numbers by position, 0 the blank.
+        #[arg(long)]
+        tiles: Option<String>,
+        /// Korf's 100 instances (the tsv of ../shared/data).
+        #[arg(long = "korf-file", default_value = "../shared/data/korf100.tsv")]
+        korf_file: std::path::PathBuf,
+        /// Explore the last iteration completely (a deterministic node count) instead of
+        /// stopping everywhere at the first solution.
+        #[arg(long = "complete-last-iteration")]
+        complete_last_iteration: bool,
+    },
     /// A synthetic α-splitting tree with known total work (paper 004 §3).
     Synthetic {
         /// Total work units.

@@ -76,6 +76,7 @@ pub fn bench(app: &App, args: &BenchArgs) -> Result<(), Failure> {
             || pool.install(|| rayon_peers::synthetic(p)),
             |s| *s,
         ),
+        _ => crate::search_bench::bench(app, args, delta_t),
     }
 }
 

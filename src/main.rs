@@ -8,9 +8,11 @@ mod compare;
 mod depth;
 mod dst;
 mod fault;
+mod ida;
 mod plot;
 mod progress;
 mod run;
+mod search_bench;
 mod sim;
 
 use app::Published;

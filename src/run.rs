@@ -12,6 +12,9 @@ use treesplit::topology::Topology;
 use treesplit::{run_sequential, Config, Report, Task, Threads};
 
 pub fn run(app: &App, opts: &RunOpts) -> Result<(), Failure> {
+    if let App::Puzzle15(spec) = app {
+        return crate::ida::run(spec, opts);
+    }
     app.visit(RunApp { app, opts })
 }
 

@@ -51,6 +51,9 @@ pub fn configs(o: &SimOpts) -> Result<(Config, SimConfig), Failure> {
 }
 
 pub fn sim(app: &App, o: &SimOpts) -> Result<(), Failure> {
+    if let App::Puzzle15(spec) = app {
+        return crate::ida::sim(spec, o);
+    }
     let (config, sim) = configs(o)?;
     if let Some(path) = &o.gantt {
         plot::check_path(path).map_err(Failure::input)?;

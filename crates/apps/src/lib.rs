@@ -2,7 +2,10 @@
 //! N-Queens, UTS (Unbalanced Tree Search) and synthetic α-splitting trees, plus idiomatic
 //! rayon versions of the same computations for benchmarks.
 
+pub mod golomb;
+pub mod knapsack;
 pub mod nqueens;
+pub mod puzzle15;
 pub mod rayon_peers;
 pub mod synthetic;
 pub mod uts;

@@ -3,11 +3,16 @@
 //! command line that reproduces a run. [`AppSpec::visit`] is the one place that turns an
 //! instance into its concrete task type.
 
+use crate::golomb::{is_golomb, Golomb};
+use crate::knapsack::{Instance, Knapsack};
+use crate::puzzle15::{Puzzle15, Tiles};
 use crate::synthetic::{SplitRule, Synthetic, SyntheticParams};
 use crate::uts::{Uts, UtsParams};
 use crate::NQueens;
 use serde::Serialize;
 use std::fmt::{Debug, Display};
+use std::path::PathBuf;
+use std::sync::Arc;
 use treesplit::Task;
 
 /// Solutions of N-Queens for n = 1..=20 (OEIS A000170).
@@ -61,6 +66,103 @@ pub trait AppVisitor {
         T::Output: Display + PartialEq + Debug;
 }
 
+/// Optimal Golomb ruler lengths for n = 2..=16 marks (OEIS A003022).
+pub const GOLOMB_LENGTHS: [u32; 15] = [1, 3, 6, 11, 17, 25, 34, 44, 55, 72, 85, 106, 127, 151, 177];
+
+/// A knapsack instance read from a file (compared by path).
+#[derive(Debug, Clone)]
+pub struct KnapsackFile {
+    /// The file.
+    pub path: PathBuf,
+    /// Its contents.
+    pub instance: Arc<Instance>,
+    /// The published optimum, from `index.tsv` beside the file, where listed.
+    pub optimum: Option<u64>,
+}
+
+impl PartialEq for KnapsackFile {
+    fn eq(&self, other: &Self) -> bool {
+        self.path == other.path
+    }
+}
+
+impl KnapsackFile {
+    /// Read `path` and look its published optimum up in `index.tsv` in the same folder.
+    pub fn read(path: &std::path::Path) -> Result<Self, String> {
+        let instance = Instance::read(path)?;
+        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        let index = path.with_file_name("index.tsv");
+        let optimum = std::fs::read_to_string(index).ok().and_then(|text| {
+            text.lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(|l| l.split('\t').collect::<Vec<_>>())
+                .find(|f| f.first() == Some(&name))
+                .and_then(|f| f.get(3)?.parse().ok())
+        });
+        Ok(KnapsackFile {
+            path: path.to_path_buf(),
+            instance: Arc::new(instance),
+            optimum,
+        })
+    }
+}
+
+/// A 15-puzzle instance for IDA*.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PuzzleSpec {
+    /// The start board (blank-first goal).
+    pub tiles: Tiles,
+    /// Korf's instance number, when it is one.
+    pub korf: Option<usize>,
+    /// Published optimal length and node count (Korf's convention), when known.
+    pub optimal: Option<u32>,
+    /// Nodes generated as recomputed in the data file (stop at the first solution).
+    pub nodes: Option<u64>,
+    /// Explore the last iteration completely (deterministic node count) instead of stopping
+    /// at the first solution.
+    pub complete_last_iteration: bool,
+}
+
+impl PuzzleSpec {
+    /// Korf's instance `k` (1..=100) from the data file `path`.
+    pub fn korf(path: &std::path::Path, k: usize) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        for (i, line) in text.lines().enumerate() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let at = |m: &str| format!("{}:{}: {m}", path.display(), i + 1);
+            let f: Vec<&str> = line.split('\t').collect();
+            if f.len() < 6 {
+                return Err(at(
+                    "expected id, h0, optimal length, two node counts and 16 tiles",
+                ));
+            }
+            let id: usize = f[0].trim().parse().map_err(|_| at("bad instance id"))?;
+            if id != k {
+                continue;
+            }
+            let tiles: Vec<u8> = f[5]
+                .split_whitespace()
+                .map(|t| t.parse().map_err(|_| at(&format!("bad tile '{t}'"))))
+                .collect::<Result<_, _>>()?;
+            let tiles = crate::puzzle15::check_tiles(&tiles).map_err(|e| at(&e))?;
+            return Ok(PuzzleSpec {
+                tiles,
+                korf: Some(k),
+                optimal: Some(f[2].trim().parse().map_err(|_| at("bad optimal length"))?),
+                nodes: Some(f[4].trim().parse().map_err(|_| at("bad node count"))?),
+                complete_last_iteration: false,
+            });
+        }
+        Err(format!(
+            "{}: no instance {k} (Korf's instances are 1..=100)",
+            path.display()
+        ))
+    }
+}
+
 /// One application instance.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AppSpec {
@@ -70,6 +172,12 @@ pub enum AppSpec {
     Uts(UtsParams),
     /// A synthetic α-splitting tree.
     Synthetic(SyntheticParams),
+    /// 0/1 knapsack by branch-and-bound.
+    Knapsack(KnapsackFile),
+    /// An optimal Golomb ruler with n marks.
+    Golomb(usize),
+    /// The 15-puzzle by IDA* (visited as its last iteration; `run` and `sim` run them all).
+    Puzzle15(PuzzleSpec),
 }
 
 impl AppSpec {
@@ -88,6 +196,37 @@ impl AppSpec {
                 move || Synthetic::new(p).expect("validated synthetic parameters"),
                 move |s| published_synthetic(&p, s.units),
             ),
+            AppSpec::Knapsack(ref k) => {
+                let (instance, optimum, name) = (
+                    Arc::clone(&k.instance),
+                    k.optimum,
+                    k.path.display().to_string(),
+                );
+                visitor.visit(
+                    move || Knapsack::new(Arc::clone(&instance)),
+                    move |best| {
+                        optimum.map(|o| Published {
+                            source: format!("published optimum of {name} (index.tsv)"),
+                            value: o.to_string(),
+                            matches: best.profit == o,
+                        })
+                    },
+                )
+            }
+            AppSpec::Golomb(n) => visitor.visit(
+                move || Golomb::new(n).expect("a validated number of marks"),
+                move |r| published_golomb(n, &r.marks),
+            ),
+            AppSpec::Puzzle15(ref s) => {
+                let s = s.clone();
+                let threshold = s
+                    .optimal
+                    .unwrap_or_else(|| crate::puzzle15::manhattan(&s.tiles));
+                visitor.visit(
+                    move || Puzzle15::new(&s.tiles, threshold, !s.complete_last_iteration),
+                    |_| None,
+                )
+            }
         }
     }
 
@@ -96,6 +235,19 @@ impl AppSpec {
         match self {
             AppSpec::NQueens(n) => format!("nqueens {n}"),
             AppSpec::Uts(p) => format!("uts {p}"),
+            AppSpec::Knapsack(k) => format!("knapsack {}", k.path.display()),
+            AppSpec::Golomb(n) => format!("golomb {n}"),
+            AppSpec::Puzzle15(s) => match s.korf {
+                Some(k) => format!("puzzle15 --korf {k}"),
+                None => format!(
+                    "puzzle15 --tiles \"{}\"",
+                    s.tiles
+                        .iter()
+                        .map(|t| t.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
+            },
             AppSpec::Synthetic(p) => format!(
                 "synthetic --work {} --alpha {} --atomic {} --split {} --spin {} --tree-seed {}",
                 p.work,
@@ -129,8 +281,21 @@ impl AppSpec {
             AppSpec::NQueens(_) => 4096, // ~6 ns per node
             AppSpec::Uts(_) => 256,      // ~55 ns per node (one SHA-1)
             AppSpec::Synthetic(p) => (8192 / u64::from(p.spin.max(1))).max(16), // ~1.5 ns per mixer round
+            AppSpec::Knapsack(_) => 1024, // ~20 ns per node (a bound by binary search)
+            AppSpec::Golomb(_) => 2048,   // ~10 ns per candidate
+            AppSpec::Puzzle15(_) => 1024, // ~10 ns per node generated
         }
     }
+}
+
+/// The published optimal length for n marks, against a ruler (checked to be a Golomb ruler).
+pub fn published_golomb(n: usize, marks: &[u32]) -> Option<Published> {
+    let expected = *GOLOMB_LENGTHS.get(n.checked_sub(2)?)?;
+    Some(Published {
+        source: "OEIS A003022".into(),
+        value: format!("length {expected}"),
+        matches: marks.len() == n && marks.last() == Some(&expected) && is_golomb(marks),
+    })
 }
 
 /// The published N-Queens count for n, against `solutions`.

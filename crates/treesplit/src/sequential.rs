@@ -24,7 +24,7 @@ pub fn run_sequential<T: Task>(mut root: T) -> SequentialReport<T::Output> {
     let start = Instant::now();
     let mut work_units = 0;
     let mut ctx = Context::new(&mut output, &incumbent, 0);
-    while !root.is_empty() {
+    while !root.is_empty() && !ctx.stop_requested() {
         work_units += root.work(u64::MAX, &mut ctx);
     }
     let t_seq = start.elapsed().as_secs_f64();

@@ -25,6 +25,13 @@ pub struct PeStats {
     /// Mean time from sending a work request to its answer, in seconds (MPI machine).
     #[serde(default)]
     pub request_rtt: Option<f64>,
+    /// Branch-and-bound: offers of this PE that improved the incumbent it knew.
+    #[serde(default)]
+    pub improvements: u64,
+    /// Branch-and-bound, simulator: mean delay from a global improvement to this PE learning
+    /// of it (by a bound message or a piggybacked bound), over the improvements it learned.
+    #[serde(default)]
+    pub bound_latency: Option<f64>,
 }
 
 /// Sums and extremes over all PEs.
@@ -53,6 +60,9 @@ pub struct Totals {
     /// Bytes of all messages, serialized (machines that count them).
     #[serde(default)]
     pub bytes: u64,
+    /// Branch-and-bound: offers that improved the incumbent (summed over PEs).
+    #[serde(default)]
+    pub improvements: u64,
     /// Largest work units done by one PE.
     pub max_pe_work_units: u64,
     /// Smallest work units done by one PE.
@@ -98,6 +108,7 @@ impl<O> Report<O> {
             t.messages += c.messages_sent;
             t.termination_messages += c.termination_messages;
             t.bytes += s.bytes_sent;
+            t.improvements += s.improvements;
             t.max_pe_work_units = t.max_pe_work_units.max(c.work_units);
             t.min_pe_work_units = t.min_pe_work_units.min(c.work_units);
         }
@@ -165,6 +176,23 @@ impl<O> Report<O> {
             "requests {}  rejections {}  splits {}  messages {} ({} for termination)",
             t.requests, t.rejections, t.splits, t.messages, t.termination_messages
         );
+        if t.improvements > 0 {
+            let latency: Vec<f64> = self
+                .per_pe
+                .iter()
+                .filter_map(|pe| pe.bound_latency)
+                .collect();
+            let _ = write!(s, "incumbent improvements {}", t.improvements);
+            if !latency.is_empty() {
+                let mean = latency.iter().sum::<f64>() / latency.len() as f64;
+                let max = latency.iter().copied().fold(0.0, f64::max);
+                let _ = write!(
+                    s,
+                    "  learned after {mean:.1} on average per PE (slowest PE {max:.1})"
+                );
+            }
+            let _ = writeln!(s);
+        }
         if p <= 64 {
             let _ = writeln!(
                 s,

@@ -150,7 +150,9 @@ impl Mpi {
             }
             let incoming = match step {
                 Step::Work { budget } => {
-                    pe.work(budget, &incumbent);
+                    let counted = crate::task::CountingIncumbent::new(&incumbent);
+                    pe.work(budget, &counted);
+                    stats.improvements += counted.improvements();
                     let best = incumbent.best();
                     if best > shared_bound {
                         shared_bound = best;
@@ -305,6 +307,7 @@ struct WireStats {
     idle: f64,
     bytes_sent: u64,
     request_rtt: Option<f64>,
+    improvements: u64,
 }
 
 impl From<&PeStats> for WireStats {
@@ -315,6 +318,7 @@ impl From<&PeStats> for WireStats {
             idle: s.idle,
             bytes_sent: s.bytes_sent,
             request_rtt: s.request_rtt,
+            improvements: s.improvements,
         }
     }
 }
@@ -328,6 +332,8 @@ impl WireStats {
             idle: self.idle,
             bytes_sent: self.bytes_sent,
             request_rtt: self.request_rtt,
+            improvements: self.improvements,
+            bound_latency: None,
         }
     }
 }

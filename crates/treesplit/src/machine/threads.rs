@@ -234,6 +234,7 @@ fn pe_loop<T: Task>(
     shared: &Shared<'_, T>,
 ) -> Option<(PeStats, Option<T::Output>)> {
     let mut pe = protocol::new_pe(me, config, root);
+    let incumbent = crate::task::CountingIncumbent::new(&shared.incumbent);
     // Only blocking is timed (one clock read per slice would cost ~3 % on N-Queens);
     // busy time is the rest of the PE's life: work, splits and message handling.
     let born = Instant::now();
@@ -260,7 +261,7 @@ fn pe_loop<T: Task>(
         }
         match step {
             Step::Work { budget } => {
-                units_done += pe.work(budget, &shared.incumbent);
+                units_done += pe.work(budget, &incumbent);
                 // Only this PE writes its slot: a plain store, no read-modify-write.
                 shared.units[me].store(units_done, Ordering::Relaxed);
                 while let Ok(env) = inbox.try_recv() {
@@ -311,6 +312,7 @@ fn pe_loop<T: Task>(
         counters: pe.counters().clone(),
         busy: busy.as_secs_f64(),
         idle: idle.as_secs_f64(),
+        improvements: incumbent.improvements(),
         ..PeStats::default()
     };
     Some((stats, pe.take_output()))

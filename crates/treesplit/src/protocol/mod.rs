@@ -77,6 +77,13 @@ pub enum Message<T: Task> {
     },
     /// Prefix-sum: the parallel prefix sum over the PEs' estimated loads.
     Scan(assignment::prefix_sum::ScanSignal),
+    /// Branch-and-bound: a new incumbent value, flooded over the binary tree of PEs by the
+    /// simulator (machines handle it; protocols never see it).
+    Bound(i64),
+    /// Early stop: a decision search found what it looked for; flooded over the binary tree of
+    /// PEs. Every PE drops its work, answers requests with rejections and discards work that
+    /// still arrives; termination detection then ends the run as usual.
+    Stop,
     /// Termination detection and the final result reduction.
     Termination(termination::Signal<T::Output>),
 }
@@ -92,6 +99,15 @@ impl<T: Task> Message<T> {
                 | Message::Scatter { piece: Some(_), .. }
         )
     }
+}
+
+/// The neighbours of PE `me` in the binary tree of PEs (parent, children), which early stop
+/// floods: every PE learns of a stop within 2·log₂ P hops.
+pub fn tree_neighbours(me: PeId, p: usize) -> impl Iterator<Item = PeId> {
+    let parent = (me > 0).then(|| (me - 1) / 2);
+    parent
+        .into_iter()
+        .chain([2 * me + 1, 2 * me + 2].into_iter().filter(move |&c| c < p))
 }
 
 /// What the machine should do next with a PE.

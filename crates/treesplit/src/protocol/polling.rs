@@ -131,6 +131,8 @@ pub struct Polling<T: Task> {
     /// Fast initialization: the copy of the root has not arrived yet (no requests until then,
     /// or the root and an answer could both bring work).
     awaiting_root: bool,
+    /// Early stop: this PE has dropped its work and takes no more.
+    stopped: bool,
 }
 
 /// The generator of PE `me` for run seed `seed`: independent streams per PE, reproducible.
@@ -197,6 +199,7 @@ impl<T: Task> Polling<T> {
             permutation: config.permutation,
             shuffler: Shuffler::new(me, config.pes),
             last_trigger: 0,
+            stopped: false,
         };
         if config.fast_init && p > 1 {
             // Exercise 14.7 of paper 001: PE 0 broadcasts the root down the reduction tree.
@@ -321,9 +324,10 @@ impl<T: Task> Polling<T> {
         }
         // Trimming (paper 000 §4): serve at most `trim` requests per poll; reject the rest at
         // once so that their senders ask elsewhere instead of queueing here.
-        let trimmed = self
-            .trim
-            .is_some_and(|limit| self.served_this_poll >= limit);
+        let trimmed = self.stopped
+            || self
+                .trim
+                .is_some_and(|limit| self.served_this_poll >= limit);
         let given = if trimmed {
             None
         } else if self.pieces.len() > 1 {
@@ -402,6 +406,7 @@ impl<T: Task> Protocol<T> for Polling<T> {
         }
         if !self.awaiting_reply
             && !self.awaiting_root
+            && !self.stopped
             && self.p > 1
             && !self.termination.is_finishing()
         {
@@ -422,9 +427,12 @@ impl<T: Task> Protocol<T> for Polling<T> {
         self.served_this_poll = 0;
         let mut ctx = Context::new(&mut self.output, incumbent, self.me);
         let units = piece.task.work(budget, &mut ctx);
+        let stop = ctx.stop_requested();
         self.counters.work_units += units;
         self.counters.slices += 1;
-        if piece.task.is_empty() {
+        if stop {
+            self.begin_stop(None);
+        } else if piece.task.is_empty() {
             let record = piece.record;
             self.pieces.pop();
             self.stalled_slices = 0;
@@ -518,6 +526,8 @@ impl<T: Task> Protocol<T> for Polling<T> {
                     self.request(victim);
                 }
             }
+            Message::Stop => self.begin_stop(Some(from)),
+            Message::Bound(_) => {} // the machine's business
             Message::Bundle { .. } | Message::Scan(_) => {
                 panic!(
                     "PE {}: a static balancer's message reached a polling PE",
@@ -562,7 +572,7 @@ impl<T: Task> Protocol<T> for Polling<T> {
     /// (i + k_r) mod P; all PEs use the same k_r, so every PE receives at most one request.
     fn on_round(&mut self, round: u64) {
         self.last_round = round;
-        if self.p == 1 || self.termination.is_finishing() {
+        if self.p == 1 || self.termination.is_finishing() || self.stopped {
             return;
         }
         match self.rule {
@@ -676,10 +686,31 @@ impl<T: Task> Polling<T> {
         self.advance_termination();
     }
 
-    /// Keep a piece that arrived or was split off locally (an empty one is done at once).
+    /// Early stop (from `from`, or found here): pass it on over the tree of PEs once, and drop
+    /// every piece held (each finished for termination detection).
+    fn begin_stop(&mut self, from: Option<PeId>) {
+        if self.stopped {
+            return;
+        }
+        self.stopped = true;
+        self.awaiting_root = false;
+        for to in super::tree_neighbours(self.me, self.p) {
+            if Some(to) != from {
+                self.send(to, Message::Stop);
+            }
+        }
+        for piece in std::mem::take(&mut self.pieces) {
+            self.termination
+                .on_piece_finished(piece.record, &mut self.output);
+        }
+        self.advance_termination();
+    }
+
+    /// Keep a piece that arrived or was split off locally (an empty one, or any after an
+    /// early stop, is done at once).
     fn take_piece(&mut self, task: T, generation: u32, record: u64) {
         self.counters.max_generation = self.counters.max_generation.max(generation);
-        if task.is_empty() {
+        if task.is_empty() || self.stopped {
             self.termination.on_piece_finished(record, &mut self.output);
         } else {
             self.pieces.push(Piece {
@@ -750,7 +781,10 @@ impl<T: Task> Polling<T> {
     /// Permutation by messages, step 4: pieces numbered for other PEs travel there.
     fn place(&mut self, placed: Vec<(PeId, Piece<T>)>) {
         for (to, piece) in placed {
-            if to == self.me {
+            if to == self.me && self.stopped {
+                self.termination
+                    .on_piece_finished(piece.record, &mut self.output);
+            } else if to == self.me {
                 self.pieces.push(piece);
             } else {
                 self.move_piece(to, piece);

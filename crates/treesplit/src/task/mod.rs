@@ -126,12 +126,46 @@ impl Incumbent for SharedIncumbent {
     }
 }
 
+/// An incumbent seen through one PE: counts the offers of this PE that improved it.
+pub struct CountingIncumbent<'a> {
+    inner: &'a dyn Incumbent,
+    improvements: std::sync::atomic::AtomicU64,
+}
+
+impl<'a> CountingIncumbent<'a> {
+    /// Count the improvements made through this view of `inner`.
+    pub fn new(inner: &'a dyn Incumbent) -> Self {
+        CountingIncumbent {
+            inner,
+            improvements: Default::default(),
+        }
+    }
+    /// Offers that improved the incumbent.
+    pub fn improvements(&self) -> u64 {
+        self.improvements.load(Ordering::Relaxed)
+    }
+}
+
+impl Incumbent for CountingIncumbent<'_> {
+    fn best(&self) -> i64 {
+        self.inner.best()
+    }
+    fn offer(&self, value: i64) -> bool {
+        let improved = self.inner.offer(value);
+        if improved {
+            self.improvements.fetch_add(1, Ordering::Relaxed);
+        }
+        improved
+    }
+}
+
 /// What a task sees of the runtime while it works: its PE's result accumulator, the global
 /// incumbent and which PE it runs on.
 pub struct Context<'a, O> {
     output: &'a mut O,
     incumbent: &'a dyn Incumbent,
     pe: usize,
+    stop: bool,
 }
 
 impl<'a, O> Context<'a, O> {
@@ -141,7 +175,18 @@ impl<'a, O> Context<'a, O> {
             output,
             incumbent,
             pe,
+            stop: false,
         }
+    }
+    /// End the whole search as soon as possible (a decision search found what it looked for):
+    /// every PE drops its remaining work, and the run terminates with the results gathered
+    /// so far. The task should also stop working and make itself empty.
+    pub fn stop(&mut self) {
+        self.stop = true;
+    }
+    /// True once [`Context::stop`] was called in this slice.
+    pub fn stop_requested(&self) -> bool {
+        self.stop
     }
     /// The PE's result accumulator.
     pub fn output(&mut self) -> &mut O {

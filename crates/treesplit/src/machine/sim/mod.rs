@@ -24,7 +24,7 @@ use crate::config::Config;
 use crate::error::{panic_message, RunError};
 use crate::protocol::{self, termination::Signal, Message, PeId, Protocol, Step};
 use crate::stats::{PeStats, Report};
-use crate::task::{SharedIncumbent, Task};
+use crate::task::{CountingIncumbent, Incumbent, SharedIncumbent, Task};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
@@ -209,6 +209,8 @@ enum Event<T: Task> {
         from: PeId,
         to: PeId,
         message: Message<T>,
+        /// The sender's incumbent when it sent (piggybacked on every message).
+        bound: i64,
     },
 }
 
@@ -266,7 +268,15 @@ enum State {
 
 struct SimPe<T: Task> {
     proto: Box<dyn Protocol<T>>,
-    inbox: VecDeque<(PeId, Message<T>)>,
+    inbox: VecDeque<(PeId, Message<T>, i64)>,
+    /// The incumbent this PE knows.
+    best: SharedIncumbent,
+    /// Its own offers that improved it.
+    improvements: u64,
+    /// Global improvements it has learned of (a prefix of `Sim::improvements`), and the sum
+    /// and count of the delays with which it learned them.
+    learned: usize,
+    latency: (u64, u64),
     state: State,
     slowness: f64,
     busy: u64,
@@ -280,7 +290,8 @@ struct Sim<'c, T: Task> {
     queue: EventQueue<T>,
     network: Network,
     rng: Xoshiro256PlusPlus,
-    incumbent: SharedIncumbent,
+    /// Values that raised the best known anywhere, with the time they were found.
+    improvements: Vec<(i64, u64)>,
     work_in_flight: u64,
     last_work_end: u64,
     events: u64,
@@ -324,16 +335,64 @@ impl<T: Task> Sim<'_, T> {
                 self.check_declared_termination();
             }
             let at = self.network.arrival(now, i, to, &mut self.rng);
+            let bound = self.pes[i].best.best();
             self.schedule(
                 at,
                 Event::Arrive {
                     from: i,
                     to,
                     message,
+                    bound,
                 },
             );
         }
         now
+    }
+
+    /// Branch-and-bound: PE `i` knows `value` (found there, or learned from `from`) and passes
+    /// it to its other neighbours in the binary tree of PEs, each a message with the network's
+    /// latency and the sender's T_send.
+    fn flood_bound(&mut self, i: PeId, from: Option<PeId>, value: i64, mut now: u64) -> u64 {
+        let p = self.pes.len();
+        for to in crate::protocol::tree_neighbours(i, p) {
+            if Some(to) == from {
+                continue;
+            }
+            if self.config.t_send > 0 {
+                self.record(i, now, now + self.config.t_send, Activity::Sending);
+                self.pes[i].busy += self.config.t_send;
+                now += self.config.t_send;
+            }
+            self.pes[i].bytes += 9;
+            let at = self.network.arrival(now, i, to, &mut self.rng);
+            self.schedule(
+                at,
+                Event::Arrive {
+                    from: i,
+                    to,
+                    message: Message::Bound(value),
+                    bound: value,
+                },
+            );
+        }
+        now
+    }
+
+    /// PE `i` learns of `value` at `now`; true when it improved what the PE knew.
+    fn learn(&mut self, i: PeId, value: i64, now: u64) -> bool {
+        if !self.pes[i].best.offer(value) {
+            return false;
+        }
+        let pe = &mut self.pes[i];
+        while let Some(&(v, found)) = self.improvements.get(pe.learned) {
+            if v > value {
+                break;
+            }
+            pe.latency.0 += now.saturating_sub(found);
+            pe.latency.1 += 1;
+            pe.learned += 1;
+        }
+        true
     }
 
     /// PE 0 has just declared termination: nothing may hold or carry work anywhere.
@@ -356,7 +415,7 @@ impl<T: Task> Sim<'_, T> {
     /// Run PE `i` from its local time `now` until it works, waits or finishes.
     fn drive(&mut self, i: PeId, mut now: u64) {
         loop {
-            while let Some((from, message)) = self.pes[i].inbox.pop_front() {
+            while let Some((from, message, bound)) = self.pes[i].inbox.pop_front() {
                 if message.carries_work() {
                     self.work_in_flight -= 1;
                 }
@@ -365,6 +424,14 @@ impl<T: Task> Sim<'_, T> {
                     self.pes[i].busy += self.config.t_recv;
                     now += self.config.t_recv;
                 }
+                if let Message::Bound(value) = message {
+                    if self.learn(i, value, now) {
+                        now = self.flood_bound(i, Some(from), value, now);
+                    }
+                    continue;
+                }
+                // The bound piggybacked on every message.
+                self.learn(i, bound, now);
                 let before = self.pes[i].proto.counters().splits;
                 self.pes[i].proto.receive(from, message);
                 let splits = self.pes[i].proto.counters().splits - before;
@@ -381,7 +448,20 @@ impl<T: Task> Sim<'_, T> {
             match step {
                 Step::Work { budget } => {
                     let before = self.pes[i].proto.counters().splits;
-                    let units = self.pes[i].proto.work(budget, &self.incumbent);
+                    let best_before = self.pes[i].best.best();
+                    let pe = &mut self.pes[i];
+                    let counted = CountingIncumbent::new(&pe.best);
+                    let units = pe.proto.work(budget, &counted);
+                    pe.improvements += counted.improvements();
+                    let best = pe.best.best();
+                    if best > best_before {
+                        if self.improvements.last().is_none_or(|&(v, _)| best > v) {
+                            // A new global best: everyone else has yet to learn of it.
+                            self.improvements.push((best, now));
+                            self.pes[i].learned = self.improvements.len();
+                        }
+                        now = self.flood_bound(i, None, best, now);
+                    }
                     // Splits done in a work slice (static balancers cutting their jobs from the
                     // root) cost T_split each, like splits on request.
                     let splits = self.pes[i].proto.counters().splits - before;
@@ -439,7 +519,12 @@ impl<T: Task> Sim<'_, T> {
         match event {
             Event::Round(_) => unreachable!("rounds are handled PE by PE"),
             Event::SliceEnd(i) => self.drive(i, time),
-            Event::Arrive { from, to, message } => match self.pes[to].state {
+            Event::Arrive {
+                from,
+                to,
+                message,
+                bound,
+            } => match self.pes[to].state {
                 State::Done { .. } => {
                     if message.carries_work() && self.violation.is_none() {
                         self.violation = Some(format!(
@@ -447,9 +532,9 @@ impl<T: Task> Sim<'_, T> {
                         ));
                     }
                 }
-                State::Working => self.pes[to].inbox.push_back((from, message)),
+                State::Working => self.pes[to].inbox.push_back((from, message, bound)),
                 State::Waiting { since } => {
-                    self.pes[to].inbox.push_back((from, message));
+                    self.pes[to].inbox.push_back((from, message, bound));
                     let wake = time.max(since);
                     self.record(to, since, wake, Activity::Idle);
                     self.pes[to].idle += wake - since;
@@ -493,6 +578,10 @@ fn simulate_inner<T: Task>(
         .map(|i| SimPe {
             proto: protocol::new_pe(i, config, if i == 0 { root.take() } else { None }),
             inbox: VecDeque::new(),
+            best: SharedIncumbent::new(),
+            improvements: 0,
+            learned: 0,
+            latency: (0, 0),
             state: State::Waiting { since: 0 },
             slowness: slowness.get(&i).copied().unwrap_or(1.0),
             busy: 0,
@@ -515,7 +604,7 @@ fn simulate_inner<T: Task>(
         queue: EventQueue::new(),
         network,
         rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ 0x5EED_0F5E_ED0F),
-        incumbent: SharedIncumbent::new(),
+        improvements: Vec::new(),
         work_in_flight: 0,
         last_work_end: 0,
         events: 0,
@@ -599,6 +688,8 @@ fn simulate_inner<T: Task>(
             busy: pe.busy as f64,
             idle: pe.idle as f64,
             bytes_sent: pe.bytes,
+            improvements: pe.improvements,
+            bound_latency: (pe.latency.1 > 0).then(|| pe.latency.0 as f64 / pe.latency.1 as f64),
             ..PeStats::default()
         })
         .collect();

@@ -116,6 +116,11 @@ impl<T: Task> MasterWorker<T> {
         if self.core.termination.is_finishing() {
             return;
         }
+        if self.core.stopped {
+            if let Role::Master { cutter, .. } = &mut self.role {
+                *cutter = None;
+            }
+        }
         let workers = (self.core.p - 1).max(1) as f64;
         let m = self.core.m as f64;
         let Role::Master { remaining, .. } = self.role else {
@@ -164,6 +169,7 @@ impl<T: Task> Protocol<T> for MasterWorker<T> {
             if self.core.jobs.is_empty()
                 && !*awaiting
                 && !*exhausted
+                && !self.core.stopped
                 && !self.core.termination.is_finishing()
             {
                 *awaiting = true;
@@ -202,6 +208,11 @@ impl<T: Task> Protocol<T> for MasterWorker<T> {
                 *exhausted = true;
                 self.core.counters.rejections_received += 1;
             }
+            (Message::Stop, Role::Master { cutter, .. }) => {
+                *cutter = None;
+                self.core.begin_stop(Some(from));
+            }
+            (Message::Stop, _) => self.core.begin_stop(Some(from)),
             (Message::Termination(signal), _) => self.core.receive_termination(from, signal),
             (other, _) => unexpected(self.core.me, from, &other),
         }

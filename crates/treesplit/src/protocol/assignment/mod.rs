@@ -68,6 +68,8 @@ pub struct Core<T: Task> {
     pub termination: Termination<T::Output>,
     /// The counters.
     pub counters: PeCounters,
+    /// Early stop: jobs are dropped and no more are taken.
+    pub stopped: bool,
 }
 
 impl<T: Task> Core<T> {
@@ -90,6 +92,7 @@ impl<T: Task> Core<T> {
             out: VecDeque::new(),
             termination: Termination::new(config.termination, me, config.pes, holds_root),
             counters: PeCounters::default(),
+            stopped: false,
         };
         if let Some(root) = root {
             if broadcast {
@@ -140,7 +143,7 @@ impl<T: Task> Core<T> {
     /// Queue job `task` under `record` (empty jobs are done at once).
     pub fn push_job(&mut self, task: T, generation: u32, record: u64) {
         self.counters.max_generation = self.counters.max_generation.max(generation);
-        if task.is_empty() {
+        if task.is_empty() || self.stopped {
             return;
         }
         *self.held.entry(record).or_default() += 1;
@@ -204,9 +207,12 @@ impl<T: Task> Core<T> {
         };
         let mut ctx = Context::new(&mut self.output, incumbent, self.me);
         let units = job.task.work(budget, &mut ctx);
+        let stop = ctx.stop_requested();
         self.counters.work_units += units;
         self.counters.slices += 1;
-        if job.task.is_empty() {
+        if stop {
+            self.begin_stop(None);
+        } else if job.task.is_empty() {
             let record = job.record;
             self.jobs.pop_front();
             let held = self.held.get_mut(&record).expect("a held job's record");
@@ -221,6 +227,32 @@ impl<T: Task> Core<T> {
             );
         }
         units
+    }
+
+    /// Early stop (from `from`, or found here): pass it on over the tree of PEs once, drop
+    /// every job and the rest of the share (each piece finished for termination detection).
+    pub fn begin_stop(&mut self, from: Option<PeId>) {
+        if self.stopped {
+            return;
+        }
+        self.stopped = true;
+        for to in super::tree_neighbours(self.me, self.p) {
+            if Some(to) != from {
+                self.send(to, Message::Stop);
+            }
+        }
+        let records: Vec<u64> = self.jobs.drain(..).map(|j| j.record).collect();
+        for record in records {
+            if let Some(held) = self.held.get_mut(&record) {
+                *held -= 1;
+            }
+            self.finish_if_complete(record);
+        }
+        self.setup_due = false;
+        if self.producing {
+            self.done_producing();
+        }
+        self.advance_termination();
     }
 
     /// The step of a PE whose balancer has nothing else to do.

@@ -92,7 +92,9 @@ impl<T: Task> PrefixSum<T> {
 
     /// Cut this PE's consecutive jobs from the root copy and sum their estimates.
     fn cut_local_jobs(&mut self) {
-        let root = self.core.root.take().expect("the root copy");
+        let Some(root) = self.core.root.take() else {
+            return; // dropped by an early stop
+        };
         let block = self.block_start(self.core.me)..self.block_start(self.core.me + 1);
         let mut cutter = crate::task::bag::Cutter::new(&root, self.core.m, block);
         for (_, task, generation) in cutter.by_ref() {
@@ -141,6 +143,9 @@ impl<T: Task> PrefixSum<T> {
 
     /// Place every local job, whole or cut, on the PE responsible for its unit intervals.
     fn assign(&mut self, offset: u64, total: u64) {
+        if self.core.stopped {
+            self.local.clear();
+        }
         let p = self.core.p as u64;
         let s = total.div_ceil(p).max(1);
         let mut at = offset; // T_j
@@ -202,6 +207,7 @@ impl<T: Task> Protocol<T> for PrefixSum<T> {
             Message::Root { task, token } => {
                 self.core.receive_root(from, task, token);
             }
+            Message::Scan(_) if self.core.stopped => {} // the assignment no longer matters
             Message::Scan(ScanSignal::Up { sum }) => {
                 let k = self
                     .children
@@ -229,6 +235,7 @@ impl<T: Task> Protocol<T> for PrefixSum<T> {
                 self.core.finish_if_complete(record);
                 self.core.advance_termination();
             }
+            Message::Stop => self.core.begin_stop(Some(from)),
             Message::Termination(signal) => self.core.receive_termination(from, signal),
             other => unexpected(self.core.me, from, &other),
         }

@@ -115,6 +115,7 @@ impl<T: Task> Protocol<T> for Share<T> {
             Message::Root { task, token } => {
                 self.core.receive_root(from, task, token);
             }
+            Message::Stop => self.core.begin_stop(Some(from)),
             Message::Termination(signal) => self.core.receive_termination(from, signal),
             other => unexpected(self.core.me, from, &other),
         }

@@ -1,0 +1,389 @@
+//! 0/1 knapsack by branch-and-bound (paper 001 §14.5.4): items sorted by profit density, the
+//! Dantzig bound (fill greedily, then a fraction of the first item that does not fit), and
+//! depth-first search that tries "take item i" before "leave item i".
+//!
+//! A piece of the search is a fixed prefix of decisions plus a depth-first stack of frames,
+//! one per decided level; each frame remembers which of its two alternatives are still
+//! untried. A split hands over the *highest* unexplored subtree: the "leave" alternative of
+//! the shallowest frame that still has one (so the requester gets a big subproblem and the
+//! splitting depth stays small). A work unit is one node (one alternative tried).
+//!
+//! Every node is a feasible packing, so a node whose profit beats the incumbent is offered;
+//! a node whose bound cannot beat the incumbent is pruned. The instance is shared (`Arc`)
+//! between the pieces of one process and travels with a piece to other processes.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::sync::Arc;
+use treesplit::{Context, Outcome, Task};
+
+/// An instance: items sorted by profit density, with prefix sums for the bound.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Instance {
+    /// Capacity.
+    pub capacity: u64,
+    /// (profit, weight, index in the file) sorted by profit/weight, highest first.
+    pub items: Vec<(u64, u64, u32)>,
+    /// Prefix sums of the sorted profits and weights (n + 1 entries).
+    prefix_profit: Vec<u64>,
+    prefix_weight: Vec<u64>,
+}
+
+/// The largest number of items accepted.
+pub const MAX_ITEMS: usize = 1 << 20;
+
+impl Instance {
+    /// An instance from `(profit, weight)` pairs in file order.
+    pub fn new(capacity: u64, items: &[(u64, u64)]) -> Result<Self, String> {
+        if items.len() > MAX_ITEMS {
+            return Err(format!("more than {MAX_ITEMS} items"));
+        }
+        let total_p = items.iter().try_fold(0u64, |s, &(p, _)| s.checked_add(p));
+        let total_w = items.iter().try_fold(0u64, |s, &(_, w)| s.checked_add(w));
+        if total_p.is_none_or(|t| t > i64::MAX as u64) || total_w.is_none() {
+            return Err("the total profit or weight does not fit in 63 bits".into());
+        }
+        let mut sorted: Vec<(u64, u64, u32)> = items
+            .iter()
+            .enumerate()
+            .map(|(i, &(p, w))| (p, w, i as u32))
+            .collect();
+        // p_a/w_a > p_b/w_b  ⇔  p_a·w_b > p_b·w_a (weight 0 first); ties by index.
+        sorted.sort_by(|a, b| {
+            (u128::from(b.0) * u128::from(a.1))
+                .cmp(&(u128::from(a.0) * u128::from(b.1)))
+                .then(a.2.cmp(&b.2))
+        });
+        let mut prefix_profit = vec![0];
+        let mut prefix_weight = vec![0];
+        for &(p, w, _) in &sorted {
+            prefix_profit.push(prefix_profit.last().unwrap() + p);
+            prefix_weight.push(prefix_weight.last().unwrap() + w);
+        }
+        Ok(Instance {
+            capacity,
+            items: sorted,
+            prefix_profit,
+            prefix_weight,
+        })
+    }
+
+    /// Parse the format of `../shared/data/knapsack/`: `#` comments, a first data line
+    /// `n capacity`, then n lines `profit weight`. Errors name `file` and the line.
+    pub fn parse(text: &str, file: &str) -> Result<Self, String> {
+        let mut header: Option<(usize, u64, usize)> = None;
+        let mut items = Vec::new();
+        let mut last_line = 0;
+        for (k, raw) in text.lines().enumerate() {
+            let line_no = k + 1;
+            last_line = line_no;
+            let line = raw.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let at = |msg: String| format!("{file}:{line_no}: {msg}");
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let num = |i: usize, what: &str| -> Result<u64, String> {
+                let f = fields.get(i).ok_or_else(|| at(format!("missing {what}")))?;
+                if f.starts_with('-') && f[1..].parse::<u64>().is_ok() {
+                    return Err(at(format!("{what} is negative ({f})")));
+                }
+                f.parse::<u64>().map_err(|_| {
+                    if !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()) {
+                        at(format!("{what} {f} does not fit in 64 bits"))
+                    } else {
+                        at(format!("{what} is not a whole number: '{f}'"))
+                    }
+                })
+            };
+            if fields.len() > 2 {
+                return Err(at(format!("expected two numbers, found {}", fields.len())));
+            }
+            match header {
+                None => {
+                    let n = num(0, "the number of items n")?;
+                    let capacity = num(1, "the capacity")?;
+                    if capacity > i64::MAX as u64 {
+                        return Err(at(format!(
+                            "the capacity {capacity} overflows (more than 2^63 − 1)"
+                        )));
+                    }
+                    if n as usize > MAX_ITEMS {
+                        return Err(at(format!(
+                            "{n} items is more than the supported {MAX_ITEMS}"
+                        )));
+                    }
+                    header = Some((n as usize, capacity, line_no));
+                }
+                Some((n, _, _)) => {
+                    if items.len() == n {
+                        return Err(at(format!(
+                            "more item lines than the {n} the header announces"
+                        )));
+                    }
+                    let p = num(0, "the profit")?;
+                    let w = num(1, "the weight")?;
+                    items.push((p, w));
+                }
+            }
+        }
+        let (n, capacity, header_line) =
+            header.ok_or_else(|| format!("{file}:{last_line}: no 'n capacity' line"))?;
+        if items.len() != n {
+            return Err(format!(
+                "{file}:{last_line}: the header (line {header_line}) announces {n} items, the file has {}",
+                items.len()
+            ));
+        }
+        Instance::new(capacity, &items).map_err(|e| format!("{file}: {e}"))
+    }
+
+    /// Read and parse an instance file.
+    pub fn read(path: &std::path::Path) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Instance::parse(&text, &path.display().to_string())
+    }
+
+    /// The number of items.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// True without items.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The Dantzig bound for the items `level..` with `room` capacity left: take whole items
+    /// in density order while they fit, then the fitting fraction of the next (rounded down:
+    /// profits are integers).
+    pub fn bound(&self, level: usize, room: u64) -> u64 {
+        let base = self.prefix_weight[level];
+        // The last k with prefix_weight[k] − base ≤ room.
+        let k = self.prefix_weight[level..].partition_point(|&w| w - base <= room) + level - 1;
+        let whole = self.prefix_profit[k] - self.prefix_profit[level];
+        if k == self.items.len() {
+            return whole;
+        }
+        let (p, w, _) = self.items[k];
+        let left = room - (self.prefix_weight[k] - base);
+        whole + (u128::from(p) * u128::from(left) / u128::from(w.max(1))) as u64
+    }
+}
+
+/// The best packing found: its profit and the items (file indices, ascending).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Packing {
+    /// Total profit.
+    pub profit: u64,
+    /// Total weight.
+    pub weight: u64,
+    /// The items taken (0-based line order in the file).
+    pub items: Vec<u32>,
+}
+
+impl Outcome for Packing {
+    fn merge(&mut self, other: Self) {
+        if (other.profit, std::cmp::Reverse(&other.items))
+            > (self.profit, std::cmp::Reverse(&self.items))
+        {
+            *self = other;
+        }
+    }
+}
+
+impl fmt::Display for Packing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "profit {} (weight {}, {} items)",
+            self.profit,
+            self.weight,
+            self.items.len()
+        )
+    }
+}
+
+const TAKE: u8 = 1;
+const LEAVE: u8 = 2;
+
+/// A node of the search: the decisions above it are fixed, items `level..` are open.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+struct Frame {
+    level: u32,
+    profit: u64,
+    weight: u64,
+    /// Alternatives for item `level` not tried yet (TAKE | LEAVE).
+    untried: u8,
+    /// The alternative being explored below this frame.
+    current: u8,
+}
+
+/// A piece of a knapsack search.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Knapsack {
+    instance: Arc<Instance>,
+    /// Decisions (taken?) for the sorted items above the first frame.
+    prefix: Vec<bool>,
+    stack: Vec<Frame>,
+}
+
+impl Knapsack {
+    /// The whole search.
+    pub fn new(instance: Arc<Instance>) -> Self {
+        let stack = if instance.is_empty() {
+            vec![]
+        } else {
+            vec![Frame {
+                level: 0,
+                profit: 0,
+                weight: 0,
+                untried: TAKE | LEAVE,
+                current: 0,
+            }]
+        };
+        Knapsack {
+            instance,
+            prefix: vec![],
+            stack,
+        }
+    }
+
+    /// The packing of the node below the top frame's current alternative.
+    fn packing(&self, profit: u64, weight: u64) -> Packing {
+        let mut taken: Vec<bool> = self.prefix.clone();
+        taken.extend(self.stack.iter().map(|f| f.current == TAKE));
+        let mut items: Vec<u32> = taken
+            .iter()
+            .zip(&self.instance.items)
+            .filter(|(t, _)| **t)
+            .map(|(_, it)| it.2)
+            .collect();
+        items.sort_unstable();
+        Packing {
+            profit,
+            weight,
+            items,
+        }
+    }
+}
+
+impl Task for Knapsack {
+    type Output = Packing;
+
+    fn work(&mut self, budget: u64, ctx: &mut Context<'_, Packing>) -> u64 {
+        let inst = Arc::clone(&self.instance);
+        let n = inst.len() as u32;
+        let mut units = 0;
+        while units < budget {
+            let Some(top) = self.stack.last_mut() else {
+                break;
+            };
+            if top.untried == 0 {
+                self.stack.pop();
+                continue;
+            }
+            units += 1;
+            let (p, w, _) = inst.items[top.level as usize];
+            let (profit, weight) = if top.untried & TAKE != 0 {
+                top.untried &= !TAKE;
+                top.current = TAKE;
+                if top.weight + w > inst.capacity {
+                    continue;
+                }
+                (top.profit + p, top.weight + w)
+            } else {
+                top.untried = 0;
+                top.current = LEAVE;
+                (top.profit, top.weight)
+            };
+            let level = top.level + 1;
+            let best = ctx.best().max(0) as u64;
+            if profit > best && ctx.offer(profit as i64) {
+                let packing = self.packing(profit, weight);
+                ctx.output().merge(packing);
+            }
+            if level < n
+                && inst.bound(level as usize, inst.capacity - weight) + profit
+                    > ctx.best().max(0) as u64
+            {
+                self.stack.push(Frame {
+                    level,
+                    profit,
+                    weight,
+                    untried: TAKE | LEAVE,
+                    current: 0,
+                });
+            }
+        }
+        units
+    }
+
+    fn split(&mut self) -> Option<Self> {
+        let last = self.stack.len().checked_sub(1)?;
+        let i = self.stack.iter().position(|f| f.untried & LEAVE != 0)?;
+        let frame = self.stack[i];
+        if i == last && frame.untried != TAKE | LEAVE {
+            return None; // the top frame's last alternative: nothing to share
+        }
+        self.stack[i].untried &= !LEAVE;
+        let mut prefix = self.prefix.clone();
+        prefix.extend(self.stack[..i].iter().map(|f| f.current == TAKE));
+        Some(Knapsack {
+            instance: Arc::clone(&self.instance),
+            prefix,
+            stack: vec![Frame {
+                untried: LEAVE,
+                current: 0,
+                ..frame
+            }],
+        })
+    }
+
+    fn is_empty(&self) -> bool {
+        self.stack.iter().all(|f| f.untried == 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_errors_name_the_file_and_line() {
+        let cases = [
+            (
+                "3 10\n1 2\n3 4\n",
+                "f:3: the header (line 1) announces 3 items, the file has 2",
+            ),
+            ("# c\n2 10\n1\n", "f:3: missing the weight"),
+            ("2 10\n1 -2\n", "f:2: the weight is negative (-2)"),
+            (
+                "1 99999999999999999999\n",
+                "f:1: the capacity 99999999999999999999 does not fit in 64 bits",
+            ),
+            (
+                "1 9223372036854775808\n1 1\n",
+                "f:1: the capacity 9223372036854775808 overflows",
+            ),
+            ("1 10\n1 2\n3 4\n", "f:3: more item lines than the 1"),
+            ("1 10\nx 2\n", "f:2: the profit is not a whole number: 'x'"),
+            ("# only comments\n", "f:1: no 'n capacity' line"),
+            ("1 10 7\n", "f:1: expected two numbers, found 3"),
+        ];
+        for (text, want) in cases {
+            let err = Instance::parse(text, "f").unwrap_err();
+            assert!(err.starts_with(want), "{text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn bound_is_the_fractional_greedy_value() {
+        let inst = Instance::new(10, &[(10, 5), (6, 4), (5, 5)]).unwrap();
+        // 10 (w5) + 6 (w4) + 1/5 of 5 = 17.
+        assert_eq!(inst.bound(0, 10), 17);
+        assert_eq!(inst.bound(1, 10), 11);
+        assert_eq!(inst.bound(3, 10), 0);
+    }
+}

@@ -1,0 +1,148 @@
+//! `treesplit run|sim puzzle15`: IDA* as a sequence of tree-shaped computations, one per
+//! threshold, each run by the configured balancer on the chosen machine. Reports the optimal
+//! length (checked against Korf's published one and by replaying the moves) and the nodes
+//! generated over all iterations; in the default stop-at-first-solution mode on one PE (or
+//! `--sequential`), the count follows Korf's convention and is checked against the data file.
+
+use crate::app::Published;
+use crate::args::{MachineArg, RunOpts, SimOpts};
+use crate::{print_published, verdict, Failure};
+use treesplit::config::DEFAULT_ROUND;
+use treesplit::topology::Topology;
+use treesplit::{run_sequential, simulate, Threads};
+use treesplit_apps::puzzle15::{ida_star, moves_string, solves, IdaResult};
+use treesplit_apps::spec::PuzzleSpec;
+
+fn fail(e: impl std::fmt::Display) -> Failure {
+    Failure {
+        message: e.to_string(),
+        code: 1,
+    }
+}
+
+/// What the machine adds up over the iterations.
+#[derive(Default)]
+struct Totals {
+    t_par: f64,
+    requests: u64,
+    splits: u64,
+    stopped_early: bool,
+}
+
+pub fn run(spec: &PuzzleSpec, opts: &RunOpts) -> Result<(), Failure> {
+    let stop = !spec.complete_last_iteration;
+    let mut totals = Totals::default();
+    let (result, machine) = if opts.sequential {
+        let start = std::time::Instant::now();
+        let r = ida_star(&spec.tiles, stop, |root| -> Result<_, Failure> {
+            let s = run_sequential(root);
+            Ok((s.output, s.work_units))
+        })?;
+        totals.t_par = start.elapsed().as_secs_f64();
+        (r, "sequential".to_string())
+    } else {
+        if opts.machine == MachineArg::Mpi {
+            return Err(Failure::input(
+                "puzzle15 (IDA*) runs on threads and in the simulator; its iterations are not yet driven over MPI",
+            ));
+        }
+        let pes = opts
+            .pes
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let config = opts
+            .balance
+            .config(pes, 1024, DEFAULT_ROUND, Topology::Ring)
+            .map_err(Failure::input)?;
+        let r = ida_star(&spec.tiles, stop, |root| -> Result<_, Failure> {
+            let config = crate::run::resolve_jobs(&config, &root).map_err(Failure::input)?;
+            let report = Threads::new().run(root, &config).map_err(fail)?;
+            totals.t_par += report.t_par;
+            totals.requests += report.totals.requests;
+            totals.splits += report.totals.splits;
+            Ok((report.output, report.totals.work_units))
+        })?;
+        (r, format!("threads, P = {pes}, {}", config.balancer))
+    };
+    report(
+        spec,
+        &result,
+        &machine,
+        &totals,
+        opts.sequential || opts.pes == Some(1),
+    )
+}
+
+pub fn sim(spec: &PuzzleSpec, o: &SimOpts) -> Result<(), Failure> {
+    let (config, sim) = crate::sim::configs(o)?;
+    let stop = !spec.complete_last_iteration;
+    let mut totals = Totals::default();
+    let mut latency = Vec::new();
+    let r = ida_star(&spec.tiles, stop, |root| -> Result<_, Failure> {
+        let config = crate::run::resolve_jobs(&config, &root).map_err(Failure::input)?;
+        let s = simulate(root, &config, &sim).map_err(fail)?;
+        totals.t_par += s.report.t_par;
+        totals.requests += s.report.totals.requests;
+        totals.splits += s.report.totals.splits;
+        totals.stopped_early |= s.report.output.solution.is_some() && stop;
+        latency.push(s.termination_delay);
+        Ok((s.report.output, s.report.totals.work_units))
+    })?;
+    let machine = format!("sim, P = {}, {}", config.pes, config.balancer);
+    report(spec, &r, &machine, &totals, config.pes == 1)?;
+    println!(
+        "termination (or stop) detected after the last unit: {}",
+        latency
+            .iter()
+            .map(|l| l.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Ok(())
+}
+
+fn report(
+    spec: &PuzzleSpec,
+    r: &IdaResult,
+    machine: &str,
+    totals: &Totals,
+    deterministic: bool,
+) -> Result<(), Failure> {
+    let name = match spec.korf {
+        Some(k) => format!("puzzle15 Korf #{k}"),
+        None => "puzzle15".to_string(),
+    };
+    println!(
+        "{name}: optimal length {} ({}), {} nodes generated, thresholds {:?}",
+        r.moves.len(),
+        moves_string(&r.moves),
+        r.generated,
+        r.thresholds
+    );
+    println!(
+        "machine {machine}: T_par {:.4} (summed over iterations), requests {}, splits {}",
+        totals.t_par, totals.requests, totals.splits
+    );
+    if !solves(&spec.tiles, &r.moves) {
+        return Err(Failure {
+            message: "the reported moves do not solve the puzzle (a treesplit bug)".into(),
+            code: 3,
+        });
+    }
+    let check = spec.optimal.map(|o| Published {
+        source: "Korf 1985, korf100.tsv".into(),
+        value: format!("length {o}"),
+        matches: r.moves.len() as u32 == o,
+    });
+    print_published(&check);
+    verdict(&check)?;
+    if let (Some(nodes), true, false) = (spec.nodes, deterministic, spec.complete_last_iteration) {
+        let check = Some(Published {
+            source: "Korf's node-count convention, recomputed in korf100.tsv".into(),
+            value: format!("{nodes} nodes"),
+            matches: r.generated == nodes,
+        });
+        print_published(&check);
+        verdict(&check)?;
+    }
+    Ok(())
+}
