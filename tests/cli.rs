@@ -373,3 +373,75 @@ fn static_balancers_say_what_they_need_and_measure_alpha() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("nqueens 9: 352"), "{}", stdout(&o));
 }
+
+#[test]
+fn searches_check_published_answers_and_bad_files_name_file_and_line() {
+    let o = treesplit(&[
+        "run",
+        "knapsack",
+        "../shared/data/knapsack/knapPI_1_100_1000_1.txt",
+        "--pes",
+        "2",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("profit 9147") && stdout(&o).contains("matches"),
+        "{}",
+        stdout(&o)
+    );
+    let o = treesplit(&["run", "golomb", "7", "--pes", "2", "--quiet"]);
+    assert!(
+        o.status.success() && stdout(&o).contains("length 25"),
+        "{}",
+        stdout(&o)
+    );
+    let o = treesplit(&["sim", "puzzle15", "--korf", "79", "--pes", "16"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("optimal length 42") && stdout(&o).contains("matches"),
+        "{}",
+        stdout(&o)
+    );
+    let o = treesplit(&["run", "puzzle15", "--korf", "79", "--pes", "1", "--quiet"]);
+    assert!(
+        stdout(&o).contains("540860 nodes — matches"),
+        "{}",
+        stdout(&o)
+    );
+    // Bad instances: a clear error naming the file and line, exit code 2.
+    let dir = std::env::temp_dir().join(format!("treesplit-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "# x\n3 100\n5 6\n7 -8\n").unwrap();
+    let o = treesplit(&["run", "knapsack", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("bad.txt:4: the weight is negative"),
+        "{}",
+        stderr(&o)
+    );
+    let o = treesplit(&["run", "knapsack", dir.join("missing.txt").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
+    for (args, want) in [
+        (
+            &[
+                "run",
+                "puzzle15",
+                "--tiles",
+                "0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15",
+            ][..],
+            "parity",
+        ),
+        (&["run", "puzzle15", "--tiles", "1 2 3"][..], "16 numbers"),
+        (&["run", "puzzle15", "--korf", "101"][..], "no instance 101"),
+        (&["run", "puzzle15"][..], "--korf K or --tiles"),
+        (&["run", "golomb", "17"][..], "2 ≤ n ≤ 16"),
+    ] {
+        let o = treesplit(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

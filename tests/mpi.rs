@@ -200,3 +200,52 @@ fn bad_arguments_are_reported_once() {
     assert!(!o.status.success());
     assert_eq!(err.matches("error: N-Queens needs").count(), 1, "{err}");
 }
+
+/// Branch-and-bound over MPI: incumbents travel between ranks as bound messages; the optima
+/// are the published ones. IDA* is refused with a clear error (its iterations run on threads
+/// and in the simulator).
+#[test]
+fn branch_and_bound_on_ranks() {
+    for ranks in [1, 2, 4] {
+        for (app, extra) in [
+            (
+                &[
+                    "knapsack",
+                    "../shared/data/knapsack/knapPI_3_500_1000_1.txt",
+                ][..],
+                &[][..],
+            ),
+            (
+                &[
+                    "knapsack",
+                    "../shared/data/knapsack/knapPI_2_200_1000_1.txt",
+                ][..],
+                &["--balancer", "master-worker", "--h", "6"][..],
+            ),
+            (
+                &["golomb", "8"][..],
+                &["--termination", "response-tree"][..],
+            ),
+        ] {
+            let mut args = app.to_vec();
+            args.extend_from_slice(extra);
+            let j = json_run(ranks, &[], &args);
+            assert_eq!(j["published"]["matches"], true, "{args:?} on {ranks}: {j}");
+            assert_eq!(j["report"]["per_pe"].as_array().unwrap().len(), ranks);
+            assert!(j["report"]["totals"]["improvements"].as_u64().unwrap() >= 1);
+        }
+    }
+    let o = mpirun(
+        2,
+        &[],
+        &["run", "puzzle15", "--korf", "79", "--machine", "mpi"],
+        &[],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not yet driven over MPI"));
+}

@@ -1,0 +1,234 @@
+//! Branch-and-bound and decision search on every machine with published answers: knapsack
+//! optima (`../shared/data/knapsack/index.tsv`, up to 1000 items of each class), optimal
+//! Golomb rulers (OEIS A003022, n ≤ 9), and Korf's 15-puzzle instances (optimal lengths and
+//! node counts from `../shared/data/korf100.tsv`), on threads and in the simulator for
+//! P ∈ {1, 2, 4, 7} and several balancers; early stop ends without a hang and with a valid
+//! solution.
+
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
+use treesplit::{run, run_sequential, simulate, Balancer, Config, SimConfig};
+use treesplit_apps::golomb::{is_golomb, Golomb};
+use treesplit_apps::knapsack::{Knapsack, Packing};
+use treesplit_apps::puzzle15::{ida_star, solves, IdaResult};
+use treesplit_apps::spec::{KnapsackFile, PuzzleSpec, GOLOMB_LENGTHS};
+
+const DATA: &str = "../../../shared/data";
+
+fn within<R: Send + 'static>(limit: Duration, f: impl FnOnce() -> R + Send + 'static) -> R {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(limit)
+        .unwrap_or_else(|_| panic!("did not finish within {limit:?} (hang?)"))
+}
+
+fn configs() -> Vec<Config> {
+    let mut v = Vec::new();
+    for p in [1, 2, 4, 7] {
+        for b in [
+            Balancer::RandomPolling,
+            Balancer::RandomShift,
+            Balancer::PollAndShuffle,
+            Balancer::MasterWorker,
+            Balancer::RandomStatic,
+        ] {
+            v.push(
+                Config::new(p)
+                    .balancer(b)
+                    .delta_t(64)
+                    .seed(p as u64)
+                    .h(Some(6)),
+            );
+        }
+    }
+    v
+}
+
+fn check_packing(k: &KnapsackFile, best: &Packing) {
+    let items = &k.instance.items;
+    let (mut profit, mut weight) = (0, 0);
+    for &i in &best.items {
+        let it = items.iter().find(|it| it.2 == i).expect("a listed item");
+        profit += it.0;
+        weight += it.1;
+    }
+    assert_eq!(
+        (profit, weight),
+        (best.profit, best.weight),
+        "{}",
+        k.path.display()
+    );
+    assert!(weight <= k.instance.capacity);
+}
+
+#[test]
+fn knapsack_reaches_every_published_optimum_up_to_1000_items() {
+    for name in [
+        "f1_l-d_kp_10_269",
+        "f8_l-d_kp_23_10000",
+        "knapPI_1_100_1000_1",
+        "knapPI_2_100_1000_1",
+        "knapPI_3_100_1000_1",
+        "knapPI_2_200_1000_1",
+        "knapPI_3_500_1000_1",
+        "knapPI_1_1000_1000_1",
+        "knapPI_2_1000_1000_1",
+        "knapPI_3_1000_1000_1",
+    ] {
+        let path = Path::new(DATA).join("knapsack").join(format!("{name}.txt"));
+        let k = KnapsackFile::read(&path).unwrap();
+        let optimum = k.optimum.expect("listed in index.tsv");
+        let seq = run_sequential(Knapsack::new(k.instance.clone()));
+        assert_eq!(seq.output.profit, optimum, "{name} sequential");
+        check_packing(&k, &seq.output);
+        for cfg in configs() {
+            if name == "knapPI_3_1000_1000_1"
+                && cfg.pes == 7
+                && cfg.balancer != Balancer::RandomPolling
+            {
+                continue; // ~5.6 M nodes: one parallel run per P is enough in a debug build
+            }
+            let root = Knapsack::new(k.instance.clone());
+            let c = cfg.clone();
+            let r = within(Duration::from_secs(300), move || {
+                run(root, &c).expect("thread run")
+            });
+            assert_eq!(
+                r.output.profit, optimum,
+                "{name} threads {} P={}",
+                cfg.balancer, cfg.pes
+            );
+            check_packing(&k, &r.output);
+            let s = simulate(
+                Knapsack::new(k.instance.clone()),
+                &cfg,
+                &SimConfig::default(),
+            )
+            .expect("simulation");
+            assert_eq!(
+                s.report.output.profit, optimum,
+                "{name} sim {} P={}",
+                cfg.balancer, cfg.pes
+            );
+            if cfg.pes > 1 && s.report.totals.improvements > 1 {
+                // Improvements reached the other PEs, with a latency the report states.
+                assert!(
+                    s.report.per_pe.iter().any(|pe| pe.bound_latency.is_some()),
+                    "{name}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn golomb_rulers_are_optimal_up_to_9_marks() {
+    for n in 2..=9 {
+        let want = GOLOMB_LENGTHS[n - 2];
+        for cfg in configs() {
+            let c = cfg.clone();
+            let r = within(Duration::from_secs(300), move || {
+                run(Golomb::new(n).unwrap(), &c).expect("thread run")
+            });
+            assert_eq!(
+                r.output.length(),
+                Some(want),
+                "n={n} threads {} P={}",
+                cfg.balancer,
+                cfg.pes
+            );
+            assert!(is_golomb(&r.output.marks) && r.output.marks.len() == n);
+            if n <= 8 {
+                let s = simulate(Golomb::new(n).unwrap(), &cfg, &SimConfig::default()).unwrap();
+                assert_eq!(
+                    s.report.output.length(),
+                    Some(want),
+                    "n={n} sim {} P={}",
+                    cfg.balancer,
+                    cfg.pes
+                );
+                assert!(is_golomb(&s.report.output.marks));
+            }
+        }
+    }
+}
+
+fn korf(k: usize) -> PuzzleSpec {
+    PuzzleSpec::korf(&Path::new(DATA).join("korf100.tsv"), k).unwrap()
+}
+
+fn ida_threads(spec: &PuzzleSpec, cfg: &Config, stop: bool) -> IdaResult {
+    ida_star(&spec.tiles, stop, |root| -> Result<_, String> {
+        let (c, root) = (cfg.clone(), root);
+        let r = within(Duration::from_secs(300), move || {
+            run(root, &c).expect("thread run")
+        });
+        Ok((r.output, r.totals.work_units))
+    })
+    .unwrap()
+}
+
+#[test]
+fn korf_instances_are_solved_optimally_with_korfs_node_counts() {
+    for k in [79, 12, 42] {
+        let spec = korf(k);
+        let optimal = spec.optimal.unwrap() as usize;
+        // One PE, stop at the first solution: Korf's count exactly.
+        let seq = ida_star(&spec.tiles, true, |root| -> Result<_, ()> {
+            let s = run_sequential(root);
+            Ok((s.output, s.work_units))
+        })
+        .unwrap();
+        assert_eq!(
+            (seq.moves.len(), seq.generated),
+            (optimal, spec.nodes.unwrap()),
+            "#{k}"
+        );
+        let complete = ida_star(&spec.tiles, false, |root| -> Result<_, ()> {
+            let s = run_sequential(root);
+            Ok((s.output, s.work_units))
+        })
+        .unwrap();
+        for cfg in configs() {
+            // Early stop: optimal, valid, no hang (ida_threads bounds each iteration's time).
+            let r = ida_threads(&spec, &cfg, true);
+            assert_eq!(
+                r.moves.len(),
+                optimal,
+                "#{k} {} P={}",
+                cfg.balancer,
+                cfg.pes
+            );
+            assert!(solves(&spec.tiles, &r.moves));
+            if cfg.pes == 1 && cfg.balancer == Balancer::RandomPolling {
+                assert_eq!(r.generated, spec.nodes.unwrap(), "#{k} P=1");
+            }
+            // The complete last iteration: the same node count as the sequential run.
+            let r = ida_threads(&spec, &cfg, false);
+            assert_eq!(
+                r.generated, complete.generated,
+                "#{k} {} P={}",
+                cfg.balancer, cfg.pes
+            );
+            assert!(solves(&spec.tiles, &r.moves) && r.moves.len() == optimal);
+        }
+        for cfg in configs().into_iter().chain([Config::new(64).delta_t(64)]) {
+            let r = ida_star(&spec.tiles, true, |root| -> Result<_, String> {
+                let s = simulate(root, &cfg, &SimConfig::default()).map_err(|e| e.to_string())?;
+                Ok((s.report.output, s.report.totals.work_units))
+            })
+            .unwrap();
+            assert_eq!(
+                r.moves.len(),
+                optimal,
+                "#{k} sim {} P={}",
+                cfg.balancer,
+                cfg.pes
+            );
+            assert!(solves(&spec.tiles, &r.moves));
+        }
+    }
+}
