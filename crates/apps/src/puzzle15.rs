@@ -179,7 +179,7 @@ impl Puzzle15 {
 fn legal(blank: usize, m: usize) -> bool {
     match m {
         0 => blank >= 4,
-        1 => blank % 4 != 0,
+        1 => !blank.is_multiple_of(4),
         2 => blank % 4 != 3,
         _ => blank < 12,
     }
