@@ -42,9 +42,10 @@ pub fn run(spec: &PuzzleSpec, opts: &RunOpts) -> Result<(), Failure> {
         (r, "sequential".to_string())
     } else {
         if opts.machine == MachineArg::Mpi {
-            return Err(Failure::input(
-                "puzzle15 (IDA*) runs on threads and in the simulator; its iterations are not yet driven over MPI",
-            ));
+            return match mpi::run(spec, opts, stop)? {
+                Some((r, machine, t)) => report(spec, &r, &machine, &t, false),
+                None => Ok(()),
+            };
         }
         let pes = opts
             .pes
@@ -70,6 +71,90 @@ pub fn run(spec: &PuzzleSpec, opts: &RunOpts) -> Result<(), Failure> {
         &totals,
         opts.sequential || opts.pes == Some(1),
     )
+}
+
+#[cfg(feature = "mpi")]
+mod mpi {
+    use super::*;
+    use treesplit::machine::mpi::Mpi;
+    use treesplit_apps::puzzle15::{manhattan, Puzzle15};
+
+    /// IDA* over MPI: every rank runs each iteration; rank 0 broadcasts whether it found a
+    /// solution, the next threshold and the iteration's work units. `Some` on rank 0.
+    #[allow(clippy::type_complexity)]
+    pub fn run(
+        spec: &PuzzleSpec,
+        opts: &RunOpts,
+        stop: bool,
+    ) -> Result<Option<(IdaResult, String, Totals)>, Failure> {
+        let mpi = Mpi::init().map_err(fail)?;
+        let size = mpi.size();
+        let config = opts
+            .balance
+            .config(size, 1024, DEFAULT_ROUND, Topology::Ring)
+            .map_err(Failure::input)?;
+        let mut totals = Totals::default();
+        let (mut threshold, mut generated, mut thresholds) = (manhattan(&spec.tiles), 1, vec![]);
+        let moves = loop {
+            thresholds.push(threshold);
+            if threshold == 0 {
+                break Some(vec![]);
+            }
+            let root = Puzzle15::new(&spec.tiles, threshold, stop);
+            let config = crate::run::resolve_jobs(&config, &root).map_err(Failure::input)?;
+            let report = match mpi.run(|| root, &config) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: MPI rank {}: {e}; aborting the MPI job", mpi.rank());
+                    mpi.abort(1)
+                }
+            };
+            let mut shared = [0u64; 3];
+            if let Some(r) = &report {
+                totals.t_par += r.t_par;
+                totals.requests += r.totals.requests;
+                totals.splits += r.totals.splits;
+                shared = [
+                    u64::from(r.output.solution.is_some()),
+                    u64::from(r.output.next_threshold),
+                    r.totals.work_units,
+                ];
+            }
+            mpi.broadcast_from_0(&mut shared);
+            generated += shared[2];
+            if shared[0] == 1 {
+                break report.and_then(|r| r.output.solution);
+            }
+            if shared[1] >= u64::from(u32::MAX) {
+                return Err(Failure::input("the board has no solution"));
+            }
+            threshold = shared[1] as u32;
+        };
+        Ok(moves.map(|moves| {
+            let r = IdaResult {
+                moves,
+                generated,
+                thresholds,
+            };
+            (r, format!("mpi, P = {size}, {}", config.balancer), totals)
+        }))
+    }
+}
+
+#[cfg(not(feature = "mpi"))]
+mod mpi {
+    use super::*;
+
+    #[allow(clippy::type_complexity)]
+    pub fn run(
+        _: &PuzzleSpec,
+        _: &RunOpts,
+        _: bool,
+    ) -> Result<Option<(IdaResult, String, Totals)>, Failure> {
+        Err(Failure::input(
+            "this treesplit was built without MPI support; build it with `cargo build --release --features mpi`",
+        ))
+    }
 }
 
 pub fn sim(spec: &PuzzleSpec, o: &SimOpts) -> Result<(), Failure> {

@@ -202,8 +202,7 @@ fn bad_arguments_are_reported_once() {
 }
 
 /// Branch-and-bound over MPI: incumbents travel between ranks as bound messages; the optima
-/// are the published ones. IDA* is refused with a clear error (its iterations run on threads
-/// and in the simulator).
+/// are the published ones. IDA* runs its iterations one MPI run after another.
 #[test]
 fn branch_and_bound_on_ranks() {
     for ranks in [1, 2, 4] {
@@ -235,17 +234,24 @@ fn branch_and_bound_on_ranks() {
             assert!(j["report"]["totals"]["improvements"].as_u64().unwrap() >= 1);
         }
     }
-    let o = mpirun(
-        2,
-        &[],
-        &["run", "puzzle15", "--korf", "79", "--machine", "mpi"],
-        &[],
-    );
-    assert_eq!(
-        o.status.code(),
-        Some(2),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(String::from_utf8_lossy(&o.stderr).contains("not yet driven over MPI"));
+    // IDA*: one MPI run per iteration, rank 0 broadcasting the next threshold.
+    for ranks in [1, 3] {
+        let o = mpirun(
+            ranks,
+            &[],
+            &["run", "puzzle15", "--korf", "79", "--machine", "mpi"],
+            &[],
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            out.contains("optimal length 42") && out.contains("matches"),
+            "{out}"
+        );
+        assert_eq!(
+            out.matches("optimal length").count(),
+            1,
+            "printed once: {out}"
+        );
+    }
 }

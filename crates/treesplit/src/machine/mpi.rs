@@ -64,6 +64,12 @@ impl Mpi {
         self.world.size() as usize
     }
 
+    /// Rank 0's `values` on every rank (MPI_Bcast): how drivers of several runs in a row
+    /// (IDA*'s iterations) share what rank 0 learned from a report.
+    pub fn broadcast_from_0(&self, values: &mut [u64]) {
+        self.world.process_at_rank(0).broadcast_into(values);
+    }
+
     /// End the whole job with `code` (MPI_Abort).
     pub fn abort(&self, code: i32) -> ! {
         self.world.abort(code)
