@@ -379,7 +379,7 @@ fn searches_check_published_answers_and_bad_files_name_file_and_line() {
     let o = treesplit(&[
         "run",
         "knapsack",
-        "../shared/data/knapsack/knapPI_1_100_1000_1.txt",
+        "crates/apps/tests/data/knapsack/knapPI_1_100_1000_1.txt",
         "--pes",
         "2",
         "--quiet",
@@ -396,14 +396,33 @@ fn searches_check_published_answers_and_bad_files_name_file_and_line() {
         "{}",
         stdout(&o)
     );
-    let o = treesplit(&["sim", "puzzle15", "--korf", "79", "--pes", "16"]);
+    let o = treesplit(&[
+        "sim",
+        "puzzle15",
+        "--korf",
+        "79",
+        "--korf-file",
+        "crates/apps/tests/data/korf100.tsv",
+        "--pes",
+        "16",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stdout(&o).contains("optimal length 42") && stdout(&o).contains("matches"),
         "{}",
         stdout(&o)
     );
-    let o = treesplit(&["run", "puzzle15", "--korf", "79", "--pes", "1", "--quiet"]);
+    let o = treesplit(&[
+        "run",
+        "puzzle15",
+        "--korf",
+        "79",
+        "--korf-file",
+        "crates/apps/tests/data/korf100.tsv",
+        "--pes",
+        "1",
+        "--quiet",
+    ]);
     assert!(
         stdout(&o).contains("540860 nodes — matches"),
         "{}",
@@ -435,7 +454,17 @@ fn searches_check_published_answers_and_bad_files_name_file_and_line() {
             "parity",
         ),
         (&["run", "puzzle15", "--tiles", "1 2 3"][..], "16 numbers"),
-        (&["run", "puzzle15", "--korf", "101"][..], "no instance 101"),
+        (
+            &[
+                "run",
+                "puzzle15",
+                "--korf",
+                "101",
+                "--korf-file",
+                "crates/apps/tests/data/korf100.tsv",
+            ][..],
+            "no instance 101",
+        ),
         (&["run", "puzzle15"][..], "--korf K or --tiles"),
         (&["run", "golomb", "17"][..], "2 ≤ n ≤ 16"),
     ] {

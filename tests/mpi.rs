@@ -210,14 +210,14 @@ fn branch_and_bound_on_ranks() {
             (
                 &[
                     "knapsack",
-                    "../shared/data/knapsack/knapPI_3_500_1000_1.txt",
+                    "crates/apps/tests/data/knapsack/knapPI_3_500_1000_1.txt",
                 ][..],
                 &[][..],
             ),
             (
                 &[
                     "knapsack",
-                    "../shared/data/knapsack/knapPI_2_200_1000_1.txt",
+                    "crates/apps/tests/data/knapsack/knapPI_2_200_1000_1.txt",
                 ][..],
                 &["--balancer", "master-worker", "--h", "6"][..],
             ),
@@ -239,7 +239,16 @@ fn branch_and_bound_on_ranks() {
         let o = mpirun(
             ranks,
             &[],
-            &["run", "puzzle15", "--korf", "79", "--machine", "mpi"],
+            &[
+                "run",
+                "puzzle15",
+                "--korf",
+                "79",
+                "--korf-file",
+                "crates/apps/tests/data/korf100.tsv",
+                "--machine",
+                "mpi",
+            ],
             &[],
         );
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

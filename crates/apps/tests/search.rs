@@ -14,7 +14,7 @@ use treesplit_apps::knapsack::{Knapsack, Packing};
 use treesplit_apps::puzzle15::{ida_star, solves, IdaResult};
 use treesplit_apps::spec::{KnapsackFile, PuzzleSpec, GOLOMB_LENGTHS};
 
-const DATA: &str = "../../../shared/data";
+const DATA: &str = "tests/data"; // copies of ../shared/data (see SOURCES-shared-data.txt)
 
 fn within<R: Send + 'static>(limit: Duration, f: impl FnOnce() -> R + Send + 'static) -> R {
     let (tx, rx) = mpsc::channel();
