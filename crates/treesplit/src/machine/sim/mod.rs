@@ -316,14 +316,20 @@ impl<T: Task> Sim<'_, T> {
         }
     }
 
+    /// PE `i` spends `d` time units on `activity` from `now` (sending, receiving, splitting);
+    /// returns the new time.
+    fn spend(&mut self, i: PeId, now: u64, d: u64, activity: Activity) -> u64 {
+        if d > 0 {
+            self.record(i, now, now + d, activity);
+            self.pes[i].busy += d;
+        }
+        now + d
+    }
+
     /// Send what PE `i` has queued, starting at its local time `now`; returns the new time.
     fn flush(&mut self, i: PeId, mut now: u64) -> u64 {
         while let Some((to, message)) = self.pes[i].proto.poll_transmit() {
-            if self.config.t_send > 0 {
-                self.record(i, now, now + self.config.t_send, Activity::Sending);
-                self.pes[i].busy += self.config.t_send;
-                now += self.config.t_send;
-            }
+            now = self.spend(i, now, self.config.t_send, Activity::Sending);
             if message.carries_work() {
                 self.work_in_flight += 1;
             }
@@ -358,11 +364,7 @@ impl<T: Task> Sim<'_, T> {
             if Some(to) == from {
                 continue;
             }
-            if self.config.t_send > 0 {
-                self.record(i, now, now + self.config.t_send, Activity::Sending);
-                self.pes[i].busy += self.config.t_send;
-                now += self.config.t_send;
-            }
+            now = self.spend(i, now, self.config.t_send, Activity::Sending);
             self.pes[i].bytes += 9;
             let at = self.network.arrival(now, i, to, &mut self.rng);
             self.schedule(
@@ -419,11 +421,7 @@ impl<T: Task> Sim<'_, T> {
                 if message.carries_work() {
                     self.work_in_flight -= 1;
                 }
-                if self.config.t_recv > 0 {
-                    self.record(i, now, now + self.config.t_recv, Activity::Receiving);
-                    self.pes[i].busy += self.config.t_recv;
-                    now += self.config.t_recv;
-                }
+                now = self.spend(i, now, self.config.t_recv, Activity::Receiving);
                 if let Message::Bound(value) = message {
                     if self.learn(i, value, now) {
                         now = self.flood_bound(i, Some(from), value, now);
@@ -435,12 +433,7 @@ impl<T: Task> Sim<'_, T> {
                 let before = self.pes[i].proto.counters().splits;
                 self.pes[i].proto.receive(from, message);
                 let splits = self.pes[i].proto.counters().splits - before;
-                if splits > 0 {
-                    let d = splits * self.config.t_split;
-                    self.record(i, now, now + d, Activity::Splitting);
-                    self.pes[i].busy += d;
-                    now += d;
-                }
+                now = self.spend(i, now, splits * self.config.t_split, Activity::Splitting);
                 now = self.flush(i, now);
             }
             let step = self.pes[i].proto.step();
@@ -465,12 +458,7 @@ impl<T: Task> Sim<'_, T> {
                     // Splits done in a work slice (static balancers cutting their jobs from the
                     // root) cost T_split each, like splits on request.
                     let splits = self.pes[i].proto.counters().splits - before;
-                    if splits > 0 {
-                        let d = splits * self.config.t_split;
-                        self.record(i, now, now + d, Activity::Splitting);
-                        self.pes[i].busy += d;
-                        now += d;
-                    }
+                    now = self.spend(i, now, splits * self.config.t_split, Activity::Splitting);
                     let slowness = self.pes[i].slowness;
                     let d = if slowness == 1.0 {
                         units
