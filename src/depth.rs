@@ -6,7 +6,7 @@
 
 use crate::args::{DepthArgs, SplitRuleArg};
 use crate::Failure;
-use treesplit::task::bag::{theorem4_h, x_alpha};
+use treesplit::task::bag::{theorem3_depth, theorem4_h, x_alpha};
 use treesplit::{simulate, Balancer, Config, SimConfig};
 use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 
@@ -93,10 +93,7 @@ pub fn depth(args: &DepthArgs) -> Result<(), Failure> {
             p,
             h,
             ratio,
-            x_alpha(args.alpha) * {
-                let l = (p as f64).log2();
-                l + l.log2()
-            },
+            theorem3_depth(args.alpha, p),
             theorem4_h(args.alpha, p)
         );
     }

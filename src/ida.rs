@@ -26,7 +26,6 @@ struct Totals {
     t_par: f64,
     requests: u64,
     splits: u64,
-    stopped_early: bool,
 }
 
 pub fn run(spec: &PuzzleSpec, opts: &RunOpts) -> Result<(), Failure> {
@@ -168,7 +167,6 @@ pub fn sim(spec: &PuzzleSpec, o: &SimOpts) -> Result<(), Failure> {
         totals.t_par += s.report.t_par;
         totals.requests += s.report.totals.requests;
         totals.splits += s.report.totals.splits;
-        totals.stopped_early |= s.report.output.solution.is_some() && stop;
         latency.push(s.termination_delay);
         Ok((s.report.output, s.report.totals.work_units))
     })?;

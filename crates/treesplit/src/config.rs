@@ -356,6 +356,13 @@ pub const DEFAULT_DELTA_T: u64 = 4096;
 /// simulator, enough for a request, a split and the answer with T_rout = 10 and T_split = 5).
 pub const DEFAULT_ROUND: u64 = 50;
 
+/// The error of a static balancer given no number of jobs.
+pub fn missing_jobs(balancer: Balancer) -> String {
+    format!(
+        "{balancer} needs the number of jobs: give --h (2^h jobs), --q (jobs per PE) or --h-from-alpha A (h from Theorem 3 of paper 004)"
+    )
+}
+
 /// The deepest static splitting accepted: 2^30 jobs.
 pub const MAX_H: u32 = 30;
 
@@ -499,12 +506,7 @@ impl Config {
         self.validate_options()?;
         if self.balancer.is_static() {
             match self.jobs() {
-                None => {
-                    return Err(format!(
-                        "{} needs the number of jobs: give --h (2^h jobs), --q (jobs per PE) or --h-from-alpha A (h from Theorem 3 of paper 004)",
-                        self.balancer
-                    ))
-                }
+                None => return Err(missing_jobs(self.balancer)),
                 Some(m) if m > 1 << MAX_H => {
                     return Err(format!("more than 2^{MAX_H} jobs are not supported"))
                 }

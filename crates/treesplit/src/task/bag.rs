@@ -27,9 +27,8 @@ pub fn resolve_depth<T: Task>(config: &Config, root: &T) -> Result<(Config, Opti
     if config.balancer.is_static() && config.jobs().is_none() {
         let alpha = measure_alpha(root, 8, 64).ok_or_else(|| {
             format!(
-                "{} needs the number of jobs: give --h (2^h jobs), --q (jobs per PE) or --h-from-alpha A \
-                 (h from Theorem 3 of paper 004); this application gives no size estimates to measure α from",
-                config.balancer
+                "{}; this application gives no size estimates to measure α from",
+                crate::config::missing_jobs(config.balancer)
             )
         })?;
         // Generating the jobs costs h·2^h splits in all: keep that under 1/16 of the estimated
@@ -130,8 +129,13 @@ pub fn x_alpha(alpha: f64) -> f64 {
 /// good balance w.h.p. (without its additive Ω(β/ε²) term); at least ⌈log₂ P⌉.
 pub fn theorem3_h(alpha: f64, pes: usize) -> u32 {
     let log_p = (pes.max(2) as f64).log2();
-    let h = x_alpha(alpha) * (log_p + log_p.log2().max(0.0));
-    (h.ceil() as u32).max(log_p.ceil() as u32)
+    (theorem3_depth(alpha, pes).ceil() as u32).max(log_p.ceil() as u32)
+}
+
+/// Theorem 3's leading term x(α)(log₂ P + log₂ log₂ P), unrounded.
+pub fn theorem3_depth(alpha: f64, pes: usize) -> f64 {
+    let log_p = (pes.max(2) as f64).log2();
+    x_alpha(alpha) * (log_p + log_p.log2().max(0.0))
 }
 
 /// The lower bound x(α)·log₂ P of Theorem 4: no smaller depth balances α-splitting trees.

@@ -47,7 +47,6 @@ impl<T: Task> MasterWorker<T> {
     /// jobs from the root as it hands them out (T_split each, charged to the master).
     pub fn new(me: PeId, config: &Config, root: Option<T>) -> Self {
         let mut core = Core::new(me, config, root, false);
-        core.setup_due = false;
         let role = if me == 0 {
             let remaining = match &core.root {
                 Some(root) => root.estimate().unwrap_or(core.m),

@@ -98,9 +98,9 @@ impl<T: Task> Core<T> {
             if broadcast {
                 core.take_root(root, Termination::<T::Output>::ROOT_RECORD);
             } else {
+                // The balancer keeps the root and cuts jobs from it as it goes (master–worker).
                 core.root = Some(root);
                 core.producing = true;
-                core.setup_due = true;
             }
         }
         core
@@ -131,6 +131,12 @@ impl<T: Task> Core<T> {
     /// True (once) when the balancer's set-up is due: call it from `work`.
     pub fn take_setup(&mut self) -> bool {
         std::mem::take(&mut self.setup_due)
+    }
+
+    /// The jobs of PE `i`'s consecutive block, ⌊i·m/P⌋..⌊(i+1)·m/P⌋.
+    pub fn block(&self, i: PeId) -> std::ops::Range<u64> {
+        let start = |i: usize| (u128::from(self.m) * i as u128 / self.p as u128) as u64;
+        start(i)..start(i + 1)
     }
 
     /// Handle a `Root` message: keep the copy and forward it; the set-up follows in `work`.

@@ -86,16 +86,12 @@ impl<T: Task> PrefixSum<T> {
         }
     }
 
-    fn block_start(&self, i: usize) -> u64 {
-        (u128::from(self.core.m) * i as u128 / self.core.p as u128) as u64
-    }
-
     /// Cut this PE's consecutive jobs from the root copy and sum their estimates.
     fn cut_local_jobs(&mut self) {
         let Some(root) = self.core.root.take() else {
             return; // dropped by an early stop
         };
-        let block = self.block_start(self.core.me)..self.block_start(self.core.me + 1);
+        let block = self.core.block(self.core.me);
         let mut cutter = crate::task::bag::Cutter::new(&root, self.core.m, block);
         for (_, task, generation) in cutter.by_ref() {
             let size = task.estimate().unwrap_or(1).max(1);

@@ -11,7 +11,7 @@
 //!   j ∈ ⌊i·m/P⌋..⌊(i+1)·m/P⌋, π a pseudorandom permutation every PE computes itself
 //!   (LCG, GF(2^h) powers or Feistel; `--permutation random` is random placement again).
 
-use super::permutation::Permutation;
+use super::permutation::{mix, Permutation};
 use super::{unexpected, Core};
 use crate::config::{Balancer, Config, StaticPermutation};
 use crate::protocol::{Message, PeCounters, PeId, Protocol, Step};
@@ -34,10 +34,10 @@ pub struct Share<T: Task> {
 
 /// The PE that random placement gives job `j` (the same on every PE).
 pub fn random_owner(seed: u64, j: u64, p: usize) -> PeId {
-    let mut x = seed ^ j.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x2545_F491_4F6C_DD1D;
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^= x >> 31;
+    // `mix` adds the golden ratio before finalizing; subtracting it keeps the historical
+    // values (the finalizer applied to seed ^ j·G ^ C), so replayed runs place jobs as before.
+    const G: u64 = 0x9E37_79B9_7F4A_7C15;
+    let x = mix((seed ^ j.wrapping_mul(G) ^ 0x2545_F491_4F6C_DD1D).wrapping_sub(G));
     ((u128::from(x) * p as u128) >> 64) as PeId
 }
 
@@ -61,15 +61,10 @@ impl<T: Task> Share<T> {
         Share { core, rule }
     }
 
-    /// The first job position of PE `i`'s consecutive block.
-    fn block_start(&self, i: usize) -> u64 {
-        (u128::from(self.core.m) * i as u128 / self.core.p as u128) as u64
-    }
-
     /// Cut this PE's jobs from the root copy and queue them.
     fn place_share(&mut self) {
         let (me, p, m) = (self.core.me, self.core.p, self.core.m);
-        let block = self.block_start(me)..self.block_start(me + 1);
+        let block = self.core.block(me);
         let mine: Vec<u64> = match &self.rule {
             Rule::Block => {
                 // Consecutive jobs: one walk over the splitting tree cuts them all.
