@@ -57,7 +57,7 @@ pub use config::{
     Balancer, BundleRule, Config, PermutationKind, StaticPermutation, TerminationKind,
 };
 pub use error::RunError;
-pub use machine::{simulate, SimConfig, SimReport, Threads};
+pub use machine::{simulate, Machine, SimConfig, SimReport, Simulator, Threads};
 pub use sequential::{run_sequential, SequentialReport};
 pub use stats::{PeStats, Report, Totals};
 pub use task::range::{IndexJob, IndexRange};

@@ -1,12 +1,63 @@
 //! Machines: the outer loops that drive the protocol state machines and move their messages.
 //!
 //! A machine owns the I/O (channels, sockets, virtual time); the protocols in
-//! [`crate::protocol`] own the decisions. The same protocol code runs on every machine.
+//! [`crate::protocol`] own the decisions. The same protocol code runs on every machine, and
+//! [`Machine`] lets code that runs several computations in a row (IDA*'s iterations) be written
+//! once for all of them.
 
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod sim;
 pub mod threads;
 
-pub use sim::{simulate, SimConfig, SimReport};
+pub use sim::{simulate, SimConfig, SimReport, Simulator};
 pub use threads::Threads;
+
+use crate::config::Config;
+use crate::error::RunError;
+use crate::stats::Report;
+use crate::task::Task;
+
+/// A machine that runs a task on `config.pes` PEs: [`Threads`], the [`Simulator`], or MPI.
+pub trait Machine {
+    /// What a run reports on this machine (the simulator adds its virtual-time figures).
+    type Report<O>: AsRef<Report<O>>;
+
+    /// The machine's name in reports ("threads", "sim", "mpi").
+    fn name(&self) -> &'static str;
+
+    /// Run `root` with `config`. `Ok(None)` on a process that does not hold the result (MPI
+    /// ranks other than 0); every other machine returns the report.
+    fn run<T: Task>(
+        &self,
+        root: T,
+        config: &Config,
+    ) -> Result<Option<Self::Report<T::Output>>, RunError>;
+
+    /// Make rank 0's `values` known to every process (MPI: a broadcast; nothing to do on
+    /// machines that run in one process). Multi-run drivers share what rank 0 learned from a
+    /// report this way, so all ranks take the same decision about the next run.
+    fn share_from_0(&self, _values: &mut [u64]) {}
+}
+
+impl<O> AsRef<Report<O>> for Report<O> {
+    fn as_ref(&self) -> &Report<O> {
+        self
+    }
+}
+
+impl Machine for Threads<'_> {
+    type Report<O> = Report<O>;
+
+    fn name(&self) -> &'static str {
+        "threads"
+    }
+
+    fn run<T: Task>(
+        &self,
+        root: T,
+        config: &Config,
+    ) -> Result<Option<Report<T::Output>>, RunError> {
+        Threads::run(self, root, config).map(Some)
+    }
+}

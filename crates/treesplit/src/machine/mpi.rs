@@ -349,3 +349,23 @@ fn receive(probed: (MpiMessage, Status)) -> (usize, i32, Vec<u8>) {
     let (bytes, status) = probed.matched_receive_vec::<u8>();
     (status.source_rank() as usize, status.tag(), bytes)
 }
+
+impl super::Machine for Mpi {
+    type Report<O> = Report<O>;
+
+    fn name(&self) -> &'static str {
+        "mpi"
+    }
+
+    fn run<T: Task>(
+        &self,
+        root: T,
+        config: &Config,
+    ) -> Result<Option<Report<T::Output>>, RunError> {
+        Mpi::run(self, || root, config)
+    }
+
+    fn share_from_0(&self, values: &mut [u64]) {
+        self.broadcast_from_0(values);
+    }
+}

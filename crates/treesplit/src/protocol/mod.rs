@@ -77,9 +77,6 @@ pub enum Message<T: Task> {
     },
     /// Prefix-sum: the parallel prefix sum over the PEs' estimated loads.
     Scan(assignment::prefix_sum::ScanSignal),
-    /// Branch-and-bound: a new incumbent value, flooded over the binary tree of PEs by the
-    /// simulator (machines handle it; protocols never see it).
-    Bound(i64),
     /// Early stop: a decision search found what it looked for; flooded over the binary tree of
     /// PEs. Every PE drops its work, answers requests with rejections and discards work that
     /// still arrives; termination detection then ends the run as usual.
@@ -153,6 +150,14 @@ pub struct PeCounters {
     pub termination_messages: u64,
 }
 
+/// Costs a PE incurred since the machine last asked ([`Protocol::take_costs`]): events a
+/// machine may charge time for (the simulator charges T_split per split).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Costs {
+    /// Splits done: on request, and when cutting jobs from a root copy.
+    pub splits: u64,
+}
+
 /// A per-PE load-balancing state machine.
 pub trait Protocol<T: Task>: Send {
     /// What the machine should do next.
@@ -165,6 +170,8 @@ pub trait Protocol<T: Task>: Send {
     fn poll_transmit(&mut self) -> Option<(PeId, Message<T>)>;
     /// This PE's counters.
     fn counters(&self) -> &PeCounters;
+    /// The costs incurred since the last call (the call resets them).
+    fn take_costs(&mut self) -> Costs;
     /// The merged result of the whole run: `Some` on PE 0 once it has finished.
     fn take_output(&mut self) -> Option<T::Output>;
     /// True while this PE holds a non-empty task.

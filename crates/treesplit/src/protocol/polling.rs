@@ -17,7 +17,7 @@
 
 use super::shuffle::Shuffler;
 use super::termination::{Local, Termination};
-use super::{Message, PeCounters, PeId, Protocol, Step};
+use super::{Costs, Message, PeCounters, PeId, Protocol, Step};
 use crate::config::{Balancer, Config, PermutationKind};
 use crate::task::{Context, Incumbent, Task};
 use rand::{RngExt, SeedableRng};
@@ -133,6 +133,8 @@ pub struct Polling<T: Task> {
     awaiting_root: bool,
     /// Early stop: this PE has dropped its work and takes no more.
     stopped: bool,
+    /// Costs since the machine last asked.
+    costs: Costs,
 }
 
 /// The generator of PE `me` for run seed `seed`: independent streams per PE, reproducible.
@@ -200,6 +202,7 @@ impl<T: Task> Polling<T> {
             shuffler: Shuffler::new(me, config.pes),
             last_trigger: 0,
             stopped: false,
+            costs: Costs::default(),
         };
         if config.fast_init && p > 1 {
             // Exercise 14.7 of paper 001: PE 0 broadcasts the root down the reduction tree.
@@ -246,12 +249,18 @@ impl<T: Task> Polling<T> {
                 continue;
             };
             generation += 1;
-            self.counters.splits += 1;
+            self.count_splits(1);
             if self.me >> level & 1 == 1 {
                 task = other;
             }
         }
         self.take_piece(task, generation, record);
+    }
+
+    /// Count `n` splits of this PE's tasks (and charge them as costs).
+    fn count_splits(&mut self, n: u64) {
+        self.counters.splits += n;
+        self.costs.splits += n;
     }
 
     /// PE 0: the next value of the global counter for `requester` (never itself).
@@ -351,7 +360,7 @@ impl<T: Task> Polling<T> {
             Some((task, generation, whole_piece_gone, record, split)) => {
                 self.served_this_poll += 1;
                 if split {
-                    self.counters.splits += 1;
+                    self.count_splits(1);
                 }
                 self.counters.pieces_sent += 1;
                 self.counters.max_generation = self.counters.max_generation.max(generation);
@@ -527,7 +536,6 @@ impl<T: Task> Protocol<T> for Polling<T> {
                 }
             }
             Message::Stop => self.begin_stop(Some(from)),
-            Message::Bound(_) => {} // the machine's business
             Message::Bundle { .. } | Message::Scan(_) => {
                 panic!(
                     "PE {}: a static balancer's message reached a polling PE",
@@ -549,6 +557,10 @@ impl<T: Task> Protocol<T> for Polling<T> {
 
     fn counters(&self) -> &PeCounters {
         &self.counters
+    }
+
+    fn take_costs(&mut self) -> Costs {
+        std::mem::take(&mut self.costs)
     }
 
     fn take_output(&mut self) -> Option<T::Output> {

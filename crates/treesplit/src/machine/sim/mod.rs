@@ -205,6 +205,12 @@ enum Event<T: Task> {
     SliceEnd(PeId),
     /// Round `r` of a synchronous balancer starts on every PE.
     Round(u64),
+    /// A branch-and-bound incumbent flooded over the binary tree of PEs.
+    BoundArrive {
+        from: PeId,
+        to: PeId,
+        value: i64,
+    },
     Arrive {
         from: PeId,
         to: PeId,
@@ -268,7 +274,7 @@ enum State {
 
 struct SimPe<T: Task> {
     proto: Box<dyn Protocol<T>>,
-    inbox: VecDeque<(PeId, Message<T>, i64)>,
+    inbox: VecDeque<(PeId, Option<Message<T>>, i64)>,
     /// The incumbent this PE knows.
     best: SharedIncumbent,
     /// Its own offers that improved it.
@@ -367,15 +373,7 @@ impl<T: Task> Sim<'_, T> {
             now = self.spend(i, now, self.config.t_send, Activity::Sending);
             self.pes[i].bytes += 9;
             let at = self.network.arrival(now, i, to, &mut self.rng);
-            self.schedule(
-                at,
-                Event::Arrive {
-                    from: i,
-                    to,
-                    message: Message::Bound(value),
-                    bound: value,
-                },
-            );
+            self.schedule(at, Event::BoundArrive { from: i, to, value });
         }
         now
     }
@@ -418,21 +416,20 @@ impl<T: Task> Sim<'_, T> {
     fn drive(&mut self, i: PeId, mut now: u64) {
         loop {
             while let Some((from, message, bound)) = self.pes[i].inbox.pop_front() {
-                if message.carries_work() {
+                if message.as_ref().is_some_and(Message::carries_work) {
                     self.work_in_flight -= 1;
                 }
                 now = self.spend(i, now, self.config.t_recv, Activity::Receiving);
-                if let Message::Bound(value) = message {
-                    if self.learn(i, value, now) {
-                        now = self.flood_bound(i, Some(from), value, now);
+                let Some(message) = message else {
+                    if self.learn(i, bound, now) {
+                        now = self.flood_bound(i, Some(from), bound, now);
                     }
                     continue;
-                }
+                };
                 // The bound piggybacked on every message.
                 self.learn(i, bound, now);
-                let before = self.pes[i].proto.counters().splits;
                 self.pes[i].proto.receive(from, message);
-                let splits = self.pes[i].proto.counters().splits - before;
+                let splits = self.pes[i].proto.take_costs().splits;
                 now = self.spend(i, now, splits * self.config.t_split, Activity::Splitting);
                 now = self.flush(i, now);
             }
@@ -440,7 +437,6 @@ impl<T: Task> Sim<'_, T> {
             now = self.flush(i, now);
             match step {
                 Step::Work { budget } => {
-                    let before = self.pes[i].proto.counters().splits;
                     let best_before = self.pes[i].best.best();
                     let pe = &mut self.pes[i];
                     let counted = CountingIncumbent::new(&pe.best);
@@ -457,7 +453,7 @@ impl<T: Task> Sim<'_, T> {
                     }
                     // Splits done in a work slice (static balancers cutting their jobs from the
                     // root) cost T_split each, like splits on request.
-                    let splits = self.pes[i].proto.counters().splits - before;
+                    let splits = self.pes[i].proto.take_costs().splits;
                     now = self.spend(i, now, splits * self.config.t_split, Activity::Splitting);
                     let slowness = self.pes[i].slowness;
                     let d = if slowness == 1.0 {
@@ -507,28 +503,33 @@ impl<T: Task> Sim<'_, T> {
         match event {
             Event::Round(_) => unreachable!("rounds are handled PE by PE"),
             Event::SliceEnd(i) => self.drive(i, time),
+            Event::BoundArrive { from, to, value } => self.arrive(time, from, to, None, value),
             Event::Arrive {
                 from,
                 to,
                 message,
                 bound,
-            } => match self.pes[to].state {
-                State::Done { .. } => {
-                    if message.carries_work() && self.violation.is_none() {
-                        self.violation = Some(format!(
-                            "work from PE {from} reached PE {to} after it had finished"
-                        ));
-                    }
+            } => self.arrive(time, from, to, Some(message), bound),
+        }
+    }
+
+    fn arrive(&mut self, time: u64, from: PeId, to: PeId, message: Option<Message<T>>, bound: i64) {
+        match self.pes[to].state {
+            State::Done { .. } => {
+                if message.as_ref().is_some_and(Message::carries_work) && self.violation.is_none() {
+                    self.violation = Some(format!(
+                        "work from PE {from} reached PE {to} after it had finished"
+                    ));
                 }
-                State::Working => self.pes[to].inbox.push_back((from, message, bound)),
-                State::Waiting { since } => {
-                    self.pes[to].inbox.push_back((from, message, bound));
-                    let wake = time.max(since);
-                    self.record(to, since, wake, Activity::Idle);
-                    self.pes[to].idle += wake - since;
-                    self.drive(to, wake);
-                }
-            },
+            }
+            State::Working => self.pes[to].inbox.push_back((from, message, bound)),
+            State::Waiting { since } => {
+                self.pes[to].inbox.push_back((from, message, bound));
+                let wake = time.max(since);
+                self.record(to, since, wake, Activity::Idle);
+                self.pes[to].idle += wake - since;
+                self.drive(to, wake);
+            }
         }
     }
 }
@@ -635,7 +636,7 @@ fn simulate_inner<T: Task>(
         }
         let pe = match &event {
             Event::SliceEnd(i) => *i,
-            Event::Arrive { to, .. } => *to,
+            Event::Arrive { to, .. } | Event::BoundArrive { to, .. } => *to,
             Event::Round(_) => 0,
         };
         run_pe(&mut s, pe, |s| s.handle(time, event))?;
@@ -722,4 +723,34 @@ fn run_pe<T: Task>(
         pe,
         message: panic_message(&*payload),
     })
+}
+
+/// The simulator as a [`Machine`](super::Machine): runs every computation on the simulated
+/// machine `sim`.
+#[derive(Debug, Clone, Default)]
+pub struct Simulator {
+    /// The simulated machine's parameters.
+    pub sim: SimConfig,
+}
+
+impl<O> AsRef<Report<O>> for SimReport<O> {
+    fn as_ref(&self) -> &Report<O> {
+        &self.report
+    }
+}
+
+impl super::Machine for Simulator {
+    type Report<O> = SimReport<O>;
+
+    fn name(&self) -> &'static str {
+        "sim"
+    }
+
+    fn run<T: Task>(
+        &self,
+        root: T,
+        config: &Config,
+    ) -> Result<Option<SimReport<T::Output>>, RunError> {
+        simulate(root, config, &self.sim).map(Some)
+    }
 }

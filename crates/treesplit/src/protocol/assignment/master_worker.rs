@@ -15,7 +15,7 @@
 
 use super::{unexpected, Core};
 use crate::config::{BundleRule, Config};
-use crate::protocol::{Message, PeCounters, PeId, Protocol, Step};
+use crate::protocol::{Costs, Message, PeCounters, PeId, Protocol, Step};
 use crate::task::bag::Cutter;
 use crate::task::{Incumbent, Task};
 
@@ -89,7 +89,7 @@ impl<T: Task> MasterWorker<T> {
         let c = cutter.as_mut()?;
         let before = c.splits;
         let next = c.next();
-        self.core.counters.splits += c.splits - before;
+        self.core.count_splits(c.splits - before);
         let Some((_, task, generation)) = next else {
             *cutter = None;
             return None;
@@ -223,6 +223,10 @@ impl<T: Task> Protocol<T> for MasterWorker<T> {
 
     fn counters(&self) -> &PeCounters {
         &self.core.counters
+    }
+
+    fn take_costs(&mut self) -> Costs {
+        self.core.take_costs()
     }
 
     fn take_output(&mut self) -> Option<T::Output> {

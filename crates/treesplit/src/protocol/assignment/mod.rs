@@ -20,7 +20,7 @@ pub mod prefix_sum;
 pub mod share;
 
 use super::termination::{Local, Termination};
-use super::{Message, PeCounters, PeId};
+use super::{Costs, Message, PeCounters, PeId};
 use crate::config::Config;
 use crate::task::{Context, Incumbent, Task};
 use std::collections::{HashMap, VecDeque};
@@ -70,6 +70,7 @@ pub struct Core<T: Task> {
     pub counters: PeCounters,
     /// Early stop: jobs are dropped and no more are taken.
     pub stopped: bool,
+    costs: Costs,
 }
 
 impl<T: Task> Core<T> {
@@ -93,6 +94,7 @@ impl<T: Task> Core<T> {
             termination: Termination::new(config.termination, me, config.pes, holds_root),
             counters: PeCounters::default(),
             stopped: false,
+            costs: Costs::default(),
         };
         if let Some(root) = root {
             if broadcast {
@@ -133,6 +135,17 @@ impl<T: Task> Core<T> {
         std::mem::take(&mut self.setup_due)
     }
 
+    /// Count `n` splits (and charge them as costs).
+    pub fn count_splits(&mut self, n: u64) {
+        self.counters.splits += n;
+        self.costs.splits += n;
+    }
+
+    /// The costs since the last call.
+    pub fn take_costs(&mut self) -> Costs {
+        std::mem::take(&mut self.costs)
+    }
+
     /// The jobs of PE `i`'s consecutive block, ⌊i·m/P⌋..⌊(i+1)·m/P⌋.
     pub fn block(&self, i: PeId) -> std::ops::Range<u64> {
         let start = |i: usize| (u128::from(self.m) * i as u128 / self.p as u128) as u64;
@@ -168,7 +181,7 @@ impl<T: Task> Core<T> {
             .as_ref()
             .expect("jobs are generated after the root arrived");
         if let Some((task, generation)) = crate::task::bag::job(root, self.m, j) {
-            self.counters.splits += u64::from(generation);
+            self.count_splits(u64::from(generation));
             let record = self.root_record;
             self.push_job(task, generation, record);
         }

@@ -19,7 +19,7 @@
 
 use super::{unexpected, Core};
 use crate::config::Config;
-use crate::protocol::{Message, PeCounters, PeId, Protocol, Step};
+use crate::protocol::{Costs, Message, PeCounters, PeId, Protocol, Step};
 use crate::task::{Incumbent, Task};
 use serde::{Deserialize, Serialize};
 
@@ -97,7 +97,7 @@ impl<T: Task> PrefixSum<T> {
             let size = task.estimate().unwrap_or(1).max(1);
             self.local.push((task, generation, size));
         }
-        self.core.counters.splits += cutter.splits;
+        self.core.count_splits(cutter.splits);
         self.local_sum = Some(self.local.iter().map(|j| j.2).sum());
         self.try_up();
     }
@@ -157,7 +157,7 @@ impl<T: Task> PrefixSum<T> {
                 match task.split_at(end - at) {
                     Some(rest) => {
                         let part = task.estimate().unwrap_or(end - at);
-                        self.core.counters.splits += 1;
+                        self.core.count_splits(1);
                         self.place(k as PeId, task, generation + 1);
                         at += part;
                         size = rest.estimate().unwrap_or(size.saturating_sub(part).max(1));
@@ -243,6 +243,10 @@ impl<T: Task> Protocol<T> for PrefixSum<T> {
 
     fn counters(&self) -> &PeCounters {
         &self.core.counters
+    }
+
+    fn take_costs(&mut self) -> Costs {
+        self.core.take_costs()
     }
 
     fn take_output(&mut self) -> Option<T::Output> {

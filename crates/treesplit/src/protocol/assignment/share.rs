@@ -14,7 +14,7 @@
 use super::permutation::{mix, Permutation};
 use super::{unexpected, Core};
 use crate::config::{Balancer, Config, StaticPermutation};
-use crate::protocol::{Message, PeCounters, PeId, Protocol, Step};
+use crate::protocol::{Costs, Message, PeCounters, PeId, Protocol, Step};
 use crate::task::bag::Cutter;
 use crate::task::{Incumbent, Task};
 
@@ -71,7 +71,7 @@ impl<T: Task> Share<T> {
                 let root = self.core.root.as_ref().expect("the root copy");
                 let mut cutter = Cutter::new(root, m, block);
                 let jobs: Vec<_> = cutter.by_ref().collect();
-                self.core.counters.splits += cutter.splits;
+                self.core.count_splits(cutter.splits);
                 let record = self.core.root_record;
                 for (_, task, generation) in jobs {
                     self.core.push_job(task, generation, record);
@@ -122,6 +122,10 @@ impl<T: Task> Protocol<T> for Share<T> {
 
     fn counters(&self) -> &PeCounters {
         &self.core.counters
+    }
+
+    fn take_costs(&mut self) -> Costs {
+        self.core.take_costs()
     }
 
     fn take_output(&mut self) -> Option<T::Output> {
