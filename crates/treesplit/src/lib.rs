@@ -45,6 +45,7 @@
 //! ```
 
 pub mod config;
+pub(crate) mod driver;
 pub mod error;
 pub mod machine;
 pub mod protocol;

@@ -8,26 +8,26 @@
 //! Any P ≥ 1 works, including more PEs than cores.
 
 use crate::config::Config;
+use crate::driver::{
+    self, Action, BoundExchange, Envelope, Flow, Handled, Incoming, MachineTime, PeDriver, Slice,
+    Transport,
+};
 use crate::error::{panic_message, RunError};
-use crate::protocol::{self, Message, PeId, Step};
+use crate::protocol::PeId;
 use crate::stats::{PeStats, Report};
 use crate::task::{SharedIncumbent, Task};
-use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender};
+use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use crossbeam_utils::CachePadded;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// What travels through a PE's inbox.
-enum Envelope<T: Task> {
-    Msg(PeId, Message<T>),
-    /// Another PE failed: stop now.
-    Abort,
-}
+/// What travels through a PE's inbox: the sender and its envelope.
+type Inbound<T> = (PeId, Envelope<T>);
 
-/// A delayed message on its way through the courier: (deliver at, to, envelope).
-type Delayed<T> = (Instant, PeId, Envelope<T>);
+/// A delayed message on its way through the courier: (deliver at, to, what).
+type Delayed<T> = (Instant, PeId, Inbound<T>);
 
 /// A progress callback: called about ten times a second with the work units done so far.
 pub type ProgressFn<'a> = &'a (dyn Fn(u64, Duration) + Sync);
@@ -40,10 +40,10 @@ pub struct Threads<'a> {
 }
 
 struct Shared<'s, T: Task> {
-    inboxes: &'s [Sender<Envelope<T>>],
+    inboxes: &'s [Sender<Inbound<T>>],
     abort: AtomicBool,
     failure: Mutex<Option<RunError>>,
-    incumbent: SharedIncumbent,
+    incumbent: Arc<SharedIncumbent>,
     units: Vec<CachePadded<AtomicU64>>,
     /// Messages of the slow PE go through the courier: (deliver at, to, envelope).
     courier: Option<(PeId, Duration, Sender<Delayed<T>>)>,
@@ -60,19 +60,19 @@ impl<T: Task> Shared<'_, T> {
         drop(slot);
         self.abort.store(true, Ordering::SeqCst);
         for inbox in self.inboxes {
-            let _ = inbox.send(Envelope::Abort);
+            let _ = inbox.send((usize::MAX, Envelope::Abort));
         }
     }
 
-    fn deliver(&self, from: PeId, to: PeId, message: Message<T>) {
+    fn deliver(&self, from: PeId, to: PeId, envelope: Envelope<T>) {
         if let Some((slow, delay, courier)) = &self.courier {
             if *slow == from {
-                let _ = courier.send((Instant::now() + *delay, to, Envelope::Msg(from, message)));
+                let _ = courier.send((Instant::now() + *delay, to, (from, envelope)));
                 return;
             }
         }
         // Inboxes live until every PE has stopped, so a send cannot fail.
-        let _ = self.inboxes[to].send(Envelope::Msg(from, message));
+        let _ = self.inboxes[to].send((from, envelope));
     }
 }
 
@@ -100,13 +100,13 @@ impl<'a> Threads<'a> {
         config.validate().map_err(RunError::InvalidConfig)?;
         let p = config.pes;
         let (senders, receivers): (Vec<_>, Vec<_>) =
-            (0..p).map(|_| unbounded::<Envelope<T>>()).unzip();
+            (0..p).map(|_| unbounded::<Inbound<T>>()).unzip();
         let (courier_tx, courier_rx) = unbounded::<Delayed<T>>();
         let shared = Shared {
             inboxes: &senders,
             abort: AtomicBool::new(false),
             failure: Mutex::new(None),
-            incumbent: SharedIncumbent::new(),
+            incumbent: Arc::new(SharedIncumbent::new()),
             units: (0..p)
                 .map(|_| CachePadded::new(AtomicU64::new(0)))
                 .collect(),
@@ -192,14 +192,8 @@ impl<'a> Threads<'a> {
         }
         // Conservation check: no work may be left in any inbox.
         for (pe, inbox) in receivers.iter().enumerate() {
-            while let Ok(env) = inbox.try_recv() {
-                if let Envelope::Msg(from, m) = env {
-                    if m.carries_work() {
-                        return Err(RunError::Internal(format!(
-                            "a piece of work from PE {from} to PE {pe} was never received"
-                        )));
-                    }
-                }
+            while let Ok((from, envelope)) = inbox.try_recv() {
+                driver::check_leftover(from, pe, &envelope)?;
             }
         }
         let mut per_pe = Vec::with_capacity(p);
@@ -230,98 +224,120 @@ fn pe_loop<T: Task>(
     me: PeId,
     config: &Config,
     root: Option<T>,
-    inbox: &Receiver<Envelope<T>>,
+    inbox: &Receiver<Inbound<T>>,
     shared: &Shared<'_, T>,
 ) -> Option<(PeStats, Option<T::Output>)> {
-    let mut pe = protocol::new_pe(me, config, root);
-    let incumbent = crate::task::CountingIncumbent::new(&shared.incumbent);
-    // Only blocking is timed (one clock read per slice would cost ~3 % on N-Queens);
-    // busy time is the rest of the PE's life: work, splits and message handling.
-    let born = Instant::now();
-    let mut idle = Duration::ZERO;
-    let mut units_done = 0u64;
-    // Synchronous balancers: rounds of Δ µs counted from the common start.
-    let round_length = pe.round_length().map(Duration::from_micros);
-    let mut round = None;
-    loop {
-        if let Some(length) = round_length {
-            let now = (shared.start.elapsed().as_nanos() / length.as_nanos().max(1)) as u64;
-            // Every round in order, even after a long slice: synchronous protocols (the
-            // permutation rounds of poll-and-shuffle) must not miss one.
-            while round.is_none_or(|r| r < now) {
-                let next = round.map_or(0, |r| r + 1);
-                round = Some(next);
-                pe.on_round(next);
-            }
-        }
-        // Decide first, then send what the decision produced, then act on it.
-        let step = pe.step();
-        while let Some((to, m)) = pe.poll_transmit() {
-            shared.deliver(me, to, m);
-        }
-        match step {
-            Step::Work { budget } => {
-                units_done += pe.work(budget, &incumbent);
-                // Only this PE writes its slot: a plain store, no read-modify-write.
-                shared.units[me].store(units_done, Ordering::Relaxed);
-                while let Ok(env) = inbox.try_recv() {
-                    match env {
-                        Envelope::Msg(from, m) => pe.receive(from, m),
-                        Envelope::Abort => return None,
-                    }
-                }
-                if shared.abort.load(Ordering::Relaxed) {
-                    return None;
-                }
-            }
-            Step::Wait => {
-                let t0 = Instant::now();
-                let env = match (round_length, round) {
-                    // Wake up at the next round's start if nothing arrives before.
-                    (Some(length), Some(r)) => {
-                        let next = shared.start
-                            + Duration::from_nanos(
-                                (length.as_nanos() as u64).saturating_mul(r + 1),
-                            );
-                        match inbox.recv_deadline(next) {
-                            Ok(env) => Ok(env),
-                            Err(RecvTimeoutError::Timeout) => {
-                                idle += t0.elapsed();
-                                continue;
-                            }
-                            Err(RecvTimeoutError::Disconnected) => Err(()),
-                        }
-                    }
-                    _ => inbox.recv().map_err(|_| ()),
-                };
-                idle += t0.elapsed();
-                match env {
-                    Ok(Envelope::Msg(from, m)) => pe.receive(from, m),
-                    Ok(Envelope::Abort) | Err(()) => return None,
-                }
-            }
-            Step::Finished => break,
-        }
-    }
-    while let Some((to, m)) = pe.poll_transmit() {
-        shared.deliver(me, to, m);
-    }
-    let busy = born.elapsed().saturating_sub(idle);
-    let stats = PeStats {
-        pe: me,
-        counters: pe.counters().clone(),
-        busy: busy.as_secs_f64(),
-        idle: idle.as_secs_f64(),
-        improvements: incumbent.improvements(),
-        ..PeStats::default()
+    let mut link = Link {
+        me,
+        inbox,
+        shared,
+        pending: None,
     };
-    Some((stats, pe.take_output()))
+    let clock = MachineTime {
+        now: link.now(),
+        ticks_per_round_unit: 1000,
+        tick_seconds: 1e-9,
+    };
+    let mut pe = PeDriver::new(
+        me,
+        config,
+        root,
+        clock,
+        BoundExchange::Shared,
+        shared.incumbent.clone(),
+    );
+    // An error here is an abort: the failure that caused it is recorded already.
+    match driver::drive(&mut pe, &mut link) {
+        Ok(Action::Finished) => {}
+        Ok(_) | Err(_) => return None,
+    }
+    Some(pe.finish(link.now()))
+}
+
+/// One PE's end of the thread machine: its inbox and every other PE's.
+struct Link<'a, 's, T: Task> {
+    me: PeId,
+    inbox: &'a Receiver<Inbound<T>>,
+    shared: &'a Shared<'s, T>,
+    /// What a blocking wait received, for the next `try_recv`.
+    pending: Option<Inbound<T>>,
+}
+
+impl<T: Task> Link<'_, '_, T> {
+    fn accept(&mut self, (from, envelope): Inbound<T>) -> Result<Incoming<T>, RunError> {
+        match envelope {
+            Envelope::Abort => Err(RunError::Machine("aborted".into())),
+            envelope => Ok(Incoming {
+                from,
+                envelope,
+                bound: None,
+            }),
+        }
+    }
+}
+
+impl<T: Task> Transport<T> for Link<'_, '_, T> {
+    fn now(&mut self) -> u64 {
+        self.shared.start.elapsed().as_nanos() as u64
+    }
+
+    fn send(&mut self, to: PeId, envelope: Envelope<T>, _bound: i64) -> Result<u64, RunError> {
+        self.shared.deliver(self.me, to, envelope);
+        Ok(0)
+    }
+
+    fn try_recv(&mut self) -> Result<Option<Incoming<T>>, RunError> {
+        let next = match self.pending.take() {
+            Some(inbound) => inbound,
+            None => match self.inbox.try_recv() {
+                Ok(inbound) => inbound,
+                Err(TryRecvError::Empty) => return Ok(None),
+                Err(TryRecvError::Disconnected) => {
+                    return Err(RunError::Machine("inbox closed".into()))
+                }
+            },
+        };
+        self.accept(next).map(Some)
+    }
+
+    fn recv_until(&mut self, deadline: Option<u64>) -> Result<Flow, RunError> {
+        let received = match deadline {
+            Some(tick) => {
+                let at = self.shared.start + Duration::from_nanos(tick);
+                match self.inbox.recv_deadline(at) {
+                    Ok(inbound) => Some(inbound),
+                    Err(RecvTimeoutError::Timeout) => None,
+                    Err(RecvTimeoutError::Disconnected) => {
+                        return Err(RunError::Machine("inbox closed".into()))
+                    }
+                }
+            }
+            None => Some(
+                self.inbox
+                    .recv()
+                    .map_err(|_| RunError::Machine("inbox closed".into()))?,
+            ),
+        };
+        self.pending = received;
+        Ok(Flow::Continue)
+    }
+
+    fn handled(&mut self, _handled: &Handled) {}
+
+    fn worked(&mut self, slice: &Slice) -> Result<Flow, RunError> {
+        // Only this PE writes its slot: a plain store, no read-modify-write.
+        self.shared.units[self.me].store(slice.total_units, Ordering::Relaxed);
+        if self.shared.abort.load(Ordering::Relaxed) {
+            return Err(RunError::Machine("aborted".into()));
+        }
+        Ok(Flow::Continue)
+    }
 }
 
 /// Deliver delayed messages when their time has come (FIFO: all have the same delay).
 fn courier_loop<T: Task>(
     queue: &Receiver<Delayed<T>>,
-    inboxes: &[Sender<Envelope<T>>],
+    inboxes: &[Sender<Inbound<T>>],
     abort: &AtomicBool,
 ) {
     while !abort.load(Ordering::SeqCst) {

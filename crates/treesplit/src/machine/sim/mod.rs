@@ -1,19 +1,20 @@
 //! The simulator: the machine model of paper 000 §1.1 in deterministic virtual time.
 //!
-//! P PEs, each with one FIFO message queue, drive the *same* protocol state machines as
-//! the thread machine. Tasks run for real (the answer is real) but time is virtual: one
-//! work unit takes one time unit (times a PE's slowness factor), a split costs T_split, a
-//! message takes the network's latency (T_rout on a crossbar, hops·T_hop on a topology,
-//! plus an optional random delay), and the sender pays T_send per message. A busy PE polls
-//! its queue after every slice of Δt units; an idle PE handles a message when it arrives.
+//! P PEs, each with one FIFO message queue, run the *same* protocol state machines through
+//! the *same* PE driver as the thread machine. Tasks run for real (the answer is real) but
+//! time is virtual: one work unit takes one time unit (times a PE's slowness factor), a split
+//! costs T_split, a message takes the network's latency (T_rout on a crossbar, hops·T_hop on a
+//! topology, plus an optional random delay), the sender pays T_send and the receiver T_recv
+//! per message. A busy PE polls its queue after every slice of Δt units; an idle PE handles a
+//! message when it arrives.
 //!
-//! Events are kept in a priority queue ordered by (time, sequence number), and every random
-//! choice comes from seeded generators, so a run is reproducible bit for bit from its seed.
-//! Besides the protocol's own checks, the simulator watches the whole machine: it reports an
-//! error if termination is declared while any PE holds work or any work message is in
-//! flight, if work reaches a finished PE, or if the run deadlocks.
+//! This file holds the machine's parameters ([`SimConfig`]), [`simulate`] and its report
+//! (with Theorem 1 of paper 000 beside the measurement); `engine.rs` is the event loop,
+//! `network.rs` the latencies, `timeline.rs` what is recorded over time, `adversary.rs` the
+//! adversarial splitter.
 
 pub mod adversary;
+mod engine;
 pub mod network;
 pub mod timeline;
 
@@ -21,16 +22,17 @@ pub use network::{Delay, Network, Topology};
 pub use timeline::{Activity, Segment};
 
 use crate::config::Config;
+use crate::driver::{BoundExchange, MachineTime, PeDriver};
 use crate::error::{panic_message, RunError};
-use crate::protocol::{self, termination::Signal, Message, PeId, Protocol, Step};
-use crate::stats::{PeStats, Report};
-use crate::task::{CountingIncumbent, Incumbent, SharedIncumbent, Task};
+use crate::stats::Report;
+use crate::task::{SharedIncumbent, Task};
+use engine::{Engine, EventQueue, SimPe, State, World};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
 use std::time::Instant;
 use timeline::{Timeline, Utilization};
 
@@ -201,339 +203,6 @@ impl<O> SimReport<O> {
     }
 }
 
-enum Event<T: Task> {
-    SliceEnd(PeId),
-    /// Round `r` of a synchronous balancer starts on every PE.
-    Round(u64),
-    /// A branch-and-bound incumbent flooded over the binary tree of PEs.
-    BoundArrive {
-        from: PeId,
-        to: PeId,
-        value: i64,
-    },
-    Arrive {
-        from: PeId,
-        to: PeId,
-        message: Message<T>,
-        /// The sender's incumbent when it sent (piggybacked on every message).
-        bound: i64,
-    },
-}
-
-/// The event queue: the heap orders small keys (time, sequence number, slot); the events
-/// themselves, which carry messages and tasks, wait in a slab and never move.
-struct EventQueue<T: Task> {
-    heap: BinaryHeap<Reverse<(u64, u64, u32)>>,
-    slab: Vec<Option<Event<T>>>,
-    free: Vec<u32>,
-    seq: u64,
-}
-
-impl<T: Task> EventQueue<T> {
-    fn new() -> Self {
-        EventQueue {
-            heap: BinaryHeap::new(),
-            slab: Vec::new(),
-            free: Vec::new(),
-            seq: 0,
-        }
-    }
-
-    fn push(&mut self, time: u64, event: Event<T>) {
-        self.seq += 1;
-        let slot = match self.free.pop() {
-            Some(slot) => {
-                self.slab[slot as usize] = Some(event);
-                slot
-            }
-            None => {
-                self.slab.push(Some(event));
-                (self.slab.len() - 1) as u32
-            }
-        };
-        self.heap.push(Reverse((time, self.seq, slot)));
-    }
-
-    /// The earliest event (ties: the one scheduled first).
-    fn pop(&mut self) -> Option<(u64, Event<T>)> {
-        let Reverse((time, _, slot)) = self.heap.pop()?;
-        let event = self.slab[slot as usize]
-            .take()
-            .expect("a scheduled slot holds its event");
-        self.free.push(slot);
-        Some((time, event))
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum State {
-    Working,
-    Waiting { since: u64 },
-    Done { at: u64 },
-}
-
-struct SimPe<T: Task> {
-    proto: Box<dyn Protocol<T>>,
-    inbox: VecDeque<(PeId, Option<Message<T>>, i64)>,
-    /// The incumbent this PE knows.
-    best: SharedIncumbent,
-    /// Its own offers that improved it.
-    improvements: u64,
-    /// Global improvements it has learned of (a prefix of `Sim::improvements`), and the sum
-    /// and count of the delays with which it learned them.
-    learned: usize,
-    latency: (u64, u64),
-    state: State,
-    slowness: f64,
-    busy: u64,
-    idle: u64,
-    bytes: u64,
-}
-
-struct Sim<'c, T: Task> {
-    config: &'c SimConfig,
-    pes: Vec<SimPe<T>>,
-    queue: EventQueue<T>,
-    network: Network,
-    rng: Xoshiro256PlusPlus,
-    /// Values that raised the best known anywhere, with the time they were found.
-    improvements: Vec<(i64, u64)>,
-    work_in_flight: u64,
-    last_work_end: u64,
-    events: u64,
-    timeline: Option<Timeline>,
-    utilization: Utilization,
-    violation: Option<String>,
-    /// Reused buffer for sizing messages (bytes as the MPI machine would send them).
-    wire: Vec<u8>,
-}
-
-impl<T: Task> Sim<'_, T> {
-    fn schedule(&mut self, time: u64, event: Event<T>) {
-        self.queue.push(time, event);
-    }
-
-    fn record(&mut self, pe: PeId, start: u64, end: u64, activity: Activity) {
-        if matches!(activity, Activity::Working | Activity::Splitting) {
-            self.utilization.add(start, end);
-        }
-        if let Some(t) = &mut self.timeline {
-            t.record(pe, start, end, activity);
-        }
-    }
-
-    /// PE `i` spends `d` time units on `activity` from `now` (sending, receiving, splitting);
-    /// returns the new time.
-    fn spend(&mut self, i: PeId, now: u64, d: u64, activity: Activity) -> u64 {
-        if d > 0 {
-            self.record(i, now, now + d, activity);
-            self.pes[i].busy += d;
-        }
-        now + d
-    }
-
-    /// Send what PE `i` has queued, starting at its local time `now`; returns the new time.
-    fn flush(&mut self, i: PeId, mut now: u64) -> u64 {
-        while let Some((to, message)) = self.pes[i].proto.poll_transmit() {
-            now = self.spend(i, now, self.config.t_send, Activity::Sending);
-            if message.carries_work() {
-                self.work_in_flight += 1;
-            }
-            self.wire.clear();
-            self.wire =
-                postcard::to_extend(&message, std::mem::take(&mut self.wire)).unwrap_or_default();
-            self.pes[i].bytes += self.wire.len() as u64;
-            if i == 0 && matches!(message, Message::Termination(Signal::Finish)) {
-                self.check_declared_termination();
-            }
-            let at = self.network.arrival(now, i, to, &mut self.rng);
-            let bound = self.pes[i].best.best();
-            self.schedule(
-                at,
-                Event::Arrive {
-                    from: i,
-                    to,
-                    message,
-                    bound,
-                },
-            );
-        }
-        now
-    }
-
-    /// Branch-and-bound: PE `i` knows `value` (found there, or learned from `from`) and passes
-    /// it to its other neighbours in the binary tree of PEs, each a message with the network's
-    /// latency and the sender's T_send.
-    fn flood_bound(&mut self, i: PeId, from: Option<PeId>, value: i64, mut now: u64) -> u64 {
-        let p = self.pes.len();
-        for to in crate::protocol::tree_neighbours(i, p) {
-            if Some(to) == from {
-                continue;
-            }
-            now = self.spend(i, now, self.config.t_send, Activity::Sending);
-            self.pes[i].bytes += 9;
-            let at = self.network.arrival(now, i, to, &mut self.rng);
-            self.schedule(at, Event::BoundArrive { from: i, to, value });
-        }
-        now
-    }
-
-    /// PE `i` learns of `value` at `now`; true when it improved what the PE knew.
-    fn learn(&mut self, i: PeId, value: i64, now: u64) -> bool {
-        if !self.pes[i].best.offer(value) {
-            return false;
-        }
-        let pe = &mut self.pes[i];
-        while let Some(&(v, found)) = self.improvements.get(pe.learned) {
-            if v > value {
-                break;
-            }
-            pe.latency.0 += now.saturating_sub(found);
-            pe.latency.1 += 1;
-            pe.learned += 1;
-        }
-        true
-    }
-
-    /// PE 0 has just declared termination: nothing may hold or carry work anywhere.
-    fn check_declared_termination(&mut self) {
-        if self.violation.is_some() {
-            return;
-        }
-        if self.work_in_flight > 0 {
-            self.violation = Some(format!(
-                "termination declared while {} piece(s) of work were in flight",
-                self.work_in_flight
-            ));
-        } else if let Some(busy) = self.pes.iter().position(|p| p.proto.is_busy()) {
-            self.violation = Some(format!(
-                "termination declared while PE {busy} still held work"
-            ));
-        }
-    }
-
-    /// Run PE `i` from its local time `now` until it works, waits or finishes.
-    fn drive(&mut self, i: PeId, mut now: u64) {
-        loop {
-            while let Some((from, message, bound)) = self.pes[i].inbox.pop_front() {
-                if message.as_ref().is_some_and(Message::carries_work) {
-                    self.work_in_flight -= 1;
-                }
-                now = self.spend(i, now, self.config.t_recv, Activity::Receiving);
-                let Some(message) = message else {
-                    if self.learn(i, bound, now) {
-                        now = self.flood_bound(i, Some(from), bound, now);
-                    }
-                    continue;
-                };
-                // The bound piggybacked on every message.
-                self.learn(i, bound, now);
-                self.pes[i].proto.receive(from, message);
-                let splits = self.pes[i].proto.take_costs().splits;
-                now = self.spend(i, now, splits * self.config.t_split, Activity::Splitting);
-                now = self.flush(i, now);
-            }
-            let step = self.pes[i].proto.step();
-            now = self.flush(i, now);
-            match step {
-                Step::Work { budget } => {
-                    let best_before = self.pes[i].best.best();
-                    let pe = &mut self.pes[i];
-                    let counted = CountingIncumbent::new(&pe.best);
-                    let units = pe.proto.work(budget, &counted);
-                    pe.improvements += counted.improvements();
-                    let best = pe.best.best();
-                    if best > best_before {
-                        if self.improvements.last().is_none_or(|&(v, _)| best > v) {
-                            // A new global best: everyone else has yet to learn of it.
-                            self.improvements.push((best, now));
-                            self.pes[i].learned = self.improvements.len();
-                        }
-                        now = self.flood_bound(i, None, best, now);
-                    }
-                    // Splits done in a work slice (static balancers cutting their jobs from the
-                    // root) cost T_split each, like splits on request.
-                    let splits = self.pes[i].proto.take_costs().splits;
-                    now = self.spend(i, now, splits * self.config.t_split, Activity::Splitting);
-                    let slowness = self.pes[i].slowness;
-                    let d = if slowness == 1.0 {
-                        units
-                    } else {
-                        (units as f64 * slowness).ceil() as u64
-                    };
-                    self.record(i, now, now + d, Activity::Working);
-                    self.pes[i].busy += d;
-                    if units > 0 {
-                        self.last_work_end = self.last_work_end.max(now + d);
-                    }
-                    self.pes[i].state = State::Working;
-                    self.schedule(now + d, Event::SliceEnd(i));
-                    return;
-                }
-                Step::Wait => {
-                    if !self.pes[i].inbox.is_empty() {
-                        continue;
-                    }
-                    self.pes[i].state = State::Waiting { since: now };
-                    return;
-                }
-                Step::Finished => {
-                    self.pes[i].state = State::Done { at: now };
-                    return;
-                }
-            }
-        }
-    }
-
-    /// Round `round` starts for PE `i`: tell it, and let it act if it is idle.
-    fn start_round(&mut self, i: PeId, time: u64, round: u64) {
-        if matches!(self.pes[i].state, State::Done { .. }) {
-            return;
-        }
-        self.pes[i].proto.on_round(round);
-        if let State::Waiting { since } = self.pes[i].state {
-            let wake = time.max(since);
-            self.record(i, since, wake, Activity::Idle);
-            self.pes[i].idle += wake - since;
-            self.drive(i, wake);
-        }
-    }
-
-    fn handle(&mut self, time: u64, event: Event<T>) {
-        match event {
-            Event::Round(_) => unreachable!("rounds are handled PE by PE"),
-            Event::SliceEnd(i) => self.drive(i, time),
-            Event::BoundArrive { from, to, value } => self.arrive(time, from, to, None, value),
-            Event::Arrive {
-                from,
-                to,
-                message,
-                bound,
-            } => self.arrive(time, from, to, Some(message), bound),
-        }
-    }
-
-    fn arrive(&mut self, time: u64, from: PeId, to: PeId, message: Option<Message<T>>, bound: i64) {
-        match self.pes[to].state {
-            State::Done { .. } => {
-                if message.as_ref().is_some_and(Message::carries_work) && self.violation.is_none() {
-                    self.violation = Some(format!(
-                        "work from PE {from} reached PE {to} after it had finished"
-                    ));
-                }
-            }
-            State::Working => self.pes[to].inbox.push_back((from, message, bound)),
-            State::Waiting { since } => {
-                self.pes[to].inbox.push_back((from, message, bound));
-                let wake = time.max(since);
-                self.record(to, since, wake, Activity::Idle);
-                self.pes[to].idle += wake - since;
-                self.drive(to, wake);
-            }
-        }
-    }
-}
-
 /// Simulate a run of `root` on `config.pes` PEs of the machine `sim`.
 pub fn simulate<T: Task>(
     root: T,
@@ -563,19 +232,22 @@ fn simulate_inner<T: Task>(
     let p = config.pes;
     let slowness: HashMap<usize, f64> = sim.slow.iter().copied().collect();
     let mut root = Some(root);
-    let pes = (0..p)
-        .map(|i| SimPe {
-            proto: protocol::new_pe(i, config, if i == 0 { root.take() } else { None }),
-            inbox: VecDeque::new(),
-            best: SharedIncumbent::new(),
-            improvements: 0,
-            learned: 0,
-            latency: (0, 0),
-            state: State::Waiting { since: 0 },
-            slowness: slowness.get(&i).copied().unwrap_or(1.0),
-            busy: 0,
-            idle: 0,
-            bytes: 0,
+    let clock = MachineTime {
+        now: 0,
+        ticks_per_round_unit: 1,
+        tick_seconds: 1.0,
+    };
+    let drivers = (0..p)
+        .map(|i| {
+            let root = if i == 0 { root.take() } else { None };
+            PeDriver::new(
+                i,
+                config,
+                root,
+                clock,
+                BoundExchange::TreeFlood,
+                Arc::new(SharedIncumbent::new()),
+            )
         })
         .collect();
     let t_hop = sim.t_hop.unwrap_or(sim.t_rout);
@@ -587,101 +259,48 @@ fn simulate_inner<T: Task>(
         sim.slow_links.iter().copied().collect(),
     );
     let diameter_latency = network.diameter_latency();
-    let mut s = Sim {
-        config: sim,
-        pes,
-        queue: EventQueue::new(),
-        network,
-        rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ 0x5EED_0F5E_ED0F),
-        improvements: Vec::new(),
-        work_in_flight: 0,
-        last_work_end: 0,
-        events: 0,
-        timeline: (p <= sim.timeline_limit).then(|| Timeline::new(p)),
-        utilization: Utilization::default(),
-        violation: None,
-        wire: Vec::new(),
+    let mut engine = Engine {
+        drivers,
+        world: World {
+            config: sim,
+            pes: (0..p)
+                .map(|i| SimPe::new(slowness.get(&i).copied().unwrap_or(1.0)))
+                .collect(),
+            queue: EventQueue::new(),
+            network,
+            rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ 0x5EED_0F5E_ED0F),
+            improvements: Vec::new(),
+            work_in_flight: 0,
+            last_work_end: 0,
+            events: 0,
+            timeline: (p <= sim.timeline_limit).then(|| Timeline::new(p)),
+            utilization: Utilization::default(),
+            violation: None,
+            finish_sent: false,
+            wire: Vec::new(),
+        },
     };
-    for i in 0..p {
-        // A panic inside user code or a protocol invariant names its PE.
-        run_pe(&mut s, i, |s| s.drive(i, 0))?;
-    }
-    let round_length = s.pes.first().and_then(|pe| pe.proto.round_length());
-    if round_length.is_some() {
-        s.schedule(0, Event::Round(0));
-    }
-    while let Some((time, event)) = s.queue.pop() {
-        s.events += 1;
-        if s.events > sim.max_events {
-            return Err(RunError::Internal(format!(
-                "the simulation did not end within {} events",
-                sim.max_events
-            )));
-        }
-        if let Event::Round(r) = event {
-            for i in 0..p {
-                run_pe(&mut s, i, |s| s.start_round(i, time, r))?;
-            }
-            if s.pes
-                .iter()
-                .any(|pe| !matches!(pe.state, State::Done { .. }))
-            {
-                let length = round_length.unwrap_or(1).max(1);
-                s.schedule(time + length, Event::Round(r + 1));
-            }
-            if let Some(v) = s.violation.take() {
-                return Err(RunError::Internal(v));
-            }
-            continue;
-        }
-        let pe = match &event {
-            Event::SliceEnd(i) => *i,
-            Event::Arrive { to, .. } | Event::BoundArrive { to, .. } => *to,
-            Event::Round(_) => 0,
+    engine.run()?;
+    let Engine { drivers, world } = engine;
+    let State::Done { at: t_par } = world.pes[0].state else {
+        unreachable!("every PE finished")
+    };
+    let mut output = None;
+    let mut per_pe = Vec::with_capacity(p);
+    for (i, (mut pe, sim_pe)) in drivers.into_iter().zip(&world.pes).enumerate() {
+        let State::Done { at } = sim_pe.state else {
+            unreachable!("every PE finished")
         };
-        run_pe(&mut s, pe, |s| s.handle(time, event))?;
-        if let Some(v) = s.violation.take() {
-            return Err(RunError::Internal(v));
+        let (mut stats, out) = pe.finish(at);
+        let (sum, n) = sim_pe.latency;
+        stats.bound_latency = (n > 0).then(|| sum as f64 / n as f64);
+        if i == 0 {
+            output = out;
         }
+        per_pe.push(stats);
     }
-    let stuck: Vec<usize> = (0..p)
-        .filter(|&i| !matches!(s.pes[i].state, State::Done { .. }))
-        .collect();
-    if !stuck.is_empty() {
-        return Err(RunError::Internal(format!(
-            "the simulation deadlocked: {} PE(s) never finished (first: PE {})",
-            stuck.len(),
-            stuck[0]
-        )));
-    }
-    if s.work_in_flight != 0 {
-        return Err(RunError::Internal(format!(
-            "{} piece(s) of work were never received",
-            s.work_in_flight
-        )));
-    }
-    let State::Done { at: t_par } = s.pes[0].state else {
-        unreachable!("checked above")
-    };
-    let output = s.pes[0]
-        .proto
-        .take_output()
-        .ok_or_else(|| RunError::Internal("PE 0 finished without the result".into()))?;
-    let per_pe: Vec<PeStats> = s
-        .pes
-        .iter()
-        .enumerate()
-        .map(|(i, pe)| PeStats {
-            pe: i,
-            counters: pe.proto.counters().clone(),
-            busy: pe.busy as f64,
-            idle: pe.idle as f64,
-            bytes_sent: pe.bytes,
-            improvements: pe.improvements,
-            bound_latency: (pe.latency.1 > 0).then(|| pe.latency.0 as f64 / pe.latency.1 as f64),
-            ..PeStats::default()
-        })
-        .collect();
+    let output =
+        output.ok_or_else(|| RunError::Internal("PE 0 finished without the result".into()))?;
     let mut report = Report::new(output, "sim", config.clone(), t_par as f64, per_pe);
     let t_seq = report.totals.work_units as f64;
     report.t_seq = Some(t_seq);
@@ -698,30 +317,19 @@ fn simulate_inner<T: Task>(
         let c = 2.0 + 4.0 * std::f64::consts::LN_2;
         t_seq_over_p + (3.0 * c * f64::from(h) + 3.0) * config.round as f64
     });
+    let mut timeline = world.timeline;
     Ok(SimReport {
         report,
         theorem_14_2,
         sim: sim.clone(),
-        last_work_end: s.last_work_end,
-        termination_delay: t_par.saturating_sub(s.last_work_end),
+        last_work_end: world.last_work_end,
+        termination_delay: t_par.saturating_sub(world.last_work_end),
         diameter_latency,
         theorem1,
-        utilization: s.utilization.curve(p, t_par),
-        events: s.events,
+        utilization: world.utilization.curve(p, t_par),
+        events: world.events,
         wall_seconds: start.elapsed().as_secs_f64(),
-        timeline: s.timeline.take().map(Timeline::into_segments),
-    })
-}
-
-/// Run one step of PE `pe`; a panic in it becomes an error naming the PE.
-fn run_pe<T: Task>(
-    s: &mut Sim<'_, T>,
-    pe: PeId,
-    f: impl FnOnce(&mut Sim<'_, T>),
-) -> Result<(), RunError> {
-    catch_unwind(AssertUnwindSafe(|| f(s))).map_err(|payload| RunError::PePanicked {
-        pe,
-        message: panic_message(&*payload),
+        timeline: timeline.take().map(Timeline::into_segments),
     })
 }
 

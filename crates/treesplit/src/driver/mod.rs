@@ -1,0 +1,478 @@
+//! The PE driver: the one loop that runs a PE's protocol state machine on every machine.
+//!
+//! A protocol ([`crate::protocol`]) decides; a machine ([`crate::machine`]) moves bytes and
+//! keeps time. Between them sits this driver, written once: it asks the protocol what to do
+//! next (step), sends what the decision produced (flush), then acts (work a slice, wait for a
+//! message, or finish). It also owns what every machine needs around that loop:
+//!
+//! - **rounds** of synchronous balancers, quinn-style: [`PeDriver::poll_timeout`] says when
+//!   the next round starts, [`PeDriver::handle_timeout`] starts every round that is due, in
+//!   order;
+//! - **incumbents** of branch-and-bound: one mechanism, [`BoundExchange`], says how an
+//!   improvement travels on this machine;
+//! - **PE timing and statistics**: idle time, busy time, request round trips, bytes, and the
+//!   per-PE record ([`PeStats`]) the report is built from;
+//! - **the lost-work check**: [`Envelope::carries_work`] is the one test for work that must
+//!   never be dropped.
+//!
+//! Machines become transports ([`Transport`]): send an envelope, take one that arrived, wait
+//! for one until a deadline, and account for a slice of work. Real machines (threads, MPI)
+//! block in `recv_until` and run [`drive`] once to the end; the simulator suspends there
+//! and at every slice, and calls [`drive`] again when the PE's next event comes. Time is in
+//! *ticks*: nanoseconds since the common start on real machines, virtual time units in the
+//! simulator.
+
+mod bounds;
+
+pub(crate) use bounds::BoundExchange;
+
+use crate::config::Config;
+use crate::error::RunError;
+use crate::protocol::{self, Costs, Message, PeCounters, PeId, Protocol, Step};
+use crate::stats::PeStats;
+use crate::task::{CountingIncumbent, Incumbent, SharedIncumbent, Task};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// What travels between PEs: a protocol message, or a message of the machine layer beside it.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub(crate) enum Envelope<T: Task> {
+    /// A message of the balancer's protocol.
+    Protocol(Message<T>),
+    /// Branch-and-bound: a new incumbent value.
+    Bound(i64),
+    /// Threads: another PE failed; stop now.
+    Abort,
+    /// MPI: a rank's statistics for rank 0 at the end of the run.
+    Stats(Box<WireStats>),
+}
+
+impl<T: Task> Envelope<T> {
+    /// True for envelopes that carry work, which must never be lost.
+    pub(crate) fn carries_work(&self) -> bool {
+        matches!(self, Envelope::Protocol(m) if m.carries_work())
+    }
+}
+
+/// An envelope taken from a PE's queue.
+pub(crate) struct Incoming<T: Task> {
+    /// The sending PE.
+    pub from: PeId,
+    /// What it sent.
+    pub envelope: Envelope<T>,
+    /// The sender's incumbent, piggybacked on the message (simulator), if any.
+    pub bound: Option<i64>,
+}
+
+/// What a PE should do next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Action {
+    /// Run a work slice of this many units.
+    Work(u64),
+    /// Wait for a message (or the next round, [`PeDriver::poll_timeout`]).
+    Wait,
+    /// The PE is done.
+    Finished,
+}
+
+/// One slice of work, as the transport accounts for it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Slice {
+    /// Work units done.
+    pub units: u64,
+    /// Costs incurred in the slice (splits of static balancers cutting their jobs).
+    pub costs: Costs,
+    /// The PE's incumbent improved to this value in the slice.
+    pub improved: Option<i64>,
+    /// Work units this PE has done in all.
+    pub total_units: u64,
+}
+
+/// One handled envelope, as the transport accounts for it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Handled {
+    /// Costs of handling it (splits made to answer a request).
+    pub costs: Costs,
+    /// The PE learned a better incumbent (from a bound message or a piggybacked one).
+    pub learned: Option<i64>,
+}
+
+/// A transport's answer to [`Transport::recv_until`] and [`Transport::worked`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Flow {
+    /// Go on with the loop.
+    Continue,
+    /// Hand control back to the machine (the simulator resumes the PE at its next event).
+    Suspend,
+}
+
+/// What a machine provides to [`drive`]: the PE's link to the others and its clock.
+pub(crate) trait Transport<T: Task> {
+    /// The PE's current time in ticks.
+    fn now(&mut self) -> u64;
+    /// Send `envelope` to PE `to`; `bound` is the sender's incumbent (the simulator
+    /// piggybacks it). Returns the bytes put on the wire (0 when nothing is serialized).
+    fn send(&mut self, to: PeId, envelope: Envelope<T>, bound: i64) -> Result<u64, RunError>;
+    /// An envelope that has arrived, without waiting.
+    fn try_recv(&mut self) -> Result<Option<Incoming<T>>, RunError>;
+    /// The PE is idle: wait until an envelope arrives (the next `try_recv` returns it) or the
+    /// tick `deadline` passes. `Suspend` hands control back to the machine.
+    fn recv_until(&mut self, deadline: Option<u64>) -> Result<Flow, RunError>;
+    /// An envelope was handled (the simulator charges its time).
+    fn handled(&mut self, handled: &Handled);
+    /// A work slice was done (real machines have spent its time already; the simulator
+    /// charges it and suspends until it ends).
+    fn worked(&mut self, slice: &Slice) -> Result<Flow, RunError>;
+}
+
+/// A PE's state machine with everything the machines need around it.
+pub(crate) struct PeDriver<T: Task> {
+    me: PeId,
+    p: usize,
+    proto: Box<dyn Protocol<T>>,
+    /// Synchronous balancers: the round length in ticks, and the last round started.
+    round_ticks: Option<u64>,
+    round: Option<u64>,
+    /// The incumbent this PE knows, and how improvements travel.
+    incumbent: Arc<SharedIncumbent>,
+    bounds: BoundExchange,
+    /// The best value this PE has announced or learned (only better ones are sent).
+    announced: i64,
+    out: VecDeque<(PeId, Envelope<T>)>,
+    /// Timing: the tick the PE started, the tick it has waited since, idle ticks in all.
+    born: u64,
+    waiting_since: Option<u64>,
+    idle: u64,
+    /// Seconds per tick, for the report (1 in the simulator: virtual units stay units).
+    tick_seconds: f64,
+    /// The request in flight since this tick, and the answered requests' round trips.
+    request_out: Option<u64>,
+    rtt: (u64, u64),
+    bytes: u64,
+    improvements: u64,
+}
+
+impl<T: Task> PeDriver<T> {
+    /// PE `me` of the configured run (PE 0 passes the root), born at tick `now`. A round of
+    /// the protocol (`round_length`, µs on real machines) lasts `ticks_per_round_unit` ticks
+    /// per unit; reports give times as ticks × `tick_seconds`.
+    pub(crate) fn new(
+        me: PeId,
+        config: &Config,
+        root: Option<T>,
+        machine: MachineTime,
+        bounds: BoundExchange,
+        incumbent: Arc<SharedIncumbent>,
+    ) -> Self {
+        let proto = protocol::new_pe(me, config, root);
+        let round_ticks = proto
+            .round_length()
+            .map(|r| r.saturating_mul(machine.ticks_per_round_unit).max(1));
+        PeDriver {
+            me,
+            p: config.pes,
+            proto,
+            round_ticks,
+            round: None,
+            announced: incumbent.best(),
+            incumbent,
+            bounds,
+            out: VecDeque::new(),
+            born: machine.now,
+            waiting_since: None,
+            idle: 0,
+            tick_seconds: machine.tick_seconds,
+            request_out: None,
+            rtt: (0, 0),
+            bytes: 0,
+            improvements: 0,
+        }
+    }
+
+    /// The tick at which the next round starts (None: no rounds, or none started yet).
+    pub(crate) fn poll_timeout(&self) -> Option<u64> {
+        let length = self.round_ticks?;
+        Some(self.round.map_or(0, |r| (r + 1).saturating_mul(length)))
+    }
+
+    /// Start every round due by tick `now`, in order: synchronous protocols (the permutation
+    /// rounds of poll-and-shuffle) must not miss one, even after a long slice.
+    pub(crate) fn handle_timeout(&mut self, now: u64) {
+        let Some(length) = self.round_ticks else {
+            return;
+        };
+        let due = now / length;
+        while self.round.is_none_or(|r| r < due) {
+            let next = self.round.map_or(0, |r| r + 1);
+            self.round = Some(next);
+            self.proto.on_round(next);
+        }
+    }
+
+    /// The PE stops waiting at tick `now` (no-op when it was not waiting).
+    pub(crate) fn wake(&mut self, now: u64) {
+        if let Some(since) = self.waiting_since.take() {
+            self.idle += now.saturating_sub(since);
+        }
+    }
+
+    /// Since when the PE has been waiting, if it is.
+    pub(crate) fn waiting_since(&self) -> Option<u64> {
+        self.waiting_since
+    }
+
+    /// Decide what to do next; the messages the decision produced wait in `poll_transmit`.
+    pub(crate) fn poll(&mut self) -> Action {
+        self.drain_protocol();
+        match self.proto.step() {
+            Step::Work { budget } => Action::Work(budget),
+            Step::Wait => Action::Wait,
+            Step::Finished => Action::Finished,
+        }
+    }
+
+    /// Run a work slice of at most `budget` units.
+    pub(crate) fn work(&mut self, budget: u64) -> Slice {
+        let counted = CountingIncumbent::new(&*self.incumbent);
+        let units = self.proto.work(budget, &counted);
+        self.improvements += counted.improvements();
+        let best = self.incumbent.best();
+        let improved = (best > self.announced).then(|| {
+            self.announced = best;
+            for to in self.bounds.targets(self.me, self.p, None) {
+                self.out.push_back((to, Envelope::Bound(best)));
+            }
+            best
+        });
+        Slice {
+            units,
+            costs: self.proto.take_costs(),
+            improved,
+            total_units: self.proto.counters().work_units,
+        }
+    }
+
+    /// Handle an envelope that arrived at tick `now`. Machine envelopes (abort, statistics)
+    /// are the transport's business and never reach here.
+    pub(crate) fn handle(&mut self, incoming: Incoming<T>, now: u64) -> Handled {
+        let Incoming {
+            from,
+            envelope,
+            bound,
+        } = incoming;
+        let mut learned = bound.and_then(|b| self.learn(b));
+        match envelope {
+            Envelope::Protocol(message) => {
+                if matches!(message, Message::Reject | Message::Work { .. }) {
+                    if let Some(sent) = self.request_out.take() {
+                        self.rtt.0 += now.saturating_sub(sent);
+                        self.rtt.1 += 1;
+                    }
+                }
+                self.proto.receive(from, message);
+            }
+            Envelope::Bound(value) => {
+                if let Some(v) = self.learn(value) {
+                    learned = Some(v);
+                    for to in self.bounds.targets(self.me, self.p, Some(from)) {
+                        self.out.push_back((to, Envelope::Bound(v)));
+                    }
+                }
+            }
+            Envelope::Abort | Envelope::Stats(_) => {
+                unreachable!("machine envelopes are handled by the transport")
+            }
+        }
+        Handled {
+            costs: self.proto.take_costs(),
+            learned,
+        }
+    }
+
+    /// Learn of `value` from elsewhere; `Some(value)` when it improved what this PE knew.
+    fn learn(&mut self, value: i64) -> Option<i64> {
+        self.announced = self.announced.max(value);
+        self.incumbent.offer(value).then_some(value)
+    }
+
+    /// The next envelope to send (call until `None`).
+    pub(crate) fn poll_transmit(
+        &mut self,
+        now: impl FnOnce() -> u64,
+    ) -> Option<(PeId, Envelope<T>)> {
+        if self.out.is_empty() {
+            self.drain_protocol();
+        }
+        let (to, envelope) = self.out.pop_front()?;
+        if matches!(envelope, Envelope::Protocol(Message::Request)) {
+            self.request_out = Some(now());
+        }
+        Some((to, envelope))
+    }
+
+    fn drain_protocol(&mut self) {
+        while let Some((to, m)) = self.proto.poll_transmit() {
+            self.out.push_back((to, Envelope::Protocol(m)));
+        }
+    }
+
+    /// The best incumbent value this PE knows.
+    pub(crate) fn best(&self) -> i64 {
+        self.incumbent.best()
+    }
+
+    /// True while the PE holds work.
+    pub(crate) fn is_busy(&self) -> bool {
+        self.proto.is_busy()
+    }
+
+    /// True for protocols that run in rounds.
+    pub(crate) fn has_rounds(&self) -> bool {
+        self.round_ticks.is_some()
+    }
+
+    /// Count bytes put on the wire.
+    pub(crate) fn add_bytes(&mut self, bytes: u64) {
+        self.bytes += bytes;
+    }
+
+    /// The PE's record at tick `now` (its end) and, on PE 0, the merged result.
+    pub(crate) fn finish(&mut self, now: u64) -> (PeStats, Option<T::Output>) {
+        self.wake(now);
+        let s = self.tick_seconds;
+        let life = now.saturating_sub(self.born);
+        let stats = PeStats {
+            pe: self.me,
+            counters: self.proto.counters().clone(),
+            busy: life.saturating_sub(self.idle) as f64 * s,
+            idle: self.idle as f64 * s,
+            bytes_sent: self.bytes,
+            request_rtt: (self.rtt.1 > 0).then(|| self.rtt.0 as f64 * s / self.rtt.1 as f64),
+            improvements: self.improvements,
+            bound_latency: None,
+        };
+        (stats, self.proto.take_output())
+    }
+}
+
+/// A machine's clock, as a new PE sees it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MachineTime {
+    /// The tick the PE starts at.
+    pub now: u64,
+    /// Ticks per unit of `Config::round` (1000 on real machines: rounds are in µs).
+    pub ticks_per_round_unit: u64,
+    /// Seconds per tick in reports (1e-9 on real machines; 1 in the simulator).
+    pub tick_seconds: f64,
+}
+
+/// Send everything the PE has queued.
+fn flush<T: Task>(pe: &mut PeDriver<T>, net: &mut impl Transport<T>) -> Result<(), RunError> {
+    while let Some((to, envelope)) = pe.poll_transmit(|| net.now()) {
+        let bytes = net.send(to, envelope, pe.best())?;
+        pe.add_bytes(bytes);
+    }
+    Ok(())
+}
+
+/// Drive PE `pe` over `net`: deliver → step → flush → act, until the PE finishes
+/// (`Ok(Action::Finished)`) or the transport suspends it in a slice (`Ok(Action::Work(_))`) or
+/// while it waits (`Ok(Action::Wait)`); a suspended PE is driven again at its next event.
+pub(crate) fn drive<T: Task>(
+    pe: &mut PeDriver<T>,
+    net: &mut impl Transport<T>,
+) -> Result<Action, RunError> {
+    loop {
+        if pe.waiting_since().is_some() {
+            pe.wake(net.now());
+        }
+        // Deliver what has arrived.
+        while let Some(incoming) = net.try_recv()? {
+            let now = net.now();
+            let handled = pe.handle(incoming, now);
+            net.handled(&handled);
+            flush(pe, net)?;
+        }
+        if pe.has_rounds() {
+            let now = net.now();
+            pe.handle_timeout(now);
+        }
+        // Decide first, then send what the decision produced, then act on it.
+        let action = pe.poll();
+        flush(pe, net)?;
+        match action {
+            Action::Work(budget) => {
+                let slice = pe.work(budget);
+                flush(pe, net)?;
+                if net.worked(&slice)? == Flow::Suspend {
+                    return Ok(action);
+                }
+            }
+            Action::Wait => {
+                pe.waiting_since = Some(net.now());
+                if net.recv_until(pe.poll_timeout())? == Flow::Suspend {
+                    return Ok(action);
+                }
+            }
+            Action::Finished => return Ok(action),
+        }
+    }
+}
+
+/// A rank's statistics as they travel to rank 0 under MPI (postcard cannot encode the
+/// flattened `PeStats` that JSON reports use).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct WireStats {
+    counters: PeCounters,
+    busy: f64,
+    idle: f64,
+    bytes_sent: u64,
+    request_rtt: Option<f64>,
+    improvements: u64,
+}
+
+impl From<&PeStats> for WireStats {
+    fn from(s: &PeStats) -> Self {
+        WireStats {
+            counters: s.counters.clone(),
+            busy: s.busy,
+            idle: s.idle,
+            bytes_sent: s.bytes_sent,
+            request_rtt: s.request_rtt,
+            improvements: s.improvements,
+        }
+    }
+}
+
+impl WireStats {
+    /// The statistics of PE `pe`.
+    pub(crate) fn into_stats(self, pe: usize) -> PeStats {
+        PeStats {
+            pe,
+            counters: self.counters,
+            busy: self.busy,
+            idle: self.idle,
+            bytes_sent: self.bytes_sent,
+            request_rtt: self.request_rtt,
+            improvements: self.improvements,
+            bound_latency: None,
+        }
+    }
+}
+
+/// The lost-work check at the end of a run: an envelope still queued for PE `to` must not
+/// carry work.
+pub(crate) fn check_leftover<T: Task>(
+    from: PeId,
+    to: PeId,
+    envelope: &Envelope<T>,
+) -> Result<(), RunError> {
+    if envelope.carries_work() {
+        return Err(RunError::Internal(format!(
+            "a piece of work from PE {from} to PE {to} was never received"
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,432 @@
+//! The simulator's engine: a discrete-event loop in virtual time that runs every PE through
+//! the one PE driver ([`crate::driver::drive`]) and plays the network.
+//!
+//! The engine is the driver's transport: sending costs the sender T_send and the message
+//! arrives after the network's latency; handling a message costs the receiver T_recv; a
+//! split costs T_split; a work slice of u units takes u time units (times the PE's slowness)
+//! and suspends the PE until the slice ends. An idle PE suspends until a message arrives or,
+//! under a synchronous balancer, its next round starts (a wake-up event). Branch-and-bound
+//! incumbents are flooded over the tree of PEs and piggybacked on every message.
+//!
+//! Events are ordered by (time, sequence number), and every random choice comes from seeded
+//! generators, so a run is reproducible bit for bit from its seed. Besides the protocol's
+//! own checks, the engine watches the whole machine: it reports an error if termination is
+//! declared while any PE holds work or any work message is in flight, if work reaches a
+//! finished PE, or if the run deadlocks.
+
+use super::network::Network;
+use super::timeline::{Activity, Timeline, Utilization};
+use super::SimConfig;
+use crate::driver::{self, Action, Envelope, Flow, Handled, Incoming, PeDriver, Slice, Transport};
+use crate::error::{panic_message, RunError};
+use crate::protocol::termination::Signal;
+use crate::protocol::{Message, PeId};
+use crate::task::Task;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+pub(super) enum Event<T: Task> {
+    /// A PE's work slice ends.
+    SliceEnd(PeId),
+    /// A waiting PE's deadline (its next round); stale unless the PE still waits in `epoch`.
+    Wake { pe: PeId, epoch: u32 },
+    /// An envelope reaches PE `to`, with the sender's incumbent piggybacked.
+    Arrive {
+        from: PeId,
+        to: PeId,
+        envelope: Envelope<T>,
+        bound: i64,
+    },
+}
+
+/// The event queue: the heap orders small keys (time, sequence number, slot); the events
+/// themselves, which carry messages and tasks, wait in a slab and never move.
+pub(super) struct EventQueue<T: Task> {
+    heap: BinaryHeap<Reverse<(u64, u64, u32)>>,
+    slab: Vec<Option<Event<T>>>,
+    free: Vec<u32>,
+    seq: u64,
+}
+
+impl<T: Task> EventQueue<T> {
+    pub(super) fn new() -> Self {
+        EventQueue {
+            heap: BinaryHeap::new(),
+            slab: Vec::new(),
+            free: Vec::new(),
+            seq: 0,
+        }
+    }
+
+    fn push(&mut self, time: u64, event: Event<T>) {
+        self.seq += 1;
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.slab[slot as usize] = Some(event);
+                slot
+            }
+            None => {
+                self.slab.push(Some(event));
+                (self.slab.len() - 1) as u32
+            }
+        };
+        self.heap.push(Reverse((time, self.seq, slot)));
+    }
+
+    /// The earliest event (ties: the one scheduled first).
+    pub(super) fn pop(&mut self) -> Option<(u64, Event<T>)> {
+        let Reverse((time, _, slot)) = self.heap.pop()?;
+        let event = self.slab[slot as usize]
+            .take()
+            .expect("a scheduled slot holds its event");
+        self.free.push(slot);
+        Some((time, event))
+    }
+}
+
+/// What a PE is doing, as the engine sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum State {
+    Working,
+    Waiting { since: u64, epoch: u32 },
+    Done { at: u64 },
+}
+
+/// The engine's side of one PE (the driver holds the protocol's side).
+pub(super) struct SimPe<T: Task> {
+    inbox: VecDeque<(PeId, Envelope<T>, i64)>,
+    pub(super) state: State,
+    slowness: f64,
+    /// Global improvements this PE has learned of (a prefix of `World::improvements`), and
+    /// the sum and count of the delays with which it learned them.
+    learned: usize,
+    pub(super) latency: (u64, u64),
+    epoch: u32,
+}
+
+impl<T: Task> SimPe<T> {
+    pub(super) fn new(slowness: f64) -> Self {
+        SimPe {
+            inbox: VecDeque::new(),
+            state: State::Waiting { since: 0, epoch: 0 },
+            slowness,
+            learned: 0,
+            latency: (0, 0),
+            epoch: 0,
+        }
+    }
+}
+
+/// Everything of the simulated machine but the PEs' drivers.
+pub(super) struct World<'c, T: Task> {
+    pub(super) config: &'c SimConfig,
+    pub(super) pes: Vec<SimPe<T>>,
+    pub(super) queue: EventQueue<T>,
+    pub(super) network: Network,
+    pub(super) rng: Xoshiro256PlusPlus,
+    /// Values that raised the best known anywhere, with the time they were found.
+    pub(super) improvements: Vec<(i64, u64)>,
+    pub(super) work_in_flight: u64,
+    pub(super) last_work_end: u64,
+    pub(super) events: u64,
+    pub(super) timeline: Option<Timeline>,
+    pub(super) utilization: Utilization,
+    pub(super) violation: Option<String>,
+    /// PE 0 has just declared termination (checked once its step is over).
+    pub(super) finish_sent: bool,
+    /// Reused buffer for sizing messages (bytes as the MPI machine would send them).
+    pub(super) wire: Vec<u8>,
+}
+
+impl<T: Task> World<'_, T> {
+    fn record(&mut self, pe: PeId, start: u64, end: u64, activity: Activity) {
+        if matches!(activity, Activity::Working | Activity::Splitting) {
+            self.utilization.add(start, end);
+        }
+        if let Some(t) = &mut self.timeline {
+            t.record(pe, start, end, activity);
+        }
+    }
+}
+
+/// PE `i`'s link to the simulated machine while the driver runs it, at its local time `now`.
+struct Link<'a, 'c, T: Task> {
+    world: &'a mut World<'c, T>,
+    i: PeId,
+    now: u64,
+}
+
+impl<T: Task> Link<'_, '_, T> {
+    /// The PE spends `d` time units on `activity` (sending, receiving, splitting).
+    fn spend(&mut self, d: u64, activity: Activity) {
+        if d > 0 {
+            self.world.record(self.i, self.now, self.now + d, activity);
+            self.now += d;
+        }
+    }
+
+    fn pe(&mut self) -> &mut SimPe<T> {
+        &mut self.world.pes[self.i]
+    }
+
+    /// The PE learned the incumbent `value` now: account for the delay of every global
+    /// improvement it thereby learned of.
+    fn learned(&mut self, value: i64) {
+        let now = self.now;
+        let w = &mut *self.world;
+        let pe = &mut w.pes[self.i];
+        while let Some(&(v, found)) = w.improvements.get(pe.learned) {
+            if v > value {
+                break;
+            }
+            pe.latency.0 += now.saturating_sub(found);
+            pe.latency.1 += 1;
+            pe.learned += 1;
+        }
+    }
+}
+
+impl<T: Task> Transport<T> for Link<'_, '_, T> {
+    fn now(&mut self) -> u64 {
+        self.now
+    }
+
+    fn send(&mut self, to: PeId, envelope: Envelope<T>, bound: i64) -> Result<u64, RunError> {
+        self.spend(self.world.config.t_send, Activity::Sending);
+        let w = &mut *self.world;
+        if envelope.carries_work() {
+            w.work_in_flight += 1;
+        }
+        if self.i == 0
+            && matches!(
+                envelope,
+                Envelope::Protocol(Message::Termination(Signal::Finish))
+            )
+        {
+            w.finish_sent = true;
+        }
+        w.wire.clear();
+        w.wire = postcard::to_extend(&envelope, std::mem::take(&mut w.wire)).unwrap_or_default();
+        let bytes = w.wire.len() as u64;
+        let at = w.network.arrival(self.now, self.i, to, &mut w.rng);
+        w.queue.push(
+            at,
+            Event::Arrive {
+                from: self.i,
+                to,
+                envelope,
+                bound,
+            },
+        );
+        Ok(bytes)
+    }
+
+    fn try_recv(&mut self) -> Result<Option<Incoming<T>>, RunError> {
+        let Some((from, envelope, bound)) = self.pe().inbox.pop_front() else {
+            return Ok(None);
+        };
+        if envelope.carries_work() {
+            self.world.work_in_flight -= 1;
+        }
+        self.spend(self.world.config.t_recv, Activity::Receiving);
+        // A bound message's value is its own piggyback.
+        let bound = (!matches!(envelope, Envelope::Bound(_))).then_some(bound);
+        Ok(Some(Incoming {
+            from,
+            envelope,
+            bound,
+        }))
+    }
+
+    fn recv_until(&mut self, deadline: Option<u64>) -> Result<Flow, RunError> {
+        if !self.pe().inbox.is_empty() {
+            return Ok(Flow::Continue);
+        }
+        let now = self.now;
+        let i = self.i;
+        let pe = self.pe();
+        pe.epoch = pe.epoch.wrapping_add(1);
+        let epoch = pe.epoch;
+        pe.state = State::Waiting { since: now, epoch };
+        if let Some(at) = deadline {
+            self.world
+                .queue
+                .push(at.max(now), Event::Wake { pe: i, epoch });
+        }
+        Ok(Flow::Suspend)
+    }
+
+    fn handled(&mut self, handled: &Handled) {
+        self.spend(
+            handled.costs.splits * self.world.config.t_split,
+            Activity::Splitting,
+        );
+        if let Some(value) = handled.learned {
+            self.learned(value);
+        }
+    }
+
+    fn worked(&mut self, slice: &Slice) -> Result<Flow, RunError> {
+        if let Some(best) = slice.improved {
+            let now = self.now;
+            let w = &mut *self.world;
+            if w.improvements.last().is_none_or(|&(v, _)| best > v) {
+                // A new global best: everyone else has yet to learn of it.
+                w.improvements.push((best, now));
+                w.pes[self.i].learned = w.improvements.len();
+            }
+        }
+        // Splits done in a work slice (static balancers cutting their jobs from the root)
+        // cost T_split each, like splits on request.
+        self.spend(
+            slice.costs.splits * self.world.config.t_split,
+            Activity::Splitting,
+        );
+        let slowness = self.pe().slowness;
+        let d = if slowness == 1.0 {
+            slice.units
+        } else {
+            (slice.units as f64 * slowness).ceil() as u64
+        };
+        let (i, now) = (self.i, self.now);
+        let w = &mut *self.world;
+        w.record(i, now, now + d, Activity::Working);
+        if slice.units > 0 {
+            w.last_work_end = w.last_work_end.max(now + d);
+        }
+        w.pes[i].state = State::Working;
+        w.queue.push(now + d, Event::SliceEnd(i));
+        Ok(Flow::Suspend)
+    }
+}
+
+/// The simulated machine: the drivers of the PEs and the world around them.
+pub(super) struct Engine<'c, T: Task> {
+    pub(super) drivers: Vec<PeDriver<T>>,
+    pub(super) world: World<'c, T>,
+}
+
+impl<T: Task> Engine<'_, T> {
+    /// Run PE `i` from its local time `now` until it suspends or finishes.
+    fn resume(&mut self, i: PeId, mut now: u64) -> Result<(), RunError> {
+        if let State::Waiting { since, .. } = self.world.pes[i].state {
+            now = now.max(since);
+            self.world.record(i, since, now, Activity::Idle);
+        }
+        self.world.pes[i].state = State::Working;
+        let mut link = Link {
+            world: &mut self.world,
+            i,
+            now,
+        };
+        let pe = &mut self.drivers[i];
+        let outcome = catch_unwind(AssertUnwindSafe(|| driver::drive(pe, &mut link)));
+        let at = link.now;
+        match outcome {
+            Ok(Ok(Action::Finished)) => self.world.pes[i].state = State::Done { at },
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => return Err(e),
+            // A panic inside user code or a protocol invariant names its PE.
+            Err(payload) => {
+                return Err(RunError::PePanicked {
+                    pe: i,
+                    message: panic_message(&*payload),
+                })
+            }
+        }
+        if std::mem::take(&mut self.world.finish_sent) {
+            self.check_declared_termination();
+        }
+        Ok(())
+    }
+
+    /// PE 0 has just declared termination: nothing may hold or carry work anywhere.
+    fn check_declared_termination(&mut self) {
+        if self.world.violation.is_some() {
+            return;
+        }
+        if self.world.work_in_flight > 0 {
+            self.world.violation = Some(format!(
+                "termination declared while {} piece(s) of work were in flight",
+                self.world.work_in_flight
+            ));
+        } else if let Some(busy) = self.drivers.iter().position(|d| d.is_busy()) {
+            self.world.violation = Some(format!(
+                "termination declared while PE {busy} still held work"
+            ));
+        }
+    }
+
+    fn handle(&mut self, time: u64, event: Event<T>) -> Result<(), RunError> {
+        match event {
+            Event::SliceEnd(i) => self.resume(i, time),
+            Event::Wake { pe, epoch } => match self.world.pes[pe].state {
+                State::Waiting { epoch: e, .. } if e == epoch => self.resume(pe, time),
+                _ => Ok(()),
+            },
+            Event::Arrive {
+                from,
+                to,
+                envelope,
+                bound,
+            } => match self.world.pes[to].state {
+                State::Done { .. } => {
+                    if let Err(e) = driver::check_leftover(from, to, &envelope) {
+                        if self.world.violation.is_none() {
+                            self.world.violation =
+                                Some(format!("{e} (it reached PE {to} after it had finished)"));
+                        }
+                    }
+                    Ok(())
+                }
+                State::Working => {
+                    self.world.pes[to].inbox.push_back((from, envelope, bound));
+                    Ok(())
+                }
+                State::Waiting { .. } => {
+                    self.world.pes[to].inbox.push_back((from, envelope, bound));
+                    self.resume(to, time)
+                }
+            },
+        }
+    }
+
+    /// Run the simulation to its end (or the first error).
+    pub(super) fn run(&mut self) -> Result<(), RunError> {
+        for i in 0..self.drivers.len() {
+            self.resume(i, 0)?;
+        }
+        while let Some((time, event)) = self.world.queue.pop() {
+            self.world.events += 1;
+            if self.world.events > self.world.config.max_events {
+                return Err(RunError::Internal(format!(
+                    "the simulation did not end within {} events",
+                    self.world.config.max_events
+                )));
+            }
+            self.handle(time, event)?;
+            if let Some(v) = self.world.violation.take() {
+                return Err(RunError::Internal(v));
+            }
+        }
+        let pes = &self.world.pes;
+        let stuck: Vec<usize> = (0..pes.len())
+            .filter(|&i| !matches!(pes[i].state, State::Done { .. }))
+            .collect();
+        if let Some(first) = stuck.first() {
+            return Err(RunError::Internal(format!(
+                "the simulation deadlocked: {} PE(s) never finished (first: PE {first})",
+                stuck.len(),
+            )));
+        }
+        if self.world.work_in_flight != 0 {
+            return Err(RunError::Internal(format!(
+                "{} piece(s) of work were never received",
+                self.world.work_in_flight
+            )));
+        }
+        Ok(())
+    }
+}
