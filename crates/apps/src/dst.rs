@@ -18,8 +18,9 @@ use std::fmt::{Debug, Display};
 use treesplit::machine::sim::adversary::EmptySplits;
 use treesplit::machine::sim::{Delay, Topology};
 use treesplit::{
-    run_sequential, simulate, Balancer, BundleRule, Config, PermutationKind, SimConfig, SimReport,
-    StaticPermutation, Task, TerminationKind,
+    run_sequential, simulate, Adaptive, Balancer, BalancerKind, BundleRule, Config, Jobs,
+    PermutationKind, PollingOptions, SimConfig, SimReport, StaticPermutation, Task,
+    TerminationKind,
 };
 
 /// One simulated run to check.
@@ -124,52 +125,52 @@ impl Case {
             slow_links,
             ..SimConfig::default()
         };
-        let balancer = Balancer::ALL[r.random_range(0..Balancer::ALL.len())];
+        // Every option is drawn for every case (the same draws in the same order whatever the
+        // balancer, so a seed names the same case), then the balancer takes its own.
+        let kind = BalancerKind::ALL[r.random_range(0..BalancerKind::ALL.len())];
         let neighbourhood = Topology::ALL[r.random_range(0..Topology::ALL.len())];
-        let config = Config::new(pes)
-            .balancer(balancer)
-            .neighbourhood(neighbourhood)
-            .trim(if r.random_bool(0.25) {
+        let polling = PollingOptions {
+            trim: if r.random_bool(0.25) {
                 Some(r.random_range(1..=4))
             } else {
                 None
-            })
-            .fast_init(r.random_bool(0.3))
-            .permutation(if r.random_bool(0.5) {
-                PermutationKind::Messages
-            } else {
-                PermutationKind::Pseudorandom
-            })
-            .adaptive(
-                r.random_bool(0.4),
-                f64::from(r.random_range(1..=16u32)) / 2.0,
-                f64::from(r.random_range(1..=10u32)) / 10.0,
-            )
-            // A phase must fit a request, a split and the answer (paper 002 §3; paper 001
-            // §14.5.2), and every message the PE sends in it.
-            .round(
-                2 * sim.t_rout.max(sim.t_hop.unwrap_or(0))
-                    + sim.t_split
-                    + 8 * (sim.t_send + sim.t_recv)
-                    + r.random_range(1..=200),
-            )
-            .termination(if r.random_bool(0.5) {
-                TerminationKind::FourCounter
-            } else {
-                TerminationKind::ResponseTree
-            })
-            .delta_t(r.random_range(1..=100))
-            .seed(r.random_range(0..1_000_000));
+            },
+            fast_init: r.random_bool(0.3),
+        };
+        let permutation = if r.random_bool(0.5) {
+            PermutationKind::Messages
+        } else {
+            PermutationKind::Pseudorandom
+        };
+        let adaptive_on = r.random_bool(0.4);
+        let adaptive = Adaptive {
+            c: f64::from(r.random_range(1..=16u32)) / 2.0,
+            gamma: f64::from(r.random_range(1..=10u32)) / 10.0,
+        };
+        let adaptive = adaptive_on.then_some(adaptive);
+        // A phase must fit a request, a split and the answer (paper 002 §3; paper 001
+        // §14.5.2), and every message the PE sends in it.
+        let round = 2 * sim.t_rout.max(sim.t_hop.unwrap_or(0))
+            + sim.t_split
+            + 8 * (sim.t_send + sim.t_recv)
+            + r.random_range(1..=200);
+        let termination = if r.random_bool(0.5) {
+            TerminationKind::FourCounter
+        } else {
+            TerminationKind::ResponseTree
+        };
+        let delta_t = r.random_range(1..=100);
+        let seed = r.random_range(0..1_000_000);
         let empty_splits = if r.random_bool(0.2) {
             f64::from(r.random_range(1..=9u32)) / 10.0
         } else {
             0.0
         };
-        // The static balancers' bag and options (drawn for every case, used by those).
-        let (h, q) = if r.random_bool(0.5) {
-            (Some(r.random_range(0..=10)), None)
+        // The static balancers' bag and options.
+        let jobs = if r.random_bool(0.5) {
+            Jobs::Depth(r.random_range(0..=10))
         } else {
-            (None, Some(r.random_range(1..=4)))
+            Jobs::PerPe(r.random_range(1..=4))
         };
         let static_permutation =
             StaticPermutation::ALL[r.random_range(0..StaticPermutation::ALL.len())];
@@ -184,16 +185,36 @@ impl Case {
                 w_min: r.random_range(0..=200),
             },
         };
-        let config = if balancer.is_static() {
-            config
-                .h(h)
-                .jobs_per_pe(q)
-                .static_permutation(static_permutation)
-                .bundle(bundle)
-                .splittable(r.random_bool(0.5))
-        } else {
-            config
+        let splittable = kind.is_static() && r.random_bool(0.5);
+        let balancer = match kind {
+            BalancerKind::RandomPolling => Balancer::RandomPolling { polling },
+            BalancerKind::NeighbourPolling => Balancer::NeighbourPolling {
+                polling,
+                neighbourhood,
+            },
+            BalancerKind::GlobalRoundRobin => Balancer::GlobalRoundRobin { polling },
+            BalancerKind::RandomShift => Balancer::RandomShift { polling, round },
+            BalancerKind::PollAndShuffle => Balancer::PollAndShuffle {
+                polling,
+                round,
+                permutation,
+                adaptive,
+            },
+            BalancerKind::RandomStatic => Balancer::RandomStatic {
+                jobs,
+                permutation: static_permutation,
+            },
+            BalancerKind::Block => Balancer::Block { jobs },
+            BalancerKind::RoundRobin => Balancer::RoundRobin { jobs },
+            BalancerKind::RandomAssignment => Balancer::RandomAssignment { jobs },
+            BalancerKind::MasterWorker => Balancer::MasterWorker { jobs, bundle },
+            BalancerKind::PrefixSum => Balancer::PrefixSum { jobs, splittable },
         };
+        let config = Config::new(pes)
+            .balancer(balancer)
+            .termination(termination)
+            .delta_t(delta_t)
+            .seed(seed);
         Case {
             app,
             config,
@@ -220,43 +241,50 @@ impl Case {
             s.t_recv,
             s.delay
         );
-        if let Some(t) = c.trim {
-            line.push_str(&format!(" --trim {t}"));
-        }
-        if c.fast_init {
-            line.push_str(" --fast-init");
+        if let Some(polling) = c.balancer.polling() {
+            if let Some(t) = polling.trim {
+                line.push_str(&format!(" --trim {t}"));
+            }
+            if polling.fast_init {
+                line.push_str(" --fast-init");
+            }
         }
         line.push_str(&format!(" --termination {}", c.termination));
-        if matches!(c.balancer, Balancer::RandomShift | Balancer::PollAndShuffle) {
-            line.push_str(&format!(" --round {}", c.round));
+        if let Some(round) = c.balancer.round() {
+            line.push_str(&format!(" --round {round}"));
         }
-        if c.balancer == Balancer::PollAndShuffle {
-            line.push_str(&format!(" --permutation {}", c.permutation));
-        }
-        if c.adaptive {
-            line.push_str(&format!(
-                " --adaptive --adaptive-c {} --adaptive-gamma {}",
-                c.adaptive_c, c.adaptive_gamma
-            ));
-        }
-        if c.balancer == Balancer::NeighbourPolling {
-            line.push_str(&format!(" --neighbourhood {}", c.neighbourhood));
-        }
-        if c.balancer.is_static() {
-            if let Some(h) = c.h {
-                line.push_str(&format!(" --h {h}"));
-            }
-            if let Some(q) = c.jobs_per_pe {
-                line.push_str(&format!(" --q {q}"));
-            }
-            match c.balancer {
-                Balancer::RandomStatic => {
-                    line.push_str(&format!(" --static-permutation {}", c.static_permutation))
+        match c.balancer {
+            Balancer::PollAndShuffle {
+                permutation,
+                adaptive,
+                ..
+            } => {
+                line.push_str(&format!(" --permutation {permutation}"));
+                if let Some(a) = adaptive {
+                    line.push_str(&format!(
+                        " --adaptive --adaptive-c {} --adaptive-gamma {}",
+                        a.c, a.gamma
+                    ));
                 }
-                Balancer::MasterWorker => line.push_str(&format!(" --bundle {}", c.bundle)),
-                Balancer::PrefixSum if !c.splittable => line.push_str(" --atomic-jobs"),
-                _ => {}
             }
+            Balancer::NeighbourPolling { neighbourhood, .. } => {
+                line.push_str(&format!(" --neighbourhood {neighbourhood}"))
+            }
+            Balancer::RandomStatic { permutation, .. } => {
+                line.push_str(&format!(" --static-permutation {permutation}"))
+            }
+            Balancer::MasterWorker { bundle, .. } => {
+                line.push_str(&format!(" --bundle {bundle}"))
+            }
+            Balancer::PrefixSum {
+                splittable: false, ..
+            } => line.push_str(" --atomic-jobs"),
+            _ => {}
+        }
+        match c.balancer.jobs() {
+            Some(Jobs::Depth(h)) => line.push_str(&format!(" --h {h}")),
+            Some(Jobs::PerPe(q)) => line.push_str(&format!(" --q {q}")),
+            _ => {}
         }
         if let Some(h) = s.t_hop {
             line.push_str(&format!(" --t-hop {h}"));
@@ -398,15 +426,14 @@ impl Case {
         if self.config.termination == TerminationKind::ResponseTree {
             // The last piece's responses climb its chain of ancestors (≤ h hops) to PE 0.
             bound += 2 * (u64::from(h) + 1) * latency.max(1);
-            if self.config.fast_init {
+            if self.config.balancer.polling().is_some_and(|p| p.fast_init) {
                 // Fast initialization's pieces answer up the broadcast tree: log P more hops.
                 bound += 2 * depth * latency.max(1);
             }
-            if self.config.balancer == Balancer::PollAndShuffle {
+            if let Balancer::PollAndShuffle { round, .. } = self.config.balancer {
                 // Every permutation moves pieces whole: one more hop on their response chains.
                 let dims = u64::from(usize::BITS - (p.max(2) - 1).leading_zeros());
-                let permutations =
-                    (t_par / (self.config.round * dims).max(1) as f64).ceil() as u64 + 1;
+                let permutations = (t_par / (round * dims).max(1) as f64).ceil() as u64 + 1;
                 bound += 2 * permutations * latency.max(1);
             }
         }
@@ -415,8 +442,8 @@ impl Case {
             bound += 2 * depth * latency.max(1);
         }
         if matches!(
-            self.config.balancer,
-            Balancer::GlobalRoundRobin | Balancer::MasterWorker
+            self.config.balancer.kind(),
+            BalancerKind::GlobalRoundRobin | BalancerKind::MasterWorker
         ) {
             // PE 0 is the counter's hot spot: before each termination message it passes on, it
             // may first have to answer a counter request of every other PE, T_send each.

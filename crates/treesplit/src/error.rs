@@ -1,12 +1,13 @@
 //! Errors a run can end with.
 
+use crate::config::ConfigError;
 use std::fmt;
 
 /// Why a run did not produce a result.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum RunError {
-    /// The configuration is unusable (the message says why).
-    InvalidConfig(String),
+    /// The configuration is unusable.
+    InvalidConfig(ConfigError),
     /// User code (or a protocol invariant) panicked on a PE; the run was aborted.
     PePanicked {
         /// The PE that panicked.
@@ -32,6 +33,12 @@ impl fmt::Display for RunError {
 }
 
 impl std::error::Error for RunError {}
+
+impl From<ConfigError> for RunError {
+    fn from(e: ConfigError) -> Self {
+        RunError::InvalidConfig(e)
+    }
+}
 
 /// The text of a panic payload.
 pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {

@@ -4,13 +4,17 @@
 //! many processing elements (PEs) with provably good load balance, after P. Sanders'
 //! papers on random polling and tree splitting.
 //!
-//! The crate has three layers, one folder each:
+//! The crate has one folder per layer:
 //! - [`task`]: the task model a user implements (`work`, `split`, `is_empty`, an outcome
 //!   that merges).
-//! - [`protocol`]: load balancers and termination detection as per-PE state machines that
-//!   do no I/O.
-//! - [`machine`]: the loops that drive those state machines on a real or simulated
-//!   machine (threads today).
+//! - `protocol`: load balancers and termination detection as per-PE state machines that
+//!   do no I/O (public with the feature `unstable`).
+//! - `driver` (internal): the one loop that runs a PE's state machine on every machine:
+//!   step → flush → act, rounds, incumbents, timing, statistics, the lost-work check.
+//! - [`machine`]: the transports the driver runs on: threads (the default), the simulator
+//!   of the papers' machine model in virtual time, and MPI (feature `mpi`); [`Machine`] is
+//!   their common interface.
+//! - [`config`]: what to run with: P, the balancer with its own options, Δt, the seed.
 //!
 //! ```
 //! use treesplit::{run, Config, Context, Task};
@@ -44,25 +48,33 @@
 //! assert_eq!(report.totals.work_units, 100_000);
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod config;
 pub(crate) mod driver;
 pub mod error;
 pub mod machine;
+pub mod names;
+#[cfg(feature = "unstable")]
 pub mod protocol;
+#[cfg(not(feature = "unstable"))]
+pub(crate) mod protocol;
 pub mod sequential;
 pub mod stats;
 pub mod task;
 pub mod topology;
 
 pub use config::{
-    Balancer, BundleRule, Config, PermutationKind, StaticPermutation, TerminationKind,
+    Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError, Jobs, PermutationKind,
+    PollingOptions, StaticPermutation, TerminationKind,
 };
 pub use error::RunError;
 pub use machine::{simulate, Machine, SimConfig, SimReport, Simulator, Threads};
 pub use sequential::{run_sequential, SequentialReport};
-pub use stats::{PeStats, Report, Totals};
+pub use stats::{PeCounters, PeStats, Report, Totals};
 pub use task::range::{IndexJob, IndexRange};
 pub use task::{Context, Incumbent, Outcome, SharedIncumbent, Task};
+pub use topology::Topology;
 
 /// Run `root` in parallel on the thread machine (one OS thread per PE).
 pub fn run<T: Task>(root: T, config: &Config) -> Result<Report<T::Output>, RunError> {

@@ -2,7 +2,7 @@
 //! summary (the JSON form is the serde serialization of [`Report`]).
 
 use crate::config::Config;
-use crate::protocol::PeCounters;
+pub use crate::protocol::PeCounters;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 

@@ -2,51 +2,26 @@
 //! uses them for latencies (paper 002 §2.1: a message k hops away takes k·T_hop), and
 //! neighbour polling uses them to choose whom to ask for work (paper 002 §1.1).
 
-use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
 
-/// The network topology.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Topology {
-    /// Every pair of PEs one hop apart.
-    Crossbar,
-    /// A ring: distance min(|i−j|, P−|i−j|).
-    Ring,
-    /// A 2-D mesh, ⌈√P⌉ columns, row-major numbering, no wrap-around.
-    Mesh2d,
-    /// A 3-D mesh, ⌈∛P⌉ per side.
-    Mesh3d,
-    /// A hypercube: distance = Hamming distance of the PE numbers.
-    Hypercube,
-    /// A binary fat tree with the PEs at the leaves: up to the common ancestor and down.
-    FatTree,
+crate::names::named! {
+    /// The network topology.
+    pub enum Topology("network") {
+        /// Every pair of PEs one hop apart.
+        Crossbar = "crossbar",
+        /// A ring: distance min(|i−j|, P−|i−j|).
+        Ring = "ring",
+        /// A 2-D mesh, ⌈√P⌉ columns, row-major numbering, no wrap-around.
+        Mesh2d = "mesh2d",
+        /// A 3-D mesh, ⌈∛P⌉ per side.
+        Mesh3d = "mesh3d",
+        /// A hypercube: distance = Hamming distance of the PE numbers.
+        Hypercube = "hypercube",
+        /// A binary fat tree with the PEs at the leaves: up to the common ancestor and down.
+        FatTree = "fat-tree",
+    }
 }
 
 impl Topology {
-    /// Every topology, by its CLI name.
-    pub const ALL: &'static [Topology] = &[
-        Topology::Crossbar,
-        Topology::Ring,
-        Topology::Mesh2d,
-        Topology::Mesh3d,
-        Topology::Hypercube,
-        Topology::FatTree,
-    ];
-
-    /// The CLI name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Topology::Crossbar => "crossbar",
-            Topology::Ring => "ring",
-            Topology::Mesh2d => "mesh2d",
-            Topology::Mesh3d => "mesh3d",
-            Topology::Hypercube => "hypercube",
-            Topology::FatTree => "fat-tree",
-        }
-    }
-
     /// Hops from PE `a` to PE `b` among `p` PEs (0 for a == b).
     pub fn hops(self, a: usize, b: usize, p: usize) -> u64 {
         if a == b {
@@ -117,26 +92,6 @@ pub(crate) fn ceil_root(p: usize, k: u32) -> usize {
         s += 1;
     }
     s
-}
-
-impl fmt::Display for Topology {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Topology {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Topology::ALL
-            .iter()
-            .copied()
-            .find(|t| t.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<_> = Topology::ALL.iter().map(|t| t.name()).collect();
-                format!("unknown network '{s}' (known: {})", names.join(", "))
-            })
-    }
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@
 //! naming the rank and calls `MPI_Abort`, which ends the whole job with a non-zero exit; a rank
 //! that dies is detected by the MPI launcher, which ends the job.
 
-use crate::config::Config;
+use crate::config::{Config, ConfigError, Jobs};
 use crate::driver::{
     self, BoundExchange, Envelope, Flow, Handled, Incoming, MachineTime, PeDriver, Slice,
     Transport, WireStats,
@@ -86,16 +86,24 @@ impl Mpi {
         make_root: impl FnOnce() -> T,
         config: &Config,
     ) -> Result<Option<Report<T::Output>>, RunError> {
-        config.validate().map_err(RunError::InvalidConfig)?;
         if config.pes != self.size() {
-            return Err(RunError::InvalidConfig(format!(
-                "the configuration asks for {} PEs but the MPI job has {} ranks",
-                config.pes,
-                self.size()
-            )));
+            return Err(RunError::InvalidConfig(ConfigError::PesMismatch {
+                pes: config.pes,
+                machine: self.size(),
+            }));
         }
         let rank = self.rank();
-        match catch_unwind(AssertUnwindSafe(|| self.run_rank(make_root, config))) {
+        // A static balancer that derives its number of jobs from the root's estimates: every
+        // rank builds the root and derives the same number (the derivation is deterministic).
+        let (config, root) = if config.balancer.jobs() == Some(Jobs::FromEstimates) {
+            let root = make_root();
+            let config = crate::task::bag::resolve_depth(config, &root)?.0;
+            (config, (rank == 0).then_some(root))
+        } else {
+            config.validate()?;
+            (config.clone(), (rank == 0).then(make_root))
+        };
+        match catch_unwind(AssertUnwindSafe(|| self.run_rank(root, &config))) {
             Ok(result) => result,
             Err(payload) => {
                 eprintln!(
@@ -109,11 +117,10 @@ impl Mpi {
 
     fn run_rank<T: Task>(
         &self,
-        make_root: impl FnOnce() -> T,
+        root: Option<T>,
         config: &Config,
     ) -> Result<Option<Report<T::Output>>, RunError> {
         let rank = self.rank();
-        let root = (rank == 0).then(make_root);
         self.world.barrier();
         // Rounds of synchronous balancers run on the local clock, started together by the
         // barrier above (ranks' clocks drift apart only by the barrier's skew).

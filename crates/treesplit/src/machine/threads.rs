@@ -97,7 +97,7 @@ impl<'a> Threads<'a> {
 
     /// Run `root` on `config.pes` threads with the configured balancer.
     pub fn run<T: Task>(&self, root: T, config: &Config) -> Result<Report<T::Output>, RunError> {
-        config.validate().map_err(RunError::InvalidConfig)?;
+        let config = &crate::task::bag::resolve_depth(config, &root)?.0;
         let p = config.pes;
         let (senders, receivers): (Vec<_>, Vec<_>) =
             (0..p).map(|_| unbounded::<Inbound<T>>()).unzip();

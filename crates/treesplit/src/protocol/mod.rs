@@ -189,18 +189,22 @@ pub trait Protocol<T: Task>: Send {
 /// Build the state machine of PE `me` for the configured balancer. PE 0 gets the root task.
 pub fn new_pe<T: Task>(me: PeId, config: &Config, root: Option<T>) -> Box<dyn Protocol<T>> {
     match config.balancer {
-        Balancer::RandomPolling
-        | Balancer::NeighbourPolling
-        | Balancer::GlobalRoundRobin
-        | Balancer::RandomShift
-        | Balancer::PollAndShuffle => Box::new(polling::Polling::new(me, config, root)),
-        Balancer::RandomStatic
-        | Balancer::Block
-        | Balancer::RoundRobin
-        | Balancer::RandomAssignment => Box::new(assignment::share::Share::new(me, config, root)),
-        Balancer::MasterWorker => Box::new(assignment::master_worker::MasterWorker::new(
+        Balancer::RandomPolling { .. }
+        | Balancer::NeighbourPolling { .. }
+        | Balancer::GlobalRoundRobin { .. }
+        | Balancer::RandomShift { .. }
+        | Balancer::PollAndShuffle { .. } => Box::new(polling::Polling::new(me, config, root)),
+        Balancer::RandomStatic { .. }
+        | Balancer::Block { .. }
+        | Balancer::RoundRobin { .. }
+        | Balancer::RandomAssignment { .. } => {
+            Box::new(assignment::share::Share::new(me, config, root))
+        }
+        Balancer::MasterWorker { .. } => Box::new(assignment::master_worker::MasterWorker::new(
             me, config, root,
         )),
-        Balancer::PrefixSum => Box::new(assignment::prefix_sum::PrefixSum::new(me, config, root)),
+        Balancer::PrefixSum { .. } => {
+            Box::new(assignment::prefix_sum::PrefixSum::new(me, config, root))
+        }
     }
 }

@@ -146,30 +146,43 @@ impl<T: Task> Polling<T> {
     /// PE `me` of the configured run; PE 0 passes the root task. The victim rule follows
     /// `config.balancer` (random, neighbour or global round robin polling).
     pub fn new(me: PeId, config: &Config, root: Option<T>) -> Self {
-        let root_copy = if config.fast_init { root.clone() } else { None };
+        let options = *config
+            .balancer
+            .polling()
+            .expect("a polling balancer has polling options");
+        let root_copy = if options.fast_init { root.clone() } else { None };
         let piece = root.filter(|t| !t.is_empty()).map(|task| Piece {
             task,
             generation: 0,
             record: Termination::<T::Output>::ROOT_RECORD,
         });
         let p = config.pes;
+        let mut adaptive = None;
+        let mut permutation = PermutationKind::Messages;
         let rule = match config.balancer {
-            Balancer::NeighbourPolling => {
-                let mut n = config.neighbourhood.neighbours(me, p);
+            Balancer::NeighbourPolling { neighbourhood, .. } => {
+                let mut n = neighbourhood.neighbours(me, p);
                 if n.is_empty() && p > 1 {
                     n = crate::topology::Topology::Ring.neighbours(me, p);
                 }
                 VictimRule::Neighbour(n)
             }
-            Balancer::GlobalRoundRobin => VictimRule::GlobalRoundRobin,
-            Balancer::RandomShift => VictimRule::RandomShift {
-                round: config.round,
-            },
-            Balancer::PollAndShuffle => VictimRule::PollAndShuffle {
-                round: config.round,
-                dims: (usize::BITS - (p.max(2) - 1).leading_zeros()).max(1),
-            },
-            Balancer::RandomPolling => VictimRule::Random,
+            Balancer::GlobalRoundRobin { .. } => VictimRule::GlobalRoundRobin,
+            Balancer::RandomShift { round, .. } => VictimRule::RandomShift { round },
+            Balancer::PollAndShuffle {
+                round,
+                permutation: kind,
+                adaptive: a,
+                ..
+            } => {
+                adaptive = a.map(|a| (a.c, a.gamma));
+                permutation = kind;
+                VictimRule::PollAndShuffle {
+                    round,
+                    dims: (usize::BITS - (p.max(2) - 1).leading_zeros()).max(1),
+                }
+            }
+            Balancer::RandomPolling { .. } => VictimRule::Random,
             other => panic!("{other} is not a polling balancer"),
         };
         let holds_root = piece.is_some();
@@ -187,24 +200,22 @@ impl<T: Task> Polling<T> {
             stalled_slices: 0,
             rule,
             counter: 0,
-            trim: config.trim,
+            trim: options.trim,
             seed: config.seed,
             served_this_poll: 0,
-            awaiting_root: config.fast_init && p > 1 && me != 0,
-            adaptive: config
-                .adaptive
-                .then_some((config.adaptive_c, config.adaptive_gamma)),
+            awaiting_root: options.fast_init && p > 1 && me != 0,
+            adaptive,
             last_round: 0,
             notes_now: 0,
             notes_window: VecDeque::new(),
             triggered: 0,
-            permutation: config.permutation,
+            permutation,
             shuffler: Shuffler::new(me, config.pes),
             last_trigger: 0,
             stopped: false,
             costs: Costs::default(),
         };
-        if config.fast_init && p > 1 {
+        if options.fast_init && p > 1 {
             // Exercise 14.7 of paper 001: PE 0 broadcasts the root down the reduction tree.
             pe.pieces.clear();
             if let Some(root) = root_copy.filter(|r| !r.is_empty()) {

@@ -15,22 +15,22 @@
 //! and a measurement of α from the task's own size estimates.
 
 use super::Task;
-use crate::config::Config;
+use crate::config::{Config, ConfigError, Jobs};
 
-/// Complete `config` for `root`: a static balancer given neither `h` nor `jobs_per_pe` gets
-/// Theorem 3's depth for the α measured from the root's size estimates. Returns the
-/// validated configuration and the measured α, if one was measured. The error says what to
-/// give when the task has no estimates.
-pub fn resolve_depth<T: Task>(config: &Config, root: &T) -> Result<(Config, Option<f64>), String> {
+/// Complete `config` for `root`: a static balancer asked to derive its number of jobs
+/// ([`Jobs::FromEstimates`]) gets Theorem 3's depth for the α measured from the root's size
+/// estimates. Returns the validated configuration and the measured α, if one was measured.
+/// Every machine calls this before a run; callers that want to report α call it themselves.
+pub fn resolve_depth<T: Task>(
+    config: &Config,
+    root: &T,
+) -> Result<(Config, Option<f64>), ConfigError> {
     let mut config = config.clone();
     let mut measured = None;
-    if config.balancer.is_static() && config.jobs().is_none() {
-        let alpha = measure_alpha(root, 8, 64).ok_or_else(|| {
-            format!(
-                "{}; this application gives no size estimates to measure α from",
-                crate::config::missing_jobs(config.balancer)
-            )
-        })?;
+    if config.balancer.jobs() == Some(Jobs::FromEstimates) {
+        config.validate_options()?;
+        let alpha = measure_alpha(root, 8, 64)
+            .ok_or(ConfigError::JobsUnknown(config.balancer.kind()))?;
         // Generating the jobs costs h·2^h splits in all: keep that under 1/16 of the estimated
         // work (and 2^24 jobs), whatever the theorem asks for.
         let work = root.estimate().unwrap_or(1).max(1);
@@ -38,7 +38,8 @@ pub fn resolve_depth<T: Task>(config: &Config, root: &T) -> Result<(Config, Opti
             .take_while(|&h| u64::from(h) << h <= work / 16)
             .last()
             .unwrap_or(1);
-        config.h = Some(theorem3_h(alpha.max(1e-3), config.pes).min(cap));
+        let h = theorem3_h(alpha.max(1e-3), config.pes).min(cap);
+        config.balancer = config.balancer.with_jobs(Jobs::Depth(h));
         measured = Some(alpha);
     }
     config.validate()?;

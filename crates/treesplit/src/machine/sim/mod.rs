@@ -21,7 +21,7 @@ pub mod timeline;
 pub use network::{Delay, Network, Topology};
 pub use timeline::{Activity, Segment};
 
-use crate::config::Config;
+use crate::config::{Balancer, Config, ConfigError};
 use crate::driver::{BoundExchange, MachineTime, PeDriver};
 use crate::error::{panic_message, RunError};
 use crate::stats::Report;
@@ -84,27 +84,30 @@ impl Default for SimConfig {
 
 impl SimConfig {
     /// Check the parameters against P.
-    pub fn validate(&self, p: usize) -> Result<(), String> {
-        for &(pe, f) in &self.slow {
+    pub fn validate(&self, p: usize) -> Result<(), ConfigError> {
+        for &(pe, factor) in &self.slow {
             if pe >= p {
-                return Err(format!("slow PE {pe} does not exist (P = {p})"));
+                return Err(ConfigError::NoSuchPe {
+                    what: "slow PE",
+                    pe,
+                    pes: p,
+                });
             }
-            if !(f.is_finite() && f >= 1.0) {
-                return Err(format!(
-                    "slowness factor of PE {pe} must be a finite number ≥ 1, got {f}"
-                ));
+            if !(factor.is_finite() && factor >= 1.0) {
+                return Err(ConfigError::Slowness { pe, factor });
             }
         }
         for &(pe, _) in &self.slow_links {
             if pe >= p {
-                return Err(format!("slow link of PE {pe}: no such PE (P = {p})"));
+                return Err(ConfigError::NoSuchPe {
+                    what: "the sender of slow link",
+                    pe,
+                    pes: p,
+                });
             }
         }
-        if self.t_rout == 0 && self.t_hop.is_none_or(|h| h == 0) {
-            return Err("t-rout must be at least 1 (messages cannot be instantaneous)".into());
-        }
-        if self.t_hop == Some(0) {
-            return Err("t-hop must be at least 1".into());
+        if self.t_rout == 0 && self.t_hop.is_none_or(|h| h == 0) || self.t_hop == Some(0) {
+            return Err(ConfigError::ZeroLatency);
         }
         Ok(())
     }
@@ -160,7 +163,8 @@ impl<O> SimReport<O> {
         let shift = match self.theorem_14_2 {
             Some(b) => format!(
                 "Theorem 14.2 (random shift, Δ = {}): T_par ≤ T_seq/P + (3ch+3)Δ + t_atomic = {b:.0} + t_atomic; measured {}\n",
-                self.report.config.round, self.report.t_par
+                self.report.config.balancer.round().unwrap_or_default(),
+                self.report.t_par
             ),
             None => String::new(),
         };
@@ -209,8 +213,8 @@ pub fn simulate<T: Task>(
     config: &Config,
     sim: &SimConfig,
 ) -> Result<SimReport<T::Output>, RunError> {
-    config.validate().map_err(RunError::InvalidConfig)?;
-    sim.validate(config.pes).map_err(RunError::InvalidConfig)?;
+    let config = &crate::task::bag::resolve_depth(config, &root)?.0;
+    sim.validate(config.pes)?;
     let start = Instant::now();
     match catch_unwind(AssertUnwindSafe(|| {
         simulate_inner(root, config, sim, start)
@@ -313,10 +317,13 @@ fn simulate_inner<T: Task>(
         h,
         constant: lower_order / (f64::from(h.max(1)) * (sim.t_rout + sim.t_split).max(1) as f64),
     };
-    let theorem_14_2 = (config.balancer == crate::config::Balancer::RandomShift).then(|| {
-        let c = 2.0 + 4.0 * std::f64::consts::LN_2;
-        t_seq_over_p + (3.0 * c * f64::from(h) + 3.0) * config.round as f64
-    });
+    let theorem_14_2 = match config.balancer {
+        Balancer::RandomShift { round, .. } => {
+            let c = 2.0 + 4.0 * std::f64::consts::LN_2;
+            Some(t_seq_over_p + (3.0 * c * f64::from(h) + 3.0) * round as f64)
+        }
+        _ => None,
+    };
     let mut timeline = world.timeline;
     Ok(SimReport {
         report,

@@ -14,7 +14,7 @@
 //! and with P, which the simulator shows as the scheme's bottleneck.
 
 use super::{unexpected, Core};
-use crate::config::{BundleRule, Config};
+use crate::config::{Balancer, BundleRule, Config};
 use crate::protocol::{Costs, Message, PeCounters, PeId, Protocol, Step};
 use crate::task::bag::Cutter;
 use crate::task::{Incumbent, Task};
@@ -68,7 +68,10 @@ impl<T: Task> MasterWorker<T> {
         let mut pe = MasterWorker {
             core,
             role,
-            rule: config.bundle,
+            rule: match config.balancer {
+                Balancer::MasterWorker { bundle, .. } => bundle,
+                other => panic!("{other} is not master–worker"),
+            },
         };
         if pe.core.p == 1 {
             // The only PE works every job itself.

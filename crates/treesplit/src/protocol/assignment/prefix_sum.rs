@@ -18,7 +18,7 @@
 //! the estimates are; the report's per-PE work shows it.
 
 use super::{unexpected, Core};
-use crate::config::Config;
+use crate::config::{Balancer, Config};
 use crate::protocol::{Costs, Message, PeCounters, PeId, Protocol, Step};
 use crate::task::{Incumbent, Task};
 use serde::{Deserialize, Serialize};
@@ -77,7 +77,13 @@ impl<T: Task> PrefixSum<T> {
         let children = children(me, config.pes);
         PrefixSum {
             core: Core::new(me, config, root, true),
-            splittable: config.splittable,
+            splittable: !matches!(
+                config.balancer,
+                Balancer::PrefixSum {
+                    splittable: false,
+                    ..
+                }
+            ),
             local: Vec::new(),
             local_sum: None,
             child_sums: vec![None; children.len()],

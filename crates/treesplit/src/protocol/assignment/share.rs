@@ -46,10 +46,10 @@ impl<T: Task> Share<T> {
     pub fn new(me: PeId, config: &Config, root: Option<T>) -> Self {
         let core = Core::new(me, config, root, true);
         let rule = match config.balancer {
-            Balancer::Block => Rule::Block,
-            Balancer::RoundRobin => Rule::RoundRobin,
-            Balancer::RandomAssignment => Rule::Random { seed: config.seed },
-            Balancer::RandomStatic => match config.static_permutation {
+            Balancer::Block { .. } => Rule::Block,
+            Balancer::RoundRobin { .. } => Rule::RoundRobin,
+            Balancer::RandomAssignment { .. } => Rule::Random { seed: config.seed },
+            Balancer::RandomStatic { permutation, .. } => match permutation {
                 StaticPermutation::Random => Rule::Random { seed: config.seed },
                 kind => Rule::Permuted(
                     Permutation::new(kind, core.m.trailing_zeros(), config.seed)

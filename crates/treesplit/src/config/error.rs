@@ -1,0 +1,141 @@
+//! What can be wrong with a configuration, in the library's terms. The CLI names its own
+//! flags when it reports these; other front ends can do the same.
+
+use super::balancer::BalancerKind;
+use std::fmt;
+
+/// Why a [`super::Config`] (or a simulated machine) cannot run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConfigError {
+    /// P = 0.
+    NoPes,
+    /// More PEs than supported.
+    TooManyPes {
+        /// PEs asked for.
+        pes: usize,
+        /// The largest P supported.
+        max: usize,
+    },
+    /// Δt = 0.
+    ZeroDeltaT,
+    /// A round (phase) length of 0.
+    ZeroRound,
+    /// A trimming limit of 0.
+    ZeroTrim,
+    /// Adaptive poll-and-shuffle: c is not a positive number.
+    AdaptiveC(f64),
+    /// Adaptive poll-and-shuffle: γ is not in (0, 1].
+    AdaptiveGamma(f64),
+    /// Master–worker: a fixed bundle of 0 jobs.
+    BundleSize,
+    /// Master–worker: the adaptive bundle constant C is not positive.
+    BundleConstant(f64),
+    /// Master–worker: the √ rule's parameters are not positive.
+    BundleSqrt {
+        /// α.
+        startup: f64,
+        /// t̂.
+        max_job: f64,
+    },
+    /// A static balancer asked for more than 2^max splitting depth.
+    DepthTooLarge {
+        /// h asked for.
+        h: u32,
+        /// The largest h supported.
+        max: u32,
+    },
+    /// A static balancer asked for 0 jobs per PE.
+    NoJobsPerPe,
+    /// A static balancer's bag would hold more than 2^max_h jobs.
+    TooManyJobs {
+        /// log₂ of the largest bag supported.
+        max_h: u32,
+    },
+    /// A static balancer was given no number of jobs and the task gives no size estimates to
+    /// derive one from (or `resolve_depth` was not run).
+    JobsUnknown(BalancerKind),
+    /// The machine has a different number of PEs than the configuration (MPI ranks).
+    PesMismatch {
+        /// P in the configuration.
+        pes: usize,
+        /// PEs of the machine.
+        machine: usize,
+    },
+    /// A simulator parameter names a PE that does not exist.
+    NoSuchPe {
+        /// What names it ("slow PE", "slow link").
+        what: &'static str,
+        /// The PE named.
+        pe: usize,
+        /// P.
+        pes: usize,
+    },
+    /// A slowness factor is not a finite number ≥ 1.
+    Slowness {
+        /// The PE.
+        pe: usize,
+        /// The factor.
+        factor: f64,
+    },
+    /// A simulated latency of 0 (messages cannot be instantaneous).
+    ZeroLatency,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::NoPes => write!(f, "the number of PEs must be at least 1"),
+            ConfigError::TooManyPes { pes, max } => {
+                write!(f, "{pes} PEs is more than the supported {max}")
+            }
+            ConfigError::ZeroDeltaT => write!(f, "Δt must be at least 1 work unit"),
+            ConfigError::ZeroRound => write!(f, "the round length must be at least 1"),
+            ConfigError::ZeroTrim => write!(
+                f,
+                "the trimming limit must be at least 1 (leave it out to serve every request)"
+            ),
+            ConfigError::AdaptiveC(c) => {
+                write!(f, "the adaptive constant c must be a positive number, got {c}")
+            }
+            ConfigError::AdaptiveGamma(g) => {
+                write!(f, "the adaptive threshold γ must be in (0, 1], got {g}")
+            }
+            ConfigError::BundleSize => write!(f, "a bundle must hold at least 1 job"),
+            ConfigError::BundleConstant(c) => {
+                write!(f, "the bundle constant C must be positive, got {c}")
+            }
+            ConfigError::BundleSqrt { startup, max_job } => write!(
+                f,
+                "the √ bundle rule needs a positive startup cost and largest job, got {startup} and {max_job}"
+            ),
+            ConfigError::DepthTooLarge { h, max } => {
+                write!(f, "a splitting depth of {h} is more than the supported {max}")
+            }
+            ConfigError::NoJobsPerPe => write!(f, "the jobs per PE must be at least 1"),
+            ConfigError::TooManyJobs { max_h } => {
+                write!(f, "more than 2^{max_h} jobs are not supported")
+            }
+            ConfigError::JobsUnknown(kind) => write!(
+                f,
+                "{kind} needs the number of jobs (2^h, or q per PE), or a task with size estimates to derive it from (Theorem 3 of paper 004)"
+            ),
+            ConfigError::PesMismatch { pes, machine } => write!(
+                f,
+                "the configuration asks for {pes} PEs but the machine has {machine}"
+            ),
+            ConfigError::NoSuchPe { what, pe, pes } => {
+                write!(f, "{what} {pe} does not exist (P = {pes})")
+            }
+            ConfigError::Slowness { pe, factor } => write!(
+                f,
+                "slowness factor of PE {pe} must be a finite number ≥ 1, got {factor}"
+            ),
+            ConfigError::ZeroLatency => write!(
+                f,
+                "the message latency must be at least 1 (messages cannot be instantaneous)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}

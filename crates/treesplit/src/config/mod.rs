@@ -1,0 +1,171 @@
+//! Run configuration: how many PEs, which balancer with which options, Δt, the seed and the
+//! termination protocol. Plain data, shared by every machine, validated once here; a
+//! [`ConfigError`] says what is wrong in the library's terms (the CLI maps it to its flags).
+
+mod balancer;
+mod error;
+
+pub use balancer::{
+    Adaptive, BadBundleRule, Balancer, BalancerKind, BundleRule, Jobs, PermutationKind,
+    PollingOptions, StaticPermutation, TerminationKind, DEFAULT_ROUND,
+};
+pub use error::ConfigError;
+
+use serde::{Deserialize, Serialize};
+
+/// Configuration of a parallel run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Config {
+    /// Number of processing elements P (≥ 1).
+    pub pes: usize,
+    /// The load balancer and its options.
+    pub balancer: Balancer,
+    /// Work units between two polls of a busy PE's message queue (Δt, ≥ 1).
+    pub delta_t: u64,
+    /// Seed of all randomness in the run.
+    pub seed: u64,
+    /// The termination detection protocol.
+    pub termination: TerminationKind,
+}
+
+/// The default Δt in work units: long enough that polling costs well under 1 % of the work
+/// of the cheapest application here (N-Queens, a few ns per unit), short enough that a
+/// request is answered within tens of microseconds.
+pub const DEFAULT_DELTA_T: u64 = 4096;
+
+/// The deepest static splitting accepted: 2^30 jobs.
+pub const MAX_H: u32 = 30;
+
+/// The largest P accepted (the simulator's scale; thread runs are limited by the OS).
+pub const MAX_PES: usize = 1 << 20;
+
+impl Config {
+    /// Random polling on `pes` PEs with the default Δt, seed 1 and four-counter termination.
+    pub fn new(pes: usize) -> Self {
+        Config {
+            pes,
+            balancer: Balancer::default(),
+            delta_t: DEFAULT_DELTA_T,
+            seed: 1,
+            termination: TerminationKind::FourCounter,
+        }
+    }
+
+    /// Builder: the balancer (a [`BalancerKind`] gives it with its default options).
+    pub fn balancer(mut self, balancer: impl Into<Balancer>) -> Self {
+        self.balancer = balancer.into();
+        self
+    }
+
+    /// Builder: Δt.
+    pub fn delta_t(mut self, delta_t: u64) -> Self {
+        self.delta_t = delta_t;
+        self
+    }
+
+    /// Builder: the seed.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Builder: the termination protocol.
+    pub fn termination(mut self, kind: TerminationKind) -> Self {
+        self.termination = kind;
+        self
+    }
+
+    /// The number of jobs m of a static balancer: q·P for [`Jobs::PerPe`], 2^h for
+    /// [`Jobs::Depth`]; random-static always uses a power of two (2^⌈log₂ qP⌉). `None` for the
+    /// polling balancers, for [`Jobs::FromEstimates`] (see `task::bag::resolve_depth`) and on
+    /// overflow.
+    pub fn jobs(&self) -> Option<u64> {
+        let m = match self.balancer.jobs()? {
+            Jobs::PerPe(q) => q.checked_mul(self.pes as u64)?,
+            Jobs::Depth(h) => 1u64.checked_shl(h)?,
+            Jobs::FromEstimates => return None,
+        };
+        Some(if self.balancer.kind() == BalancerKind::RandomStatic {
+            m.checked_next_power_of_two()?
+        } else {
+            m
+        })
+    }
+
+    /// Check the configuration: every option in range, and a static balancer's number of
+    /// jobs known (run `task::bag::resolve_depth` first to derive it from the root).
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        self.validate_options()?;
+        if self.balancer.is_static() {
+            match self.jobs() {
+                None if self.balancer.jobs() == Some(Jobs::FromEstimates) => {
+                    return Err(ConfigError::JobsUnknown(self.balancer.kind()))
+                }
+                Some(m) if m <= 1 << MAX_H => {}
+                _ => return Err(ConfigError::TooManyJobs { max_h: MAX_H }),
+            }
+        }
+        Ok(())
+    }
+
+    /// Check everything but whether a static balancer's number of jobs is known yet.
+    pub fn validate_options(&self) -> Result<(), ConfigError> {
+        if self.pes == 0 {
+            return Err(ConfigError::NoPes);
+        }
+        if self.pes > MAX_PES {
+            return Err(ConfigError::TooManyPes {
+                pes: self.pes,
+                max: MAX_PES,
+            });
+        }
+        if self.delta_t == 0 {
+            return Err(ConfigError::ZeroDeltaT);
+        }
+        if self.balancer.round() == Some(0) {
+            return Err(ConfigError::ZeroRound);
+        }
+        if self.balancer.polling().is_some_and(|p| p.trim == Some(0)) {
+            return Err(ConfigError::ZeroTrim);
+        }
+        match self.balancer {
+            Balancer::PollAndShuffle {
+                adaptive: Some(Adaptive { c, gamma }),
+                ..
+            } => {
+                if !(c.is_finite() && c > 0.0) {
+                    return Err(ConfigError::AdaptiveC(c));
+                }
+                if !(gamma > 0.0 && gamma <= 1.0) {
+                    return Err(ConfigError::AdaptiveGamma(gamma));
+                }
+            }
+            Balancer::MasterWorker { bundle, .. } => match bundle {
+                BundleRule::Fixed(0) => return Err(ConfigError::BundleSize),
+                BundleRule::Adaptive { c, .. } if !(c.is_finite() && c > 0.0) => {
+                    return Err(ConfigError::BundleConstant(c))
+                }
+                BundleRule::Sqrt { startup, max_job }
+                    if !(startup.is_finite() && startup > 0.0)
+                        || !(max_job.is_finite() && max_job > 0.0) =>
+                {
+                    return Err(ConfigError::BundleSqrt { startup, max_job })
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+        match self.balancer.jobs() {
+            Some(Jobs::Depth(h)) if h > MAX_H => Err(ConfigError::DepthTooLarge { h, max: MAX_H }),
+            Some(Jobs::PerPe(0)) => Err(ConfigError::NoJobsPerPe),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Default for Config {
+    /// Random polling on every core of this machine (as rayon's default pool), seed 1.
+    fn default() -> Self {
+        Config::new(std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+}
