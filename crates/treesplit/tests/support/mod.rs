@@ -504,7 +504,8 @@ impl Task for Knap {
             let (p, w) = self.items[i];
             self.stack.push((i + 1, profit, weight, mask));
             if weight + w <= self.capacity {
-                self.stack.push((i + 1, profit + p, weight + w, mask | 1 << i));
+                self.stack
+                    .push((i + 1, profit + p, weight + w, mask | 1 << i));
             }
         }
         done
