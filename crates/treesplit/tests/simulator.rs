@@ -44,8 +44,12 @@ fn same_seed_same_report_byte_for_byte() {
     };
     // The whole report, timeline included, but the real time the simulation took.
     let bytes = |seed| {
-        let mut r =
-            simulate(Tree::medium(), &Config::new(37).delta_t(16).seed(seed), &sim).unwrap();
+        let mut r = simulate(
+            Tree::medium(),
+            &Config::new(37).delta_t(16).seed(seed),
+            &sim,
+        )
+        .unwrap();
         r.wall_seconds = 0.0;
         format!("{r:?}")
     };
@@ -90,7 +94,10 @@ fn a_single_pe_takes_exactly_t_seq() {
         let units = Tree::small().count().nodes;
         assert_eq!(r.report.totals.messages, 0, "{balancer}");
         if !balancer.is_static() {
-            assert_eq!(r.report.t_par, units as f64, "{balancer}: no communication, no overhead");
+            assert_eq!(
+                r.report.t_par, units as f64,
+                "{balancer}: no communication, no overhead"
+            );
         } else {
             // Cutting the 2^4 jobs costs T_split per split, and nothing else.
             assert!(r.report.t_par >= units as f64, "{balancer}");
@@ -117,7 +124,11 @@ fn slow_pes_take_proportionally_longer() {
         };
         let slow = simulate(RangeSum::new(n), &Config::new(1).delta_t(n), &slow_sim).unwrap();
         assert_eq!(fast.report.t_par, n as f64);
-        assert_eq!(slow.report.t_par, (n as f64 * factor).ceil(), "factor {factor}");
+        assert_eq!(
+            slow.report.t_par,
+            (n as f64 * factor).ceil(),
+            "factor {factor}"
+        );
         assert_eq!(slow.report.output, n * (n - 1) / 2);
     }
 }
@@ -146,7 +157,12 @@ fn the_first_steal_waits_for_a_request_and_an_answer() {
         };
         let latency = t_hop.unwrap_or(t_rout);
         let delta_t = 50;
-        let r = simulate(RangeSum::new(100_000), &Config::new(2).delta_t(delta_t), &sim).unwrap();
+        let r = simulate(
+            RangeSum::new(100_000),
+            &Config::new(2).delta_t(delta_t),
+            &sim,
+        )
+        .unwrap();
         let segments = r.timeline.as_ref().expect("a timeline at P = 2");
         let first = segments
             .iter()
@@ -287,7 +303,10 @@ fn timeline_segments_are_disjoint_and_account_for_busy_time() {
         let mut mine: Vec<_> = segments.iter().filter(|s| s.pe == pe).collect();
         mine.sort_by_key(|s| s.start);
         for w in mine.windows(2) {
-            assert!(w[0].end <= w[1].start, "PE {pe}: overlapping segments {w:?}");
+            assert!(
+                w[0].end <= w[1].start,
+                "PE {pe}: overlapping segments {w:?}"
+            );
         }
         let busy: u64 = mine
             .iter()
@@ -320,7 +339,11 @@ fn theorem_figures_are_computed_from_the_run() {
         let t = &r.theorem1;
         let what = format!("{balancer} P={p}");
         assert_eq!(t.t_seq_over_p, n as f64 / p as f64, "{what}");
-        assert_eq!(t.lower_order, r.report.t_par - n as f64 / p as f64, "{what}");
+        assert_eq!(
+            t.lower_order,
+            r.report.t_par - n as f64 / p as f64,
+            "{what}"
+        );
         assert_eq!(t.h, r.report.totals.max_generation, "{what}");
         // Halving splits of a range of n: no piece is deeper than ⌈log₂ n⌉.
         assert!(t.h >= 1 && t.h <= 18, "{what}: h = {}", t.h);
@@ -333,7 +356,11 @@ fn theorem_figures_are_computed_from_the_run() {
                 let c = 2.0 + 4.0 * std::f64::consts::LN_2;
                 let want = n as f64 / p as f64 + (3.0 * c * f64::from(t.h) + 3.0) * 40.0;
                 assert!((bound - want).abs() < 1e-6, "{what}: {bound} vs {want}");
-                assert!(r.report.t_par <= bound + 10.0, "{what}: {} > {bound}", r.report.t_par);
+                assert!(
+                    r.report.t_par <= bound + 10.0,
+                    "{what}: {} > {bound}",
+                    r.report.t_par
+                );
             }
             (Balancer::RandomShift, None) => panic!("{what}: no Theorem 14.2 figure"),
             (_, b) => assert!(b.is_none(), "{what}: Theorem 14.2 for {balancer}"),
@@ -411,7 +438,10 @@ fn runs_that_cannot_end_are_errors_not_hangs() {
     };
     for p in [1, 3] {
         let stuck = simulate(Stuck, &Config::new(p), &small);
-        assert!(stuck.is_err(), "P={p}: a task without progress ended normally");
+        assert!(
+            stuck.is_err(),
+            "P={p}: a task without progress ended normally"
+        );
     }
     // A correct run that needs more events than allowed ends with an error that says so.
     let err = simulate(RangeSum::new(100_000), &Config::new(8).delta_t(10), &small).unwrap_err();
