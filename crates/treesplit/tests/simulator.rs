@@ -277,8 +277,7 @@ fn busy_time_is_work_plus_the_charged_overheads() {
                 base
             );
             assert_eq!((busy - base) % t_recv.max(1), 0, "{what}");
-            if t_recv > 0 {
-                let handled = (busy - base) / t_recv;
+            if let Some(handled) = (busy - base).checked_div(t_recv) {
                 assert!(handled >= t.pieces_received, "{what}: {handled} handled");
             }
             // Per PE, busy + idle covers the time it took part.
