@@ -1,15 +1,21 @@
-//! Every balancer × {threads, simulator} × several P × {N-Queens 9, UTS T1-mini, a synthetic
-//! tree}: the exact sequential answer, work conserved, and termination within a time bound.
-//! The simulator runs include slow PEs, where synchronous schemes would first break. The
-//! static balancers run on bags of 2^h or q·P jobs cut from the same roots, with every
-//! permutation, bundle rule and both prefix-sum variants.
+//! The applications' tasks under every balancer × {threads, simulator} × several P ×
+//! {N-Queens 9, UTS T1-mini, a synthetic tree}: the exact sequential answer, work conserved,
+//! and termination within a time bound. The simulator runs include slow PEs. The static
+//! balancers run on bags of 2^h or q·P jobs cut from the same roots.
+//!
+//! The balancers' own options (every permutation, bundle rule, prefix-sum variant,
+//! poll-and-shuffle variant, neighbourhood, round length) are tested on the library's own
+//! tasks in `crates/treesplit/tests/balancers.rs`.
 
-use std::sync::mpsc;
+/// The library's test support (one copy of `within` for both crates).
+#[path = "../../treesplit/tests/support/mod.rs"]
+mod support;
+
 use std::time::Duration;
+use support::within;
 use treesplit::machine::sim::Topology;
 use treesplit::{
-    run, run_sequential, simulate, Balancer, BundleRule, Config, SimConfig, StaticPermutation,
-    Task, TerminationKind,
+    run, run_sequential, simulate, Balancer, Config, SimConfig, Task, TerminationKind,
 };
 
 /// The static balancers need a bag size: alternately 2^h jobs and q jobs per PE.
@@ -26,15 +32,6 @@ fn with_jobs(cfg: Config, case: usize) -> Config {
 use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 use treesplit_apps::uts::{Uts, UtsParams};
 use treesplit_apps::NQueens;
-
-fn within<R: Send + 'static>(limit: Duration, f: impl FnOnce() -> R + Send + 'static) -> R {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(f());
-    });
-    rx.recv_timeout(limit)
-        .unwrap_or_else(|_| panic!("did not finish within {limit:?} (hang?)"))
-}
 
 fn check_all<T: Task + Clone>(name: &str, root: T)
 where
@@ -108,7 +105,9 @@ where
     }
 }
 
-/// Random polling with fast initialization and with trimming, on threads and in the simulator.
+/// Random polling with fast initialization and with trimming on the applications, on threads
+/// and in the simulator: fast initialization needs every application's `split` to be
+/// deterministic (every PE splits its copy of the root alike).
 fn check_options<T: Task + Clone>(name: &str, root: T)
 where
     T::Output: PartialEq + std::fmt::Debug,
@@ -180,121 +179,6 @@ fn random_polling_options_keep_answers_exact() {
         seed: 9,
     };
     check_options("synthetic", Synthetic::new(p).unwrap());
-}
-
-/// The static balancers' options: every permutation of random-static, every bundle rule of
-/// master–worker, splittable and atomic prefix sums; threads and simulator.
-#[test]
-fn static_balancer_options_keep_answers_exact() {
-    let synthetic = Synthetic::new(SyntheticParams {
-        work: 200_000,
-        alpha: 0.2,
-        atomic: 1,
-        rule: SplitRule::Random,
-        spin: 1,
-        seed: 4,
-    })
-    .unwrap();
-    let seq = run_sequential(synthetic.clone());
-    let mut configs = Vec::new();
-    for kind in StaticPermutation::ALL {
-        configs.push(
-            Config::new(1)
-                .balancer(Balancer::RandomStatic)
-                .static_permutation(*kind),
-        );
-    }
-    for rule in [
-        BundleRule::Fixed(5),
-        BundleRule::Sqrt {
-            startup: 50.0,
-            max_job: 400.0,
-        },
-        BundleRule::Adaptive { c: 2.0, w_min: 100 },
-        // W_min = 0: the target falls to 0 near the end; a bundle still holds one job.
-        BundleRule::Adaptive { c: 3.5, w_min: 0 },
-    ] {
-        configs.push(Config::new(1).balancer(Balancer::MasterWorker).bundle(rule));
-    }
-    for splittable in [true, false] {
-        configs.push(
-            Config::new(1)
-                .balancer(Balancer::PrefixSum)
-                .splittable(splittable),
-        );
-    }
-    for base in configs {
-        for (p, h) in [(1, 4), (2, 9), (3, 7), (7, 10), (64, 12)] {
-            let mut cfg = base.clone().h(Some(h)).delta_t(50).seed(p as u64);
-            cfg.pes = p;
-            let s = simulate(synthetic.clone(), &cfg, &SimConfig::default()).expect("simulation");
-            let what = format!("{} {:?} sim P={p} h={h}", cfg.balancer, cfg);
-            assert_eq!(s.report.output, seq.output, "{what}");
-            assert_eq!(s.report.totals.work_units, seq.work_units, "{what}");
-            if cfg.balancer == Balancer::PrefixSum && cfg.splittable && p > 1 {
-                // Exact sizes and cuttable jobs: every PE gets ⌈T/P⌉ units or fewer.
-                let max = s
-                    .report
-                    .per_pe
-                    .iter()
-                    .map(|pe| pe.counters.work_units)
-                    .max();
-                assert!(
-                    max <= Some(seq.work_units.div_ceil(p as u64)),
-                    "{what}: {max:?}"
-                );
-            }
-            if p <= 7 {
-                let r = {
-                    let (root, cfg) = (synthetic.clone(), cfg.clone());
-                    within(Duration::from_secs(120), move || {
-                        run(root, &cfg).expect("thread run")
-                    })
-                };
-                assert_eq!(r.output, seq.output, "{what} (threads)");
-                assert_eq!(r.totals.work_units, seq.work_units, "{what} (threads)");
-            }
-        }
-    }
-}
-
-/// Poll-and-shuffle with both permutations, adaptive or not, on threads and in the simulator.
-#[test]
-fn poll_and_shuffle_variants_keep_answers_exact() {
-    let root = Uts::new(UtsParams::parse(&["T1-mini".to_string()]).unwrap());
-    let seq = run_sequential(root.clone());
-    for permutation in [
-        treesplit::PermutationKind::Messages,
-        treesplit::PermutationKind::Pseudorandom,
-    ] {
-        for adaptive in [false, true] {
-            for p in [2, 5, 8, 16] {
-                let cfg = Config::new(p)
-                    .balancer(Balancer::PollAndShuffle)
-                    .permutation(permutation)
-                    .adaptive(adaptive, 4.0, 0.25)
-                    .round(30)
-                    .delta_t(32);
-                let s = simulate(root.clone(), &cfg, &SimConfig::default()).expect("simulation");
-                assert_eq!(
-                    s.report.output, seq.output,
-                    "{permutation} adaptive={adaptive} sim P={p}"
-                );
-                assert_eq!(s.report.totals.work_units, seq.work_units);
-                let r = {
-                    let (root, cfg) = (root.clone(), cfg.clone());
-                    within(Duration::from_secs(120), move || {
-                        run(root, &cfg).expect("thread run")
-                    })
-                };
-                assert_eq!(
-                    r.output, seq.output,
-                    "{permutation} adaptive={adaptive} threads P={p}"
-                );
-                assert_eq!(r.totals.work_units, seq.work_units);
-            }
-        }
-    }
 }
 
 #[test]

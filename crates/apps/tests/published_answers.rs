@@ -2,8 +2,12 @@
 //! gives the sequential answer and the published one, and does exactly the sequential
 //! number of work units (nothing lost, nothing done twice).
 
-use std::sync::mpsc;
+/// The library's test support (one copy of `within` for both crates).
+#[path = "../../treesplit/tests/support/mod.rs"]
+mod support;
+
 use std::time::Duration;
+use support::within;
 use treesplit::{run, run_sequential, Config, Report, Task};
 use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 use treesplit_apps::uts::{Uts, UtsParams};
@@ -11,15 +15,6 @@ use treesplit_apps::NQueens;
 
 const PES: [usize; 6] = [1, 2, 3, 4, 7, 16];
 const SEEDS: [u64; 3] = [1, 2, 3];
-
-fn within<R: Send + 'static>(limit: Duration, f: impl FnOnce() -> R + Send + 'static) -> R {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(f());
-    });
-    rx.recv_timeout(limit)
-        .unwrap_or_else(|_| panic!("did not finish within {limit:?} (hang?)"))
-}
 
 fn run_checked<T: Task>(root: T, cfg: Config) -> Report<T::Output> {
     within(Duration::from_secs(120), move || {

@@ -5,9 +5,13 @@
 //! P ∈ {1, 2, 4, 7} and several balancers; early stop ends without a hang and with a valid
 //! solution.
 
+/// The library's test support (one copy of `within` for both crates).
+#[path = "../../treesplit/tests/support/mod.rs"]
+mod support;
+
 use std::path::Path;
-use std::sync::mpsc;
 use std::time::Duration;
+use support::within;
 use treesplit::{run, run_sequential, simulate, Balancer, Config, SimConfig};
 use treesplit_apps::golomb::{is_golomb, Golomb};
 use treesplit_apps::knapsack::{Knapsack, Packing};
@@ -15,15 +19,6 @@ use treesplit_apps::puzzle15::{ida_star, solves, IdaResult};
 use treesplit_apps::spec::{KnapsackFile, PuzzleSpec, GOLOMB_LENGTHS};
 
 const DATA: &str = "tests/data"; // copies of ../shared/data (see SOURCES-shared-data.txt)
-
-fn within<R: Send + 'static>(limit: Duration, f: impl FnOnce() -> R + Send + 'static) -> R {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(f());
-    });
-    rx.recv_timeout(limit)
-        .unwrap_or_else(|_| panic!("did not finish within {limit:?} (hang?)"))
-}
 
 fn configs() -> Vec<Config> {
     let mut v = Vec::new();

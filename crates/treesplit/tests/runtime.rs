@@ -2,80 +2,16 @@
 //! that end the run with an error, termination that waits for work in transit, and runs
 //! that end within a time bound.
 
+mod support;
+
 use serde::{Deserialize, Serialize};
-use std::sync::mpsc;
 use std::time::Duration;
+use support::{within, RangeSum};
 use treesplit::{run, run_sequential, Config, Context, RunError, Task, Threads};
 
-/// Run `f` on its own thread and fail the test if it takes longer than `limit`.
-fn within<R: Send + 'static>(limit: Duration, f: impl FnOnce() -> R + Send + 'static) -> R {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(f());
-    });
-    rx.recv_timeout(limit)
-        .unwrap_or_else(|_| panic!("did not finish within {limit:?} (hang?)"))
-}
-
-/// Independent jobs over a range (paper 001 §14.5.1): the sum of f(i) for i in lo..hi,
-/// split at the middle. `panic_at` makes the unit with that index panic.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Range {
-    lo: u64,
-    hi: u64,
-    panic_at: Option<u64>,
-    spin: u32,
-}
-
-fn f(i: u64, spin: u32) -> u64 {
-    let mut x = i;
-    for _ in 0..spin {
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407)
-            ^ (x >> 29);
-    }
-    x >> 40
-}
-
-impl Task for Range {
-    type Output = u64;
-    fn work(&mut self, budget: u64, ctx: &mut Context<'_, u64>) -> u64 {
-        let end = self.hi.min(self.lo + budget);
-        for i in self.lo..end {
-            if Some(i) == self.panic_at {
-                panic!("unit {i} is poisoned");
-            }
-            *ctx.output() += f(i, self.spin);
-        }
-        let done = end - self.lo;
-        self.lo = end;
-        done
-    }
-    fn split(&mut self) -> Option<Self> {
-        if self.hi - self.lo < 2 {
-            return None;
-        }
-        let mid = self.lo + (self.hi - self.lo) / 2;
-        let upper = Range {
-            lo: mid,
-            ..self.clone()
-        };
-        self.hi = mid;
-        Some(upper)
-    }
-    fn is_empty(&self) -> bool {
-        self.lo >= self.hi
-    }
-}
-
-fn range(n: u64) -> Range {
-    Range {
-        lo: 0,
-        hi: n,
-        panic_at: None,
-        spin: 128,
-    }
+/// Σ f(i) over 0..n with a costly f (128 rounds of mixing per unit).
+fn range(n: u64) -> RangeSum {
+    RangeSum::spinning(n, 128)
 }
 
 #[test]
@@ -83,6 +19,7 @@ fn every_p_gives_the_sequential_answer_and_conserves_work() {
     let n = 300_000;
     let seq = run_sequential(range(n));
     assert_eq!(seq.work_units, n);
+    assert_eq!(seq.output, range(n).expected());
     for p in [1, 2, 3, 4, 7, 16] {
         for seed in [1, 2, 3] {
             let cfg = Config::new(p).delta_t(64).seed(seed);
@@ -123,7 +60,7 @@ fn more_pes_than_cores() {
 #[test]
 fn a_panicking_task_ends_the_run_with_an_error_naming_the_pe() {
     for p in [1, 2, 4, 9] {
-        let root = Range {
+        let root = RangeSum {
             panic_at: Some(150_000),
             ..range(200_000)
         };

@@ -1,0 +1,492 @@
+//! The library's end-to-end matrix: every balancer of `Balancer::ALL` × both termination
+//! protocols × {threads, simulator} × P ∈ {1, 2, 3, 7} (threads) and {1, 2, 3, 7, 64}
+//! (simulator, with slow PEs and several networks), with each balancer's own options. Every
+//! run must give exactly the answer of a plain sequential walk and do exactly its number of
+//! work units. Beside the matrix: branch and bound reaches the optimum and early stop ends
+//! with the hit under every balancer; static balancers derive h from the task's estimates;
+//! prefix sums balance as their theorems say; fast initialization starts PEs busy.
+
+mod support;
+
+use std::fmt::Debug;
+use std::time::Duration;
+use support::{jobs, jobs_expected, within, Find, Knap, RangeSum, Tree};
+use treesplit::machine::sim::{Delay, Topology};
+use treesplit::{
+    run, run_sequential, simulate, Balancer, BundleRule, Config, PermutationKind, SimConfig,
+    StaticPermutation, Task, TerminationKind,
+};
+
+const THREAD_PES: [usize; 4] = [1, 2, 3, 7];
+const SIM_PES: [(usize, Topology); 6] = [
+    (1, Topology::Crossbar),
+    (2, Topology::Ring),
+    (3, Topology::Mesh2d),
+    (7, Topology::Hypercube),
+    (64, Topology::Mesh2d),
+    (256, Topology::FatTree),
+];
+
+/// A machine for the simulator runs: the topology given; for P ≥ 3 two slow PEs (where
+/// synchronous schemes would first break); random delays (reordering messages between
+/// different pairs) at P = 7; sender and receiver overheads at P ≥ 64.
+fn sim_for(p: usize, topology: Topology) -> SimConfig {
+    SimConfig {
+        topology,
+        slow: if p > 2 {
+            vec![(1, 4.0), (p - 1, 2.5)]
+        } else {
+            vec![]
+        },
+        delay: if p == 7 {
+            Delay::Uniform(25)
+        } else {
+            Delay::None
+        },
+        t_send: if p >= 64 { 2 } else { 0 },
+        t_recv: if p >= 64 { 3 } else { 0 },
+        ..SimConfig::default()
+    }
+}
+
+/// The number of jobs of a static balancer, one of three rules chosen by `case`: 2^6 jobs,
+/// 3 per PE, or 2^1 (fewer jobs than PEs).
+fn with_jobs(cfg: Config, case: usize) -> Config {
+    if !cfg.balancer.is_static() {
+        return cfg;
+    }
+    match case % 3 {
+        0 => cfg.h(Some(6)),
+        1 => cfg.jobs_per_pe(Some(3)),
+        _ => cfg.h(Some(1)),
+    }
+}
+
+fn with_pes(mut cfg: Config, p: usize) -> Config {
+    cfg.pes = p;
+    cfg
+}
+
+/// Run `root` under `base` (P is set here) on threads and in the simulator for every P; each
+/// run must give `output` and do `units` work units.
+fn check<T: Task>(what: &str, root: &T, base: &Config, output: &T::Output, units: u64)
+where
+    T::Output: PartialEq + Debug,
+{
+    for (k, p) in THREAD_PES.into_iter().enumerate() {
+        let cfg = with_jobs(with_pes(base.clone(), p).delta_t(32).seed(p as u64 + 7), k);
+        let r = {
+            let (root, cfg) = (root.clone(), cfg.clone());
+            within(Duration::from_secs(60), move || run(root, &cfg))
+        }
+        .unwrap_or_else(|e| panic!("{what} threads P={p} {cfg:?}: {e}"));
+        let tag = format!("{what} threads {cfg:?}");
+        assert_eq!(&r.output, output, "{tag}");
+        assert_eq!(r.totals.work_units, units, "{tag}: work not conserved");
+        assert_eq!(r.per_pe.len(), p, "{tag}");
+    }
+    for (k, (p, topology)) in SIM_PES.into_iter().enumerate() {
+        let cfg = with_jobs(with_pes(base.clone(), p).delta_t(16).seed(p as u64), k + 1);
+        let tag = format!("{what} sim {topology} {cfg:?}");
+        let s = simulate(root.clone(), &cfg, &sim_for(p, topology))
+            .unwrap_or_else(|e| panic!("{tag}: {e}"));
+        assert_eq!(&s.report.output, output, "{tag}");
+        assert_eq!(
+            s.report.totals.work_units, units,
+            "{tag}: work not conserved"
+        );
+        if p > 1 && !cfg.balancer.is_static() {
+            assert!(
+                s.report.totals.splits > 0,
+                "{tag}: no split happened, the run exercised nothing"
+            );
+        }
+    }
+}
+
+/// The matrix for one balancer: each variant × both termination protocols, on the irregular
+/// tree (no estimates) and, for static balancers, on jobs with estimates.
+fn matrix(balancer: Balancer, variants: Vec<Config>) {
+    let tree = Tree::small();
+    let want = tree.count();
+    assert!(want.nodes > 5_000, "the test tree is too small: {want:?}");
+    let bag = jobs(600, 5, false);
+    let (bag_output, bag_units) = jobs_expected(600, 5);
+    for variant in variants {
+        assert_eq!(variant.balancer, balancer);
+        for termination in TerminationKind::ALL {
+            let cfg = variant.clone().termination(*termination);
+            check("tree", &tree, &cfg, &want, want.nodes);
+            if balancer.is_static() {
+                check("jobs", &bag, &cfg, &bag_output, bag_units);
+            }
+        }
+    }
+}
+
+fn base(balancer: Balancer) -> Config {
+    Config::new(1).balancer(balancer)
+}
+
+/// Fast initialization and trimming, the options every polling balancer has.
+fn polling_variants(balancer: Balancer) -> Vec<Config> {
+    vec![
+        base(balancer),
+        base(balancer).fast_init(true),
+        base(balancer).trim(Some(1)),
+        base(balancer).fast_init(true).trim(Some(2)),
+    ]
+}
+
+#[test]
+fn random_polling() {
+    matrix(
+        Balancer::RandomPolling,
+        polling_variants(Balancer::RandomPolling),
+    );
+}
+
+#[test]
+fn neighbour_polling_on_every_neighbourhood() {
+    let mut variants: Vec<Config> = Topology::ALL
+        .iter()
+        .map(|t| base(Balancer::NeighbourPolling).neighbourhood(*t))
+        .collect();
+    variants.push(
+        base(Balancer::NeighbourPolling)
+            .neighbourhood(Topology::Ring)
+            .fast_init(true)
+            .trim(Some(1)),
+    );
+    matrix(Balancer::NeighbourPolling, variants);
+}
+
+#[test]
+fn global_round_robin() {
+    matrix(
+        Balancer::GlobalRoundRobin,
+        polling_variants(Balancer::GlobalRoundRobin),
+    );
+}
+
+#[test]
+fn random_shift_with_several_rounds() {
+    let mut variants: Vec<Config> = [5, 50, 400]
+        .into_iter()
+        .map(|r| base(Balancer::RandomShift).round(r))
+        .collect();
+    variants.extend(
+        polling_variants(Balancer::RandomShift)
+            .into_iter()
+            .skip(1)
+            .map(|c| c.round(30)),
+    );
+    matrix(Balancer::RandomShift, variants);
+}
+
+#[test]
+fn poll_and_shuffle_with_both_permutations_adaptive_or_not() {
+    let mut variants = Vec::new();
+    for permutation in [PermutationKind::Messages, PermutationKind::Pseudorandom] {
+        for (adaptive, c, gamma) in [(false, 4.0, 0.25), (true, 4.0, 0.25), (true, 1.0, 1.0)] {
+            variants.push(
+                base(Balancer::PollAndShuffle)
+                    .permutation(permutation)
+                    .adaptive(adaptive, c, gamma)
+                    .round(30),
+            );
+        }
+    }
+    variants.push(
+        base(Balancer::PollAndShuffle)
+            .round(30)
+            .fast_init(true)
+            .trim(Some(1)),
+    );
+    matrix(Balancer::PollAndShuffle, variants);
+}
+
+#[test]
+fn random_static_with_every_permutation() {
+    let variants = StaticPermutation::ALL
+        .iter()
+        .map(|k| base(Balancer::RandomStatic).static_permutation(*k))
+        .collect();
+    matrix(Balancer::RandomStatic, variants);
+}
+
+#[test]
+fn block() {
+    matrix(Balancer::Block, vec![base(Balancer::Block)]);
+}
+
+#[test]
+fn round_robin() {
+    matrix(Balancer::RoundRobin, vec![base(Balancer::RoundRobin)]);
+}
+
+#[test]
+fn random_assignment() {
+    matrix(
+        Balancer::RandomAssignment,
+        vec![base(Balancer::RandomAssignment)],
+    );
+}
+
+#[test]
+fn master_worker_with_every_bundle_rule() {
+    let variants = [
+        BundleRule::Fixed(1),
+        BundleRule::Fixed(5),
+        BundleRule::Sqrt {
+            startup: 50.0,
+            max_job: 400.0,
+        },
+        BundleRule::Adaptive { c: 2.0, w_min: 100 },
+        // W_min = 0: the target falls to 0 near the end; a bundle still holds one job.
+        BundleRule::Adaptive { c: 3.5, w_min: 0 },
+    ]
+    .into_iter()
+    .map(|rule| base(Balancer::MasterWorker).bundle(rule))
+    .collect();
+    matrix(Balancer::MasterWorker, variants);
+}
+
+#[test]
+fn prefix_sum_splittable_and_atomic() {
+    matrix(
+        Balancer::PrefixSum,
+        vec![
+            base(Balancer::PrefixSum).splittable(true),
+            base(Balancer::PrefixSum).splittable(false),
+        ],
+    );
+}
+
+#[test]
+fn every_balancer_covered() {
+    // The tests above name each balancer once; a balancer added to ALL must get its own.
+    assert_eq!(
+        Balancer::ALL.len(),
+        11,
+        "a new balancer needs a matrix test here"
+    );
+}
+
+/// Exact estimates and cuttable jobs: splittable prefix sums give every PE at most ⌈T/P⌉
+/// units; atomic ones at most ⌈T/P⌉ plus one job (the 2-approximation of paper 001 §14.2).
+#[test]
+fn prefix_sums_balance_as_promised() {
+    let n = 100_000u64;
+    for splittable in [true, false] {
+        for (p, h) in [(2, 9), (3, 7), (7, 10), (64, 12), (100, 8)] {
+            let cfg = Config::new(p)
+                .balancer(Balancer::PrefixSum)
+                .splittable(splittable)
+                .h(Some(h))
+                .seed(p as u64);
+            let s = simulate(RangeSum::new(n), &cfg, &SimConfig::default()).unwrap();
+            assert_eq!(s.report.output, n * (n - 1) / 2);
+            assert_eq!(s.report.totals.work_units, n);
+            let limit = n.div_ceil(p as u64) + if splittable { 0 } else { n.div_ceil(1 << h) };
+            assert!(
+                s.report.totals.max_pe_work_units <= limit,
+                "splittable={splittable} P={p} h={h}: a PE did {} units, limit {limit}",
+                s.report.totals.max_pe_work_units
+            );
+        }
+    }
+}
+
+/// Static balancers given neither h nor q derive h from the root's estimates (Theorem 3 of
+/// paper 004); a task without estimates gets an error that says what to give.
+#[test]
+fn static_balancers_derive_h_from_estimates() {
+    use treesplit::task::bag::resolve_depth;
+    for balancer in Balancer::STATIC {
+        // Halving splits: α = 1/2, x(α) = 1, h = ⌈log₂ P + log₂ log₂ P⌉ = 4 + 2 at P = 16.
+        let cfg = Config::new(16).balancer(*balancer);
+        assert!(cfg.validate().is_err(), "{balancer}: no job count accepted");
+        let (resolved, alpha) = resolve_depth(&cfg, &RangeSum::new(1 << 20)).unwrap();
+        assert_eq!(alpha, Some(0.5), "{balancer}");
+        assert_eq!(resolved.h, Some(6), "{balancer}");
+        let s = simulate(RangeSum::new(1 << 20), &resolved, &SimConfig::default()).unwrap();
+        assert_eq!(s.report.output, (1u64 << 20) * ((1 << 20) - 1) / 2);
+        assert_eq!(s.report.totals.work_units, 1 << 20);
+        // Jobs of different sizes (exact and noisy estimates): some h, and the exact answer.
+        for noisy in [false, true] {
+            let root = jobs(3_000, 9, noisy);
+            let cfg = Config::new(7).balancer(*balancer);
+            let (resolved, alpha) = resolve_depth(&cfg, &root).unwrap();
+            let a = alpha.expect("estimates give α");
+            assert!(a > 0.0 && a <= 0.5, "{balancer}: α = {a}");
+            assert!(resolved.h.is_some(), "{balancer}");
+            let (output, units) = jobs_expected(3_000, 9);
+            let r = {
+                let (root, resolved) = (root.clone(), resolved.clone());
+                within(Duration::from_secs(60), move || {
+                    run(root, &resolved).unwrap()
+                })
+            };
+            assert_eq!(
+                (r.output, r.totals.work_units),
+                (output, units),
+                "{balancer}"
+            );
+            let s = simulate(root, &resolved, &SimConfig::default()).unwrap();
+            assert_eq!(
+                (s.report.output, s.report.totals.work_units),
+                (output, units),
+                "{balancer} noisy={noisy}"
+            );
+        }
+        let err = resolve_depth(&cfg, &Tree::small()).unwrap_err();
+        assert!(err.contains("estimates"), "{balancer}: {err}");
+    }
+}
+
+/// With fast initialization every PE below 2^⌊log₂ P⌋ starts with a piece of the root, so
+/// PEs 0..4 all work even before anyone steals.
+#[test]
+fn fast_initialization_starts_pes_busy() {
+    for balancer in &Balancer::ALL[..5] {
+        for p in [4, 5, 8, 16] {
+            let cfg = Config::new(p)
+                .balancer(*balancer)
+                .fast_init(true)
+                .delta_t(32)
+                .seed(3)
+                .round(30);
+            let s = simulate(Tree::small(), &cfg, &SimConfig::default()).unwrap();
+            assert_eq!(s.report.output, Tree::small().count(), "{balancer} P={p}");
+            let started = s
+                .report
+                .per_pe
+                .iter()
+                .take(4)
+                .filter(|pe| pe.counters.work_units > 0)
+                .count();
+            assert_eq!(
+                started, 4,
+                "{balancer} P={p}: fast initialization left PEs 0..4 idle"
+            );
+        }
+    }
+}
+
+/// Branch and bound under every balancer: the optimum by dynamic programming, a packing that
+/// fits and adds up; improvements reach the other simulated PEs.
+#[test]
+fn branch_and_bound_reaches_the_optimum_under_every_balancer() {
+    let knap = Knap::new(30, 0);
+    let optimum = knap.optimum_by_dp();
+    assert_eq!(run_sequential(knap.clone()).output.profit, Some(optimum));
+    let valid = |best: &support::Best, what: &str| {
+        assert_eq!(best.profit, Some(optimum), "{what}");
+        let (profit, weight) = knap.packing(best.mask);
+        assert_eq!(
+            Some(profit),
+            best.profit,
+            "{what}: the packing does not add up"
+        );
+        assert!(weight <= knap.capacity, "{what}: the packing does not fit");
+    };
+    for balancer in Balancer::ALL {
+        for termination in TerminationKind::ALL {
+            for p in [1, 2, 3, 7] {
+                let cfg = with_jobs(
+                    Config::new(p)
+                        .balancer(*balancer)
+                        .termination(*termination)
+                        .delta_t(16)
+                        .seed(p as u64),
+                    p,
+                );
+                let what = format!("{balancer} {termination} P={p}");
+                let r = {
+                    let (root, cfg) = (knap.clone(), cfg.clone());
+                    within(Duration::from_secs(60), move || run(root, &cfg).unwrap())
+                };
+                valid(&r.output, &format!("{what} threads"));
+            }
+            for p in [1, 3, 16, 64] {
+                let cfg = with_jobs(
+                    Config::new(p)
+                        .balancer(*balancer)
+                        .termination(*termination)
+                        .delta_t(8)
+                        .seed(p as u64),
+                    p,
+                );
+                let what = format!("{balancer} {termination} sim P={p}");
+                let s = simulate(knap.clone(), &cfg, &SimConfig::default()).unwrap();
+                valid(&s.report.output, &what);
+                if p > 1 && s.report.totals.improvements > 1 {
+                    assert!(
+                        s.report.per_pe.iter().any(|pe| pe.bound_latency.is_some()),
+                        "{what}: no PE learned of an improvement"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A decision search that stops early under every balancer: it ends (no hang) with the hit,
+/// having done no more than all the work, and the units counted are the indices tested.
+#[test]
+fn early_stop_ends_with_the_hit_under_every_balancer() {
+    let (n, target) = (200_000, 123_457);
+    let root = Find {
+        lo: 0,
+        hi: n,
+        target,
+    };
+    let seq = run_sequential(root.clone());
+    assert_eq!(seq.output.hit, Some(target));
+    assert_eq!(
+        seq.work_units,
+        target + 1,
+        "the sequential run stops at the hit"
+    );
+    for balancer in Balancer::ALL {
+        for termination in TerminationKind::ALL {
+            for p in [1, 2, 7] {
+                let cfg = with_jobs(
+                    Config::new(p)
+                        .balancer(*balancer)
+                        .termination(*termination)
+                        .delta_t(64)
+                        .seed(p as u64),
+                    p,
+                );
+                let what = format!("{balancer} {termination} threads P={p}");
+                let r = {
+                    let (root, cfg) = (root.clone(), cfg.clone());
+                    within(Duration::from_secs(60), move || run(root, &cfg).unwrap())
+                };
+                assert_eq!(r.output.hit, Some(target), "{what}");
+                assert_eq!(r.output.tested, r.totals.work_units, "{what}");
+                assert!(r.totals.work_units <= n, "{what}");
+            }
+            for p in [1, 3, 64] {
+                let cfg = with_jobs(
+                    Config::new(p)
+                        .balancer(*balancer)
+                        .termination(*termination)
+                        .delta_t(64)
+                        .seed(p as u64),
+                    p,
+                );
+                let what = format!("{balancer} {termination} sim P={p}");
+                let s = simulate(root.clone(), &cfg, &SimConfig::default()).unwrap();
+                assert_eq!(s.report.output.hit, Some(target), "{what}");
+                assert_eq!(s.report.output.tested, s.report.totals.work_units, "{what}");
+                assert!(s.report.totals.work_units <= n, "{what}");
+                if p == 1 && !balancer.is_static() {
+                    assert_eq!(s.report.totals.work_units, target + 1, "{what}");
+                }
+            }
+        }
+    }
+}
