@@ -3,7 +3,7 @@
 //! that is the plan's job (`crate::plan`), so this module imports none of ours.
 
 use clap::parser::ValueSource;
-use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::collections::BTreeSet;
 use treesplit::{Balancer, BundleRule, PermutationKind, StaticPermutation, TerminationKind};
 
@@ -23,15 +23,24 @@ impl Given {
 pub fn parse() -> Result<(Cli, Given), clap::Error> {
     let matches = Cli::command().try_get_matches()?;
     let cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
+    // Each level's matches also hold the values of global arguments defined below it, which
+    // that level may not be asked about: look at the arguments each level defines.
+    let mut command = Cli::command();
+    command.build();
     let mut given = BTreeSet::new();
-    let mut level: Option<&ArgMatches> = Some(&matches);
-    while let Some(m) = level {
-        for id in m.ids() {
-            if m.value_source(id.as_str()) == Some(ValueSource::CommandLine) {
-                given.insert(id.as_str().to_string());
+    let mut level = Some((&matches, &command));
+    while let Some((m, cmd)) = level {
+        for arg in cmd.get_arguments() {
+            let id = arg.get_id().as_str();
+            if m.ids().any(|i| i.as_str() == id)
+                && m.value_source(id) == Some(ValueSource::CommandLine)
+            {
+                given.insert(id.to_string());
             }
         }
-        level = m.subcommand().map(|(_, sub)| sub);
+        level = m
+            .subcommand()
+            .and_then(|(name, sub)| Some((sub, cmd.find_subcommand(name)?)));
     }
     Ok((cli, Given(given)))
 }
