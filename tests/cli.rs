@@ -261,10 +261,28 @@ fn dst_command_runs_and_counts() {
 
 #[test]
 fn dst_cases_replay_exactly_from_their_command_line() {
+    // The replay line `treesplit dst` prints (with only the flags that apply) reproduces the
+    // case bit for bit.
     for seed in 0..40u64 {
         let case = treesplit_apps::dst::Case::random(seed, 64);
         let (t_par, messages, splits) = case.fingerprint().expect("case runs");
-        let line = case.command_line();
+        let seed_text = seed.to_string();
+        let o = treesplit(&[
+            "dst",
+            "--cases",
+            "1",
+            "--seed",
+            &seed_text,
+            "--max-pes",
+            "64",
+            "--json",
+        ]);
+        assert!(o.status.success(), "seed {seed}: {}", stderr(&o));
+        let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+        let line = j["slowest"]["replay"]
+            .as_str()
+            .expect("replay line")
+            .to_string();
         let mut args: Vec<&str> = line.split_whitespace().skip(1).collect();
         args.push("--json");
         let o = treesplit(&args);
@@ -473,4 +491,412 @@ fn searches_check_published_answers_and_bad_files_name_file_and_line() {
         assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+const KORF: &str = "crates/apps/tests/data/korf100.tsv";
+
+/// `args` with `--json`: exit 0 and exactly one JSON document on stdout.
+fn json_of(args: &[&str]) -> serde_json::Value {
+    let mut args = args.to_vec();
+    args.push("--json");
+    let o = treesplit(&args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stdout(&o)))
+}
+
+#[test]
+fn every_subcommand_prints_json() {
+    let j = json_of(&["run", "nqueens", "8", "--pes", "2", "--quiet"]);
+    assert_eq!(j["result"], 92);
+    let j = json_of(&["run", "nqueens", "8", "--sequential"]);
+    assert_eq!(j["result"], 92);
+    let j = json_of(&["sim", "nqueens", "8", "--pes", "8"]);
+    assert_eq!(j["result"], 92);
+    let j = json_of(&["bench", "golomb", "6", "--pes", "2", "--repeat", "1"]);
+    assert!(j["search_overhead"].as_f64().unwrap() > 0.0, "{j}");
+    let j = json_of(&[
+        "compare",
+        "nqueens",
+        "7",
+        "--pes",
+        "8",
+        "--balancers",
+        "random-polling,random-shift",
+    ]);
+    assert_eq!(j.as_array().unwrap().len(), 2, "{j}");
+    let j = json_of(&["dst", "--cases", "3"]);
+    assert_eq!(j["passed"], 3, "{j}");
+    let j = json_of(&["depth", "--pes", "4", "--work", "20000", "--max-h", "6"]);
+    assert_eq!(j["rows"].as_array().unwrap().len(), 1, "{j}");
+    let j = json_of(&["trees"]);
+    assert!(
+        j.as_array().unwrap().iter().any(|t| t["name"] == "T1L"),
+        "{j}"
+    );
+}
+
+#[test]
+fn puzzle15_json_on_threads_and_sim() {
+    for args in [
+        &[
+            "run",
+            "puzzle15",
+            "--korf",
+            "79",
+            "--korf-file",
+            KORF,
+            "--pes",
+            "1",
+            "--quiet",
+        ][..],
+        &[
+            "run",
+            "puzzle15",
+            "--korf",
+            "79",
+            "--korf-file",
+            KORF,
+            "--pes",
+            "2",
+            "--quiet",
+        ][..],
+        &[
+            "sim",
+            "puzzle15",
+            "--korf",
+            "79",
+            "--korf-file",
+            KORF,
+            "--pes",
+            "16",
+        ][..],
+        &[
+            "run",
+            "puzzle15",
+            "--korf",
+            "79",
+            "--korf-file",
+            KORF,
+            "--sequential",
+        ][..],
+    ] {
+        let j = json_of(args);
+        assert_eq!(j["result"]["length"], 42, "{args:?}: {j}");
+        assert!(
+            j["published"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|p| p["matches"] == true),
+            "{args:?}: {j}"
+        );
+    }
+}
+
+#[test]
+fn quiet_prints_no_notes_or_progress() {
+    let dir = std::env::temp_dir().join(format!("treesplit-quiet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("c.svg");
+    for args in [
+        &["run", "nqueens", "8", "--pes", "2", "--quiet"][..],
+        &["sim", "nqueens", "8", "--pes", "8", "--quiet"][..],
+        &[
+            "sim",
+            "synthetic",
+            "--work",
+            "200000",
+            "--pes",
+            "8",
+            "--balancer",
+            "random-static",
+            "--quiet",
+        ][..],
+        &[
+            "bench", "nqueens", "8", "--pes", "2", "--repeat", "1", "--quiet",
+        ][..],
+        &[
+            "compare",
+            "nqueens",
+            "7",
+            "--pes",
+            "8",
+            "--quiet",
+            "--svg",
+            svg.to_str().unwrap(),
+        ][..],
+        &["dst", "--cases", "2", "--quiet"][..],
+        &[
+            "depth", "--pes", "4", "--work", "20000", "--max-h", "6", "--quiet",
+        ][..],
+        &["trees", "--quiet"][..],
+    ] {
+        let o = treesplit(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o), "", "{args:?} printed on stderr");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn flags_that_do_not_apply_are_rejected() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["run", "nqueens", "8", "--bundle", "fixed:2"], "--bundle"),
+        (&["run", "nqueens", "8", "--adaptive"], "--adaptive"),
+        (
+            &[
+                "run",
+                "nqueens",
+                "8",
+                "--balancer",
+                "poll-and-shuffle",
+                "--adaptive-c",
+                "2",
+            ],
+            "--adaptive-c",
+        ),
+        (
+            &["run", "nqueens", "8", "--adaptive-gamma", "0.5"],
+            "--adaptive-gamma",
+        ),
+        (
+            &["run", "nqueens", "8", "--permutation", "pseudorandom"],
+            "--permutation",
+        ),
+        (&["run", "nqueens", "8", "--round", "20"], "--round"),
+        (
+            &[
+                "sim",
+                "nqueens",
+                "8",
+                "--balancer",
+                "global-round-robin",
+                "--round",
+                "20",
+            ],
+            "--round",
+        ),
+        (
+            &["run", "nqueens", "8", "--neighbourhood", "ring"],
+            "--neighbourhood",
+        ),
+        (&["run", "nqueens", "8", "--h", "4"], "--h"),
+        (&["run", "nqueens", "8", "--q", "4"], "--q"),
+        (
+            &["run", "nqueens", "8", "--h-from-alpha", "0.3"],
+            "--h-from-alpha",
+        ),
+        (
+            &[
+                "run",
+                "nqueens",
+                "8",
+                "--balancer",
+                "block",
+                "--q",
+                "2",
+                "--static-permutation",
+                "lcg",
+            ],
+            "--static-permutation",
+        ),
+        (
+            &[
+                "run",
+                "nqueens",
+                "8",
+                "--balancer",
+                "master-worker",
+                "--h",
+                "4",
+                "--atomic-jobs",
+            ],
+            "--atomic-jobs",
+        ),
+        (
+            &[
+                "run",
+                "nqueens",
+                "8",
+                "--balancer",
+                "block",
+                "--q",
+                "2",
+                "--trim",
+                "2",
+            ],
+            "--trim",
+        ),
+        (
+            &[
+                "sim",
+                "nqueens",
+                "8",
+                "--balancer",
+                "random-static",
+                "--h",
+                "4",
+                "--fast-init",
+            ],
+            "--fast-init",
+        ),
+        (&["run", "nqueens", "8", "--net", "ring"], "--net"),
+        (&["run", "nqueens", "8", "--gantt", "x.svg"], "--gantt"),
+        (
+            &["run", "nqueens", "8", "--sequential", "--pes", "2"],
+            "--pes",
+        ),
+        (
+            &[
+                "run",
+                "nqueens",
+                "8",
+                "--sequential",
+                "--balancer",
+                "random-shift",
+            ],
+            "--balancer",
+        ),
+        (
+            &["run", "nqueens", "8", "--sequential", "--baseline"],
+            "--baseline",
+        ),
+        (
+            &[
+                "run",
+                "puzzle15",
+                "--korf",
+                "79",
+                "--korf-file",
+                KORF,
+                "--baseline",
+            ],
+            "--baseline",
+        ),
+        (
+            &[
+                "sim",
+                "puzzle15",
+                "--korf",
+                "79",
+                "--korf-file",
+                KORF,
+                "--gantt",
+                "x.svg",
+            ],
+            "--gantt",
+        ),
+        (
+            &[
+                "run",
+                "puzzle15",
+                "--tiles",
+                "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+                "--korf-file",
+                KORF,
+            ],
+            "--korf-file",
+        ),
+        (
+            &["compare", "nqueens", "7", "--balancer", "random-shift"],
+            "--balancer",
+        ),
+        (&["compare", "nqueens", "7", "--gantt", "x.svg"], "--gantt"),
+        (
+            &[
+                "compare",
+                "nqueens",
+                "7",
+                "--balancers",
+                "random-polling,block",
+                "--bundle",
+                "fixed:2",
+            ],
+            "--bundle",
+        ),
+        (
+            &["bench", "golomb", "6", "--rayon-depth", "2"],
+            "--rayon-depth",
+        ),
+    ];
+    for (args, flag) in cases {
+        let o = treesplit(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(flag), "{args:?}: '{err}' does not name {flag}");
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+        assert!(stdout(&o).is_empty(), "{args:?} printed on stdout");
+    }
+    // The same flags where they apply are accepted.
+    for args in [
+        &[
+            "run",
+            "nqueens",
+            "8",
+            "--pes",
+            "2",
+            "--balancer",
+            "master-worker",
+            "--h",
+            "4",
+            "--bundle",
+            "fixed:2",
+            "--quiet",
+        ][..],
+        &[
+            "run",
+            "nqueens",
+            "8",
+            "--pes",
+            "2",
+            "--balancer",
+            "poll-and-shuffle",
+            "--round",
+            "30",
+            "--adaptive",
+            "--adaptive-c",
+            "2",
+            "--permutation",
+            "pseudorandom",
+            "--quiet",
+        ][..],
+        &[
+            "sim",
+            "nqueens",
+            "8",
+            "--balancer",
+            "neighbour-polling",
+            "--neighbourhood",
+            "hypercube",
+            "--trim",
+            "2",
+            "--fast-init",
+        ][..],
+        &[
+            "sim",
+            "nqueens",
+            "8",
+            "--balancer",
+            "prefix-sum",
+            "--q",
+            "2",
+            "--atomic-jobs",
+        ][..],
+        &[
+            "compare",
+            "nqueens",
+            "7",
+            "--pes",
+            "8",
+            "--balancers",
+            "random-polling,master-worker",
+            "--bundle",
+            "fixed:2",
+            "--h",
+            "4",
+        ][..],
+    ] {
+        let o = treesplit(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    }
 }

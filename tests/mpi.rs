@@ -199,6 +199,57 @@ fn bad_arguments_are_reported_once() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success());
     assert_eq!(err.matches("error: N-Queens needs").count(), 1, "{err}");
+    // A flag that does not apply: rejected before MPI starts, once.
+    let o = mpirun(
+        3,
+        &[],
+        &[
+            "run",
+            "nqueens",
+            "8",
+            "--machine",
+            "mpi",
+            "--bundle",
+            "fixed:2",
+        ],
+        &[],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert_eq!(
+        err.matches("error: --bundle does not apply").count(),
+        1,
+        "{err}"
+    );
+}
+
+/// IDA* with --json over MPI: one JSON document, printed by rank 0.
+#[test]
+fn puzzle15_json_on_ranks() {
+    let o = mpirun(
+        3,
+        &[],
+        &[
+            "run",
+            "puzzle15",
+            "--korf",
+            "79",
+            "--korf-file",
+            "crates/apps/tests/data/korf100.tsv",
+            "--machine",
+            "mpi",
+            "--json",
+        ],
+        &[],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)));
+    assert_eq!(j["result"]["length"], 42, "{j}");
+    assert!(
+        j["machine"].as_str().unwrap().starts_with("mpi, P = 3"),
+        "{j}"
+    );
 }
 
 /// Branch-and-bound over MPI: incumbents travel between ranks as bound messages; the optima

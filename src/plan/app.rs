@@ -1,6 +1,7 @@
-//! From command-line arguments to an application instance, and its published answer.
+//! Part of the plan layer: from the application flags to a checked application instance
+//! (`treesplit_apps::AppSpec`), whose published answer the commands check.
 
-use crate::args::{AppArgs, SplitRuleArg};
+use crate::flags::{AppArgs, SplitRuleArg};
 use treesplit_apps::puzzle15::check_tiles;
 pub use treesplit_apps::spec::{AppVisitor, Published};
 use treesplit_apps::spec::{KnapsackFile, PuzzleSpec};

@@ -1,5 +1,6 @@
-//! The progress indicator on stderr: work units done and the rate, shown for runs that
-//! last more than a second, only when stderr is a terminal and --quiet is not given.
+//! The progress indicator on stderr (used by the thread machine of `commands`): work units
+//! done and the rate, shown for runs that last more than a second, only when stderr is a
+//! terminal and --quiet is not given.
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;

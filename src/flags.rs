@@ -1,11 +1,60 @@
-//! The command line: `treesplit run|bench <app> <app-args> [options]`.
+//! The flags layer: the clap definitions of every subcommand and option, and which flags the
+//! user actually gave ([`Given`]). Nothing here checks whether a flag makes sense for the run:
+//! that is the plan's job (`crate::plan`), so this module imports none of ours.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use treesplit::task::bag::theorem3_h;
-use treesplit::topology::Topology;
-use treesplit::{
-    Balancer, BundleRule, Config, PermutationKind, StaticPermutation, TerminationKind,
-};
+use clap::parser::ValueSource;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use std::collections::BTreeSet;
+use treesplit::{Balancer, BundleRule, PermutationKind, StaticPermutation, TerminationKind};
+
+/// The ids (clap's field names, e.g. `adaptive_c`) of the arguments given on the command line,
+/// at any level of subcommands; defaults do not count.
+#[derive(Debug, Default, Clone)]
+pub struct Given(BTreeSet<String>);
+
+impl Given {
+    /// Whether the user gave the argument with this id.
+    pub fn has(&self, id: &str) -> bool {
+        self.0.contains(id)
+    }
+}
+
+/// Parse the process's arguments: the typed command line and the flags given.
+pub fn parse() -> Result<(Cli, Given), clap::Error> {
+    let matches = Cli::command().try_get_matches()?;
+    let cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
+    // Each level's matches also hold the values of global arguments defined below it, which
+    // that level may not be asked about: look at the arguments each level defines.
+    let mut command = Cli::command();
+    command.build();
+    let mut given = BTreeSet::new();
+    let mut level = Some((&matches, &command));
+    while let Some((m, cmd)) = level {
+        for arg in cmd.get_arguments() {
+            let id = arg.get_id().as_str();
+            if m.ids().any(|i| i.as_str() == id)
+                && m.value_source(id) == Some(ValueSource::CommandLine)
+            {
+                given.insert(id.to_string());
+            }
+        }
+        level = m
+            .subcommand()
+            .and_then(|(name, sub)| Some((sub, cmd.find_subcommand(name)?)));
+    }
+    Ok((cli, Given(given)))
+}
+
+/// `--json` and `--quiet`, which every subcommand takes.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct OutputFlags {
+    /// Print one JSON document on stdout (and nothing else there).
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// No progress indicator and no notes on stderr (errors are still printed).
+    #[arg(long, global = true)]
+    pub quiet: bool,
+}
 
 /// treesplit: tree-shaped computations on many PEs with provably good load balance.
 #[derive(Debug, Parser)]
@@ -28,14 +77,22 @@ pub enum Command {
     /// Deterministic simulation testing: random runs in the simulator, each checked.
     Dst(DstArgs),
     /// List the named UTS trees and their published node counts.
-    Trees,
+    Trees(TreesArgs),
     /// Random-static in the simulator: the smallest splitting depth h that balances a synthetic
     /// α-splitting tree, beside paper 004's Theorems 3 and 4.
     Depth(DepthArgs),
 }
 
 #[derive(Debug, Args)]
+pub struct TreesArgs {
+    #[command(flatten)]
+    pub out: OutputFlags,
+}
+
+#[derive(Debug, Args)]
 pub struct DepthArgs {
+    #[command(flatten)]
+    pub out: OutputFlags,
     /// PE counts, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "64,256,1024,4096")]
     pub pes: Vec<usize>,
@@ -75,21 +132,17 @@ pub struct RunArgs {
 pub struct RunOpts {
     #[command(flatten)]
     pub balance: BalancerOpts,
+    #[command(flatten)]
+    pub out: OutputFlags,
     /// Number of PEs (default: the number of cores).
     #[arg(long, global = true)]
     pub pes: Option<usize>,
-    /// Print the report as JSON on stdout.
-    #[arg(long, global = true)]
-    pub json: bool,
     /// Run the sequential baseline only (no runtime).
     #[arg(long, global = true)]
     pub sequential: bool,
     /// Also run the sequential baseline first, to report T_seq, speedup and efficiency.
     #[arg(long, global = true)]
     pub baseline: bool,
-    /// No progress indicator.
-    #[arg(long, global = true)]
-    pub quiet: bool,
     /// The machine: threads in this process, or MPI ranks (start under mpirun; needs a
     /// build with `--features mpi`).
     #[arg(long, global = true, value_enum, default_value_t = MachineArg::Threads)]
@@ -153,16 +206,15 @@ pub struct SimOpts {
     /// Draw per-PE timelines (P ≤ 512) or the utilization curve to this SVG or PNG file.
     #[arg(long, global = true)]
     pub gantt: Option<std::path::PathBuf>,
-    /// Print the report as JSON.
-    #[arg(long, global = true)]
-    pub json: bool,
+    #[command(flatten)]
+    pub out: OutputFlags,
 }
 
 #[derive(Debug, Args)]
 pub struct CompareArgs {
     #[command(subcommand)]
     pub app: AppArgs,
-    /// The simulated machine (--balancer is ignored: every balancer runs).
+    /// The simulated machine (--balancer and --gantt are rejected: every balancer runs).
     #[command(flatten)]
     pub opts: SimOpts,
     /// Draw the comparison (efficiency and T_par per balancer) to this SVG or PNG file.
@@ -175,6 +227,8 @@ pub struct CompareArgs {
 
 #[derive(Debug, Args)]
 pub struct DstArgs {
+    #[command(flatten)]
+    pub out: OutputFlags,
     /// Number of random cases.
     #[arg(long, default_value_t = 1000)]
     pub cases: u64,
@@ -255,49 +309,6 @@ pub struct BalancerOpts {
     pub atomic_jobs: bool,
 }
 
-impl BalancerOpts {
-    /// The run configuration for `pes` PEs; the defaults depend on the machine.
-    pub fn config(
-        &self,
-        pes: usize,
-        default_delta_t: u64,
-        default_round: u64,
-        default_neighbourhood: Topology,
-    ) -> Result<Config, String> {
-        let neighbourhood = match &self.neighbourhood {
-            Some(n) => n.parse()?,
-            None => default_neighbourhood,
-        };
-        let mut config = Config::new(pes)
-            .balancer(self.balancer)
-            .delta_t(self.delta_t.unwrap_or(default_delta_t))
-            .seed(self.seed)
-            .termination(self.termination)
-            .round(self.round.unwrap_or(default_round))
-            .trim(self.trim)
-            .fast_init(self.fast_init)
-            .neighbourhood(neighbourhood)
-            .permutation(self.permutation)
-            .adaptive(self.adaptive, self.adaptive_c, self.adaptive_gamma)
-            .h(self.h)
-            .jobs_per_pe(self.jobs_per_pe)
-            .static_permutation(self.static_permutation)
-            .bundle(self.bundle)
-            .splittable(!self.atomic_jobs);
-        if let Some(alpha) = self.h_from_alpha {
-            if !(alpha > 0.0 && alpha <= 0.5) {
-                return Err(format!("--h-from-alpha must be in (0, 0.5], got {alpha}"));
-            }
-            if config.h.is_none() && config.jobs_per_pe.is_none() {
-                config.h = Some(theorem3_h(alpha, pes).min(treesplit::config::MAX_H));
-            }
-        }
-        // The number of jobs may still come from the root (`resolve_depth`).
-        config.validate_options()?;
-        Ok(config)
-    }
-}
-
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     #[command(subcommand)]
@@ -311,9 +322,8 @@ pub struct BenchArgs {
     /// Δt for the treesplit runs (default: the application's).
     #[arg(long = "delta-t", global = true)]
     pub delta_t: Option<u64>,
-    /// Print the measurements as JSON.
-    #[arg(long, global = true)]
-    pub json: bool,
+    #[command(flatten)]
+    pub out: OutputFlags,
     /// Rayon peers: parallel iteration above this tree depth, sequential below
     /// (default: N-Queens 3, UTS every node).
     #[arg(long = "rayon-depth", global = true)]

@@ -1,13 +1,13 @@
 //! `treesplit compare`: every balancer on the same instance in the simulator, one table (and
-//! optionally one picture), each run checked against the sequential answer.
+//! optionally one picture), each run checked against the sequential answer. Runs on the same
+//! simulator machine as `sim` (`SimMachine`).
 
-use crate::app::{App, AppVisitor, Published};
-use crate::args::CompareArgs;
-use crate::{plot, sim, Failure};
+use super::SimMachine;
+use crate::output::{self, plot, Failure, Notes};
+use crate::plan::{AppVisitor, ComparePlan, Published};
 use serde::Serialize;
 use std::fmt::{Debug, Display};
-use treesplit::{run_sequential, Balancer, Config, SimConfig, Task};
-use treesplit_apps::dst::simulate_maybe_adversarial;
+use treesplit::{run_sequential, Config, Machine, Task};
 
 /// One balancer's figures.
 #[derive(Debug, Clone, Serialize)]
@@ -24,21 +24,22 @@ pub struct Row {
     pub h: u32,
 }
 
-pub fn compare(app: &App, args: &CompareArgs) -> Result<(), Failure> {
-    let (config, sim) = sim::configs(&args.opts)?;
-    if let Some(path) = &args.svg {
-        plot::check_path(path).map_err(Failure::input)?;
-    }
+pub fn compare(plan: &ComparePlan) -> Result<(), Failure> {
+    let config = plan.balance.config(plan.pes)?;
+    let sim = &plan.sim;
+    let app = &plan.app;
+    let machine = SimMachine {
+        sim: sim.clone(),
+        empty_splits: plan.empty_splits,
+    };
     let rows = app.visit(CompareApp {
         config: &config,
-        sim: &sim,
-        args,
+        machine: &machine,
+        plan,
     })?;
-    if args.opts.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&rows).map_err(|e| Failure::input(e.to_string()))?
-        );
+    let notes = plan.out.notes();
+    if plan.out.json {
+        output::print_json(&rows)?;
     } else {
         println!(
             "{} on P = {} ({}, T_rout {}, T_split {}, Δt {}, seed {})",
@@ -79,26 +80,28 @@ pub fn compare(app: &App, args: &CompareArgs) -> Result<(), Failure> {
             );
         }
     }
-    if let Some(path) = &args.svg {
+    if let Some(path) = &plan.svg {
         let title = format!(
             "{} on P = {} ({})",
             app.describe(),
             config.pes,
             sim.topology
         );
-        plot::draw_comparison(path, &title, &rows).map_err(|e| Failure {
-            message: format!("cannot draw {}: {e}", path.display()),
-            code: 1,
-        })?;
-        eprintln!("wrote {}", path.display());
+        let bars: Vec<(String, f64)> = rows
+            .iter()
+            .map(|r| (r.balancer.clone(), r.efficiency))
+            .collect();
+        plot::draw_comparison(path, &title, &bars)
+            .map_err(|e| Failure::run(format!("cannot draw {}: {e}", path.display())))?;
+        notes.note(format_args!("wrote {}", path.display()));
     }
     Ok(())
 }
 
 struct CompareApp<'a> {
     config: &'a Config,
-    sim: &'a SimConfig,
-    args: &'a CompareArgs,
+    machine: &'a SimMachine,
+    plan: &'a ComparePlan,
 }
 
 impl AppVisitor for CompareApp<'_> {
@@ -114,37 +117,31 @@ impl AppVisitor for CompareApp<'_> {
         T: Task,
         T::Output: Display + PartialEq + Debug,
     {
-        let (config, sim, args) = (self.config, self.sim, self.args);
+        let (config, machine) = (self.config, self.machine);
+        let notes: Notes = self.plan.out.notes();
         let seq = run_sequential(make_root());
         let mut rows = Vec::new();
-        let balancers = if args.balancers.is_empty() {
-            Balancer::ALL
-        } else {
-            &args.balancers[..]
-        };
-        for &balancer in balancers {
+        for &balancer in &self.plan.balancers {
             let config = config.clone().balancer(balancer);
             let config = match treesplit::task::bag::resolve_depth(&config, &make_root()) {
                 Ok((config, _)) => config,
                 Err(_) if balancer.is_static() => {
-                    eprintln!("{balancer}: skipped (give --h, --q or --h-from-alpha: this application gives no size estimates)");
+                    notes.note(format_args!("{balancer}: skipped (give --h, --q or --h-from-alpha: this application gives no size estimates)"));
                     continue;
                 }
                 Err(e) => return Err(Failure::input(e)),
             };
-            let r = simulate_maybe_adversarial(make_root(), &config, sim, args.opts.empty_splits)
-                .map_err(|e| Failure {
-                message: format!("{balancer}: {e}"),
-                code: 1,
-            })?;
+            let Some(r) = machine
+                .run(make_root(), &config)
+                .map_err(|e| Failure::run(format!("{balancer}: {e}")))?
+            else {
+                continue;
+            };
             if r.report.output != seq.output || r.report.totals.work_units != seq.work_units {
-                return Err(Failure {
-                    message: format!(
-                        "{balancer} gave {:?} in {} units; sequential {:?} in {}",
-                        r.report.output, r.report.totals.work_units, seq.output, seq.work_units
-                    ),
-                    code: 3,
-                });
+                return Err(Failure::wrong(format!(
+                    "{balancer} gave {:?} in {} units; sequential {:?} in {}",
+                    r.report.output, r.report.totals.work_units, seq.output, seq.work_units
+                )));
             }
             let t = &r.report.totals;
             rows.push(Row {

@@ -3,20 +3,36 @@
 //! with the speedup and the *search overhead* — nodes explored in parallel over nodes
 //! explored sequentially (pruning makes the parallel search explore a different tree).
 
-use crate::app::{App, AppVisitor, Published};
-use crate::args::BenchArgs;
-use crate::Failure;
+use crate::output::{self, Failure};
+use crate::plan::{AppVisitor, BenchPlan, Published};
+use serde::Serialize;
 use std::fmt::{Debug, Display};
 use treesplit::{run_sequential, Config, Task, Threads};
 
-pub fn bench(app: &App, args: &BenchArgs, delta_t: u64) -> Result<(), Failure> {
-    app.visit(Bench { app, args, delta_t })
+pub fn bench(args: &BenchPlan) -> Result<(), Failure> {
+    args.app.visit(Bench { args })
 }
 
 struct Bench<'a> {
-    app: &'a App,
-    args: &'a BenchArgs,
+    args: &'a BenchPlan,
+}
+
+/// `bench --json` of a search.
+#[derive(Serialize)]
+struct SearchBenchJson {
+    app: String,
+    pes: usize,
     delta_t: u64,
+    repeat: usize,
+    /// Median sequential time (s) and nodes.
+    sequential_seconds: f64,
+    sequential_nodes: u64,
+    /// Median parallel time (s) and nodes.
+    parallel_seconds: f64,
+    parallel_nodes: u64,
+    speedup: f64,
+    /// Nodes in parallel over nodes sequentially.
+    search_overhead: f64,
 }
 
 impl AppVisitor for Bench<'_> {
@@ -37,24 +53,21 @@ impl AppVisitor for Bench<'_> {
         for _ in 0..args.repeat {
             let s = run_sequential(make_root());
             if published(&s.output).is_some_and(|c| !c.matches) {
-                return Err(Failure {
-                    message: format!("sequential result {} is wrong", s.output),
-                    code: 3,
-                });
+                return Err(Failure::wrong(format!(
+                    "sequential result {} is wrong",
+                    s.output
+                )));
             }
             seq.push((s.t_seq, s.work_units));
-            let config = Config::new(p).delta_t(self.delta_t);
+            let config = Config::new(p).delta_t(args.delta_t);
             let r = Threads::new()
                 .run(make_root(), &config)
-                .map_err(|e| Failure {
-                    message: e.to_string(),
-                    code: 1,
-                })?;
+                .map_err(Failure::run)?;
             if published(&r.output).is_some_and(|c| !c.matches) {
-                return Err(Failure {
-                    message: format!("parallel result {} is wrong", r.output),
-                    code: 3,
-                });
+                return Err(Failure::wrong(format!(
+                    "parallel result {} is wrong",
+                    r.output
+                )));
             }
             par.push((r.t_par, r.totals.work_units));
         }
@@ -64,9 +77,23 @@ impl AppVisitor for Bench<'_> {
         };
         let (ts, ns) = median(&mut seq);
         let (tp, np) = median(&mut par);
+        if args.out.json {
+            return output::print_json(&SearchBenchJson {
+                app: args.app.describe(),
+                pes: p,
+                delta_t: args.delta_t,
+                repeat: args.repeat,
+                sequential_seconds: ts,
+                sequential_nodes: ns,
+                parallel_seconds: tp,
+                parallel_nodes: np,
+                speedup: ts / tp,
+                search_overhead: np as f64 / ns as f64,
+            });
+        }
         println!(
             "{} (median of {} interleaved runs)",
-            self.app.describe(),
+            args.app.describe(),
             args.repeat
         );
         println!("sequential          {ts:>9.4} s  {ns:>14} nodes");

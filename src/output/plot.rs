@@ -2,6 +2,7 @@
 //! sending, idle) above the utilization curve when the simulator kept a timeline (P ≤ 512),
 //! the utilization curve alone otherwise. SVG or PNG by the file's extension. The font is
 //! embedded (DejaVu Sans, see assets/DejaVuSans-LICENSE.txt), so no system library is needed.
+//! Part of the output layer; imports none of our modules.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -14,7 +15,7 @@ static FONT: Once = Once::new();
 
 fn register_font() {
     FONT.call_once(|| {
-        let bytes: &'static [u8] = include_bytes!("../assets/DejaVuSans.ttf");
+        let bytes: &'static [u8] = include_bytes!("../../assets/DejaVuSans.ttf");
         let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, bytes);
     });
 }
@@ -50,12 +51,8 @@ pub fn draw<O>(path: &Path, report: &SimReport<O>) -> Result<(), String> {
     }
 }
 
-/// Draw a balancer comparison: efficiency per balancer as bars.
-pub fn draw_comparison(
-    path: &Path,
-    title: &str,
-    rows: &[crate::compare::Row],
-) -> Result<(), String> {
+/// Draw a balancer comparison: efficiency per balancer (name, efficiency) as bars.
+pub fn draw_comparison(path: &Path, title: &str, rows: &[(String, f64)]) -> Result<(), String> {
     register_font();
     let size = (1000, 500);
     match path
@@ -77,7 +74,7 @@ pub fn draw_comparison(
 fn comparison_on<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     title: &str,
-    rows: &[crate::compare::Row],
+    rows: &[(String, f64)],
 ) -> Result<(), String> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(err)?;
@@ -89,7 +86,7 @@ fn comparison_on<DB: DrawingBackend>(
         .y_label_area_size(60)
         .build_cartesian_2d((0u32..n).into_segmented(), 0f64..1.05)
         .map_err(err)?;
-    let names: Vec<String> = rows.iter().map(|r| r.balancer.clone()).collect();
+    let names: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -106,7 +103,7 @@ fn comparison_on<DB: DrawingBackend>(
             Rectangle::new(
                 [
                     (SegmentValue::Exact(i), 0.0),
-                    (SegmentValue::Exact(i + 1), r.efficiency),
+                    (SegmentValue::Exact(i + 1), r.1),
                 ],
                 color(Activity::Working).filled(),
             )

@@ -2,9 +2,8 @@
 //! rayon version at P threads, measured in one invocation, interleaved, with ratios.
 //! (Benchmarks, not tests: speed is measured here, correctness is checked by the tests.)
 
-use crate::app::App;
-use crate::args::BenchArgs;
-use crate::Failure;
+use crate::output::{self, Failure};
+use crate::plan::{App, BenchPlan};
 use serde::Serialize;
 use std::fmt::Debug;
 use std::time::Instant;
@@ -38,16 +37,14 @@ struct BenchReport {
     sequential_units_per_second: f64,
 }
 
-pub fn bench(app: &App, args: &BenchArgs) -> Result<(), Failure> {
-    if args.pes == 0 || args.repeat == 0 {
-        return Err(Failure::input("bench needs --pes ≥ 1 and --repeat ≥ 1"));
-    }
+pub fn bench(args: &BenchPlan) -> Result<(), Failure> {
+    let app = &args.app;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.pes)
         .stack_size(256 << 20)
         .build()
         .map_err(|e| Failure::input(format!("cannot build the rayon pool: {e}")))?;
-    let delta_t = args.delta_t.unwrap_or_else(|| app.default_delta_t());
+    let delta_t = args.delta_t;
     match app {
         App::NQueens(n) => {
             let n = *n;
@@ -76,7 +73,7 @@ pub fn bench(app: &App, args: &BenchArgs) -> Result<(), Failure> {
             || pool.install(|| rayon_peers::synthetic(p)),
             |s| *s,
         ),
-        _ => crate::search_bench::bench(app, args, delta_t),
+        _ => super::search_bench::bench(args),
     }
 }
 
@@ -93,7 +90,7 @@ fn stats(name: String, mut seconds: Vec<f64>) -> Series {
 
 fn measure<T, R, A>(
     app: &App,
-    args: &BenchArgs,
+    args: &BenchPlan,
     delta_t: u64,
     make_root: impl Fn() -> T,
     rayon_run: impl Fn() -> R,
@@ -105,9 +102,10 @@ where
 {
     let (mut seq, mut one, mut many, mut ray) = (vec![], vec![], vec![], vec![]);
     let mut work_units = 0;
-    let fail = |what: &str, got: &dyn Debug, want: &dyn Debug| Failure {
-        message: format!("{what} gave {got:?}, the sequential baseline {want:?}"),
-        code: 3,
+    let fail = |what: &str, got: &dyn Debug, want: &dyn Debug| {
+        Failure::wrong(format!(
+            "{what} gave {got:?}, the sequential baseline {want:?}"
+        ))
     };
     for _ in 0..args.repeat {
         let s = run_sequential(make_root());
@@ -117,10 +115,7 @@ where
             let config = Config::new(p).delta_t(delta_t);
             let r = Threads::new()
                 .run(make_root(), &config)
-                .map_err(|e| Failure {
-                    message: e.to_string(),
-                    code: 1,
-                })?;
+                .map_err(Failure::run)?;
             if r.output != s.output || r.totals.work_units != s.work_units {
                 return Err(fail(
                     &format!("treesplit at P = {p}"),
@@ -156,12 +151,8 @@ where
         sequential_units_per_second: work_units as f64 / ts,
         series,
     };
-    if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| Failure::input(e.to_string()))?
-        );
-        return Ok(());
+    if args.out.json {
+        return output::print_json(&report);
     }
     println!(
         "bench {}   P = {}   Δt = {}   repeat {}",

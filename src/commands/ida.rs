@@ -1,0 +1,236 @@
+//! `treesplit run|sim puzzle15`: IDA* as a sequence of tree-shaped computations, one per
+//! threshold, each run by the configured balancer on the plan's machine. One iteration loop
+//! ([`iterate`]) serves every machine through the library's `Machine` trait, and the
+//! sequential baseline: after each iteration, rank 0's outcome (solution found, the next
+//! threshold, the work units) is shared with `share_from_0`, so MPI ranks agree on the next
+//! step. Reports the optimal length (checked against Korf's published one and by replaying
+//! the moves) and the nodes generated over all iterations; in the default
+//! stop-at-first-solution mode on one PE (or `--sequential`), the count follows Korf's
+//! convention and is checked against the data file.
+
+use super::{resolve_jobs, with_machine, CliMachine, UseMachine};
+use crate::output::{self, print_published, verdict, Failure, Notes};
+use crate::plan::{MachinePlan, Published, RunPlan};
+use serde::Serialize;
+use treesplit::{run_sequential, Config};
+use treesplit_apps::puzzle15::{manhattan, moves_string, solves, IdaResult, Iteration, Puzzle15};
+use treesplit_apps::spec::PuzzleSpec;
+
+/// What the machine adds up over the iterations.
+#[derive(Default, Serialize)]
+struct Totals {
+    t_par: f64,
+    requests: u64,
+    splits: u64,
+    /// Simulator: the termination (or stop) detection delay of each iteration.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    termination_delays: Vec<u64>,
+}
+
+pub fn run(plan: &RunPlan, spec: &PuzzleSpec) -> Result<(), Failure> {
+    let stop = !spec.complete_last_iteration;
+    if let MachinePlan::Sequential = plan.machine {
+        let start = std::time::Instant::now();
+        let result = iterate(
+            spec,
+            stop,
+            |_| {},
+            |root| {
+                let s = run_sequential(root);
+                Ok(Some((s.output, s.work_units)))
+            },
+        )?;
+        let totals = Totals {
+            t_par: start.elapsed().as_secs_f64(),
+            ..Totals::default()
+        };
+        let Some(r) = result else { return Ok(()) };
+        return report(plan, spec, &r, "sequential", &totals, true);
+    }
+    with_machine(plan, Ida { plan, spec, stop })
+}
+
+/// IDA* on one machine.
+struct Ida<'a> {
+    plan: &'a RunPlan,
+    spec: &'a PuzzleSpec,
+    stop: bool,
+}
+
+impl UseMachine for Ida<'_> {
+    type Out = ();
+
+    fn with<M: CliMachine>(self, machine: &M, config: Config) -> Result<(), Failure> {
+        let notes = if machine.prints() {
+            self.plan.out.notes()
+        } else {
+            Notes { quiet: true }
+        };
+        let mut totals = Totals::default();
+        let result = iterate(
+            self.spec,
+            self.stop,
+            |values| machine.share_from_0(values),
+            |root| {
+                let config = resolve_jobs(&config, &root, notes)?;
+                let Some(r) = machine.run(root, &config).map_err(Failure::run)? else {
+                    return Ok(None);
+                };
+                totals
+                    .termination_delays
+                    .extend(machine.termination_delay(&r));
+                let r = r.as_ref();
+                totals.t_par += r.t_par;
+                totals.requests += r.totals.requests;
+                totals.splits += r.totals.splits;
+                Ok(Some((r.output.clone(), r.totals.work_units)))
+            },
+        )?;
+        let Some(r) = result else {
+            return Ok(()); // ranks other than 0 print nothing
+        };
+        let name = format!(
+            "{}, P = {}, {}",
+            machine.name(),
+            config.pes,
+            config.balancer
+        );
+        report(self.plan, self.spec, &r, &name, &totals, config.pes == 1)
+    }
+}
+
+/// The IDA* iterations: `run_iteration` runs one threshold's root and returns its outcome and
+/// work units where this process holds them (`None` on MPI ranks other than 0); `share`
+/// makes rank 0's decision known everywhere. `None` on the processes without the result.
+fn iterate(
+    spec: &PuzzleSpec,
+    stop: bool,
+    share: impl Fn(&mut [u64]),
+    mut run_iteration: impl FnMut(Puzzle15) -> Result<Option<(Iteration, u64)>, Failure>,
+) -> Result<Option<IdaResult>, Failure> {
+    let (mut threshold, mut generated, mut thresholds) = (manhattan(&spec.tiles), 1, vec![]);
+    let moves = loop {
+        thresholds.push(threshold);
+        if threshold == 0 {
+            break Some(vec![]);
+        }
+        let outcome = run_iteration(Puzzle15::new(&spec.tiles, threshold, stop))?;
+        // [solution found, next threshold, work units] as rank 0 saw them.
+        let mut shared = [0u64; 3];
+        if let Some((out, units)) = &outcome {
+            shared = [
+                u64::from(out.solution.is_some()),
+                u64::from(out.next_threshold),
+                *units,
+            ];
+        }
+        share(&mut shared);
+        generated += shared[2];
+        if shared[0] == 1 {
+            break outcome.and_then(|(out, _)| out.solution);
+        }
+        if shared[1] >= u64::from(u32::MAX) {
+            return Err(Failure::input("the board has no solution"));
+        }
+        threshold = shared[1] as u32;
+    };
+    Ok(moves.map(|moves| IdaResult {
+        moves,
+        generated,
+        thresholds,
+    }))
+}
+
+#[derive(Serialize)]
+struct IdaJson<'a> {
+    app: String,
+    result: IdaJsonResult<'a>,
+    machine: &'a str,
+    totals: &'a Totals,
+    published: Vec<Published>,
+}
+
+#[derive(Serialize)]
+struct IdaJsonResult<'a> {
+    length: usize,
+    moves: String,
+    generated: u64,
+    thresholds: &'a [u32],
+}
+
+fn report(
+    plan: &RunPlan,
+    spec: &PuzzleSpec,
+    r: &IdaResult,
+    machine: &str,
+    totals: &Totals,
+    one_pe: bool,
+) -> Result<(), Failure> {
+    let name = match spec.korf {
+        Some(k) => format!("puzzle15 Korf #{k}"),
+        None => "puzzle15".to_string(),
+    };
+    let mut checks = vec![];
+    checks.extend(spec.optimal.map(|o| Published {
+        source: "Korf 1985, korf100.tsv".into(),
+        value: format!("length {o}"),
+        matches: r.moves.len() as u32 == o,
+    }));
+    if let (Some(nodes), true, false) = (spec.nodes, one_pe, spec.complete_last_iteration) {
+        checks.push(Published {
+            source: "Korf's node-count convention, recomputed in korf100.tsv".into(),
+            value: format!("{nodes} nodes"),
+            matches: r.generated == nodes,
+        });
+    }
+    if plan.out.json {
+        output::print_json(&IdaJson {
+            app: name,
+            result: IdaJsonResult {
+                length: r.moves.len(),
+                moves: moves_string(&r.moves),
+                generated: r.generated,
+                thresholds: &r.thresholds,
+            },
+            machine,
+            totals,
+            published: checks.clone(),
+        })?;
+    } else {
+        println!(
+            "{name}: optimal length {} ({}), {} nodes generated, thresholds {:?}",
+            r.moves.len(),
+            moves_string(&r.moves),
+            r.generated,
+            r.thresholds
+        );
+        println!(
+            "machine {machine}: T_par {:.4} (summed over iterations), requests {}, splits {}",
+            totals.t_par, totals.requests, totals.splits
+        );
+    }
+    if !solves(&spec.tiles, &r.moves) {
+        return Err(Failure::wrong(
+            "the reported moves do not solve the puzzle (a treesplit bug)",
+        ));
+    }
+    for check in checks {
+        let check = Some(check);
+        if !plan.out.json {
+            print_published(&check);
+        }
+        verdict(&check)?;
+    }
+    if !plan.out.json && !totals.termination_delays.is_empty() {
+        println!(
+            "termination (or stop) detected after the last unit: {}",
+            totals
+                .termination_delays
+                .iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Ok(())
+}

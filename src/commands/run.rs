@@ -1,0 +1,161 @@
+//! `treesplit run` and `treesplit sim`: one application on the machine its plan names —
+//! threads (default), MPI ranks (`--machine mpi`), the simulator (`sim`; its report on stdout
+//! is reproducible byte for byte from the seed, its speed goes to stderr) — or the sequential
+//! baseline. The 15-puzzle, a sequence of computations, goes to `ida`.
+
+use super::fault::{self, Faulty};
+use super::{ida, resolve_jobs, with_machine, CliMachine, UseMachine};
+use crate::output::{self, print_published, verdict, Failure, Notes};
+use crate::plan::{App, AppVisitor, MachinePlan, Published, RunPlan};
+use serde::Serialize;
+use std::fmt::{Debug, Display};
+use treesplit::{run_sequential, Config, Report, Task};
+
+pub fn run(plan: &RunPlan) -> Result<(), Failure> {
+    if let App::Puzzle15(spec) = &plan.app {
+        return ida::run(plan, spec);
+    }
+    plan.app.visit(RunApp { plan })
+}
+
+struct RunApp<'a> {
+    plan: &'a RunPlan,
+}
+
+impl AppVisitor for RunApp<'_> {
+    type Out = Result<(), Failure>;
+
+    /// Wrap the task in the injected fault when `TREESPLIT_FAULT` asks for one.
+    fn visit<T>(
+        self,
+        make_root: impl Fn() -> T,
+        published: impl Fn(&T::Output) -> Option<Published>,
+    ) -> Self::Out
+    where
+        T: Task,
+        T::Output: Display + PartialEq + Debug,
+    {
+        match fault::from_env().map_err(Failure::input)? {
+            Some(f) => execute(self.plan, || Faulty::new(make_root(), f), published),
+            None => execute(self.plan, make_root, published),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct SequentialJson<'a, O> {
+    app: String,
+    result: &'a O,
+    work_units: u64,
+    t_seq: f64,
+    published: Option<Published>,
+}
+
+fn execute<T: Task>(
+    plan: &RunPlan,
+    make_root: impl Fn() -> T,
+    published: impl Fn(&T::Output) -> Option<Published>,
+) -> Result<(), Failure>
+where
+    T::Output: Display,
+{
+    if let MachinePlan::Sequential = plan.machine {
+        let r = run_sequential(make_root());
+        let check = published(&r.output);
+        if plan.out.json {
+            output::print_json(&SequentialJson {
+                app: plan.app.describe(),
+                result: &r.output,
+                work_units: r.work_units,
+                t_seq: r.t_seq,
+                published: check.clone(),
+            })?;
+        } else {
+            println!("{}: {}", plan.app.describe(), r.output);
+            print_published(&check);
+            println!(
+                "sequential baseline: {} work units in {:.4} s",
+                r.work_units, r.t_seq
+            );
+        }
+        return verdict(&check);
+    }
+    with_machine(
+        plan,
+        Execute {
+            plan,
+            make_root,
+            published,
+        },
+    )
+}
+
+/// One run on the plan's machine, then its report.
+struct Execute<'a, F, P> {
+    plan: &'a RunPlan,
+    make_root: F,
+    published: P,
+}
+
+impl<T, F, P> UseMachine for Execute<'_, F, P>
+where
+    T: Task,
+    T::Output: Display,
+    F: Fn() -> T,
+    P: Fn(&T::Output) -> Option<Published>,
+{
+    type Out = ();
+
+    fn with<M: CliMachine>(self, machine: &M, config: Config) -> Result<(), Failure> {
+        let plan = self.plan;
+        let notes = if machine.prints() {
+            plan.out.notes()
+        } else {
+            Notes { quiet: true }
+        };
+        let config = resolve_jobs(&config, &(self.make_root)(), notes)?;
+        let Some(r) = machine
+            .run((self.make_root)(), &config)
+            .map_err(Failure::run)?
+        else {
+            return Ok(()); // ranks other than 0 print nothing
+        };
+        let report: &Report<T::Output> = r.as_ref();
+        let check = (self.published)(&report.output);
+        if plan.out.json {
+            machine.print_json(plan.app.describe(), check.clone(), &r)?;
+        } else {
+            println!("{}: {}", plan.app.describe(), report.output);
+            print_published(&check);
+            print!("{}", report.summary());
+            print!("{}", machine.extra_summary(&r));
+            if report.machine == "mpi" {
+                print!("{}", mpi_summary(report));
+            }
+        }
+        let gantt = match &plan.machine {
+            MachinePlan::Sim { gantt, .. } => gantt.as_deref(),
+            _ => None,
+        };
+        machine.after_run(&r, notes, gantt)?;
+        verdict(&check)
+    }
+}
+
+/// Messages, bytes and request round trips per rank.
+fn mpi_summary<O>(report: &Report<O>) -> String {
+    let mut s = format!(
+        "{:>5} {:>10} {:>12} {:>16}\n",
+        "rank", "messages", "bytes sent", "request RTT µs"
+    );
+    for pe in &report.per_pe {
+        let rtt = pe
+            .request_rtt
+            .map_or("-".to_string(), |r| format!("{:.1}", r * 1e6));
+        s.push_str(&format!(
+            "{:>5} {:>10} {:>12} {:>16}\n",
+            pe.pe, pe.counters.messages_sent, pe.bytes_sent, rtt
+        ));
+    }
+    s
+}

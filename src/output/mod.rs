@@ -1,0 +1,133 @@
+//! The output layer: exit codes, error printing and JSON, in one place so that every
+//! subcommand reports the same way. A command returns `Result<(), Failure>`; `main` hands the
+//! result to [`exit`], which prints `error: …` once (on MPI rank 0 only) and picks the exit
+//! code. Imports none of our modules but `plot` below it.
+
+pub mod plot;
+
+use serde::Serialize;
+use std::process::ExitCode;
+pub use treesplit_apps::spec::Published;
+
+/// Exit code of a successful run.
+pub const OK: u8 = 0;
+/// Exit code of a failed run (a task panicked on a PE, a picture could not be written, …).
+pub const FAILED_RUN: u8 = 1;
+/// Exit code of bad input (arguments, files, flags that do not apply).
+pub const BAD_INPUT: u8 = 2;
+/// Exit code of a wrong answer (a result that does not match the published one).
+pub const WRONG_ANSWER: u8 = 3;
+
+/// A failure the user should read: printed as `error: …` with its exit code.
+#[derive(Debug)]
+pub struct Failure {
+    pub message: String,
+    pub code: u8,
+}
+
+impl Failure {
+    /// Bad input (exit code 2).
+    pub fn input(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            code: BAD_INPUT,
+        }
+    }
+
+    /// A failed run (exit code 1).
+    pub fn run(message: impl std::fmt::Display) -> Self {
+        Failure {
+            message: message.to_string(),
+            code: FAILED_RUN,
+        }
+    }
+
+    /// A wrong answer (exit code 3).
+    pub fn wrong(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            code: WRONG_ANSWER,
+        }
+    }
+}
+
+/// This process's rank when started by an MPI launcher (mpirun, srun), from the launcher's
+/// environment; 0 otherwise. Used so that errors are reported once, by rank 0.
+pub fn launcher_rank() -> usize {
+    [
+        "OMPI_COMM_WORLD_RANK",
+        "PMIX_RANK",
+        "PMI_RANK",
+        "SLURM_PROCID",
+    ]
+    .iter()
+    .find_map(|v| std::env::var(v).ok()?.parse().ok())
+    .unwrap_or(0)
+}
+
+/// The process's exit: prints the failure (rank 0 only) and returns its code.
+pub fn exit(result: Result<(), Failure>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::from(OK),
+        Err(f) => {
+            if launcher_rank() == 0 {
+                eprintln!("error: {}", f.message);
+            }
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+/// The exit of a command line clap could not parse (or `--help`, `--version`): printed once.
+pub fn clap_exit(e: clap::Error) -> ExitCode {
+    if launcher_rank() == 0 {
+        let _ = e.print();
+    }
+    ExitCode::from(if e.use_stderr() { BAD_INPUT } else { OK })
+}
+
+/// Print `value` as the one JSON document on stdout.
+pub fn print_json(value: &impl Serialize) -> Result<(), Failure> {
+    let text = serde_json::to_string_pretty(value).map_err(Failure::run)?;
+    println!("{text}");
+    Ok(())
+}
+
+/// The line comparing a result with its published value, if there is one.
+pub fn print_published(check: &Option<Published>) {
+    if let Some(p) = check {
+        let mark = if p.matches {
+            "matches"
+        } else {
+            "DOES NOT MATCH"
+        };
+        println!("published ({}): {} — {mark}", p.source, p.value);
+    }
+}
+
+/// A wrong answer (exit code 3) when the result does not match its published value.
+pub fn verdict(check: &Option<Published>) -> Result<(), Failure> {
+    match check {
+        Some(p) if !p.matches => Err(Failure::wrong(format!(
+            "the result does not match the published {} ({})",
+            p.value, p.source
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Notes on stderr (what was chosen, how fast the simulator ran, files written), which
+/// `--quiet` silences.
+#[derive(Debug, Clone, Copy)]
+pub struct Notes {
+    pub quiet: bool,
+}
+
+impl Notes {
+    /// Print `text` on stderr unless quiet.
+    pub fn note(&self, text: impl std::fmt::Display) {
+        if !self.quiet {
+            eprintln!("{text}");
+        }
+    }
+}

@@ -1,0 +1,441 @@
+//! The plan layer: from the parsed flags to a checked, typed description of what to run —
+//! the application, the machine, the balancer configuration and the output options. Every
+//! check of the input happens here (bad values and flags that do not apply, see [`rules`]),
+//! so the commands below only run plans, and read no flags.
+
+pub mod app;
+pub mod rules;
+
+use crate::flags::{
+    AppArgs, BalancerOpts, BenchArgs, Cli, Command, CompareArgs, DepthArgs, DstArgs, Given,
+    MachineArg, OutputFlags, RunArgs, SimArgs, SimOpts, SplitRuleArg,
+};
+use crate::output::{plot, Failure, Notes};
+pub use app::{App, AppVisitor, Published};
+use std::path::PathBuf;
+use treesplit::config::DEFAULT_ROUND;
+use treesplit::machine::sim::adversary::parse_pe_list;
+use treesplit::machine::sim::Delay;
+use treesplit::task::bag::theorem3_h;
+use treesplit::topology::Topology;
+use treesplit::{Balancer, Config, SimConfig, StaticPermutation};
+use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
+
+/// What a subcommand prints: `--json` and `--quiet`.
+#[derive(Debug, Clone, Copy)]
+pub struct Output {
+    pub json: bool,
+    pub quiet: bool,
+}
+
+impl Output {
+    fn from(o: OutputFlags) -> Self {
+        Output {
+            json: o.json,
+            quiet: o.quiet,
+        }
+    }
+
+    /// Notes on stderr, silenced by `--quiet`.
+    pub fn notes(&self) -> Notes {
+        Notes { quiet: self.quiet }
+    }
+}
+
+/// One subcommand, checked.
+pub enum Plan {
+    Run(RunPlan),
+    Bench(BenchPlan),
+    Compare(ComparePlan),
+    Dst(DstPlan),
+    Depth(DepthPlan),
+    Trees(Output),
+}
+
+/// Where a single application runs.
+pub enum MachinePlan {
+    /// The sequential baseline, no runtime (`run --sequential`).
+    Sequential,
+    /// Threads in this process; `baseline`: time the sequential baseline first.
+    Threads { pes: usize, baseline: bool },
+    /// MPI ranks (P is the number of ranks; `pes` must match it when given).
+    Mpi { pes: Option<usize> },
+    /// The simulator, with its adversaries and an optional picture.
+    Sim {
+        pes: usize,
+        sim: SimConfig,
+        empty_splits: f64,
+        gantt: Option<PathBuf>,
+    },
+}
+
+/// The balancer configuration for any P: the options with the machine's defaults applied.
+#[derive(Debug, Clone)]
+pub struct Balance {
+    template: Config,
+    h_from_alpha: Option<f64>,
+}
+
+impl Balance {
+    /// The run configuration for `pes` PEs (checked, but for a static balancer's number of
+    /// jobs, which may still come from the root).
+    pub fn config(&self, pes: usize) -> Result<Config, Failure> {
+        let mut config = self.template.clone();
+        config.pes = pes;
+        if let Some(alpha) = self.h_from_alpha {
+            if config.h.is_none() && config.jobs_per_pe.is_none() {
+                config.h = Some(theorem3_h(alpha, pes).min(treesplit::config::MAX_H));
+            }
+        }
+        config.validate_options().map_err(Failure::input)?;
+        Ok(config)
+    }
+
+    /// The balancer.
+    pub fn balancer(&self) -> Balancer {
+        self.template.balancer
+    }
+}
+
+/// `run` or `sim`: one application on one machine.
+pub struct RunPlan {
+    pub app: App,
+    pub machine: MachinePlan,
+    pub balance: Balance,
+    pub out: Output,
+}
+
+/// `bench`: sequential, treesplit at 1 and P PEs, rayon.
+pub struct BenchPlan {
+    pub app: App,
+    pub pes: usize,
+    pub repeat: usize,
+    pub delta_t: u64,
+    pub rayon_depth: Option<u32>,
+    pub out: Output,
+}
+
+/// `compare`: every chosen balancer in the simulator.
+pub struct ComparePlan {
+    pub app: App,
+    pub balance: Balance,
+    pub pes: usize,
+    pub sim: SimConfig,
+    pub empty_splits: f64,
+    pub balancers: Vec<Balancer>,
+    pub svg: Option<PathBuf>,
+    pub out: Output,
+}
+
+/// `dst`: random simulated cases.
+pub struct DstPlan {
+    pub cases: u64,
+    pub seed: u64,
+    pub max_pes: usize,
+    pub out: Output,
+}
+
+/// `depth`: random-static's smallest h per P.
+pub struct DepthPlan {
+    pub pes: Vec<usize>,
+    pub params: SyntheticParams,
+    pub epsilon: f64,
+    pub permutation: StaticPermutation,
+    pub max_h: u32,
+    pub seed: u64,
+    pub out: Output,
+}
+
+/// The plan of a parsed command line.
+pub fn plan(cli: Cli, given: &Given) -> Result<Plan, Failure> {
+    match cli.command {
+        Command::Run(r) => run_plan(r, given).map(Plan::Run),
+        Command::Sim(s) => sim_plan(s, given).map(Plan::Run),
+        Command::Bench(b) => bench_plan(b, given).map(Plan::Bench),
+        Command::Compare(c) => compare_plan(c, given).map(Plan::Compare),
+        Command::Dst(d) => Ok(dst_plan(d)),
+        Command::Depth(d) => depth_plan(d).map(Plan::Depth),
+        Command::Trees(t) => Ok(Plan::Trees(Output::from(t.out))),
+    }
+}
+
+fn application(args: &AppArgs, given: &Given) -> Result<App, Failure> {
+    if let AppArgs::Puzzle15 { tiles: Some(_), .. } = args {
+        rules::reject(
+            given,
+            &[("korf_file", "--korf-file")],
+            "applies only with --korf (a board given by --tiles needs no data file)",
+        )?;
+    }
+    app::from_args(args).map_err(Failure::input)
+}
+
+/// The balancer options with the machine's defaults (Δt, round, neighbourhood).
+fn balance(
+    o: &BalancerOpts,
+    default_delta_t: u64,
+    default_round: u64,
+    default_neighbourhood: Topology,
+) -> Result<Balance, Failure> {
+    let neighbourhood = match &o.neighbourhood {
+        Some(n) => n.parse().map_err(Failure::input)?,
+        None => default_neighbourhood,
+    };
+    if let Some(alpha) = o.h_from_alpha {
+        if !(alpha > 0.0 && alpha <= 0.5) {
+            return Err(Failure::input(format!(
+                "--h-from-alpha must be in (0, 0.5], got {alpha}"
+            )));
+        }
+    }
+    let template = Config::new(1)
+        .balancer(o.balancer)
+        .delta_t(o.delta_t.unwrap_or(default_delta_t))
+        .seed(o.seed)
+        .termination(o.termination)
+        .round(o.round.unwrap_or(default_round))
+        .trim(o.trim)
+        .fast_init(o.fast_init)
+        .neighbourhood(neighbourhood)
+        .permutation(o.permutation)
+        .adaptive(o.adaptive, o.adaptive_c, o.adaptive_gamma)
+        .h(o.h)
+        .jobs_per_pe(o.jobs_per_pe)
+        .static_permutation(o.static_permutation)
+        .bundle(o.bundle)
+        .splittable(!o.atomic_jobs);
+    let balance = Balance {
+        template,
+        h_from_alpha: o.h_from_alpha,
+    };
+    balance.config(1)?;
+    Ok(balance)
+}
+
+fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
+    let app = application(&r.app, given)?;
+    let o = &r.opts;
+    let balance = balance(
+        &o.balance,
+        app.default_delta_t(),
+        DEFAULT_ROUND,
+        Topology::Ring,
+    )?;
+    let out = Output::from(o.out);
+    if o.sequential {
+        let mut flags = rules::ALL_BALANCER_FLAGS.to_vec();
+        flags.extend([
+            ("pes", "--pes"),
+            ("machine", "--machine"),
+            ("baseline", "--baseline"),
+        ]);
+        rules::reject(
+            given,
+            &flags,
+            "does not apply with --sequential (the sequential baseline runs on one core, without a machine or balancer)",
+        )?;
+        return Ok(RunPlan {
+            app,
+            machine: MachinePlan::Sequential,
+            balance,
+            out,
+        });
+    }
+    rules::check_balancer_options(given, &[balance.balancer()])?;
+    if matches!(app, App::Puzzle15(_)) {
+        rules::reject(
+            given,
+            &[("baseline", "--baseline")],
+            "does not apply to puzzle15 (IDA* runs one computation per threshold; time `run puzzle15 --sequential` separately)",
+        )?;
+    }
+    let machine = match o.machine {
+        MachineArg::Threads => {
+            let pes = o
+                .pes
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            balance.config(pes)?;
+            MachinePlan::Threads {
+                pes,
+                baseline: o.baseline,
+            }
+        }
+        MachineArg::Mpi => {
+            if o.baseline {
+                return Err(Failure::input(
+                    "--baseline is not available with --machine mpi (run --sequential separately)",
+                ));
+            }
+            MachinePlan::Mpi { pes: o.pes }
+        }
+    };
+    Ok(RunPlan {
+        app,
+        machine,
+        balance,
+        out,
+    })
+}
+
+/// The simulated machine and the balancer configuration the simulator options describe.
+fn sim_machine(o: &SimOpts) -> Result<(SimConfig, Balance), Failure> {
+    let topology: Topology = o.net.parse().map_err(Failure::input)?;
+    let delay: Delay = o.delay.parse().map_err(Failure::input)?;
+    let sim = SimConfig {
+        topology,
+        t_rout: o.t_rout,
+        t_hop: o.t_hop,
+        t_split: o.t_split,
+        t_send: o.t_send,
+        t_recv: o.t_recv,
+        delay,
+        slow: parse_pe_list(&o.slow, "slow PE").map_err(Failure::input)?,
+        slow_links: parse_pe_list(&o.slow_links, "slow link").map_err(Failure::input)?,
+        ..SimConfig::default()
+    };
+    if !(0.0..=1.0).contains(&o.empty_splits) {
+        return Err(Failure::input(format!(
+            "--empty-splits must be a fraction in [0, 1], got {}",
+            o.empty_splits
+        )));
+    }
+    // On a crossbar every PE is a neighbour; neighbour polling then means a ring.
+    let neighbourhood = if topology == Topology::Crossbar {
+        Topology::Ring
+    } else {
+        topology
+    };
+    let delta_t = o.balance.delta_t.unwrap_or(o.t_rout.max(1));
+    // A round must fit a request, the victim's next poll, a split and the answer.
+    let default_round = 2 * o.t_rout + o.t_split + delta_t;
+    let balance = balance(&o.balance, delta_t, default_round, neighbourhood)?;
+    balance.config(o.pes)?;
+    sim.validate(o.pes).map_err(Failure::input)?;
+    Ok((sim, balance))
+}
+
+fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
+    let app = application(&s.app, given)?;
+    let o = &s.opts;
+    let (sim, balance) = sim_machine(o)?;
+    rules::check_balancer_options(given, &[balance.balancer()])?;
+    if let Some(path) = &o.gantt {
+        plot::check_path(path).map_err(Failure::input)?;
+        if matches!(app, App::Puzzle15(_)) {
+            return Err(Failure::input(
+                "--gantt does not apply to puzzle15: IDA* simulates one computation per threshold, so there is no single timeline to draw",
+            ));
+        }
+    }
+    Ok(RunPlan {
+        app,
+        machine: MachinePlan::Sim {
+            pes: o.pes,
+            sim,
+            empty_splits: o.empty_splits,
+            gantt: o.gantt.clone(),
+        },
+        balance,
+        out: Output::from(o.out),
+    })
+}
+
+fn bench_plan(b: BenchArgs, given: &Given) -> Result<BenchPlan, Failure> {
+    let app = application(&b.app, given)?;
+    if b.pes == 0 || b.repeat == 0 {
+        return Err(Failure::input("bench needs --pes ≥ 1 and --repeat ≥ 1"));
+    }
+    if !matches!(app, App::NQueens(_) | App::Uts(_)) {
+        rules::reject(
+            given,
+            &[("rayon_depth", "--rayon-depth")],
+            "applies only to nqueens and uts (the rayon peers with a depth cut-off)",
+        )?;
+    }
+    if b.delta_t == Some(0) {
+        return Err(Failure::input("delta-t must be at least 1 work unit"));
+    }
+    Ok(BenchPlan {
+        delta_t: b.delta_t.unwrap_or_else(|| app.default_delta_t()),
+        app,
+        pes: b.pes,
+        repeat: b.repeat,
+        rayon_depth: b.rayon_depth,
+        out: Output::from(b.out),
+    })
+}
+
+fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
+    let app = application(&c.app, given)?;
+    rules::reject(
+        given,
+        &[("balancer", "--balancer")],
+        "does not apply to compare, which runs every balancer (choose some with --balancers)",
+    )?;
+    rules::reject(
+        given,
+        &[("gantt", "--gantt")],
+        "does not apply to compare, which runs many simulations (draw the comparison with --svg, or one run's timeline with `treesplit sim … --gantt`)",
+    )?;
+    let (sim, balance) = sim_machine(&c.opts)?;
+    let balancers = if c.balancers.is_empty() {
+        Balancer::ALL.to_vec()
+    } else {
+        c.balancers.clone()
+    };
+    rules::check_balancer_options(given, &balancers)?;
+    if let Some(path) = &c.svg {
+        plot::check_path(path).map_err(Failure::input)?;
+    }
+    Ok(ComparePlan {
+        app,
+        balance,
+        pes: c.opts.pes,
+        sim,
+        empty_splits: c.opts.empty_splits,
+        balancers,
+        svg: c.svg,
+        out: Output::from(c.opts.out),
+    })
+}
+
+fn dst_plan(d: DstArgs) -> Plan {
+    Plan::Dst(DstPlan {
+        cases: d.cases,
+        seed: d.seed,
+        max_pes: d.max_pes,
+        out: Output::from(d.out),
+    })
+}
+
+fn depth_plan(d: DepthArgs) -> Result<DepthPlan, Failure> {
+    if d.pes.is_empty() || d.pes.iter().any(|&p| p < 2) {
+        return Err(Failure::input(
+            "--pes needs a list of PE counts, each at least 2",
+        ));
+    }
+    if d.epsilon.is_nan() || d.epsilon <= 0.0 {
+        return Err(Failure::input("--epsilon must be positive"));
+    }
+    let params = SyntheticParams {
+        work: d.work,
+        alpha: d.alpha,
+        atomic: 1,
+        rule: match d.split {
+            SplitRuleArg::Random => SplitRule::Random,
+            SplitRuleArg::Adversarial => SplitRule::Adversarial,
+        },
+        spin: 1,
+        seed: d.seed,
+    };
+    params.validate().map_err(Failure::input)?;
+    Ok(DepthPlan {
+        pes: d.pes,
+        params,
+        epsilon: d.epsilon,
+        permutation: d.permutation,
+        max_h: d.max_h,
+        seed: d.seed,
+        out: Output::from(d.out),
+    })
+}
