@@ -5,7 +5,7 @@
 use clap::parser::ValueSource;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::collections::BTreeSet;
-use treesplit::{Balancer, BundleRule, PermutationKind, StaticPermutation, TerminationKind};
+use treesplit::{BalancerKind, BundleRule, PermutationKind, StaticPermutation, TerminationKind};
 
 /// The ids (clap's field names, e.g. `adaptive_c`) of the arguments given on the command line,
 /// at any level of subcommands; defaults do not count.
@@ -109,7 +109,7 @@ pub struct DepthArgs {
     #[arg(long, default_value_t = 0.1)]
     pub epsilon: f64,
     /// The permutation (lcg, gf2, feistel) or random placement.
-    #[arg(long, default_value = "feistel", value_parser = parse_static_permutation)]
+    #[arg(long, default_value = "feistel", value_parser = parse_name::<StaticPermutation>)]
     pub permutation: StaticPermutation,
     /// Give up beyond this depth.
     #[arg(long = "max-h", default_value_t = 24)]
@@ -221,8 +221,8 @@ pub struct CompareArgs {
     #[arg(long, global = true)]
     pub svg: Option<std::path::PathBuf>,
     /// Only these balancers, comma-separated (default: all).
-    #[arg(long, global = true, value_delimiter = ',', value_parser = parse_balancer)]
-    pub balancers: Vec<Balancer>,
+    #[arg(long, global = true, value_delimiter = ',', value_parser = parse_name::<BalancerKind>)]
+    pub balancers: Vec<BalancerKind>,
 }
 
 #[derive(Debug, Args)]
@@ -247,8 +247,8 @@ pub struct BalancerOpts {
     /// Load balancer: random-polling, neighbour-polling, global-round-robin, random-shift,
     /// poll-and-shuffle (dynamic); random-static, master-worker, prefix-sum, block,
     /// round-robin, random (static, on a bag of jobs cut from the root).
-    #[arg(long, global = true, default_value = "random-polling", value_parser = parse_balancer)]
-    pub balancer: Balancer,
+    #[arg(long, global = true, default_value = "random-polling", value_parser = parse_name::<BalancerKind>)]
+    pub balancer: BalancerKind,
     /// Work units between two polls of a busy PE's message queue (Δt); the default suits
     /// the machine (the application's unit cost on real machines, T_rout in the simulator).
     #[arg(long = "delta-t", global = true)]
@@ -257,7 +257,7 @@ pub struct BalancerOpts {
     #[arg(long, global = true, default_value_t = 1)]
     pub seed: u64,
     /// Termination detection: four-counter or response-tree.
-    #[arg(long, global = true, default_value = "four-counter", value_parser = parse_termination)]
+    #[arg(long, global = true, default_value = "four-counter", value_parser = parse_name::<TerminationKind>)]
     pub termination: TerminationKind,
     /// Round (phase) length Δ of random shift and poll-and-shuffle (µs on threads and MPI;
     /// virtual units in the simulator).
@@ -275,7 +275,7 @@ pub struct BalancerOpts {
     pub neighbourhood: Option<String>,
     /// Poll-and-shuffle: permute by messages (random destinations, prefix sum; paper 002
     /// §3.2) or by a pseudorandom bijection (no extra messages).
-    #[arg(long, global = true, default_value = "messages", value_parser = parse_permutation)]
+    #[arg(long, global = true, default_value = "messages", value_parser = parse_name::<PermutationKind>)]
     pub permutation: PermutationKind,
     /// Poll-and-shuffle: trigger permutations adaptively (paper 002 §5).
     #[arg(long, global = true)]
@@ -298,11 +298,11 @@ pub struct BalancerOpts {
     #[arg(long = "h-from-alpha", global = true)]
     pub h_from_alpha: Option<f64>,
     /// Random-static: the pseudorandom permutation (lcg, gf2, feistel) or random placement.
-    #[arg(long = "static-permutation", global = true, default_value = "feistel", value_parser = parse_static_permutation)]
+    #[arg(long = "static-permutation", global = true, default_value = "feistel", value_parser = parse_name::<StaticPermutation>)]
     pub static_permutation: StaticPermutation,
     /// Master-worker bundles: fixed:B, sqrt:STARTUP:MAX_JOB (b = √(α·m/t̂)) or
     /// adaptive:C:W_MIN (W/(P·C) + W_min estimated units).
-    #[arg(long, global = true, default_value = "fixed:1", value_parser = parse_bundle)]
+    #[arg(long, global = true, default_value = "fixed:1", value_parser = parse_name::<BundleRule>)]
     pub bundle: BundleRule,
     /// Prefix-sum: keep jobs whole (the atomic 2-approximation) instead of cutting them.
     #[arg(long = "atomic-jobs", global = true)]
@@ -330,24 +330,12 @@ pub struct BenchArgs {
     pub rayon_depth: Option<u32>,
 }
 
-fn parse_static_permutation(s: &str) -> Result<StaticPermutation, String> {
-    s.parse()
-}
-
-fn parse_bundle(s: &str) -> Result<BundleRule, String> {
-    s.parse()
-}
-
-fn parse_permutation(s: &str) -> Result<PermutationKind, String> {
-    s.parse()
-}
-
-fn parse_termination(s: &str) -> Result<TerminationKind, String> {
-    s.parse()
-}
-
-fn parse_balancer(s: &str) -> Result<Balancer, String> {
-    s.parse()
+/// A value parser for clap from the library's `FromStr` (names come from one table there).
+fn parse_name<T: std::str::FromStr>(s: &str) -> Result<T, String>
+where
+    T::Err: std::fmt::Display,
+{
+    s.parse().map_err(|e: T::Err| e.to_string())
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

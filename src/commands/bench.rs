@@ -115,7 +115,7 @@ where
             let config = Config::new(p).delta_t(delta_t);
             let r = Threads::new()
                 .run(make_root(), &config)
-                .map_err(Failure::run)?;
+                .map_err(Failure::from)?;
             if r.output != s.output || r.totals.work_units != s.work_units {
                 return Err(fail(
                     &format!("treesplit at P = {p}"),

@@ -122,14 +122,14 @@ impl AppVisitor for CompareApp<'_> {
         let seq = run_sequential(make_root());
         let mut rows = Vec::new();
         for &balancer in &self.plan.balancers {
-            let config = config.clone().balancer(balancer);
+            let config = self.plan.balance.config_for(balancer, config.pes)?;
             let config = match treesplit::task::bag::resolve_depth(&config, &make_root()) {
                 Ok((config, _)) => config,
                 Err(_) if balancer.is_static() => {
                     notes.note(format_args!("{balancer}: skipped (give --h, --q or --h-from-alpha: this application gives no size estimates)"));
                     continue;
                 }
-                Err(e) => return Err(Failure::input(e)),
+                Err(e) => return Err(Failure::input(output::config_error(&e))),
             };
             let Some(r) = machine
                 .run(make_root(), &config)

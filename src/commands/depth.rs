@@ -8,7 +8,7 @@ use crate::output::{self, Failure};
 use crate::plan::DepthPlan;
 use serde::Serialize;
 use treesplit::task::bag::{theorem3_depth, theorem4_h, x_alpha};
-use treesplit::{simulate, Balancer, Config, SimConfig};
+use treesplit::{simulate, Balancer, Config, Jobs, SimConfig};
 use treesplit_apps::synthetic::{SplitRule, Synthetic};
 
 /// One P's row of the table.
@@ -61,9 +61,10 @@ pub fn depth(args: &DepthPlan) -> Result<(), Failure> {
         let mut last = (0, f64::INFINITY);
         for h in first..=args.max_h {
             let config = Config::new(p)
-                .balancer(Balancer::RandomStatic)
-                .h(Some(h))
-                .static_permutation(args.permutation)
+                .balancer(Balancer::RandomStatic {
+                    jobs: Jobs::Depth(h),
+                    permutation: args.permutation,
+                })
                 .delta_t(params.work / p as u64 / 4 + 1)
                 .seed(args.seed);
             let root = Synthetic::new(params).map_err(Failure::input)?;

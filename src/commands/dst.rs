@@ -3,7 +3,7 @@
 //! plan's rules, so it holds only flags that apply).
 
 use crate::output::{self, Failure};
-use crate::plan::{rules::replay_line, DstPlan};
+use crate::plan::DstPlan;
 use serde::Serialize;
 use std::time::Instant;
 use treesplit_apps::dst::Case;
@@ -49,7 +49,7 @@ pub fn dst(args: &DstPlan) -> Result<(), Failure> {
                     slowest = Some(Slowest {
                         seed,
                         delay_over_bound: ratio,
-                        replay: replay_line(&case),
+                        replay: case.command_line(),
                     });
                 }
             }
@@ -57,7 +57,7 @@ pub fn dst(args: &DstPlan) -> Result<(), Failure> {
                 let f = Failed {
                     seed,
                     error: e.to_string(),
-                    replay: replay_line(&case),
+                    replay: case.command_line(),
                 };
                 if !args.out.json {
                     println!(

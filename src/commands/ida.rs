@@ -73,7 +73,7 @@ impl UseMachine for Ida<'_> {
             |values| machine.share_from_0(values),
             |root| {
                 let config = resolve_jobs(&config, &root, notes)?;
-                let Some(r) = machine.run(root, &config).map_err(Failure::run)? else {
+                let Some(r) = machine.run(root, &config).map_err(Failure::from)? else {
                     return Ok(None);
                 };
                 totals

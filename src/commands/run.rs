@@ -116,7 +116,7 @@ where
         let config = resolve_jobs(&config, &(self.make_root)(), notes)?;
         let Some(r) = machine
             .run((self.make_root)(), &config)
-            .map_err(Failure::run)?
+            .map_err(Failure::from)?
         else {
             return Ok(()); // ranks other than 0 print nothing
         };

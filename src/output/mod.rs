@@ -7,6 +7,7 @@ pub mod plot;
 
 use serde::Serialize;
 use std::process::ExitCode;
+use treesplit::{ConfigError, RunError};
 pub use treesplit_apps::spec::Published;
 
 /// Exit code of a successful run.
@@ -27,9 +28,9 @@ pub struct Failure {
 
 impl Failure {
     /// Bad input (exit code 2).
-    pub fn input(message: impl Into<String>) -> Self {
+    pub fn input(message: impl std::fmt::Display) -> Self {
         Failure {
-            message: message.into(),
+            message: message.to_string(),
             code: BAD_INPUT,
         }
     }
@@ -128,6 +129,60 @@ impl Notes {
     pub fn note(&self, text: impl std::fmt::Display) {
         if !self.quiet {
             eprintln!("{text}");
+        }
+    }
+}
+
+/// A configuration error in the command line's terms: the flag to change.
+pub fn config_error(e: &ConfigError) -> String {
+    match e {
+        ConfigError::NoPes => "--pes must be at least 1".into(),
+        ConfigError::TooManyPes { pes, max } => {
+            format!("--pes {pes} is more than the supported {max}")
+        }
+        ConfigError::ZeroDeltaT => "--delta-t must be at least 1 work unit".into(),
+        ConfigError::ZeroRound => "--round must be at least 1".into(),
+        ConfigError::ZeroTrim => {
+            "--trim must be at least 1 (leave it out to serve every request)".into()
+        }
+        ConfigError::AdaptiveC(c) => format!("--adaptive-c must be a positive number, got {c}"),
+        ConfigError::AdaptiveGamma(g) => format!("--adaptive-gamma must be in (0, 1], got {g}"),
+        ConfigError::BundleSize | ConfigError::BundleConstant(_) | ConfigError::BundleSqrt { .. } => {
+            format!("--bundle: {e}")
+        }
+        ConfigError::DepthTooLarge { h, max } => {
+            format!("--h {h} is more than the supported {max}")
+        }
+        ConfigError::NoJobsPerPe => "--q (jobs per PE) must be at least 1".into(),
+        ConfigError::TooManyJobs { max_h } => {
+            format!("--h/--q: more than 2^{max_h} jobs are not supported")
+        }
+        ConfigError::JobsUnknown(kind) => format!(
+            "{kind} needs the number of jobs: give --h (2^h jobs), --q (jobs per PE) or --h-from-alpha A (h from Theorem 3 of paper 004); this application gives no size estimates to measure α from"
+        ),
+        ConfigError::PesMismatch { pes, machine } => format!(
+            "--pes {pes} does not match the {machine} ranks of the MPI job"
+        ),
+        ConfigError::NoSuchPe { what, pe, pes } => {
+            let flag = if what.contains("link") { "--slow-links" } else { "--slow" };
+            format!("{flag}: {what} {pe} does not exist (P = {pes})")
+        }
+        ConfigError::Slowness { pe, factor } => format!(
+            "--slow: the slowness factor of PE {pe} must be a finite number ≥ 1, got {factor}"
+        ),
+        ConfigError::ZeroLatency => {
+            "t-rout must be at least 1 (messages cannot be instantaneous; --t-hop too)".into()
+        }
+    }
+}
+
+impl From<RunError> for Failure {
+    /// A run's error: a configuration the library rejects is bad input (in the flags'
+    /// terms), anything else a failed run.
+    fn from(e: RunError) -> Self {
+        match e {
+            RunError::InvalidConfig(c) => Failure::input(config_error(&c)),
+            other => Failure::run(other),
         }
     }
 }

@@ -10,15 +10,18 @@ use crate::flags::{
     AppArgs, BalancerOpts, BenchArgs, Cli, Command, CompareArgs, DepthArgs, DstArgs, Given,
     MachineArg, OutputFlags, RunArgs, SimArgs, SimOpts, SplitRuleArg,
 };
-use crate::output::{plot, Failure, Notes};
+use crate::output::{self, plot, Failure, Notes};
 pub use app::{App, AppVisitor, Published};
 use std::path::PathBuf;
-use treesplit::config::DEFAULT_ROUND;
+use treesplit::config::{DEFAULT_ROUND, MAX_H};
 use treesplit::machine::sim::adversary::parse_pe_list;
 use treesplit::machine::sim::Delay;
 use treesplit::task::bag::theorem3_h;
 use treesplit::topology::Topology;
-use treesplit::{Balancer, Config, SimConfig, StaticPermutation};
+use treesplit::{
+    Adaptive, Balancer, BalancerKind, BundleRule, Config, Jobs, PermutationKind,
+    PollingOptions, SimConfig, StaticPermutation, TerminationKind,
+};
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 
 /// What a subcommand prints: `--json` and `--quiet`.
@@ -69,31 +72,93 @@ pub enum MachinePlan {
     },
 }
 
-/// The balancer configuration for any P: the options with the machine's defaults applied.
+/// The balancer configuration for any P and any balancer: the options the flags gave, with
+/// the machine's defaults applied. Each balancer takes the options it has a place for (the
+/// rules have rejected the ones given that none of the chosen balancers reads).
 #[derive(Debug, Clone)]
 pub struct Balance {
-    template: Config,
-    h_from_alpha: Option<f64>,
+    kind: BalancerKind,
+    delta_t: u64,
+    seed: u64,
+    termination: TerminationKind,
+    polling: PollingOptions,
+    round: u64,
+    neighbourhood: Topology,
+    permutation: PermutationKind,
+    adaptive: Option<Adaptive>,
+    jobs: JobsPlan,
+    static_permutation: StaticPermutation,
+    bundle: BundleRule,
+    splittable: bool,
+}
+
+/// Where a static balancer's number of jobs comes from.
+#[derive(Debug, Clone, Copy)]
+enum JobsPlan {
+    Given(Jobs),
+    /// `--h-from-alpha A`: Theorem 3's depth for α = A and the run's P.
+    FromAlpha(f64),
 }
 
 impl Balance {
-    /// The run configuration for `pes` PEs (checked, but for a static balancer's number of
-    /// jobs, which may still come from the root).
+    /// The run configuration of the chosen balancer for `pes` PEs (checked, but for a static
+    /// balancer's number of jobs, which may still come from the root).
     pub fn config(&self, pes: usize) -> Result<Config, Failure> {
-        let mut config = self.template.clone();
-        config.pes = pes;
-        if let Some(alpha) = self.h_from_alpha {
-            if config.h.is_none() && config.jobs_per_pe.is_none() {
-                config.h = Some(theorem3_h(alpha, pes).min(treesplit::config::MAX_H));
-            }
-        }
-        config.validate_options().map_err(Failure::input)?;
+        self.config_for(self.kind, pes)
+    }
+
+    /// The run configuration of balancer `kind` for `pes` PEs.
+    pub fn config_for(&self, kind: BalancerKind, pes: usize) -> Result<Config, Failure> {
+        let polling = self.polling;
+        let round = self.round;
+        let jobs = match self.jobs {
+            JobsPlan::Given(jobs) => jobs,
+            JobsPlan::FromAlpha(alpha) => Jobs::Depth(theorem3_h(alpha, pes).min(MAX_H)),
+        };
+        let balancer = match kind {
+            BalancerKind::RandomPolling => Balancer::RandomPolling { polling },
+            BalancerKind::NeighbourPolling => Balancer::NeighbourPolling {
+                polling,
+                neighbourhood: self.neighbourhood,
+            },
+            BalancerKind::GlobalRoundRobin => Balancer::GlobalRoundRobin { polling },
+            BalancerKind::RandomShift => Balancer::RandomShift { polling, round },
+            BalancerKind::PollAndShuffle => Balancer::PollAndShuffle {
+                polling,
+                round,
+                permutation: self.permutation,
+                adaptive: self.adaptive,
+            },
+            BalancerKind::RandomStatic => Balancer::RandomStatic {
+                jobs,
+                permutation: self.static_permutation,
+            },
+            BalancerKind::Block => Balancer::Block { jobs },
+            BalancerKind::RoundRobin => Balancer::RoundRobin { jobs },
+            BalancerKind::RandomAssignment => Balancer::RandomAssignment { jobs },
+            BalancerKind::MasterWorker => Balancer::MasterWorker {
+                jobs,
+                bundle: self.bundle,
+            },
+            BalancerKind::PrefixSum => Balancer::PrefixSum {
+                jobs,
+                splittable: self.splittable,
+            },
+        };
+        let config = Config::new(pes)
+            .balancer(balancer)
+            .delta_t(self.delta_t)
+            .seed(self.seed)
+            .termination(self.termination);
+        config
+            .validate_options()
+            .map_err(|e| Failure::input(output::config_error(&e)))?;
         Ok(config)
     }
 
     /// The balancer.
-    pub fn balancer(&self) -> Balancer {
-        self.template.balancer
+    pub fn balancer(&self) -> BalancerKind {
+        self.kind
     }
 }
 
@@ -122,7 +187,7 @@ pub struct ComparePlan {
     pub pes: usize,
     pub sim: SimConfig,
     pub empty_splits: f64,
-    pub balancers: Vec<Balancer>,
+    pub balancers: Vec<BalancerKind>,
     pub svg: Option<PathBuf>,
     pub out: Output,
 }
@@ -188,25 +253,32 @@ fn balance(
             )));
         }
     }
-    let template = Config::new(1)
-        .balancer(o.balancer)
-        .delta_t(o.delta_t.unwrap_or(default_delta_t))
-        .seed(o.seed)
-        .termination(o.termination)
-        .round(o.round.unwrap_or(default_round))
-        .trim(o.trim)
-        .fast_init(o.fast_init)
-        .neighbourhood(neighbourhood)
-        .permutation(o.permutation)
-        .adaptive(o.adaptive, o.adaptive_c, o.adaptive_gamma)
-        .h(o.h)
-        .jobs_per_pe(o.jobs_per_pe)
-        .static_permutation(o.static_permutation)
-        .bundle(o.bundle)
-        .splittable(!o.atomic_jobs);
+    let jobs = match (o.h, o.jobs_per_pe, o.h_from_alpha) {
+        (Some(h), _, _) => JobsPlan::Given(Jobs::Depth(h)),
+        (None, Some(q), _) => JobsPlan::Given(Jobs::PerPe(q)),
+        (None, None, Some(alpha)) => JobsPlan::FromAlpha(alpha),
+        (None, None, None) => JobsPlan::Given(Jobs::FromEstimates),
+    };
     let balance = Balance {
-        template,
-        h_from_alpha: o.h_from_alpha,
+        kind: o.balancer,
+        delta_t: o.delta_t.unwrap_or(default_delta_t),
+        seed: o.seed,
+        termination: o.termination,
+        polling: PollingOptions {
+            trim: o.trim,
+            fast_init: o.fast_init,
+        },
+        round: o.round.unwrap_or(default_round),
+        neighbourhood,
+        permutation: o.permutation,
+        adaptive: o.adaptive.then_some(Adaptive {
+            c: o.adaptive_c,
+            gamma: o.adaptive_gamma,
+        }),
+        jobs,
+        static_permutation: o.static_permutation,
+        bundle: o.bundle,
+        splittable: !o.atomic_jobs,
     };
     balance.config(1)?;
     Ok(balance)
@@ -310,7 +382,8 @@ fn sim_machine(o: &SimOpts) -> Result<(SimConfig, Balance), Failure> {
     let default_round = 2 * o.t_rout + o.t_split + delta_t;
     let balance = balance(&o.balance, delta_t, default_round, neighbourhood)?;
     balance.config(o.pes)?;
-    sim.validate(o.pes).map_err(Failure::input)?;
+    sim.validate(o.pes)
+        .map_err(|e| Failure::input(output::config_error(&e)))?;
     Ok((sim, balance))
 }
 
@@ -379,7 +452,7 @@ fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
     )?;
     let (sim, balance) = sim_machine(&c.opts)?;
     let balancers = if c.balancers.is_empty() {
-        Balancer::ALL.to_vec()
+        BalancerKind::ALL.to_vec()
     } else {
         c.balancers.clone()
     };

@@ -2,16 +2,14 @@
 //! balancers that read them (from `crates/treesplit/src/protocol`: `trim` and `fast_init` are
 //! read by `polling.rs` only, the round by its round-based rules, …), plus the rules of
 //! the other flags. A flag the user gave that the run would ignore is bad input (exit code 2)
-//! with a message naming the flag and why. When the library's configuration becomes typed per
-//! balancer family, this table is what it replaces.
-//!
-//! The same table writes the `treesplit sim …` line that replays a DST case, so that line
-//! holds only flags that apply.
+//! with a message naming the flag and why. The library's configuration is typed per balancer
+//! (`treesplit::Balancer` carries exactly its options), so the plan builds that value from
+//! the flags; this table is what turns a flag the chosen balancer has no place for into a
+//! clear error instead of silently dropping it.
 
 use crate::flags::Given;
 use crate::output::Failure;
-use treesplit::Balancer;
-use treesplit_apps::dst::Case;
+use treesplit::BalancerKind;
 
 /// A balancer option and the balancers that read it.
 pub struct BalancerOption {
@@ -20,41 +18,41 @@ pub struct BalancerOption {
     /// The flag as typed.
     pub flag: &'static str,
     /// The balancers that read it.
-    pub applies: fn(Balancer) -> bool,
+    pub applies: fn(BalancerKind) -> bool,
     /// Why it applies only there.
     pub why: &'static str,
 }
 
-fn polling(b: Balancer) -> bool {
+fn polling(b: BalancerKind) -> bool {
     !b.is_static()
 }
 
-fn round_based(b: Balancer) -> bool {
-    matches!(b, Balancer::RandomShift | Balancer::PollAndShuffle)
+fn round_based(b: BalancerKind) -> bool {
+    matches!(b, BalancerKind::RandomShift | BalancerKind::PollAndShuffle)
 }
 
-fn poll_and_shuffle(b: Balancer) -> bool {
-    b == Balancer::PollAndShuffle
+fn poll_and_shuffle(b: BalancerKind) -> bool {
+    b == BalancerKind::PollAndShuffle
 }
 
-fn neighbour_polling(b: Balancer) -> bool {
-    b == Balancer::NeighbourPolling
+fn neighbour_polling(b: BalancerKind) -> bool {
+    b == BalancerKind::NeighbourPolling
 }
 
-fn is_static(b: Balancer) -> bool {
+fn is_static(b: BalancerKind) -> bool {
     b.is_static()
 }
 
-fn random_static(b: Balancer) -> bool {
-    b == Balancer::RandomStatic
+fn random_static(b: BalancerKind) -> bool {
+    b == BalancerKind::RandomStatic
 }
 
-fn master_worker(b: Balancer) -> bool {
-    b == Balancer::MasterWorker
+fn master_worker(b: BalancerKind) -> bool {
+    b == BalancerKind::MasterWorker
 }
 
-fn prefix_sum(b: Balancer) -> bool {
-    b == Balancer::PrefixSum
+fn prefix_sum(b: BalancerKind) -> bool {
+    b == BalancerKind::PrefixSum
 }
 
 /// The balancer options that only some balancers read. (`--balancer`, `--delta-t`, `--seed`
@@ -168,17 +166,8 @@ pub const ALL_BALANCER_FLAGS: &[(&str, &str)] = &[
     ("atomic_jobs", "--atomic-jobs"),
 ];
 
-/// Whether the balancer option with clap id `id` applies to `balancer` (true for options
-/// every balancer reads).
-pub fn applies(id: &str, balancer: Balancer) -> bool {
-    BALANCER_OPTIONS
-        .iter()
-        .find(|o| o.id == id)
-        .is_none_or(|o| (o.applies)(balancer))
-}
-
 /// Reject the balancer options given that none of `balancers` reads.
-pub fn check_balancer_options(given: &Given, balancers: &[Balancer]) -> Result<(), Failure> {
+pub fn check_balancer_options(given: &Given, balancers: &[BalancerKind]) -> Result<(), Failure> {
     for o in BALANCER_OPTIONS {
         if !given.has(o.id) || balancers.iter().any(|&b| (o.applies)(b)) {
             continue;
@@ -216,84 +205,4 @@ pub fn reject(given: &Given, flags: &[(&str, &str)], why: &str) -> Result<(), Fa
         Some((_, flag)) => Err(Failure::input(format!("{flag} {why}"))),
         None => Ok(()),
     }
-}
-
-/// The `treesplit sim …` command line that replays a DST case: the case's application,
-/// machine and adversaries, with only the balancer options its balancer reads.
-pub fn replay_line(case: &Case) -> String {
-    let c = &case.config;
-    let s = &case.sim;
-    let b = c.balancer;
-    let mut line = format!(
-        "treesplit sim {} --pes {} --balancer {} --delta-t {} --seed {} --net {} --t-rout {} --t-split {} --t-send {} --t-recv {} --delay {} --termination {}",
-        case.app.cli_args(),
-        c.pes,
-        b,
-        c.delta_t,
-        c.seed,
-        s.topology,
-        s.t_rout,
-        s.t_split,
-        s.t_send,
-        s.t_recv,
-        s.delay,
-        c.termination
-    );
-    let mut push = |id: &str, text: String| {
-        if applies(id, b) {
-            line.push(' ');
-            line.push_str(&text);
-        }
-    };
-    if let Some(t) = c.trim {
-        push("trim", format!("--trim {t}"));
-    }
-    if c.fast_init {
-        push("fast_init", "--fast-init".into());
-    }
-    push("round", format!("--round {}", c.round));
-    push("permutation", format!("--permutation {}", c.permutation));
-    if c.adaptive {
-        push(
-            "adaptive",
-            format!(
-                "--adaptive --adaptive-c {} --adaptive-gamma {}",
-                c.adaptive_c, c.adaptive_gamma
-            ),
-        );
-    }
-    push(
-        "neighbourhood",
-        format!("--neighbourhood {}", c.neighbourhood),
-    );
-    if let Some(h) = c.h {
-        push("h", format!("--h {h}"));
-    }
-    if let Some(q) = c.jobs_per_pe {
-        push("jobs_per_pe", format!("--q {q}"));
-    }
-    push(
-        "static_permutation",
-        format!("--static-permutation {}", c.static_permutation),
-    );
-    push("bundle", format!("--bundle {}", c.bundle));
-    if !c.splittable {
-        push("atomic_jobs", "--atomic-jobs".into());
-    }
-    if let Some(h) = s.t_hop {
-        line.push_str(&format!(" --t-hop {h}"));
-    }
-    let list = |v: Vec<String>| v.join(",");
-    if !s.slow.is_empty() {
-        let pairs = s.slow.iter().map(|(p, f)| format!("{p}:{f}")).collect();
-        line.push_str(&format!(" --slow {}", list(pairs)));
-    }
-    if !s.slow_links.is_empty() {
-        let pairs = s.slow_links.iter().map(|(p, d)| format!("{p}:{d}"));
-        line.push_str(&format!(" --slow-links {}", list(pairs.collect())));
-    }
-    if case.empty_splits > 0.0 {
-        line.push_str(&format!(" --empty-splits {}", case.empty_splits));
-    }
-    line
 }
