@@ -57,7 +57,10 @@ mod tests {
                 for c in children(i, p) {
                     assert_eq!(parent(c), Some(i));
                 }
-                assert_eq!(neighbours(i, p).count(), usize::from(i > 0) + children(i, p).count());
+                assert_eq!(
+                    neighbours(i, p).count(),
+                    usize::from(i > 0) + children(i, p).count()
+                );
             }
         }
     }

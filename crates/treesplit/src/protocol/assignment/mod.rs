@@ -178,7 +178,12 @@ impl<T: Task> Core<T> {
     }
 
     /// A piece of jobs arrived from `from` with `token`: queue them under a new record.
-    pub fn receive_jobs(&mut self, from: PeId, token: u64, jobs: impl IntoIterator<Item = (T, u32)>) {
+    pub fn receive_jobs(
+        &mut self,
+        from: PeId,
+        token: u64,
+        jobs: impl IntoIterator<Item = (T, u32)>,
+    ) {
         let record = self.pe.receive_piece(from, token);
         for (task, generation) in jobs {
             self.push_job(task, generation, record);

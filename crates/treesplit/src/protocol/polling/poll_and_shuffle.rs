@@ -110,8 +110,7 @@ impl<T> PollAndShuffle<T> {
         match &self.adaptive {
             None => true,
             Some(a) => {
-                let mean =
-                    a.notes_window.iter().sum::<u64>() as f64 / a.notes_window.len() as f64;
+                let mean = a.notes_window.iter().sum::<u64>() as f64 / a.notes_window.len() as f64;
                 mean * p as f64 / a.c >= a.gamma * p as f64
             }
         }
@@ -354,6 +353,76 @@ impl<T: Task> Polling<T> {
 #[cfg(test)]
 mod tests {
     use super::shuffle_target;
+    use crate::config::{Balancer, Config, PermutationKind};
+    use crate::protocol::polling::shuffle::ShuffleSignal;
+    use crate::protocol::polling::Polling;
+    use crate::protocol::{Message, PeId, Protocol};
+    use crate::task::range::{IndexJob, IndexRange};
+    use crate::task::Context;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Clone, Serialize, Deserialize)]
+    struct Unit;
+    impl IndexJob for Unit {
+        type Output = u64;
+        fn run(&self, _: u64, _: &mut Context<'_, u64>) -> u64 {
+            1
+        }
+    }
+
+    /// The PEs PE `pe` asks at the start of each of `rounds` (answering every request with a
+    /// rejection), the other messages dropped.
+    fn asked(pe: &mut Polling<IndexRange<Unit>>, rounds: std::ops::Range<u64>) -> Vec<PeId> {
+        let mut asked = Vec::new();
+        for round in rounds {
+            pe.on_round(round);
+            while let Some((to, message)) = pe.poll_transmit() {
+                if matches!(message, Message::Request) {
+                    asked.push(to);
+                    pe.receive(to, Message::Reject);
+                }
+            }
+        }
+        asked
+    }
+
+    /// §3.1: a cycle asks along dimensions 0, 1, …, d−1; a PE whose permutation is in
+    /// progress asks no one; after it, the phases start over at 0 from the round PE 0 stamped.
+    #[test]
+    fn phases_restart_at_zero_after_a_permutation_by_messages() {
+        let config = Config::new(8).balancer(Balancer::PollAndShuffle);
+        assert_eq!(config.permutation, PermutationKind::Messages);
+        let mut pe: Polling<IndexRange<Unit>> = Polling::new(5, &config, None);
+        assert_eq!(asked(&mut pe, 0..4), [4, 7, 1, 4]);
+        // Permutation 0 reaches PE 5 from its parent, PE 2: it scatters its placeholder and
+        // asks no one until its part is done.
+        pe.receive(2, Message::Shuffle { n: 0 });
+        assert_eq!(asked(&mut pe, 4..7), []);
+        pe.receive(2, Message::Shuffling(ShuffleSignal::Wave { n: 0, wave: 1 }));
+        assert_eq!(asked(&mut pe, 7..8), []);
+        // PE 0 found the permutation complete in round 9: the numbering arrives stamped 10.
+        pe.receive(
+            2,
+            Message::Shuffling(ShuffleSignal::Offset {
+                n: 0,
+                offset: 0,
+                cycle_start: 10,
+            }),
+        );
+        assert_eq!(asked(&mut pe, 8..10), [], "before the stamped round");
+        assert_eq!(asked(&mut pe, 10..14), [4, 7, 1, 4], "phase 0 at round 10");
+    }
+
+    /// Pseudorandom permutations sit at position d of the round grid mod d+1: phases 0..d−1
+    /// before it, phase 0 right after it.
+    #[test]
+    fn pseudorandom_cycles_follow_the_round_grid() {
+        let config = Config::new(8)
+            .balancer(Balancer::PollAndShuffle)
+            .permutation(PermutationKind::Pseudorandom);
+        let mut pe: Polling<IndexRange<Unit>> = Polling::new(5, &config, None);
+        assert_eq!(asked(&mut pe, 0..9), [4, 7, 1, 4, 7, 1, 4]);
+    }
 
     #[test]
     fn shuffle_targets_are_permutations() {

@@ -341,6 +341,7 @@ mod tests {
                 let mut placed: Vec<(PeId, u64)> = Vec::new();
                 let mut total = 0;
                 for (i, pe) in pes.iter_mut().enumerate() {
+                    pe.on_round(5);
                     assert!(pe.request(0));
                     let items: Vec<u64> =
                         (0..(i % 3) as u64).map(|k| (i as u64) * 10 + k).collect();
@@ -381,6 +382,9 @@ mod tests {
                 );
                 assert_eq!(placed.len(), total);
                 assert!(pes.iter().all(|s| !s.is_busy() && !s.holds_work()));
+                // PE 0 found the permutation complete in round 5: the next cycle starts at 6
+                // on every PE.
+                assert!(pes.iter().all(|s| s.cycle_start() == 6));
             }
         }
     }
