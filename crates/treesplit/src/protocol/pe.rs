@@ -31,14 +31,25 @@ use std::collections::VecDeque;
 /// Consecutive work slices without progress on a non-empty task after which a PE panics.
 pub const STALL_LIMIT: u32 = 1000;
 
+/// How a work slice ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SliceEnd {
+    /// The task asked for an early stop (`Context::stop`): the caller must call
+    /// [`PeCore::begin_stop`] and drop its work.
+    Stop,
+    /// The task is empty: the caller removes it and finishes its piece.
+    Emptied,
+    /// The task has work left.
+    More,
+}
+
 /// What one work slice did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Slice {
     /// Work units done.
     pub units: u64,
-    /// The task asked for an early stop (`Context::stop`); the caller must call
-    /// [`PeCore::begin_stop`] and drop its work.
-    pub stop: bool,
+    /// How it ended.
+    pub end: SliceEnd,
 }
 
 /// The state every PE has, whatever its balancer: its place among the PEs, the outgoing
@@ -174,10 +185,16 @@ impl<T: Task> PeCore<T> {
     pub fn work_on(&mut self, task: &mut T, budget: u64, incumbent: &dyn Incumbent) -> Slice {
         let mut ctx = Context::new(&mut self.output, incumbent, self.me);
         let units = task.work(budget, &mut ctx);
-        let stop = ctx.stop_requested();
+        let end = if ctx.stop_requested() {
+            SliceEnd::Stop
+        } else if task.is_empty() {
+            SliceEnd::Emptied
+        } else {
+            SliceEnd::More
+        };
         self.counters.work_units += units;
         self.counters.slices += 1;
-        if units == 0 && budget > 0 && !stop && !task.is_empty() {
+        if units == 0 && budget > 0 && end == SliceEnd::More {
             self.stalled_slices += 1;
             assert!(
                 self.stalled_slices < STALL_LIMIT,
@@ -188,7 +205,7 @@ impl<T: Task> PeCore<T> {
         } else {
             self.stalled_slices = 0;
         }
-        Slice { units, stop }
+        Slice { units, end }
     }
 
     /// What the machine should do next: `Finished` once termination is done, `Work` while

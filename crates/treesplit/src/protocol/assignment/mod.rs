@@ -21,7 +21,7 @@ pub mod permutation;
 pub mod prefix_sum;
 pub mod share;
 
-use super::pe::PeCore;
+use super::pe::{PeCore, SliceEnd};
 use super::{Message, PeId, Step};
 use crate::config::Config;
 use crate::task::{Incumbent, Task};
@@ -198,15 +198,16 @@ impl<T: Task> Core<T> {
             return 0;
         };
         let slice = self.pe.work_on(&mut job.task, budget, incumbent);
-        if slice.stop {
-            self.begin_stop(None);
-        } else if job.task.is_empty() {
-            let record = job.record;
-            self.jobs.pop_front();
-            let held = self.held.get_mut(&record).expect("a held job's record");
-            *held -= 1;
-            self.finish_if_complete(record);
-            self.advance_termination();
+        match slice.end {
+            SliceEnd::Stop => self.begin_stop(None),
+            SliceEnd::Emptied => {
+                let job = self.jobs.pop_front().expect("the job worked on");
+                let held = self.held.get_mut(&job.record).expect("a held job's record");
+                *held -= 1;
+                self.finish_if_complete(job.record);
+                self.advance_termination();
+            }
+            SliceEnd::More => {}
         }
         slice.units
     }
@@ -271,8 +272,26 @@ impl<T: Task> Core<T> {
     }
 }
 
-/// The `Protocol` methods every static balancer delegates to its `core` alike.
+/// The `Protocol` methods every static balancer delegates to its `core` alike;
+/// `delegate_to_core!(setup: f)` also adds `step` and `work` for a balancer whose set-up
+/// `self.f()` runs in the first work slice after the root arrived.
 macro_rules! delegate_to_core {
+    (setup: $setup:ident) => {
+        fn step(&mut self) -> Step {
+            self.core.step()
+        }
+
+        fn work(&mut self, budget: u64, incumbent: &dyn crate::task::Incumbent) -> u64 {
+            if self.core.take_setup() {
+                self.$setup();
+                self.core.advance_termination();
+                return 0;
+            }
+            self.core.work(budget, incumbent)
+        }
+
+        delegate_to_core!();
+    };
     () => {
         fn poll_transmit(&mut self) -> Option<(PeId, Message<T>)> {
             self.core.pe.poll_transmit()

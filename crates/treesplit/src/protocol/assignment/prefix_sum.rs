@@ -20,7 +20,7 @@
 use super::{delegate_to_core, unexpected, Core};
 use crate::config::Config;
 use crate::protocol::{tree, Message, PeId, Protocol, Step};
-use crate::task::{Incumbent, Task};
+use crate::task::Task;
 use serde::{Deserialize, Serialize};
 
 /// Messages of the prefix sum.
@@ -171,17 +171,7 @@ impl<T: Task> PrefixSum<T> {
 }
 
 impl<T: Task> Protocol<T> for PrefixSum<T> {
-    fn step(&mut self) -> Step {
-        self.core.step()
-    }
-
-    fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64 {
-        if self.core.take_setup() {
-            self.cut_local_jobs();
-            return 0;
-        }
-        self.core.work(budget, incumbent)
-    }
+    delegate_to_core!(setup: cut_local_jobs);
 
     fn receive(&mut self, from: PeId, message: Message<T>) {
         match message {
@@ -210,6 +200,4 @@ impl<T: Task> Protocol<T> for PrefixSum<T> {
             other => self.core.receive(from, other),
         }
     }
-
-    delegate_to_core!();
 }

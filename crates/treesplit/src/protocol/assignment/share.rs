@@ -16,7 +16,7 @@ use super::{delegate_to_core, Core};
 use crate::config::{Balancer, Config, StaticPermutation};
 use crate::protocol::{hash, Message, PeId, Protocol, Step};
 use crate::task::bag::Cutter;
-use crate::task::{Incumbent, Task};
+use crate::task::Task;
 
 /// Which jobs are whose.
 enum Rule {
@@ -89,22 +89,9 @@ impl<T: Task> Share<T> {
 }
 
 impl<T: Task> Protocol<T> for Share<T> {
-    fn step(&mut self) -> Step {
-        self.core.step()
-    }
-
-    fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64 {
-        if self.core.take_setup() {
-            self.place_share();
-            self.core.advance_termination();
-            return 0;
-        }
-        self.core.work(budget, incumbent)
-    }
+    delegate_to_core!(setup: place_share);
 
     fn receive(&mut self, from: PeId, message: Message<T>) {
         self.core.receive(from, message);
     }
-
-    delegate_to_core!();
 }

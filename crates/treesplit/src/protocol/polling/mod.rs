@@ -26,7 +26,7 @@ pub use poll_and_shuffle::shuffle_target;
 pub use random_shift::round_shift;
 pub use victim::pe_rng;
 
-use super::pe::PeCore;
+use super::pe::{PeCore, SliceEnd};
 use super::{Costs, Message, PeCounters, PeId, Protocol, Step};
 use crate::config::{Balancer, Config};
 use crate::task::{Incumbent, Task};
@@ -209,17 +209,26 @@ impl<T: Task> Polling<T> {
         }
     }
 
-    /// Send a whole piece to PE `to` as `Work`: it leaves this PE's records as given away.
+    /// Send a whole piece to PE `to` as `Work`.
     fn move_piece(&mut self, to: PeId, piece: Piece<T>) {
-        let Piece {
-            task,
-            generation,
-            record,
-        } = piece;
-        self.pe.send_piece(to, record, |token| Message::Work {
+        self.send_whole(to, piece, |task, generation, token| Message::Work {
             task,
             generation,
             token,
+        });
+    }
+
+    /// Send a whole piece to PE `to` in the message `message(task, generation, token)` builds:
+    /// it leaves this PE's records as given away.
+    fn send_whole(
+        &mut self,
+        to: PeId,
+        piece: Piece<T>,
+        message: impl FnOnce(T, u32, u64) -> Message<T>,
+    ) {
+        let record = piece.record;
+        self.pe.send_piece(to, record, |token| {
+            message(piece.task, piece.generation, token)
         });
         self.pe.finish_piece(record);
     }
@@ -253,13 +262,14 @@ impl<T: Task> Protocol<T> for Polling<T> {
         };
         self.trim.served = 0;
         let slice = self.pe.work_on(&mut piece.task, budget, incumbent);
-        if slice.stop {
-            self.begin_stop(None);
-        } else if piece.task.is_empty() {
-            let record = piece.record;
-            self.pieces.pop();
-            self.pe.finish_piece(record);
-            self.advance_termination();
+        match slice.end {
+            SliceEnd::Stop => self.begin_stop(None),
+            SliceEnd::Emptied => {
+                let piece = self.pieces.pop().expect("the piece worked on");
+                self.pe.finish_piece(piece.record);
+                self.advance_termination();
+            }
+            SliceEnd::More => {}
         }
         slice.units
     }

@@ -303,16 +303,10 @@ impl<T: Task> Polling<T> {
                 let placed = ps.shuffler.arrive(n, piece, &mut self.rng);
                 self.place(placed);
             } else if let Some(piece) = piece {
-                let Piece {
-                    task,
-                    generation,
-                    record,
-                } = piece;
-                self.pe.send_piece(to, record, |token| Message::Scatter {
+                self.send_whole(to, piece, |task, generation, token| Message::Scatter {
                     n,
                     piece: Some((task, generation, token)),
                 });
-                self.pe.finish_piece(record);
             } else {
                 self.pe.send(to, Message::Scatter { n, piece: None });
             }
@@ -357,22 +351,32 @@ mod tests {
     use crate::protocol::polling::shuffle::ShuffleSignal;
     use crate::protocol::polling::Polling;
     use crate::protocol::{Message, PeId, Protocol};
-    use crate::task::range::{IndexJob, IndexRange};
-    use crate::task::Context;
+    use crate::task::{Context, Task};
     use serde::{Deserialize, Serialize};
 
+    /// n units of work, halved by a split.
     #[derive(Clone, Serialize, Deserialize)]
-    struct Unit;
-    impl IndexJob for Unit {
+    struct Countdown(u64);
+    impl Task for Countdown {
         type Output = u64;
-        fn run(&self, _: u64, _: &mut Context<'_, u64>) -> u64 {
-            1
+        fn work(&mut self, budget: u64, _: &mut Context<'_, u64>) -> u64 {
+            let n = budget.min(self.0);
+            self.0 -= n;
+            n
+        }
+        fn split(&mut self) -> Option<Self> {
+            let half = self.0 / 2;
+            self.0 -= half;
+            Some(Countdown(half))
+        }
+        fn is_empty(&self) -> bool {
+            self.0 == 0
         }
     }
 
     /// The PEs PE `pe` asks at the start of each of `rounds` (answering every request with a
     /// rejection), the other messages dropped.
-    fn asked(pe: &mut Polling<IndexRange<Unit>>, rounds: std::ops::Range<u64>) -> Vec<PeId> {
+    fn asked(pe: &mut Polling<Countdown>, rounds: std::ops::Range<u64>) -> Vec<PeId> {
         let mut asked = Vec::new();
         for round in rounds {
             pe.on_round(round);
@@ -392,7 +396,7 @@ mod tests {
     fn phases_restart_at_zero_after_a_permutation_by_messages() {
         let config = Config::new(8).balancer(Balancer::PollAndShuffle);
         assert_eq!(config.permutation, PermutationKind::Messages);
-        let mut pe: Polling<IndexRange<Unit>> = Polling::new(5, &config, None);
+        let mut pe: Polling<Countdown> = Polling::new(5, &config, None);
         assert_eq!(asked(&mut pe, 0..4), [4, 7, 1, 4]);
         // Permutation 0 reaches PE 5 from its parent, PE 2: it scatters its placeholder and
         // asks no one until its part is done.
@@ -420,7 +424,7 @@ mod tests {
         let config = Config::new(8)
             .balancer(Balancer::PollAndShuffle)
             .permutation(PermutationKind::Pseudorandom);
-        let mut pe: Polling<IndexRange<Unit>> = Polling::new(5, &config, None);
+        let mut pe: Polling<Countdown> = Polling::new(5, &config, None);
         assert_eq!(asked(&mut pe, 0..9), [4, 7, 1, 4, 7, 1, 4]);
     }
 
