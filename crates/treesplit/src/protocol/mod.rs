@@ -7,12 +7,26 @@
 //! ([`Protocol::step`]: work for Δt units, wait for a message, or stop). No threads, channels
 //! or clocks live in this module, so the same code runs on every machine.
 //!
-//! The protocols are described in prose in `README.md` beside this file.
+//! The protocols are described in prose in `README.md` beside this file. Layout:
+//!
+//! - [`polling`]: the dynamic balancers (random, neighbour and global-round-robin polling,
+//!   random shift, poll-and-shuffle), one state machine with victim rules;
+//! - [`assignment`]: the static and semi-static balancers over a bag of jobs (block,
+//!   round-robin, random placement, random-static, master–worker, prefix sum);
+//! - [`termination`]: termination detection and result reduction (four-counter waves or the
+//!   response tree), a component every balancer feeds;
+//! - [`pe`]: [`pe::PeCore`], the housekeeping every balancer's PE shares;
+//! - [`tree`]: the binary (and binomial) tree of PEs; [`hash`]: splitmix64 and the shared
+//!   pseudorandom values derived from the run's seed.
 
 pub mod assignment;
+pub mod hash;
+pub mod pe;
 pub mod polling;
-pub mod shuffle;
 pub mod termination;
+pub mod tree;
+
+pub use tree::neighbours as tree_neighbours;
 
 use crate::config::{Balancer, Config};
 use crate::task::{Incumbent, Task};
@@ -63,7 +77,7 @@ pub enum Message<T: Task> {
         piece: Option<(T, u32, u64)>,
     },
     /// Poll-and-shuffle, permutation by messages: counting and prefix sums.
-    Shuffling(shuffle::ShuffleSignal),
+    Shuffling(polling::shuffle::ShuffleSignal),
     /// Global round robin: ask PE 0 for the next value of the global counter.
     Counter,
     /// Global round robin: PE 0's answer, the PE to ask for work.
@@ -96,15 +110,6 @@ impl<T: Task> Message<T> {
                 | Message::Scatter { piece: Some(_), .. }
         )
     }
-}
-
-/// The neighbours of PE `me` in the binary tree of PEs (parent, children), which early stop
-/// floods: every PE learns of a stop within 2·log₂ P hops.
-pub fn tree_neighbours(me: PeId, p: usize) -> impl Iterator<Item = PeId> {
-    let parent = (me > 0).then(|| (me - 1) / 2);
-    parent
-        .into_iter()
-        .chain([2 * me + 1, 2 * me + 2].into_iter().filter(move |&c| c < p))
 }
 
 /// What the machine should do next with a PE.

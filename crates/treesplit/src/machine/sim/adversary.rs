@@ -2,6 +2,7 @@
 //! return an empty piece, slow PEs and PEs with slow outgoing links (the latter two are
 //! parsed here and applied by the simulator and the network).
 
+use crate::protocol::hash::splitmix64 as mix;
 use crate::task::{Context, Task};
 use serde::{Deserialize, Serialize};
 
@@ -37,13 +38,6 @@ impl<T: Task> EmptySplits<T> {
             splits: 0,
         }
     }
-}
-
-fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
 }
 
 impl<T: Task> Task for EmptySplits<T> {

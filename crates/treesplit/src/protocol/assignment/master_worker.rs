@@ -13,9 +13,9 @@
 //! The master works no jobs itself unless it is the only PE. Its sending time grows with m/b
 //! and with P, which the simulator shows as the scheme's bottleneck.
 
-use super::{unexpected, Core};
+use super::{delegate_to_core, Core};
 use crate::config::{Balancer, BundleRule, Config};
-use crate::protocol::{Costs, Message, PeCounters, PeId, Protocol, Step};
+use crate::protocol::{Message, PeId, Protocol, Step};
 use crate::task::bag::Cutter;
 use crate::task::{Incumbent, Task};
 
@@ -73,7 +73,7 @@ impl<T: Task> MasterWorker<T> {
                 other => panic!("{other} is not master–worker"),
             },
         };
-        if pe.core.p == 1 {
+        if pe.core.p() == 1 {
             // The only PE works every job itself.
             while let Some((task, generation, _)) = pe.cut_next() {
                 let record = pe.core.root_record;
@@ -92,7 +92,7 @@ impl<T: Task> MasterWorker<T> {
         let c = cutter.as_mut()?;
         let before = c.splits;
         let next = c.next();
-        self.core.count_splits(c.splits - before);
+        self.core.pe.count_splits(c.splits - before);
         let Some((_, task, generation)) = next else {
             *cutter = None;
             return None;
@@ -114,16 +114,17 @@ impl<T: Task> MasterWorker<T> {
     /// The master answers a request from `from` with a bundle, or a rejection when all
     /// jobs are out.
     fn serve(&mut self, from: PeId) {
-        self.core.counters.requests_received += 1;
-        if self.core.termination.is_finishing() {
+        self.core.pe.counters_mut().requests_received += 1;
+        if self.core.pe.is_finishing() {
             return;
         }
-        if self.core.stopped {
+        if self.core.pe.is_stopped() {
             if let Role::Master { cutter, .. } = &mut self.role {
                 *cutter = None;
             }
         }
-        let workers = (self.core.p - 1).max(1) as f64;
+        // Chapter 14.3: W/(P·C) + W_min, with P all PEs (the master included).
+        let pes = self.core.p() as f64;
         let m = self.core.m as f64;
         let Role::Master { remaining, .. } = self.role else {
             unreachable!("only the master serves")
@@ -135,7 +136,7 @@ impl<T: Task> MasterWorker<T> {
                 u64::MAX,
             ),
             BundleRule::Adaptive { c, w_min } => {
-                (u64::MAX, (remaining as f64 / (workers * c)) as u64 + w_min)
+                (u64::MAX, (remaining as f64 / (pes * c)) as u64 + w_min)
             }
         };
         let mut tasks = Vec::new();
@@ -150,12 +151,13 @@ impl<T: Task> MasterWorker<T> {
             }
         }
         if tasks.is_empty() {
-            self.core.counters.rejections_sent += 1;
-            self.core.send(from, Message::Reject);
+            self.core.pe.counters_mut().rejections_sent += 1;
+            self.core.pe.send(from, Message::Reject);
         } else {
-            self.core.counters.pieces_sent += 1;
-            let token = self.core.termination.on_piece_sent(self.core.root_record);
-            self.core.send(from, Message::Bundle { tasks, token });
+            let record = self.core.root_record;
+            self.core
+                .pe
+                .send_piece(from, record, |token| Message::Bundle { tasks, token });
         }
         self.done_if_all_out();
     }
@@ -171,12 +173,12 @@ impl<T: Task> Protocol<T> for MasterWorker<T> {
             if self.core.jobs.is_empty()
                 && !*awaiting
                 && !*exhausted
-                && !self.core.stopped
-                && !self.core.termination.is_finishing()
+                && !self.core.pe.is_stopped()
+                && !self.core.pe.is_finishing()
             {
                 *awaiting = true;
-                self.core.counters.requests_sent += 1;
-                self.core.send(0, Message::Request);
+                self.core.pe.counters_mut().requests_sent += 1;
+                self.core.pe.send(0, Message::Request);
             }
         }
         self.core.step()
@@ -191,13 +193,7 @@ impl<T: Task> Protocol<T> for MasterWorker<T> {
             (Message::Request, Role::Master { .. }) => self.serve(from),
             (Message::Bundle { tasks, token }, Role::Worker { awaiting, .. }) => {
                 *awaiting = false;
-                self.core.counters.pieces_received += 1;
-                let record = self.core.termination.on_piece_received(from, token);
-                for (task, generation) in tasks {
-                    self.core.push_job(task, generation, record);
-                }
-                self.core.finish_if_complete(record);
-                self.core.advance_termination();
+                self.core.receive_jobs(from, token, tasks);
             }
             (
                 Message::Reject,
@@ -208,35 +204,15 @@ impl<T: Task> Protocol<T> for MasterWorker<T> {
             ) => {
                 *awaiting = false;
                 *exhausted = true;
-                self.core.counters.rejections_received += 1;
+                self.core.pe.counters_mut().rejections_received += 1;
             }
             (Message::Stop, Role::Master { cutter, .. }) => {
                 *cutter = None;
                 self.core.begin_stop(Some(from));
             }
-            (Message::Stop, _) => self.core.begin_stop(Some(from)),
-            (Message::Termination(signal), _) => self.core.receive_termination(from, signal),
-            (other, _) => unexpected(self.core.me, from, &other),
+            (other, _) => self.core.receive(from, other),
         }
     }
 
-    fn poll_transmit(&mut self) -> Option<(PeId, Message<T>)> {
-        self.core.poll_transmit()
-    }
-
-    fn counters(&self) -> &PeCounters {
-        &self.core.counters
-    }
-
-    fn take_costs(&mut self) -> Costs {
-        self.core.take_costs()
-    }
-
-    fn take_output(&mut self) -> Option<T::Output> {
-        self.core.termination.take_result()
-    }
-
-    fn is_busy(&self) -> bool {
-        !self.core.jobs.is_empty()
-    }
+    delegate_to_core!();
 }

@@ -14,14 +14,7 @@
 //! member of each family.
 
 use crate::config::StaticPermutation;
-
-/// The splitmix64 finalizer (the round function and the seed expansion).
-pub(super) fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
+use crate::protocol::hash::{gcd, splitmix64 as mix};
 
 /// A pseudorandom permutation of 0..2^h.
 #[derive(Debug, Clone)]
@@ -170,13 +163,6 @@ fn feistel(x: u64, half: u32, keys: &[u64; 4]) -> u64 {
         hi = new_hi;
     }
     lo | hi << half
-}
-
-fn gcd(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }
 
 /// a·b in GF(2)[x] modulo `poly` of degree h.

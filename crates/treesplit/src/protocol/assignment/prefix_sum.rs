@@ -17,10 +17,10 @@
 //! Jobs for other PEs travel as `Work` messages. How good the result is depends on how good
 //! the estimates are; the report's per-PE work shows it.
 
-use super::{unexpected, Core};
+use super::{delegate_to_core, unexpected, Core};
 use crate::config::{Balancer, Config};
-use crate::protocol::{Costs, Message, PeCounters, PeId, Protocol, Step};
-use crate::task::{Incumbent, Task};
+use crate::protocol::{tree, Message, PeId, Protocol, Step};
+use crate::task::Task;
 use serde::{Deserialize, Serialize};
 
 /// Messages of the prefix sum.
@@ -41,22 +41,6 @@ pub enum ScanSignal {
     },
 }
 
-/// The binomial-tree children of PE `i` among `p`, in increasing order: i + 2^k for
-/// 2^k < lowbit(i) (all k for PE 0).
-fn children(i: usize, p: usize) -> Vec<PeId> {
-    let limit = if i == 0 {
-        p.next_power_of_two()
-    } else {
-        i & i.wrapping_neg()
-    };
-    (0..usize::BITS)
-        .map(|k| 1usize << k)
-        .take_while(|&d| d < limit)
-        .map(|d| i + d)
-        .filter(|&c| c < p)
-        .collect()
-}
-
 /// A PE of prefix-sum assignment.
 pub struct PrefixSum<T: Task> {
     core: Core<T>,
@@ -74,7 +58,7 @@ pub struct PrefixSum<T: Task> {
 impl<T: Task> PrefixSum<T> {
     /// PE `me` of the configured run; PE 0 passes the root.
     pub fn new(me: PeId, config: &Config, root: Option<T>) -> Self {
-        let children = children(me, config.pes);
+        let children = tree::binomial_children(me, config.pes);
         PrefixSum {
             core: Core::new(me, config, root, true),
             splittable: !matches!(
@@ -97,13 +81,13 @@ impl<T: Task> PrefixSum<T> {
         let Some(root) = self.core.root.take() else {
             return; // dropped by an early stop
         };
-        let block = self.core.block(self.core.me);
+        let block = self.core.block(self.core.me());
         let mut cutter = crate::task::bag::Cutter::new(&root, self.core.m, block);
         for (_, task, generation) in cutter.by_ref() {
             let size = task.estimate().unwrap_or(1).max(1);
             self.local.push((task, generation, size));
         }
-        self.core.count_splits(cutter.splits);
+        self.core.pe.count_splits(cutter.splits);
         self.local_sum = Some(self.local.iter().map(|j| j.2).sum());
         self.try_up();
     }
@@ -117,13 +101,14 @@ impl<T: Task> PrefixSum<T> {
         }
         self.sent_up = true;
         let subtree = local + self.child_sums.iter().flatten().sum::<u64>();
-        let me = self.core.me;
+        let me = self.core.me();
         if me == 0 {
             self.sweep_down(0, subtree);
         } else {
-            let parent = me - (me & me.wrapping_neg());
-            self.core
-                .send(parent, Message::Scan(ScanSignal::Up { sum: subtree }));
+            self.core.pe.send(
+                tree::binomial_parent(me),
+                Message::Scan(ScanSignal::Up { sum: subtree }),
+            );
         }
     }
 
@@ -131,7 +116,7 @@ impl<T: Task> PrefixSum<T> {
     fn sweep_down(&mut self, offset: u64, total: u64) {
         let mut prefix = offset + self.local_sum.expect("the local sum before the down-sweep");
         for (k, &child) in self.children.clone().iter().enumerate() {
-            self.core.send(
+            self.core.pe.send(
                 child,
                 Message::Scan(ScanSignal::Down {
                     offset: prefix,
@@ -145,10 +130,10 @@ impl<T: Task> PrefixSum<T> {
 
     /// Place every local job, whole or cut, on the PE responsible for its unit intervals.
     fn assign(&mut self, offset: u64, total: u64) {
-        if self.core.stopped {
+        if self.core.pe.is_stopped() {
             self.local.clear();
         }
-        let p = self.core.p as u64;
+        let p = self.core.p() as u64;
         let s = total.div_ceil(p).max(1);
         let mut at = offset; // T_j
         for (mut task, generation, mut size) in std::mem::take(&mut self.local) {
@@ -163,7 +148,7 @@ impl<T: Task> PrefixSum<T> {
                 match task.split_at(end - at) {
                     Some(rest) => {
                         let part = task.estimate().unwrap_or(end - at);
-                        self.core.count_splits(1);
+                        self.core.pe.count_splits(1);
                         self.place(k as PeId, task, generation + 1);
                         at += part;
                         size = rest.estimate().unwrap_or(size.saturating_sub(part).max(1));
@@ -182,7 +167,7 @@ impl<T: Task> PrefixSum<T> {
     }
 
     fn place(&mut self, to: PeId, task: T, generation: u32) {
-        if to == self.core.me {
+        if to == self.core.me() {
             let record = self.core.root_record;
             self.core.push_job(task, generation, record);
         } else {
@@ -192,24 +177,11 @@ impl<T: Task> PrefixSum<T> {
 }
 
 impl<T: Task> Protocol<T> for PrefixSum<T> {
-    fn step(&mut self) -> Step {
-        self.core.step()
-    }
-
-    fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64 {
-        if self.core.take_setup() {
-            self.cut_local_jobs();
-            return 0;
-        }
-        self.core.work(budget, incumbent)
-    }
+    delegate_to_core!(setup: cut_local_jobs);
 
     fn receive(&mut self, from: PeId, message: Message<T>) {
         match message {
-            Message::Root { task, token } => {
-                self.core.receive_root(from, task, token);
-            }
-            Message::Scan(_) if self.core.stopped => {} // the assignment no longer matters
+            Message::Scan(_) if self.core.pe.is_stopped() => {} // the assignment no longer matters
             Message::Scan(ScanSignal::Up { sum }) => {
                 let k = self
                     .children
@@ -217,7 +189,7 @@ impl<T: Task> Protocol<T> for PrefixSum<T> {
                     .position(|&c| c == from)
                     .unwrap_or_else(|| {
                         unexpected(
-                            self.core.me,
+                            self.core.me(),
                             from,
                             &Message::<T>::Scan(ScanSignal::Up { sum }),
                         )
@@ -230,56 +202,8 @@ impl<T: Task> Protocol<T> for PrefixSum<T> {
                 task,
                 generation,
                 token,
-            } => {
-                self.core.counters.pieces_received += 1;
-                let record = self.core.termination.on_piece_received(from, token);
-                self.core.push_job(task, generation, record);
-                self.core.finish_if_complete(record);
-                self.core.advance_termination();
-            }
-            Message::Stop => self.core.begin_stop(Some(from)),
-            Message::Termination(signal) => self.core.receive_termination(from, signal),
-            other => unexpected(self.core.me, from, &other),
-        }
-    }
-
-    fn poll_transmit(&mut self) -> Option<(PeId, Message<T>)> {
-        self.core.poll_transmit()
-    }
-
-    fn counters(&self) -> &PeCounters {
-        &self.core.counters
-    }
-
-    fn take_costs(&mut self) -> Costs {
-        self.core.take_costs()
-    }
-
-    fn take_output(&mut self) -> Option<T::Output> {
-        self.core.termination.take_result()
-    }
-
-    fn is_busy(&self) -> bool {
-        !self.core.jobs.is_empty()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::children;
-
-    #[test]
-    fn binomial_subtrees_are_contiguous_and_cover_all_pes() {
-        for p in [1, 2, 3, 7, 8, 13, 64, 100] {
-            let mut parent = vec![None; p];
-            for i in 0..p {
-                for c in children(i, p) {
-                    assert!(parent[c].is_none());
-                    parent[c] = Some(i);
-                    assert_eq!(c - (c & c.wrapping_neg()), i);
-                }
-            }
-            assert!((1..p).all(|i| parent[i].is_some()), "P={p}");
+            } => self.core.receive_jobs(from, token, [(task, generation)]),
+            other => self.core.receive(from, other),
         }
     }
 }

@@ -11,12 +11,12 @@
 //!   j ∈ ⌊i·m/P⌋..⌊(i+1)·m/P⌋, π a pseudorandom permutation every PE computes itself
 //!   (LCG, GF(2^h) powers or Feistel; `--permutation random` is random placement again).
 
-use super::permutation::{mix, Permutation};
-use super::{unexpected, Core};
+use super::permutation::Permutation;
+use super::{delegate_to_core, Core};
 use crate::config::{Balancer, Config, StaticPermutation};
-use crate::protocol::{Costs, Message, PeCounters, PeId, Protocol, Step};
+use crate::protocol::{hash, Message, PeId, Protocol, Step};
 use crate::task::bag::Cutter;
-use crate::task::{Incumbent, Task};
+use crate::task::Task;
 
 /// Which jobs are whose.
 enum Rule {
@@ -34,10 +34,7 @@ pub struct Share<T: Task> {
 
 /// The PE that random placement gives job `j` (the same on every PE).
 pub fn random_owner(seed: u64, j: u64, p: usize) -> PeId {
-    // `mix` adds the golden ratio before finalizing; subtracting it keeps the historical
-    // values (the finalizer applied to seed ^ j·G ^ C), so replayed runs place jobs as before.
-    const G: u64 = 0x9E37_79B9_7F4A_7C15;
-    let x = mix((seed ^ j.wrapping_mul(G) ^ 0x2545_F491_4F6C_DD1D).wrapping_sub(G));
+    let x = hash::indexed(seed, j, 0x2545_F491_4F6C_DD1D);
     ((u128::from(x) * p as u128) >> 64) as PeId
 }
 
@@ -63,7 +60,7 @@ impl<T: Task> Share<T> {
 
     /// Cut this PE's jobs from the root copy and queue them.
     fn place_share(&mut self) {
-        let (me, p, m) = (self.core.me, self.core.p, self.core.m);
+        let (me, p, m) = (self.core.me(), self.core.p(), self.core.m);
         let block = self.core.block(me);
         let mine: Vec<u64> = match &self.rule {
             Rule::Block => {
@@ -71,7 +68,7 @@ impl<T: Task> Share<T> {
                 let root = self.core.root.as_ref().expect("the root copy");
                 let mut cutter = Cutter::new(root, m, block);
                 let jobs: Vec<_> = cutter.by_ref().collect();
-                self.core.count_splits(cutter.splits);
+                self.core.pe.count_splits(cutter.splits);
                 let record = self.core.root_record;
                 for (_, task, generation) in jobs {
                     self.core.push_job(task, generation, record);
@@ -92,47 +89,9 @@ impl<T: Task> Share<T> {
 }
 
 impl<T: Task> Protocol<T> for Share<T> {
-    fn step(&mut self) -> Step {
-        self.core.step()
-    }
-
-    fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64 {
-        if self.core.take_setup() {
-            self.place_share();
-            self.core.advance_termination();
-            return 0;
-        }
-        self.core.work(budget, incumbent)
-    }
+    delegate_to_core!(setup: place_share);
 
     fn receive(&mut self, from: PeId, message: Message<T>) {
-        match message {
-            Message::Root { task, token } => {
-                self.core.receive_root(from, task, token);
-            }
-            Message::Stop => self.core.begin_stop(Some(from)),
-            Message::Termination(signal) => self.core.receive_termination(from, signal),
-            other => unexpected(self.core.me, from, &other),
-        }
-    }
-
-    fn poll_transmit(&mut self) -> Option<(PeId, Message<T>)> {
-        self.core.poll_transmit()
-    }
-
-    fn counters(&self) -> &PeCounters {
-        &self.core.counters
-    }
-
-    fn take_costs(&mut self) -> Costs {
-        self.core.take_costs()
-    }
-
-    fn take_output(&mut self) -> Option<T::Output> {
-        self.core.termination.take_result()
-    }
-
-    fn is_busy(&self) -> bool {
-        !self.core.jobs.is_empty()
+        self.core.receive(from, message);
     }
 }

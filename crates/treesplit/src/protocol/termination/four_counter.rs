@@ -21,7 +21,7 @@
 //! its signals; they hold no termination logic themselves.
 
 use super::{Local, Signal};
-use crate::protocol::PeId;
+use crate::protocol::{tree, PeId};
 use crate::task::Outcome;
 use std::collections::VecDeque;
 
@@ -77,12 +77,11 @@ impl<O: Outcome> FourCounter<O> {
     }
 
     fn children(&self) -> impl Iterator<Item = PeId> {
-        let (me, p) = (self.me, self.p);
-        [2 * me + 1, 2 * me + 2].into_iter().filter(move |&c| c < p)
+        tree::children(self.me, self.p)
     }
 
     fn parent(&self) -> PeId {
-        (self.me - 1) / 2
+        tree::parent(self.me).expect("only PEs other than 0 report to a parent")
     }
 
     fn start_wave(&mut self, wave: u64) {

@@ -15,7 +15,7 @@
 //! accumulator exactly once, and merging is associative and commutative).
 
 use super::{Local, Signal};
-use crate::protocol::PeId;
+use crate::protocol::{tree, PeId};
 use crate::task::Outcome;
 use std::collections::{HashMap, VecDeque};
 
@@ -134,8 +134,7 @@ impl<O: Outcome> ResponseTree<O> {
 
     fn finish(&mut self) {
         self.finishing = true;
-        let (me, p) = (self.me, self.p);
-        for c in [2 * me + 1, 2 * me + 2].into_iter().filter(|&c| c < p) {
+        for c in tree::children(self.me, self.p) {
             self.out.push_back((c, Signal::Finish));
         }
     }

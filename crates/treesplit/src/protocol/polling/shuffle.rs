@@ -9,10 +9,14 @@
 //! (a prefix sum); (4) each PE shuffles its arrivals locally and sends item number j to PE
 //! j mod P. Placeholders occupy numbers (so idle positions are permuted too) but never travel.
 //!
-//! This component holds the counting and numbering; the balancer sends the scattered items,
-//! hands arrivals over, and moves the placed ones.
+//! This component holds the counting and numbering; the balancer
+//! ([`super::poll_and_shuffle`]) sends the scattered items, hands arrivals over, and moves the
+//! placed ones. It also tells the balancer when the next *cycle* of phases starts: PE 0 stamps
+//! the prefix sum's `Offset` signals with the round after the one in which its final count
+//! proved the permutation complete, so every PE restarts its phase counter at the same global
+//! round and hypercube partners agree on the dimension of each phase (paper 002 §3.1, Lemma 2).
 
-use crate::protocol::PeId;
+use crate::protocol::{tree, PeId};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -44,6 +48,9 @@ pub enum ShuffleSignal {
         n: u64,
         /// First global number of the receiver's own arrivals.
         offset: u64,
+        /// The round at which the next cycle's phase 0 is (the round after PE 0 found the
+        /// permutation complete).
+        cycle_start: u64,
     },
 }
 
@@ -75,6 +82,10 @@ pub struct Shuffler<X> {
     arrivals: BTreeMap<u64, Vec<Option<X>>>,
     /// Permutations completed here (the next one must be numbered this).
     completed: u64,
+    /// The last round started (PE 0 stamps completions with it).
+    round: u64,
+    /// The round at which phase 0 of the current cycle is: set when a permutation completes.
+    cycle_start: u64,
     out: VecDeque<(PeId, ShuffleSignal)>,
 }
 
@@ -89,15 +100,24 @@ impl<X> Shuffler<X> {
             deferred: Vec::new(),
             arrivals: BTreeMap::new(),
             completed: 0,
+            round: 0,
+            cycle_start: 0,
             out: VecDeque::new(),
         }
     }
 
-    fn children(&self) -> Vec<PeId> {
-        [2 * self.me + 1, 2 * self.me + 2]
-            .into_iter()
-            .filter(|&c| c < self.p)
-            .collect()
+    fn children(&self) -> impl Iterator<Item = PeId> {
+        tree::children(self.me, self.p)
+    }
+
+    /// Round `round` starts.
+    pub fn on_round(&mut self, round: u64) {
+        self.round = round;
+    }
+
+    /// The round at which phase 0 of the current cycle is (0 before the first permutation).
+    pub fn cycle_start(&self) -> u64 {
+        self.cycle_start
     }
 
     /// True while a permutation is under way here or waiting to start.
@@ -158,7 +178,7 @@ impl<X> Shuffler<X> {
     }
 
     fn start_wave(&mut self, wave: u64) {
-        let children = self.children();
+        let children: Vec<PeId> = self.children().collect();
         let r = self.current.as_mut().expect("a round is under way");
         r.wave = wave;
         r.wave_seen = true;
@@ -196,14 +216,18 @@ impl<X> Shuffler<X> {
                 r.sums.1 += received;
                 r.child_received.insert(from, received);
             }
-            ShuffleSignal::Offset { offset, .. } => return self.place(offset, rng),
+            ShuffleSignal::Offset {
+                offset,
+                cycle_start,
+                ..
+            } => return self.place(offset, cycle_start, rng),
         }
         self.progress(rng)
     }
 
     /// Report up the tree when possible; at PE 0, finish or repeat the wave.
     fn progress<R: RngExt>(&mut self, rng: &mut R) -> Vec<(PeId, X)> {
-        let n_children = self.children().len();
+        let n_children = self.children().count();
         let me = self.me;
         let Some(r) = self.current.as_mut() else {
             return Vec::new();
@@ -216,9 +240,9 @@ impl<X> Shuffler<X> {
         r.reported = true;
         let (sent, received) = (r.sums.0 + r.sent, r.sums.1 + own);
         let (n, wave) = (r.n, r.wave);
-        if me != 0 {
+        if let Some(parent) = tree::parent(me) {
             self.out.push_back((
-                (me - 1) / 2,
+                parent,
                 ShuffleSignal::Count {
                     n,
                     wave,
@@ -229,7 +253,7 @@ impl<X> Shuffler<X> {
             return Vec::new();
         }
         if sent == received {
-            self.place(0, rng)
+            self.place(0, self.round + 1, rng)
         } else {
             // Items are still travelling: count again. (Without children, the next arrival
             // triggers the new count.)
@@ -238,9 +262,9 @@ impl<X> Shuffler<X> {
         }
     }
 
-    /// Number this PE's arrivals from `offset` on, pass the children theirs, and return the
-    /// placements.
-    fn place<R: RngExt>(&mut self, offset: u64, rng: &mut R) -> Vec<(PeId, X)> {
+    /// Number this PE's arrivals from `offset` on, pass the children theirs (and the start of
+    /// the next cycle), and return the placements.
+    fn place<R: RngExt>(&mut self, offset: u64, cycle_start: u64, rng: &mut R) -> Vec<(PeId, X)> {
         let r = self.current.take().expect("a round is under way");
         let mut items = self.arrivals.remove(&r.n).unwrap_or_default();
         assert_eq!(
@@ -255,12 +279,14 @@ impl<X> Shuffler<X> {
             items.swap(i, j);
         }
         let mut next = offset + r.own_reported;
-        for c in self.children() {
+        let children: Vec<PeId> = self.children().collect();
+        for c in children {
             self.out.push_back((
                 c,
                 ShuffleSignal::Offset {
                     n: r.n,
                     offset: next,
+                    cycle_start,
                 },
             ));
             next += r.child_received.get(&c).copied().unwrap_or(0);
@@ -272,6 +298,7 @@ impl<X> Shuffler<X> {
             .filter_map(|(i, item)| item.map(|x| (((offset + i as u64) % p) as PeId, x)))
             .collect();
         self.completed = r.n + 1;
+        self.cycle_start = cycle_start;
         placed
     }
 
@@ -314,6 +341,7 @@ mod tests {
                 let mut placed: Vec<(PeId, u64)> = Vec::new();
                 let mut total = 0;
                 for (i, pe) in pes.iter_mut().enumerate() {
+                    pe.on_round(5);
                     assert!(pe.request(0));
                     let items: Vec<u64> =
                         (0..(i % 3) as u64).map(|k| (i as u64) * 10 + k).collect();
@@ -354,6 +382,9 @@ mod tests {
                 );
                 assert_eq!(placed.len(), total);
                 assert!(pes.iter().all(|s| !s.is_busy() && !s.holds_work()));
+                // PE 0 found the permutation complete in round 5: the next cycle starts at 6
+                // on every PE.
+                assert!(pes.iter().all(|s| s.cycle_start() == 6));
             }
         }
     }

@@ -1,0 +1,297 @@
+//! The housekeeping every balancer's PE shares, written once: [`PeCore`].
+//!
+//! Polling ([`super::polling::Polling`]) and the static balancers
+//! ([`super::assignment::Core`]) differ in where work comes from and where it goes; they do
+//! not differ in how a message is queued and counted, how the root is broadcast down the
+//! binary tree of PEs, how a piece is reported to termination detection, how termination
+//! signals become messages, how an early stop floods the tree, how splits are charged, or
+//! what happens when a task makes no progress. That is this module.
+//!
+//! **Pieces and records.** A *piece* is a subproblem in transit or held (a split-off part,
+//! the root copy, a bundle, a scattered subproblem). Termination detection keeps each piece a
+//! PE holds under a *record* (`u64`); a piece travels with its sender's record, named
+//! `token` in the messages, and the receiver opens a record of its own for it
+//! ([`PeCore::receive_piece`]). A record is finished once its piece is worked to the end or
+//! given away ([`PeCore::finish_piece`]).
+//!
+//! **The progress rule.** `Task::work` on a non-empty task with a positive budget should do
+//! at least one unit. A slice that does none is a *stall*; a PE tolerates
+//! [`STALL_LIMIT`] − 1 consecutive stalls (the task may be waiting for something, e.g. a
+//! better incumbent) and panics at the `STALL_LIMIT`-th, so that a broken task is an error
+//! naming the PE instead of a hang. Any slice that does work, or empties its task, resets
+//! the count. Every balancer works through [`PeCore::work_on`], so the rule is the same
+//! everywhere.
+
+use super::termination::{Local, Signal, Termination};
+use super::{tree, Costs, Message, PeCounters, PeId, Step};
+use crate::config::Config;
+use crate::task::{Context, Incumbent, Task};
+use std::collections::VecDeque;
+
+/// Consecutive work slices without progress on a non-empty task after which a PE panics.
+pub const STALL_LIMIT: u32 = 1000;
+
+/// How a work slice ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SliceEnd {
+    /// The task asked for an early stop (`Context::stop`): the caller must call
+    /// [`PeCore::begin_stop`] and drop its work.
+    Stop,
+    /// The task is empty: the caller removes it and finishes its piece.
+    Emptied,
+    /// The task has work left.
+    More,
+}
+
+/// What one work slice did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slice {
+    /// Work units done.
+    pub units: u64,
+    /// How it ended.
+    pub end: SliceEnd,
+}
+
+/// The state every PE has, whatever its balancer: its place among the PEs, the outgoing
+/// queue, counters and costs, the result accumulator, termination detection and the
+/// early-stop flag.
+pub struct PeCore<T: Task> {
+    me: PeId,
+    p: usize,
+    delta_t: u64,
+    out: VecDeque<(PeId, Message<T>)>,
+    counters: PeCounters,
+    costs: Costs,
+    output: T::Output,
+    termination: Termination<T::Output>,
+    stopped: bool,
+    stalled_slices: u32,
+}
+
+impl<T: Task> PeCore<T> {
+    /// The record of the root piece on the PE that starts with it.
+    pub const ROOT_RECORD: u64 = Termination::<T::Output>::ROOT_RECORD;
+
+    /// PE `me` of the configured run; `holds_root` on the PE that starts with work.
+    pub fn new(me: PeId, config: &Config, holds_root: bool) -> Self {
+        PeCore {
+            me,
+            p: config.pes,
+            delta_t: config.delta_t.max(1),
+            out: VecDeque::new(),
+            counters: PeCounters::default(),
+            costs: Costs::default(),
+            output: T::Output::default(),
+            termination: Termination::new(config.termination, me, config.pes, holds_root),
+            stopped: false,
+            stalled_slices: 0,
+        }
+    }
+
+    /// This PE.
+    pub fn me(&self) -> PeId {
+        self.me
+    }
+
+    /// The number of PEs.
+    pub fn p(&self) -> usize {
+        self.p
+    }
+
+    // --- messages and counters -------------------------------------------------------------
+
+    /// Queue a message (and count it).
+    pub fn send(&mut self, to: PeId, message: Message<T>) {
+        self.counters.messages_sent += 1;
+        self.out.push_back((to, message));
+    }
+
+    /// Queue `message()` for each child in the binary tree of PEs.
+    pub fn send_to_children(&mut self, message: impl Fn() -> Message<T>) {
+        for child in tree::children(self.me, self.p) {
+            self.send(child, message());
+        }
+    }
+
+    /// The next message to send.
+    pub fn poll_transmit(&mut self) -> Option<(PeId, Message<T>)> {
+        self.out.pop_front()
+    }
+
+    /// This PE's counters.
+    pub fn counters(&self) -> &PeCounters {
+        &self.counters
+    }
+
+    /// This PE's counters, for the balancer's own counts (requests, rejections).
+    pub fn counters_mut(&mut self) -> &mut PeCounters {
+        &mut self.counters
+    }
+
+    /// A piece of generation `generation` is held here (the splitting depth seen).
+    pub fn note_generation(&mut self, generation: u32) {
+        self.counters.max_generation = self.counters.max_generation.max(generation);
+    }
+
+    /// Count `n` splits of this PE's tasks and charge them as costs.
+    pub fn count_splits(&mut self, n: u64) {
+        self.counters.splits += n;
+        self.costs.splits += n;
+    }
+
+    /// The costs since the last call.
+    pub fn take_costs(&mut self) -> Costs {
+        std::mem::take(&mut self.costs)
+    }
+
+    // --- pieces ----------------------------------------------------------------------------
+
+    /// Send a piece split off (or taken whole from) the piece kept under `record` to PE `to`:
+    /// `message(token)` builds the message from the token it travels with. Counted as a work
+    /// message, so termination cannot be declared while it travels.
+    pub fn send_piece(&mut self, to: PeId, record: u64, message: impl FnOnce(u64) -> Message<T>) {
+        self.counters.pieces_sent += 1;
+        let token = self.termination.on_piece_sent(record);
+        self.send(to, message(token));
+    }
+
+    /// A piece sent with `token` arrived from PE `from`: count it; returns its record here.
+    pub fn receive_piece(&mut self, from: PeId, token: u64) -> u64 {
+        self.counters.pieces_received += 1;
+        self.termination.on_piece_received(from, token)
+    }
+
+    /// The piece kept under `record` is done: worked to the end, dropped by an early stop, or
+    /// given away whole.
+    pub fn finish_piece(&mut self, record: u64) {
+        self.termination.on_piece_finished(record, &mut self.output);
+    }
+
+    /// Broadcast the root down the binary tree of PEs: a copy to each child as `Root`, sent
+    /// from the piece kept under `record` (fast initialization; the static balancers' start).
+    pub fn broadcast_root(&mut self, root: &T, record: u64) {
+        for child in tree::children(self.me, self.p) {
+            self.send_piece(child, record, |token| Message::Root {
+                task: root.clone(),
+                token,
+            });
+        }
+    }
+
+    // --- work ------------------------------------------------------------------------------
+
+    /// Run `task` for at most `budget` units, count the slice and apply the progress rule
+    /// (module comment).
+    pub fn work_on(&mut self, task: &mut T, budget: u64, incumbent: &dyn Incumbent) -> Slice {
+        let mut ctx = Context::new(&mut self.output, incumbent, self.me);
+        let units = task.work(budget, &mut ctx);
+        let end = if ctx.stop_requested() {
+            SliceEnd::Stop
+        } else if task.is_empty() {
+            SliceEnd::Emptied
+        } else {
+            SliceEnd::More
+        };
+        self.counters.work_units += units;
+        self.counters.slices += 1;
+        if units == 0 && budget > 0 && end == SliceEnd::More {
+            self.stalled_slices += 1;
+            assert!(
+                self.stalled_slices < STALL_LIMIT,
+                "PE {}: a task made no progress in {STALL_LIMIT} work slices but is not empty \
+                 (Task::work must return at least 1)",
+                self.me
+            );
+        } else {
+            self.stalled_slices = 0;
+        }
+        Slice { units, end }
+    }
+
+    /// What the machine should do next: `Finished` once termination is done, `Work` while
+    /// `has_work`, else `Wait` (after letting termination detection progress with `idle`).
+    pub fn step(&mut self, has_work: bool, idle: bool) -> Step {
+        self.drain_termination();
+        if self.termination.is_done() {
+            return Step::Finished;
+        }
+        if has_work {
+            return Step::Work {
+                budget: self.delta_t,
+            };
+        }
+        self.advance_termination(idle);
+        if self.termination.is_done() {
+            Step::Finished
+        } else {
+            Step::Wait
+        }
+    }
+
+    // --- termination -----------------------------------------------------------------------
+
+    fn local(&self, idle: bool) -> Local {
+        Local {
+            idle,
+            sent: self.counters.pieces_sent,
+            received: self.counters.pieces_received,
+        }
+    }
+
+    /// Let termination detection progress (`idle`: this PE holds no work and will produce
+    /// none by itself) and queue its signals.
+    pub fn advance_termination(&mut self, idle: bool) {
+        let local = self.local(idle);
+        self.termination.advance(local, &mut self.output);
+        self.drain_termination();
+    }
+
+    /// Handle a termination signal from PE `from`.
+    pub fn receive_termination(&mut self, from: PeId, signal: Signal<T::Output>, idle: bool) {
+        let local = self.local(idle);
+        self.termination
+            .receive(from, signal, local, &mut self.output);
+        self.drain_termination();
+    }
+
+    /// Turn the signals termination detection has queued into messages.
+    pub fn drain_termination(&mut self) {
+        while let Some((to, signal)) = self.termination.poll_transmit() {
+            self.counters.termination_messages += 1;
+            self.send(to, Message::Termination(signal));
+        }
+    }
+
+    /// True once the end is known: no more work requests should be made or answered.
+    pub fn is_finishing(&self) -> bool {
+        self.termination.is_finishing()
+    }
+
+    /// The merged result of the whole run: `Some` on PE 0 once it has finished.
+    pub fn take_output(&mut self) -> Option<T::Output> {
+        self.termination.take_result()
+    }
+
+    // --- early stop ------------------------------------------------------------------------
+
+    /// True after an early stop: work is dropped and no more is taken.
+    pub fn is_stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Early stop (from PE `from`, or found here): pass `Stop` on over the binary tree of PEs,
+    /// never back to the sender. Returns true the first time only; the caller then drops its
+    /// work (finishing each piece) and lets termination detection advance.
+    pub fn begin_stop(&mut self, from: Option<PeId>) -> bool {
+        if self.stopped {
+            return false;
+        }
+        self.stopped = true;
+        for to in tree::neighbours(self.me, self.p) {
+            if Some(to) != from {
+                self.send(to, Message::Stop);
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,365 @@
+//! Receiver-initiated polling (work stealing), Fig. 1 of paper 000, and its relatives.
+//!
+//! PE 0 starts with the root task, all others idle. A busy PE works in slices of Δt units
+//! and between slices answers the requests that reached it: it splits its piece and sends
+//! one part to the requester, or rejects when the piece is atomic. An idle PE sends one
+//! request at a time and rejects the requests that reach it meanwhile; a rejection makes it
+//! ask again. The balancers differ only in whom an idle PE asks and when:
+//!
+//! - [`victim`]: random polling, neighbour polling and global round robin, which ask as soon
+//!   as a PE is idle;
+//! - [`random_shift`]: asks only when a round starts, PE (i + k_r) mod P;
+//! - [`poll_and_shuffle`]: asks the hypercube partner of the current *phase* and permutes all
+//!   pieces after each *cycle* of phases ([`shuffle`]: the permutation by messages).
+//!
+//! [`fast_init`] is the optional start that broadcasts the root instead of letting the
+//! idle PEs steal it piece by piece. What every PE does regardless of its balancer (messages,
+//! counters, termination, early stop, the progress rule) is [`PeCore`].
+
+pub mod fast_init;
+pub mod poll_and_shuffle;
+pub mod random_shift;
+pub mod shuffle;
+pub mod victim;
+
+pub use poll_and_shuffle::shuffle_target;
+pub use random_shift::round_shift;
+pub use victim::pe_rng;
+
+use super::pe::{PeCore, SliceEnd};
+use super::{Costs, Message, PeCounters, PeId, Protocol, Step};
+use crate::config::{Balancer, Config};
+use crate::task::{Incumbent, Task};
+use poll_and_shuffle::PollAndShuffle;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use victim::VictimRule;
+
+/// A piece held by this PE: a task, its generation (splits since the root) and the
+/// termination record it is kept under.
+#[derive(Debug)]
+pub(crate) struct Piece<T> {
+    task: T,
+    generation: u32,
+    record: u64,
+}
+
+/// Trimming (paper 000 §4): serve at most `limit` requests by splitting between two work
+/// slices; reject the rest at once, so that their senders ask elsewhere instead of queueing
+/// behind a hard-to-split task.
+#[derive(Debug, Default)]
+struct Trim {
+    limit: Option<u32>,
+    /// Requests served since the last work slice.
+    served: u32,
+}
+
+impl Trim {
+    fn exhausted(&self) -> bool {
+        self.limit.is_some_and(|limit| self.served >= limit)
+    }
+}
+
+/// The polling state machine of one PE.
+pub struct Polling<T: Task> {
+    pe: PeCore<T>,
+    /// The pieces this PE holds; it works on the last. Only poll-and-shuffle ever holds more
+    /// than one (a permuted piece and a late answer may arrive together).
+    pieces: Vec<Piece<T>>,
+    rule: VictimRule,
+    rng: Xoshiro256PlusPlus,
+    /// The run's seed (random shift and the pseudorandom permutation derive from it).
+    seed: u64,
+    trim: Trim,
+    /// A request of ours is on its way or being answered.
+    awaiting_reply: bool,
+    /// Fast initialization: the copy of the root has not arrived yet (no requests until then,
+    /// or the root and an answer could both bring work).
+    awaiting_root: bool,
+    /// Poll-and-shuffle's phases, cycles and permutations (None for the other balancers).
+    shuffle: Option<Box<PollAndShuffle<T>>>,
+}
+
+impl<T: Task> Polling<T> {
+    /// PE `me` of the configured run; PE 0 passes the root task. The victim rule follows
+    /// `config.balancer`.
+    pub fn new(me: PeId, config: &Config, root: Option<T>) -> Self {
+        let p = config.pes;
+        let root = root.filter(|t| !t.is_empty());
+        let options = *config
+            .balancer
+            .polling()
+            .expect("a polling balancer has polling options");
+        let fast_init = options.fast_init && p > 1;
+        let mut pe = Polling {
+            pe: PeCore::new(me, config, root.is_some()),
+            pieces: Vec::new(),
+            rule: VictimRule::new(me, config),
+            rng: pe_rng(config.seed, me),
+            seed: config.seed,
+            trim: Trim {
+                limit: options.trim,
+                served: 0,
+            },
+            awaiting_reply: false,
+            awaiting_root: fast_init && me != 0,
+            shuffle: matches!(config.balancer, Balancer::PollAndShuffle { .. })
+                .then(|| Box::new(PollAndShuffle::new(me, config))),
+        };
+        if let Some(root) = root {
+            if fast_init {
+                // Exercise 14.7 of paper 001: PE 0 broadcasts the root down the binary tree.
+                pe.init_from_root(root, PeCore::<T>::ROOT_RECORD);
+            } else {
+                pe.pieces.push(Piece {
+                    task: root,
+                    generation: 0,
+                    record: PeCore::<T>::ROOT_RECORD,
+                });
+            }
+        }
+        pe
+    }
+
+    /// True when this PE may send a request now: idle, no request or root copy outstanding,
+    /// not stopped, and the end not known.
+    fn may_ask(&self) -> bool {
+        self.pieces.is_empty()
+            && !self.awaiting_reply
+            && !self.awaiting_root
+            && self.pe.p() > 1
+            && !self.pe.is_stopped()
+            && !self.pe.is_finishing()
+    }
+
+    /// Ask `victim` for work; the answer is awaited before asking again.
+    fn ask_pe(&mut self, victim: PeId) {
+        self.awaiting_reply = true;
+        self.request(victim);
+    }
+
+    fn request(&mut self, victim: PeId) {
+        self.pe.counters_mut().requests_sent += 1;
+        self.pe.send(victim, Message::Request);
+    }
+
+    /// Idle for termination detection: no piece held and none waiting for its placement.
+    fn idle(&self) -> bool {
+        self.pieces.is_empty() && !self.shuffle.as_ref().is_some_and(|s| s.holds_work())
+    }
+
+    fn advance_termination(&mut self) {
+        let idle = self.idle();
+        self.pe.advance_termination(idle);
+    }
+
+    /// Answer a request from `from`: give a piece (split off, or a whole one when holding
+    /// several), or reject.
+    fn answer_request(&mut self, from: PeId) {
+        self.pe.counters_mut().requests_received += 1;
+        if self.pe.is_finishing() {
+            // Everyone is idle and finishing; the requester needs no answer.
+            return;
+        }
+        if self.pe.is_stopped() || self.trim.exhausted() {
+            self.reject(from);
+        } else if self.pieces.len() > 1 {
+            // Holding more than one piece: hand over a whole one, no split needed.
+            self.trim.served += 1;
+            let piece = self.pieces.remove(0);
+            self.pe.note_generation(piece.generation);
+            self.move_piece(from, piece);
+        } else {
+            let Some(piece) = self.pieces.last_mut() else {
+                return self.reject(from);
+            };
+            let Some(task) = piece.task.split().filter(|part| !part.is_empty()) else {
+                return self.reject(from);
+            };
+            piece.generation += 1;
+            let (generation, record) = (piece.generation, piece.record);
+            let now_empty = piece.task.is_empty();
+            self.trim.served += 1;
+            self.pe.count_splits(1);
+            self.pe.note_generation(generation);
+            self.pe.send_piece(from, record, |token| Message::Work {
+                task,
+                generation,
+                token,
+            });
+            if now_empty {
+                self.pieces.pop();
+                self.pe.finish_piece(record);
+            }
+        }
+    }
+
+    fn reject(&mut self, to: PeId) {
+        self.pe.counters_mut().rejections_sent += 1;
+        self.pe.send(to, Message::Reject);
+    }
+
+    /// Keep a piece that arrived or was split off locally (an empty one, or any after an
+    /// early stop, is done at once).
+    fn take_piece(&mut self, task: T, generation: u32, record: u64) {
+        self.pe.note_generation(generation);
+        if task.is_empty() || self.pe.is_stopped() {
+            self.pe.finish_piece(record);
+        } else {
+            self.pieces.push(Piece {
+                task,
+                generation,
+                record,
+            });
+        }
+    }
+
+    /// Send a whole piece to PE `to` as `Work`.
+    fn move_piece(&mut self, to: PeId, piece: Piece<T>) {
+        self.send_whole(to, piece, |task, generation, token| Message::Work {
+            task,
+            generation,
+            token,
+        });
+    }
+
+    /// Send a whole piece to PE `to` in the message `message(task, generation, token)` builds:
+    /// it leaves this PE's records as given away.
+    fn send_whole(
+        &mut self,
+        to: PeId,
+        piece: Piece<T>,
+        message: impl FnOnce(T, u32, u64) -> Message<T>,
+    ) {
+        let record = piece.record;
+        self.pe.send_piece(to, record, |token| {
+            message(piece.task, piece.generation, token)
+        });
+        self.pe.finish_piece(record);
+    }
+
+    /// Early stop (from `from`, or found here): pass it on over the tree of PEs once, and drop
+    /// every piece held (each finished for termination detection).
+    fn begin_stop(&mut self, from: Option<PeId>) {
+        if !self.pe.begin_stop(from) {
+            return;
+        }
+        self.awaiting_root = false;
+        for piece in std::mem::take(&mut self.pieces) {
+            self.pe.finish_piece(piece.record);
+        }
+        self.advance_termination();
+    }
+}
+
+impl<T: Task> Protocol<T> for Polling<T> {
+    fn step(&mut self) -> Step {
+        if self.may_ask() {
+            self.ask();
+        }
+        let idle = self.idle();
+        self.pe.step(!self.pieces.is_empty(), idle)
+    }
+
+    fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64 {
+        let Some(piece) = self.pieces.last_mut() else {
+            return 0;
+        };
+        self.trim.served = 0;
+        let slice = self.pe.work_on(&mut piece.task, budget, incumbent);
+        match slice.end {
+            SliceEnd::Stop => self.begin_stop(None),
+            SliceEnd::Emptied => {
+                let piece = self.pieces.pop().expect("the piece worked on");
+                self.pe.finish_piece(piece.record);
+                self.advance_termination();
+            }
+            SliceEnd::More => {}
+        }
+        slice.units
+    }
+
+    fn receive(&mut self, from: PeId, message: Message<T>) {
+        match message {
+            Message::Request => self.answer_request(from),
+            Message::Reject => {
+                self.pe.counters_mut().rejections_received += 1;
+                self.awaiting_reply = false;
+            }
+            Message::Work {
+                task,
+                generation,
+                token,
+            } => {
+                self.awaiting_reply = false;
+                assert!(
+                    self.pieces.is_empty() || self.shuffle.is_some(),
+                    "PE {}: work arrived while busy",
+                    self.pe.me()
+                );
+                let record = self.pe.receive_piece(from, token);
+                self.take_piece(task, generation, record);
+                self.advance_termination();
+            }
+            Message::Root { task, token } => {
+                self.awaiting_root = false;
+                let record = self.pe.receive_piece(from, token);
+                self.init_from_root(task, record);
+                self.advance_termination();
+            }
+            Message::Counter | Message::Victim(_) => self.receive_victim(from, message),
+            Message::IdleNote
+            | Message::Shuffle { .. }
+            | Message::Scatter { .. }
+            | Message::Shuffling(_) => self.receive_shuffle(from, message),
+            Message::Stop => self.begin_stop(Some(from)),
+            Message::Bundle { .. } | Message::Scan(_) => {
+                panic!(
+                    "PE {}: a static balancer's message reached a polling PE",
+                    self.pe.me()
+                )
+            }
+            Message::Termination(signal) => {
+                let idle = self.idle();
+                self.pe.receive_termination(from, signal, idle);
+            }
+        }
+    }
+
+    fn poll_transmit(&mut self) -> Option<(PeId, Message<T>)> {
+        self.pe.poll_transmit()
+    }
+
+    fn counters(&self) -> &PeCounters {
+        self.pe.counters()
+    }
+
+    fn take_costs(&mut self) -> Costs {
+        self.pe.take_costs()
+    }
+
+    fn take_output(&mut self) -> Option<T::Output> {
+        self.pe.take_output()
+    }
+
+    fn is_busy(&self) -> bool {
+        !self.pieces.is_empty()
+    }
+
+    fn round_length(&self) -> Option<u64> {
+        self.rule.round_length()
+    }
+
+    fn on_round(&mut self, round: u64) {
+        if let Some(shuffle) = &mut self.shuffle {
+            shuffle.on_round(round);
+        }
+        if self.pe.p() == 1 || self.pe.is_finishing() || self.pe.is_stopped() {
+            return;
+        }
+        match self.rule {
+            VictimRule::PollAndShuffle { .. } => self.poll_and_shuffle_round(round),
+            VictimRule::RandomShift { .. } => self.random_shift_round(round),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,465 @@
+//! Poll-and-shuffle (paper 002 §3 and §5): hypercube polling in synchronous phases, with a
+//! random permutation of all pieces after every cycle of phases.
+//!
+//! A **phase** is one round (the machine calls `on_round` every Δ). A **cycle** is
+//! d = ⌈log₂ P⌉ phases numbered 0..d: a PE idle at the end of phase i asks its hypercube
+//! partner me XOR 2^i (no one when that is ≥ P). After a cycle all pieces are permuted, and
+//! the next cycle starts at phase 0 (§3.1: "start a new cycle by resetting the phase counter
+//! to 0"), so each cycle uses every dimension once — Lemma 2 needs the fresh dimensions.
+//! Partners must agree on the dimension of a phase, so the phase is always computed from a
+//! round number that all PEs share:
+//!
+//! - **pseudorandom permutation** (`PermutationKind::Pseudorandom`): the permutation moves
+//!   PE k's pieces to π(k) = (a·k + b) mod P, which every PE computes alone, so it fits into
+//!   the round grid: the cycle position is round mod (d+1), positions 0..d are the phases and
+//!   position d is the permutation. Non-adaptive, every PE permutes there; adaptive, PE 0
+//!   decides there and broadcasts `Shuffle{n}`, and each PE permutes on its arrival.
+//! - **permutation by messages** ([`super::shuffle`], §3.2): a collective that takes many
+//!   rounds, so PE 0 alone starts one — after a full cycle since the last one started, and
+//!   only when the previous one has finished at PE 0 (they cannot pile up on a slow machine)
+//!   — by sending `Shuffle{n}` down the binary tree. A PE whose pieces are being scattered
+//!   (the permutation is in progress here) asks no one. When PE 0's final count proves the
+//!   permutation complete in round r, it stamps the placement signals with r+1, and every
+//!   PE, once its own part has completed, counts phases from that round: phase
+//!   (round − (r+1)) mod d. If PE 0 does not start a permutation after d phases (adaptive,
+//!   or the previous one is still running), the phases wrap around.
+//!
+//! Adaptive (§5): a PE idle at a phase end sends `IdleNote` to PE 0 with probability c/P;
+//! PE 0 averages the notes of the last d phases, estimates the idle PEs as mean·P/c, and
+//! starts a permutation only when that reaches γ·P.
+
+use super::shuffle::Shuffler;
+use super::{Piece, Polling};
+use crate::config::{Balancer, Config, PermutationKind};
+use crate::protocol::{hash, Message, PeId};
+use crate::task::Task;
+use rand::RngExt;
+use std::collections::VecDeque;
+
+/// Where PE `k`'s pieces go in permutation number `n` among `p` PEs: an affine bijection
+/// k ↦ (a·k + b) mod p with gcd(a, p) = 1, a and b drawn from the seed and n (a pseudorandom
+/// permutation that every PE computes without communication).
+pub fn shuffle_target(seed: u64, n: u64, p: usize, k: usize) -> usize {
+    let draw = |salt: u64| {
+        super::round_shift(seed ^ salt.wrapping_mul(0xD6E8_FEB8_6659_FD93), n, p.max(2)) as u64
+    };
+    let p64 = p as u64;
+    let mut a = draw(1) % p64.max(1);
+    if a == 0 {
+        a = 1;
+    }
+    while hash::gcd(a, p64) != 1 {
+        a = a % p64 + 1;
+    }
+    let b = draw(2) % p64.max(1);
+    ((u128::from(a) * k as u128 + u128::from(b)) % u128::from(p64)) as usize
+}
+
+/// Adaptive triggering (§5): (c, γ) and PE 0's counts of idle notes.
+#[derive(Debug)]
+struct Adaptive {
+    c: f64,
+    gamma: f64,
+    /// PE 0: idle notes received in the current phase, and per recent phase (the last d).
+    notes_now: u64,
+    notes_window: VecDeque<u64>,
+}
+
+/// The poll-and-shuffle state of one PE.
+pub(crate) struct PollAndShuffle<T> {
+    /// d = ⌈log₂ P⌉: phases per cycle, the hypercube's dimension.
+    dims: u64,
+    kind: PermutationKind,
+    adaptive: Option<Adaptive>,
+    /// The permutation by messages (also tracks the start of the current cycle).
+    shuffler: Shuffler<Piece<T>>,
+    /// PE 0: permutations started so far, i.e. the next one's number (collective triggers).
+    started: u64,
+}
+
+impl<T> PollAndShuffle<T> {
+    /// The state of PE `me` of the configured run.
+    pub(crate) fn new(me: PeId, config: &Config) -> Self {
+        let p = config.pes;
+        let (kind, adaptive) = match config.balancer {
+            Balancer::PollAndShuffle {
+                permutation,
+                adaptive,
+                ..
+            } => (permutation, adaptive),
+            other => panic!("{other} is not poll-and-shuffle"),
+        };
+        PollAndShuffle {
+            dims: u64::from(usize::BITS - (p.max(2) - 1).leading_zeros()).max(1),
+            kind,
+            adaptive: adaptive.map(|a| Adaptive {
+                c: a.c,
+                gamma: a.gamma,
+                notes_now: 0,
+                notes_window: VecDeque::new(),
+            }),
+            shuffler: Shuffler::new(me, p),
+            started: 0,
+        }
+    }
+
+    /// Round `round` starts.
+    pub(crate) fn on_round(&mut self, round: u64) {
+        self.shuffler.on_round(round);
+    }
+
+    /// True while pieces wait here for their placement by a permutation.
+    pub(crate) fn holds_work(&self) -> bool {
+        self.shuffler.holds_work()
+    }
+
+    /// PE 0, adaptive: are at least γ·P PEs estimated idle? (Always, when not adaptive.)
+    fn wanted(&self, p: usize) -> bool {
+        match &self.adaptive {
+            None => true,
+            Some(a) => {
+                let mean = a.notes_window.iter().sum::<u64>() as f64 / a.notes_window.len() as f64;
+                mean * p as f64 / a.c >= a.gamma * p as f64
+            }
+        }
+    }
+}
+
+/// What a PE does at the end of a phase.
+enum Action {
+    /// Ask the partner along this dimension (when idle).
+    Ask(u64),
+    /// Permutation number n starts here (PE 0 also broadcasts it when `broadcast`).
+    Permute { n: u64, broadcast: bool },
+    /// Nothing (a permutation is in progress here, or this round belongs to none of its phases).
+    Nothing,
+}
+
+impl<T: Task> Polling<T> {
+    fn shuffle_state(&mut self) -> &mut PollAndShuffle<T> {
+        self.shuffle
+            .as_deref_mut()
+            .expect("a poll-and-shuffle PE has its state")
+    }
+
+    /// Poll-and-shuffle at the end of a phase (round `round` starts).
+    pub(super) fn poll_and_shuffle_round(&mut self, round: u64) {
+        let (me, p) = (self.pe.me(), self.pe.p());
+        let idle = self.pieces.is_empty();
+        let note = {
+            let ps = self.shuffle.as_deref_mut().expect("poll-and-shuffle state");
+            match &mut ps.adaptive {
+                Some(a) => {
+                    // Idle PEs notify PE 0 with probability c/P; PE 0 keeps the counts of the
+                    // last d phases.
+                    let note = idle && self.rng.random_bool((a.c / p as f64).min(1.0));
+                    if me == 0 {
+                        a.notes_now += u64::from(note);
+                        a.notes_window.push_back(std::mem::take(&mut a.notes_now));
+                        while a.notes_window.len() as u64 > ps.dims {
+                            a.notes_window.pop_front();
+                        }
+                    }
+                    note && me != 0
+                }
+                None => false,
+            }
+        };
+        if note {
+            self.pe.send(0, Message::IdleNote);
+        }
+        match self.phase_action(round) {
+            Action::Ask(dimension) => {
+                let partner = me ^ (1 << dimension);
+                if partner < p && self.may_ask() {
+                    self.ask_pe(partner);
+                }
+            }
+            Action::Permute { n, broadcast } => {
+                if broadcast {
+                    self.pe.send_to_children(|| Message::Shuffle { n });
+                }
+                self.permute(n);
+            }
+            Action::Nothing => {}
+        }
+    }
+
+    /// Where round `round` falls in this PE's cycle (module comment).
+    fn phase_action(&mut self, round: u64) -> Action {
+        let (me, p) = (self.pe.me(), self.pe.p());
+        let ps = self.shuffle_state();
+        let dims = ps.dims;
+        if ps.kind == PermutationKind::Pseudorandom {
+            let position = round % (dims + 1);
+            if position < dims {
+                return Action::Ask(position);
+            }
+            if ps.adaptive.is_none() {
+                return Action::Permute {
+                    n: round / (dims + 1),
+                    broadcast: false,
+                };
+            }
+            if me == 0 && ps.wanted(p) {
+                ps.started += 1;
+                return Action::Permute {
+                    n: ps.started - 1,
+                    broadcast: true,
+                };
+            }
+            return Action::Nothing;
+        }
+        if ps.shuffler.is_busy() {
+            return Action::Nothing; // this PE's pieces are being scattered
+        }
+        let start = ps.shuffler.cycle_start();
+        if round < start {
+            return Action::Nothing;
+        }
+        if me == 0 && round >= start + dims && ps.wanted(p) {
+            ps.started += 1;
+            return Action::Permute {
+                n: ps.started - 1,
+                broadcast: true,
+            };
+        }
+        Action::Ask((round - start) % dims)
+    }
+
+    /// The poll-and-shuffle messages: idle notes, a permutation's start, scattered pieces and
+    /// the permutation's counting signals.
+    pub(super) fn receive_shuffle(&mut self, from: PeId, message: Message<T>) {
+        if self.pe.is_finishing() {
+            if let Message::Scatter { piece, .. } = &message {
+                assert!(
+                    piece.is_none(),
+                    "PE {}: work arrived after termination",
+                    self.pe.me()
+                );
+            }
+            return;
+        }
+        match message {
+            Message::IdleNote => {
+                if let Some(a) = &mut self.shuffle_state().adaptive {
+                    a.notes_now += 1;
+                }
+            }
+            Message::Shuffle { n } => {
+                self.pe.send_to_children(|| Message::Shuffle { n });
+                self.permute(n);
+            }
+            Message::Scatter { n, piece } => {
+                let piece = piece.map(|(task, generation, token)| Piece {
+                    task,
+                    generation,
+                    record: self.pe.receive_piece(from, token),
+                });
+                let ps = self.shuffle.as_deref_mut().expect("poll-and-shuffle state");
+                let placed = ps.shuffler.arrive(n, piece, &mut self.rng);
+                self.place(placed);
+            }
+            Message::Shuffling(signal) => {
+                let ps = self.shuffle.as_deref_mut().expect("poll-and-shuffle state");
+                let placed = ps.shuffler.receive(from, signal, &mut self.rng);
+                self.place(placed);
+            }
+            _ => unreachable!("only poll-and-shuffle messages are routed here"),
+        }
+    }
+
+    /// Permutation number `n`: every piece held here moves, whole, to the PE the shared
+    /// pseudorandom permutation assigns to this PE (idle PEs hold empty subproblems, which
+    /// need not travel), or, by messages, is scattered.
+    fn permute(&mut self, n: u64) {
+        let ps = self.shuffle_state();
+        if ps.kind == PermutationKind::Messages {
+            if ps.shuffler.request(n) {
+                self.scatter(n);
+            }
+            return;
+        }
+        let (me, p) = (self.pe.me(), self.pe.p());
+        let target = shuffle_target(self.seed, n, p, me);
+        if target == me {
+            return;
+        }
+        for piece in std::mem::take(&mut self.pieces) {
+            self.move_piece(target, piece);
+        }
+        self.advance_termination();
+    }
+
+    /// Permutation by messages, step 1: every piece held here (or, when idle, the empty
+    /// subproblem) goes to a uniformly random PE.
+    fn scatter(&mut self, n: u64) {
+        let (me, p) = (self.pe.me(), self.pe.p());
+        let pieces: Vec<Option<Piece<T>>> = if self.pieces.is_empty() {
+            vec![None]
+        } else {
+            std::mem::take(&mut self.pieces)
+                .into_iter()
+                .map(Some)
+                .collect()
+        };
+        let sent = pieces.len() as u64;
+        for piece in pieces {
+            let to = self.rng.random_range(0..p);
+            if to == me {
+                let ps = self.shuffle.as_deref_mut().expect("poll-and-shuffle state");
+                let placed = ps.shuffler.arrive(n, piece, &mut self.rng);
+                self.place(placed);
+            } else if let Some(piece) = piece {
+                self.send_whole(to, piece, |task, generation, token| Message::Scatter {
+                    n,
+                    piece: Some((task, generation, token)),
+                });
+            } else {
+                self.pe.send(to, Message::Scatter { n, piece: None });
+            }
+        }
+        let ps = self.shuffle.as_deref_mut().expect("poll-and-shuffle state");
+        let placed = ps.shuffler.scattered(n, sent, &mut self.rng);
+        self.place(placed);
+    }
+
+    /// Permutation by messages, step 4: pieces numbered for other PEs travel there.
+    fn place(&mut self, placed: Vec<(PeId, Piece<T>)>) {
+        let me = self.pe.me();
+        for (to, piece) in placed {
+            if to == me && self.pe.is_stopped() {
+                self.pe.finish_piece(piece.record);
+            } else if to == me {
+                self.pieces.push(piece);
+            } else {
+                self.move_piece(to, piece);
+            }
+        }
+        let ps = self.shuffle.as_deref_mut().expect("poll-and-shuffle state");
+        let mut signals = Vec::new();
+        while let Some(signal) = ps.shuffler.poll_transmit() {
+            signals.push(signal);
+        }
+        let next = ps.shuffler.next_pending();
+        for (to, signal) in signals {
+            self.pe.send(to, Message::Shuffling(signal));
+        }
+        if let Some(n) = next {
+            self.scatter(n);
+        }
+        self.advance_termination();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shuffle_target;
+    use crate::config::{Balancer, BalancerKind, Config, PermutationKind};
+    use crate::protocol::polling::shuffle::ShuffleSignal;
+    use crate::protocol::polling::Polling;
+    use crate::protocol::{Message, PeId, Protocol};
+    use crate::task::{Context, Task};
+    use serde::{Deserialize, Serialize};
+
+    /// n units of work, halved by a split.
+    #[derive(Clone, Serialize, Deserialize)]
+    struct Countdown(u64);
+    impl Task for Countdown {
+        type Output = u64;
+        fn work(&mut self, budget: u64, _: &mut Context<'_, u64>) -> u64 {
+            let n = budget.min(self.0);
+            self.0 -= n;
+            n
+        }
+        fn split(&mut self) -> Option<Self> {
+            let half = self.0 / 2;
+            self.0 -= half;
+            Some(Countdown(half))
+        }
+        fn is_empty(&self) -> bool {
+            self.0 == 0
+        }
+    }
+
+    /// The PEs PE `pe` asks at the start of each of `rounds` (answering every request with a
+    /// rejection), the other messages dropped.
+    fn asked(pe: &mut Polling<Countdown>, rounds: std::ops::Range<u64>) -> Vec<PeId> {
+        let mut asked = Vec::new();
+        for round in rounds {
+            pe.on_round(round);
+            while let Some((to, message)) = pe.poll_transmit() {
+                if matches!(message, Message::Request) {
+                    asked.push(to);
+                    pe.receive(to, Message::Reject);
+                }
+            }
+        }
+        asked
+    }
+
+    /// §3.1: a cycle asks along dimensions 0, 1, …, d−1; a PE whose permutation is in
+    /// progress asks no one; after it, the phases start over at 0 from the round PE 0 stamped.
+    #[test]
+    fn phases_restart_at_zero_after_a_permutation_by_messages() {
+        let config = Config::new(8).balancer(BalancerKind::PollAndShuffle);
+        assert!(matches!(
+            config.balancer,
+            Balancer::PollAndShuffle {
+                permutation: PermutationKind::Messages,
+                ..
+            }
+        ));
+        let mut pe: Polling<Countdown> = Polling::new(5, &config, None);
+        assert_eq!(asked(&mut pe, 0..4), [4, 7, 1, 4]);
+        // Permutation 0 reaches PE 5 from its parent, PE 2: it scatters its placeholder and
+        // asks no one until its part is done.
+        pe.receive(2, Message::Shuffle { n: 0 });
+        assert_eq!(asked(&mut pe, 4..7), []);
+        pe.receive(2, Message::Shuffling(ShuffleSignal::Wave { n: 0, wave: 1 }));
+        assert_eq!(asked(&mut pe, 7..8), []);
+        // PE 0 found the permutation complete in round 9: the numbering arrives stamped 10.
+        pe.receive(
+            2,
+            Message::Shuffling(ShuffleSignal::Offset {
+                n: 0,
+                offset: 0,
+                cycle_start: 10,
+            }),
+        );
+        assert_eq!(asked(&mut pe, 8..10), [], "before the stamped round");
+        assert_eq!(asked(&mut pe, 10..14), [4, 7, 1, 4], "phase 0 at round 10");
+    }
+
+    /// Pseudorandom permutations sit at position d of the round grid mod d+1: phases 0..d−1
+    /// before it, phase 0 right after it.
+    #[test]
+    fn pseudorandom_cycles_follow_the_round_grid() {
+        let config = Config::new(8)
+            .balancer(Balancer::PollAndShuffle)
+            .permutation(PermutationKind::Pseudorandom);
+        let mut pe: Polling<Countdown> = Polling::new(5, &config, None);
+        assert_eq!(asked(&mut pe, 0..9), [4, 7, 1, 4, 7, 1, 4]);
+    }
+
+    #[test]
+    fn shuffle_targets_are_permutations() {
+        for p in [1, 2, 3, 5, 8, 12, 64, 100, 1000, 4096] {
+            for n in 0..20 {
+                let mut hit = vec![false; p];
+                for k in 0..p {
+                    let t = shuffle_target(7, n, p, k);
+                    assert!(t < p && !hit[t], "P={p} n={n}: not a bijection");
+                    hit[t] = true;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shuffle_targets_keep_their_values() {
+        // Pinned: replays of recorded simulations depend on these.
+        let targets: Vec<usize> = (0..4).map(|n| shuffle_target(7, n, 10, 3)).collect();
+        assert_eq!(targets, [5, 0, 3, 9]);
+    }
+}

@@ -1,0 +1,139 @@
+//! Whom an idle PE asks for work: the victim rules.
+//!
+//! The asynchronous rules ask as soon as a PE is idle (from `step`):
+//!
+//! - **random** (random polling, paper 000): a uniformly random other PE;
+//! - **neighbour** (neighbour polling, paper 002 §1.1, the bad baseline): a random neighbour
+//!   in a ring, mesh or hypercube (`Config::neighbourhood`), which lets busy clusters shield
+//!   large subproblems;
+//! - **global round robin** (paper 000 §1.3): the value of a global counter kept by PE 0,
+//!   read and incremented with a message round trip to PE 0 (`Counter` → `Victim`), so PE 0
+//!   becomes a hot spot as P grows.
+//!
+//! The synchronous rules ask only when a round starts (`on_round`): random shift
+//! ([`super::random_shift`]) and poll-and-shuffle ([`super::poll_and_shuffle`]).
+//!
+//! Random choices come from a xoshiro256++ generator per PE, seeded from the run's seed and
+//! the PE number: a run is reproducible given the same message interleaving.
+
+use super::Polling;
+use crate::config::{Balancer, Config};
+use crate::protocol::{hash, Message, PeId};
+use crate::task::Task;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Whom an idle PE asks for work.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum VictimRule {
+    /// A uniformly random other PE.
+    Random,
+    /// A random one of these PEs.
+    Neighbour(Vec<PeId>),
+    /// Ask PE 0 for the next value of the global counter (kept here on PE 0).
+    GlobalRoundRobin {
+        /// PE 0: the global counter.
+        counter: u64,
+    },
+    /// At the start of each round of this length, ask PE (i + k_round) mod P.
+    RandomShift {
+        /// The round length Δ.
+        round: u64,
+    },
+    /// Hypercube poll-and-shuffle, in phases of this length.
+    PollAndShuffle {
+        /// The phase length Δ.
+        round: u64,
+    },
+}
+
+impl VictimRule {
+    /// The rule of PE `me` for the configured polling balancer.
+    pub(crate) fn new(me: PeId, config: &Config) -> Self {
+        let p = config.pes;
+        match config.balancer {
+            Balancer::RandomPolling { .. } => VictimRule::Random,
+            Balancer::NeighbourPolling { neighbourhood, .. } => {
+                let mut n = neighbourhood.neighbours(me, p);
+                if n.is_empty() && p > 1 {
+                    n = crate::topology::Topology::Ring.neighbours(me, p);
+                }
+                VictimRule::Neighbour(n)
+            }
+            Balancer::GlobalRoundRobin { .. } => VictimRule::GlobalRoundRobin { counter: 0 },
+            Balancer::RandomShift { round, .. } => VictimRule::RandomShift { round },
+            Balancer::PollAndShuffle { round, .. } => VictimRule::PollAndShuffle { round },
+            other => panic!("{other} is not a polling balancer"),
+        }
+    }
+
+    /// The round length of the synchronous rules.
+    pub(crate) fn round_length(&self) -> Option<u64> {
+        match *self {
+            VictimRule::RandomShift { round } | VictimRule::PollAndShuffle { round } => Some(round),
+            _ => None,
+        }
+    }
+}
+
+/// The generator of PE `me` for run seed `seed`: independent streams per PE, reproducible.
+pub fn pe_rng(seed: u64, me: PeId) -> Xoshiro256PlusPlus {
+    Xoshiro256PlusPlus::seed_from_u64(hash::stream_seed(seed, me as u64))
+}
+
+impl<T: Task> Polling<T> {
+    /// An idle PE starts asking for work according to an asynchronous victim rule.
+    pub(super) fn ask(&mut self) {
+        let me = self.pe.me();
+        let victim = match &self.rule {
+            VictimRule::Random => {
+                let k = self.rng.random_range(0..self.pe.p() - 1);
+                if k >= me {
+                    k + 1
+                } else {
+                    k
+                }
+            }
+            VictimRule::Neighbour(n) => n[self.rng.random_range(0..n.len())],
+            VictimRule::GlobalRoundRobin { .. } if me == 0 => self.next_victim(0),
+            VictimRule::GlobalRoundRobin { .. } => {
+                self.awaiting_reply = true;
+                self.pe.send(0, Message::Counter);
+                return;
+            }
+            // Round-based rules ask only when a round starts (`on_round`).
+            VictimRule::RandomShift { .. } | VictimRule::PollAndShuffle { .. } => return,
+        };
+        self.ask_pe(victim);
+    }
+
+    /// PE 0: the next value of the global counter for `requester` (never itself).
+    fn next_victim(&mut self, requester: PeId) -> PeId {
+        let p = self.pe.p() as u64;
+        let VictimRule::GlobalRoundRobin { counter } = &mut self.rule else {
+            panic!("PE 0 got a Counter message outside global round robin");
+        };
+        let mut v = (*counter % p) as PeId;
+        *counter += 1;
+        if v == requester {
+            v = (*counter % p) as PeId;
+            *counter += 1;
+        }
+        v
+    }
+
+    /// Global round robin: PE 0 answers `Counter` with `Victim(v)`; the requester then asks v.
+    pub(super) fn receive_victim(&mut self, from: PeId, message: Message<T>) {
+        if self.pe.is_finishing() {
+            return;
+        }
+        match message {
+            Message::Counter => {
+                let victim = self.next_victim(from);
+                self.pe.send(from, Message::Victim(victim));
+            }
+            Message::Victim(victim) => self.request(victim),
+            _ => unreachable!("only Counter and Victim are routed here"),
+        }
+    }
+}
