@@ -1,20 +1,22 @@
-//! The library's end-to-end matrix: every balancer of `Balancer::ALL` × both termination
+//! The library's end-to-end matrix: every balancer of `BalancerKind::ALL` × both termination
 //! protocols × {threads, simulator} × P ∈ {1, 2, 3, 7} (threads) and {1, 2, 3, 7, 64}
 //! (simulator, with slow PEs and several networks), with each balancer's own options. Every
 //! run must give exactly the answer of a plain sequential walk and do exactly its number of
 //! work units. Beside the matrix: branch and bound reaches the optimum and early stop ends
-//! with the hit under every balancer; static balancers derive h from the task's estimates;
+//! with the hit under every balancer; static balancers derive h from the task's estimates
+//! (and name the missing number of jobs, typed, for a task without);
 //! prefix sums balance as their theorems say; fast initialization starts PEs busy.
 
 mod support;
 
 use std::fmt::Debug;
 use std::time::Duration;
-use support::{jobs, jobs_expected, within, Find, Knap, RangeSum, Tree};
-use treesplit::machine::sim::{Delay, Topology};
+use support::{jobs, jobs_expected, with_polling, with_round, within, Find, Knap, RangeSum, Tree};
+use treesplit::machine::sim::Delay;
 use treesplit::{
-    run, run_sequential, simulate, Balancer, BundleRule, Config, PermutationKind, SimConfig,
-    StaticPermutation, Task, TerminationKind,
+    run, run_sequential, simulate, Adaptive, Balancer, BalancerKind, BundleRule, Config,
+    ConfigError, Jobs, PermutationKind, PollingOptions, RunError, SimConfig, StaticPermutation,
+    Task, TerminationKind, Topology,
 };
 
 const THREAD_PES: [usize; 4] = [1, 2, 3, 7];
@@ -51,15 +53,17 @@ fn sim_for(p: usize, topology: Topology) -> SimConfig {
 
 /// The number of jobs of a static balancer, one of three rules chosen by `case`: 2^6 jobs,
 /// 3 per PE, or 2^1 (fewer jobs than PEs).
-fn with_jobs(cfg: Config, case: usize) -> Config {
+fn with_jobs(mut cfg: Config, case: usize) -> Config {
     if !cfg.balancer.is_static() {
         return cfg;
     }
-    match case % 3 {
-        0 => cfg.h(Some(6)),
-        1 => cfg.jobs_per_pe(Some(3)),
-        _ => cfg.h(Some(1)),
-    }
+    let jobs = match case % 3 {
+        0 => Jobs::Depth(6),
+        1 => Jobs::PerPe(3),
+        _ => Jobs::Depth(1),
+    };
+    cfg.balancer = cfg.balancer.with_jobs(jobs);
+    cfg
 }
 
 fn with_pes(mut cfg: Config, p: usize) -> Config {
@@ -104,132 +108,151 @@ where
     }
 }
 
-/// The matrix for one balancer: each variant × both termination protocols, on the irregular
-/// tree (no estimates) and, for static balancers, on jobs with estimates.
-fn matrix(balancer: Balancer, variants: Vec<Config>) {
+/// The matrix for one balancer: each variant (the balancer with some of its options) × both
+/// termination protocols, on the irregular tree (no estimates) and, for static balancers, on
+/// jobs with estimates.
+fn matrix(kind: BalancerKind, variants: Vec<Balancer>) {
     let tree = Tree::small();
     let want = tree.count();
     assert!(want.nodes > 5_000, "the test tree is too small: {want:?}");
     let bag = jobs(600, 5, false);
     let (bag_output, bag_units) = jobs_expected(600, 5);
+    assert!(!variants.is_empty(), "{kind}: no variant");
     for variant in variants {
-        assert_eq!(variant.balancer, balancer);
+        assert_eq!(variant.kind(), kind);
         for termination in TerminationKind::ALL {
-            let cfg = variant.clone().termination(*termination);
+            let cfg = base(variant).termination(*termination);
             check("tree", &tree, &cfg, &want, want.nodes);
-            if balancer.is_static() {
+            if kind.is_static() {
                 check("jobs", &bag, &cfg, &bag_output, bag_units);
             }
         }
     }
 }
 
-fn base(balancer: Balancer) -> Config {
+fn base(balancer: impl Into<Balancer>) -> Config {
     Config::new(1).balancer(balancer)
 }
 
-/// Fast initialization and trimming, the options every polling balancer has.
-fn polling_variants(balancer: Balancer) -> Vec<Config> {
+/// Both polling options on.
+const FAST_AND_TRIMMED: PollingOptions = PollingOptions {
+    trim: Some(1),
+    fast_init: true,
+};
+
+/// `balancer` with fast initialization and trimming, the options every polling balancer
+/// has: as given, fast, trimmed to 1, both (trimmed to 2).
+fn polling_variants(balancer: Balancer) -> Vec<Balancer> {
     vec![
-        base(balancer),
-        base(balancer).fast_init(true),
-        base(balancer).trim(Some(1)),
-        base(balancer).fast_init(true).trim(Some(2)),
+        balancer,
+        with_polling(balancer, |p| p.fast_init = true),
+        with_polling(balancer, |p| p.trim = Some(1)),
+        with_polling(balancer, |p| {
+            p.fast_init = true;
+            p.trim = Some(2);
+        }),
     ]
 }
 
 #[test]
 fn random_polling() {
     matrix(
-        Balancer::RandomPolling,
-        polling_variants(Balancer::RandomPolling),
+        BalancerKind::RandomPolling,
+        polling_variants(Balancer::new(BalancerKind::RandomPolling)),
     );
 }
 
 #[test]
 fn neighbour_polling_on_every_neighbourhood() {
-    let mut variants: Vec<Config> = Topology::ALL
+    let mut variants: Vec<Balancer> = Topology::ALL
         .iter()
-        .map(|t| base(Balancer::NeighbourPolling).neighbourhood(*t))
+        .map(|t| Balancer::NeighbourPolling {
+            polling: PollingOptions::default(),
+            neighbourhood: *t,
+        })
         .collect();
-    variants.push(
-        base(Balancer::NeighbourPolling)
-            .neighbourhood(Topology::Ring)
-            .fast_init(true)
-            .trim(Some(1)),
-    );
-    matrix(Balancer::NeighbourPolling, variants);
+    variants.push(Balancer::NeighbourPolling {
+        polling: FAST_AND_TRIMMED,
+        neighbourhood: Topology::Ring,
+    });
+    matrix(BalancerKind::NeighbourPolling, variants);
 }
 
 #[test]
 fn global_round_robin() {
     matrix(
-        Balancer::GlobalRoundRobin,
-        polling_variants(Balancer::GlobalRoundRobin),
+        BalancerKind::GlobalRoundRobin,
+        polling_variants(Balancer::new(BalancerKind::GlobalRoundRobin)),
     );
 }
 
 #[test]
 fn random_shift_with_several_rounds() {
-    let mut variants: Vec<Config> = [5, 50, 400]
-        .into_iter()
-        .map(|r| base(Balancer::RandomShift).round(r))
-        .collect();
-    variants.extend(
-        polling_variants(Balancer::RandomShift)
-            .into_iter()
-            .skip(1)
-            .map(|c| c.round(30)),
-    );
-    matrix(Balancer::RandomShift, variants);
+    let shift = |round| Balancer::RandomShift {
+        polling: PollingOptions::default(),
+        round,
+    };
+    let mut variants: Vec<Balancer> = [5, 50, 400].into_iter().map(shift).collect();
+    variants.extend(polling_variants(shift(30)).into_iter().skip(1));
+    matrix(BalancerKind::RandomShift, variants);
 }
 
 #[test]
 fn poll_and_shuffle_with_both_permutations_adaptive_or_not() {
     let mut variants = Vec::new();
     for permutation in [PermutationKind::Messages, PermutationKind::Pseudorandom] {
-        for (adaptive, c, gamma) in [(false, 4.0, 0.25), (true, 4.0, 0.25), (true, 1.0, 1.0)] {
-            variants.push(
-                base(Balancer::PollAndShuffle)
-                    .permutation(permutation)
-                    .adaptive(adaptive, c, gamma)
-                    .round(30),
-            );
+        for adaptive in [
+            None,
+            Some(Adaptive::default()),
+            Some(Adaptive { c: 1.0, gamma: 1.0 }),
+        ] {
+            variants.push(Balancer::PollAndShuffle {
+                polling: PollingOptions::default(),
+                round: 30,
+                permutation,
+                adaptive,
+            });
         }
     }
-    variants.push(
-        base(Balancer::PollAndShuffle)
-            .round(30)
-            .fast_init(true)
-            .trim(Some(1)),
-    );
-    matrix(Balancer::PollAndShuffle, variants);
+    variants.push(Balancer::PollAndShuffle {
+        polling: FAST_AND_TRIMMED,
+        round: 30,
+        permutation: PermutationKind::Messages,
+        adaptive: None,
+    });
+    matrix(BalancerKind::PollAndShuffle, variants);
 }
 
 #[test]
 fn random_static_with_every_permutation() {
     let variants = StaticPermutation::ALL
         .iter()
-        .map(|k| base(Balancer::RandomStatic).static_permutation(*k))
+        .map(|k| Balancer::RandomStatic {
+            jobs: Jobs::FromEstimates,
+            permutation: *k,
+        })
         .collect();
-    matrix(Balancer::RandomStatic, variants);
+    matrix(BalancerKind::RandomStatic, variants);
 }
 
 #[test]
 fn block() {
-    matrix(Balancer::Block, vec![base(Balancer::Block)]);
+    matrix(BalancerKind::Block, vec![BalancerKind::Block.into()]);
 }
 
 #[test]
 fn round_robin() {
-    matrix(Balancer::RoundRobin, vec![base(Balancer::RoundRobin)]);
+    matrix(
+        BalancerKind::RoundRobin,
+        vec![BalancerKind::RoundRobin.into()],
+    );
 }
 
 #[test]
 fn random_assignment() {
     matrix(
-        Balancer::RandomAssignment,
-        vec![base(Balancer::RandomAssignment)],
+        BalancerKind::RandomAssignment,
+        vec![BalancerKind::RandomAssignment.into()],
     );
 }
 
@@ -247,19 +270,25 @@ fn master_worker_with_every_bundle_rule() {
         BundleRule::Adaptive { c: 3.5, w_min: 0 },
     ]
     .into_iter()
-    .map(|rule| base(Balancer::MasterWorker).bundle(rule))
+    .map(|bundle| Balancer::MasterWorker {
+        jobs: Jobs::FromEstimates,
+        bundle,
+    })
     .collect();
-    matrix(Balancer::MasterWorker, variants);
+    matrix(BalancerKind::MasterWorker, variants);
 }
 
 #[test]
 fn prefix_sum_splittable_and_atomic() {
     matrix(
-        Balancer::PrefixSum,
-        vec![
-            base(Balancer::PrefixSum).splittable(true),
-            base(Balancer::PrefixSum).splittable(false),
-        ],
+        BalancerKind::PrefixSum,
+        [true, false]
+            .into_iter()
+            .map(|splittable| Balancer::PrefixSum {
+                jobs: Jobs::FromEstimates,
+                splittable,
+            })
+            .collect(),
     );
 }
 
@@ -267,7 +296,7 @@ fn prefix_sum_splittable_and_atomic() {
 fn every_balancer_covered() {
     // The tests above name each balancer once; a balancer added to ALL must get its own.
     assert_eq!(
-        Balancer::ALL.len(),
+        BalancerKind::ALL.len(),
         11,
         "a new balancer needs a matrix test here"
     );
@@ -281,9 +310,10 @@ fn prefix_sums_balance_as_promised() {
     for splittable in [true, false] {
         for (p, h) in [(2, 9), (3, 7), (7, 10), (64, 12), (100, 8)] {
             let cfg = Config::new(p)
-                .balancer(Balancer::PrefixSum)
-                .splittable(splittable)
-                .h(Some(h))
+                .balancer(Balancer::PrefixSum {
+                    jobs: Jobs::Depth(h),
+                    splittable,
+                })
                 .seed(p as u64);
             let s = simulate(RangeSum::new(n), &cfg, &SimConfig::default()).unwrap();
             assert_eq!(s.report.output, n * (n - 1) / 2);
@@ -298,50 +328,103 @@ fn prefix_sums_balance_as_promised() {
     }
 }
 
-/// Static balancers given neither h nor q derive h from the root's estimates (Theorem 3 of
-/// paper 004); a task without estimates gets an error that says what to give.
+/// Static balancers given no number of jobs (`Jobs::FromEstimates`, the default) derive h
+/// from the root's estimates (Theorem 3 of paper 004), in `resolve_depth` and in the
+/// machines themselves; a task without estimates gets `ConfigError::JobsUnknown`.
 #[test]
 fn static_balancers_derive_h_from_estimates() {
     use treesplit::task::bag::resolve_depth;
-    for balancer in Balancer::STATIC {
+    let (n, sum) = (1u64 << 20, (1u64 << 20) * ((1 << 20) - 1) / 2);
+    for kind in BalancerKind::STATIC {
         // Halving splits: α = 1/2, x(α) = 1, h = ⌈log₂ P + log₂ log₂ P⌉ = 4 + 2 at P = 16.
-        let cfg = Config::new(16).balancer(*balancer);
-        assert!(cfg.validate().is_err(), "{balancer}: no job count accepted");
-        let (resolved, alpha) = resolve_depth(&cfg, &RangeSum::new(1 << 20)).unwrap();
-        assert_eq!(alpha, Some(0.5), "{balancer}");
-        assert_eq!(resolved.h, Some(6), "{balancer}");
-        let s = simulate(RangeSum::new(1 << 20), &resolved, &SimConfig::default()).unwrap();
-        assert_eq!(s.report.output, (1u64 << 20) * ((1 << 20) - 1) / 2);
-        assert_eq!(s.report.totals.work_units, 1 << 20);
-        // Jobs of different sizes (exact and noisy estimates): some h, and the exact answer.
+        let cfg = Config::new(16).balancer(*kind);
+        assert_eq!(cfg.balancer.jobs(), Some(Jobs::FromEstimates), "{kind}");
+        assert_eq!(cfg.jobs(), None, "{kind}");
+        assert_eq!(
+            cfg.validate(),
+            Err(ConfigError::JobsUnknown(*kind)),
+            "{kind}: no job count accepted"
+        );
+        assert_eq!(cfg.validate_options(), Ok(()), "{kind}");
+        let (resolved, alpha) = resolve_depth(&cfg, &RangeSum::new(n)).unwrap();
+        assert_eq!(alpha, Some(0.5), "{kind}");
+        assert_eq!(resolved.balancer.jobs(), Some(Jobs::Depth(6)), "{kind}");
+        // Only the number of jobs changes; the balancer keeps its other options.
+        assert_eq!(
+            resolved.balancer,
+            cfg.balancer.with_jobs(Jobs::Depth(6)),
+            "{kind}"
+        );
+        assert_eq!(resolved.validate(), Ok(()), "{kind}");
+        // A given number of jobs is left as it is.
+        let given = Config::new(16).balancer(Balancer::new(*kind).with_jobs(Jobs::PerPe(2)));
+        assert_eq!(
+            resolve_depth(&given, &RangeSum::new(n)).unwrap(),
+            (given.clone(), None),
+            "{kind}"
+        );
+        let s = simulate(RangeSum::new(n), &resolved, &SimConfig::default()).unwrap();
+        assert_eq!(s.report.output, sum);
+        assert_eq!(s.report.totals.work_units, n);
+        // The simulator derives the same h itself from the unresolved configuration.
+        let direct = simulate(RangeSum::new(n), &cfg, &SimConfig::default())
+            .unwrap_or_else(|e| panic!("{kind}: {e}"));
+        assert_eq!(direct.report.output, sum, "{kind}");
+        assert_eq!(direct.report.totals.work_units, n, "{kind}");
+        assert_eq!(direct.report.t_par, s.report.t_par, "{kind}");
+        // Jobs of different sizes (exact and noisy estimates): some h, and the exact answer,
+        // whether resolved first or left to the machine.
         for noisy in [false, true] {
             let root = jobs(3_000, 9, noisy);
-            let cfg = Config::new(7).balancer(*balancer);
+            let cfg = Config::new(7).balancer(*kind);
             let (resolved, alpha) = resolve_depth(&cfg, &root).unwrap();
             let a = alpha.expect("estimates give α");
-            assert!(a > 0.0 && a <= 0.5, "{balancer}: α = {a}");
-            assert!(resolved.h.is_some(), "{balancer}");
+            assert!(a > 0.0 && a <= 0.5, "{kind}: α = {a}");
+            assert!(
+                matches!(resolved.balancer.jobs(), Some(Jobs::Depth(_))),
+                "{kind}: {:?}",
+                resolved.balancer
+            );
             let (output, units) = jobs_expected(3_000, 9);
-            let r = {
-                let (root, resolved) = (root.clone(), resolved.clone());
-                within(Duration::from_secs(60), move || {
-                    run(root, &resolved).unwrap()
-                })
-            };
-            assert_eq!(
-                (r.output, r.totals.work_units),
-                (output, units),
-                "{balancer}"
-            );
-            let s = simulate(root, &resolved, &SimConfig::default()).unwrap();
-            assert_eq!(
-                (s.report.output, s.report.totals.work_units),
-                (output, units),
-                "{balancer} noisy={noisy}"
-            );
+            for config in [resolved, cfg] {
+                let what = format!("{kind} noisy={noisy} {:?}", config.balancer.jobs());
+                let r = {
+                    let (root, config) = (root.clone(), config.clone());
+                    within(Duration::from_secs(60), move || run(root, &config))
+                }
+                .unwrap_or_else(|e| panic!("{what} threads: {e}"));
+                assert_eq!((r.output, r.totals.work_units), (output, units), "{what}");
+                let s = simulate(root.clone(), &config, &SimConfig::default())
+                    .unwrap_or_else(|e| panic!("{what} sim: {e}"));
+                assert_eq!(
+                    (s.report.output, s.report.totals.work_units),
+                    (output, units),
+                    "{what}"
+                );
+            }
         }
-        let err = resolve_depth(&cfg, &Tree::small()).unwrap_err();
-        assert!(err.contains("estimates"), "{balancer}: {err}");
+        // No estimates, no number of jobs: a typed error naming the balancer, from
+        // resolve_depth and from both machines.
+        let want = ConfigError::JobsUnknown(*kind);
+        assert_eq!(
+            resolve_depth(&cfg, &Tree::small()).unwrap_err(),
+            want,
+            "{kind}"
+        );
+        let threads = {
+            let cfg = cfg.clone();
+            within(Duration::from_secs(60), move || run(Tree::small(), &cfg))
+        };
+        assert_eq!(
+            threads.err(),
+            Some(RunError::InvalidConfig(want.clone())),
+            "{kind} threads"
+        );
+        assert_eq!(
+            simulate(Tree::small(), &cfg, &SimConfig::default()).err(),
+            Some(RunError::InvalidConfig(want)),
+            "{kind} sim"
+        );
     }
 }
 
@@ -349,14 +432,18 @@ fn static_balancers_derive_h_from_estimates() {
 /// PEs 0..4 all work even before anyone steals.
 #[test]
 fn fast_initialization_starts_pes_busy() {
-    for balancer in &Balancer::ALL[..5] {
+    let polling = BalancerKind::ALL.iter().filter(|k| !k.is_static());
+    assert_eq!(polling.clone().count(), 5);
+    for balancer in polling {
         for p in [4, 5, 8, 16] {
             let cfg = Config::new(p)
-                .balancer(*balancer)
-                .fast_init(true)
+                .balancer(with_round(
+                    with_polling((*balancer).into(), |o| o.fast_init = true),
+                    30,
+                ))
                 .delta_t(32)
-                .seed(3)
-                .round(30);
+                .seed(3);
+            assert_eq!(cfg.balancer.polling().map(|o| o.fast_init), Some(true));
             let s = simulate(Tree::small(), &cfg, &SimConfig::default()).unwrap();
             assert_eq!(s.report.output, Tree::small().count(), "{balancer} P={p}");
             let started = s
@@ -391,7 +478,7 @@ fn branch_and_bound_reaches_the_optimum_under_every_balancer() {
         );
         assert!(weight <= knap.capacity, "{what}: the packing does not fit");
     };
-    for balancer in Balancer::ALL {
+    for balancer in BalancerKind::ALL {
         for termination in TerminationKind::ALL {
             for p in [1, 2, 3, 7] {
                 let cfg = with_jobs(
@@ -449,7 +536,7 @@ fn early_stop_ends_with_the_hit_under_every_balancer() {
         target + 1,
         "the sequential run stops at the hit"
     );
-    for balancer in Balancer::ALL {
+    for balancer in BalancerKind::ALL {
         for termination in TerminationKind::ALL {
             for p in [1, 2, 7] {
                 let cfg = with_jobs(

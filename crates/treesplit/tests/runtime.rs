@@ -1,13 +1,17 @@
 //! The thread machine with tasks defined here: exact answers, work conservation, panics
 //! that end the run with an error, termination that waits for work in transit, and runs
-//! that end within a time bound.
+//! that end within a time bound; bad configurations rejected with typed errors.
 
 mod support;
 
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use support::{within, RangeSum};
-use treesplit::{run, run_sequential, Config, Context, RunError, Task, Threads};
+use treesplit::config::{MAX_H, MAX_PES};
+use treesplit::{
+    run, run_sequential, Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError,
+    Context, Jobs, PermutationKind, PollingOptions, RunError, Task, Threads,
+};
 
 /// Σ f(i) over 0..n with a costly f (128 rounds of mixing per unit).
 fn range(n: u64) -> RangeSum {
@@ -127,14 +131,140 @@ fn a_task_that_makes_no_progress_is_an_error_not_a_hang() {
 
 #[test]
 fn bad_configurations_are_rejected() {
-    assert!(matches!(
-        run(range(10), &Config::new(0)),
-        Err(RunError::InvalidConfig(_))
-    ));
-    assert!(matches!(
-        run(range(10), &Config::new(2).delta_t(0)),
-        Err(RunError::InvalidConfig(_))
-    ));
+    let adaptive = |c, gamma| Balancer::PollAndShuffle {
+        polling: PollingOptions::default(),
+        round: 30,
+        permutation: PermutationKind::Messages,
+        adaptive: Some(Adaptive { c, gamma }),
+    };
+    let bundle = |bundle| Balancer::MasterWorker {
+        jobs: Jobs::Depth(4),
+        bundle,
+    };
+    let cases = [
+        (Config::new(0), ConfigError::NoPes),
+        (
+            Config::new(MAX_PES + 1),
+            ConfigError::TooManyPes {
+                pes: MAX_PES + 1,
+                max: MAX_PES,
+            },
+        ),
+        (Config::new(2).delta_t(0), ConfigError::ZeroDeltaT),
+        (
+            Config::new(2).balancer(Balancer::RandomShift {
+                polling: PollingOptions::default(),
+                round: 0,
+            }),
+            ConfigError::ZeroRound,
+        ),
+        (
+            Config::new(2).balancer(Balancer::RandomPolling {
+                polling: PollingOptions {
+                    trim: Some(0),
+                    fast_init: false,
+                },
+            }),
+            ConfigError::ZeroTrim,
+        ),
+        (
+            Config::new(2).balancer(adaptive(0.0, 0.5)),
+            ConfigError::AdaptiveC(0.0),
+        ),
+        (
+            Config::new(2).balancer(adaptive(f64::INFINITY, 0.5)),
+            ConfigError::AdaptiveC(f64::INFINITY),
+        ),
+        (
+            Config::new(2).balancer(adaptive(4.0, 0.0)),
+            ConfigError::AdaptiveGamma(0.0),
+        ),
+        (
+            Config::new(2).balancer(adaptive(4.0, 1.5)),
+            ConfigError::AdaptiveGamma(1.5),
+        ),
+        (
+            Config::new(2).balancer(bundle(BundleRule::Fixed(0))),
+            ConfigError::BundleSize,
+        ),
+        (
+            Config::new(2).balancer(bundle(BundleRule::Adaptive { c: -1.0, w_min: 5 })),
+            ConfigError::BundleConstant(-1.0),
+        ),
+        (
+            Config::new(2).balancer(bundle(BundleRule::Sqrt {
+                startup: 0.0,
+                max_job: 3.0,
+            })),
+            ConfigError::BundleSqrt {
+                startup: 0.0,
+                max_job: 3.0,
+            },
+        ),
+        (
+            Config::new(2)
+                .balancer(Balancer::new(BalancerKind::Block).with_jobs(Jobs::Depth(MAX_H + 1))),
+            ConfigError::DepthTooLarge {
+                h: MAX_H + 1,
+                max: MAX_H,
+            },
+        ),
+        (
+            Config::new(2)
+                .balancer(Balancer::new(BalancerKind::RoundRobin).with_jobs(Jobs::PerPe(0))),
+            ConfigError::NoJobsPerPe,
+        ),
+        (
+            Config::new(4).balancer(
+                Balancer::new(BalancerKind::PrefixSum).with_jobs(Jobs::PerPe(1 << MAX_H)),
+            ),
+            ConfigError::TooManyJobs { max_h: MAX_H },
+        ),
+        (
+            // Random-static rounds q·P up to a power of two: 3·2^29 becomes 2^31.
+            Config::new(3).balancer(
+                Balancer::new(BalancerKind::RandomStatic).with_jobs(Jobs::PerPe(1 << (MAX_H - 1))),
+            ),
+            ConfigError::TooManyJobs { max_h: MAX_H },
+        ),
+    ];
+    for (cfg, want) in cases {
+        assert_eq!(cfg.validate(), Err(want.clone()), "{cfg:?}");
+        let what = format!("{cfg:?}");
+        let got = within(Duration::from_secs(10), move || run(range(10), &cfg));
+        assert_eq!(got.err(), Some(RunError::InvalidConfig(want)), "{what}");
+    }
+    // The largest bags are accepted (validated, not run): 2^30 jobs, and 3·(2^28 + 1) jobs
+    // that random-static rounds up to 2^30.
+    for cfg in [
+        Config::new(1).balancer(Balancer::new(BalancerKind::Block).with_jobs(Jobs::Depth(MAX_H))),
+        Config::new(3).balancer(
+            Balancer::new(BalancerKind::RandomStatic)
+                .with_jobs(Jobs::PerPe((1 << (MAX_H - 2)) + 1)),
+        ),
+    ] {
+        assert_eq!(cfg.jobs(), Some(1 << MAX_H), "{cfg:?}");
+        assert_eq!(cfg.validate(), Ok(()), "{cfg:?}");
+    }
+    // A static balancer given no number of jobs, on a task without estimates.
+    let cfg = Config::new(2).balancer(BalancerKind::MasterWorker);
+    let err = within(Duration::from_secs(10), move || {
+        run(Stuck, &cfg).unwrap_err()
+    });
+    assert_eq!(
+        err,
+        RunError::InvalidConfig(ConfigError::JobsUnknown(BalancerKind::MasterWorker))
+    );
+}
+
+#[test]
+fn the_default_configuration_uses_every_core() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cfg = Config::default();
+    assert_eq!(cfg.pes, cores);
+    assert_eq!(cfg.validate(), Ok(()));
+    assert_eq!(cfg.balancer, Balancer::new(BalancerKind::RandomPolling));
+    assert_eq!(Config { pes: 1, ..cfg }, Config::new(1));
 }
 
 #[test]

@@ -7,10 +7,13 @@
 
 mod support;
 
-use support::{Alpha, RangeSum, Tree};
+use support::{with_round, Alpha, RangeSum, Tree};
 use treesplit::machine::sim::adversary::EmptySplits;
-use treesplit::machine::sim::{Activity, Delay, Topology};
-use treesplit::{run_sequential, simulate, Balancer, Config, RunError, SimConfig};
+use treesplit::machine::sim::{Activity, Delay};
+use treesplit::{
+    run_sequential, simulate, Balancer, BalancerKind, Config, ConfigError, Jobs, RunError,
+    SimConfig, Topology,
+};
 
 #[test]
 fn every_p_and_network_gives_the_sequential_answer() {
@@ -70,14 +73,15 @@ fn adversaries_do_not_change_the_answer() {
         t_send: 2,
         ..SimConfig::default()
     };
-    for balancer in Balancer::ALL {
+    for balancer in BalancerKind::ALL {
         for p in [10, 33, 64] {
             let cfg = Config::new(p)
-                .balancer(*balancer)
+                .balancer(with_round(
+                    Balancer::new(*balancer).with_jobs(Jobs::Depth(8)),
+                    40,
+                ))
                 .delta_t(25)
-                .seed(11)
-                .round(40)
-                .h(Some(8));
+                .seed(11);
             let r = simulate(EmptySplits::new(tree.clone(), 0.5, 9), &cfg, &sim)
                 .unwrap_or_else(|e| panic!("{balancer} P={p}: {e}"));
             assert_eq!(r.report.output, want, "{balancer} P={p}");
@@ -88,8 +92,10 @@ fn adversaries_do_not_change_the_answer() {
 
 #[test]
 fn a_single_pe_takes_exactly_t_seq() {
-    for balancer in Balancer::ALL {
-        let cfg = Config::new(1).delta_t(7).balancer(*balancer).h(Some(4));
+    for balancer in BalancerKind::ALL {
+        let cfg = Config::new(1)
+            .delta_t(7)
+            .balancer(Balancer::new(*balancer).with_jobs(Jobs::Depth(4)));
         let r = simulate(Tree::small(), &cfg, &SimConfig::default()).unwrap();
         let units = Tree::small().count().nodes;
         assert_eq!(r.report.totals.messages, 0, "{balancer}");
@@ -257,7 +263,7 @@ fn busy_time_is_work_plus_the_charged_overheads() {
             t_split,
             ..SimConfig::default()
         };
-        for balancer in [Balancer::RandomPolling, Balancer::GlobalRoundRobin] {
+        for balancer in [BalancerKind::RandomPolling, BalancerKind::GlobalRoundRobin] {
             let r = simulate(
                 tree.clone(),
                 &Config::new(8).delta_t(10).balancer(balancer),
@@ -328,11 +334,17 @@ fn timeline_segments_are_disjoint_and_account_for_busy_time() {
 fn theorem_figures_are_computed_from_the_run() {
     let sim = SimConfig::default();
     for (p, balancer) in [
-        (16, Balancer::RandomPolling),
-        (64, Balancer::RandomShift),
-        (7, Balancer::RandomShift),
+        (16, BalancerKind::RandomPolling),
+        (64, BalancerKind::RandomShift),
+        (7, BalancerKind::RandomShift),
     ] {
-        let cfg = Config::new(p).delta_t(10).balancer(balancer).round(40);
+        let cfg = Config::new(p)
+            .delta_t(10)
+            .balancer(with_round(balancer.into(), 40));
+        assert_eq!(
+            cfg.balancer.round().is_some(),
+            balancer == BalancerKind::RandomShift
+        );
         let n = 200_000u64;
         let r = simulate(RangeSum::new(n), &cfg, &sim).unwrap();
         let t = &r.theorem1;
@@ -350,7 +362,7 @@ fn theorem_figures_are_computed_from_the_run() {
         assert!((t.constant - constant).abs() < 1e-9, "{what}");
         assert!(t.lower_order >= 0.0, "{what}: faster than T_seq/P");
         match (balancer, r.theorem_14_2) {
-            (Balancer::RandomShift, Some(bound)) => {
+            (BalancerKind::RandomShift, Some(bound)) => {
                 // T_seq/P + (3ch + 3)Δ, c = 2 + 4 ln 2: holds w.h.p. (t_atomic ≤ Δt here).
                 let c = 2.0 + 4.0 * std::f64::consts::LN_2;
                 let want = n as f64 / p as f64 + (3.0 * c * f64::from(t.h) + 3.0) * 40.0;
@@ -361,7 +373,7 @@ fn theorem_figures_are_computed_from_the_run() {
                     r.report.t_par
                 );
             }
-            (Balancer::RandomShift, None) => panic!("{what}: no Theorem 14.2 figure"),
+            (BalancerKind::RandomShift, None) => panic!("{what}: no Theorem 14.2 figure"),
             (_, b) => assert!(b.is_none(), "{what}: Theorem 14.2 for {balancer}"),
         }
         let e = r.report.efficiency().unwrap();
@@ -451,50 +463,84 @@ fn runs_that_cannot_end_are_errors_not_hangs() {
 fn bad_simulator_configurations_are_rejected() {
     let cfg = Config::new(4);
     let bad = [
-        SimConfig {
-            slow: vec![(4, 2.0)],
-            ..SimConfig::default()
-        },
-        SimConfig {
-            slow: vec![(1, 0.5)],
-            ..SimConfig::default()
-        },
-        SimConfig {
-            slow: vec![(1, f64::NAN)],
-            ..SimConfig::default()
-        },
-        SimConfig {
-            slow_links: vec![(9, 2)],
-            ..SimConfig::default()
-        },
-        SimConfig {
-            t_rout: 0,
-            ..SimConfig::default()
-        },
-        SimConfig {
-            t_hop: Some(0),
-            ..SimConfig::default()
-        },
+        (
+            SimConfig {
+                slow: vec![(4, 2.0)],
+                ..SimConfig::default()
+            },
+            ConfigError::NoSuchPe {
+                what: "slow PE",
+                pe: 4,
+                pes: 4,
+            },
+        ),
+        (
+            SimConfig {
+                slow: vec![(1, 0.5)],
+                ..SimConfig::default()
+            },
+            ConfigError::Slowness { pe: 1, factor: 0.5 },
+        ),
+        (
+            SimConfig {
+                slow_links: vec![(9, 2)],
+                ..SimConfig::default()
+            },
+            ConfigError::NoSuchPe {
+                what: "the sender of slow link",
+                pe: 9,
+                pes: 4,
+            },
+        ),
+        (
+            SimConfig {
+                t_rout: 0,
+                ..SimConfig::default()
+            },
+            ConfigError::ZeroLatency,
+        ),
+        (
+            SimConfig {
+                t_hop: Some(0),
+                ..SimConfig::default()
+            },
+            ConfigError::ZeroLatency,
+        ),
     ];
-    for sim in bad {
-        assert!(
-            matches!(
-                simulate(RangeSum::new(100), &cfg, &sim),
-                Err(RunError::InvalidConfig(_))
-            ),
+    for (sim, want) in bad {
+        assert_eq!(sim.validate(4), Err(want.clone()), "{sim:?}");
+        assert_eq!(
+            simulate(RangeSum::new(100), &cfg, &sim).err(),
+            Some(RunError::InvalidConfig(want)),
             "{sim:?} accepted"
         );
     }
-    assert!(matches!(
-        simulate(RangeSum::new(100), &Config::new(0), &SimConfig::default()),
-        Err(RunError::InvalidConfig(_))
-    ));
-    assert!(matches!(
-        simulate(
-            RangeSum::new(100),
-            &Config::new(4).balancer(Balancer::Block),
-            &SimConfig::default()
+    // NaN is not ≥ 1 (and not equal to itself: match the variant).
+    let nan = SimConfig {
+        slow: vec![(1, f64::NAN)],
+        ..SimConfig::default()
+    };
+    assert!(
+        matches!(
+            simulate(RangeSum::new(100), &cfg, &nan),
+            Err(RunError::InvalidConfig(ConfigError::Slowness { pe: 1, factor })) if factor.is_nan()
         ),
-        Err(RunError::InvalidConfig(_))
-    ));
+        "{nan:?} accepted"
+    );
+    assert_eq!(
+        simulate(RangeSum::new(100), &Config::new(0), &SimConfig::default()).err(),
+        Some(RunError::InvalidConfig(ConfigError::NoPes))
+    );
+    // A static balancer given no number of jobs: h is derived from a task's estimates, and a
+    // task without estimates is an error naming the balancer.
+    let block = Config::new(4).balancer(BalancerKind::Block);
+    let r = simulate(RangeSum::new(100), &block, &SimConfig::default()).unwrap();
+    assert_eq!(r.report.output, 100 * 99 / 2);
+    assert_eq!(r.report.totals.work_units, 100);
+    assert_eq!(
+        simulate(Tree::small(), &block, &SimConfig::default()).err(),
+        Some(RunError::InvalidConfig(ConfigError::JobsUnknown(
+            BalancerKind::Block
+        )))
+    );
 }

@@ -13,6 +13,7 @@
 //! - [`Knap`]: a 0/1 knapsack branch-and-bound using `ctx.best`/`ctx.offer`; its optimum
 //!   comes from [`Knap::optimum_by_dp`].
 //! - [`Find`]: a decision search that calls `ctx.stop()` when it finds its target.
+//! - [`with_polling`], [`with_round`]: set the options of a typed [`Balancer`] in place.
 //!
 //! Every file that includes this module uses only part of it.
 #![allow(dead_code)]
@@ -20,7 +21,7 @@
 use serde::{Deserialize, Serialize};
 use std::sync::mpsc;
 use std::time::Duration;
-use treesplit::{Context, IndexJob, IndexRange, Outcome, Task};
+use treesplit::{Balancer, Context, IndexJob, IndexRange, Outcome, PollingOptions, Task};
 
 /// Run `f` on its own thread and fail the test if it takes longer than `limit`.
 pub fn within<R: Send + 'static>(limit: Duration, f: impl FnOnce() -> R + Send + 'static) -> R {
@@ -30,6 +31,27 @@ pub fn within<R: Send + 'static>(limit: Duration, f: impl FnOnce() -> R + Send +
     });
     rx.recv_timeout(limit)
         .unwrap_or_else(|_| panic!("did not finish within {limit:?} (hang?)"))
+}
+
+/// `balancer` with its polling options changed by `f` (static balancers are returned as
+/// they are: they have none).
+pub fn with_polling(mut balancer: Balancer, f: impl Fn(&mut PollingOptions)) -> Balancer {
+    if let Some(polling) = balancer.polling_mut() {
+        f(polling);
+    }
+    balancer
+}
+
+/// `balancer` with round (phase) length `length` where it has one (random shift,
+/// poll-and-shuffle); the others are returned as they are.
+pub fn with_round(mut balancer: Balancer, length: u64) -> Balancer {
+    match &mut balancer {
+        Balancer::RandomShift { round, .. } | Balancer::PollAndShuffle { round, .. } => {
+            *round = length
+        }
+        _ => {}
+    }
+    balancer
 }
 
 /// The splitmix64 finalizer: a good 64-bit mixing function.
