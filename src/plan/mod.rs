@@ -19,8 +19,8 @@ use treesplit::machine::sim::Delay;
 use treesplit::task::bag::theorem3_h;
 use treesplit::topology::Topology;
 use treesplit::{
-    Adaptive, Balancer, BalancerKind, BundleRule, Config, Jobs, PermutationKind,
-    PollingOptions, SimConfig, StaticPermutation, TerminationKind,
+    Adaptive, Balancer, BalancerKind, BundleRule, Config, Jobs, PermutationKind, PollingOptions,
+    SimConfig, StaticPermutation, TerminationKind,
 };
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 

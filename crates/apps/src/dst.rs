@@ -273,9 +273,7 @@ impl Case {
             Balancer::RandomStatic { permutation, .. } => {
                 line.push_str(&format!(" --static-permutation {permutation}"))
             }
-            Balancer::MasterWorker { bundle, .. } => {
-                line.push_str(&format!(" --bundle {bundle}"))
-            }
+            Balancer::MasterWorker { bundle, .. } => line.push_str(&format!(" --bundle {bundle}")),
             Balancer::PrefixSum {
                 splittable: false, ..
             } => line.push_str(" --atomic-jobs"),

@@ -13,20 +13,30 @@ mod support;
 
 use std::time::Duration;
 use support::within;
-use treesplit::machine::sim::Topology;
 use treesplit::{
-    run, run_sequential, simulate, Balancer, Config, SimConfig, Task, TerminationKind,
+    run, run_sequential, simulate, Balancer, BalancerKind, Config, Jobs, PollingOptions,
+    SimConfig, Task, TerminationKind, Topology,
 };
 
 /// The static balancers need a bag size: alternately 2^h jobs and q jobs per PE.
 fn with_jobs(cfg: Config, case: usize) -> Config {
-    if !cfg.balancer.is_static() {
-        return cfg;
-    }
-    match case % 3 {
-        0 => cfg.h(Some(6)),
-        1 => cfg.jobs_per_pe(Some(3)),
-        _ => cfg.h(Some(1)),
+    let jobs = match case % 3 {
+        0 => Jobs::Depth(6),
+        1 => Jobs::PerPe(3),
+        _ => Jobs::Depth(1),
+    };
+    let balancer = cfg.balancer.with_jobs(jobs);
+    cfg.balancer(balancer)
+}
+
+/// Neighbour polling asks neighbours in `topology`; the other balancers have no neighbourhood.
+fn with_neighbourhood(cfg: Config, topology: Topology) -> Config {
+    match cfg.balancer {
+        Balancer::NeighbourPolling { polling, .. } => cfg.balancer(Balancer::NeighbourPolling {
+            polling,
+            neighbourhood: topology,
+        }),
+        _ => cfg,
     }
 }
 use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
@@ -38,7 +48,7 @@ where
     T::Output: PartialEq + std::fmt::Debug,
 {
     let seq = run_sequential(root.clone());
-    let combinations = Balancer::ALL
+    let combinations = BalancerKind::ALL
         .iter()
         .flat_map(|b| TerminationKind::ALL.iter().map(move |t| (*b, *t)));
     for (balancer, termination) in combinations {
@@ -74,12 +84,14 @@ where
             (64, Topology::Mesh2d),
         ] {
             let cfg = with_jobs(
-                Config::new(p)
-                    .balancer(balancer)
-                    .termination(termination)
-                    .delta_t(16)
-                    .seed(p as u64)
-                    .neighbourhood(topology),
+                with_neighbourhood(
+                    Config::new(p)
+                        .balancer(balancer)
+                        .termination(termination)
+                        .delta_t(16)
+                        .seed(p as u64),
+                    topology,
+                ),
                 p + 1,
             );
             let slow = if p > 2 {
@@ -122,8 +134,9 @@ where
             let cfg = Config::new(p)
                 .delta_t(32)
                 .seed(3)
-                .fast_init(fast_init)
-                .trim(trim)
+                .balancer(Balancer::RandomPolling {
+                    polling: PollingOptions { trim, fast_init },
+                })
                 .termination(termination);
             let r = {
                 let (root, cfg) = (root.clone(), cfg.clone());

@@ -12,7 +12,7 @@ mod support;
 use std::path::Path;
 use std::time::Duration;
 use support::within;
-use treesplit::{run, run_sequential, simulate, Balancer, Config, SimConfig};
+use treesplit::{run, run_sequential, simulate, Balancer, BalancerKind, Config, Jobs, SimConfig};
 use treesplit_apps::golomb::{is_golomb, Golomb};
 use treesplit_apps::knapsack::{Knapsack, Packing};
 use treesplit_apps::puzzle15::{ida_star, solves, IdaResult};
@@ -24,18 +24,17 @@ fn configs() -> Vec<Config> {
     let mut v = Vec::new();
     for p in [1, 2, 4, 7] {
         for b in [
-            Balancer::RandomPolling,
-            Balancer::RandomShift,
-            Balancer::PollAndShuffle,
-            Balancer::MasterWorker,
-            Balancer::RandomStatic,
+            BalancerKind::RandomPolling,
+            BalancerKind::RandomShift,
+            BalancerKind::PollAndShuffle,
+            BalancerKind::MasterWorker,
+            BalancerKind::RandomStatic,
         ] {
             v.push(
                 Config::new(p)
-                    .balancer(b)
+                    .balancer(Balancer::new(b).with_jobs(Jobs::Depth(6)))
                     .delta_t(64)
-                    .seed(p as u64)
-                    .h(Some(6)),
+                    .seed(p as u64),
             );
         }
     }
@@ -82,7 +81,7 @@ fn knapsack_reaches_every_published_optimum_up_to_1000_items() {
         for cfg in configs() {
             if name == "knapPI_3_1000_1000_1"
                 && cfg.pes == 7
-                && cfg.balancer != Balancer::RandomPolling
+                && cfg.balancer.kind() != BalancerKind::RandomPolling
             {
                 continue; // ~5.6 M nodes: one parallel run per P is enough in a debug build
             }
@@ -198,7 +197,7 @@ fn korf_instances_are_solved_optimally_with_korfs_node_counts() {
                 cfg.pes
             );
             assert!(solves(&spec.tiles, &r.moves));
-            if cfg.pes == 1 && cfg.balancer == Balancer::RandomPolling {
+            if cfg.pes == 1 && cfg.balancer.kind() == BalancerKind::RandomPolling {
                 assert_eq!(r.generated, spec.nodes.unwrap(), "#{k} P=1");
             }
             // The complete last iteration: the same node count as the sequential run.

@@ -92,7 +92,10 @@ pub struct Adaptive {
 
 impl Default for Adaptive {
     fn default() -> Self {
-        Adaptive { c: 4.0, gamma: 0.25 }
+        Adaptive {
+            c: 4.0,
+            gamma: 0.25,
+        }
     }
 }
 
@@ -255,6 +258,7 @@ pub enum Balancer {
         jobs: Jobs,
     },
     /// Static random placement: job j to a pseudorandom PE (q jobs per PE on average).
+    #[serde(rename = "random")]
     RandomAssignment {
         /// The number of jobs.
         jobs: Jobs,

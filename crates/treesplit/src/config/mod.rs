@@ -146,8 +146,10 @@ impl Config {
                     return Err(ConfigError::BundleConstant(c))
                 }
                 BundleRule::Sqrt { startup, max_job }
-                    if !(startup.is_finite() && startup > 0.0)
-                        || !(max_job.is_finite() && max_job > 0.0) =>
+                    if !(startup.is_finite()
+                        && startup > 0.0
+                        && max_job.is_finite()
+                        && max_job > 0.0) =>
                 {
                     return Err(ConfigError::BundleSqrt { startup, max_job })
                 }

@@ -13,6 +13,7 @@ pub(crate) enum BoundExchange {
     Shared,
     /// The improving PE sends the value to every other PE (MPI: one message each, at the end
     /// of the slice that found it).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     ToAll,
     /// The value is flooded over the binary tree of PEs, each PE passing it on to its other
     /// tree neighbours when it improves what it knew (the simulator: 2·log₂ P hops at most, a

@@ -446,6 +446,7 @@ impl From<&PeStats> for WireStats {
     }
 }
 
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 impl WireStats {
     /// The statistics of PE `pe`.
     pub(crate) fn into_stats(self, pe: usize) -> PeStats {

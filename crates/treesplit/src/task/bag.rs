@@ -29,8 +29,8 @@ pub fn resolve_depth<T: Task>(
     let mut measured = None;
     if config.balancer.jobs() == Some(Jobs::FromEstimates) {
         config.validate_options()?;
-        let alpha = measure_alpha(root, 8, 64)
-            .ok_or(ConfigError::JobsUnknown(config.balancer.kind()))?;
+        let alpha =
+            measure_alpha(root, 8, 64).ok_or(ConfigError::JobsUnknown(config.balancer.kind()))?;
         // Generating the jobs costs h·2^h splits in all: keep that under 1/16 of the estimated
         // work (and 2^24 jobs), whatever the theorem asks for.
         let work = root.estimate().unwrap_or(1).max(1);

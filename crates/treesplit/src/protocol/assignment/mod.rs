@@ -27,13 +27,12 @@ use crate::config::Config;
 use crate::task::{Incumbent, Task};
 use std::collections::{HashMap, VecDeque};
 
-/// A job to work on, with its generation and the record of the piece it belongs to.
+/// A job to work on, with the record of the piece it belongs to (its generation is counted
+/// when it is queued).
 #[derive(Debug)]
 pub struct Job<T> {
     /// The job.
     pub task: T,
-    /// Splits between the root and the job.
-    pub generation: u32,
     /// The termination record it belongs to.
     pub record: u64,
 }
@@ -127,11 +126,7 @@ impl<T: Task> Core<T> {
             return;
         }
         *self.held.entry(record).or_default() += 1;
-        self.jobs.push_back(Job {
-            task,
-            generation,
-            record,
-        });
+        self.jobs.push_back(Job { task, record });
     }
 
     /// Job `j` of the bag, cut from the root copy, queued under the root record; counts the

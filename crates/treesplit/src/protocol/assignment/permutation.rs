@@ -71,13 +71,9 @@ impl Permutation {
     }
 
     /// The number of elements, 2^h.
-    pub fn len(&self) -> u64 {
+    #[cfg(test)]
+    pub fn size(&self) -> u64 {
         self.mask + 1
-    }
-
-    /// Never empty (2^h ≥ 1); for clippy's sake.
-    pub fn is_empty(&self) -> bool {
-        false
     }
 
     /// π(j) for j < 2^h.
@@ -238,7 +234,7 @@ mod tests {
 
     fn assert_bijection(kind: StaticPermutation, h: u32, seed: u64) {
         let p = Permutation::new(kind, h, seed).unwrap();
-        let m = p.len();
+        let m = p.size();
         let mut seen = vec![0u64; (m as usize).div_ceil(64)];
         for x in p.apply_range(0..m) {
             assert!(x < m, "{kind:?} h={h}: {x} out of range");

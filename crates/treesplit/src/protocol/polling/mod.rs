@@ -22,7 +22,6 @@ pub mod random_shift;
 pub mod shuffle;
 pub mod victim;
 
-pub use poll_and_shuffle::shuffle_target;
 pub use random_shift::round_shift;
 pub use victim::pe_rng;
 

@@ -435,9 +435,12 @@ mod tests {
     /// before it, phase 0 right after it.
     #[test]
     fn pseudorandom_cycles_follow_the_round_grid() {
-        let config = Config::new(8)
-            .balancer(Balancer::PollAndShuffle)
-            .permutation(PermutationKind::Pseudorandom);
+        let config = Config::new(8).balancer(Balancer::PollAndShuffle {
+            polling: Default::default(),
+            round: crate::config::DEFAULT_ROUND,
+            permutation: PermutationKind::Pseudorandom,
+            adaptive: None,
+        });
         let mut pe: Polling<Countdown> = Polling::new(5, &config, None);
         assert_eq!(asked(&mut pe, 0..9), [4, 7, 1, 4, 7, 1, 4]);
     }

@@ -237,6 +237,7 @@ impl<O: Outcome> FourCounter<O> {
     }
 
     /// PE 0: reduction waves completed so far.
+    #[cfg(test)]
     pub fn waves_completed(&self) -> u64 {
         self.waves_completed
     }
