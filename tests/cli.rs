@@ -178,7 +178,7 @@ fn sim_output_is_reproducible_byte_for_byte() {
 
 #[test]
 fn sim_json_and_pictures() {
-    let dir = std::env::temp_dir().join(format!("treesplit-cli-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("treesplit-cli-sim-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let svg = dir.join("gantt.svg");
     let png = dir.join("util.png");
@@ -447,7 +447,7 @@ fn searches_check_published_answers_and_bad_files_name_file_and_line() {
         stdout(&o)
     );
     // Bad instances: a clear error naming the file and line, exit code 2.
-    let dir = std::env::temp_dir().join(format!("treesplit-cli-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("treesplit-cli-search-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "# x\n3 100\n5 6\n7 -8\n").unwrap();

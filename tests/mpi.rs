@@ -94,7 +94,7 @@ fn every_balancer_on_3_ranks() {
     ] {
         let j = json_run(3, &[], &["uts", "T1-mini", "--balancer", balancer]);
         check(&j, 3, 63_914);
-        assert_eq!(j["report"]["config"]["balancer"], balancer);
+        assert_eq!(j["report"]["config"]["balancer"]["name"], balancer);
     }
     // The static balancers, on a bag of 2^7 jobs or 5 jobs per rank.
     for (balancer, extra) in [
@@ -119,7 +119,7 @@ fn every_balancer_on_3_ranks() {
         args.extend_from_slice(extra);
         let j = json_run(3, &[], &args);
         check(&j, 3, 63_914);
-        assert_eq!(j["report"]["config"]["balancer"], balancer);
+        assert_eq!(j["report"]["config"]["balancer"]["name"], balancer);
     }
     for ranks in [2, 4] {
         let j = json_run(
