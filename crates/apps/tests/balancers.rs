@@ -14,8 +14,8 @@ mod support;
 use std::time::Duration;
 use support::within;
 use treesplit::{
-    run, run_sequential, simulate, Balancer, BalancerKind, Config, Jobs, PollingOptions,
-    SimConfig, Task, TerminationKind, Topology,
+    run, run_sequential, simulate, Balancer, BalancerKind, Config, Jobs, PollingOptions, SimConfig,
+    Task, TerminationKind, Topology,
 };
 
 /// The static balancers need a bag size: alternately 2^h jobs and q jobs per PE.

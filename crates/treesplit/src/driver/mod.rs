@@ -32,7 +32,6 @@ use crate::protocol::{self, Costs, Message, PeCounters, PeId, Protocol, Step};
 use crate::stats::PeStats;
 use crate::task::{CountingIncumbent, Incumbent, SharedIncumbent, Task};
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// What travels between PEs: a protocol message, or a message of the machine layer beside it.
@@ -86,8 +85,6 @@ pub(crate) struct Slice {
     pub costs: Costs,
     /// The PE's incumbent improved to this value in the slice.
     pub improved: Option<i64>,
-    /// Work units this PE has done in all.
-    pub total_units: u64,
 }
 
 /// One handled envelope, as the transport accounts for it.
@@ -127,105 +124,122 @@ pub(crate) trait Transport<T: Task> {
     fn worked(&mut self, slice: &Slice) -> Result<Flow, RunError>;
 }
 
-/// A PE's state machine with everything the machines need around it.
+/// "No tick": a PE not waiting, or no request in flight.
+const NONE: u64 = u64::MAX;
+
+/// A PE's state machine with everything the machines need around it. The fields a work
+/// slice touches fill the first 64 bytes (`repr(C)` keeps them there): the simulator runs
+/// millions of slices over thousands of PEs, and every cache line an event touches counts.
+#[repr(C)]
 pub(crate) struct PeDriver<T: Task> {
-    me: PeId,
-    p: usize,
     proto: Box<dyn Protocol<T>>,
-    /// Synchronous balancers: the round length in ticks, and the last round started.
-    round_ticks: Option<u64>,
-    round: Option<u64>,
-    /// The incumbent this PE knows, and how improvements travel.
-    incumbent: Arc<SharedIncumbent>,
-    bounds: BoundExchange,
+    /// The incumbent this PE knows.
+    incumbent: Known,
     /// The best value this PE has announced or learned (only better ones are sent).
     announced: i64,
-    out: VecDeque<(PeId, Envelope<T>)>,
-    /// Timing: the tick the PE started, the tick it has waited since, idle ticks in all.
+    /// Synchronous balancers: the round length in ticks (0: no rounds).
+    round_ticks: u64,
+    /// The tick the PE has waited since (`NONE`: it is not waiting).
+    waiting_since: u64,
+    me: u32,
+    /// How improvements travel.
+    bounds: BoundExchange,
+    // Touched rarely.
+    /// Incumbent values to send, with their destinations.
+    bounds_out: Vec<(u32, i64)>,
+    /// The next round to start.
+    next_round: u64,
+    p: u32,
+    /// This PE's offers that improved its incumbent.
+    improvements: u64,
+    /// The tick the PE started, and idle ticks in all.
     born: u64,
-    waiting_since: Option<u64>,
     idle: u64,
-    /// Seconds per tick, for the report (1 in the simulator: virtual units stay units).
-    tick_seconds: f64,
-    /// The request in flight since this tick, and the answered requests' round trips.
-    request_out: Option<u64>,
+    /// The request in flight since this tick (`NONE`: none), and the answered requests'
+    /// round trips (sum, count).
+    request_out: u64,
     rtt: (u64, u64),
     bytes: u64,
-    improvements: u64,
+    /// Seconds per tick, for the report (1 in the simulator: virtual units stay units).
+    tick_seconds: f64,
 }
 
 impl<T: Task> PeDriver<T> {
-    /// PE `me` of the configured run (PE 0 passes the root), born at tick `now`. A round of
-    /// the protocol (`round_length`, µs on real machines) lasts `ticks_per_round_unit` ticks
-    /// per unit; reports give times as ticks × `tick_seconds`.
+    /// PE `me` of the configured run (PE 0 passes the root), with the machine's clock, its
+    /// rule for incumbents, and the incumbent all PEs share if they share one (else the PE
+    /// keeps its own).
     pub(crate) fn new(
         me: PeId,
         config: &Config,
         root: Option<T>,
         machine: MachineTime,
         bounds: BoundExchange,
-        incumbent: Arc<SharedIncumbent>,
+        shared: Option<Arc<SharedIncumbent>>,
     ) -> Self {
+        let incumbent = match shared {
+            Some(shared) => Known::Shared(shared),
+            None => Known::Own(SharedIncumbent::new()),
+        };
         let proto = protocol::new_pe(me, config, root);
         let round_ticks = proto
             .round_length()
-            .map(|r| r.saturating_mul(machine.ticks_per_round_unit).max(1));
+            .map_or(0, |r| r.saturating_mul(machine.ticks_per_round_unit).max(1));
         PeDriver {
-            me,
-            p: config.pes,
             proto,
-            round_ticks,
-            round: None,
-            announced: incumbent.best(),
+            announced: incumbent.get().best(),
             incumbent,
+            round_ticks,
+            waiting_since: NONE,
+            // MAX_PES (2^20) fits.
+            me: me as u32,
             bounds,
-            out: VecDeque::new(),
+            bounds_out: Vec::new(),
+            next_round: 0,
+            p: config.pes as u32,
+            improvements: 0,
             born: machine.now,
-            waiting_since: None,
             idle: 0,
-            tick_seconds: machine.tick_seconds,
-            request_out: None,
+            request_out: NONE,
             rtt: (0, 0),
             bytes: 0,
-            improvements: 0,
+            tick_seconds: machine.tick_seconds,
         }
     }
 
     /// The tick at which the next round starts (None: no rounds, or none started yet).
     pub(crate) fn poll_timeout(&self) -> Option<u64> {
-        let length = self.round_ticks?;
-        Some(self.round.map_or(0, |r| (r + 1).saturating_mul(length)))
+        (self.round_ticks > 0).then(|| self.next_round.saturating_mul(self.round_ticks))
     }
 
     /// Start every round due by tick `now`, in order: synchronous protocols (the permutation
     /// rounds of poll-and-shuffle) must not miss one, even after a long slice.
     pub(crate) fn handle_timeout(&mut self, now: u64) {
-        let Some(length) = self.round_ticks else {
+        if self.round_ticks == 0 {
             return;
-        };
-        let due = now / length;
-        while self.round.is_none_or(|r| r < due) {
-            let next = self.round.map_or(0, |r| r + 1);
-            self.round = Some(next);
-            self.proto.on_round(next);
+        }
+        let due = now / self.round_ticks;
+        while self.next_round <= due {
+            self.proto.on_round(self.next_round);
+            self.next_round += 1;
         }
     }
 
     /// The PE stops waiting at tick `now` (no-op when it was not waiting).
     pub(crate) fn wake(&mut self, now: u64) {
-        if let Some(since) = self.waiting_since.take() {
-            self.idle += now.saturating_sub(since);
+        if self.waiting_since != NONE {
+            self.idle += now.saturating_sub(self.waiting_since);
+            self.waiting_since = NONE;
         }
     }
 
-    /// Since when the PE has been waiting, if it is.
-    pub(crate) fn waiting_since(&self) -> Option<u64> {
-        self.waiting_since
+    /// True while the PE waits.
+    pub(crate) fn is_waiting(&self) -> bool {
+        self.waiting_since != NONE
     }
 
-    /// Decide what to do next; the messages the decision produced wait in `poll_transmit`.
+    /// Decide what to do next; the messages the decision produced wait in the protocol's
+    /// queue for the next flush.
     pub(crate) fn poll(&mut self) -> Action {
-        self.drain_protocol();
         match self.proto.step() {
             Step::Work { budget } => Action::Work(budget),
             Step::Wait => Action::Wait,
@@ -235,14 +249,17 @@ impl<T: Task> PeDriver<T> {
 
     /// Run a work slice of at most `budget` units.
     pub(crate) fn work(&mut self, budget: u64) -> Slice {
-        let counted = CountingIncumbent::new(&*self.incumbent);
+        let counted = CountingIncumbent::new(self.incumbent.get());
         let units = self.proto.work(budget, &counted);
-        self.improvements += counted.improvements();
-        let best = self.incumbent.best();
+        let improvements = counted.improvements();
+        if improvements > 0 {
+            self.improvements += improvements;
+        }
+        let best = self.incumbent.get().best();
         let improved = (best > self.announced).then(|| {
             self.announced = best;
-            for to in self.bounds.targets(self.me, self.p, None) {
-                self.out.push_back((to, Envelope::Bound(best)));
+            for to in self.bounds.targets(self.me as PeId, self.p as usize, None) {
+                self.bounds_out.push((to as u32, best));
             }
             best
         });
@@ -250,7 +267,6 @@ impl<T: Task> PeDriver<T> {
             units,
             costs: self.proto.take_costs(),
             improved,
-            total_units: self.proto.counters().work_units,
         }
     }
 
@@ -265,19 +281,23 @@ impl<T: Task> PeDriver<T> {
         let mut learned = bound.and_then(|b| self.learn(b));
         match envelope {
             Envelope::Protocol(message) => {
-                if matches!(message, Message::Reject | Message::Work { .. }) {
-                    if let Some(sent) = self.request_out.take() {
-                        self.rtt.0 += now.saturating_sub(sent);
-                        self.rtt.1 += 1;
-                    }
+                if matches!(message, Message::Reject | Message::Work { .. })
+                    && self.request_out != NONE
+                {
+                    self.rtt.0 += now.saturating_sub(self.request_out);
+                    self.rtt.1 += 1;
+                    self.request_out = NONE;
                 }
                 self.proto.receive(from, message);
             }
             Envelope::Bound(value) => {
                 if let Some(v) = self.learn(value) {
                     learned = Some(v);
-                    for to in self.bounds.targets(self.me, self.p, Some(from)) {
-                        self.out.push_back((to, Envelope::Bound(v)));
+                    for to in self
+                        .bounds
+                        .targets(self.me as PeId, self.p as usize, Some(from))
+                    {
+                        self.bounds_out.push((to as u32, v));
                     }
                 }
             }
@@ -294,33 +314,12 @@ impl<T: Task> PeDriver<T> {
     /// Learn of `value` from elsewhere; `Some(value)` when it improved what this PE knew.
     fn learn(&mut self, value: i64) -> Option<i64> {
         self.announced = self.announced.max(value);
-        self.incumbent.offer(value).then_some(value)
-    }
-
-    /// The next envelope to send (call until `None`).
-    pub(crate) fn poll_transmit(
-        &mut self,
-        now: impl FnOnce() -> u64,
-    ) -> Option<(PeId, Envelope<T>)> {
-        if self.out.is_empty() {
-            self.drain_protocol();
-        }
-        let (to, envelope) = self.out.pop_front()?;
-        if matches!(envelope, Envelope::Protocol(Message::Request)) {
-            self.request_out = Some(now());
-        }
-        Some((to, envelope))
-    }
-
-    fn drain_protocol(&mut self) {
-        while let Some((to, m)) = self.proto.poll_transmit() {
-            self.out.push_back((to, Envelope::Protocol(m)));
-        }
+        self.incumbent.get().offer(value).then_some(value)
     }
 
     /// The best incumbent value this PE knows.
     pub(crate) fn best(&self) -> i64 {
-        self.incumbent.best()
+        self.incumbent.get().best()
     }
 
     /// True while the PE holds work.
@@ -330,12 +329,7 @@ impl<T: Task> PeDriver<T> {
 
     /// True for protocols that run in rounds.
     pub(crate) fn has_rounds(&self) -> bool {
-        self.round_ticks.is_some()
-    }
-
-    /// Count bytes put on the wire.
-    pub(crate) fn add_bytes(&mut self, bytes: u64) {
-        self.bytes += bytes;
+        self.round_ticks > 0
     }
 
     /// The PE's record at tick `now` (its end) and, on PE 0, the merged result.
@@ -344,7 +338,7 @@ impl<T: Task> PeDriver<T> {
         let s = self.tick_seconds;
         let life = now.saturating_sub(self.born);
         let stats = PeStats {
-            pe: self.me,
+            pe: self.me as PeId,
             counters: self.proto.counters().clone(),
             busy: life.saturating_sub(self.idle) as f64 * s,
             idle: self.idle as f64 * s,
@@ -354,6 +348,22 @@ impl<T: Task> PeDriver<T> {
             bound_latency: None,
         };
         (stats, self.proto.take_output())
+    }
+}
+
+/// The incumbent a PE knows: its own (kept inline, next to the rest of the PE's state), or
+/// one that all PEs of a process share (threads).
+enum Known {
+    Own(SharedIncumbent),
+    Shared(Arc<SharedIncumbent>),
+}
+
+impl Known {
+    fn get(&self) -> &SharedIncumbent {
+        match self {
+            Known::Own(own) => own,
+            Known::Shared(shared) => shared,
+        }
     }
 }
 
@@ -368,11 +378,21 @@ pub(crate) struct MachineTime {
     pub tick_seconds: f64,
 }
 
-/// Send everything the PE has queued.
+/// Send everything the PE has queued: the driver's own envelopes (incumbents), then the
+/// protocol's messages, straight from its queue.
 fn flush<T: Task>(pe: &mut PeDriver<T>, net: &mut impl Transport<T>) -> Result<(), RunError> {
-    while let Some((to, envelope)) = pe.poll_transmit(|| net.now()) {
-        let bytes = net.send(to, envelope, pe.best())?;
-        pe.add_bytes(bytes);
+    if !pe.bounds_out.is_empty() {
+        for (to, value) in std::mem::take(&mut pe.bounds_out) {
+            let bytes = net.send(to as PeId, Envelope::Bound(value), pe.best())?;
+            pe.bytes += bytes;
+        }
+    }
+    while let Some((to, message)) = pe.proto.poll_transmit() {
+        if matches!(message, Message::Request) {
+            pe.request_out = net.now();
+        }
+        let bytes = net.send(to, Envelope::Protocol(message), pe.best())?;
+        pe.bytes += bytes;
     }
     Ok(())
 }
@@ -385,7 +405,7 @@ pub(crate) fn drive<T: Task>(
     net: &mut impl Transport<T>,
 ) -> Result<Action, RunError> {
     loop {
-        if pe.waiting_since().is_some() {
+        if pe.is_waiting() {
             pe.wake(net.now());
         }
         // Deliver what has arrived.
@@ -399,9 +419,14 @@ pub(crate) fn drive<T: Task>(
             let now = net.now();
             pe.handle_timeout(now);
         }
-        // Decide first, then send what the decision produced, then act on it.
+        // Decide first, then send what the decision produced, then act on it. A busy PE's
+        // decision rarely produces a message (a pending termination signal): it goes out with
+        // the slice's own, right after the slice, in one flush per slice. (In the simulator the
+        // slice's time is charged only in `worked`, so both leave at the same virtual time.)
         let action = pe.poll();
-        flush(pe, net)?;
+        if !matches!(action, Action::Work(_)) {
+            flush(pe, net)?;
+        }
         match action {
             Action::Work(budget) => {
                 let slice = pe.work(budget);
@@ -411,7 +436,7 @@ pub(crate) fn drive<T: Task>(
                 }
             }
             Action::Wait => {
-                pe.waiting_since = Some(net.now());
+                pe.waiting_since = net.now();
                 if net.recv_until(pe.poll_timeout())? == Flow::Suspend {
                     return Ok(action);
                 }

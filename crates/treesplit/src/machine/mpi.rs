@@ -25,13 +25,12 @@ use crate::driver::{
 use crate::error::{panic_message, RunError};
 use crate::protocol::PeId;
 use crate::stats::{PeStats, Report};
-use crate::task::{SharedIncumbent, Task};
+use crate::task::Task;
 use mpi::environment::Universe;
 use mpi::point_to_point::{Message as MpiMessage, Status};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The tag of every message: a postcard-encoded envelope (protocol message, incumbent, or a
@@ -136,8 +135,7 @@ impl Mpi {
             ticks_per_round_unit: 1000,
             tick_seconds: 1e-9,
         };
-        let incumbent = Arc::new(SharedIncumbent::new());
-        let mut pe = PeDriver::new(rank, config, root, clock, BoundExchange::ToAll, incumbent);
+        let mut pe = PeDriver::new(rank, config, root, clock, BoundExchange::ToAll, None);
         driver::drive(&mut pe, &mut link)?;
         let now = link.elapsed();
         let t_par = now as f64 * 1e-9;

@@ -232,6 +232,7 @@ fn pe_loop<T: Task>(
         inbox,
         shared,
         pending: None,
+        units: 0,
     };
     let clock = MachineTime {
         now: link.now(),
@@ -244,7 +245,7 @@ fn pe_loop<T: Task>(
         root,
         clock,
         BoundExchange::Shared,
-        shared.incumbent.clone(),
+        Some(shared.incumbent.clone()),
     );
     // An error here is an abort: the failure that caused it is recorded already.
     match driver::drive(&mut pe, &mut link) {
@@ -261,6 +262,8 @@ struct Link<'a, 's, T: Task> {
     shared: &'a Shared<'s, T>,
     /// What a blocking wait received, for the next `try_recv`.
     pending: Option<Inbound<T>>,
+    /// Work units this PE has done (for the progress report).
+    units: u64,
 }
 
 impl<T: Task> Link<'_, '_, T> {
@@ -325,8 +328,9 @@ impl<T: Task> Transport<T> for Link<'_, '_, T> {
     fn handled(&mut self, _handled: &Handled) {}
 
     fn worked(&mut self, slice: &Slice) -> Result<Flow, RunError> {
+        self.units += slice.units;
         // Only this PE writes its slot: a plain store, no read-modify-write.
-        self.shared.units[self.me].store(slice.total_units, Ordering::Relaxed);
+        self.shared.units[self.me].store(self.units, Ordering::Relaxed);
         if self.shared.abort.load(Ordering::Relaxed) {
             return Err(RunError::Machine("aborted".into()));
         }

@@ -208,6 +208,18 @@ impl<T: Task> PeCore<T> {
         Slice { units, end }
     }
 
+    /// The step of a PE that holds work: `Work` (or `Finished`, should termination be done).
+    /// The hot path of every slice: it touches no more of the PE than that.
+    pub fn step_busy(&self) -> Step {
+        if self.termination.is_done() {
+            Step::Finished
+        } else {
+            Step::Work {
+                budget: self.delta_t,
+            }
+        }
+    }
+
     /// What the machine should do next: `Finished` once termination is done, `Work` while
     /// `has_work`, else `Wait` (after letting termination detection progress with `idle`).
     pub fn step(&mut self, has_work: bool, idle: bool) -> Step {

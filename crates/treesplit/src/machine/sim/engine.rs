@@ -41,8 +41,12 @@ pub(super) enum Event<T: Task> {
     },
 }
 
+/// The flag of a heap key that is a slice end, not a slab slot.
+const SLICE_END: u32 = 1 << 31;
+
 /// The event queue: the heap orders small keys (time, sequence number, slot); the events
-/// themselves, which carry messages and tasks, wait in a slab and never move.
+/// that carry messages and tasks wait in a slab and never move. The most common event, the
+/// end of a work slice, carries nothing but its PE and lives in the key alone.
 pub(super) struct EventQueue<T: Task> {
     heap: BinaryHeap<Reverse<(u64, u64, u32)>>,
     slab: Vec<Option<Event<T>>>,
@@ -62,6 +66,12 @@ impl<T: Task> EventQueue<T> {
 
     fn push(&mut self, time: u64, event: Event<T>) {
         self.seq += 1;
+        if let Event::SliceEnd(pe) = event {
+            // P ≤ 2^20 (config::MAX_PES): the PE fits beside the flag.
+            self.heap
+                .push(Reverse((time, self.seq, SLICE_END | pe as u32)));
+            return;
+        }
         let slot = match self.free.pop() {
             Some(slot) => {
                 self.slab[slot as usize] = Some(event);
@@ -78,6 +88,9 @@ impl<T: Task> EventQueue<T> {
     /// The earliest event (ties: the one scheduled first).
     pub(super) fn pop(&mut self) -> Option<(u64, Event<T>)> {
         let Reverse((time, _, slot)) = self.heap.pop()?;
+        if slot & SLICE_END != 0 {
+            return Some((time, Event::SliceEnd((slot & !SLICE_END) as PeId)));
+        }
         let event = self.slab[slot as usize]
             .take()
             .expect("a scheduled slot holds its event");
@@ -88,46 +101,62 @@ impl<T: Task> EventQueue<T> {
 
 /// What a PE is doing, as the engine sees it.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(u8)]
 pub(super) enum State {
     Working,
     Waiting { since: u64, epoch: u32 },
     Done { at: u64 },
 }
 
-/// The engine's side of one PE (the driver holds the protocol's side).
+/// The engine's side of one PE (the driver holds the protocol's side): what every event
+/// reads first, in one cache line.
+#[repr(C)]
 pub(super) struct SimPe<T: Task> {
-    inbox: VecDeque<(PeId, Envelope<T>, i64)>,
     pub(super) state: State,
+    inbox: VecDeque<(PeId, Envelope<T>, i64)>,
     slowness: f64,
-    /// Global improvements this PE has learned of (a prefix of `World::improvements`), and
-    /// the sum and count of the delays with which it learned them.
-    learned: usize,
-    pub(super) latency: (u64, u64),
+    /// Waits begun so far (a wake-up event names the wait it ends).
     epoch: u32,
 }
 
 impl<T: Task> SimPe<T> {
     pub(super) fn new(slowness: f64) -> Self {
         SimPe {
-            inbox: VecDeque::new(),
             state: State::Waiting { since: 0, epoch: 0 },
+            inbox: VecDeque::new(),
             slowness,
-            learned: 0,
-            latency: (0, 0),
             epoch: 0,
         }
     }
 }
 
-/// Everything of the simulated machine but the PEs' drivers.
+/// Branch-and-bound: the global improvements a PE has learned of (a prefix of
+/// `World::improvements`), and the sum and count of the delays with which it learned them.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Learning {
+    learned: usize,
+    pub(super) latency: (u64, u64),
+}
+
+/// One PE: the engine's side of it and its driver, side by side in memory and aligned to a
+/// cache line, so that a work slice touches two lines of PE state (the engine's and the
+/// driver's first 64 bytes).
+#[repr(C, align(64))]
+pub(super) struct Slot<T: Task> {
+    pub(super) sim: SimPe<T>,
+    pub(super) driver: PeDriver<T>,
+}
+
+/// Everything of the simulated machine but the PEs.
 pub(super) struct World<'c, T: Task> {
     pub(super) config: &'c SimConfig,
-    pub(super) pes: Vec<SimPe<T>>,
     pub(super) queue: EventQueue<T>,
     pub(super) network: Network,
     pub(super) rng: Xoshiro256PlusPlus,
     /// Values that raised the best known anywhere, with the time they were found.
     pub(super) improvements: Vec<(i64, u64)>,
+    /// What each PE learned of them.
+    pub(super) learning: Vec<Learning>,
     pub(super) work_in_flight: u64,
     pub(super) last_work_end: u64,
     pub(super) events: u64,
@@ -154,6 +183,7 @@ impl<T: Task> World<'_, T> {
 /// PE `i`'s link to the simulated machine while the driver runs it, at its local time `now`.
 struct Link<'a, 'c, T: Task> {
     world: &'a mut World<'c, T>,
+    pe: &'a mut SimPe<T>,
     i: PeId,
     now: u64,
 }
@@ -168,7 +198,7 @@ impl<T: Task> Link<'_, '_, T> {
     }
 
     fn pe(&mut self) -> &mut SimPe<T> {
-        &mut self.world.pes[self.i]
+        self.pe
     }
 
     /// The PE learned the incumbent `value` now: account for the delay of every global
@@ -176,7 +206,7 @@ impl<T: Task> Link<'_, '_, T> {
     fn learned(&mut self, value: i64) {
         let now = self.now;
         let w = &mut *self.world;
-        let pe = &mut w.pes[self.i];
+        let pe = &mut w.learning[self.i];
         while let Some(&(v, found)) = w.improvements.get(pe.learned) {
             if v > value {
                 break;
@@ -275,7 +305,7 @@ impl<T: Task> Transport<T> for Link<'_, '_, T> {
             if w.improvements.last().is_none_or(|&(v, _)| best > v) {
                 // A new global best: everyone else has yet to learn of it.
                 w.improvements.push((best, now));
-                w.pes[self.i].learned = w.improvements.len();
+                w.learning[self.i].learned = w.improvements.len();
             }
         }
         // Splits done in a work slice (static balancers cutting their jobs from the root)
@@ -296,36 +326,38 @@ impl<T: Task> Transport<T> for Link<'_, '_, T> {
         if slice.units > 0 {
             w.last_work_end = w.last_work_end.max(now + d);
         }
-        w.pes[i].state = State::Working;
+        self.pe.state = State::Working;
         w.queue.push(now + d, Event::SliceEnd(i));
         Ok(Flow::Suspend)
     }
 }
 
-/// The simulated machine: the drivers of the PEs and the world around them.
+/// The simulated machine: the PEs and the world around them.
 pub(super) struct Engine<'c, T: Task> {
-    pub(super) drivers: Vec<PeDriver<T>>,
+    pub(super) pes: Vec<Slot<T>>,
     pub(super) world: World<'c, T>,
 }
 
 impl<T: Task> Engine<'_, T> {
     /// Run PE `i` from its local time `now` until it suspends or finishes.
     fn resume(&mut self, i: PeId, mut now: u64) -> Result<(), RunError> {
-        if let State::Waiting { since, .. } = self.world.pes[i].state {
+        let slot = &mut self.pes[i];
+        if let State::Waiting { since, .. } = slot.sim.state {
             now = now.max(since);
             self.world.record(i, since, now, Activity::Idle);
         }
-        self.world.pes[i].state = State::Working;
+        slot.sim.state = State::Working;
         let mut link = Link {
             world: &mut self.world,
+            pe: &mut slot.sim,
             i,
             now,
         };
-        let pe = &mut self.drivers[i];
+        let pe = &mut slot.driver;
         let outcome = catch_unwind(AssertUnwindSafe(|| driver::drive(pe, &mut link)));
         let at = link.now;
         match outcome {
-            Ok(Ok(Action::Finished)) => self.world.pes[i].state = State::Done { at },
+            Ok(Ok(Action::Finished)) => slot.sim.state = State::Done { at },
             Ok(Ok(_)) => {}
             Ok(Err(e)) => return Err(e),
             // A panic inside user code or a protocol invariant names its PE.
@@ -352,7 +384,7 @@ impl<T: Task> Engine<'_, T> {
                 "termination declared while {} piece(s) of work were in flight",
                 self.world.work_in_flight
             ));
-        } else if let Some(busy) = self.drivers.iter().position(|d| d.is_busy()) {
+        } else if let Some(busy) = self.pes.iter().position(|s| s.driver.is_busy()) {
             self.world.violation = Some(format!(
                 "termination declared while PE {busy} still held work"
             ));
@@ -362,7 +394,7 @@ impl<T: Task> Engine<'_, T> {
     fn handle(&mut self, time: u64, event: Event<T>) -> Result<(), RunError> {
         match event {
             Event::SliceEnd(i) => self.resume(i, time),
-            Event::Wake { pe, epoch } => match self.world.pes[pe].state {
+            Event::Wake { pe, epoch } => match self.pes[pe].sim.state {
                 State::Waiting { epoch: e, .. } if e == epoch => self.resume(pe, time),
                 _ => Ok(()),
             },
@@ -371,7 +403,7 @@ impl<T: Task> Engine<'_, T> {
                 to,
                 envelope,
                 bound,
-            } => match self.world.pes[to].state {
+            } => match self.pes[to].sim.state {
                 State::Done { .. } => {
                     if let Err(e) = driver::check_leftover(from, to, &envelope) {
                         if self.world.violation.is_none() {
@@ -382,11 +414,11 @@ impl<T: Task> Engine<'_, T> {
                     Ok(())
                 }
                 State::Working => {
-                    self.world.pes[to].inbox.push_back((from, envelope, bound));
+                    self.pes[to].sim.inbox.push_back((from, envelope, bound));
                     Ok(())
                 }
                 State::Waiting { .. } => {
-                    self.world.pes[to].inbox.push_back((from, envelope, bound));
+                    self.pes[to].sim.inbox.push_back((from, envelope, bound));
                     self.resume(to, time)
                 }
             },
@@ -395,7 +427,7 @@ impl<T: Task> Engine<'_, T> {
 
     /// Run the simulation to its end (or the first error).
     pub(super) fn run(&mut self) -> Result<(), RunError> {
-        for i in 0..self.drivers.len() {
+        for i in 0..self.pes.len() {
             self.resume(i, 0)?;
         }
         while let Some((time, event)) = self.world.queue.pop() {
@@ -411,9 +443,8 @@ impl<T: Task> Engine<'_, T> {
                 return Err(RunError::Internal(v));
             }
         }
-        let pes = &self.world.pes;
-        let stuck: Vec<usize> = (0..pes.len())
-            .filter(|&i| !matches!(pes[i].state, State::Done { .. }))
+        let stuck: Vec<usize> = (0..self.pes.len())
+            .filter(|&i| !matches!(self.pes[i].sim.state, State::Done { .. }))
             .collect();
         if let Some(first) = stuck.first() {
             return Err(RunError::Internal(format!(

@@ -25,14 +25,13 @@ use crate::config::{Balancer, Config, ConfigError};
 use crate::driver::{BoundExchange, MachineTime, PeDriver};
 use crate::error::{panic_message, RunError};
 use crate::stats::Report;
-use crate::task::{SharedIncumbent, Task};
-use engine::{Engine, EventQueue, SimPe, State, World};
+use crate::task::Task;
+use engine::{Engine, EventQueue, Learning, SimPe, Slot, State, World};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Arc;
 use std::time::Instant;
 use timeline::{Timeline, Utilization};
 
@@ -241,17 +240,13 @@ fn simulate_inner<T: Task>(
         ticks_per_round_unit: 1,
         tick_seconds: 1.0,
     };
-    let drivers = (0..p)
+    let pes = (0..p)
         .map(|i| {
             let root = if i == 0 { root.take() } else { None };
-            PeDriver::new(
-                i,
-                config,
-                root,
-                clock,
-                BoundExchange::TreeFlood,
-                Arc::new(SharedIncumbent::new()),
-            )
+            Slot {
+                sim: SimPe::new(slowness.get(&i).copied().unwrap_or(1.0)),
+                driver: PeDriver::new(i, config, root, clock, BoundExchange::TreeFlood, None),
+            }
         })
         .collect();
     let t_hop = sim.t_hop.unwrap_or(sim.t_rout);
@@ -264,16 +259,14 @@ fn simulate_inner<T: Task>(
     );
     let diameter_latency = network.diameter_latency();
     let mut engine = Engine {
-        drivers,
+        pes,
         world: World {
             config: sim,
-            pes: (0..p)
-                .map(|i| SimPe::new(slowness.get(&i).copied().unwrap_or(1.0)))
-                .collect(),
             queue: EventQueue::new(),
             network,
             rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ 0x5EED_0F5E_ED0F),
             improvements: Vec::new(),
+            learning: vec![Learning::default(); p],
             work_in_flight: 0,
             last_work_end: 0,
             events: 0,
@@ -285,18 +278,26 @@ fn simulate_inner<T: Task>(
         },
     };
     engine.run()?;
-    let Engine { drivers, world } = engine;
-    let State::Done { at: t_par } = world.pes[0].state else {
+    let Engine { pes, world } = engine;
+    let State::Done { at: t_par } = pes[0].sim.state else {
         unreachable!("every PE finished")
     };
     let mut output = None;
     let mut per_pe = Vec::with_capacity(p);
-    for (i, (mut pe, sim_pe)) in drivers.into_iter().zip(&world.pes).enumerate() {
+    for (
+        i,
+        Slot {
+            driver: mut pe,
+            sim: sim_pe,
+        },
+    ) in pes.into_iter().enumerate()
+    {
+        let learning = world.learning[i];
         let State::Done { at } = sim_pe.state else {
             unreachable!("every PE finished")
         };
         let (mut stats, out) = pe.finish(at);
-        let (sum, n) = sim_pe.latency;
+        let (sum, n) = learning.latency;
         stats.bound_latency = (n > 0).then(|| sum as f64 / n as f64);
         if i == 0 {
             output = out;

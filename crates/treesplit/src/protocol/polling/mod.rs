@@ -252,11 +252,14 @@ impl<T: Task> Polling<T> {
 
 impl<T: Task> Protocol<T> for Polling<T> {
     fn step(&mut self) -> Step {
+        if !self.pieces.is_empty() {
+            return self.pe.step_busy();
+        }
         if self.may_ask() {
             self.ask();
         }
         let idle = self.idle();
-        self.pe.step(!self.pieces.is_empty(), idle)
+        self.pe.step(false, idle)
     }
 
     fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64 {
