@@ -1,6 +1,27 @@
 //! Run configuration: how many PEs, which balancer with which options, Δt, the seed and the
 //! termination protocol. Plain data, shared by every machine, validated once here; a
 //! [`ConfigError`] says what is wrong in the library's terms (the CLI maps it to its flags).
+//!
+//! ```
+//! use treesplit::{
+//!     Balancer, BalancerKind, Config, ConfigError, Jobs, PollingOptions, StaticPermutation,
+//!     TerminationKind,
+//! };
+//!
+//! let polling = Config::new(8).balancer(Balancer::RandomShift {
+//!     polling: PollingOptions { trim: Some(2), fast_init: true },
+//!     round: 100,
+//! });
+//! assert!(polling.validate().is_ok());
+//! let bag = Config::new(8)
+//!     .balancer(Balancer::RandomStatic { jobs: Jobs::Depth(12), permutation: StaticPermutation::Gf2 })
+//!     .termination(TerminationKind::ResponseTree);
+//! assert_eq!(bag.jobs(), Some(4096));
+//! // Defaults: the number of jobs comes from the task's size estimates at run time.
+//! let defaults = Config::new(8).balancer(BalancerKind::MasterWorker);
+//! assert_eq!(defaults.validate(), Err(ConfigError::JobsUnknown(BalancerKind::MasterWorker)));
+//! assert!(defaults.validate_options().is_ok());
+//! ```
 
 mod balancer;
 mod error;
