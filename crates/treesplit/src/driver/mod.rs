@@ -128,38 +128,43 @@ pub(crate) trait Transport<T: Task> {
 const NONE: u64 = u64::MAX;
 
 /// A PE's state machine with everything the machines need around it. The fields a work
-/// slice touches fill the first 64 bytes (`repr(C)` keeps them there): the simulator runs
-/// millions of slices over thousands of PEs, and every cache line an event touches counts.
+/// slice or a wake-up touches fill the first 64 bytes, those of sending and answering the
+/// next 64 (`repr(C)` keeps them there): the simulator runs millions of events over up to a
+/// million PEs, and every cache line an event touches counts.
 #[repr(C)]
 pub(crate) struct PeDriver<T: Task> {
+    // First 64 bytes: a work slice and a wake-up.
     proto: Box<dyn Protocol<T>>,
     /// The incumbent this PE knows.
     incumbent: Known,
     /// The best value this PE has announced or learned (only better ones are sent).
     announced: i64,
+    /// The tick the PE has waited since (`NONE`: it is not waiting), and idle ticks in all.
+    waiting_since: u64,
+    idle: u64,
     /// Synchronous balancers: the round length in ticks (0: no rounds).
     round_ticks: u64,
-    /// The tick the PE has waited since (`NONE`: it is not waiting).
-    waiting_since: u64,
-    me: u32,
-    /// How improvements travel.
-    bounds: BoundExchange,
-    // Touched rarely.
-    /// Incumbent values to send, with their destinations.
-    bounds_out: Vec<(u32, i64)>,
-    /// The next round to start.
-    next_round: u64,
-    p: u32,
-    /// This PE's offers that improved its incumbent.
-    improvements: u64,
-    /// The tick the PE started, and idle ticks in all.
-    born: u64,
-    idle: u64,
+    // Next 64 bytes: sending and answering.
     /// The request in flight since this tick (`NONE`: none), and the answered requests'
     /// round trips (sum, count).
     request_out: u64,
     rtt: (u64, u64),
     bytes: u64,
+    /// This PE's offers that improved its incumbent.
+    improvements: u64,
+    /// The next round to start.
+    next_round: u64,
+    me: u32,
+    /// How improvements travel.
+    bounds: BoundExchange,
+    /// `bounds_out` holds values to send (checked at every flush).
+    bounds_pending: bool,
+    // Touched rarely.
+    /// Incumbent values to send, with their destinations.
+    bounds_out: Vec<(u32, i64)>,
+    /// The tick the PE started.
+    born: u64,
+    p: u32,
     /// Seconds per tick, for the report (1 in the simulator: virtual units stay units).
     tick_seconds: f64,
 }
@@ -193,6 +198,7 @@ impl<T: Task> PeDriver<T> {
             // MAX_PES (2^20) fits.
             me: me as u32,
             bounds,
+            bounds_pending: false,
             bounds_out: Vec::new(),
             next_round: 0,
             p: config.pes as u32,
@@ -260,6 +266,7 @@ impl<T: Task> PeDriver<T> {
             self.announced = best;
             for to in self.bounds.targets(self.me as PeId, self.p as usize, None) {
                 self.bounds_out.push((to as u32, best));
+                self.bounds_pending = true;
             }
             best
         });
@@ -298,6 +305,7 @@ impl<T: Task> PeDriver<T> {
                         .targets(self.me as PeId, self.p as usize, Some(from))
                     {
                         self.bounds_out.push((to as u32, v));
+                        self.bounds_pending = true;
                     }
                 }
             }
@@ -381,7 +389,8 @@ pub(crate) struct MachineTime {
 /// Send everything the PE has queued: the driver's own envelopes (incumbents), then the
 /// protocol's messages, straight from its queue.
 fn flush<T: Task>(pe: &mut PeDriver<T>, net: &mut impl Transport<T>) -> Result<(), RunError> {
-    if !pe.bounds_out.is_empty() {
+    if pe.bounds_pending {
+        pe.bounds_pending = false;
         for (to, value) in std::mem::take(&mut pe.bounds_out) {
             let bytes = net.send(to as PeId, Envelope::Bound(value), pe.best())?;
             pe.bytes += bytes;

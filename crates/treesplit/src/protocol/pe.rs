@@ -54,18 +54,19 @@ pub struct Slice {
 
 /// The state every PE has, whatever its balancer: its place among the PEs, the outgoing
 /// queue, counters and costs, the result accumulator, termination detection and the
-/// early-stop flag.
+/// early-stop flag. (`repr(C)`: the fields a work slice touches come first.)
+#[repr(C)]
 pub struct PeCore<T: Task> {
+    delta_t: u64,
+    costs: Costs,
+    stalled_slices: u32,
+    stopped: bool,
+    output: T::Output,
+    counters: PeCounters,
+    out: VecDeque<(PeId, Message<T>)>,
+    termination: Termination<T::Output>,
     me: PeId,
     p: usize,
-    delta_t: u64,
-    out: VecDeque<(PeId, Message<T>)>,
-    counters: PeCounters,
-    costs: Costs,
-    output: T::Output,
-    termination: Termination<T::Output>,
-    stopped: bool,
-    stalled_slices: u32,
 }
 
 impl<T: Task> PeCore<T> {

@@ -336,6 +336,8 @@ impl<T: Task> Transport<T> for Link<'_, '_, T> {
 pub(super) struct Engine<'c, T: Task> {
     pub(super) pes: Vec<Slot<T>>,
     pub(super) world: World<'c, T>,
+    /// The PE being run (named if it panics).
+    pub(super) current: PeId,
 }
 
 impl<T: Task> Engine<'_, T> {
@@ -353,20 +355,11 @@ impl<T: Task> Engine<'_, T> {
             i,
             now,
         };
-        let pe = &mut slot.driver;
-        let outcome = catch_unwind(AssertUnwindSafe(|| driver::drive(pe, &mut link)));
+        self.current = i;
+        let outcome = driver::drive(&mut slot.driver, &mut link);
         let at = link.now;
-        match outcome {
-            Ok(Ok(Action::Finished)) => slot.sim.state = State::Done { at },
-            Ok(Ok(_)) => {}
-            Ok(Err(e)) => return Err(e),
-            // A panic inside user code or a protocol invariant names its PE.
-            Err(payload) => {
-                return Err(RunError::PePanicked {
-                    pe: i,
-                    message: panic_message(&*payload),
-                })
-            }
+        if outcome? == Action::Finished {
+            slot.sim.state = State::Done { at };
         }
         if std::mem::take(&mut self.world.finish_sent) {
             self.check_declared_termination();
@@ -425,8 +418,19 @@ impl<T: Task> Engine<'_, T> {
         }
     }
 
-    /// Run the simulation to its end (or the first error).
+    /// Run the simulation to its end (or the first error). A panic inside user code or a
+    /// protocol invariant becomes an error naming the PE that was running.
     pub(super) fn run(&mut self) -> Result<(), RunError> {
+        match catch_unwind(AssertUnwindSafe(|| self.run_events())) {
+            Ok(result) => result,
+            Err(payload) => Err(RunError::PePanicked {
+                pe: self.current,
+                message: panic_message(&*payload),
+            }),
+        }
+    }
+
+    fn run_events(&mut self) -> Result<(), RunError> {
         for i in 0..self.pes.len() {
             self.resume(i, 0)?;
         }

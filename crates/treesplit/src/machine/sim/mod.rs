@@ -259,6 +259,7 @@ fn simulate_inner<T: Task>(
     );
     let diameter_latency = network.diameter_latency();
     let mut engine = Engine {
+        current: 0,
         pes,
         world: World {
             config: sim,
@@ -278,7 +279,7 @@ fn simulate_inner<T: Task>(
         },
     };
     engine.run()?;
-    let Engine { pes, world } = engine;
+    let Engine { pes, world, .. } = engine;
     let State::Done { at: t_par } = pes[0].sim.state else {
         unreachable!("every PE finished")
     };

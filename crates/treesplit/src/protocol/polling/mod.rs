@@ -58,17 +58,19 @@ impl Trim {
     }
 }
 
-/// The polling state machine of one PE.
+/// The polling state machine of one PE. (`repr(C)`: what a work slice touches comes first,
+/// then the shared core, whose hot fields come first too.)
+#[repr(C)]
 pub struct Polling<T: Task> {
-    pe: PeCore<T>,
     /// The pieces this PE holds; it works on the last. Only poll-and-shuffle ever holds more
     /// than one (a permuted piece and a late answer may arrive together).
     pieces: Vec<Piece<T>>,
+    trim: Trim,
+    pe: PeCore<T>,
     rule: VictimRule,
     rng: Xoshiro256PlusPlus,
     /// The run's seed (random shift and the pseudorandom permutation derive from it).
     seed: u64,
-    trim: Trim,
     /// A request of ours is on its way or being answered.
     awaiting_reply: bool,
     /// Fast initialization: the copy of the root has not arrived yet (no requests until then,
