@@ -1,6 +1,6 @@
 //! Which flags apply to which runs, in one place: the table of balancer options and the
 //! balancers that read them (from `crates/treesplit/src/protocol`: `trim` and `fast_init` are
-//! read by `polling.rs` only, the round by its round-based rules, …), plus the rules of
+//! read by `protocol/polling/` only, the round by its round-based rules, …), plus the rules of
 //! the other flags. A flag the user gave that the run would ignore is bad input (exit code 2)
 //! with a message naming the flag and why. The library's configuration is typed per balancer
 //! (`treesplit::Balancer` carries exactly its options), so the plan builds that value from
