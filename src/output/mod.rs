@@ -171,8 +171,12 @@ pub fn config_error(e: &ConfigError) -> String {
             "--slow: the slowness factor of PE {pe} must be a finite number ≥ 1, got {factor}"
         ),
         ConfigError::ZeroLatency => {
-            "t-rout must be at least 1 (messages cannot be instantaneous; --t-hop too)".into()
+            "--t-rout must be at least 1, and --t-hop when given (messages cannot be instantaneous)"
+                .into()
         }
+        ConfigError::TooManyThreads { pes, max } => format!(
+            "--pes {pes} is more than the thread machine runs ({max}, one OS thread per PE); use `treesplit sim` for larger machines"
+        ),
     }
 }
 

@@ -54,6 +54,13 @@ pub enum ConfigError {
     /// A static balancer was given no number of jobs and the task gives no size estimates to
     /// derive one from (or `resolve_depth` was not run).
     JobsUnknown(BalancerKind),
+    /// More PEs than the thread machine runs (one OS thread each).
+    TooManyThreads {
+        /// PEs asked for.
+        pes: usize,
+        /// The most the thread machine runs.
+        max: usize,
+    },
     /// The machine has a different number of PEs than the configuration (MPI ranks).
     PesMismatch {
         /// P in the configuration.
@@ -118,6 +125,10 @@ impl fmt::Display for ConfigError {
             ConfigError::JobsUnknown(kind) => write!(
                 f,
                 "{kind} needs the number of jobs (2^h, or q per PE), or a task with size estimates to derive it from (Theorem 3 of paper 004)"
+            ),
+            ConfigError::TooManyThreads { pes, max } => write!(
+                f,
+                "{pes} PEs is more than the thread machine runs ({max}, one OS thread each); simulate larger machines"
             ),
             ConfigError::PesMismatch { pes, machine } => write!(
                 f,

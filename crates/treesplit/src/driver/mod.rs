@@ -159,6 +159,8 @@ pub(crate) struct PeDriver<T: Task> {
     bounds: BoundExchange,
     /// `bounds_out` holds values to send (checked at every flush).
     bounds_pending: bool,
+    /// The best value this PE has sent or passed on.
+    flooded: i64,
     // Touched rarely.
     /// Incumbent values to send, with their destinations.
     bounds_out: Vec<(u32, i64)>,
@@ -199,6 +201,7 @@ impl<T: Task> PeDriver<T> {
             me: me as u32,
             bounds,
             bounds_pending: false,
+            flooded: i64::MIN,
             bounds_out: Vec::new(),
             next_round: 0,
             p: config.pes as u32,
@@ -212,7 +215,8 @@ impl<T: Task> PeDriver<T> {
         }
     }
 
-    /// The tick at which the next round starts (None: no rounds, or none started yet).
+    /// The tick at which the next round starts (None: the protocol has no rounds; round 0
+    /// starts at tick 0).
     pub(crate) fn poll_timeout(&self) -> Option<u64> {
         (self.round_ticks > 0).then(|| self.next_round.saturating_mul(self.round_ticks))
     }
@@ -264,6 +268,7 @@ impl<T: Task> PeDriver<T> {
         let best = self.incumbent.get().best();
         let improved = (best > self.announced).then(|| {
             self.announced = best;
+            self.flooded = self.flooded.max(best);
             for to in self.bounds.targets(self.me as PeId, self.p as usize, None) {
                 self.bounds_out.push((to as u32, best));
                 self.bounds_pending = true;
@@ -288,8 +293,11 @@ impl<T: Task> PeDriver<T> {
         let mut learned = bound.and_then(|b| self.learn(b));
         match envelope {
             Envelope::Protocol(message) => {
-                if matches!(message, Message::Reject | Message::Work { .. })
-                    && self.request_out != NONE
+                // The answers to a request: a rejection, a piece, or a master's bundle.
+                if matches!(
+                    message,
+                    Message::Reject | Message::Work { .. } | Message::Bundle { .. }
+                ) && self.request_out != NONE
                 {
                     self.rtt.0 += now.saturating_sub(self.request_out);
                     self.rtt.1 += 1;
@@ -298,8 +306,12 @@ impl<T: Task> PeDriver<T> {
                 self.proto.receive(from, message);
             }
             Envelope::Bound(value) => {
-                if let Some(v) = self.learn(value) {
-                    learned = Some(v);
+                learned = self.learn(value).or(learned);
+                // Pass on every value not passed on yet, even one already learned from a
+                // piggyback: the flood must reach this PE's part of the tree.
+                if value > self.flooded {
+                    self.flooded = value;
+                    let v = value;
                     for to in self
                         .bounds
                         .targets(self.me as PeId, self.p as usize, Some(from))
@@ -430,8 +442,10 @@ pub(crate) fn drive<T: Task>(
         }
         // Decide first, then send what the decision produced, then act on it. A busy PE's
         // decision rarely produces a message (a pending termination signal): it goes out with
-        // the slice's own, right after the slice, in one flush per slice. (In the simulator the
-        // slice's time is charged only in `worked`, so both leave at the same virtual time.)
+        // the slice's own, right after the slice, in one flush per slice. (The simulator
+        // charges the slice's time only in `worked`, so these messages leave at the slice's
+        // start in virtual time, as they did before the driver existed; a known
+        // simplification: an incumbent found in a slice is announced up to Δt early.)
         let action = pe.poll();
         if !matches!(action, Action::Work(_)) {
             flush(pe, net)?;

@@ -1,9 +1,9 @@
-//! Machines: the outer loops that drive the protocol state machines and move their messages.
+//! Machines: the transports the one PE driver runs on, and the [`Machine`] trait over them.
 //!
-//! A machine owns the I/O (channels, sockets, virtual time); the protocols in
-//! [`crate::protocol`] own the decisions. The same protocol code runs on every machine, and
-//! [`Machine`] lets code that runs several computations in a row (IDA*'s iterations) be written
-//! once for all of them.
+//! A machine owns the I/O (channels, MPI, virtual time); the protocols own the decisions and
+//! the driver (`crate::driver`) runs them, the same code on every machine. [`Machine`] lets
+//! code that runs several computations in a row (IDA*'s iterations) be written once for all
+//! of them.
 
 #[cfg(feature = "mpi")]
 pub mod mpi;

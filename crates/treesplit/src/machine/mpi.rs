@@ -78,8 +78,11 @@ impl Mpi {
     }
 
     /// Run the computation: rank 0 builds the root with `make_root` and gets the report;
-    /// the other ranks get `Ok(None)`. `config.pes` must equal the number of ranks. A panic on
-    /// any rank aborts the job.
+    /// the other ranks get `Ok(None)`. `config.pes` must equal the number of ranks, and a
+    /// configuration error is returned on every rank alike before any communication. Once the
+    /// ranks communicate, a panic or an error on any rank is printed and aborts the whole job
+    /// (the other ranks could not finish without it). A static balancer that derives its
+    /// number of jobs from the task's estimates has every rank build the root.
     pub fn run<T: Task>(
         &self,
         make_root: impl FnOnce() -> T,
@@ -103,7 +106,12 @@ impl Mpi {
             (config.clone(), (rank == 0).then(make_root))
         };
         match catch_unwind(AssertUnwindSafe(|| self.run_rank(root, &config))) {
-            Ok(result) => result,
+            Ok(Ok(report)) => Ok(report),
+            // The other ranks would wait for this one forever: end the job.
+            Ok(Err(e)) => {
+                eprintln!("error: PE {rank} (MPI rank {rank}): {e}; aborting the MPI job");
+                self.abort(70)
+            }
             Err(payload) => {
                 eprintln!(
                     "error: PE {rank} (MPI rank {rank}) panicked: {}; aborting the MPI job",

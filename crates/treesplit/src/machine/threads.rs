@@ -7,7 +7,7 @@
 //! inbox, so all PEs stop and the run returns [`RunError::PePanicked`] instead of hanging.
 //! Any P ≥ 1 works, including more PEs than cores.
 
-use crate::config::Config;
+use crate::config::{Config, ConfigError};
 use crate::driver::{
     self, Action, BoundExchange, Envelope, Flow, Handled, Incoming, MachineTime, PeDriver, Slice,
     Transport,
@@ -28,6 +28,11 @@ type Inbound<T> = (PeId, Envelope<T>);
 
 /// A delayed message on its way through the courier: (deliver at, to, what).
 type Delayed<T> = (Instant, PeId, Inbound<T>);
+
+/// The most PEs the thread machine runs, one OS thread each: beyond a few thousand threads
+/// the OS runs out of stack mappings (std aborts the process), and a 2-core machine spends
+/// its time switching. The simulator is the machine for more PEs.
+pub const MAX_THREADS: usize = 4096;
 
 /// A progress callback: called about ten times a second with the work units done so far.
 pub type ProgressFn<'a> = &'a (dyn Fn(u64, Duration) + Sync);
@@ -99,6 +104,12 @@ impl<'a> Threads<'a> {
     pub fn run<T: Task>(&self, root: T, config: &Config) -> Result<Report<T::Output>, RunError> {
         let config = &crate::task::bag::resolve_depth(config, &root)?.0;
         let p = config.pes;
+        if p > MAX_THREADS {
+            return Err(RunError::InvalidConfig(ConfigError::TooManyThreads {
+                pes: p,
+                max: MAX_THREADS,
+            }));
+        }
         let (senders, receivers): (Vec<_>, Vec<_>) =
             (0..p).map(|_| unbounded::<Inbound<T>>()).unzip();
         let (courier_tx, courier_rx) = unbounded::<Delayed<T>>();
@@ -190,11 +201,14 @@ impl<'a> Threads<'a> {
         {
             return Err(error);
         }
-        // Conservation check: no work may be left in any inbox.
+        // Conservation check: no work may be left in any inbox, nor with the courier.
         for (pe, inbox) in receivers.iter().enumerate() {
             while let Ok((from, envelope)) = inbox.try_recv() {
                 driver::check_leftover(from, pe, &envelope)?;
             }
+        }
+        while let Ok((_, to, (from, envelope))) = courier_rx.try_recv() {
+            driver::check_leftover(from, to, &envelope)?;
         }
         let mut per_pe = Vec::with_capacity(p);
         let mut output = None;

@@ -79,6 +79,7 @@ impl<T: Task> EventQueue<T> {
             }
             None => {
                 self.slab.push(Some(event));
+                debug_assert!(self.slab.len() < SLICE_END as usize, "event slab overflow");
                 (self.slab.len() - 1) as u32
             }
         };
