@@ -277,3 +277,23 @@ fn an_empty_root_finishes_at_once() {
         assert_eq!(r.output, 0);
     }
 }
+
+/// The thread machine runs one OS thread per PE: past its limit it says so instead of letting
+/// the OS abort the process (the simulator is the machine for more PEs).
+#[test]
+fn the_thread_machine_refuses_more_pes_than_threads() {
+    use treesplit::machine::threads::MAX_THREADS;
+    use treesplit::ConfigError;
+    let too_many = Config::new(MAX_THREADS + 1);
+    assert_eq!(
+        run(RangeSum::new(1000), &too_many).err(),
+        Some(RunError::InvalidConfig(ConfigError::TooManyThreads {
+            pes: MAX_THREADS + 1,
+            max: MAX_THREADS
+        }))
+    );
+    // The simulator takes the same configuration.
+    let r = treesplit::simulate(RangeSum::new(100_000), &too_many, &Default::default())
+        .expect("the simulator runs 4,097 PEs");
+    assert_eq!(r.report.totals.work_units, 100_000);
+}
