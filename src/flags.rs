@@ -401,9 +401,10 @@ pub enum AppArgs {
         /// A board: 16 numbers by position, 0 the blank.
         #[arg(long)]
         tiles: Option<String>,
-        /// Korf's 100 instances (the tsv of ../shared/data).
-        #[arg(long = "korf-file", default_value = "../shared/data/korf100.tsv")]
-        korf_file: std::path::PathBuf,
+        /// A file of Korf's instances in the korf100.tsv format (default: the copy built into
+        /// the program).
+        #[arg(long = "korf-file")]
+        korf_file: Option<std::path::PathBuf>,
         /// Explore the last iteration completely (a deterministic node count) instead of
         /// stopping everywhere at the first solution.
         #[arg(long = "complete-last-iteration")]

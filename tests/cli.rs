@@ -900,3 +900,34 @@ fn flags_that_do_not_apply_are_rejected() {
         assert!(o.status.success(), "{args:?}: {}", stderr(&o));
     }
 }
+
+/// Korf's instances are built in: puzzle15 --korf works from any directory, with no path
+/// outside the repository.
+#[test]
+fn korf_instances_are_built_in() {
+    let o = Command::new(env!("CARGO_BIN_EXE_treesplit"))
+        .args(["run", "puzzle15", "--korf", "79", "--pes", "2", "--quiet"])
+        .current_dir(std::env::temp_dir())
+        .output()
+        .expect("cannot start treesplit");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("optimal length 42"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("matches"), "{}", stdout(&o));
+    let o = treesplit(&["run", "puzzle15", "--korf", "101"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no instance 101"), "{}", stderr(&o));
+}
+
+/// Started by an MPI launcher without `--machine mpi`, a run would be P independent thread
+/// runs: it says what to do instead.
+#[test]
+fn a_launcher_without_the_mpi_machine_is_bad_input() {
+    let o = Command::new(env!("CARGO_BIN_EXE_treesplit"))
+        .args(["run", "nqueens", "8"])
+        .env("OMPI_COMM_WORLD_SIZE", "2")
+        .env("OMPI_COMM_WORLD_RANK", "0")
+        .output()
+        .expect("cannot start treesplit");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--machine mpi"), "{}", stderr(&o));
+}

@@ -66,6 +66,18 @@ pub fn launcher_rank() -> usize {
     .unwrap_or(0)
 }
 
+/// The number of processes an MPI launcher (mpirun, mpiexec, srun) started this one among,
+/// from the launcher's environment; 1 when it was not started by one.
+pub fn launcher_size() -> usize {
+    let size = |v: &str| std::env::var(v).ok()?.parse::<usize>().ok();
+    size("OMPI_COMM_WORLD_SIZE")
+        .or_else(|| size("PMI_SIZE"))
+        // Inside a Slurm allocation SLURM_NTASKS is set for every process; only a step
+        // started by srun also has SLURM_PROCID.
+        .or_else(|| size("SLURM_PROCID").and_then(|_| size("SLURM_NTASKS")))
+        .unwrap_or(1)
+}
+
 /// The process's exit: prints the failure (rank 0 only) and returns its code.
 pub fn exit(result: Result<(), Failure>) -> ExitCode {
     match result {

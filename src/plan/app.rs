@@ -57,7 +57,10 @@ pub fn from_args(args: &AppArgs) -> Result<App, String> {
             complete_last_iteration,
         } => {
             let mut spec = match (korf, tiles) {
-                (Some(k), None) => PuzzleSpec::korf(korf_file, *k)?,
+                (Some(k), None) => match korf_file {
+                    Some(path) => PuzzleSpec::korf(path, *k)?,
+                    None => PuzzleSpec::korf_built_in(*k)?,
+                },
                 (None, Some(t)) => {
                     let numbers: Vec<u8> = t
                         .split(|c: char| c.is_whitespace() || c == ',')

@@ -323,6 +323,12 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
     }
     let machine = match o.machine {
         MachineArg::Threads => {
+            let ranks = output::launcher_size();
+            if ranks > 1 {
+                return Err(Failure::input(format!(
+                    "this process is one of {ranks} started by an MPI launcher, but --machine threads (the default) would run {ranks} independent computations: add --machine mpi (a build with --features mpi)"
+                )));
+            }
             let pes = o
                 .pes
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

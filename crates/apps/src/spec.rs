@@ -123,16 +123,32 @@ pub struct PuzzleSpec {
     pub complete_last_iteration: bool,
 }
 
+/// Korf's 100 instances with their optimal lengths and node counts (R. E. Korf, 1985; see
+/// `crates/apps/tests/data/SOURCES-shared-data.txt`).
+const KORF100: &str = include_str!("../tests/data/korf100.tsv");
+
 impl PuzzleSpec {
     /// Korf's instance `k` (1..=100) from the data file `path`.
     pub fn korf(path: &std::path::Path, k: usize) -> Result<Self, String> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Self::korf_in(&path.display().to_string(), &text, k)
+    }
+
+    /// Korf's instance `k` from the copy of `korf100.tsv` built into the program (the same
+    /// file as `crates/apps/tests/data/korf100.tsv`), so that no default path points outside
+    /// the repository or depends on the working directory.
+    pub fn korf_built_in(k: usize) -> Result<Self, String> {
+        Self::korf_in("korf100.tsv (built in)", KORF100, k)
+    }
+
+    /// Korf's instance `k` from the text of a `korf100.tsv` named `name` in errors.
+    fn korf_in(name: &str, text: &str, k: usize) -> Result<Self, String> {
         for (i, line) in text.lines().enumerate() {
             if line.starts_with('#') || line.trim().is_empty() {
                 continue;
             }
-            let at = |m: &str| format!("{}:{}: {m}", path.display(), i + 1);
+            let at = |m: &str| format!("{name}:{}: {m}", i + 1);
             let f: Vec<&str> = line.split('\t').collect();
             if f.len() < 6 {
                 return Err(at(
@@ -157,8 +173,7 @@ impl PuzzleSpec {
             });
         }
         Err(format!(
-            "{}: no instance {k} (Korf's instances are 1..=100)",
-            path.display()
+            "{name}: no instance {k} (Korf's instances are 1..=100)"
         ))
     }
 }
