@@ -196,6 +196,14 @@ pub enum AppSpec {
 }
 
 impl AppSpec {
+    /// True for the branch-and-bound searches (knapsack, Golomb), whose parallel runs explore
+    /// more or fewer nodes than a sequential one (search overhead) and may find another
+    /// optimal solution of the same value: their answers are judged by the published
+    /// optimum, not by equality with the sequential run.
+    pub fn is_optimization(&self) -> bool {
+        matches!(self, AppSpec::Knapsack(_) | AppSpec::Golomb(_))
+    }
+
     /// Hand the instance's task constructor and published-answer check to `visitor`. The
     /// instance must be valid (as `from_args` and `dst::Case::random` make them).
     pub fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
