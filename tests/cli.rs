@@ -948,3 +948,22 @@ fn compare_accepts_any_optimal_answer_of_a_search() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// Simulator time parameters past the limit are bad input naming the flag, never a hang or a
+/// wrapped (faster) result.
+#[test]
+fn simulator_times_have_limits() {
+    for (flag, value) in [
+        ("--t-rout", "1152921504606846976"),
+        ("--t-send", "18446744073709551615"),
+        ("--t-recv", "18446744073709551615"),
+        ("--t-split", "18446744073709551615"),
+        ("--slow-links", "0:18446744073709551615"),
+        ("--delay", "exp:1e300"),
+        ("--slow", "0:1e18"),
+    ] {
+        let o = treesplit(&["sim", "nqueens", "8", "--pes", "4", flag, value]);
+        assert_eq!(o.status.code(), Some(2), "{flag} {value}: {}", stderr(&o));
+        assert!(stderr(&o).contains(flag), "{flag}: {}", stderr(&o));
+    }
+}

@@ -180,12 +180,30 @@ pub fn config_error(e: &ConfigError) -> String {
             format!("{flag}: {what} {pe} does not exist (P = {pes})")
         }
         ConfigError::Slowness { pe, factor } => format!(
-            "--slow: the slowness factor of PE {pe} must be a finite number ≥ 1, got {factor}"
+            "--slow: the slowness factor of PE {pe} must be a number in [1, 10^6], got {factor}"
         ),
         ConfigError::ZeroLatency => {
             "--t-rout must be at least 1, and --t-hop when given (messages cannot be instantaneous)"
                 .into()
         }
+        ConfigError::SimTimeTooLarge { what, value, max } => {
+            let flag = match *what {
+                "T_rout" => "--t-rout",
+                "T_hop" => "--t-hop",
+                "T_split" => "--t-split",
+                "T_send" => "--t-send",
+                "T_recv" => "--t-recv",
+                "random delay" => "--delay",
+                _ => "--slow-links",
+            };
+            let value = if value.fract() == 0.0 && *value <= u64::MAX as f64 {
+                (*value as u64).to_string()
+            } else {
+                format!("{value:e}")
+            };
+            format!("{flag}: {value} is more than the simulator supports ({max} time units)")
+        }
+        ConfigError::VirtualTimeOverflow => format!("{e}"),
         ConfigError::TooManyThreads { pes, max } => format!(
             "--pes {pes} is more than the thread machine runs ({max}, one OS thread per PE); use `treesplit sim` for larger machines"
         ),

@@ -385,7 +385,11 @@ fn sim_machine(o: &SimOpts) -> Result<(SimConfig, Balance), Failure> {
     };
     let delta_t = o.balance.delta_t.unwrap_or(o.t_rout.max(1));
     // A round must fit a request, the victim's next poll, a split and the answer.
-    let default_round = 2 * o.t_rout + o.t_split + delta_t;
+    let default_round = o
+        .t_rout
+        .saturating_mul(2)
+        .saturating_add(o.t_split)
+        .saturating_add(delta_t);
     let balance = balance(&o.balance, delta_t, default_round, neighbourhood)?;
     balance.config(o.pes)?;
     sim.validate(o.pes)

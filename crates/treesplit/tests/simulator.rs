@@ -544,3 +544,71 @@ fn bad_simulator_configurations_are_rejected() {
         )))
     );
 }
+
+/// Virtual time never wraps: time parameters above the simulator's limit are rejected up
+/// front, and a run whose time would still pass 2^63 (huge slices on a very slow PE) ends
+/// with an error instead of wrapping to an earlier time.
+#[test]
+fn virtual_time_is_bounded_not_wrapped() {
+    use treesplit::machine::sim::MAX_TIME_PARAMETER;
+    use treesplit::{ConfigError, Context, Task};
+
+    /// `left` units, done as fast as asked (no real work), never split.
+    #[derive(Clone, serde::Serialize, serde::Deserialize)]
+    struct Lazy {
+        left: u64,
+    }
+    impl Task for Lazy {
+        type Output = u64;
+        fn work(&mut self, budget: u64, ctx: &mut Context<'_, u64>) -> u64 {
+            let done = self.left.min(budget);
+            self.left -= done;
+            *ctx.output() += done;
+            done
+        }
+        fn split(&mut self) -> Option<Self> {
+            None
+        }
+        fn is_empty(&self) -> bool {
+            self.left == 0
+        }
+    }
+
+    let cfg = Config::new(2);
+    for sim in [
+        SimConfig {
+            t_rout: MAX_TIME_PARAMETER + 1,
+            ..SimConfig::default()
+        },
+        SimConfig {
+            t_send: u64::MAX,
+            ..SimConfig::default()
+        },
+    ] {
+        assert!(matches!(
+            simulate(Lazy { left: 10 }, &cfg, &sim),
+            Err(RunError::InvalidConfig(ConfigError::SimTimeTooLarge { .. }))
+        ));
+    }
+    let slow = SimConfig {
+        slow: vec![(0, 1e6)],
+        ..SimConfig::default()
+    };
+    let r = simulate(
+        Lazy { left: u64::MAX / 2 },
+        &Config::new(1).delta_t(u64::MAX / 4),
+        &slow,
+    );
+    assert_eq!(
+        r.err(),
+        Some(RunError::InvalidConfig(ConfigError::VirtualTimeOverflow))
+    );
+    // At the limits, a small run still ends with the right answer.
+    let big = SimConfig {
+        t_rout: MAX_TIME_PARAMETER,
+        t_split: MAX_TIME_PARAMETER,
+        ..SimConfig::default()
+    };
+    let r = simulate(Lazy { left: 1000 }, &Config::new(4), &big).expect("a run at the limits");
+    assert_eq!(r.report.output, 1000);
+}

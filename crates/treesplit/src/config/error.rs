@@ -86,6 +86,17 @@ pub enum ConfigError {
     },
     /// A simulated latency of 0 (messages cannot be instantaneous).
     ZeroLatency,
+    /// A simulator time parameter above the supported maximum.
+    SimTimeTooLarge {
+        /// Which parameter.
+        what: &'static str,
+        /// Its value.
+        value: f64,
+        /// The largest value accepted.
+        max: u64,
+    },
+    /// The simulation's virtual time would pass 2^63 (parameters too large for the run).
+    VirtualTimeOverflow,
 }
 
 impl fmt::Display for ConfigError {
@@ -139,7 +150,15 @@ impl fmt::Display for ConfigError {
             }
             ConfigError::Slowness { pe, factor } => write!(
                 f,
-                "slowness factor of PE {pe} must be a finite number ≥ 1, got {factor}"
+                "slowness factor of PE {pe} must be a number in [1, 10^6], got {factor}"
+            ),
+            ConfigError::SimTimeTooLarge { what, value, max } => write!(
+                f,
+                "{what} of {value} is more than the simulator supports ({max} time units)"
+            ),
+            ConfigError::VirtualTimeOverflow => write!(
+                f,
+                "the simulation's virtual time passed 2^63 units: its times or Δt are too large"
             ),
             ConfigError::ZeroLatency => write!(
                 f,

@@ -17,6 +17,7 @@
 use super::network::Network;
 use super::timeline::{Activity, Timeline, Utilization};
 use super::SimConfig;
+use crate::config::ConfigError;
 use crate::driver::{self, Action, Envelope, Flow, Handled, Incoming, PeDriver, Slice, Transport};
 use crate::error::{panic_message, RunError};
 use crate::protocol::termination::Signal;
@@ -40,6 +41,10 @@ pub(super) enum Event<T: Task> {
         bound: i64,
     },
 }
+
+/// Virtual time never reaches this (2^63): a run whose times would is stopped with an error
+/// rather than letting them wrap around.
+const TIME_LIMIT: u64 = 1 << 63;
 
 /// The flag of a heap key that is a slice end, not a slab slot.
 const SLICE_END: u32 = 1 << 31;
@@ -193,8 +198,9 @@ impl<T: Task> Link<'_, '_, T> {
     /// The PE spends `d` time units on `activity` (sending, receiving, splitting).
     fn spend(&mut self, d: u64, activity: Activity) {
         if d > 0 {
-            self.world.record(self.i, self.now, self.now + d, activity);
-            self.now += d;
+            let end = self.now.saturating_add(d);
+            self.world.record(self.i, self.now, end, activity);
+            self.now = end;
         }
     }
 
@@ -323,12 +329,13 @@ impl<T: Task> Transport<T> for Link<'_, '_, T> {
         };
         let (i, now) = (self.i, self.now);
         let w = &mut *self.world;
-        w.record(i, now, now + d, Activity::Working);
+        let end = now.saturating_add(d);
+        w.record(i, now, end, Activity::Working);
         if slice.units > 0 {
-            w.last_work_end = w.last_work_end.max(now + d);
+            w.last_work_end = w.last_work_end.max(end);
         }
         self.pe.state = State::Working;
-        w.queue.push(now + d, Event::SliceEnd(i));
+        w.queue.push(end, Event::SliceEnd(i));
         Ok(Flow::Suspend)
     }
 }
@@ -436,6 +443,11 @@ impl<T: Task> Engine<'_, T> {
             self.resume(i, 0)?;
         }
         while let Some((time, event)) = self.world.queue.pop() {
+            if time >= TIME_LIMIT {
+                // Times saturate instead of wrapping; a run that gets here has parameters
+                // too large for 64-bit virtual time.
+                return Err(RunError::InvalidConfig(ConfigError::VirtualTimeOverflow));
+            }
             self.world.events += 1;
             if self.world.events > self.world.config.max_events {
                 return Err(RunError::Internal(format!(

@@ -84,6 +84,36 @@ impl Default for SimConfig {
 impl SimConfig {
     /// Check the parameters against P.
     pub fn validate(&self, p: usize) -> Result<(), ConfigError> {
+        let times = [
+            ("T_rout", self.t_rout),
+            ("T_hop", self.t_hop.unwrap_or(0)),
+            ("T_split", self.t_split),
+            ("T_send", self.t_send),
+            ("T_recv", self.t_recv),
+        ];
+        let delay = match self.delay {
+            Delay::None => 0.0,
+            Delay::Uniform(max) => max as f64,
+            Delay::Exponential(mean) => mean,
+        };
+        let links = self
+            .slow_links
+            .iter()
+            .map(|&(_, d)| ("slow link", d as f64));
+        for (what, value) in times
+            .iter()
+            .map(|&(w, t)| (w, t as f64))
+            .chain([("random delay", delay)])
+            .chain(links)
+        {
+            if !(value.is_finite() && value <= MAX_TIME_PARAMETER as f64) {
+                return Err(ConfigError::SimTimeTooLarge {
+                    what,
+                    value,
+                    max: MAX_TIME_PARAMETER,
+                });
+            }
+        }
         for &(pe, factor) in &self.slow {
             if pe >= p {
                 return Err(ConfigError::NoSuchPe {
@@ -92,7 +122,7 @@ impl SimConfig {
                     pes: p,
                 });
             }
-            if !(factor.is_finite() && factor >= 1.0) {
+            if !(factor.is_finite() && (1.0..=MAX_SLOWNESS).contains(&factor)) {
                 return Err(ConfigError::Slowness { pe, factor });
             }
         }
@@ -111,6 +141,14 @@ impl SimConfig {
         Ok(())
     }
 }
+
+/// The largest latency, split, send or receive time, random delay and slow-link delay the
+/// simulator accepts (10^12 time units): with at most 2^20 PEs and 2·10^10 events, virtual time
+/// stays far from 2^64.
+pub const MAX_TIME_PARAMETER: u64 = 1_000_000_000_000;
+
+/// The largest slowness factor accepted.
+pub const MAX_SLOWNESS: f64 = 1e6;
 
 /// The bound of Theorem 1 of paper 000 beside the measured time.
 #[derive(Debug, Clone, Serialize, Deserialize)]

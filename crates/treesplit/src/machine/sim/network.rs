@@ -108,8 +108,9 @@ impl Network {
 
     /// The latency without random delay from `from` to `to`.
     pub fn latency(&self, from: usize, to: usize) -> u64 {
-        self.topology.hops(from, to, self.p).max(1) * self.t_hop
-            + self.extra.get(&from).copied().unwrap_or(0)
+        (self.topology.hops(from, to, self.p).max(1))
+            .saturating_mul(self.t_hop)
+            .saturating_add(self.extra.get(&from).copied().unwrap_or(0))
     }
 
     /// The largest latency between any two PEs, without random delay or adversaries.
@@ -139,7 +140,9 @@ impl Network {
         to: usize,
         rng: &mut Xoshiro256PlusPlus,
     ) -> u64 {
-        let at = now + self.latency(from, to) + self.delay.sample(rng);
+        let at = now
+            .saturating_add(self.latency(from, to))
+            .saturating_add(self.delay.sample(rng));
         if self.delay == Delay::None {
             return at; // fixed latency per pair: order is kept by itself
         }

@@ -99,7 +99,8 @@ impl Utilization {
         if end <= start {
             return;
         }
-        while end > self.width * BINS as u64 {
+        // (In u128: times go up to 2^64 − 1, where the simulator stops a run.)
+        while u128::from(end) > u128::from(self.width) * BINS as u128 {
             // Double the bin width: merge neighbouring bins.
             for i in 0..BINS / 2 {
                 self.bins[i] = self.bins[2 * i] + self.bins[2 * i + 1];
@@ -112,7 +113,7 @@ impl Utilization {
         let mut t = start;
         while t < end {
             let bin = (t / self.width) as usize;
-            let bin_end = (bin as u64 + 1) * self.width;
+            let bin_end = (bin as u64 + 1).saturating_mul(self.width);
             let stop = end.min(bin_end);
             self.bins[bin] += (stop - t) as f64;
             t = stop;
