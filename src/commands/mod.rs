@@ -198,42 +198,10 @@ mod mpi {
     use super::*;
     use treesplit::machine::mpi::Mpi;
 
-    /// MPI ranks: a failed run prints its error and aborts the whole job (the other ranks
-    /// could not take part in the next collective step).
-    pub struct MpiMachine(pub Mpi);
-
-    impl Machine for MpiMachine {
-        type Report<O> = Report<O>;
-
-        fn name(&self) -> &'static str {
-            "mpi"
-        }
-
-        fn run<T: Task>(
-            &self,
-            root: T,
-            config: &Config,
-        ) -> Result<Option<Report<T::Output>>, RunError> {
-            match self.0.run(|| root, config) {
-                Ok(report) => Ok(report),
-                Err(e) => {
-                    eprintln!(
-                        "error: MPI rank {}: {e}; aborting the MPI job",
-                        self.0.rank()
-                    );
-                    self.0.abort(1)
-                }
-            }
-        }
-
-        fn share_from_0(&self, values: &mut [u64]) {
-            self.0.broadcast_from_0(values);
-        }
-    }
-
-    impl CliMachine for MpiMachine {
+    /// MPI ranks (the library's machine: an error once the ranks communicate aborts the job).
+    impl CliMachine for Mpi {
         fn prints(&self) -> bool {
-            self.0.rank() == 0
+            self.rank() == 0
         }
 
         fn print_json<O: Serialize>(
@@ -259,7 +227,7 @@ mod mpi {
             )));
         }
         let config = plan.balance.config(size)?;
-        u.with(&MpiMachine(mpi), config)
+        u.with(&mpi, config)
     }
 }
 

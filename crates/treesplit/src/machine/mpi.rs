@@ -109,8 +109,8 @@ impl Mpi {
             Ok(Ok(report)) => Ok(report),
             // The other ranks would wait for this one forever: end the job.
             Ok(Err(e)) => {
-                eprintln!("error: PE {rank} (MPI rank {rank}): {e}; aborting the MPI job");
-                self.abort(70)
+                eprintln!("error: MPI rank {rank}: {e}; aborting the MPI job");
+                self.abort(1)
             }
             Err(payload) => {
                 eprintln!(
