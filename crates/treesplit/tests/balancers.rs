@@ -51,6 +51,17 @@ fn sim_for(p: usize, topology: Topology) -> SimConfig {
     }
 }
 
+/// The configuration of one case of the searches' matrices: `balancer` with `termination`
+/// on `p` PEs, Δt = `delta_t`, seeded by P, with the bag size of case `p`.
+fn case(balancer: BalancerKind, termination: TerminationKind, p: usize, delta_t: u64) -> Config {
+    let cfg = Config::new(p)
+        .balancer(balancer)
+        .termination(termination)
+        .delta_t(delta_t)
+        .seed(p as u64);
+    with_jobs(cfg, p)
+}
+
 /// The number of jobs of a static balancer, one of three rules chosen by `case`: 2^6 jobs,
 /// 3 per PE, or 2^1 (fewer jobs than PEs).
 fn with_jobs(mut cfg: Config, case: usize) -> Config {
@@ -481,14 +492,7 @@ fn branch_and_bound_reaches_the_optimum_under_every_balancer() {
     for balancer in BalancerKind::ALL {
         for termination in TerminationKind::ALL {
             for p in [1, 2, 3, 7] {
-                let cfg = with_jobs(
-                    Config::new(p)
-                        .balancer(*balancer)
-                        .termination(*termination)
-                        .delta_t(16)
-                        .seed(p as u64),
-                    p,
-                );
+                let cfg = case(*balancer, *termination, p, 16);
                 let what = format!("{balancer} {termination} P={p}");
                 let r = {
                     let (root, cfg) = (knap.clone(), cfg.clone());
@@ -497,14 +501,7 @@ fn branch_and_bound_reaches_the_optimum_under_every_balancer() {
                 valid(&r.output, &format!("{what} threads"));
             }
             for p in [1, 3, 16, 64] {
-                let cfg = with_jobs(
-                    Config::new(p)
-                        .balancer(*balancer)
-                        .termination(*termination)
-                        .delta_t(8)
-                        .seed(p as u64),
-                    p,
-                );
+                let cfg = case(*balancer, *termination, p, 8);
                 let what = format!("{balancer} {termination} sim P={p}");
                 let s = simulate(knap.clone(), &cfg, &SimConfig::default()).unwrap();
                 valid(&s.report.output, &what);
@@ -539,14 +536,7 @@ fn early_stop_ends_with_the_hit_under_every_balancer() {
     for balancer in BalancerKind::ALL {
         for termination in TerminationKind::ALL {
             for p in [1, 2, 7] {
-                let cfg = with_jobs(
-                    Config::new(p)
-                        .balancer(*balancer)
-                        .termination(*termination)
-                        .delta_t(64)
-                        .seed(p as u64),
-                    p,
-                );
+                let cfg = case(*balancer, *termination, p, 64);
                 let what = format!("{balancer} {termination} threads P={p}");
                 let r = {
                     let (root, cfg) = (root.clone(), cfg.clone());
@@ -557,14 +547,7 @@ fn early_stop_ends_with_the_hit_under_every_balancer() {
                 assert!(r.totals.work_units <= n, "{what}");
             }
             for p in [1, 3, 64] {
-                let cfg = with_jobs(
-                    Config::new(p)
-                        .balancer(*balancer)
-                        .termination(*termination)
-                        .delta_t(64)
-                        .seed(p as u64),
-                    p,
-                );
+                let cfg = case(*balancer, *termination, p, 64);
                 let what = format!("{balancer} {termination} sim P={p}");
                 let s = simulate(root.clone(), &cfg, &SimConfig::default()).unwrap();
                 assert_eq!(s.report.output.hit, Some(target), "{what}");

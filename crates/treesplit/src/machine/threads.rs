@@ -52,7 +52,7 @@ struct Shared<'s, T: Task> {
     units: Vec<CachePadded<AtomicU64>>,
     /// Messages of the slow PE go through the courier: (deliver at, to, envelope).
     courier: Option<(PeId, Duration, Sender<Delayed<T>>)>,
-    /// The common origin of round numbers (synchronous balancers).
+    /// The common origin of every PE's clock (rounds, timing) and of T_par.
     start: Instant,
 }
 
@@ -126,7 +126,6 @@ impl<'a> Threads<'a> {
         };
         drop(courier_tx);
         let (done_tx, done_rx) = unbounded::<()>();
-        let start = Instant::now();
         let mut root = Some(root);
 
         let results: Vec<Option<(PeStats, Option<T::Output>)>> = std::thread::scope(|scope| {
@@ -180,7 +179,7 @@ impl<'a> Threads<'a> {
                 if let Some(f) = self.progress {
                     f(
                         shared.units.iter().map(|u| u.load(Ordering::Relaxed)).sum(),
-                        start.elapsed(),
+                        shared.start.elapsed(),
                     );
                 }
             }
@@ -191,7 +190,7 @@ impl<'a> Threads<'a> {
                 .map(|h| h.join().unwrap_or(None))
                 .collect()
         });
-        let t_par = start.elapsed().as_secs_f64();
+        let t_par = shared.start.elapsed().as_secs_f64();
 
         if let Some(error) = shared
             .failure
