@@ -65,17 +65,6 @@ pub(crate) struct Incoming<T: Task> {
     pub bound: Option<i64>,
 }
 
-/// What a PE should do next.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Action {
-    /// Run a work slice of this many units.
-    Work(u64),
-    /// Wait for a message (or the next round, [`PeDriver::poll_timeout`]).
-    Wait,
-    /// The PE is done.
-    Finished,
-}
-
 /// One slice of work, as the transport accounts for it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Slice {
@@ -249,12 +238,8 @@ impl<T: Task> PeDriver<T> {
 
     /// Decide what to do next; the messages the decision produced wait in the protocol's
     /// queue for the next flush.
-    pub(crate) fn poll(&mut self) -> Action {
-        match self.proto.step() {
-            Step::Work { budget } => Action::Work(budget),
-            Step::Wait => Action::Wait,
-            Step::Finished => Action::Finished,
-        }
+    pub(crate) fn poll(&mut self) -> Step {
+        self.proto.step()
     }
 
     /// Run a work slice of at most `budget` units.
@@ -419,12 +404,12 @@ fn flush<T: Task>(pe: &mut PeDriver<T>, net: &mut impl Transport<T>) -> Result<(
 }
 
 /// Drive PE `pe` over `net`: deliver → step → flush → act, until the PE finishes
-/// (`Ok(Action::Finished)`) or the transport suspends it in a slice (`Ok(Action::Work(_))`) or
-/// while it waits (`Ok(Action::Wait)`); a suspended PE is driven again at its next event.
+/// (`Ok(Step::Finished)`) or the transport suspends it in a slice (`Ok(Step::Work { .. })`)
+/// or while it waits (`Ok(Step::Wait)`); a suspended PE is driven again at its next event.
 pub(crate) fn drive<T: Task>(
     pe: &mut PeDriver<T>,
     net: &mut impl Transport<T>,
-) -> Result<Action, RunError> {
+) -> Result<Step, RunError> {
     loop {
         if pe.is_waiting() {
             pe.wake(net.now());
@@ -447,24 +432,24 @@ pub(crate) fn drive<T: Task>(
         // start in virtual time, as they did before the driver existed; a known
         // simplification: an incumbent found in a slice is announced up to Δt early.)
         let action = pe.poll();
-        if !matches!(action, Action::Work(_)) {
+        if !matches!(action, Step::Work { .. }) {
             flush(pe, net)?;
         }
         match action {
-            Action::Work(budget) => {
+            Step::Work { budget } => {
                 let slice = pe.work(budget);
                 flush(pe, net)?;
                 if net.worked(&slice)? == Flow::Suspend {
                     return Ok(action);
                 }
             }
-            Action::Wait => {
+            Step::Wait => {
                 pe.waiting_since = net.now();
                 if net.recv_until(pe.poll_timeout())? == Flow::Suspend {
                     return Ok(action);
                 }
             }
-            Action::Finished => return Ok(action),
+            Step::Finished => return Ok(action),
         }
     }
 }

@@ -9,11 +9,10 @@
 
 use crate::config::{Config, ConfigError};
 use crate::driver::{
-    self, Action, BoundExchange, Envelope, Flow, Handled, Incoming, MachineTime, PeDriver, Slice,
-    Transport,
+    self, BoundExchange, Envelope, Flow, Handled, Incoming, MachineTime, PeDriver, Slice, Transport,
 };
 use crate::error::{panic_message, RunError};
-use crate::protocol::PeId;
+use crate::protocol::{PeId, Step};
 use crate::stats::{PeStats, Report};
 use crate::task::{SharedIncumbent, Task};
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
@@ -262,7 +261,7 @@ fn pe_loop<T: Task>(
     );
     // An error here is an abort: the failure that caused it is recorded already.
     match driver::drive(&mut pe, &mut link) {
-        Ok(Action::Finished) => {}
+        Ok(Step::Finished) => {}
         Ok(_) | Err(_) => return None,
     }
     Some(pe.finish(link.now()))

@@ -18,10 +18,10 @@ use super::network::Network;
 use super::timeline::{Activity, Timeline, Utilization};
 use super::SimConfig;
 use crate::config::ConfigError;
-use crate::driver::{self, Action, Envelope, Flow, Handled, Incoming, PeDriver, Slice, Transport};
+use crate::driver::{self, Envelope, Flow, Handled, Incoming, PeDriver, Slice, Transport};
 use crate::error::{panic_message, RunError};
 use crate::protocol::termination::Signal;
-use crate::protocol::{Message, PeId};
+use crate::protocol::{Message, PeId, Step};
 use crate::task::Task;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::cmp::Reverse;
@@ -366,7 +366,7 @@ impl<T: Task> Engine<'_, T> {
         self.current = i;
         let outcome = driver::drive(&mut slot.driver, &mut link);
         let at = link.now;
-        if outcome? == Action::Finished {
+        if outcome? == Step::Finished {
             slot.sim.state = State::Done { at };
         }
         if std::mem::take(&mut self.world.finish_sent) {
