@@ -2,7 +2,7 @@
 //! optionally one picture), each run checked against the sequential answer. Runs on the same
 //! simulator machine as `sim` (`SimMachine`).
 
-use super::SimMachine;
+use super::{resolve_jobs, SimMachine};
 use crate::output::{self, plot, Failure, Notes};
 use crate::plan::{AppVisitor, ComparePlan, Published};
 use serde::Serialize;
@@ -123,14 +123,7 @@ impl AppVisitor for CompareApp<'_> {
         let mut rows = Vec::new();
         for &balancer in &self.plan.balancers {
             let config = self.plan.balance.config_for(balancer, config.pes)?;
-            let config = match treesplit::task::bag::resolve_depth(&config, &make_root()) {
-                Ok((config, _)) => config,
-                Err(_) if balancer.is_static() => {
-                    notes.note(format_args!("{balancer}: skipped (give --h, --q or --h-from-alpha: this application gives no size estimates)"));
-                    continue;
-                }
-                Err(e) => return Err(Failure::input(output::config_error(&e))),
-            };
+            let config = resolve_jobs(&config, &make_root(), notes)?;
             let Some(r) = machine
                 .run(make_root(), &config)
                 .map_err(|e| Failure::run(format!("{balancer}: {e}")))?

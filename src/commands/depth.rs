@@ -55,6 +55,8 @@ pub fn depth(args: &DepthPlan) -> Result<(), Failure> {
         );
     }
     let sim = SimConfig::default();
+    let notes = args.out.notes();
+    let started = std::time::Instant::now();
     for &p in &args.pes {
         let first = (p as f64).log2().ceil() as u32;
         let mut found = None;
@@ -85,6 +87,10 @@ pub fn depth(args: &DepthPlan) -> Result<(), Failure> {
                 .unwrap_or(0);
             let ratio = max as f64 * p as f64 / params.work as f64;
             last = (h, ratio);
+            notes.note(format_args!(
+                "P = {p}, h = {h}: max/avg load {ratio:.3} ({} s so far)",
+                started.elapsed().as_secs()
+            ));
             if ratio <= 1.0 + args.epsilon {
                 found = Some((h, ratio));
                 break;

@@ -21,9 +21,7 @@ use crate::plan::{MachinePlan, Published, RunPlan};
 use progress::Progress;
 use serde::Serialize;
 use std::path::Path;
-use treesplit::{
-    run_sequential, Config, Jobs, Machine, Report, RunError, SimConfig, SimReport, Task,
-};
+use treesplit::{run_sequential, Config, Machine, Report, RunError, SimConfig, SimReport, Task};
 use treesplit_apps::dst::simulate_maybe_adversarial;
 
 /// A machine as the commands use it: the library's [`Machine`] plus what the command line
@@ -285,13 +283,10 @@ pub fn with_machine<U: UseMachine>(plan: &RunPlan, u: U) -> Result<U::Out, Failu
 /// A static balancer's number of jobs, measured from the root where the options leave it
 /// open (`task::bag::resolve_depth`); says on stderr what it chose unless `notes` are quiet.
 pub fn resolve_jobs<T: Task>(config: &Config, root: &T, notes: Notes) -> Result<Config, Failure> {
-    let (config, alpha) = treesplit::task::bag::resolve_depth(config, root)
+    let resolved = treesplit::task::bag::resolve_depth(config, root)
         .map_err(|e| Failure::input(output::config_error(&e)))?;
-    if let (Some(alpha), Some(Jobs::Depth(h))) = (alpha, config.balancer.jobs()) {
-        notes.note(format_args!(
-            "{}: h = {h} (2^{h} jobs), Theorem 3 of paper 004 for α = {alpha:.3} measured from the task's size estimates",
-            config.balancer
-        ));
+    if let Some(note) = &resolved.note {
+        notes.note(format_args!("{note}"));
     }
-    Ok(config)
+    Ok(resolved.config)
 }

@@ -512,6 +512,19 @@ fn depth_plan(d: DepthArgs) -> Result<DepthPlan, Failure> {
         seed: d.seed,
     };
     params.validate().map_err(Failure::input)?;
+    let max = treesplit::task::bag::DEFAULT_MAX_H;
+    if d.max_h > max {
+        return Err(Failure::input(format!(
+            "--max-h {}: at most {max} (every try simulates all 2^h jobs, and the time doubles with each h)",
+            d.max_h
+        )));
+    }
+    if let Some(&p) = d.pes.iter().find(|&&p| (p.max(1) as u64).next_power_of_two().trailing_zeros() > d.max_h) {
+        return Err(Failure::input(format!(
+            "--max-h {} is below log₂ P for P = {p}: random-static needs at least P jobs",
+            d.max_h
+        )));
+    }
     Ok(DepthPlan {
         pes: d.pes,
         params,

@@ -86,6 +86,10 @@ pub struct Report<O> {
     pub per_pe: Vec<PeStats>,
     /// Sums over PEs.
     pub totals: Totals,
+    /// What the library chose for the user, one sentence each (e.g. a static balancer's
+    /// number of jobs, with any floor or cap that applied).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl<O> Report<O> {
@@ -123,6 +127,7 @@ impl<O> Report<O> {
             t_seq: None,
             per_pe,
             totals: t,
+            notes: Vec::new(),
         }
     }
 

@@ -15,8 +15,8 @@ use support::{jobs, jobs_expected, with_polling, with_round, within, Find, Knap,
 use treesplit::machine::sim::Delay;
 use treesplit::{
     run, run_sequential, simulate, Adaptive, Balancer, BalancerKind, BundleRule, Config,
-    ConfigError, Jobs, PermutationKind, PollingOptions, RunError, SimConfig, StaticPermutation,
-    Task, TerminationKind, Topology,
+    ConfigError, Jobs, PermutationKind, PollingOptions, SimConfig, StaticPermutation, Task,
+    TerminationKind, Topology,
 };
 
 const THREAD_PES: [usize; 4] = [1, 2, 3, 7];
@@ -341,10 +341,11 @@ fn prefix_sums_balance_as_promised() {
 
 /// Static balancers given no number of jobs (`Jobs::FromEstimates`, the default) derive h
 /// from the root's estimates (Theorem 3 of paper 004), in `resolve_depth` and in the
-/// machines themselves; a task without estimates gets `ConfigError::JobsUnknown`.
+/// machines themselves; a task without estimates gets `DEFAULT_JOBS_PER_PE` jobs per PE, and
+/// the report says what was chosen.
 #[test]
 fn static_balancers_derive_h_from_estimates() {
-    use treesplit::task::bag::resolve_depth;
+    use treesplit::task::bag::{resolve_depth, Resolved, DEFAULT_JOBS_PER_PE};
     let (n, sum) = (1u64 << 20, (1u64 << 20) * ((1 << 20) - 1) / 2);
     for kind in BalancerKind::STATIC {
         // Halving splits: α = 1/2, x(α) = 1, h = ⌈log₂ P + log₂ log₂ P⌉ = 4 + 2 at P = 16.
@@ -357,13 +358,23 @@ fn static_balancers_derive_h_from_estimates() {
             "{kind}: no job count accepted"
         );
         assert_eq!(cfg.validate_options(), Ok(()), "{kind}");
-        let (resolved, alpha) = resolve_depth(&cfg, &RangeSum::new(n)).unwrap();
+        // Theorem 3 asks for 6; raised to log₂ P + 4 = 8 (16 jobs per PE), and said so.
+        let Resolved {
+            config: resolved,
+            alpha,
+            note,
+        } = resolve_depth(&cfg, &RangeSum::new(n)).unwrap();
         assert_eq!(alpha, Some(0.5), "{kind}");
-        assert_eq!(resolved.balancer.jobs(), Some(Jobs::Depth(6)), "{kind}");
+        assert_eq!(resolved.balancer.jobs(), Some(Jobs::Depth(8)), "{kind}");
+        let note = note.expect("a chosen depth is noted");
+        assert!(
+            note.contains("gives h = 6") && note.contains("raised to log₂ P + 4 = 8"),
+            "{note}"
+        );
         // Only the number of jobs changes; the balancer keeps its other options.
         assert_eq!(
             resolved.balancer,
-            cfg.balancer.with_jobs(Jobs::Depth(6)),
+            cfg.balancer.with_jobs(Jobs::Depth(8)),
             "{kind}"
         );
         assert_eq!(resolved.validate(), Ok(()), "{kind}");
@@ -371,7 +382,11 @@ fn static_balancers_derive_h_from_estimates() {
         let given = Config::new(16).balancer(Balancer::new(*kind).with_jobs(Jobs::PerPe(2)));
         assert_eq!(
             resolve_depth(&given, &RangeSum::new(n)).unwrap(),
-            (given.clone(), None),
+            Resolved {
+                config: given.clone(),
+                alpha: None,
+                note: None
+            },
             "{kind}"
         );
         let s = simulate(RangeSum::new(n), &resolved, &SimConfig::default()).unwrap();
@@ -383,13 +398,14 @@ fn static_balancers_derive_h_from_estimates() {
         assert_eq!(direct.report.output, sum, "{kind}");
         assert_eq!(direct.report.totals.work_units, n, "{kind}");
         assert_eq!(direct.report.t_par, s.report.t_par, "{kind}");
+        assert_eq!(direct.report.notes, vec![note.clone()], "{kind}");
         // Jobs of different sizes (exact and noisy estimates): some h, and the exact answer,
         // whether resolved first or left to the machine.
         for noisy in [false, true] {
             let root = jobs(3_000, 9, noisy);
             let cfg = Config::new(7).balancer(*kind);
-            let (resolved, alpha) = resolve_depth(&cfg, &root).unwrap();
-            let a = alpha.expect("estimates give α");
+            let r = resolve_depth(&cfg, &root).unwrap();
+            let (resolved, a) = (r.config, r.alpha.expect("estimates give α"));
             assert!(a > 0.0 && a <= 0.5, "{kind}: α = {a}");
             assert!(
                 matches!(resolved.balancer.jobs(), Some(Jobs::Depth(_))),
@@ -414,26 +430,32 @@ fn static_balancers_derive_h_from_estimates() {
                 );
             }
         }
-        // No estimates, no number of jobs: a typed error naming the balancer, from
-        // resolve_depth and from both machines.
-        let want = ConfigError::JobsUnknown(*kind);
+        // No estimates, no number of jobs: DEFAULT_JOBS_PER_PE jobs per PE, said in the
+        // note, and the exact answer on both machines.
+        let r = resolve_depth(&cfg, &Tree::small()).unwrap();
         assert_eq!(
-            resolve_depth(&cfg, &Tree::small()).unwrap_err(),
-            want,
+            r.config.balancer.jobs(),
+            Some(Jobs::PerPe(DEFAULT_JOBS_PER_PE)),
             "{kind}"
         );
+        let note = r.note.expect("the default is noted");
+        assert!(note.contains("16 jobs per PE"), "{note}");
+        let want = run_sequential(Tree::small());
         let threads = {
             let cfg = cfg.clone();
             within(Duration::from_secs(60), move || run(Tree::small(), &cfg))
-        };
+        }
+        .unwrap_or_else(|e| panic!("{kind} threads: {e}"));
         assert_eq!(
-            threads.err(),
-            Some(RunError::InvalidConfig(want.clone())),
+            (threads.output, threads.totals.work_units, &threads.notes),
+            (want.output, want.work_units, &vec![note.clone()]),
             "{kind} threads"
         );
+        let sim = simulate(Tree::small(), &cfg, &SimConfig::default())
+            .unwrap_or_else(|e| panic!("{kind} sim: {e}"));
         assert_eq!(
-            simulate(Tree::small(), &cfg, &SimConfig::default()).err(),
-            Some(RunError::InvalidConfig(want)),
+            (sim.report.output, sim.report.totals.work_units),
+            (want.output, want.work_units),
             "{kind} sim"
         );
     }

@@ -6,7 +6,7 @@ mod support;
 
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
-use support::{within, RangeSum};
+use support::{within, RangeSum, Tree};
 use treesplit::config::{MAX_H, MAX_PES};
 use treesplit::{
     run, run_sequential, Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError,
@@ -246,15 +246,15 @@ fn bad_configurations_are_rejected() {
         assert_eq!(cfg.jobs(), Some(1 << MAX_H), "{cfg:?}");
         assert_eq!(cfg.validate(), Ok(()), "{cfg:?}");
     }
-    // A static balancer given no number of jobs, on a task without estimates.
+    // A static balancer given no number of jobs, on a task without estimates: the default
+    // number of jobs per PE, said in the report.
     let cfg = Config::new(2).balancer(BalancerKind::MasterWorker);
-    let err = within(Duration::from_secs(10), move || {
-        run(Stuck, &cfg).unwrap_err()
-    });
+    let report = within(Duration::from_secs(10), move || run(Tree::small(), &cfg)).unwrap();
     assert_eq!(
-        err,
-        RunError::InvalidConfig(ConfigError::JobsUnknown(BalancerKind::MasterWorker))
+        report.output,
+        treesplit::run_sequential(Tree::small()).output
     );
+    assert_eq!(report.config.jobs(), Some(32));
 }
 
 #[test]

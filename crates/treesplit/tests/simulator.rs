@@ -532,17 +532,14 @@ fn bad_simulator_configurations_are_rejected() {
         Some(RunError::InvalidConfig(ConfigError::NoPes))
     );
     // A static balancer given no number of jobs: h is derived from a task's estimates, and a
-    // task without estimates is an error naming the balancer.
+    // task without estimates gets 16 jobs per PE.
     let block = Config::new(4).balancer(BalancerKind::Block);
     let r = simulate(RangeSum::new(100), &block, &SimConfig::default()).unwrap();
     assert_eq!(r.report.output, 100 * 99 / 2);
     assert_eq!(r.report.totals.work_units, 100);
-    assert_eq!(
-        simulate(Tree::small(), &block, &SimConfig::default()).err(),
-        Some(RunError::InvalidConfig(ConfigError::JobsUnknown(
-            BalancerKind::Block
-        )))
-    );
+    let r = simulate(Tree::small(), &block, &SimConfig::default()).unwrap();
+    assert_eq!(r.report.config.jobs(), Some(64));
+    assert_eq!(r.report.output, run_sequential(Tree::small()).output);
 }
 
 /// Virtual time never wraps: time parameters above the simulator's limit are rejected up

@@ -97,16 +97,19 @@ impl Mpi {
         let rank = self.rank();
         // A static balancer that derives its number of jobs from the root's estimates: every
         // rank builds the root and derives the same number (the derivation is deterministic).
-        let (config, root) = if config.balancer.jobs() == Some(Jobs::FromEstimates) {
+        let (config, root, note) = if config.balancer.jobs() == Some(Jobs::FromEstimates) {
             let root = make_root();
-            let config = crate::task::bag::resolve_depth(config, &root)?.0;
-            (config, (rank == 0).then_some(root))
+            let resolved = crate::task::bag::resolve_depth(config, &root)?;
+            (resolved.config, (rank == 0).then_some(root), resolved.note)
         } else {
             config.validate()?;
-            (config.clone(), (rank == 0).then(make_root))
+            (config.clone(), (rank == 0).then(make_root), None)
         };
         match catch_unwind(AssertUnwindSafe(|| self.run_rank(root, &config))) {
-            Ok(Ok(report)) => Ok(report),
+            Ok(Ok(mut report)) => {
+                report.notes.extend(note);
+                Ok(report)
+            }
             // The other ranks would wait for this one forever: end the job.
             Ok(Err(e)) => {
                 eprintln!("error: MPI rank {rank}: {e}; aborting the MPI job");

@@ -101,7 +101,8 @@ impl<'a> Threads<'a> {
 
     /// Run `root` on `config.pes` threads with the configured balancer.
     pub fn run<T: Task>(&self, root: T, config: &Config) -> Result<Report<T::Output>, RunError> {
-        let config = &crate::task::bag::resolve_depth(config, &root)?.0;
+        let resolved = crate::task::bag::resolve_depth(config, &root)?;
+        let config = &resolved.config;
         let p = config.pes;
         if p > MAX_THREADS {
             return Err(RunError::InvalidConfig(ConfigError::TooManyThreads {
@@ -221,13 +222,9 @@ impl<'a> Threads<'a> {
         }
         let output =
             output.ok_or_else(|| RunError::Internal("PE 0 finished without the result".into()))?;
-        Ok(Report::new(
-            output,
-            "threads",
-            config.clone(),
-            t_par,
-            per_pe,
-        ))
+        let mut report = Report::new(output, "threads", config.clone(), t_par, per_pe);
+        report.notes.extend(resolved.note.clone());
+        Ok(report)
     }
 }
 

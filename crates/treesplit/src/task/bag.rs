@@ -15,35 +15,95 @@
 //! and a measurement of α from the task's own size estimates.
 
 use super::Task;
-use crate::config::{Config, ConfigError, Jobs};
+use crate::config::{Config, ConfigError, Jobs, MAX_H};
+
+/// What [`resolve_depth`] settled: the configuration to run, the α it measured (if it
+/// measured one) and, when it chose the number of jobs itself, a sentence saying what it chose
+/// and why (reports carry it in `Report::notes`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resolved {
+    /// The validated configuration, its number of jobs known.
+    pub config: Config,
+    /// α measured from the root's size estimates.
+    pub alpha: Option<f64>,
+    /// What was chosen for the user, in one sentence (`None` when the user gave the number).
+    pub note: Option<String>,
+}
+
+/// Jobs per PE a static balancer gets when neither the user nor the task's size estimates say
+/// how many (`Jobs::FromEstimates` on a task without estimates); also the fewest per PE that
+/// Theorem 3's depth is raised to (see [`resolve_depth`]).
+pub const DEFAULT_JOBS_PER_PE: u64 = 16;
 
 /// Complete `config` for `root`: a static balancer asked to derive its number of jobs
-/// ([`Jobs::FromEstimates`]) gets Theorem 3's depth for the α measured from the root's size
-/// estimates. Returns the validated configuration and the measured α, if one was measured.
-/// Every machine calls this before a run; callers that want to report α call it themselves.
-pub fn resolve_depth<T: Task>(
-    config: &Config,
-    root: &T,
-) -> Result<(Config, Option<f64>), ConfigError> {
+/// ([`Jobs::FromEstimates`], the default) gets
+///
+/// - for a task with size estimates, Theorem 3's depth h for the α measured from them, raised
+///   to at least log₂ P + 4 (16 jobs per PE: Theorem 3 is asymptotic and its additive
+///   O(β/ε²) term, left out of [`theorem3_h`], dominates at small P) and capped where cutting
+///   the jobs would cost more than 1/16 of the estimated work (at most 2^24 jobs);
+/// - for a task without estimates, [`DEFAULT_JOBS_PER_PE`] jobs per PE.
+///
+/// Every choice is said in [`Resolved::note`], caps and floors included. Every machine calls
+/// this before a run.
+pub fn resolve_depth<T: Task>(config: &Config, root: &T) -> Result<Resolved, ConfigError> {
     let mut config = config.clone();
-    let mut measured = None;
+    let mut resolved = Resolved {
+        config: config.clone(),
+        alpha: None,
+        note: None,
+    };
     if config.balancer.jobs() == Some(Jobs::FromEstimates) {
         config.validate_options()?;
-        let alpha =
-            measure_alpha(root, 8, 64).ok_or(ConfigError::JobsUnknown(config.balancer.kind()))?;
-        // Generating the jobs costs h·2^h splits in all: keep that under 1/16 of the estimated
-        // work (and 2^24 jobs), whatever the theorem asks for.
-        let work = root.estimate().unwrap_or(1).max(1);
-        let cap = (1..=DEFAULT_MAX_H)
-            .take_while(|&h| u64::from(h) << h <= work / 16)
-            .last()
-            .unwrap_or(1);
-        let h = theorem3_h(alpha.max(1e-3), config.pes).min(cap);
-        config.balancer = config.balancer.with_jobs(Jobs::Depth(h));
-        measured = Some(alpha);
+        let kind = config.balancer.kind();
+        match measure_alpha(root, 8, 64) {
+            None => {
+                config.balancer = config.balancer.with_jobs(Jobs::PerPe(DEFAULT_JOBS_PER_PE));
+                let m = config
+                    .jobs()
+                    .ok_or(ConfigError::TooManyJobs { max_h: MAX_H })?;
+                resolved.note = Some(format!(
+                    "{kind}: {DEFAULT_JOBS_PER_PE} jobs per PE (m = {m}), the default for a task without size estimates; give --h or --q to choose"
+                ));
+            }
+            Some(alpha) => {
+                let p = config.pes;
+                let theorem = theorem3_h(alpha.max(1e-3), p);
+                let floor = (p.max(1) as u64 * DEFAULT_JOBS_PER_PE)
+                    .next_power_of_two()
+                    .trailing_zeros();
+                // Cutting m jobs costs about 2m splits: keep m under 1/16 of the estimated
+                // work (and 2^24 jobs), whatever the theorem asks for.
+                let work = root.estimate().unwrap_or(1).max(1);
+                let cap = (work / 16).max(1).ilog2().clamp(1, DEFAULT_MAX_H);
+                let h = theorem.max(floor).min(cap);
+                let mut why = format!(
+                    "{kind}: h = {h} (2^{h} jobs) for α = {alpha:.3} measured from the task's size estimates: Theorem 3 of paper 004 gives h = {theorem}"
+                );
+                if floor > theorem && h == floor {
+                    why += &format!(
+                        ", raised to log₂ P + 4 = {floor} ({DEFAULT_JOBS_PER_PE} jobs per PE) because the theorem is asymptotic"
+                    );
+                }
+                if h < theorem.max(floor) {
+                    why += &format!(
+                        ", capped at {cap} so that cutting the jobs costs under 1/16 of the estimated {work} units{}",
+                        if (1u64 << h) < p as u64 {
+                            format!(" — fewer jobs than PEs: {} PEs get none", p as u64 - (1u64 << h))
+                        } else {
+                            String::new()
+                        }
+                    );
+                }
+                config.balancer = config.balancer.with_jobs(Jobs::Depth(h));
+                resolved.alpha = Some(alpha);
+                resolved.note = Some(why);
+            }
+        }
     }
     config.validate()?;
-    Ok((config, measured))
+    resolved.config = config;
+    Ok(resolved)
 }
 
 /// Job `j` of `m` cut from `root`, with the number of splits on its path (its generation),
@@ -74,13 +134,51 @@ pub fn job<T: Task>(root: &T, m: u64, j: u64) -> Option<(T, u32)> {
 /// The largest depth `resolve_depth` chooses by itself (2^24 jobs).
 pub const DEFAULT_MAX_H: u32 = 24;
 
-/// The jobs of `range` (of a bag of `m`) in increasing order, cut by a depth-first walk over
-/// the splitting tree that skips subtrees outside the range: about ⌈log₂ m⌉ + 2·|range|
-/// splits in all instead of ⌈log₂ m⌉ per job. Yields the same pieces as [`job`].
+/// Which jobs of the bag a [`Cutter`] cuts.
+#[derive(Debug, Clone)]
+pub enum Wanted {
+    /// The consecutive jobs of a range.
+    Range(std::ops::Range<u64>),
+    /// Every `stride`-th job from `first` on (round-robin).
+    Stride {
+        /// The first job.
+        first: u64,
+        /// The distance between jobs.
+        stride: u64,
+    },
+    /// The jobs of a sorted list (a permutation's share, sorted a chunk at a time).
+    Sorted(Vec<u64>),
+}
+
+impl Wanted {
+    /// True if some wanted job lies in `lo..hi`.
+    fn meets(&self, lo: u64, hi: u64) -> bool {
+        match self {
+            Wanted::Range(r) => lo < r.end && r.start < hi,
+            Wanted::Stride { first, stride } => {
+                let next = if lo <= *first {
+                    *first
+                } else {
+                    lo + (*stride - (lo - first) % stride) % stride
+                };
+                next < hi
+            }
+            Wanted::Sorted(v) => {
+                let i = v.partition_point(|&j| j < lo);
+                i < v.len() && v[i] < hi
+            }
+        }
+    }
+}
+
+/// The wanted jobs (of a bag of `m`) in increasing order, cut by a depth-first walk over the
+/// splitting tree that skips subtrees holding no wanted job and subtrees that are empty
+/// (atomic tasks): for a range about ⌈log₂ m⌉ + 2·|range| splits in all instead of
+/// ⌈log₂ m⌉ per job. Yields the same pieces as [`job`].
 pub struct Cutter<T> {
     /// (task, its interval lo..hi, its generation), the next one on top.
     stack: Vec<(T, u64, u64, u32)>,
-    range: std::ops::Range<u64>,
+    wanted: Wanted,
     /// Splits done so far.
     pub splits: u64,
 }
@@ -88,9 +186,14 @@ pub struct Cutter<T> {
 impl<T: Task> Cutter<T> {
     /// The jobs `range` of a bag of `m` cut from `root`.
     pub fn new(root: &T, m: u64, range: std::ops::Range<u64>) -> Self {
+        Self::wanted(root, m, Wanted::Range(range))
+    }
+
+    /// The `wanted` jobs of a bag of `m` cut from `root`.
+    pub fn wanted(root: &T, m: u64, wanted: Wanted) -> Self {
         Cutter {
             stack: vec![(root.clone(), 0, m, 0)],
-            range,
+            wanted,
             splits: 0,
         }
     }
@@ -102,7 +205,7 @@ impl<T: Task> Iterator for Cutter<T> {
 
     fn next(&mut self) -> Option<Self::Item> {
         while let Some((mut task, lo, hi, generation)) = self.stack.pop() {
-            if hi <= self.range.start || lo >= self.range.end || task.is_empty() {
+            if task.is_empty() || !self.wanted.meets(lo, hi) {
                 continue;
             }
             if hi - lo == 1 {
@@ -228,6 +331,32 @@ mod tests {
                 .collect();
             assert_eq!(cut, one_by_one, "m={m}");
         }
+    }
+
+    #[test]
+    fn the_cutter_cuts_strides_and_sorted_lists_as_one_by_one() {
+        let root = IndexRange::new(Unit, 0, 1000);
+        let one_by_one = |m: u64, js: &mut dyn Iterator<Item = u64>| -> Vec<_> {
+            js.filter_map(|j| job(&root, m, j).map(|(t, g)| (j, t.lo, t.hi, g)))
+                .collect()
+        };
+        for (m, first, stride) in [(16, 3, 4), (1000, 0, 7), (3000, 5, 2), (7, 6, 9)] {
+            let cut: Vec<_> = Cutter::wanted(&root, m, Wanted::Stride { first, stride })
+                .map(|(j, t, g)| (j, t.lo, t.hi, g))
+                .collect();
+            assert_eq!(cut, one_by_one(m, &mut (first..m).step_by(stride as usize)));
+        }
+        for (m, list) in [(64, vec![0, 5, 6, 63]), (3000, vec![7, 1999, 2000, 2999])] {
+            let cut: Vec<_> = Cutter::wanted(&root, m, Wanted::Sorted(list.clone()))
+                .map(|(j, t, g)| (j, t.lo, t.hi, g))
+                .collect();
+            assert_eq!(cut, one_by_one(m, &mut list.into_iter()));
+        }
+        // A bag far larger than the tree: the walk skips empty subtrees.
+        let small = IndexRange::new(Unit, 0, 10);
+        let mut cutter = Cutter::new(&small, 1 << 40, 0..1 << 40);
+        assert_eq!(cutter.by_ref().count(), 10);
+        assert!(cutter.splits < 100, "{} splits", cutter.splits);
     }
 
     #[test]

@@ -250,13 +250,17 @@ pub fn simulate<T: Task>(
     config: &Config,
     sim: &SimConfig,
 ) -> Result<SimReport<T::Output>, RunError> {
-    let config = &crate::task::bag::resolve_depth(config, &root)?.0;
+    let resolved = crate::task::bag::resolve_depth(config, &root)?;
+    let config = &resolved.config;
     sim.validate(config.pes)?;
     let start = Instant::now();
     match catch_unwind(AssertUnwindSafe(|| {
         simulate_inner(root, config, sim, start)
     })) {
-        Ok(r) => r,
+        Ok(r) => r.map(|mut r| {
+            r.report.notes.extend(resolved.note);
+            r
+        }),
         Err(payload) => Err(RunError::PePanicked {
             pe: usize::MAX,
             message: panic_message(&*payload),

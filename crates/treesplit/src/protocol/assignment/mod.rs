@@ -129,20 +129,6 @@ impl<T: Task> Core<T> {
         self.jobs.push_back(Job { task, record });
     }
 
-    /// Job `j` of the bag, cut from the root copy, queued under the root record; counts the
-    /// splits that made it.
-    pub fn generate(&mut self, j: u64) {
-        let root = self
-            .root
-            .as_ref()
-            .expect("jobs are generated after the root arrived");
-        if let Some((task, generation)) = crate::task::bag::job(root, self.m, j) {
-            self.pe.count_splits(u64::from(generation));
-            let record = self.root_record;
-            self.push_job(task, generation, record);
-        }
-    }
-
     /// The balancer has placed its whole share: the root record finishes once its jobs do.
     pub fn done_producing(&mut self) {
         self.producing = false;

@@ -101,6 +101,43 @@ impl Permutation {
         }
     }
 
+    /// The permutation of 0..m (m ≤ 2^h) that walks π's cycles until it falls below m
+    /// ("cycle walking"): σ(j) for j < m.
+    pub fn apply_below(&self, j: u64, m: u64) -> u64 {
+        debug_assert!(j < m && m <= self.mask + 1);
+        let mut x = self.apply(j);
+        while x >= m {
+            x = self.apply(x);
+        }
+        x
+    }
+
+    /// π⁻¹(x) for x < 2^h where it is cheap: the Feistel network runs its rounds backwards;
+    /// `None` for the LCG and GF(2^h) families, whose inverses are discrete logarithms.
+    pub fn invert(&self, x: u64) -> Option<u64> {
+        debug_assert!(x <= self.mask);
+        let Kind::Feistel { half, keys } = self.kind else {
+            return None;
+        };
+        let mut y = x;
+        loop {
+            y = feistel_inverse(y, half, &keys);
+            if y <= self.mask {
+                return Some(y);
+            }
+        }
+    }
+
+    /// σ⁻¹(x) for the cycle-walking permutation σ of 0..m of [`Self::apply_below`] (Feistel
+    /// only, as [`Self::invert`]).
+    pub fn invert_below(&self, x: u64, m: u64) -> Option<u64> {
+        let mut y = self.invert(x)?;
+        while y >= m {
+            y = self.invert(y)?;
+        }
+        Some(y)
+    }
+
     /// π(j) for j in `range`, in order: the LCG and GF(2^h) pay one power for the first and
     /// one multiplication per further element (paper 004 §4).
     pub fn apply_range(&self, range: std::ops::Range<u64>) -> impl Iterator<Item = u64> + '_ {
@@ -157,6 +194,18 @@ fn feistel(x: u64, half: u32, keys: &[u64; 4]) -> u64 {
         let new_hi = (lo + (mix(key ^ hi) & hmask)) & hmask;
         lo = hi;
         hi = new_hi;
+    }
+    lo | hi << half
+}
+
+/// The inverse of [`feistel`]: each round (lo, hi) → (hi, lo + f(hi)) undone, last first.
+fn feistel_inverse(x: u64, half: u32, keys: &[u64; 4]) -> u64 {
+    let hmask = (1u64 << half) - 1;
+    let (mut lo, mut hi) = (x & hmask, x >> half);
+    for &key in keys.iter().rev() {
+        let old_lo = hi.wrapping_sub(mix(key ^ lo) & hmask) & hmask;
+        hi = lo;
+        lo = old_lo;
     }
     lo | hi << half
 }
@@ -242,6 +291,25 @@ mod tests {
             assert!(seen[w] >> b & 1 == 0, "{kind:?} h={h}: {x} twice");
             seen[w] |= 1 << b;
         }
+    }
+
+    #[test]
+    fn feistel_inverts_and_cycle_walks_below_m() {
+        for (h, m) in [(1, 2), (5, 19), (8, 256), (11, 1500), (17, 100_003)] {
+            let p = Permutation::new(StaticPermutation::Feistel, h, 9).unwrap();
+            for x in (0..1u64 << h).step_by(7) {
+                assert_eq!(p.invert(p.apply(x)), Some(x), "h={h}");
+            }
+            let mut seen = vec![false; m as usize];
+            for j in 0..m {
+                let x = p.apply_below(j, m);
+                assert!(x < m && !seen[x as usize], "h={h} m={m}: σ({j}) = {x}");
+                seen[x as usize] = true;
+                assert_eq!(p.invert_below(x, m), Some(j));
+            }
+        }
+        let lcg = Permutation::new(StaticPermutation::Lcg, 8, 1).unwrap();
+        assert_eq!(lcg.invert(3), None);
     }
 
     #[test]

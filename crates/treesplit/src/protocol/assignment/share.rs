@@ -5,18 +5,32 @@
 //! - **block** (paper 001 Fig. 14.5): PE i takes the consecutive jobs ⌊i·m/P⌋..⌊(i+1)·m/P⌋;
 //!   consecutive jobs are neighbouring subtrees, so one unlucky subtree lands on one PE;
 //! - **round-robin**: job j goes to PE j mod P;
-//! - **random**: job j goes to PE hash(seed, j) mod P, independently (random placement;
-//!   paper 003's single assignment for q = 1 and multiple assignment for q > 1);
+//! - **random**: every job goes to a uniformly random PE, independently (random placement;
+//!   paper 003's single assignment for q = 1 and multiple assignment for q > 1). Drawn so that
+//!   a PE finds its own jobs in O(log P + its share) rather than by testing all m jobs (which
+//!   cost O(m) per PE, O(q·P²) in all): the shares' sizes are split off down a binary tree of
+//!   PEs with binomial draws (the multinomial distribution of independent placement), and the
+//!   jobs are dealt in the order of a pseudorandom permutation σ of 0..m, PE i taking
+//!   positions C_i..C_i + n_i. The sets have exactly the distribution of independent uniform
+//!   placement;
 //! - **random-static** (paper 004 Fig. 1): m = 2^h and PE i takes the jobs π(j) for
 //!   j ∈ ⌊i·m/P⌋..⌊(i+1)·m/P⌋, π a pseudorandom permutation every PE computes itself
 //!   (LCG, GF(2^h) powers or Feistel; `--permutation random` is random placement again).
+//!
+//! Scattered shares are cut a chunk at a time: up to [`CHUNK`] job numbers are sorted and cut
+//! in one walk over the splitting tree that skips subtrees without a wanted job and empty
+//! subtrees (`task::bag::Cutter`), so memory stays O(CHUNK) beside the jobs themselves and a
+//! bag of mostly empty jobs (a large h on a small tree) costs little.
 
 use super::permutation::Permutation;
 use super::{delegate_to_core, Core};
 use crate::config::{Balancer, Config, StaticPermutation};
 use crate::protocol::{hash, Message, PeId, Protocol, Step};
-use crate::task::bag::Cutter;
+use crate::task::bag::{Cutter, Wanted};
 use crate::task::Task;
+use rand::SeedableRng;
+use rand_distr::{Binomial, Distribution};
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Which jobs are whose.
 enum Rule {
@@ -32,10 +46,41 @@ pub struct Share<T: Task> {
     rule: Rule,
 }
 
-/// The PE that random placement gives job `j` (the same on every PE).
-pub fn random_owner(seed: u64, j: u64, p: usize) -> PeId {
-    let x = hash::indexed(seed, j, 0x2545_F491_4F6C_DD1D);
-    ((u128::from(x) * p as u128) >> 64) as PeId
+/// Job numbers sorted and cut per walk over the splitting tree.
+pub const CHUNK: usize = 1 << 16;
+
+/// Random placement of `m` jobs on `p` PEs: PE `me`'s share as positions `start..end` in the
+/// dealing order, and the order itself (σ, a pseudorandom permutation of 0..m). The share
+/// sizes are multinomial(m; 1/P, …, 1/P), drawn down a binary tree of PEs: a node with PEs
+/// a..b holding n jobs gives Binomial(n, (mid−a)/(b−a)) of them to a..mid, each node's draw
+/// seeded by (seed, a, b), so that every PE computes the same sizes on its path.
+pub fn random_share(seed: u64, m: u64, p: usize, me: PeId) -> (std::ops::Range<u64>, Permutation) {
+    let (mut a, mut b, mut n, mut start) = (0usize, p, m, 0u64);
+    while b - a > 1 {
+        let mid = a + (b - a) / 2;
+        let node = hash::indexed(seed, a as u64, b as u64);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(node);
+        let share = (mid - a) as f64 / (b - a) as f64;
+        let left = Binomial::new(n, share)
+            .expect("a probability in (0, 1)")
+            .sample(&mut rng);
+        if me < mid {
+            b = mid;
+            n = left;
+        } else {
+            a = mid;
+            start += left;
+            n -= left;
+        }
+    }
+    let h = m.max(2).next_power_of_two().trailing_zeros();
+    let sigma = Permutation::new(
+        StaticPermutation::Feistel,
+        h,
+        hash::splitmix64(seed ^ 0x5eed),
+    )
+    .expect("the Feistel family");
+    (start..start + n, sigma)
 }
 
 impl<T: Task> Share<T> {
@@ -62,29 +107,88 @@ impl<T: Task> Share<T> {
     fn place_share(&mut self) {
         let (me, p, m) = (self.core.me(), self.core.p(), self.core.m);
         let block = self.core.block(me);
-        let mine: Vec<u64> = match &self.rule {
-            Rule::Block => {
-                // Consecutive jobs: one walk over the splitting tree cuts them all.
-                let root = self.core.root.as_ref().expect("the root copy");
-                let mut cutter = Cutter::new(root, m, block);
-                let jobs: Vec<_> = cutter.by_ref().collect();
-                self.core.pe.count_splits(cutter.splits);
-                let record = self.core.root_record;
-                for (_, task, generation) in jobs {
-                    self.core.push_job(task, generation, record);
+        match &self.rule {
+            Rule::Block => self.cut(Wanted::Range(block)),
+            Rule::RoundRobin => self.cut(Wanted::Stride {
+                first: me as u64,
+                stride: p as u64,
+            }),
+            Rule::Random { seed } => {
+                let (share, sigma) = random_share(*seed, m, p, me);
+                let owns = |j| sigma.invert_below(j, m).is_some_and(|k| share.contains(&k));
+                if !self.cut_sparse(share.end - share.start, owns) {
+                    self.cut_scattered(share.map(|k| sigma.apply_below(k, m)));
                 }
-                Vec::new()
             }
-            Rule::RoundRobin => (me as u64..m).step_by(p).collect(),
-            Rule::Random { seed } => (0..m)
-                .filter(|&j| random_owner(*seed, j, p) == me)
-                .collect(),
-            Rule::Permuted(pi) => pi.apply_range(block).collect(),
-        };
-        for j in mine {
-            self.core.generate(j);
+            Rule::Permuted(pi) => {
+                let pi = pi.clone();
+                let len = block.end - block.start;
+                let invertible = pi.invert(0).is_some();
+                let owns = |j| pi.invert(j).is_some_and(|k| block.contains(&k));
+                if !(invertible && self.cut_sparse(len, owns)) {
+                    self.cut_scattered(pi.apply_range(block));
+                }
+            }
         }
         self.core.done_producing();
+    }
+
+    /// For a share of `len` jobs that `owns` recognizes: walk the whole splitting tree and keep
+    /// the owned jobs, if the tree's nonempty part is small enough that this costs at most
+    /// about 2·len splits (a large bag cut from a small tree: most jobs are empty). Returns
+    /// false, having queued nothing, once the walk passes that budget; the splits spent are
+    /// counted either way.
+    /// A task whose size estimate says it has at least m units is taken to be dense, and not
+    /// tried.
+    fn cut_sparse(&mut self, len: u64, owns: impl Fn(u64) -> bool) -> bool {
+        let budget = len.saturating_mul(2).saturating_add(64);
+        let root = self.core.root.as_ref().expect("the root copy");
+        if root.estimate().is_some_and(|units| units >= self.core.m) {
+            return false;
+        }
+        let mut cutter = Cutter::new(root, self.core.m, 0..self.core.m);
+        let mut mine = Vec::new();
+        while let Some((j, task, generation)) = cutter.next() {
+            if owns(j) {
+                mine.push((task, generation));
+            }
+            if cutter.splits > budget {
+                break;
+            }
+        }
+        let within = cutter.splits <= budget;
+        self.core.pe.count_splits(cutter.splits);
+        if within {
+            let record = self.core.root_record;
+            for (task, generation) in mine {
+                self.core.push_job(task, generation, record);
+            }
+        }
+        within
+    }
+
+    /// Cut the jobs of an unordered share, [`CHUNK`] sorted job numbers per walk.
+    fn cut_scattered(&mut self, mut share: impl Iterator<Item = u64>) {
+        loop {
+            let mut chunk: Vec<u64> = share.by_ref().take(CHUNK).collect();
+            if chunk.is_empty() {
+                return;
+            }
+            chunk.sort_unstable();
+            self.cut(Wanted::Sorted(chunk));
+        }
+    }
+
+    /// Cut the `wanted` jobs from the root copy in one walk and queue them.
+    fn cut(&mut self, wanted: Wanted) {
+        let root = self.core.root.as_ref().expect("the root copy");
+        let mut cutter = Cutter::wanted(root, self.core.m, wanted);
+        let jobs: Vec<_> = cutter.by_ref().collect();
+        self.core.pe.count_splits(cutter.splits);
+        let record = self.core.root_record;
+        for (_, task, generation) in jobs {
+            self.core.push_job(task, generation, record);
+        }
     }
 }
 
@@ -93,5 +197,39 @@ impl<T: Task> Protocol<T> for Share<T> {
 
     fn receive(&mut self, from: PeId, message: Message<T>) {
         self.core.receive(from, message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The PEs' random shares partition the jobs, and their sizes look multinomial.
+    #[test]
+    fn random_shares_partition_the_jobs() {
+        for (m, p) in [(1, 1), (5, 3), (64, 64), (1000, 7), (100_000, 33)] {
+            let mut owner = vec![usize::MAX; m as usize];
+            let mut start = 0;
+            for me in 0..p {
+                let (share, sigma) = random_share(11, m, p, me);
+                assert_eq!(share.start, start, "m={m} p={p}: shares are consecutive");
+                start = share.end;
+                for k in share {
+                    let j = sigma.apply_below(k, m) as usize;
+                    assert_eq!(owner[j], usize::MAX, "job {j} placed twice");
+                    owner[j] = me;
+                }
+            }
+            assert_eq!(start, m, "m={m} p={p}: every job placed");
+            if m >= 1000 {
+                // Each share is Binomial(m, 1/p): within 6 standard deviations of m/p.
+                let mean = m as f64 / p as f64;
+                let sd = (mean * (1.0 - 1.0 / p as f64)).sqrt();
+                for me in 0..p {
+                    let n = owner.iter().filter(|&&o| o == me).count() as f64;
+                    assert!((n - mean).abs() < 6.0 * sd, "PE {me}: {n} jobs, mean {mean}");
+                }
+            }
+        }
     }
 }
