@@ -327,17 +327,51 @@ fn a_closed_pipe_ends_quietly() {
 
 #[test]
 fn static_balancers_say_what_they_need_and_measure_alpha() {
-    // No bag size and no size estimates: a clear error naming the options.
+    // No bag size and no size estimates: 16 jobs per PE, said on stderr, the right answer.
     let o = treesplit(&[
         "run",
         "nqueens",
         "8",
         "--balancer",
         "random-static",
+        "--pes",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("16 jobs per PE (m = 32)"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).contains("nqueens 8: 92"), "{}", stdout(&o));
+    // A huge bag cut from a small tree costs little (2^30 mostly empty jobs).
+    let start = std::time::Instant::now();
+    let o = treesplit(&[
+        "run",
+        "nqueens",
+        "10",
+        "--balancer",
+        "random-static",
+        "--h",
+        "30",
+        "--pes",
+        "2",
         "--quiet",
     ]);
+    assert!(stdout(&o).contains("nqueens 10: 724"), "{}", stderr(&o));
+    assert!(
+        start.elapsed().as_secs() < 10,
+        "--h 30 took {:?}",
+        start.elapsed()
+    );
+    // depth refuses depths it cannot finish.
+    let o = treesplit(&["depth", "--max-h", "100"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("--h"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--max-h 100: at most 24"),
+        "{}",
+        stderr(&o)
+    );
     for bad in [
         &["--bundle", "fixed:0"][..],
         &["--bundle", "adaptive:x:1"][..],

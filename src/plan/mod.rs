@@ -519,7 +519,11 @@ fn depth_plan(d: DepthArgs) -> Result<DepthPlan, Failure> {
             d.max_h
         )));
     }
-    if let Some(&p) = d.pes.iter().find(|&&p| (p.max(1) as u64).next_power_of_two().trailing_zeros() > d.max_h) {
+    if let Some(&p) = d
+        .pes
+        .iter()
+        .find(|&&p| (p.max(1) as u64).next_power_of_two().trailing_zeros() > d.max_h)
+    {
         return Err(Failure::input(format!(
             "--max-h {} is below log₂ P for P = {p}: random-static needs at least P jobs",
             d.max_h

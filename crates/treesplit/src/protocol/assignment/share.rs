@@ -227,7 +227,10 @@ mod tests {
                 let sd = (mean * (1.0 - 1.0 / p as f64)).sqrt();
                 for me in 0..p {
                     let n = owner.iter().filter(|&&o| o == me).count() as f64;
-                    assert!((n - mean).abs() < 6.0 * sd, "PE {me}: {n} jobs, mean {mean}");
+                    assert!(
+                        (n - mean).abs() < 6.0 * sd,
+                        "PE {me}: {n} jobs, mean {mean}"
+                    );
                 }
             }
         }
