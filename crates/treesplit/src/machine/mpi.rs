@@ -107,7 +107,9 @@ impl Mpi {
         };
         match catch_unwind(AssertUnwindSafe(|| self.run_rank(root, &config))) {
             Ok(Ok(mut report)) => {
-                report.notes.extend(note);
+                if let Some(report) = report.as_mut() {
+                    report.notes.extend(note);
+                }
                 Ok(report)
             }
             // The other ranks would wait for this one forever: end the job.
