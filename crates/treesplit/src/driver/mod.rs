@@ -10,8 +10,11 @@
 //!   order;
 //! - **incumbents** of branch-and-bound: one mechanism, [`BoundExchange`], says how an
 //!   improvement travels on this machine;
-//! - **PE timing and statistics**: idle time, busy time, request round trips, bytes, and the
-//!   per-PE record ([`PeStats`]) the report is built from;
+//! - **PE timing and statistics**: idle time, busy time, request round trips and their
+//!   latency histogram, the sizes of pieces given away, bytes, and the per-PE record
+//!   ([`PeStats`]) the report is built from;
+//! - **the timeline** ([`crate::trace`], when configured): state changes (working,
+//!   splitting, requesting, idle, terminating) and messages, in a preallocated ring per PE;
 //! - **the lost-work check**: [`Envelope::carries_work`] is the one test for work that must
 //!   never be dropped.
 //!
@@ -28,9 +31,11 @@ pub(crate) use bounds::BoundExchange;
 
 use crate::config::Config;
 use crate::error::RunError;
+use crate::protocol::termination::Signal;
 use crate::protocol::{self, Costs, Message, PeCounters, PeId, Protocol, Step};
-use crate::stats::PeStats;
+use crate::stats::{Log2Histogram, PeStats, SplitSizes};
 use crate::task::{CountingIncumbent, Incumbent, SharedIncumbent, Task};
+use crate::trace::{MessageKind, PeState, PeTrace};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -158,6 +163,13 @@ pub(crate) struct PeDriver<T: Task> {
     p: u32,
     /// Seconds per tick, for the report (1 in the simulator: virtual units stay units).
     tick_seconds: f64,
+    /// Request latencies in ticks, and the pieces this PE gave away.
+    latency: Log2Histogram,
+    split_sizes: SplitSizes,
+    /// The timeline, when the configuration asks for one.
+    trace: Option<Box<PeTrace>>,
+    /// The PE has seen termination detected (timeline: it waits as "terminating").
+    terminating: bool,
 }
 
 impl<T: Task> PeDriver<T> {
@@ -201,6 +213,24 @@ impl<T: Task> PeDriver<T> {
             rtt: (0, 0),
             bytes: 0,
             tick_seconds: machine.tick_seconds,
+            latency: Log2Histogram::default(),
+            split_sizes: SplitSizes::default(),
+            trace: config.trace.map(|capacity| {
+                let mut t = Box::new(PeTrace::new(me as u32, capacity));
+                t.enter(PeState::Idle, machine.now);
+                t
+            }),
+            terminating: false,
+        }
+    }
+
+    /// Timeline: the PE enters `state` now (the clock is read only on a change).
+    #[inline]
+    fn trace_state(&mut self, state: PeState, net: &mut impl Transport<T>) {
+        if let Some(t) = &mut self.trace {
+            if t.state() != Some(state) {
+                t.enter(state, net.now());
+            }
         }
     }
 
@@ -284,13 +314,24 @@ impl<T: Task> PeDriver<T> {
                     Message::Reject | Message::Work { .. } | Message::Bundle { .. }
                 ) && self.request_out != NONE
                 {
-                    self.rtt.0 += now.saturating_sub(self.request_out);
+                    let latency = now.saturating_sub(self.request_out);
+                    self.rtt.0 += latency;
                     self.rtt.1 += 1;
+                    self.latency.add(latency);
                     self.request_out = NONE;
+                }
+                if let Some(t) = &mut self.trace {
+                    t.receive(from as u32, message_kind(&message), now);
+                }
+                if matches!(message, Message::Termination(Signal::Finish)) {
+                    self.terminating = true;
                 }
                 self.proto.receive(from, message);
             }
             Envelope::Bound(value) => {
+                if let Some(t) = &mut self.trace {
+                    t.receive(from as u32, MessageKind::Bound, now);
+                }
                 learned = self.learn(value).or(learned);
                 // Pass on every value not passed on yet, even one already learned from a
                 // piggyback: the flood must reach this PE's part of the tree.
@@ -351,6 +392,12 @@ impl<T: Task> PeDriver<T> {
             request_rtt: (self.rtt.1 > 0).then(|| self.rtt.0 as f64 * s / self.rtt.1 as f64),
             improvements: self.improvements,
             bound_latency: None,
+            request_latency: std::mem::take(&mut self.latency),
+            split_sizes: std::mem::take(&mut self.split_sizes),
+            trace: self.trace.take().map(|mut t| {
+                t.end = now;
+                *t
+            }),
         };
         (stats, self.proto.take_output())
     }
@@ -389,13 +436,29 @@ fn flush<T: Task>(pe: &mut PeDriver<T>, net: &mut impl Transport<T>) -> Result<(
     if pe.bounds_pending {
         pe.bounds_pending = false;
         for (to, value) in std::mem::take(&mut pe.bounds_out) {
+            if let Some(t) = &mut pe.trace {
+                t.send(to, MessageKind::Bound, net.now());
+            }
             let bytes = net.send(to as PeId, Envelope::Bound(value), pe.best())?;
             pe.bytes += bytes;
         }
     }
     while let Some((to, message)) = pe.proto.poll_transmit() {
-        if matches!(message, Message::Request) {
-            pe.request_out = net.now();
+        match &message {
+            Message::Request => pe.request_out = net.now(),
+            Message::Work {
+                task, generation, ..
+            } => pe.split_sizes.add(task.estimate(), *generation),
+            Message::Bundle { tasks, .. } => {
+                for (task, generation) in tasks {
+                    pe.split_sizes.add(task.estimate(), *generation);
+                }
+            }
+            Message::Termination(Signal::Finish) => pe.terminating = true,
+            _ => {}
+        }
+        if let Some(t) = &mut pe.trace {
+            t.send(to as u32, message_kind(&message), net.now());
         }
         let bytes = net.send(to, Envelope::Protocol(message), pe.best())?;
         pe.bytes += bytes;
@@ -419,7 +482,19 @@ pub(crate) fn drive<T: Task>(
             let now = net.now();
             let handled = pe.handle(incoming, now);
             net.handled(&handled);
+            // Timeline: handling a request that split the task is splitting, from `now`.
+            let before = match &mut pe.trace {
+                Some(t) if handled.costs.splits > 0 => {
+                    let before = t.state();
+                    t.enter(PeState::Splitting, now);
+                    before
+                }
+                _ => None,
+            };
             flush(pe, net)?;
+            if let Some(state) = before {
+                pe.trace_state(state, net);
+            }
         }
         if pe.has_rounds() {
             let now = net.now();
@@ -437,6 +512,7 @@ pub(crate) fn drive<T: Task>(
         }
         match action {
             Step::Work { budget } => {
+                pe.trace_state(PeState::Working, net);
                 let slice = pe.work(budget);
                 flush(pe, net)?;
                 if net.worked(&slice)? == Flow::Suspend {
@@ -445,6 +521,16 @@ pub(crate) fn drive<T: Task>(
             }
             Step::Wait => {
                 pe.waiting_since = net.now();
+                if pe.trace.is_some() {
+                    let state = if pe.terminating {
+                        PeState::Terminating
+                    } else if pe.request_out != NONE {
+                        PeState::Requesting
+                    } else {
+                        PeState::Idle
+                    };
+                    pe.trace_state(state, net);
+                }
                 if net.recv_until(pe.poll_timeout())? == Flow::Suspend {
                     return Ok(action);
                 }
@@ -464,17 +550,23 @@ pub(crate) struct WireStats {
     bytes_sent: u64,
     request_rtt: Option<f64>,
     improvements: u64,
+    request_latency: Log2Histogram,
+    split_sizes: SplitSizes,
+    trace: Option<PeTrace>,
 }
 
-impl From<&PeStats> for WireStats {
-    fn from(s: &PeStats) -> Self {
+impl From<PeStats> for WireStats {
+    fn from(s: PeStats) -> Self {
         WireStats {
-            counters: s.counters.clone(),
+            counters: s.counters,
             busy: s.busy,
             idle: s.idle,
             bytes_sent: s.bytes_sent,
             request_rtt: s.request_rtt,
             improvements: s.improvements,
+            request_latency: s.request_latency,
+            split_sizes: s.split_sizes,
+            trace: s.trace,
         }
     }
 }
@@ -492,7 +584,21 @@ impl WireStats {
             request_rtt: self.request_rtt,
             improvements: self.improvements,
             bound_latency: None,
+            request_latency: self.request_latency,
+            split_sizes: self.split_sizes,
+            trace: self.trace,
         }
+    }
+}
+
+/// A message's kind in the timeline.
+fn message_kind<T: Task>(message: &Message<T>) -> MessageKind {
+    match message {
+        Message::Request => MessageKind::Request,
+        Message::Reject => MessageKind::Reject,
+        m if m.carries_work() => MessageKind::Work,
+        Message::Termination(_) => MessageKind::Termination,
+        _ => MessageKind::Other,
     }
 }
 
