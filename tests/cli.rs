@@ -741,7 +741,27 @@ fn flags_that_do_not_apply_are_rejected() {
             "--fast-init",
         ),
         (&["run", "nqueens", "8", "--net", "ring"], "--net"),
-        (&["run", "nqueens", "8", "--gantt", "x.svg"], "--gantt"),
+        (
+            &["run", "nqueens", "8", "--sequential", "--gantt", "x.svg"],
+            "--gantt",
+        ),
+        (
+            &["run", "nqueens", "8", "--sequential", "--trace", "x.json"],
+            "--trace",
+        ),
+        (
+            &[
+                "run",
+                "puzzle15",
+                "--korf",
+                "79",
+                "--korf-file",
+                KORF,
+                "--trace",
+                "x.json",
+            ],
+            "--trace",
+        ),
         (
             &["run", "nqueens", "8", "--sequential", "--pes", "2"],
             "--pes",
@@ -802,6 +822,7 @@ fn flags_that_do_not_apply_are_rejected() {
             "--balancer",
         ),
         (&["compare", "nqueens", "7", "--gantt", "x.svg"], "--gantt"),
+        (&["compare", "nqueens", "7", "--trace", "x.json"], "--trace"),
         (
             &[
                 "compare",
@@ -965,5 +986,134 @@ fn simulator_times_have_limits() {
         let o = treesplit(&["sim", "nqueens", "8", "--pes", "4", flag, value]);
         assert_eq!(o.status.code(), Some(2), "{flag} {value}: {}", stderr(&o));
         assert!(stderr(&o).contains(flag), "{flag}: {}", stderr(&o));
+    }
+}
+
+/// Check `path` against the Chrome trace-event format for a run on `p` PEs: a JSON object
+/// with `traceEvents` and `displayTimeUnit`; per phase the required fields and types; one
+/// named track per PE, each with complete events; flow starts and ends paired by id, the end
+/// not before the start, with `bp: "e"`; timestamps monotone per track.
+fn check_chrome_trace(path: &std::path::Path, p: u64) -> serde_json::Value {
+    use std::collections::{BTreeMap, BTreeSet};
+    let text = std::fs::read_to_string(path).expect("the trace file was written");
+    let doc: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    assert!(doc["displayTimeUnit"].is_string());
+    let events = doc["traceEvents"]
+        .as_array()
+        .expect("traceEvents is an array");
+    let mut named = BTreeSet::new();
+    let mut complete: BTreeMap<u64, u64> = BTreeMap::new();
+    let mut last_ts: BTreeMap<u64, f64> = BTreeMap::new();
+    let mut starts: BTreeMap<u64, (f64, u64)> = BTreeMap::new();
+    let mut finishes: BTreeMap<u64, (f64, u64)> = BTreeMap::new();
+    for e in events {
+        let ph = e["ph"].as_str().expect("ph is a string");
+        assert!(e["name"].is_string(), "{e}");
+        assert!(e["pid"].is_u64(), "{e}");
+        let tid = e["tid"].as_u64().expect("tid is an integer");
+        if ph == "M" {
+            if e["name"] == "thread_name" {
+                assert_eq!(e["args"]["name"], format!("PE {tid}"));
+                assert!(named.insert(tid), "track {tid} named twice");
+            }
+            continue;
+        }
+        let ts = e["ts"].as_f64().expect("ts is a number");
+        assert!(ts >= 0.0);
+        let last = last_ts.entry(tid).or_insert(0.0);
+        assert!(ts >= *last, "track {tid}: ts {ts} after {last}");
+        *last = ts;
+        match ph {
+            "X" => {
+                assert!(e["dur"].as_f64().expect("X has dur") >= 0.0);
+                *complete.entry(tid).or_default() += 1;
+            }
+            "s" | "f" => {
+                let id = e["id"].as_u64().expect("flow events have an id");
+                let map = if ph == "s" {
+                    &mut starts
+                } else {
+                    assert_eq!(e["bp"], "e", "{e}");
+                    &mut finishes
+                };
+                assert!(map.insert(id, (ts, tid)).is_none(), "flow id {id} twice");
+            }
+            other => panic!("unexpected phase {other}"),
+        }
+    }
+    let pes: BTreeSet<u64> = (0..p).collect();
+    assert_eq!(named, pes, "one named track per PE");
+    assert_eq!(complete.keys().copied().collect::<BTreeSet<_>>(), pes);
+    assert!(!starts.is_empty(), "no messages");
+    assert_eq!(
+        starts.keys().collect::<Vec<_>>(),
+        finishes.keys().collect::<Vec<_>>()
+    );
+    for (id, (ts, _)) in &starts {
+        assert!(finishes[id].0 >= *ts, "flow {id} ends before it starts");
+    }
+    doc
+}
+
+#[test]
+fn trace_and_gantt_of_real_and_simulated_runs() {
+    let dir = std::env::temp_dir().join(format!("treesplit-cli-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("run.json");
+    let png = dir.join("run.png");
+    let o = treesplit(&[
+        "run",
+        "uts",
+        "T1-mini",
+        "--pes",
+        "3",
+        "--trace",
+        json.to_str().unwrap(),
+        "--gantt",
+        png.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("63914 nodes"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("request latency"), "{}", stdout(&o));
+    let doc = check_chrome_trace(&json, 3);
+    assert_eq!(doc["otherData"]["machine"], "threads");
+    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
+    // The simulator: virtual time units as µs, the same format.
+    let sim = dir.join("sim.json");
+    let svg = dir.join("sim.svg");
+    let o = treesplit(&[
+        "sim",
+        "nqueens",
+        "8",
+        "--pes",
+        "5",
+        "--quiet",
+        "--trace",
+        sim.to_str().unwrap(),
+        "--gantt",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    check_chrome_trace(&sim, 5);
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_unwritable_timeline_path_is_bad_input_before_the_run() {
+    for args in [
+        // A simulation of ~10^8 units: the error must come before it, within seconds.
+        &["sim", "uts", "T1L", "--gantt", "/nonexistent-dir/x.svg"][..],
+        &["sim", "uts", "T1L", "--trace", "/nonexistent-dir/x.json"],
+        &["run", "uts", "T1L", "--trace", "/nonexistent-dir/x.json"],
+        &["run", "uts", "T1L", "--gantt", "/nonexistent-dir/x.png"],
+        &["compare", "uts", "T1L", "--svg", "/nonexistent-dir/x.svg"],
+    ] {
+        let start = std::time::Instant::now();
+        let o = treesplit(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("/nonexistent-dir/x."), "{args:?}: {err}");
+        assert!(start.elapsed().as_secs() < 5, "{args:?} ran first");
     }
 }
