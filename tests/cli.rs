@@ -1024,14 +1024,23 @@ fn trace_and_gantt_of_real_and_simulated_runs() {
         "8",
         "--pes",
         "5",
-        "--quiet",
+        "--json",
         "--trace",
         sim.to_str().unwrap(),
         "--gantt",
         svg.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    check_chrome_trace(&sim, 5);
+    let doc = check_chrome_trace(&sim, 5);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    let end = doc["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["ph"] == "X" && e["tid"] == 0)
+        .map(|e| e["ts"].as_f64().unwrap() + e["dur"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    assert_eq!(end, j["simulation"]["report"]["t_par"].as_f64().unwrap());
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -88,7 +88,12 @@ pub fn check_writable(path: &Path, flag: &str) -> Result<(), String> {
 
 /// Write `trace` of a run on `machine` to `path` in the Chrome trace-event format.
 pub fn write(path: &Path, trace: &Trace, machine: &str) -> Result<(), String> {
-    let us = trace.tick_seconds * 1e6;
+    // µs per tick: real machines tick in ns; a simulator's virtual unit is shown as 1 µs.
+    let us = if machine == "sim" {
+        1.0
+    } else {
+        trace.tick_seconds * 1e6
+    };
     let mut tracks: Vec<Vec<ChromeEvent>> = Vec::with_capacity(trace.pes.len());
     for p in &trace.pes {
         let mut events = Vec::new();

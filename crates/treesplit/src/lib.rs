@@ -15,6 +15,8 @@
 //!   of the papers' machine model in virtual time, and MPI (feature `mpi`); [`Machine`] is
 //!   their common interface.
 //! - [`config`]: what to run with: P, the balancer with its own options, Δt, the seed.
+//! - [`trace`]: per-PE timelines (states and messages) that the driver records on every
+//!   machine when `Config::trace` asks for them.
 //!
 //! ```
 //! use treesplit::{run, Config, Context, Task};

@@ -72,11 +72,19 @@ impl Log2Histogram {
     }
 
     /// Count `value`.
+    #[inline]
     pub fn add(&mut self, value: u64) {
         let k = Self::bucket(value);
-        if self.counts.len() <= k {
-            self.counts.resize(k + 1, 0);
+        match self.counts.get_mut(k) {
+            Some(c) => *c += 1,
+            None => self.grow_and_add(k),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow_and_add(&mut self, k: usize) {
+        self.counts.resize(k + 1, 0);
         self.counts[k] += 1;
     }
 
@@ -362,6 +370,8 @@ impl<O> Report<O> {
                     z.max_units,
                     z.sizes.describe(|v| v.to_string())
                 );
+            } else {
+                let _ = write!(s, " (the task gives no size estimates)");
             }
             let _ = writeln!(
                 s,

@@ -144,8 +144,9 @@ pub(crate) struct PeDriver<T: Task> {
     request_out: u64,
     rtt: (u64, u64),
     bytes: u64,
-    /// This PE's offers that improved its incumbent.
-    improvements: u64,
+    /// The timeline, when the configuration asks for one (checked at every slice and
+    /// message, so it lives here; None costs one comparison).
+    trace: Option<Box<PeTrace>>,
     /// The next round to start.
     next_round: u64,
     me: u32,
@@ -153,6 +154,8 @@ pub(crate) struct PeDriver<T: Task> {
     bounds: BoundExchange,
     /// `bounds_out` holds values to send (checked at every flush).
     bounds_pending: bool,
+    /// The PE has seen termination detected (timeline: it waits as "terminating").
+    terminating: bool,
     /// The best value this PE has sent or passed on.
     flooded: i64,
     // Touched rarely.
@@ -163,13 +166,11 @@ pub(crate) struct PeDriver<T: Task> {
     p: u32,
     /// Seconds per tick, for the report (1 in the simulator: virtual units stay units).
     tick_seconds: f64,
+    /// This PE's offers that improved its incumbent.
+    improvements: u64,
     /// Request latencies in ticks, and the pieces this PE gave away.
     latency: Log2Histogram,
     split_sizes: SplitSizes,
-    /// The timeline, when the configuration asks for one.
-    trace: Option<Box<PeTrace>>,
-    /// The PE has seen termination detected (timeline: it waits as "terminating").
-    terminating: bool,
 }
 
 impl<T: Task> PeDriver<T> {
@@ -224,13 +225,67 @@ impl<T: Task> PeDriver<T> {
         }
     }
 
-    /// Timeline: the PE enters `state` now (the clock is read only on a change).
+    /// Timeline: the PE enters `state` now (the clock is read only on a change). The
+    /// recording code stays out of line, so that [`drive`] stays small enough to be inlined
+    /// into the simulator's event loop, as it was before timelines existed.
     #[inline]
     fn trace_state(&mut self, state: PeState, net: &mut impl Transport<T>) {
+        if self.trace.is_some() {
+            self.trace_state_cold(state, net);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn trace_state_cold(&mut self, state: PeState, net: &mut impl Transport<T>) {
         if let Some(t) = &mut self.trace {
             if t.state() != Some(state) {
                 t.enter(state, net.now());
             }
+        }
+    }
+
+    /// Timeline: the PE waits (requesting, idle or terminating).
+    #[cold]
+    #[inline(never)]
+    fn trace_wait(&mut self, net: &mut impl Transport<T>) {
+        let state = if self.terminating {
+            PeState::Terminating
+        } else if self.request_out != NONE {
+            PeState::Requesting
+        } else {
+            PeState::Idle
+        };
+        self.trace_state_cold(state, net);
+    }
+
+    /// Timeline: a message of `kind` from `from` was delivered at `now`.
+    #[cold]
+    #[inline(never)]
+    fn trace_receive(&mut self, from: PeId, kind: MessageKind, now: u64) {
+        if let Some(t) = &mut self.trace {
+            t.receive(from as u32, kind, now);
+        }
+    }
+
+    /// Statistics of a message sent that is more than a request: a piece's size, the
+    /// termination signal, and the timeline's record of the message.
+    #[inline(never)]
+    fn note_sent(&mut self, to: PeId, message: &Message<T>, now: impl FnOnce() -> u64) {
+        match message {
+            Message::Work {
+                task, generation, ..
+            } => self.split_sizes.add(task.estimate(), *generation),
+            Message::Bundle { tasks, .. } => {
+                for (task, generation) in tasks {
+                    self.split_sizes.add(task.estimate(), *generation);
+                }
+            }
+            Message::Termination(Signal::Finish) => self.terminating = true,
+            _ => {}
+        }
+        if let Some(t) = &mut self.trace {
+            t.send(to as u32, message_kind(message), now());
         }
     }
 
@@ -320,8 +375,8 @@ impl<T: Task> PeDriver<T> {
                     self.latency.add(latency);
                     self.request_out = NONE;
                 }
-                if let Some(t) = &mut self.trace {
-                    t.receive(from as u32, message_kind(&message), now);
+                if self.trace.is_some() {
+                    self.trace_receive(from, message_kind(&message), now);
                 }
                 if matches!(message, Message::Termination(Signal::Finish)) {
                     self.terminating = true;
@@ -329,8 +384,8 @@ impl<T: Task> PeDriver<T> {
                 self.proto.receive(from, message);
             }
             Envelope::Bound(value) => {
-                if let Some(t) = &mut self.trace {
-                    t.receive(from as u32, MessageKind::Bound, now);
+                if self.trace.is_some() {
+                    self.trace_receive(from, MessageKind::Bound, now);
                 }
                 learned = self.learn(value).or(learned);
                 // Pass on every value not passed on yet, even one already learned from a
@@ -444,21 +499,16 @@ fn flush<T: Task>(pe: &mut PeDriver<T>, net: &mut impl Transport<T>) -> Result<(
         }
     }
     while let Some((to, message)) = pe.proto.poll_transmit() {
-        match &message {
-            Message::Request => pe.request_out = net.now(),
-            Message::Work {
-                task, generation, ..
-            } => pe.split_sizes.add(task.estimate(), *generation),
-            Message::Bundle { tasks, .. } => {
-                for (task, generation) in tasks {
-                    pe.split_sizes.add(task.estimate(), *generation);
-                }
-            }
-            Message::Termination(Signal::Finish) => pe.terminating = true,
-            _ => {}
+        if matches!(message, Message::Request) {
+            pe.request_out = net.now();
         }
-        if let Some(t) = &mut pe.trace {
-            t.send(to as u32, message_kind(&message), net.now());
+        if pe.trace.is_some()
+            || matches!(
+                message,
+                Message::Work { .. } | Message::Bundle { .. } | Message::Termination(_)
+            )
+        {
+            pe.note_sent(to, &message, || net.now());
         }
         let bytes = net.send(to, Envelope::Protocol(message), pe.best())?;
         pe.bytes += bytes;
@@ -466,9 +516,33 @@ fn flush<T: Task>(pe: &mut PeDriver<T>, net: &mut impl Transport<T>) -> Result<(
     Ok(())
 }
 
+/// Timeline: handling a delivered message split the task (at `now`): the PE is splitting
+/// until the flush that sends the piece is done, then back in its state before.
+#[cold]
+#[inline(never)]
+fn flush_splitting<T: Task>(
+    pe: &mut PeDriver<T>,
+    net: &mut impl Transport<T>,
+    now: u64,
+) -> Result<(), RunError> {
+    let before = pe.trace.as_mut().and_then(|t| {
+        let before = t.state();
+        t.enter(PeState::Splitting, now);
+        before
+    });
+    flush(pe, net)?;
+    if let Some(state) = before {
+        pe.trace_state_cold(state, net);
+    }
+    Ok(())
+}
+
 /// Drive PE `pe` over `net`: deliver → step → flush → act, until the PE finishes
 /// (`Ok(Step::Finished)`) or the transport suspends it in a slice (`Ok(Step::Work { .. })`)
 /// or while it waits (`Ok(Step::Wait)`); a suspended PE is driven again at its next event.
+/// Inlined into each machine's one caller: the simulator runs it once per event, and its
+/// transport's calls (`worked`, `try_recv`) are then inlined too.
+#[inline(always)]
 pub(crate) fn drive<T: Task>(
     pe: &mut PeDriver<T>,
     net: &mut impl Transport<T>,
@@ -482,18 +556,10 @@ pub(crate) fn drive<T: Task>(
             let now = net.now();
             let handled = pe.handle(incoming, now);
             net.handled(&handled);
-            // Timeline: handling a request that split the task is splitting, from `now`.
-            let before = match &mut pe.trace {
-                Some(t) if handled.costs.splits > 0 => {
-                    let before = t.state();
-                    t.enter(PeState::Splitting, now);
-                    before
-                }
-                _ => None,
-            };
-            flush(pe, net)?;
-            if let Some(state) = before {
-                pe.trace_state(state, net);
+            if handled.costs.splits > 0 && pe.trace.is_some() {
+                flush_splitting(pe, net, now)?;
+            } else {
+                flush(pe, net)?;
             }
         }
         if pe.has_rounds() {
@@ -522,14 +588,7 @@ pub(crate) fn drive<T: Task>(
             Step::Wait => {
                 pe.waiting_since = net.now();
                 if pe.trace.is_some() {
-                    let state = if pe.terminating {
-                        PeState::Terminating
-                    } else if pe.request_out != NONE {
-                        PeState::Requesting
-                    } else {
-                        PeState::Idle
-                    };
-                    pe.trace_state(state, net);
+                    pe.trace_wait(net);
                 }
                 if net.recv_until(pe.poll_timeout())? == Flow::Suspend {
                     return Ok(action);
@@ -615,4 +674,32 @@ pub(crate) fn check_leftover<T: Task>(
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod layout {
+    /// The fields a slice and a flush touch stay in the first 128 bytes.
+    #[test]
+    fn hot_fields_fill_the_first_two_cache_lines() {
+        use std::mem::offset_of;
+        type D = super::PeDriver<crate::task::range::IndexRange<Job>>;
+        assert!(offset_of!(D, round_ticks) < 64);
+        for offset in [
+            offset_of!(D, trace),
+            offset_of!(D, bounds_pending),
+            offset_of!(D, terminating),
+            offset_of!(D, request_out),
+        ] {
+            assert!((64..128).contains(&offset), "{offset}");
+        }
+    }
+
+    #[derive(Clone, serde::Serialize, serde::Deserialize)]
+    struct Job;
+    impl crate::task::range::IndexJob for Job {
+        type Output = ();
+        fn run(&self, _: u64, _: &mut crate::task::Context<'_, ()>) -> u64 {
+            1
+        }
+    }
 }
