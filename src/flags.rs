@@ -147,6 +147,13 @@ pub struct RunOpts {
     /// build with `--features mpi`).
     #[arg(long, global = true, value_enum, default_value_t = MachineArg::Threads)]
     pub machine: MachineArg,
+    /// Write every PE's timeline (states and messages) to this file in the Chrome
+    /// trace-event format (open it in ui.perfetto.dev or chrome://tracing).
+    #[arg(long, global = true)]
+    pub trace: Option<std::path::PathBuf>,
+    /// Draw per-PE timelines (P ≤ 512) and the utilization curve to this SVG or PNG file.
+    #[arg(long, global = true)]
+    pub gantt: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -206,6 +213,10 @@ pub struct SimOpts {
     /// Draw per-PE timelines (P ≤ 512) or the utilization curve to this SVG or PNG file.
     #[arg(long, global = true)]
     pub gantt: Option<std::path::PathBuf>,
+    /// Write every PE's timeline to this file in the Chrome trace-event format (one virtual
+    /// time unit as 1 µs).
+    #[arg(long, global = true)]
+    pub trace: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub out: OutputFlags,
 }

@@ -1,5 +1,8 @@
 //! The `treesplit` binary: answers, JSON, and clear errors (never a panic) on bad input.
 
+mod chrome_trace;
+
+use chrome_trace::check_chrome_trace;
 use std::process::{Command, Output};
 
 fn treesplit(args: &[&str]) -> Output {
@@ -775,7 +778,27 @@ fn flags_that_do_not_apply_are_rejected() {
             "--fast-init",
         ),
         (&["run", "nqueens", "8", "--net", "ring"], "--net"),
-        (&["run", "nqueens", "8", "--gantt", "x.svg"], "--gantt"),
+        (
+            &["run", "nqueens", "8", "--sequential", "--gantt", "x.svg"],
+            "--gantt",
+        ),
+        (
+            &["run", "nqueens", "8", "--sequential", "--trace", "x.json"],
+            "--trace",
+        ),
+        (
+            &[
+                "run",
+                "puzzle15",
+                "--korf",
+                "79",
+                "--korf-file",
+                KORF,
+                "--trace",
+                "x.json",
+            ],
+            "--trace",
+        ),
         (
             &["run", "nqueens", "8", "--sequential", "--pes", "2"],
             "--pes",
@@ -836,6 +859,7 @@ fn flags_that_do_not_apply_are_rejected() {
             "--balancer",
         ),
         (&["compare", "nqueens", "7", "--gantt", "x.svg"], "--gantt"),
+        (&["compare", "nqueens", "7", "--trace", "x.json"], "--trace"),
         (
             &[
                 "compare",
@@ -999,5 +1023,77 @@ fn simulator_times_have_limits() {
         let o = treesplit(&["sim", "nqueens", "8", "--pes", "4", flag, value]);
         assert_eq!(o.status.code(), Some(2), "{flag} {value}: {}", stderr(&o));
         assert!(stderr(&o).contains(flag), "{flag}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn trace_and_gantt_of_real_and_simulated_runs() {
+    let dir = std::env::temp_dir().join(format!("treesplit-cli-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("run.json");
+    let png = dir.join("run.png");
+    let o = treesplit(&[
+        "run",
+        "uts",
+        "T1-mini",
+        "--pes",
+        "3",
+        "--trace",
+        json.to_str().unwrap(),
+        "--gantt",
+        png.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("63914 nodes"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("request latency"), "{}", stdout(&o));
+    let doc = check_chrome_trace(&json, 3);
+    assert_eq!(doc["otherData"]["machine"], "threads");
+    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
+    // The simulator: virtual time units as µs, the same format.
+    let sim = dir.join("sim.json");
+    let svg = dir.join("sim.svg");
+    let o = treesplit(&[
+        "sim",
+        "nqueens",
+        "8",
+        "--pes",
+        "5",
+        "--json",
+        "--trace",
+        sim.to_str().unwrap(),
+        "--gantt",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc = check_chrome_trace(&sim, 5);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    let end = doc["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["ph"] == "X" && e["tid"] == 0)
+        .map(|e| e["ts"].as_f64().unwrap() + e["dur"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    assert_eq!(end, j["simulation"]["report"]["t_par"].as_f64().unwrap());
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_unwritable_timeline_path_is_bad_input_before_the_run() {
+    for args in [
+        // A simulation of ~10^8 units: the error must come before it, within seconds.
+        &["sim", "uts", "T1L", "--gantt", "/nonexistent-dir/x.svg"][..],
+        &["sim", "uts", "T1L", "--trace", "/nonexistent-dir/x.json"],
+        &["run", "uts", "T1L", "--trace", "/nonexistent-dir/x.json"],
+        &["run", "uts", "T1L", "--gantt", "/nonexistent-dir/x.png"],
+        &["compare", "uts", "T1L", "--svg", "/nonexistent-dir/x.svg"],
+    ] {
+        let start = std::time::Instant::now();
+        let o = treesplit(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("/nonexistent-dir/x."), "{args:?}: {err}");
+        assert!(start.elapsed().as_secs() < 5, "{args:?} ran first");
     }
 }

@@ -6,6 +6,8 @@
 //! Needs Open MPI (`mpirun`) and a build with `--features mpi`; `.ci/run` installs both.
 #![cfg(feature = "mpi")]
 
+mod chrome_trace;
+
 use std::process::{Command, Output};
 
 fn mpirun(ranks: usize, extra_mca: &[&str], args: &[&str], env: &[(&str, &str)]) -> Output {
@@ -314,4 +316,34 @@ fn branch_and_bound_on_ranks() {
             "printed once: {out}"
         );
     }
+}
+
+#[test]
+fn trace_and_gantt_on_3_ranks() {
+    let dir = std::env::temp_dir().join(format!("treesplit-mpi-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("mpi.json");
+    let svg = dir.join("mpi.svg");
+    let o = mpirun(
+        3,
+        &[],
+        &[
+            "run",
+            "uts",
+            "T1-mini",
+            "--machine",
+            "mpi",
+            "--quiet",
+            "--trace",
+            json.to_str().unwrap(),
+            "--gantt",
+            svg.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let doc = chrome_trace::check_chrome_trace(&json, 3);
+    assert_eq!(doc["otherData"]["machine"], "mpi");
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

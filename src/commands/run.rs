@@ -9,6 +9,7 @@ use crate::output::{self, print_published, verdict, Failure, Notes};
 use crate::plan::{App, AppVisitor, MachinePlan, Published, RunPlan};
 use serde::Serialize;
 use std::fmt::{Debug, Display};
+use treesplit::trace::DEFAULT_TRACE_CAPACITY;
 use treesplit::{run_sequential, Config, Report, Task};
 
 pub fn run(plan: &RunPlan) -> Result<(), Failure> {
@@ -113,7 +114,12 @@ where
         } else {
             Notes { quiet: true }
         };
-        let config = resolve_jobs(&config, &(self.make_root)(), notes)?;
+        let mut config = resolve_jobs(&config, &(self.make_root)(), notes)?;
+        let sim = matches!(plan.machine, MachinePlan::Sim { .. });
+        // Real machines record the trace for --gantt too; the simulator draws its own.
+        if plan.timeline.trace.is_some() || (plan.timeline.gantt.is_some() && !sim) {
+            config = config.trace(DEFAULT_TRACE_CAPACITY);
+        }
         let Some(r) = machine
             .run((self.make_root)(), &config)
             .map_err(Failure::from)?
@@ -133,13 +139,40 @@ where
                 print!("{}", mpi_summary(report));
             }
         }
-        let gantt = match &plan.machine {
-            MachinePlan::Sim { gantt, .. } => gantt.as_deref(),
-            _ => None,
-        };
-        machine.after_run(&r, notes, gantt)?;
+        let gantt = plan.timeline.gantt.as_deref();
+        machine.after_run(&r, notes, gantt.filter(|_| sim))?;
+        write_timeline(plan, report, notes, sim)?;
         verdict(&check)
     }
+}
+
+/// `--trace` and, on real machines, `--gantt`: the recorded trace to the files the plan names.
+fn write_timeline<O>(
+    plan: &RunPlan,
+    report: &Report<O>,
+    notes: Notes,
+    sim: bool,
+) -> Result<(), Failure> {
+    let Some(trace) = &report.trace else {
+        return Ok(());
+    };
+    if trace.dropped() > 0 {
+        notes.note(format_args!(
+            "the trace kept the last {DEFAULT_TRACE_CAPACITY} events per PE: {} older events were dropped",
+            trace.dropped()
+        ));
+    }
+    if let Some(path) = &plan.timeline.trace {
+        output::trace::write(path, trace, &report.machine)
+            .map_err(|e| Failure::run(format!("cannot write {}: {e}", path.display())))?;
+        notes.note(format_args!("wrote {}", path.display()));
+    }
+    if let Some(path) = plan.timeline.gantt.as_deref().filter(|_| !sim) {
+        output::plot::draw_trace(path, report, trace)
+            .map_err(|e| Failure::run(format!("cannot draw {}: {e}", path.display())))?;
+        notes.note(format_args!("wrote {}", path.display()));
+    }
+    Ok(())
 }
 
 /// Messages, bytes and request round trips per rank.

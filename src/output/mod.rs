@@ -4,6 +4,7 @@
 //! code. Imports none of our modules but `plot` below it.
 
 pub mod plot;
+pub mod trace;
 
 use serde::Serialize;
 use std::process::ExitCode;
@@ -153,6 +154,7 @@ pub fn config_error(e: &ConfigError) -> String {
             format!("--pes {pes} is more than the supported {max}")
         }
         ConfigError::ZeroDeltaT => "--delta-t must be at least 1 work unit".into(),
+        ConfigError::TraceCapacity { .. } => format!("--trace: {e}"),
         ConfigError::ZeroRound => "--round must be at least 1".into(),
         ConfigError::ZeroTrim => {
             "--trim must be at least 1 (leave it out to serve every request)".into()

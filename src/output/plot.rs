@@ -1,6 +1,8 @@
-//! Pictures of a simulation with plotters: per-PE Gantt charts (working, splitting,
-//! sending, idle) above the utilization curve when the simulator kept a timeline (P ≤ 512),
-//! the utilization curve alone otherwise. SVG or PNG by the file's extension. The font is
+//! Pictures of a run with plotters: per-PE Gantt charts (working, splitting, sending, idle;
+//! real runs: requesting and terminating too) above the utilization curve when a timeline
+//! was kept (P ≤ 512), the utilization curve alone otherwise. The simulator's chart is drawn
+//! from its own segments in virtual time ([`draw`]), a real run's from its recorded trace in
+//! milliseconds ([`draw_trace`]), by the same code. SVG or PNG by the file's extension. The font is
 //! embedded (DejaVu Sans, see assets/DejaVuSans-LICENSE.txt), so no system library is needed.
 //! Part of the output layer; imports none of our modules.
 
@@ -8,8 +10,12 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
 use std::sync::Once;
+use treesplit::machine::sim::timeline::Utilization;
 use treesplit::machine::sim::{Activity, Segment};
-use treesplit::SimReport;
+use treesplit::{Report, SimReport, Trace};
+
+/// Real runs draw per-PE rows up to this P (as the simulator keeps its timeline).
+const GANTT_MAX_PES: usize = 512;
 
 static FONT: Once = Once::new();
 
@@ -36,17 +42,92 @@ pub fn check_path(path: &Path) -> Result<(), String> {
     }
 }
 
-/// Draw `report` to `path` (.svg or .png).
+/// A chart of one run: Gantt rows (if kept) above the utilization curve, times in ticks.
+struct Chart<'a> {
+    title: String,
+    segments: Option<&'a [Segment]>,
+    pes: usize,
+    /// The end of the run in ticks.
+    t_end: f64,
+    /// (tick, fraction of PEs busy).
+    utilization: Vec<(f64, f64)>,
+    /// Ticks to the unit of the time axis, and its name.
+    scale: f64,
+    x_desc: &'static str,
+}
+
+/// Draw a simulation's `report` to `path` (.svg or .png).
 pub fn draw<O>(path: &Path, report: &SimReport<O>) -> Result<(), String> {
+    let r = &report.report;
+    let chart = Chart {
+        title: format!(
+            "{} on P = {} ({}, T_rout {}), T_par = {}, efficiency {:.3}",
+            r.config.balancer,
+            r.pes(),
+            report.sim.topology,
+            report.sim.t_rout,
+            r.t_par,
+            r.efficiency().unwrap_or(0.0)
+        ),
+        segments: report.timeline.as_deref(),
+        pes: r.pes(),
+        t_end: r.t_par.max(1.0),
+        utilization: report
+            .utilization
+            .iter()
+            .map(|&(t, f)| (t as f64, f))
+            .collect(),
+        scale: 1.0,
+        x_desc: "virtual time",
+    };
+    draw_chart(path, &chart)
+}
+
+/// Draw a real run's recorded `trace` (threads, MPI) to `path` (.svg or .png), in
+/// milliseconds since the start.
+pub fn draw_trace<O>(path: &Path, report: &Report<O>, trace: &Trace) -> Result<(), String> {
+    let p = report.pes();
+    let segments = trace.segments();
+    let end = trace.end().max(1);
+    let mut busy = Utilization::default();
+    for s in &segments {
+        if matches!(s.activity, Activity::Working | Activity::Splitting) {
+            busy.add(s.start, s.end);
+        }
+    }
+    let chart = Chart {
+        title: format!(
+            "{} on P = {} ({}), T_par = {:.4} s, utilization {:.3}",
+            report.config.balancer,
+            p,
+            report.machine,
+            report.t_par,
+            report.utilization()
+        ),
+        segments: (p <= GANTT_MAX_PES).then_some(&segments[..]),
+        pes: p,
+        t_end: end as f64,
+        utilization: busy
+            .curve(p, end)
+            .into_iter()
+            .map(|(t, f)| (t as f64, f))
+            .collect(),
+        scale: trace.tick_seconds * 1e3,
+        x_desc: "time (ms)",
+    };
+    draw_chart(path, &chart)
+}
+
+fn draw_chart(path: &Path, chart: &Chart<'_>) -> Result<(), String> {
     register_font();
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
-    let size = (1200, if report.timeline.is_some() { 800 } else { 400 });
+    let size = (1200, if chart.segments.is_some() { 800 } else { 400 });
     match ext.as_deref() {
-        Some("svg") => draw_on(SVGBackend::new(path, size).into_drawing_area(), report),
-        Some("png") => draw_on(BitMapBackend::new(path, size).into_drawing_area(), report),
+        Some("svg") => draw_on(SVGBackend::new(path, size).into_drawing_area(), chart),
+        Some("png") => draw_on(BitMapBackend::new(path, size).into_drawing_area(), chart),
         _ => Err("the file name must end in .svg or .png".into()),
     }
 }
@@ -120,37 +201,27 @@ fn color(a: Activity) -> RGBColor {
         Activity::Sending => RGBColor(65, 105, 225),
         Activity::Receiving => RGBColor(148, 103, 189),
         Activity::Idle => RGBColor(225, 225, 225),
+        Activity::Requesting => RGBColor(250, 210, 120),
+        Activity::Terminating => RGBColor(130, 130, 130),
     }
 }
 
-fn draw_on<DB: DrawingBackend, O>(
-    root: DrawingArea<DB, Shift>,
-    r: &SimReport<O>,
-) -> Result<(), String> {
+fn draw_on<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, c: &Chart<'_>) -> Result<(), String> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(err)?;
-    let t_end = r.report.t_par.max(1.0);
-    let title = format!(
-        "{} on P = {} ({}, T_rout {}), T_par = {}, efficiency {:.3}",
-        r.report.config.balancer,
-        r.report.pes(),
-        r.sim.topology,
-        r.sim.t_rout,
-        r.report.t_par,
-        r.report.efficiency().unwrap_or(0.0)
-    );
-    let util_area = match &r.timeline {
+    let t_end = c.t_end * c.scale;
+    let util_area = match c.segments {
         Some(segments) => {
             let (upper, lower) = root.split_vertically(560);
-            gantt(&upper, segments, r.report.pes(), t_end, &title).map_err(err)?;
+            gantt(&upper, segments, c, &c.title).map_err(err)?;
             lower
         }
         None => root.clone(),
     };
-    let caption = if r.timeline.is_some() {
+    let caption = if c.segments.is_some() {
         "fraction of PEs busy".to_string()
     } else {
-        title
+        c.title.clone()
     };
     let mut chart = ChartBuilder::on(&util_area)
         .caption(caption, ("sans-serif", 16))
@@ -161,11 +232,15 @@ fn draw_on<DB: DrawingBackend, O>(
         .map_err(err)?;
     chart
         .configure_mesh()
-        .x_desc("virtual time")
+        .x_desc(c.x_desc)
         .y_desc("busy")
         .draw()
         .map_err(err)?;
-    let points: Vec<(f64, f64)> = r.utilization.iter().map(|&(t, f)| (t as f64, f)).collect();
+    let points: Vec<(f64, f64)> = c
+        .utilization
+        .iter()
+        .map(|&(t, f)| (t * c.scale, f))
+        .collect();
     chart
         .draw_series(LineSeries::new(
             points,
@@ -179,10 +254,10 @@ fn draw_on<DB: DrawingBackend, O>(
 fn gantt<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     segments: &[Segment],
-    p: usize,
-    t_end: f64,
+    c: &Chart<'_>,
     title: &str,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let (p, t_end, k) = (c.pes, c.t_end * c.scale, c.scale);
     let mut chart = ChartBuilder::on(area)
         .caption(title, ("sans-serif", 18))
         .margin(10)
@@ -192,7 +267,7 @@ fn gantt<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .disable_y_mesh()
-        .x_desc("virtual time")
+        .x_desc(c.x_desc)
         .y_desc("PE")
         .draw()?;
     for activity in [
@@ -201,13 +276,18 @@ fn gantt<DB: DrawingBackend>(
         Activity::Splitting,
         Activity::Sending,
         Activity::Receiving,
+        Activity::Requesting,
+        Activity::Terminating,
     ] {
+        if !segments.iter().any(|s| s.activity == activity) {
+            continue;
+        }
         let c = color(activity);
         chart
             .draw_series(segments.iter().filter(|s| s.activity == activity).map(|s| {
                 let y = f64::from(s.pe);
                 Rectangle::new(
-                    [(s.start as f64, y + 0.05), (s.end as f64, y + 0.95)],
+                    [(s.start as f64 * k, y + 0.05), (s.end as f64 * k, y + 0.95)],
                     c.filled(),
                 )
             }))?

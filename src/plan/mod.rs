@@ -68,7 +68,6 @@ pub enum MachinePlan {
         pes: usize,
         sim: SimConfig,
         empty_splits: f64,
-        gantt: Option<PathBuf>,
     },
 }
 
@@ -168,6 +167,30 @@ pub struct RunPlan {
     pub machine: MachinePlan,
     pub balance: Balance,
     pub out: Output,
+    pub timeline: Timeline,
+}
+
+/// Where a run's timeline goes: `--trace` (Chrome trace JSON) and `--gantt` (a picture; the
+/// simulator draws its own segments, real machines the recorded trace). Both paths were
+/// checked writable when the plan was made, so a bad path fails before the run.
+#[derive(Debug, Clone, Default)]
+pub struct Timeline {
+    pub trace: Option<PathBuf>,
+    pub gantt: Option<PathBuf>,
+}
+
+impl Timeline {
+    /// Check the paths: the picture's type, and that both can be written.
+    fn checked(trace: Option<PathBuf>, gantt: Option<PathBuf>) -> Result<Self, Failure> {
+        if let Some(path) = &gantt {
+            plot::check_path(path).map_err(Failure::input)?;
+            output::trace::check_writable(path, "--gantt").map_err(Failure::input)?;
+        }
+        if let Some(path) = &trace {
+            output::trace::check_writable(path, "--trace").map_err(Failure::input)?;
+        }
+        Ok(Timeline { trace, gantt })
+    }
 }
 
 /// `bench`: sequential, treesplit at 1 and P PEs, rayon.
@@ -300,6 +323,8 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
             ("pes", "--pes"),
             ("machine", "--machine"),
             ("baseline", "--baseline"),
+            ("trace", "--trace"),
+            ("gantt", "--gantt"),
         ]);
         rules::reject(
             given,
@@ -311,6 +336,7 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
             machine: MachinePlan::Sequential,
             balance,
             out,
+            timeline: Timeline::default(),
         });
     }
     rules::check_balancer_options(given, &[balance.balancer()])?;
@@ -319,6 +345,11 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
             given,
             &[("baseline", "--baseline")],
             "does not apply to puzzle15 (IDA* runs one computation per threshold; time `run puzzle15 --sequential` separately)",
+        )?;
+        rules::reject(
+            given,
+            &[("trace", "--trace"), ("gantt", "--gantt")],
+            "does not apply to puzzle15: IDA* runs one computation per threshold, so there is no single timeline",
         )?;
     }
     let machine = match o.machine {
@@ -352,6 +383,7 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
         machine,
         balance,
         out,
+        timeline: Timeline::checked(o.trace.clone(), o.gantt.clone())?,
     })
 }
 
@@ -410,16 +442,23 @@ fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
             ));
         }
     }
+    if matches!(app, App::Puzzle15(_)) {
+        rules::reject(
+            given,
+            &[("trace", "--trace")],
+            "does not apply to puzzle15: IDA* simulates one computation per threshold, so there is no single timeline",
+        )?;
+    }
     Ok(RunPlan {
         app,
         machine: MachinePlan::Sim {
             pes: o.pes,
             sim,
             empty_splits: o.empty_splits,
-            gantt: o.gantt.clone(),
         },
         balance,
         out: Output::from(o.out),
+        timeline: Timeline::checked(o.trace.clone(), o.gantt.clone())?,
     })
 }
 
@@ -457,7 +496,7 @@ fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
     )?;
     rules::reject(
         given,
-        &[("gantt", "--gantt")],
+        &[("gantt", "--gantt"), ("trace", "--trace")],
         "does not apply to compare, which runs many simulations (draw the comparison with --svg, or one run's timeline with `treesplit sim … --gantt`)",
     )?;
     let (sim, balance) = sim_machine(&c.opts)?;
@@ -469,6 +508,7 @@ fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
     rules::check_balancer_options(given, &balancers)?;
     if let Some(path) = &c.svg {
         plot::check_path(path).map_err(Failure::input)?;
+        output::trace::check_writable(path, "--svg").map_err(Failure::input)?;
     }
     Ok(ComparePlan {
         app,

@@ -15,6 +15,8 @@
 //!   of the papers' machine model in virtual time, and MPI (feature `mpi`); [`Machine`] is
 //!   their common interface.
 //! - [`config`]: what to run with: P, the balancer with its own options, Δt, the seed.
+//! - [`trace`]: per-PE timelines (states and messages) that the driver records on every
+//!   machine when `Config::trace` asks for them.
 //!
 //! ```
 //! use treesplit::{run, Config, Context, Task};
@@ -63,6 +65,7 @@ pub mod sequential;
 pub mod stats;
 pub mod task;
 pub mod topology;
+pub mod trace;
 
 pub use config::{
     Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError, Jobs, PermutationKind,
@@ -71,10 +74,11 @@ pub use config::{
 pub use error::RunError;
 pub use machine::{simulate, Machine, SimConfig, SimReport, Simulator, Threads};
 pub use sequential::{run_sequential, SequentialReport};
-pub use stats::{PeCounters, PeStats, Report, Totals};
+pub use stats::{Log2Histogram, PeCounters, PeStats, Report, SplitSizes, Totals};
 pub use task::range::{IndexJob, IndexRange};
 pub use task::{Context, Incumbent, Outcome, SharedIncumbent, Task};
 pub use topology::Topology;
+pub use trace::Trace;
 
 /// Run `root` in parallel on the thread machine (one OS thread per PE).
 pub fn run<T: Task>(root: T, config: &Config) -> Result<Report<T::Output>, RunError> {

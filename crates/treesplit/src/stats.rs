@@ -1,8 +1,10 @@
-//! Measurements of a run: per-PE counts and times, totals, efficiency, and a readable
-//! summary (the JSON form is the serde serialization of [`Report`]).
+//! Measurements of a run: per-PE counts and times, totals, efficiency, the request-latency
+//! histogram and split-size statistics, and a readable summary (the JSON form is the serde
+//! serialization of [`Report`]; a recorded [`Trace`] travels beside it, not in it).
 
 use crate::config::Config;
 pub use crate::protocol::PeCounters;
+use crate::trace::{PeTrace, Trace};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
@@ -32,6 +34,131 @@ pub struct PeStats {
     /// of it (by a bound message or a piggybacked bound), over the improvements it learned.
     #[serde(default)]
     pub bound_latency: Option<f64>,
+    /// Request latencies (request sent → its answer, a piece or a rejection, received) in
+    /// log2 buckets of ticks: nanoseconds on real machines, virtual units in the simulator.
+    #[serde(default)]
+    pub request_latency: Log2Histogram,
+    /// The pieces of work this PE gave away.
+    #[serde(default)]
+    pub split_sizes: SplitSizes,
+    /// The PE's recorded timeline, when the configuration asked for one (moved into
+    /// [`Report::trace`] by [`Report::new`]).
+    #[serde(skip)]
+    pub trace: Option<PeTrace>,
+}
+
+/// Counts of values in log2 buckets: `counts[0]` counts the value 0, `counts[k]` (k ≥ 1) the
+/// values in [2^(k−1), 2^k). The vector is as long as the largest bucket used.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Log2Histogram {
+    /// Counts per bucket.
+    pub counts: Vec<u64>,
+}
+
+impl Log2Histogram {
+    /// The bucket of `value`.
+    pub fn bucket(value: u64) -> usize {
+        (u64::BITS - value.leading_zeros()) as usize
+    }
+
+    /// The smallest value of bucket `k`.
+    pub fn lower(k: usize) -> u64 {
+        if k == 0 {
+            0
+        } else {
+            1u64 << (k - 1)
+        }
+    }
+
+    /// Count `value`.
+    #[inline]
+    pub fn add(&mut self, value: u64) {
+        let k = Self::bucket(value);
+        match self.counts.get_mut(k) {
+            Some(c) => *c += 1,
+            None => self.grow_and_add(k),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow_and_add(&mut self, k: usize) {
+        self.counts.resize(k + 1, 0);
+        self.counts[k] += 1;
+    }
+
+    /// Add `other`'s counts.
+    pub fn merge(&mut self, other: &Log2Histogram) {
+        if self.counts.len() < other.counts.len() {
+            self.counts.resize(other.counts.len(), 0);
+        }
+        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
+            *a += b;
+        }
+    }
+
+    /// Values counted.
+    pub fn total(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// The non-empty buckets as "≥lower:count", the lower bound printed by `fmt` (e.g.
+    /// nanoseconds as µs).
+    fn describe(&self, fmt: impl Fn(u64) -> String) -> String {
+        let parts: Vec<String> = self
+            .counts
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c > 0)
+            .map(|(k, c)| format!("≥{}:{c}", fmt(Self::lower(k))))
+            .collect();
+        parts.join(" ")
+    }
+}
+
+/// The sizes of the pieces of work given away (answers to requests, master–worker bundles'
+/// jobs). A piece's size is its task's `estimate()` (work units) when the task gives one;
+/// tasks without estimates are described by the pieces' generations (splitting depth) only,
+/// as the units a piece later does are not known where it was split.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SplitSizes {
+    /// Pieces given away.
+    pub pieces: u64,
+    /// Pieces whose task gave a size estimate.
+    pub estimated: u64,
+    /// Sum of the estimates.
+    pub units: u64,
+    /// The largest estimate.
+    pub max_units: u64,
+    /// The estimates in log2 buckets of work units.
+    pub sizes: Log2Histogram,
+    /// The pieces' generations in log2 buckets.
+    pub generations: Log2Histogram,
+}
+
+impl SplitSizes {
+    /// Count a piece of generation `generation` with estimated size `estimate`.
+    pub fn add(&mut self, estimate: Option<u64>, generation: u32) {
+        self.pieces += 1;
+        self.generations.add(u64::from(generation));
+        if let Some(units) = estimate {
+            self.estimated += 1;
+            self.units = self.units.saturating_add(units);
+            self.max_units = self.max_units.max(units);
+            self.sizes.add(units);
+        }
+    }
+
+    /// Add `other`'s pieces.
+    pub fn merge(&mut self, other: &SplitSizes) {
+        self.pieces += other.pieces;
+        self.estimated += other.estimated;
+        self.units = self.units.saturating_add(other.units);
+        self.max_units = self.max_units.max(other.max_units);
+        self.sizes.merge(&other.sizes);
+        self.generations.merge(&other.generations);
+    }
 }
 
 /// Sums and extremes over all PEs.
@@ -67,6 +194,12 @@ pub struct Totals {
     pub max_pe_work_units: u64,
     /// Smallest work units done by one PE.
     pub min_pe_work_units: u64,
+    /// Request latencies of all PEs (log2 buckets of ticks, see [`PeStats::request_latency`]).
+    #[serde(default)]
+    pub request_latency: Log2Histogram,
+    /// The pieces all PEs gave away.
+    #[serde(default)]
+    pub split_sizes: SplitSizes,
 }
 
 /// The full record of a parallel run.
@@ -90,11 +223,22 @@ pub struct Report<O> {
     /// number of jobs, with any floor or cap that applied).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The recorded timeline of every PE, when the configuration asked for one
+    /// ([`Config::trace`]); not part of the JSON report.
+    #[serde(skip)]
+    pub trace: Option<Trace>,
 }
 
 impl<O> Report<O> {
     /// Assemble a report and compute the totals.
-    pub fn new(output: O, machine: &str, config: Config, t_par: f64, per_pe: Vec<PeStats>) -> Self {
+    /// The PEs' traces, if recorded, move into [`Report::trace`].
+    pub fn new(
+        output: O,
+        machine: &str,
+        config: Config,
+        t_par: f64,
+        mut per_pe: Vec<PeStats>,
+    ) -> Self {
         let mut t = Totals {
             min_pe_work_units: u64::MAX,
             ..Totals::default()
@@ -115,7 +259,14 @@ impl<O> Report<O> {
             t.improvements += s.improvements;
             t.max_pe_work_units = t.max_pe_work_units.max(c.work_units);
             t.min_pe_work_units = t.min_pe_work_units.min(c.work_units);
+            t.request_latency.merge(&s.request_latency);
+            t.split_sizes.merge(&s.split_sizes);
         }
+        let traces: Vec<PeTrace> = per_pe.iter_mut().filter_map(|s| s.trace.take()).collect();
+        let trace = (!traces.is_empty()).then(|| Trace {
+            tick_seconds: if machine == "sim" { 1.0 } else { 1e-9 },
+            pes: traces,
+        });
         if per_pe.is_empty() {
             t.min_pe_work_units = 0;
         }
@@ -128,6 +279,7 @@ impl<O> Report<O> {
             per_pe,
             totals: t,
             notes: Vec::new(),
+            trace,
         }
     }
 
@@ -197,6 +349,40 @@ impl<O> Report<O> {
                 );
             }
             let _ = writeln!(s);
+        }
+        if t.request_latency.total() > 0 {
+            // Ticks are ns on real machines, virtual units in the simulator.
+            let hist = if self.machine == "sim" {
+                t.request_latency.describe(|v| v.to_string())
+            } else {
+                t.request_latency
+                    .describe(|v| format!("{:.1}µs", v as f64 / 1000.0))
+            };
+            let _ = writeln!(
+                s,
+                "request latency (log2 buckets, {} answers): {hist}",
+                t.request_latency.total()
+            );
+        }
+        let z = &t.split_sizes;
+        if z.pieces > 0 {
+            let _ = write!(s, "pieces given away {}", z.pieces);
+            if z.estimated > 0 {
+                let _ = write!(
+                    s,
+                    ": estimated size mean {:.1} max {} units (log2 buckets: {})",
+                    z.units as f64 / z.estimated as f64,
+                    z.max_units,
+                    z.sizes.describe(|v| v.to_string())
+                );
+            } else {
+                let _ = write!(s, " (the task gives no size estimates)");
+            }
+            let _ = writeln!(
+                s,
+                "; generations (log2 buckets): {}",
+                z.generations.describe(|v| v.to_string())
+            );
         }
         if p <= 64 {
             let _ = writeln!(

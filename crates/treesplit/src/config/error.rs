@@ -18,6 +18,13 @@ pub enum ConfigError {
     },
     /// Δt = 0.
     ZeroDeltaT,
+    /// A trace ring of 0 events, or more than supported.
+    TraceCapacity {
+        /// Events per PE asked for.
+        capacity: usize,
+        /// The largest capacity supported.
+        max: usize,
+    },
     /// A round (phase) length of 0.
     ZeroRound,
     /// A trimming limit of 0.
@@ -107,6 +114,10 @@ impl fmt::Display for ConfigError {
                 write!(f, "{pes} PEs is more than the supported {max}")
             }
             ConfigError::ZeroDeltaT => write!(f, "Δt must be at least 1 work unit"),
+            ConfigError::TraceCapacity { capacity, max } => write!(
+                f,
+                "a trace keeps 1 to {max} events per PE, not {capacity}"
+            ),
             ConfigError::ZeroRound => write!(f, "the round length must be at least 1"),
             ConfigError::ZeroTrim => write!(
                 f,

@@ -47,6 +47,10 @@ pub struct Config {
     pub seed: u64,
     /// The termination detection protocol.
     pub termination: TerminationKind,
+    /// Record every PE's timeline in a ring of this many events per PE (None: off, the
+    /// default); see [`crate::trace`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<usize>,
 }
 
 /// The default Δt in work units: long enough that polling costs well under 1 % of the work
@@ -69,6 +73,7 @@ impl Config {
             delta_t: DEFAULT_DELTA_T,
             seed: 1,
             termination: TerminationKind::FourCounter,
+            trace: None,
         }
     }
 
@@ -93,6 +98,14 @@ impl Config {
     /// Builder: the termination protocol.
     pub fn termination(mut self, kind: TerminationKind) -> Self {
         self.termination = kind;
+        self
+    }
+
+    /// Builder: record every PE's timeline (state changes and messages) in a preallocated
+    /// ring of `capacity` events per PE ([`crate::trace::DEFAULT_TRACE_CAPACITY`] is a good
+    /// default); the report then holds it in `Report::trace`.
+    pub fn trace(mut self, capacity: usize) -> Self {
+        self.trace = Some(capacity);
         self
     }
 
@@ -142,6 +155,14 @@ impl Config {
         }
         if self.delta_t == 0 {
             return Err(ConfigError::ZeroDeltaT);
+        }
+        if let Some(capacity) = self.trace {
+            if !(1..=crate::trace::MAX_TRACE_CAPACITY).contains(&capacity) {
+                return Err(ConfigError::TraceCapacity {
+                    capacity,
+                    max: crate::trace::MAX_TRACE_CAPACITY,
+                });
+            }
         }
         if self.balancer.round() == Some(0) {
             return Err(ConfigError::ZeroRound);

@@ -10,8 +10,11 @@
 //!   order;
 //! - **incumbents** of branch-and-bound: one mechanism, [`BoundExchange`], says how an
 //!   improvement travels on this machine;
-//! - **PE timing and statistics**: idle time, busy time, request round trips, bytes, and the
-//!   per-PE record ([`PeStats`]) the report is built from;
+//! - **PE timing and statistics**: idle time, busy time, request round trips and their
+//!   latency histogram, the sizes of pieces given away, bytes, and the per-PE record
+//!   ([`PeStats`]) the report is built from;
+//! - **the timeline** ([`crate::trace`], when configured): state changes (working,
+//!   splitting, requesting, idle, terminating) and messages, in a preallocated ring per PE;
 //! - **the lost-work check**: [`Envelope::carries_work`] is the one test for work that must
 //!   never be dropped.
 //!
@@ -28,9 +31,11 @@ pub(crate) use bounds::BoundExchange;
 
 use crate::config::Config;
 use crate::error::RunError;
+use crate::protocol::termination::Signal;
 use crate::protocol::{self, Costs, Message, PeCounters, PeId, Protocol, Step};
-use crate::stats::PeStats;
+use crate::stats::{Log2Histogram, PeStats, SplitSizes};
 use crate::task::{CountingIncumbent, Incumbent, SharedIncumbent, Task};
+use crate::trace::{MessageKind, PeState, PeTrace};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -139,8 +144,9 @@ pub(crate) struct PeDriver<T: Task> {
     request_out: u64,
     rtt: (u64, u64),
     bytes: u64,
-    /// This PE's offers that improved its incumbent.
-    improvements: u64,
+    /// The timeline, when the configuration asks for one (checked at every slice and
+    /// message, so it lives here; None costs one comparison).
+    trace: Option<Box<PeTrace>>,
     /// The next round to start.
     next_round: u64,
     me: u32,
@@ -148,6 +154,8 @@ pub(crate) struct PeDriver<T: Task> {
     bounds: BoundExchange,
     /// `bounds_out` holds values to send (checked at every flush).
     bounds_pending: bool,
+    /// The PE has seen termination detected (timeline: it waits as "terminating").
+    terminating: bool,
     /// The best value this PE has sent or passed on.
     flooded: i64,
     // Touched rarely.
@@ -158,6 +166,11 @@ pub(crate) struct PeDriver<T: Task> {
     p: u32,
     /// Seconds per tick, for the report (1 in the simulator: virtual units stay units).
     tick_seconds: f64,
+    /// This PE's offers that improved its incumbent.
+    improvements: u64,
+    /// Request latencies in ticks, and the pieces this PE gave away.
+    latency: Log2Histogram,
+    split_sizes: SplitSizes,
 }
 
 impl<T: Task> PeDriver<T> {
@@ -201,6 +214,78 @@ impl<T: Task> PeDriver<T> {
             rtt: (0, 0),
             bytes: 0,
             tick_seconds: machine.tick_seconds,
+            latency: Log2Histogram::default(),
+            split_sizes: SplitSizes::default(),
+            trace: config.trace.map(|capacity| {
+                let mut t = Box::new(PeTrace::new(me as u32, capacity));
+                t.enter(PeState::Idle, machine.now);
+                t
+            }),
+            terminating: false,
+        }
+    }
+
+    /// Timeline: the PE enters `state` now (the clock is read only on a change). The
+    /// recording code stays out of line, so that [`drive`] stays small enough to be inlined
+    /// into the simulator's event loop, as it was before timelines existed.
+    #[inline]
+    fn trace_state(&mut self, state: PeState, net: &mut impl Transport<T>) {
+        if self.trace.is_some() {
+            self.trace_state_cold(state, net);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn trace_state_cold(&mut self, state: PeState, net: &mut impl Transport<T>) {
+        if let Some(t) = &mut self.trace {
+            if t.state() != Some(state) {
+                t.enter(state, net.now());
+            }
+        }
+    }
+
+    /// Timeline: the PE waits (requesting, idle or terminating).
+    #[cold]
+    #[inline(never)]
+    fn trace_wait(&mut self, net: &mut impl Transport<T>) {
+        let state = if self.terminating {
+            PeState::Terminating
+        } else if self.request_out != NONE {
+            PeState::Requesting
+        } else {
+            PeState::Idle
+        };
+        self.trace_state_cold(state, net);
+    }
+
+    /// Timeline: a message of `kind` from `from` was delivered at `now`.
+    #[cold]
+    #[inline(never)]
+    fn trace_receive(&mut self, from: PeId, kind: MessageKind, now: u64) {
+        if let Some(t) = &mut self.trace {
+            t.receive(from as u32, kind, now);
+        }
+    }
+
+    /// Statistics of a message sent that is more than a request: a piece's size, the
+    /// termination signal, and the timeline's record of the message.
+    #[inline(never)]
+    fn note_sent(&mut self, to: PeId, message: &Message<T>, now: impl FnOnce() -> u64) {
+        match message {
+            Message::Work {
+                task, generation, ..
+            } => self.split_sizes.add(task.estimate(), *generation),
+            Message::Bundle { tasks, .. } => {
+                for (task, generation) in tasks {
+                    self.split_sizes.add(task.estimate(), *generation);
+                }
+            }
+            Message::Termination(Signal::Finish) => self.terminating = true,
+            _ => {}
+        }
+        if let Some(t) = &mut self.trace {
+            t.send(to as u32, message_kind(message), now());
         }
     }
 
@@ -284,13 +369,24 @@ impl<T: Task> PeDriver<T> {
                     Message::Reject | Message::Work { .. } | Message::Bundle { .. }
                 ) && self.request_out != NONE
                 {
-                    self.rtt.0 += now.saturating_sub(self.request_out);
+                    let latency = now.saturating_sub(self.request_out);
+                    self.rtt.0 += latency;
                     self.rtt.1 += 1;
+                    self.latency.add(latency);
                     self.request_out = NONE;
+                }
+                if self.trace.is_some() {
+                    self.trace_receive(from, message_kind(&message), now);
+                }
+                if matches!(message, Message::Termination(Signal::Finish)) {
+                    self.terminating = true;
                 }
                 self.proto.receive(from, message);
             }
             Envelope::Bound(value) => {
+                if self.trace.is_some() {
+                    self.trace_receive(from, MessageKind::Bound, now);
+                }
                 learned = self.learn(value).or(learned);
                 // Pass on every value not passed on yet, even one already learned from a
                 // piggyback: the flood must reach this PE's part of the tree.
@@ -351,6 +447,12 @@ impl<T: Task> PeDriver<T> {
             request_rtt: (self.rtt.1 > 0).then(|| self.rtt.0 as f64 * s / self.rtt.1 as f64),
             improvements: self.improvements,
             bound_latency: None,
+            request_latency: std::mem::take(&mut self.latency),
+            split_sizes: std::mem::take(&mut self.split_sizes),
+            trace: self.trace.take().map(|mut t| {
+                t.end = now;
+                *t
+            }),
         };
         (stats, self.proto.take_output())
     }
@@ -389,6 +491,9 @@ fn flush<T: Task>(pe: &mut PeDriver<T>, net: &mut impl Transport<T>) -> Result<(
     if pe.bounds_pending {
         pe.bounds_pending = false;
         for (to, value) in std::mem::take(&mut pe.bounds_out) {
+            if let Some(t) = &mut pe.trace {
+                t.send(to, MessageKind::Bound, net.now());
+            }
             let bytes = net.send(to as PeId, Envelope::Bound(value), pe.best())?;
             pe.bytes += bytes;
         }
@@ -397,8 +502,37 @@ fn flush<T: Task>(pe: &mut PeDriver<T>, net: &mut impl Transport<T>) -> Result<(
         if matches!(message, Message::Request) {
             pe.request_out = net.now();
         }
+        if pe.trace.is_some()
+            || matches!(
+                message,
+                Message::Work { .. } | Message::Bundle { .. } | Message::Termination(_)
+            )
+        {
+            pe.note_sent(to, &message, || net.now());
+        }
         let bytes = net.send(to, Envelope::Protocol(message), pe.best())?;
         pe.bytes += bytes;
+    }
+    Ok(())
+}
+
+/// Timeline: handling a delivered message split the task (at `now`): the PE is splitting
+/// until the flush that sends the piece is done, then back in its state before.
+#[cold]
+#[inline(never)]
+fn flush_splitting<T: Task>(
+    pe: &mut PeDriver<T>,
+    net: &mut impl Transport<T>,
+    now: u64,
+) -> Result<(), RunError> {
+    let before = pe.trace.as_mut().and_then(|t| {
+        let before = t.state();
+        t.enter(PeState::Splitting, now);
+        before
+    });
+    flush(pe, net)?;
+    if let Some(state) = before {
+        pe.trace_state_cold(state, net);
     }
     Ok(())
 }
@@ -406,6 +540,9 @@ fn flush<T: Task>(pe: &mut PeDriver<T>, net: &mut impl Transport<T>) -> Result<(
 /// Drive PE `pe` over `net`: deliver → step → flush → act, until the PE finishes
 /// (`Ok(Step::Finished)`) or the transport suspends it in a slice (`Ok(Step::Work { .. })`)
 /// or while it waits (`Ok(Step::Wait)`); a suspended PE is driven again at its next event.
+/// Inlined into each machine's one caller: the simulator runs it once per event, and its
+/// transport's calls (`worked`, `try_recv`) are then inlined too.
+#[inline(always)]
 pub(crate) fn drive<T: Task>(
     pe: &mut PeDriver<T>,
     net: &mut impl Transport<T>,
@@ -419,7 +556,11 @@ pub(crate) fn drive<T: Task>(
             let now = net.now();
             let handled = pe.handle(incoming, now);
             net.handled(&handled);
-            flush(pe, net)?;
+            if handled.costs.splits > 0 && pe.trace.is_some() {
+                flush_splitting(pe, net, now)?;
+            } else {
+                flush(pe, net)?;
+            }
         }
         if pe.has_rounds() {
             let now = net.now();
@@ -437,6 +578,7 @@ pub(crate) fn drive<T: Task>(
         }
         match action {
             Step::Work { budget } => {
+                pe.trace_state(PeState::Working, net);
                 let slice = pe.work(budget);
                 flush(pe, net)?;
                 if net.worked(&slice)? == Flow::Suspend {
@@ -445,6 +587,9 @@ pub(crate) fn drive<T: Task>(
             }
             Step::Wait => {
                 pe.waiting_since = net.now();
+                if pe.trace.is_some() {
+                    pe.trace_wait(net);
+                }
                 if net.recv_until(pe.poll_timeout())? == Flow::Suspend {
                     return Ok(action);
                 }
@@ -464,17 +609,23 @@ pub(crate) struct WireStats {
     bytes_sent: u64,
     request_rtt: Option<f64>,
     improvements: u64,
+    request_latency: Log2Histogram,
+    split_sizes: SplitSizes,
+    trace: Option<PeTrace>,
 }
 
-impl From<&PeStats> for WireStats {
-    fn from(s: &PeStats) -> Self {
+impl From<PeStats> for WireStats {
+    fn from(s: PeStats) -> Self {
         WireStats {
-            counters: s.counters.clone(),
+            counters: s.counters,
             busy: s.busy,
             idle: s.idle,
             bytes_sent: s.bytes_sent,
             request_rtt: s.request_rtt,
             improvements: s.improvements,
+            request_latency: s.request_latency,
+            split_sizes: s.split_sizes,
+            trace: s.trace,
         }
     }
 }
@@ -492,7 +643,21 @@ impl WireStats {
             request_rtt: self.request_rtt,
             improvements: self.improvements,
             bound_latency: None,
+            request_latency: self.request_latency,
+            split_sizes: self.split_sizes,
+            trace: self.trace,
         }
+    }
+}
+
+/// A message's kind in the timeline.
+fn message_kind<T: Task>(message: &Message<T>) -> MessageKind {
+    match message {
+        Message::Request => MessageKind::Request,
+        Message::Reject => MessageKind::Reject,
+        m if m.carries_work() => MessageKind::Work,
+        Message::Termination(_) => MessageKind::Termination,
+        _ => MessageKind::Other,
     }
 }
 
@@ -509,4 +674,32 @@ pub(crate) fn check_leftover<T: Task>(
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod layout {
+    /// The fields a slice and a flush touch stay in the first 128 bytes.
+    #[test]
+    fn hot_fields_fill_the_first_two_cache_lines() {
+        use std::mem::offset_of;
+        type D = super::PeDriver<crate::task::range::IndexRange<Job>>;
+        assert!(offset_of!(D, round_ticks) < 64);
+        for offset in [
+            offset_of!(D, trace),
+            offset_of!(D, bounds_pending),
+            offset_of!(D, terminating),
+            offset_of!(D, request_out),
+        ] {
+            assert!((64..128).contains(&offset), "{offset}");
+        }
+    }
+
+    #[derive(Clone, serde::Serialize, serde::Deserialize)]
+    struct Job;
+    impl crate::task::range::IndexJob for Job {
+        type Output = ();
+        fn run(&self, _: u64, _: &mut crate::task::Context<'_, ()>) -> u64 {
+            1
+        }
+    }
 }

@@ -180,11 +180,7 @@ impl Mpi {
                 per_pe.into_iter().flatten().collect(),
             ))
         } else {
-            link.send(
-                0,
-                Envelope::<T>::Stats(Box::new(WireStats::from(&stats))),
-                0,
-            )?;
+            link.send(0, Envelope::<T>::Stats(Box::new(WireStats::from(stats))), 0)?;
             None
         };
         // Everyone is done sending; drop the requests and rejections still queued (the

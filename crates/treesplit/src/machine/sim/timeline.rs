@@ -17,6 +17,10 @@ pub enum Activity {
     Receiving,
     /// Idle, waiting for a message.
     Idle,
+    /// Real runs: waiting for the answer to a work request.
+    Requesting,
+    /// Real runs: waiting after termination was detected (result reduction).
+    Terminating,
 }
 
 /// A PE's activity over `[start, end)` in virtual time.
