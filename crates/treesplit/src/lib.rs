@@ -50,6 +50,7 @@
 
 #![deny(missing_docs)]
 
+pub mod check;
 pub mod config;
 pub(crate) mod driver;
 pub mod error;
@@ -68,7 +69,7 @@ pub use config::{
     Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError, Jobs, PermutationKind,
     PollingOptions, StaticPermutation, TerminationKind,
 };
-pub use error::RunError;
+pub use error::{Limit, Partial, RunError};
 pub use machine::{simulate, Machine, SimConfig, SimReport, Simulator, Threads};
 pub use sequential::{run_sequential, SequentialReport};
 pub use stats::{PeCounters, PeStats, Report, Totals};
