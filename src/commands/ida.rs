@@ -35,7 +35,7 @@ pub fn run(plan: &RunPlan, spec: &PuzzleSpec) -> Result<(), Failure> {
             spec,
             stop,
             |_| {},
-            |root| {
+            |root, _| {
                 let s = run_sequential(root);
                 Ok(Some((s.output, s.work_units)))
             },
@@ -67,11 +67,21 @@ impl UseMachine for Ida<'_> {
             Notes { quiet: true }
         };
         let mut totals = Totals::default();
+        let started = std::time::Instant::now();
         let result = iterate(
             self.spec,
             self.stop,
             |values| machine.share_from_0(values),
-            |root| {
+            |root, generated| {
+                // Run limits bound the whole search: each iteration gets what is left.
+                let mut config = config.clone();
+                if let Some(n) = config.max_units {
+                    config.max_units = Some(n.saturating_sub(generated).max(1));
+                }
+                if let Some(t) = config.time_limit {
+                    let left = t.saturating_sub(started.elapsed());
+                    config.time_limit = Some(left.max(std::time::Duration::from_millis(1)));
+                }
                 let config = resolve_jobs(&config, &root, notes)?;
                 let Some(r) = machine.run(root, &config).map_err(Failure::from)? else {
                     return Ok(None);
@@ -99,14 +109,15 @@ impl UseMachine for Ida<'_> {
     }
 }
 
-/// The IDA* iterations: `run_iteration` runs one threshold's root and returns its outcome and
+/// The IDA* iterations: `run_iteration` runs one threshold's root (given the work units
+/// generated so far, the same on every process) and returns its outcome and
 /// work units where this process holds them (`None` on MPI ranks other than 0); `share`
 /// makes rank 0's decision known everywhere. `None` on the processes without the result.
 fn iterate(
     spec: &PuzzleSpec,
     stop: bool,
     share: impl Fn(&mut [u64]),
-    mut run_iteration: impl FnMut(Puzzle15) -> Result<Option<(Iteration, u64)>, Failure>,
+    mut run_iteration: impl FnMut(Puzzle15, u64) -> Result<Option<(Iteration, u64)>, Failure>,
 ) -> Result<Option<IdaResult>, Failure> {
     let (mut threshold, mut generated, mut thresholds) = (manhattan(&spec.tiles), 1, vec![]);
     let moves = loop {
@@ -114,7 +125,7 @@ fn iterate(
         if threshold == 0 {
             break Some(vec![]);
         }
-        let outcome = run_iteration(Puzzle15::new(&spec.tiles, threshold, stop))?;
+        let outcome = run_iteration(Puzzle15::new(&spec.tiles, threshold, stop), generated)?;
         // [solution found, next threshold, work units] as rank 0 saw them.
         let mut shared = [0u64; 3];
         if let Some((out, units)) = &outcome {

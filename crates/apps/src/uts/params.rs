@@ -269,7 +269,7 @@ impl UtsParams {
         // Mean of min(G, 100) for UTS's geometric draw with mean b: Σ_{k=1..100} r^k.
         let geometric = |b: f64| {
             // UTS gives no children for a mean that is not positive (or not a number).
-            if !(b > 0.0) {
+            if b.is_nan() || b <= 0.0 {
                 return 0.0;
             }
             let r = b / (1.0 + b);
