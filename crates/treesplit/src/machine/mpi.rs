@@ -128,10 +128,12 @@ impl Mpi {
                 self.abort(1)
             }
             Err(payload) => {
-                eprintln!(
-                    "error: MPI rank {rank}: {}; aborting the MPI job",
-                    panic_error(rank, payload)
-                );
+                match panic_error(rank, payload) {
+                    RunError::PePanicked { message, .. } => eprintln!(
+                        "error: PE {rank} (MPI rank {rank}) panicked: {message}; aborting the MPI job"
+                    ),
+                    other => eprintln!("error: MPI rank {rank}: {other}; aborting the MPI job"),
+                }
                 self.abort(70)
             }
         }
