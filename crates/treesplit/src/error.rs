@@ -247,3 +247,28 @@ pub(crate) fn panic_error(pe: usize, payload: Box<dyn Any + Send>) -> RunError {
         _ => RunError::PePanicked { pe, message },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caught_panics_are_classified_by_where_they_happened() {
+        // This file is the library's own source: a panic here is a broken invariant.
+        let payload = catch_quietly(|| panic!("a broken invariant")).unwrap_err();
+        assert_eq!(
+            panic_error(3, payload),
+            RunError::Internal("PE 3: a broken invariant".into())
+        );
+        let payload = catch_quietly(|| violation("work overran".into())).unwrap_err();
+        assert_eq!(
+            panic_error(1, payload),
+            RunError::ContractViolated {
+                pe: 1,
+                what: "work overran".into()
+            }
+        );
+        // Outside a quiet region the previous hook is in charge again.
+        assert_eq!(QUIET.with(Cell::get), 0);
+    }
+}
