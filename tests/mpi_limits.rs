@@ -70,6 +70,30 @@ fn limits_stop_an_endless_tree_on_ranks() {
 }
 
 #[test]
+fn a_limit_stops_every_rank_of_an_ida_search() {
+    let o = mpirun(
+        3,
+        &[
+            "run",
+            "puzzle15",
+            "--korf",
+            "88",
+            "--machine",
+            "mpi",
+            "--max-units",
+            "100000",
+        ],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_ne!(o.status.code(), Some(124), "timed out: {err}");
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("IDA* search reached the limit of 100000 work units"),
+        "{err}"
+    );
+}
+
+#[test]
 fn check_passes_a_correct_run_on_ranks() {
     let o = mpirun(3, &["run", "nqueens", "9", "--machine", "mpi", "--check"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
