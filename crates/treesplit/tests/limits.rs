@@ -161,3 +161,21 @@ fn zero_limits_are_bad_input() {
         ))
     );
 }
+
+#[test]
+fn every_balancer_stops_cleanly_at_a_limit_in_the_simulator_and_on_threads() {
+    for &kind in BalancerKind::ALL {
+        let mut config = Config::new(8)
+            .balancer(kind)
+            .delta_t(100)
+            .max_units(300_000);
+        if kind.is_static() {
+            config = config.balancer(treesplit::Balancer::from(kind).with_jobs(Jobs::PerPe(4)));
+        }
+        let r = simulate(endless(), &config, &SimConfig::default()).map(|r| r.report.output);
+        check_partial(r, Limit::Units(300_000), 8, 100);
+        let config = Config { pes: 3, ..config };
+        let r = Threads::new().run(endless(), &config).map(|r| r.output);
+        check_partial(r, Limit::Units(300_000), 3, 100);
+    }
+}
