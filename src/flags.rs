@@ -56,6 +56,57 @@ pub struct OutputFlags {
     pub quiet: bool,
 }
 
+/// Run limits and contract checks: `--max-units`, `--time-limit`, `--check`.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct LimitFlags {
+    /// Stop the run after N work units in all (it may overshoot by up to P·Δt units); the
+    /// run then exits 1 with its partial report. Deterministic in the simulator.
+    #[arg(long = "max-units", global = true, value_name = "N")]
+    pub max_units: Option<u64>,
+    /// Stop the run after this much wall-clock time: 30s, 5m, 1.5h, 250ms or plain seconds
+    /// (real time in the simulator too, so not reproducible there: prefer --max-units); the
+    /// run then exits 1 with its partial report.
+    #[arg(long = "time-limit", global = true, value_name = "D", value_parser = parse_duration)]
+    pub time_limit: Option<std::time::Duration>,
+    /// Check the task's contract while running (work within its budget and making progress,
+    /// splits that conserve size estimates; a violation exits 1 naming the PE and piece),
+    /// then the result and work units against a sequential run (a mismatch exits 3).
+    #[arg(long, global = true)]
+    pub check: bool,
+}
+
+/// A duration: a number with `ms`, `s`, `m` or `h` (plain: seconds), more than zero.
+fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let t = text.trim();
+    let (number, unit) = match t.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => t.split_at(i),
+        None => (t, "s"),
+    };
+    let scale = match unit.trim() {
+        "ms" => 1e-3,
+        "s" => 1.0,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        _ => {
+            return Err(format!(
+                "'{text}' is not a duration (use e.g. 30s, 5m, 1.5h, 250ms)"
+            ))
+        }
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a duration (use e.g. 30s, 5m, 1.5h, 250ms)"))?;
+    let seconds = value * scale;
+    if !(seconds.is_finite() && seconds > 0.0) {
+        return Err(format!(
+            "the time limit must be more than zero, got '{text}'"
+        ));
+    }
+    std::time::Duration::try_from_secs_f64(seconds)
+        .map_err(|_| format!("the time limit '{text}' is too long"))
+}
+
 /// treesplit: tree-shaped computations on many PEs with provably good load balance.
 #[derive(Debug, Parser)]
 #[command(name = "treesplit", version, about, propagate_version = true)]
@@ -134,6 +185,8 @@ pub struct RunOpts {
     pub balance: BalancerOpts,
     #[command(flatten)]
     pub out: OutputFlags,
+    #[command(flatten)]
+    pub limits: LimitFlags,
     /// Number of PEs (default: the number of cores).
     #[arg(long, global = true)]
     pub pes: Option<usize>,
@@ -177,6 +230,8 @@ pub struct SimArgs {
 pub struct SimOpts {
     #[command(flatten)]
     pub balance: BalancerOpts,
+    #[command(flatten)]
+    pub limits: LimitFlags,
     /// Number of simulated PEs.
     #[arg(long, global = true, default_value_t = 64)]
     pub pes: usize,
@@ -335,6 +390,8 @@ pub struct BenchArgs {
     pub delta_t: Option<u64>,
     #[command(flatten)]
     pub out: OutputFlags,
+    #[command(flatten)]
+    pub limits: LimitFlags,
     /// Rayon peers: parallel iteration above this tree depth, sequential below
     /// (default: N-Queens 3, UTS every node).
     #[arg(long = "rayon-depth", global = true)]

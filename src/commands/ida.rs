@@ -12,9 +12,12 @@ use super::{resolve_jobs, with_machine, CliMachine, UseMachine};
 use crate::output::{self, print_published, verdict, Failure, Notes};
 use crate::plan::{MachinePlan, Published, RunPlan};
 use serde::Serialize;
-use treesplit::{run_sequential, Config};
+use treesplit::{run_sequential, Config, Limit, RunError};
 use treesplit_apps::puzzle15::{manhattan, moves_string, solves, IdaResult, Iteration, Puzzle15};
 use treesplit_apps::spec::PuzzleSpec;
+
+/// One iteration's outcome, its work units, and the run limit that stopped it.
+type Outcome = (Iteration, u64, Option<Limit>);
 
 /// What the machine adds up over the iterations.
 #[derive(Default, Serialize)]
@@ -35,9 +38,9 @@ pub fn run(plan: &RunPlan, spec: &PuzzleSpec) -> Result<(), Failure> {
             spec,
             stop,
             |_| {},
-            |root| {
+            |root, _| {
                 let s = run_sequential(root);
-                Ok(Some((s.output, s.work_units)))
+                Ok(Some((s.output, s.work_units, None)))
             },
         )?;
         let totals = Totals {
@@ -67,14 +70,36 @@ impl UseMachine for Ida<'_> {
             Notes { quiet: true }
         };
         let mut totals = Totals::default();
+        let started = std::time::Instant::now();
         let result = iterate(
             self.spec,
             self.stop,
             |values| machine.share_from_0(values),
-            |root| {
-                let config = resolve_jobs(&config, &root, notes)?;
-                let Some(r) = machine.run(root, &config).map_err(Failure::from)? else {
-                    return Ok(None);
+            |root, generated| {
+                // Run limits bound the whole search: each iteration gets what is left.
+                let mut left = config.clone();
+                if let Some(n) = config.max_units {
+                    left.max_units = Some(n.saturating_sub(generated).max(1));
+                }
+                if let Some(t) = config.time_limit {
+                    let rest = t.saturating_sub(started.elapsed());
+                    left.time_limit = Some(rest.max(std::time::Duration::from_millis(1)));
+                }
+                let left = resolve_jobs(&left, &root, notes)?;
+                let r = match machine.run(root, &left) {
+                    Ok(Some(r)) => r,
+                    Ok(None) => return Ok(None),
+                    // The whole search's limit: every rank learns of it through `share`.
+                    Err(RunError::LimitReached { limit, partial }) => {
+                        let limit = match limit {
+                            Limit::Units(_) => Limit::Units(config.max_units.unwrap_or(0)),
+                            Limit::Time(_) => Limit::Time(config.time_limit.unwrap_or_default()),
+                        };
+                        let out = partial.report::<Iteration>().map(|r| r.output);
+                        let out = out.ok_or_else(|| Failure::run("no partial report"))?;
+                        return Ok(Some((out, partial.work_units, Some(limit))));
+                    }
+                    Err(e) => return Err(Failure::from(e)),
                 };
                 totals
                     .termination_delays
@@ -83,7 +108,7 @@ impl UseMachine for Ida<'_> {
                 totals.t_par += r.t_par;
                 totals.requests += r.totals.requests;
                 totals.splits += r.totals.splits;
-                Ok(Some((r.output.clone(), r.totals.work_units)))
+                Ok(Some((r.output.clone(), r.totals.work_units, None)))
             },
         )?;
         let Some(r) = result else {
@@ -99,14 +124,16 @@ impl UseMachine for Ida<'_> {
     }
 }
 
-/// The IDA* iterations: `run_iteration` runs one threshold's root and returns its outcome and
-/// work units where this process holds them (`None` on MPI ranks other than 0); `share`
-/// makes rank 0's decision known everywhere. `None` on the processes without the result.
+/// The IDA* iterations: `run_iteration` runs one threshold's root (given the work units
+/// generated so far, the same on every process) and returns its outcome and
+/// work units where this process holds them (`None` on MPI ranks other than 0), and the run
+/// limit that stopped it, if any; `share` makes rank 0's decision known everywhere, so all
+/// ranks stop together at a limit. `None` on the processes without the result.
 fn iterate(
     spec: &PuzzleSpec,
     stop: bool,
     share: impl Fn(&mut [u64]),
-    mut run_iteration: impl FnMut(Puzzle15) -> Result<Option<(Iteration, u64)>, Failure>,
+    mut run_iteration: impl FnMut(Puzzle15, u64) -> Result<Option<Outcome>, Failure>,
 ) -> Result<Option<IdaResult>, Failure> {
     let (mut threshold, mut generated, mut thresholds) = (manhattan(&spec.tiles), 1, vec![]);
     let moves = loop {
@@ -114,20 +141,38 @@ fn iterate(
         if threshold == 0 {
             break Some(vec![]);
         }
-        let outcome = run_iteration(Puzzle15::new(&spec.tiles, threshold, stop))?;
-        // [solution found, next threshold, work units] as rank 0 saw them.
-        let mut shared = [0u64; 3];
-        if let Some((out, units)) = &outcome {
+        let outcome = run_iteration(Puzzle15::new(&spec.tiles, threshold, stop), generated)?;
+        // [solution found, next threshold, work units, stopped by a limit (1 units, 2 time,
+        // then its value)] as rank 0 saw them.
+        let mut shared = [0u64; 5];
+        if let Some((out, units, limit)) = &outcome {
+            let (kind, value) = match limit {
+                None => (0, 0),
+                Some(Limit::Units(n)) => (1, *n),
+                Some(Limit::Time(t)) => (2, t.as_nanos().min(u64::MAX as u128) as u64),
+            };
             shared = [
                 u64::from(out.solution.is_some()),
                 u64::from(out.next_threshold),
                 *units,
+                kind,
+                value,
             ];
         }
         share(&mut shared);
         generated += shared[2];
+        if shared[3] != 0 {
+            let limit = match shared[3] {
+                1 => Limit::Units(shared[4]),
+                _ => Limit::Time(std::time::Duration::from_nanos(shared[4])),
+            };
+            return Err(Failure::run(format!(
+                "the IDA* search reached {limit} and was stopped at threshold {threshold}: \
+                 {generated} nodes generated in all"
+            )));
+        }
         if shared[0] == 1 {
-            break outcome.and_then(|(out, _)| out.solution);
+            break outcome.and_then(|(out, _, _)| out.solution);
         }
         if shared[1] >= u64::from(u32::MAX) {
             return Err(Failure::input("the board has no solution"));

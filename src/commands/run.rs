@@ -10,7 +10,7 @@ use crate::plan::{App, AppVisitor, MachinePlan, Published, RunPlan};
 use serde::Serialize;
 use std::fmt::{Debug, Display};
 use treesplit::trace::DEFAULT_TRACE_CAPACITY;
-use treesplit::{run_sequential, Config, Report, Task};
+use treesplit::{run_sequential, Config, Limit, Partial, Report, RunError, Task};
 
 pub fn run(plan: &RunPlan) -> Result<(), Failure> {
     if let App::Puzzle15(spec) = &plan.app {
@@ -58,7 +58,7 @@ fn execute<T: Task>(
     published: impl Fn(&T::Output) -> Option<Published>,
 ) -> Result<(), Failure>
 where
-    T::Output: Display,
+    T::Output: Display + PartialEq + Debug,
 {
     if let MachinePlan::Sequential = plan.machine {
         let r = run_sequential(make_root());
@@ -101,7 +101,7 @@ struct Execute<'a, F, P> {
 impl<T, F, P> UseMachine for Execute<'_, F, P>
 where
     T: Task,
-    T::Output: Display,
+    T::Output: Display + PartialEq + Debug,
     F: Fn() -> T,
     P: Fn(&T::Output) -> Option<Published>,
 {
@@ -120,11 +120,13 @@ where
         if plan.timeline.trace.is_some() || (plan.timeline.gantt.is_some() && !sim) {
             config = config.trace(DEFAULT_TRACE_CAPACITY);
         }
-        let Some(r) = machine
-            .run((self.make_root)(), &config)
-            .map_err(Failure::from)?
-        else {
-            return Ok(()); // ranks other than 0 print nothing
+        let r = match machine.run((self.make_root)(), &config) {
+            Ok(Some(r)) => r,
+            Ok(None) => return Ok(()), // ranks other than 0 print nothing
+            Err(RunError::LimitReached { limit, partial }) => {
+                return Err(limit_reached::<T::Output>(plan, limit, partial))
+            }
+            Err(e) => return Err(Failure::from(e)),
         };
         let report: &Report<T::Output> = r.as_ref();
         let check = (self.published)(&report.output);
@@ -142,8 +144,60 @@ where
         let gantt = plan.timeline.gantt.as_deref();
         machine.after_run(&r, notes, gantt.filter(|_| sim))?;
         write_timeline(plan, report, notes, sim)?;
-        verdict(&check)
+        verdict(&check)?;
+        // --check: the contract was kept during the run; now the answer against a sequential
+        // run (searches are judged by their published optimum above: their work differs).
+        if plan.balance.checks() && !plan.app.is_optimization() {
+            treesplit::check::against_sequential((self.make_root)(), report)
+                .map_err(Failure::from)?;
+            notes.note(format_args!(
+                "check: the task kept its contract; result and {} work units match the sequential run",
+                report.totals.work_units
+            ));
+        }
+        Ok(())
     }
+}
+
+/// `run --json` of a run stopped by a limit: the partial report.
+#[derive(Serialize)]
+struct PartialJson<'a, O> {
+    app: String,
+    stopped_by: String,
+    partial: bool,
+    result: &'a O,
+    report: &'a Report<O>,
+}
+
+/// A run stopped by `--max-units` or `--time-limit`: print the partial report (JSON under
+/// `--json`), then fail (exit code 1).
+fn limit_reached<O: Serialize + Display + Clone + 'static>(
+    plan: &RunPlan,
+    limit: Limit,
+    partial: Partial,
+) -> Failure {
+    let error = RunError::LimitReached {
+        limit,
+        partial: partial.clone(),
+    };
+    if let Some(report) = partial.report::<O>() {
+        let app = plan.app.describe();
+        if plan.out.json {
+            if let Err(f) = output::print_json(&PartialJson {
+                app,
+                stopped_by: limit.to_string(),
+                partial: true,
+                result: &report.output,
+                report: &report,
+            }) {
+                return f;
+            }
+        } else {
+            println!("{app} (partial, stopped by {limit}): {}", report.output);
+            print!("{}", report.summary());
+        }
+    }
+    Failure::from(error)
 }
 
 /// `--trace` and, on real machines, `--gantt`: the recorded trace to the files the plan names.

@@ -206,6 +206,8 @@ pub fn config_error(e: &ConfigError) -> String {
             format!("{flag}: {value} is more than the simulator supports ({max} time units)")
         }
         ConfigError::VirtualTimeOverflow => format!("{e}"),
+        ConfigError::ZeroMaxUnits => "--max-units must be at least 1".into(),
+        ConfigError::ZeroTimeLimit => "--time-limit must be more than zero".into(),
         ConfigError::TooManyThreads { pes, max } => format!(
             "--pes {pes} is more than the thread machine runs ({max}, one OS thread per PE); use `treesplit sim` for larger machines"
         ),
@@ -214,10 +216,12 @@ pub fn config_error(e: &ConfigError) -> String {
 
 impl From<RunError> for Failure {
     /// A run's error: a configuration the library rejects is bad input (in the flags'
-    /// terms), anything else a failed run.
+    /// terms), a result that differs from the sequential run's a wrong answer, anything else
+    /// (a run limit reached, a task that broke its contract) a failed run.
     fn from(e: RunError) -> Self {
         match e {
             RunError::InvalidConfig(c) => Failure::input(config_error(&c)),
+            RunError::WrongAnswer(_) => Failure::wrong(e.to_string()),
             other => Failure::run(other),
         }
     }

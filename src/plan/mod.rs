@@ -8,7 +8,7 @@ pub mod rules;
 
 use crate::flags::{
     AppArgs, BalancerOpts, BenchArgs, Cli, Command, CompareArgs, DepthArgs, DstArgs, Given,
-    MachineArg, OutputFlags, RunArgs, SimArgs, SimOpts, SplitRuleArg,
+    LimitFlags, MachineArg, OutputFlags, RunArgs, SimArgs, SimOpts, SplitRuleArg,
 };
 use crate::output::{self, plot, Failure, Notes};
 pub use app::{App, AppVisitor, Published};
@@ -89,6 +89,7 @@ pub struct Balance {
     static_permutation: StaticPermutation,
     bundle: BundleRule,
     splittable: bool,
+    limits: Option<LimitFlags>,
 }
 
 /// Where a static balancer's number of jobs comes from.
@@ -144,11 +145,16 @@ impl Balance {
                 splittable: self.splittable,
             },
         };
-        let config = Config::new(pes)
+        let mut config = Config::new(pes)
             .balancer(balancer)
             .delta_t(self.delta_t)
             .seed(self.seed)
             .termination(self.termination);
+        if let Some(l) = self.limits {
+            config.max_units = l.max_units;
+            config.time_limit = l.time_limit;
+            config.check = l.check;
+        }
         config
             .validate_options()
             .map_err(|e| Failure::input(output::config_error(&e)))?;
@@ -158,6 +164,19 @@ impl Balance {
     /// The balancer.
     pub fn balancer(&self) -> BalancerKind {
         self.kind
+    }
+
+    /// Whether the run checks the task's contract and its answer (`--check`).
+    pub fn checks(&self) -> bool {
+        self.limits.is_some_and(|l| l.check)
+    }
+
+    /// Runs get the limits and contract checks of `limits` (`--max-units`, `--time-limit`,
+    /// `--check`), checked.
+    fn with_limits(mut self, limits: LimitFlags) -> Result<Self, Failure> {
+        self.limits = Some(limits);
+        self.config(1)?;
+        Ok(self)
     }
 }
 
@@ -255,7 +274,12 @@ fn application(args: &AppArgs, given: &Given) -> Result<App, Failure> {
             "applies only with --korf (a board given by --tiles needs no data file)",
         )?;
     }
-    app::from_args(args).map_err(Failure::input)
+    let app = app::from_args(args).map_err(Failure::input)?;
+    if let App::Uts(p) = &app {
+        p.check_size(given.has("max_units") || given.has("time_limit"))
+            .map_err(Failure::input)?;
+    }
+    Ok(app)
 }
 
 /// The balancer options with the machine's defaults (Δt, round, neighbourhood).
@@ -302,6 +326,7 @@ fn balance(
         static_permutation: o.static_permutation,
         bundle: o.bundle,
         splittable: !o.atomic_jobs,
+        limits: None,
     };
     balance.config(1)?;
     Ok(balance)
@@ -319,6 +344,7 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
     let out = Output::from(o.out);
     if o.sequential {
         let mut flags = rules::ALL_BALANCER_FLAGS.to_vec();
+        flags.extend(rules::LIMIT_FLAGS);
         flags.extend([
             ("pes", "--pes"),
             ("machine", "--machine"),
@@ -340,6 +366,7 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
         });
     }
     rules::check_balancer_options(given, &[balance.balancer()])?;
+    let balance = balance.with_limits(o.limits)?;
     if matches!(app, App::Puzzle15(_)) {
         rules::reject(
             given,
@@ -434,6 +461,7 @@ fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
     let o = &s.opts;
     let (sim, balance) = sim_machine(o)?;
     rules::check_balancer_options(given, &[balance.balancer()])?;
+    let balance = balance.with_limits(o.limits)?;
     if let Some(path) = &o.gantt {
         plot::check_path(path).map_err(Failure::input)?;
         if matches!(app, App::Puzzle15(_)) {
@@ -477,6 +505,11 @@ fn bench_plan(b: BenchArgs, given: &Given) -> Result<BenchPlan, Failure> {
     if b.delta_t == Some(0) {
         return Err(Failure::input("delta-t must be at least 1 work unit"));
     }
+    rules::reject(
+        given,
+        rules::LIMIT_FLAGS,
+        "does not apply to bench, which times complete runs (sequential and rayon runs included); use it with `run` or `sim`",
+    )?;
     Ok(BenchPlan {
         delta_t: b.delta_t.unwrap_or_else(|| app.default_delta_t()),
         app,
@@ -498,6 +531,11 @@ fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
         given,
         &[("gantt", "--gantt"), ("trace", "--trace")],
         "does not apply to compare, which runs many simulations (draw the comparison with --svg, or one run's timeline with `treesplit sim … --gantt`)",
+    )?;
+    rules::reject(
+        given,
+        rules::LIMIT_FLAGS,
+        "does not apply to compare, which runs every balancer to the end and checks each against the sequential run already; use it with `sim`",
     )?;
     let (sim, balance) = sim_machine(&c.opts)?;
     let balancers = if c.balancers.is_empty() {

@@ -199,6 +199,13 @@ pub fn check_balancer_options(given: &Given, balancers: &[BalancerKind]) -> Resu
     Ok(())
 }
 
+/// The run limits and the contract check (`flags::LimitFlags`).
+pub const LIMIT_FLAGS: &[(&str, &str)] = &[
+    ("max_units", "--max-units"),
+    ("time_limit", "--time-limit"),
+    ("check", "--check"),
+];
+
 /// Reject any of `flags` (id, flag) given, saying `why`.
 pub fn reject(given: &Given, flags: &[(&str, &str)], why: &str) -> Result<(), Failure> {
     match flags.iter().find(|(id, _)| given.has(id)) {

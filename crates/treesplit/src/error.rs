@@ -1,14 +1,27 @@
-//! Errors a run can end with.
+//! Errors a run can end with, and how a panic caught on a PE becomes one.
+//!
+//! Panics the library catches and reports itself print nothing on their own: inside
+//! [`catch_quietly`] the panic hook stays silent (the message travels in the error), so a
+//! user sees one `error: …` line instead of a raw `thread 'pe-3' panicked at file:line`.
+//! A panic whose location lies in this crate's own source is a broken invariant of the
+//! library ([`RunError::Internal`]); one elsewhere is the user's code ([`RunError::PePanicked`]);
+//! the contract checks raise [`RunError::ContractViolated`] (see `crate::check`).
 
 use crate::config::ConfigError;
+use crate::stats::Report;
+use std::any::Any;
+use std::cell::{Cell, RefCell};
 use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, Once};
+use std::time::Duration;
 
 /// Why a run did not produce a result.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub enum RunError {
     /// The configuration is unusable.
     InvalidConfig(ConfigError),
-    /// User code (or a protocol invariant) panicked on a PE; the run was aborted.
+    /// User code panicked on a PE; the run was aborted.
     PePanicked {
         /// The PE that panicked.
         pe: usize,
@@ -17,8 +30,114 @@ pub enum RunError {
     },
     /// The machine could not run (e.g. a thread could not be spawned).
     Machine(String),
-    /// An internal invariant failed: work was lost or duplicated. Always a bug.
+    /// An internal invariant failed: work was lost or duplicated, or the library's own code
+    /// panicked. Always a bug of treesplit.
     Internal(String),
+    /// The run reached its `Config::max_units` or `Config::time_limit`: every PE stopped
+    /// cleanly, and `partial` holds the report of what was done until then.
+    LimitReached {
+        /// The limit that stopped the run.
+        limit: Limit,
+        /// The partial report (units done, the partial merged output, T_par).
+        partial: Partial,
+    },
+    /// A user's task broke the [`crate::Task`] contract (found by `Config::check`, or the
+    /// cheap checks every debug build makes). A failed run, not a wrong answer: the answer
+    /// was never produced.
+    ContractViolated {
+        /// The PE that found it.
+        pe: usize,
+        /// What was broken, and by which piece.
+        what: String,
+    },
+    /// A checked run's result or work units differ from the sequential run's
+    /// (`crate::check::against_sequential`): a wrong answer.
+    WrongAnswer(String),
+}
+
+impl PartialEq for RunError {
+    fn eq(&self, other: &Self) -> bool {
+        use RunError::*;
+        match (self, other) {
+            (InvalidConfig(a), InvalidConfig(b)) => a == b,
+            (PePanicked { pe: a, message: m }, PePanicked { pe: b, message: n }) => {
+                a == b && m == n
+            }
+            (Machine(a), Machine(b)) | (Internal(a), Internal(b)) => a == b,
+            (WrongAnswer(a), WrongAnswer(b)) => a == b,
+            (
+                LimitReached {
+                    limit: a,
+                    partial: p,
+                },
+                LimitReached {
+                    limit: b,
+                    partial: q,
+                },
+            ) => a == b && p.work_units == q.work_units,
+            (ContractViolated { pe: a, what: w }, ContractViolated { pe: b, what: v }) => {
+                a == b && w == v
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A run limit (`Config::max_units`, `Config::time_limit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Limit {
+    /// At most this many work units in all (the run may overshoot by up to P·Δt units: each
+    /// PE finishes the slice it is in).
+    Units(u64),
+    /// At most this long (wall-clock, on every machine; each PE finishes its slice).
+    Time(Duration),
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Limit::Units(n) => write!(f, "the limit of {n} work units"),
+            Limit::Time(d) => write!(f, "the time limit of {:?}", d),
+        }
+    }
+}
+
+/// The partial report of a run stopped by a limit. Typed access with [`Partial::report`];
+/// the figures every report has are fields.
+#[derive(Clone)]
+pub struct Partial {
+    /// Work units done by all PEs.
+    pub work_units: u64,
+    /// Seconds (virtual units in the simulator) from the start to the stop.
+    pub t_par: f64,
+    report: Arc<Mutex<Box<dyn Any + Send>>>,
+}
+
+impl Partial {
+    /// Wrap the partial report of a run.
+    pub(crate) fn new<O: Send + 'static>(report: Report<O>) -> Self {
+        Partial {
+            work_units: report.totals.work_units,
+            t_par: report.t_par,
+            report: Arc::new(Mutex::new(Box::new(report))),
+        }
+    }
+
+    /// The partial report, with the output merged from every PE so far (`None` when `O` is
+    /// not the run's output type).
+    pub fn report<O: Clone + 'static>(&self) -> Option<Report<O>> {
+        let guard = self.report.lock().unwrap_or_else(|e| e.into_inner());
+        guard.downcast_ref::<Report<O>>().cloned()
+    }
+}
+
+impl fmt::Debug for Partial {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Partial")
+            .field("work_units", &self.work_units)
+            .field("t_par", &self.t_par)
+            .finish_non_exhaustive()
+    }
 }
 
 impl fmt::Display for RunError {
@@ -28,6 +147,15 @@ impl fmt::Display for RunError {
             RunError::PePanicked { pe, message } => write!(f, "PE {pe} panicked: {message}"),
             RunError::Machine(m) => write!(f, "machine error: {m}"),
             RunError::Internal(m) => write!(f, "internal error (a treesplit bug): {m}"),
+            RunError::LimitReached { limit, partial } => write!(
+                f,
+                "the run reached {limit} and was stopped: {} work units done (T_par {:.6})",
+                partial.work_units, partial.t_par
+            ),
+            RunError::ContractViolated { pe, what } => {
+                write!(f, "the task broke its contract on PE {pe}: {what}")
+            }
+            RunError::WrongAnswer(m) => write!(f, "wrong answer: {m}"),
         }
     }
 }
@@ -46,7 +174,101 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         (*s).to_string()
     } else if let Some(s) = payload.downcast_ref::<String>() {
         s.clone()
+    } else if let Some(v) = payload.downcast_ref::<Violation>() {
+        v.0.clone()
     } else {
         "panic with a non-string payload".to_string()
+    }
+}
+
+/// The payload of a contract violation: raised with `resume_unwind` (no hook, no location)
+/// and turned into [`RunError::ContractViolated`] where the PE's panic is caught.
+#[derive(Debug)]
+pub(crate) struct Violation(pub String);
+
+/// Raise a contract violation on this PE.
+pub(crate) fn violation(what: String) -> ! {
+    std::panic::resume_unwind(Box::new(Violation(what)))
+}
+
+thread_local! {
+    /// Depth of `catch_quietly` regions on this thread.
+    static QUIET: Cell<u32> = const { Cell::new(0) };
+    /// Where the last quiet panic happened (file), to tell the library's from the user's.
+    static LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// This crate's source directory as the compiler names it (`…/treesplit/src/`).
+fn own_source_dir() -> &'static str {
+    let me = file!();
+    me.strip_suffix("error.rs").unwrap_or(me)
+}
+
+/// Install (once) a panic hook that stays silent inside [`catch_quietly`] and records the
+/// panic's location there; elsewhere it hands over to the hook that was installed before.
+fn install_hook() {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if QUIET.with(Cell::get) > 0 {
+                let file = info.location().map(|l| l.file().to_string());
+                LOCATION.with(|l| *l.borrow_mut() = file);
+                return;
+            }
+            previous(info)
+        }));
+    });
+}
+
+/// Run `f`, catching a panic without printing it (turn the payload into the PE's error with
+/// [`panic_error`]).
+pub(crate) fn catch_quietly<R>(f: impl FnOnce() -> R) -> std::thread::Result<R> {
+    install_hook();
+    QUIET.with(|q| q.set(q.get() + 1));
+    let outcome = catch_unwind(AssertUnwindSafe(f));
+    QUIET.with(|q| q.set(q.get() - 1));
+    outcome
+}
+
+/// The error of a panic caught on PE `pe`: a contract violation, a library bug (the panic
+/// happened in this crate's source) or a panic of user code.
+pub(crate) fn panic_error(pe: usize, payload: Box<dyn Any + Send>) -> RunError {
+    let payload = match payload.downcast::<Violation>() {
+        Ok(v) => return RunError::ContractViolated { pe, what: v.0 },
+        Err(p) => p,
+    };
+    let message = panic_message(&*payload);
+    let file = LOCATION.with(|l| l.borrow_mut().take());
+    match file {
+        Some(file) if file.starts_with(own_source_dir()) => {
+            RunError::Internal(format!("PE {pe}: {message}"))
+        }
+        _ => RunError::PePanicked { pe, message },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caught_panics_are_classified_by_where_they_happened() {
+        // This file is the library's own source: a panic here is a broken invariant.
+        let payload = catch_quietly(|| panic!("a broken invariant")).unwrap_err();
+        assert_eq!(
+            panic_error(3, payload),
+            RunError::Internal("PE 3: a broken invariant".into())
+        );
+        let payload = catch_quietly(|| violation("work overran".into())).unwrap_err();
+        assert_eq!(
+            panic_error(1, payload),
+            RunError::ContractViolated {
+                pe: 1,
+                what: "work overran".into()
+            }
+        );
+        // Outside a quiet region the previous hook is in charge again.
+        assert_eq!(QUIET.with(Cell::get), 0);
     }
 }

@@ -52,6 +52,7 @@
 
 #![deny(missing_docs)]
 
+pub mod check;
 pub mod config;
 pub(crate) mod driver;
 pub mod error;
@@ -71,7 +72,7 @@ pub use config::{
     Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError, Jobs, PermutationKind,
     PollingOptions, StaticPermutation, TerminationKind,
 };
-pub use error::RunError;
+pub use error::{Limit, Partial, RunError};
 pub use machine::{simulate, Machine, SimConfig, SimReport, Simulator, Threads};
 pub use sequential::{run_sequential, SequentialReport};
 pub use stats::{Log2Histogram, PeCounters, PeStats, Report, SplitSizes, Totals};

@@ -124,7 +124,7 @@ fn a_task_that_makes_no_progress_is_an_error_not_a_hang() {
         run(Stuck, &Config::new(2)).unwrap_err()
     });
     assert!(
-        matches!(&err, RunError::PePanicked { pe: 0, message } if message.contains("no progress")),
+        matches!(&err, RunError::ContractViolated { pe: 0, what } if what.contains("no progress")),
         "{err}"
     );
 }

@@ -5,6 +5,7 @@
 //! branching factor, `-q`/`-m` binomial probability and child count, `-r` root seed,
 //! `-f` hybrid shift depth.
 
+use super::MAX_CHILDREN;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -68,6 +69,12 @@ impl Default for UtsParams {
         }
     }
 }
+
+/// The largest expected tree size runs accept without a limit (2^64 nodes).
+pub const MAX_EXPECTED_NODES: f64 = 18_446_744_073_709_551_616.0;
+
+/// The depth to which [`UtsParams::expected_nodes`] follows a tree level by level.
+pub const MAX_EXPECTED_DEPTH: u64 = 10_000_000;
 
 /// A standard tree: name, parameters as UTS flags, and the published node count if known.
 pub struct NamedTree {
@@ -251,6 +258,121 @@ impl UtsParams {
         Ok(())
     }
 
+    /// The expected number of nodes of the tree (`f64::INFINITY` when it is infinite, or
+    /// too large or too deep to compute: more than [`MAX_EXPECTED_NODES`] or nodes expected
+    /// below depth [`MAX_EXPECTED_DEPTH`]). Children counts are independent given the depth,
+    /// so level k+1 expects level k times the mean number of children at depth k (the mean
+    /// of UTS's geometric or binomial draw, with its cap of 100 children).
+    pub fn expected_nodes(&self) -> f64 {
+        let capped = |n: f64| n.min(MAX_CHILDREN as f64);
+        let binomial = self.q * capped(self.m as f64);
+        // Mean of min(G, 100) for UTS's geometric draw with mean b: Σ_{k=1..100} r^k.
+        let geometric = |b: f64| {
+            // UTS gives no children for a mean that is not positive (or not a number).
+            if b.is_nan() || b <= 0.0 {
+                return 0.0;
+            }
+            let r = b / (1.0 + b);
+            if r >= 1.0 {
+                return MAX_CHILDREN as f64;
+            }
+            r * (1.0 - r.powi(MAX_CHILDREN as i32)) / (1.0 - r)
+        };
+        let d = self.depth as f64;
+        let shape = |h: f64| match self.shape {
+            _ if h == 0.0 => self.b0,
+            Shape::ExpDec => self.b0 * h.powf(-self.b0.ln() / d.ln()),
+            Shape::Cyclic if h > 5.0 * d => 0.0,
+            Shape::Cyclic => self.b0.powf((2.0 * std::f64::consts::PI * h / d).sin()),
+            Shape::Fixed if h < d => self.b0,
+            Shape::Fixed => 0.0,
+            Shape::Linear => self.b0 * (1.0 - h / d),
+        };
+        // Mean children at depth h, and whether depth h is in the binomial part (which
+        // continues the same way below: a geometric tail).
+        let children = |h: u64| -> (f64, bool) {
+            let hf = h as f64;
+            match self.tree {
+                TreeType::Binomial if h == 0 => (self.b0.floor(), false),
+                TreeType::Binomial => (binomial, true),
+                TreeType::Geometric => (geometric(shape(hf)), false),
+                TreeType::Hybrid if hf < self.shift * d => (geometric(shape(hf)), false),
+                TreeType::Hybrid => (binomial, true),
+            }
+        };
+        let (mut total, mut level) = (0.0f64, 1.0f64);
+        for h in 0..MAX_EXPECTED_DEPTH {
+            if level == 0.0 {
+                return total;
+            }
+            let (c, tail) = children(h);
+            if tail {
+                // This level and all below: level · Σ c^k.
+                return if c >= 1.0 {
+                    f64::INFINITY
+                } else {
+                    total + level / (1.0 - c)
+                };
+            }
+            total += level;
+            if total > MAX_EXPECTED_NODES {
+                return f64::INFINITY;
+            }
+            level *= c;
+            // A negligible level, on a shape whose mean never grows with depth again.
+            let shrinking = match self.shape {
+                Shape::Linear | Shape::Fixed => true,
+                Shape::ExpDec => self.b0 >= 1.0,
+                Shape::Cyclic => false,
+            };
+            if level < 1e-30 && shrinking && self.tree == TreeType::Geometric {
+                return total;
+            }
+        }
+        if level < 1e-30 {
+            total
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    /// Reject trees whose expected size is infinite or beyond [`MAX_EXPECTED_NODES`] (a run
+    /// would never end and grow its stacks without bound), unless the run has a limit. The
+    /// named trees pass: their seeds are known to give finite trees (T3L's q·m = 1.00007
+    /// makes its expected size infinite, but its tree ends).
+    pub fn check_size(&self, limited: bool) -> Result<(), String> {
+        if limited || self.is_named() || self.expected_nodes() <= MAX_EXPECTED_NODES {
+            return Ok(());
+        }
+        let why = match self.tree {
+            TreeType::Binomial | TreeType::Hybrid if self.q * (self.m as f64) >= 1.0 => format!(
+                "q·m = {}·{} = {} ≥ 1 makes the binomial part infinite (a node expects q·m \
+                 children)",
+                self.q,
+                self.m,
+                self.q * self.m as f64
+            ),
+            _ => format!(
+                "its expected size is more than 2^64 nodes, or nodes are expected below depth \
+                 {MAX_EXPECTED_DEPTH} (-d {})",
+                self.depth
+            ),
+        };
+        Err(format!(
+            "UTS tree {self} would never end: {why}. Choose other parameters, or give a limit \
+             (--max-units N or --time-limit D) to explore part of it"
+        ))
+    }
+
+    /// True when these are the parameters of a named tree.
+    pub fn is_named(&self) -> bool {
+        NAMED_TREES.iter().any(|t| {
+            let flags: Vec<String> = t.flags.split_whitespace().map(String::from).collect();
+            let mut p = UtsParams::default();
+            p.apply_flags(&flags).is_ok() && p == *self
+        })
+    }
+
     /// The published node count, when these parameters are those of a named tree.
     pub fn published_nodes(&self) -> Option<(&'static str, u64)> {
         NAMED_TREES.iter().find_map(|t| {
@@ -279,5 +401,70 @@ impl fmt::Display for UtsParams {
             write!(f, " -f {}", self.shift)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(args: &str) -> UtsParams {
+        let args: Vec<String> = args.split_whitespace().map(String::from).collect();
+        UtsParams::parse(&args).unwrap()
+    }
+
+    #[test]
+    fn expected_sizes_of_the_named_trees_are_near_their_counts() {
+        for t in NAMED_TREES {
+            let expected = tree(t.name).expected_nodes();
+            tree(t.name).check_size(false).unwrap();
+            if t.name == "T3L" {
+                assert_eq!(
+                    expected,
+                    f64::INFINITY,
+                    "q·m > 1: only its seed makes it end"
+                );
+                continue;
+            }
+            assert!(expected.is_finite(), "{}", t.name);
+            if let Some(n) = t.nodes {
+                // One sample of a random tree: within a factor of 10 of its expectation.
+                let ratio = n as f64 / expected;
+                assert!(
+                    (0.1..10.0).contains(&ratio),
+                    "{}: {n} vs {expected}",
+                    t.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn infinite_and_astronomical_trees_need_a_limit() {
+        for args in [
+            "T3-mini -q 1",
+            "-t 0 -b 4 -q 0.5 -m 2",
+            "-a 0 -d 4294967295",
+            "-t 1 -a 0 -d 4294967295 -b 4",
+            "-t 2 -a 0 -d 16 -b 6 -q 0.5 -m 4",
+            "-t 1 -a 1 -d 100 -b 0.5",
+        ] {
+            let p = tree(args);
+            assert_eq!(p.expected_nodes(), f64::INFINITY, "{args}");
+            let e = p.check_size(false).unwrap_err();
+            assert!(e.contains("--max-units"), "{e}");
+            p.check_size(true).unwrap();
+        }
+        let e = tree("T3-mini -q 1").check_size(false).unwrap_err();
+        assert!(e.contains("q·m"), "{e}");
+    }
+
+    #[test]
+    fn the_binomial_expectation_is_exact() {
+        // 1 + b0 / (1 − q·m).
+        let p = tree("-t 0 -b 2000 -q 0.124875 -m 8 -r 42");
+        assert!((p.expected_nodes() - (1.0 + 2000.0 / (1.0 - 0.999))).abs() < 1e-3);
+        // A binomial root with no children: one node, whatever q·m.
+        assert_eq!(tree("-t 0 -b 0 -q 1 -m 8").expected_nodes(), 1.0);
     }
 }

@@ -104,6 +104,10 @@ pub enum ConfigError {
     },
     /// The simulation's virtual time would pass 2^63 (parameters too large for the run).
     VirtualTimeOverflow,
+    /// A limit of 0 work units.
+    ZeroMaxUnits,
+    /// A time limit of zero.
+    ZeroTimeLimit,
 }
 
 impl fmt::Display for ConfigError {
@@ -171,6 +175,8 @@ impl fmt::Display for ConfigError {
                 f,
                 "the simulation's virtual time passed 2^63 units: its times or Δt are too large"
             ),
+            ConfigError::ZeroMaxUnits => write!(f, "the limit of work units must be at least 1"),
+            ConfigError::ZeroTimeLimit => write!(f, "the time limit must be more than zero"),
             ConfigError::ZeroLatency => write!(
                 f,
                 "the message latency must be at least 1 (messages cannot be instantaneous)"

@@ -51,6 +51,19 @@ pub struct Config {
     /// default); see [`crate::trace`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<usize>,
+    /// Stop the run after this many work units in all (`None`: no limit). A run that reaches
+    /// it ends with `RunError::LimitReached` and the partial report; it may overshoot by up
+    /// to P·Δt units (each PE finishes its slice; MPI: each rank stops at its ⌈N/P⌉ share).
+    #[serde(default)]
+    pub max_units: Option<u64>,
+    /// Stop the run after this much wall-clock time, on every machine, the simulator included
+    /// (`None`: no limit); ends like `max_units`.
+    #[serde(default)]
+    pub time_limit: Option<std::time::Duration>,
+    /// Check the task's contract while running (`crate::check`): the budget, progress, and
+    /// that splits conserve `Task::estimate`. Debug builds always check the budget.
+    #[serde(default)]
+    pub check: bool,
 }
 
 /// The default Δt in work units: long enough that polling costs well under 1 % of the work
@@ -74,7 +87,28 @@ impl Config {
             seed: 1,
             termination: TerminationKind::FourCounter,
             trace: None,
+            max_units: None,
+            time_limit: None,
+            check: false,
         }
+    }
+
+    /// Builder: stop after `units` work units in all (0 is rejected by `validate`).
+    pub fn max_units(mut self, units: u64) -> Self {
+        self.max_units = Some(units);
+        self
+    }
+
+    /// Builder: stop after `limit` of wall-clock time (zero is rejected by `validate`).
+    pub fn time_limit(mut self, limit: std::time::Duration) -> Self {
+        self.time_limit = Some(limit);
+        self
+    }
+
+    /// Builder: check the task's contract while running (see `crate::check`).
+    pub fn check(mut self, check: bool) -> Self {
+        self.check = check;
+        self
     }
 
     /// Builder: the balancer (a [`BalancerKind`] gives it with its default options).
@@ -163,6 +197,12 @@ impl Config {
                     max: crate::trace::MAX_TRACE_CAPACITY,
                 });
             }
+        }
+        if self.max_units == Some(0) {
+            return Err(ConfigError::ZeroMaxUnits);
+        }
+        if self.time_limit.is_some_and(|t| t.is_zero()) {
+            return Err(ConfigError::ZeroTimeLimit);
         }
         if self.balancer.round() == Some(0) {
             return Err(ConfigError::ZeroRound);

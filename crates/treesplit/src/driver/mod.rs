@@ -16,7 +16,12 @@
 //! - **the timeline** ([`crate::trace`], when configured): state changes (working,
 //!   splitting, requesting, idle, terminating) and messages, in a preallocated ring per PE;
 //! - **the lost-work check**: [`Envelope::carries_work`] is the one test for work that must
-//!   never be dropped.
+//!   never be dropped;
+//! - **run limits** (`Config::max_units`, `Config::time_limit`): checked after every work
+//!   slice; a PE that finds a limit reached stops the run through the protocol's early stop
+//!   ([`Protocol::stop`], flooded over the tree of PEs), so every machine ends such a run
+//!   cleanly, with no work lost, and reports [`PeDriver::limit_hit`]. Each PE finishes the
+//!   slice it is in, so a run overshoots `max_units` by at most P·Δt units.
 //!
 //! Machines become transports ([`Transport`]): send an envelope, take one that arrived, wait
 //! for one until a deadline, and account for a slice of work. Real machines (threads, MPI)
@@ -30,7 +35,7 @@ mod bounds;
 pub(crate) use bounds::BoundExchange;
 
 use crate::config::Config;
-use crate::error::RunError;
+use crate::error::{Limit, RunError};
 use crate::protocol::termination::Signal;
 use crate::protocol::{self, Costs, Message, PeCounters, PeId, Protocol, Step};
 use crate::stats::{Log2Histogram, PeStats, SplitSizes};
@@ -38,6 +43,7 @@ use crate::task::{CountingIncumbent, Incumbent, SharedIncumbent, Task};
 use crate::trace::{MessageKind, PeState, PeTrace};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// What travels between PEs: a protocol message, or a message of the machine layer beside it.
 #[derive(Debug, Serialize, Deserialize)]
@@ -116,6 +122,13 @@ pub(crate) trait Transport<T: Task> {
     /// A work slice was done (real machines have spent its time already; the simulator
     /// charges it and suspends until it ends).
     fn worked(&mut self, slice: &Slice) -> Result<Flow, RunError>;
+    /// Run limits: the work units done by all PEs so far as this PE can know them, after it
+    /// did `units` more (threads, simulator: the exact total; MPI: this rank's own units
+    /// times P, so each rank stops at its share). Only called when `max_units` is set.
+    fn total_units(&mut self, units: u64) -> u64;
+    /// Run limits: wall-clock time since the run started (the simulator's too: time limits
+    /// are real time on every machine). Only called when `time_limit` is set.
+    fn wall_clock(&mut self) -> Duration;
 }
 
 /// "No tick": a PE not waiting, or no request in flight.
@@ -171,6 +184,11 @@ pub(crate) struct PeDriver<T: Task> {
     /// Request latencies in ticks, and the pieces this PE gave away.
     latency: Log2Histogram,
     split_sizes: SplitSizes,
+    /// Run limits (`Config::max_units`, `Config::time_limit`), and the one this PE found
+    /// reached.
+    max_units: Option<u64>,
+    time_limit: Option<Duration>,
+    limit_hit: Option<Limit>,
 }
 
 impl<T: Task> PeDriver<T> {
@@ -222,6 +240,9 @@ impl<T: Task> PeDriver<T> {
                 t
             }),
             terminating: false,
+            max_units: config.max_units,
+            time_limit: config.time_limit,
+            limit_hit: None,
         }
     }
 
@@ -286,6 +307,27 @@ impl<T: Task> PeDriver<T> {
         }
         if let Some(t) = &mut self.trace {
             t.send(to as u32, message_kind(message), now());
+        }
+    }
+
+    /// The run limit this PE found reached and stopped the run for, if any.
+    pub(crate) fn limit_hit(&self) -> Option<Limit> {
+        self.limit_hit
+    }
+
+    /// After a slice of `units`: stop the run if a limit is reached (first time only).
+    fn check_limits(&mut self, units: u64, net: &mut impl Transport<T>) {
+        if self.limit_hit.is_some() {
+            return;
+        }
+        let hit = match (self.max_units, self.time_limit) {
+            (Some(max), _) if net.total_units(units) >= max => Some(Limit::Units(max)),
+            (_, Some(limit)) if net.wall_clock() >= limit => Some(Limit::Time(limit)),
+            _ => None,
+        };
+        if let Some(limit) = hit {
+            self.limit_hit = Some(limit);
+            self.proto.stop();
         }
     }
 
@@ -580,6 +622,9 @@ pub(crate) fn drive<T: Task>(
             Step::Work { budget } => {
                 pe.trace_state(PeState::Working, net);
                 let slice = pe.work(budget);
+                if pe.max_units.is_some() || pe.time_limit.is_some() {
+                    pe.check_limits(slice.units, net);
+                }
                 flush(pe, net)?;
                 if net.worked(&slice)? == Flow::Suspend {
                     return Ok(action);
@@ -612,11 +657,14 @@ pub(crate) struct WireStats {
     request_latency: Log2Histogram,
     split_sizes: SplitSizes,
     trace: Option<PeTrace>,
+    /// The run limit the rank found reached, if any.
+    pub(crate) limit: Option<Limit>,
 }
 
 impl From<PeStats> for WireStats {
     fn from(s: PeStats) -> Self {
         WireStats {
+            limit: None,
             counters: s.counters,
             busy: s.busy,
             idle: s.idle,

@@ -13,6 +13,11 @@
 //! value to every other rank at the end of the slice, so an improvement reaches all ranks
 //! within one slice (Δt units of work) plus one message latency.
 //!
+//! Run limits: `max_units` is enforced per rank (a rank stops the run once its own units
+//! reach ⌈N/P⌉: the ranks keep no shared counter), so a run ends within N + P·Δt units; a
+//! rank that stopped says so in its statistics, and rank 0 returns
+//! [`RunError::LimitReached`] with the partial report (the other ranks return `Ok(None)`).
+//!
 //! Failures: a panic in user code (or a broken protocol invariant) on any rank prints a message
 //! naming the rank and calls `MPI_Abort`, which ends the whole job with a non-zero exit; a rank
 //! that dies is detected by the MPI launcher, which ends the job.
@@ -22,7 +27,7 @@ use crate::driver::{
     self, BoundExchange, Envelope, Flow, Handled, Incoming, MachineTime, PeDriver, Slice,
     Transport, WireStats,
 };
-use crate::error::{panic_message, RunError};
+use crate::error::{catch_quietly, panic_error, Limit, Partial, RunError};
 use crate::protocol::PeId;
 use crate::stats::{PeStats, Report};
 use crate::task::Task;
@@ -30,7 +35,6 @@ use mpi::environment::Universe;
 use mpi::point_to_point::{Message as MpiMessage, Status};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 /// The tag of every message: a postcard-encoded envelope (protocol message, incumbent, or a
@@ -105,33 +109,49 @@ impl Mpi {
             config.validate()?;
             (config.clone(), (rank == 0).then(make_root), None)
         };
-        match catch_unwind(AssertUnwindSafe(|| self.run_rank(root, &config))) {
-            Ok(Ok(mut report)) => {
-                if let Some(report) = report.as_mut() {
-                    report.notes.extend(note);
-                }
-                Ok(report)
+        let outcome = catch_quietly(|| {
+            if config.check {
+                self.run_rank(root.map(crate::check::Checked::new), &config)
+            } else {
+                self.run_rank(root, &config)
             }
+        });
+        match outcome {
+            Ok(Ok(Some((mut report, limit)))) => {
+                report.notes.extend(note);
+                match limit {
+                    Some(limit) => Err(RunError::LimitReached {
+                        limit,
+                        partial: Partial::new(report),
+                    }),
+                    None => Ok(Some(report)),
+                }
+            }
+            Ok(Ok(None)) => Ok(None),
             // The other ranks would wait for this one forever: end the job.
             Ok(Err(e)) => {
                 eprintln!("error: MPI rank {rank}: {e}; aborting the MPI job");
                 self.abort(1)
             }
             Err(payload) => {
-                eprintln!(
-                    "error: PE {rank} (MPI rank {rank}) panicked: {}; aborting the MPI job",
-                    panic_message(&*payload)
-                );
+                match panic_error(rank, payload) {
+                    RunError::PePanicked { message, .. } => eprintln!(
+                        "error: PE {rank} (MPI rank {rank}) panicked: {message}; aborting the MPI job"
+                    ),
+                    other => eprintln!("error: MPI rank {rank}: {other}; aborting the MPI job"),
+                }
                 self.abort(70)
             }
         }
     }
 
+    /// One rank's run: rank 0 gets the report and the run limit any rank reached.
+    #[allow(clippy::type_complexity)]
     fn run_rank<T: Task>(
         &self,
         root: Option<T>,
         config: &Config,
-    ) -> Result<Option<Report<T::Output>>, RunError> {
+    ) -> Result<Option<(Report<T::Output>, Option<Limit>)>, RunError> {
         let rank = self.rank();
         self.world.barrier();
         // Rounds of synchronous balancers run on the local clock, started together by the
@@ -142,6 +162,7 @@ impl Mpi {
             start: Instant::now(),
             pending: None,
             early_stats: Vec::new(),
+            units: 0,
         };
         let clock = MachineTime {
             now: 0,
@@ -156,31 +177,41 @@ impl Mpi {
 
         // Statistics to rank 0; protocol messages still arriving are late requests and
         // rejections, which the lost-work check looks at.
+        let mut limit = pe.limit_hit();
         let result = if rank == 0 {
             let mut per_pe: Vec<Option<PeStats>> = vec![None; self.size()];
             per_pe[0] = Some(stats);
             for (from, w) in std::mem::take(&mut link.early_stats) {
+                limit = limit.or(w.limit);
                 per_pe[from] = Some(w.into_stats(from));
             }
             while per_pe.iter().any(Option::is_none) {
                 let (from, envelope) =
                     link.receive::<T>(self.world.any_process().matched_probe())?;
                 match envelope {
-                    Envelope::Stats(w) => per_pe[from] = Some(w.into_stats(from)),
+                    Envelope::Stats(w) => {
+                        limit = limit.or(w.limit);
+                        per_pe[from] = Some(w.into_stats(from))
+                    }
                     other => driver::check_leftover(from, rank, &other)?,
                 }
             }
             let output = output
                 .ok_or_else(|| RunError::Internal("PE 0 finished without the result".into()))?;
-            Some(Report::new(
-                output,
-                "mpi",
-                config.clone(),
-                t_par,
-                per_pe.into_iter().flatten().collect(),
+            Some((
+                Report::new(
+                    output,
+                    "mpi",
+                    config.clone(),
+                    t_par,
+                    per_pe.into_iter().flatten().collect(),
+                ),
+                limit,
             ))
         } else {
-            link.send(0, Envelope::<T>::Stats(Box::new(WireStats::from(stats))), 0)?;
+            let mut wire = WireStats::from(stats);
+            wire.limit = limit;
+            link.send(0, Envelope::<T>::Stats(Box::new(wire)), 0)?;
             None
         };
         // Everyone is done sending; drop the requests and rejections still queued (the
@@ -203,6 +234,8 @@ struct Link<'a> {
     pending: Option<(MpiMessage, Status)>,
     /// Rank 0: statistics of ranks that finished while it was still reducing results.
     early_stats: Vec<(usize, WireStats)>,
+    /// Work units this rank has done (run limits).
+    units: u64,
 }
 
 impl Link<'_> {
@@ -303,6 +336,15 @@ impl<T: Task> Transport<T> for Link<'_> {
 
     fn worked(&mut self, _slice: &Slice) -> Result<Flow, RunError> {
         Ok(Flow::Continue)
+    }
+
+    fn total_units(&mut self, units: u64) -> u64 {
+        self.units += units;
+        self.units.saturating_mul(self.world.size() as u64)
+    }
+
+    fn wall_clock(&mut self) -> Duration {
+        self.start.elapsed()
     }
 }
 

@@ -4,20 +4,23 @@
 //! no global lock on the hot path. A busy PE runs a work slice of Δt units, then drains its
 //! inbox without blocking (the poll of paper 000 Fig. 1); an idle PE blocks on its inbox.
 //! A panic in user code is caught on its PE, which records it and sends `Abort` to every
-//! inbox, so all PEs stop and the run returns [`RunError::PePanicked`] instead of hanging.
+//! inbox, so all PEs stop and the run returns [`RunError::PePanicked`] instead of hanging
+//! (a contract violation [`RunError::ContractViolated`], a panic of the library's own code
+//! [`RunError::Internal`]). A run limit stops the run through the driver; the run then
+//! returns [`RunError::LimitReached`] with the partial report. `max_units` counts the units
+//! of all PEs in one shared atomic counter (updated once per slice, only when a limit is set).
 //! Any P ≥ 1 works, including more PEs than cores.
 
 use crate::config::{Config, ConfigError};
 use crate::driver::{
     self, BoundExchange, Envelope, Flow, Handled, Incoming, MachineTime, PeDriver, Slice, Transport,
 };
-use crate::error::{panic_message, RunError};
+use crate::error::{catch_quietly, panic_error, Limit, Partial, RunError};
 use crate::protocol::{PeId, Step};
 use crate::stats::{PeStats, Report};
 use crate::task::{SharedIncumbent, Task};
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use crossbeam_utils::CachePadded;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -49,6 +52,8 @@ struct Shared<'s, T: Task> {
     failure: Mutex<Option<RunError>>,
     incumbent: Arc<SharedIncumbent>,
     units: Vec<CachePadded<AtomicU64>>,
+    /// Work units of all PEs (kept only under `Config::max_units`).
+    total: CachePadded<AtomicU64>,
     /// Messages of the slow PE go through the courier: (deliver at, to, envelope).
     courier: Option<(PeId, Duration, Sender<Delayed<T>>)>,
     /// The common origin of every PE's clock (rounds, timing) and of T_par.
@@ -99,10 +104,27 @@ impl<'a> Threads<'a> {
         self
     }
 
-    /// Run `root` on `config.pes` threads with the configured balancer.
+    /// Run `root` on `config.pes` threads with the configured balancer (under contract
+    /// checks when `config.check`).
     pub fn run<T: Task>(&self, root: T, config: &Config) -> Result<Report<T::Output>, RunError> {
         let resolved = crate::task::bag::resolve_depth(config, &root)?;
         let config = &resolved.config;
+        let result = if config.check {
+            self.run_resolved(crate::check::Checked::new(root), config)
+        } else {
+            self.run_resolved(root, config)
+        };
+        result.map(|mut report| {
+            report.notes.extend(resolved.note.clone());
+            report
+        })
+    }
+
+    fn run_resolved<T: Task>(
+        &self,
+        root: T,
+        config: &Config,
+    ) -> Result<Report<T::Output>, RunError> {
         let p = config.pes;
         if p > MAX_THREADS {
             return Err(RunError::InvalidConfig(ConfigError::TooManyThreads {
@@ -121,6 +143,7 @@ impl<'a> Threads<'a> {
             units: (0..p)
                 .map(|_| CachePadded::new(AtomicU64::new(0)))
                 .collect(),
+            total: CachePadded::new(AtomicU64::new(0)),
             courier: self.slow_sender.map(|(pe, d)| (pe, d, courier_tx.clone())),
             start: Instant::now(),
         };
@@ -128,23 +151,18 @@ impl<'a> Threads<'a> {
         let (done_tx, done_rx) = unbounded::<()>();
         let mut root = Some(root);
 
-        let results: Vec<Option<(PeStats, Option<T::Output>)>> = std::thread::scope(|scope| {
+        let results: Vec<Option<PeEnd<T::Output>>> = std::thread::scope(|scope| {
             let mut handles = Vec::with_capacity(p);
             for (me, inbox) in receivers.iter().enumerate() {
                 let shared = &shared;
                 let done_tx = done_tx.clone();
                 let root = if me == 0 { root.take() } else { None };
                 let body = move || {
-                    let outcome = catch_unwind(AssertUnwindSafe(|| {
-                        pe_loop(me, config, root, inbox, shared)
-                    }));
+                    let outcome = catch_quietly(|| pe_loop(me, config, root, inbox, shared));
                     let result = match outcome {
                         Ok(r) => r,
                         Err(payload) => {
-                            shared.fail(RunError::PePanicked {
-                                pe: me,
-                                message: panic_message(&*payload),
-                            });
+                            shared.fail(panic_error(me, payload));
                             None
                         }
                     };
@@ -211,22 +229,32 @@ impl<'a> Threads<'a> {
         }
         let mut per_pe = Vec::with_capacity(p);
         let mut output = None;
+        let mut limit = None;
         for (pe, r) in results.into_iter().enumerate() {
-            let (stats, out) = r.ok_or_else(|| {
+            let (stats, out, hit) = r.ok_or_else(|| {
                 RunError::Internal(format!("PE {pe} ended without its statistics"))
             })?;
             if pe == 0 {
                 output = out;
             }
+            limit = limit.or(hit);
             per_pe.push(stats);
         }
         let output =
             output.ok_or_else(|| RunError::Internal("PE 0 finished without the result".into()))?;
-        let mut report = Report::new(output, "threads", config.clone(), t_par, per_pe);
-        report.notes.extend(resolved.note.clone());
-        Ok(report)
+        let report = Report::new(output, "threads", config.clone(), t_par, per_pe);
+        match limit {
+            Some(limit) => Err(RunError::LimitReached {
+                limit,
+                partial: Partial::new(report),
+            }),
+            None => Ok(report),
+        }
     }
 }
+
+/// What a PE ends with: its record, the result (PE 0), and the run limit it found reached.
+type PeEnd<O> = (PeStats, Option<O>, Option<Limit>);
 
 /// The life of one PE: drive its protocol until it finishes or the run is aborted.
 fn pe_loop<T: Task>(
@@ -235,7 +263,7 @@ fn pe_loop<T: Task>(
     root: Option<T>,
     inbox: &Receiver<Inbound<T>>,
     shared: &Shared<'_, T>,
-) -> Option<(PeStats, Option<T::Output>)> {
+) -> Option<PeEnd<T::Output>> {
     let mut link = Link {
         me,
         inbox,
@@ -261,7 +289,8 @@ fn pe_loop<T: Task>(
         Ok(Step::Finished) => {}
         Ok(_) | Err(_) => return None,
     }
-    Some(pe.finish(link.now()))
+    let (stats, output) = pe.finish(link.now());
+    Some((stats, output, pe.limit_hit()))
 }
 
 /// One PE's end of the thread machine: its inbox and every other PE's.
@@ -344,6 +373,14 @@ impl<T: Task> Transport<T> for Link<'_, '_, T> {
             return Err(RunError::Machine("aborted".into()));
         }
         Ok(Flow::Continue)
+    }
+
+    fn total_units(&mut self, units: u64) -> u64 {
+        self.shared.total.fetch_add(units, Ordering::Relaxed) + units
+    }
+
+    fn wall_clock(&mut self) -> Duration {
+        self.shared.start.elapsed()
     }
 }
 

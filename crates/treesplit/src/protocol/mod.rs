@@ -181,6 +181,9 @@ pub trait Protocol<T: Task>: Send {
     fn take_output(&mut self) -> Option<T::Output>;
     /// True while this PE holds a non-empty task.
     fn is_busy(&self) -> bool;
+    /// Stop the whole run early, as if the task had called `Context::stop` here: the driver
+    /// calls it when a run limit is reached. Idempotent.
+    fn stop(&mut self);
     /// Synchronous protocols: the round length Δ. The machine then calls [`Protocol::on_round`]
     /// at every multiple of Δ (virtual time units in the simulator, microseconds since the
     /// start on real machines). `None` (the default): no rounds.

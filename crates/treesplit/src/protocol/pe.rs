@@ -17,8 +17,8 @@
 //! **The progress rule.** `Task::work` on a non-empty task with a positive budget should do
 //! at least one unit. A slice that does none is a *stall*; a PE tolerates
 //! [`STALL_LIMIT`] − 1 consecutive stalls (the task may be waiting for something, e.g. a
-//! better incumbent) and panics at the `STALL_LIMIT`-th, so that a broken task is an error
-//! naming the PE instead of a hang. Any slice that does work, or empties its task, resets
+//! better incumbent) and raises a contract violation at the `STALL_LIMIT`-th, so that a
+//! broken task is an error naming the PE instead of a hang. Any slice that does work, or empties its task, resets
 //! the count. Every balancer works through [`PeCore::work_on`], so the rule is the same
 //! everywhere.
 
@@ -193,16 +193,23 @@ impl<T: Task> PeCore<T> {
         } else {
             SliceEnd::More
         };
+        if cfg!(debug_assertions) && units > budget {
+            // The cheap part of the contract checks, always on in debug builds.
+            crate::error::violation(format!(
+                "Task::work returned {units} units for a budget of {budget} (it may do at most \
+                 its budget)"
+            ));
+        }
         self.counters.work_units += units;
         self.counters.slices += 1;
         if units == 0 && budget > 0 && end == SliceEnd::More {
             self.stalled_slices += 1;
-            assert!(
-                self.stalled_slices < STALL_LIMIT,
-                "PE {}: a task made no progress in {STALL_LIMIT} work slices but is not empty \
-                 (Task::work must return at least 1)",
-                self.me
-            );
+            if self.stalled_slices >= STALL_LIMIT {
+                crate::error::violation(format!(
+                    "a task made no progress in {STALL_LIMIT} work slices but is not empty \
+                     (Task::work must return at least 1)"
+                ));
+            }
         } else {
             self.stalled_slices = 0;
         }

@@ -7,6 +7,11 @@
 //! travel between PEs) and, optionally, an estimate of each job's size. With estimates the
 //! range knows its remaining work ([`Task::estimate`]) and can be cut after a given amount
 //! of it ([`Task::split_at`]), which splittable prefix-sum assignment needs.
+//!
+//! A job is indivisible, so the last job of a slice may end beyond the budget; the range then
+//! reports the budget and owes the rest, reported by the next slices (the range is not empty
+//! while it owes units). `Task::work` thus never reports more than its budget, as the
+//! contract asks, and the units in all are exactly the jobs' units.
 
 use super::{Context, Outcome, Task};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
@@ -34,12 +39,20 @@ pub struct IndexRange<J: IndexJob> {
     pub lo: u64,
     /// One past the last index.
     pub hi: u64,
+    /// Units done beyond a slice's budget, not reported yet (stays with the kept part).
+    #[serde(default)]
+    owed: u64,
 }
 
 impl<J: IndexJob> IndexRange<J> {
     /// The jobs `lo..hi`.
     pub fn new(job: J, lo: u64, hi: u64) -> Self {
-        IndexRange { job, lo, hi }
+        IndexRange {
+            job,
+            lo,
+            hi,
+            owed: 0,
+        }
     }
 }
 
@@ -47,14 +60,17 @@ impl<J: IndexJob> Task for IndexRange<J> {
     type Output = J::Output;
 
     /// Runs whole jobs from the front until `budget` units are done; a job is indivisible, so
-    /// the last one may end beyond the budget.
+    /// the last one may end beyond the budget: the units beyond it are reported by the next
+    /// slices (module comment).
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, J::Output>) -> u64 {
-        let mut done = 0;
+        let mut done = self.owed;
         while self.lo < self.hi && done < budget {
             done += self.job.run(self.lo, ctx).max(1);
             self.lo += 1;
         }
-        done
+        let reported = done.min(budget);
+        self.owed = done - reported;
+        reported
     }
 
     fn split(&mut self) -> Option<Self> {
@@ -68,11 +84,11 @@ impl<J: IndexJob> Task for IndexRange<J> {
     }
 
     fn is_empty(&self) -> bool {
-        self.lo >= self.hi
+        self.lo >= self.hi && self.owed == 0
     }
 
     fn estimate(&self) -> Option<u64> {
-        (self.lo..self.hi).try_fold(0u64, |sum, i| Some(sum + self.job.estimate(i)?))
+        (self.lo..self.hi).try_fold(self.owed, |sum, i| Some(sum + self.job.estimate(i)?))
     }
 
     /// Keeps the jobs whose estimates sum to at most `units` (at least one job), returns the
@@ -128,7 +144,9 @@ mod tests {
         let mut units = 0;
         for mut t in [a, b, c] {
             while !t.is_empty() {
-                units += t.work(7, &mut Context::new(&mut out, &inc, 0));
+                let done = t.work(7, &mut Context::new(&mut out, &inc, 0));
+                assert!((1..=7).contains(&done), "within the budget: {done}");
+                units += done;
             }
         }
         assert_eq!(out, (0..1000u64).map(|i| i * i * i).sum::<u64>());

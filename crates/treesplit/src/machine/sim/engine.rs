@@ -19,14 +19,13 @@ use super::timeline::{Activity, Timeline, Utilization};
 use super::SimConfig;
 use crate::config::ConfigError;
 use crate::driver::{self, Envelope, Flow, Handled, Incoming, PeDriver, Slice, Transport};
-use crate::error::{panic_message, RunError};
+use crate::error::{catch_quietly, panic_error, RunError};
 use crate::protocol::termination::Signal;
 use crate::protocol::{Message, PeId, Step};
 use crate::task::Task;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 pub(super) enum Event<T: Task> {
     /// A PE's work slice ends.
@@ -173,6 +172,10 @@ pub(super) struct World<'c, T: Task> {
     pub(super) finish_sent: bool,
     /// Reused buffer for sizing messages (bytes as the MPI machine would send them).
     pub(super) wire: Vec<u8>,
+    /// Run limits: work units of all PEs so far (kept only under `Config::max_units`), and
+    /// the real time the simulation started (time limits are wall-clock time).
+    pub(super) total_units: u64,
+    pub(super) started: std::time::Instant,
 }
 
 impl<T: Task> World<'_, T> {
@@ -338,6 +341,15 @@ impl<T: Task> Transport<T> for Link<'_, '_, T> {
         w.queue.push(end, Event::SliceEnd(i));
         Ok(Flow::Suspend)
     }
+
+    fn total_units(&mut self, units: u64) -> u64 {
+        self.world.total_units += units;
+        self.world.total_units
+    }
+
+    fn wall_clock(&mut self) -> std::time::Duration {
+        self.world.started.elapsed()
+    }
 }
 
 /// The simulated machine: the PEs and the world around them.
@@ -429,12 +441,9 @@ impl<T: Task> Engine<'_, T> {
     /// Run the simulation to its end (or the first error). A panic inside user code or a
     /// protocol invariant becomes an error naming the PE that was running.
     pub(super) fn run(&mut self) -> Result<(), RunError> {
-        match catch_unwind(AssertUnwindSafe(|| self.run_events())) {
+        match catch_quietly(|| self.run_events()) {
             Ok(result) => result,
-            Err(payload) => Err(RunError::PePanicked {
-                pe: self.current,
-                message: panic_message(&*payload),
-            }),
+            Err(payload) => Err(panic_error(self.current, payload)),
         }
     }
 

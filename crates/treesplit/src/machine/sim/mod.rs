@@ -8,6 +8,11 @@
 //! per message. A busy PE polls its queue after every slice of Δt units; an idle PE handles a
 //! message when it arrives.
 //!
+//! Run limits: `Config::max_units` counts the units of all PEs in virtual-time order, so a
+//! limited run stays deterministic (same seed, same stop, same partial report);
+//! `Config::time_limit` is wall-clock time, as on the other machines (it bounds how long
+//! the simulation itself runs, not virtual time, and is not reproducible).
+//!
 //! This file holds the machine's parameters ([`SimConfig`]), [`simulate`] and its report
 //! (with Theorem 1 of paper 000 beside the measurement); `engine.rs` is the event loop,
 //! `network.rs` the latencies, `timeline.rs` what is recorded over time, `adversary.rs` the
@@ -23,7 +28,7 @@ pub use timeline::{Activity, Segment};
 
 use crate::config::{Balancer, Config, ConfigError};
 use crate::driver::{BoundExchange, MachineTime, PeDriver};
-use crate::error::{panic_message, RunError};
+use crate::error::{catch_quietly, panic_error, Partial, RunError};
 use crate::stats::Report;
 use crate::task::Task;
 use engine::{Engine, EventQueue, Learning, SimPe, Slot, State, World};
@@ -31,7 +36,6 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 use timeline::{Timeline, Utilization};
 
@@ -254,17 +258,24 @@ pub fn simulate<T: Task>(
     let config = &resolved.config;
     sim.validate(config.pes)?;
     let start = Instant::now();
-    match catch_unwind(AssertUnwindSafe(|| {
-        simulate_inner(root, config, sim, start)
-    })) {
-        Ok(r) => r.map(|mut r| {
-            r.report.notes.extend(resolved.note);
-            r
+    let result = match catch_quietly(|| {
+        if config.check {
+            simulate_inner(crate::check::Checked::new(root), config, sim, start)
+        } else {
+            simulate_inner(root, config, sim, start)
+        }
+    }) {
+        Ok(r) => r,
+        Err(payload) => Err(panic_error(usize::MAX, payload)),
+    };
+    let (mut report, limit) = result?;
+    report.report.notes.extend(resolved.note);
+    match limit {
+        Some(limit) => Err(RunError::LimitReached {
+            limit,
+            partial: Partial::new(report.report),
         }),
-        Err(payload) => Err(RunError::PePanicked {
-            pe: usize::MAX,
-            message: panic_message(&*payload),
-        }),
+        None => Ok(report),
     }
 }
 
@@ -273,7 +284,7 @@ fn simulate_inner<T: Task>(
     config: &Config,
     sim: &SimConfig,
     start: Instant,
-) -> Result<SimReport<T::Output>, RunError> {
+) -> Result<(SimReport<T::Output>, Option<crate::error::Limit>), RunError> {
     let p = config.pes;
     let slowness: HashMap<usize, f64> = sim.slow.iter().copied().collect();
     let mut root = Some(root);
@@ -318,6 +329,8 @@ fn simulate_inner<T: Task>(
             violation: None,
             finish_sent: false,
             wire: Vec::new(),
+            total_units: 0,
+            started: start,
         },
     };
     engine.run()?;
@@ -326,6 +339,7 @@ fn simulate_inner<T: Task>(
         unreachable!("every PE finished")
     };
     let mut output = None;
+    let mut limit = None;
     let mut per_pe = Vec::with_capacity(p);
     for (
         i,
@@ -339,6 +353,7 @@ fn simulate_inner<T: Task>(
         let State::Done { at } = sim_pe.state else {
             unreachable!("every PE finished")
         };
+        limit = limit.or(pe.limit_hit());
         let (mut stats, out) = pe.finish(at);
         let (sum, n) = learning.latency;
         stats.bound_latency = (n > 0).then(|| sum as f64 / n as f64);
@@ -369,7 +384,7 @@ fn simulate_inner<T: Task>(
         _ => None,
     };
     let mut timeline = world.timeline;
-    Ok(SimReport {
+    let report = SimReport {
         report,
         theorem_14_2,
         sim: sim.clone(),
@@ -381,7 +396,8 @@ fn simulate_inner<T: Task>(
         events: world.events,
         wall_seconds: start.elapsed().as_secs_f64(),
         timeline: timeline.take().map(Timeline::into_segments),
-    })
+    };
+    Ok((report, limit))
 }
 
 /// The simulator as a [`Machine`](super::Machine): runs every computation on the simulated

@@ -188,6 +188,13 @@ impl<T: Task> Protocol<T> for MasterWorker<T> {
         self.core.work(budget, incumbent)
     }
 
+    fn stop(&mut self) {
+        if let Role::Master { cutter, .. } = &mut self.role {
+            *cutter = None;
+        }
+        self.core.begin_stop(None);
+    }
+
     fn receive(&mut self, from: PeId, message: Message<T>) {
         match (message, &mut self.role) {
             (Message::Request, Role::Master { .. }) => self.serve(from),

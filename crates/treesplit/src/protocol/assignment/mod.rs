@@ -271,6 +271,10 @@ macro_rules! delegate_to_core {
             self.core.work(budget, incumbent)
         }
 
+        fn stop(&mut self) {
+            self.core.begin_stop(None);
+        }
+
         delegate_to_core!();
     };
     () => {

@@ -88,7 +88,7 @@ impl<T: Task> PrefixSum<T> {
             self.local.push((task, generation, size));
         }
         self.core.pe.count_splits(cutter.splits);
-        self.local_sum = Some(self.local.iter().map(|j| j.2).sum());
+        self.local_sum = Some(self.local.iter().fold(0u64, |a, j| a.saturating_add(j.2)));
         self.try_up();
     }
 
@@ -100,7 +100,7 @@ impl<T: Task> PrefixSum<T> {
             return;
         }
         self.sent_up = true;
-        let subtree = local + self.child_sums.iter().flatten().sum::<u64>();
+        let subtree = (self.child_sums.iter().flatten()).fold(local, |a, &b| a.saturating_add(b));
         let me = self.core.me();
         if me == 0 {
             self.sweep_down(0, subtree);
@@ -114,7 +114,8 @@ impl<T: Task> PrefixSum<T> {
 
     /// Down-sweep: pass each child its prefix, then assign the local jobs.
     fn sweep_down(&mut self, offset: u64, total: u64) {
-        let mut prefix = offset + self.local_sum.expect("the local sum before the down-sweep");
+        let local = self.local_sum.expect("the local sum before the down-sweep");
+        let mut prefix = offset.saturating_add(local);
         for (k, &child) in self.children.clone().iter().enumerate() {
             self.core.pe.send(
                 child,
@@ -123,7 +124,7 @@ impl<T: Task> PrefixSum<T> {
                     total,
                 }),
             );
-            prefix += self.child_sums[k].expect("every child's sum");
+            prefix = prefix.saturating_add(self.child_sums[k].expect("every child's sum"));
         }
         self.assign(offset, total);
     }
@@ -139,10 +140,11 @@ impl<T: Task> PrefixSum<T> {
         for (mut task, generation, mut size) in std::mem::take(&mut self.local) {
             loop {
                 let k = (at / s).min(p - 1);
-                let end = (k + 1) * s;
-                if !self.splittable || k == p - 1 || at + size <= end {
+                // Saturating: estimates may sum to near 2^64 (a practically endless task).
+                let end = (k + 1).saturating_mul(s);
+                if !self.splittable || k == p - 1 || at.saturating_add(size) <= end {
                     self.place(k as PeId, task, generation);
-                    at += size;
+                    at = at.saturating_add(size);
                     break;
                 }
                 match task.split_at(end - at) {
@@ -150,13 +152,13 @@ impl<T: Task> PrefixSum<T> {
                         let part = task.estimate().unwrap_or(end - at);
                         self.core.pe.count_splits(1);
                         self.place(k as PeId, task, generation + 1);
-                        at += part;
+                        at = at.saturating_add(part);
                         size = rest.estimate().unwrap_or(size.saturating_sub(part).max(1));
                         task = rest;
                     }
                     None => {
                         self.place(k as PeId, task, generation);
-                        at += size;
+                        at = at.saturating_add(size);
                         break;
                     }
                 }

@@ -282,6 +282,10 @@ impl<T: Task> Protocol<T> for Polling<T> {
         slice.units
     }
 
+    fn stop(&mut self) {
+        self.begin_stop(None);
+    }
+
     fn receive(&mut self, from: PeId, message: Message<T>) {
         match message {
             Message::Request => self.answer_request(from),

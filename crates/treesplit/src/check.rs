@@ -1,0 +1,186 @@
+//! Contract checks for library users (`Config::check`): a task that breaks the [`Task`]
+//! contract gives silently wrong answers (a split that duplicates work counts it twice, one
+//! that loses work drops it), so a checked run verifies the contract as it goes and stops
+//! with [`RunError::ContractViolated`] naming the PE and the piece.
+//!
+//! The machines run a checked task as [`Checked`], a wrapper that verifies on every call:
+//! - `work(budget)` returns at most `budget`, and at least 1 on a task that is not empty
+//!   (unless the task asked for an early stop);
+//! - `split()` (and `split_at`) conserve [`Task::estimate`] where the task gives one: the
+//!   kept and the given part together hold exactly the estimate before, and an empty task
+//!   gives nothing away.
+//!
+//! A piece is named by its place in the tree of splits: its generation and its path from the
+//! root (`0` kept, `1` given away, first split first), e.g. `piece 3:101`.
+//!
+//! What the wrapper cannot see, results and work units that differ from a sequential run
+//! (a task without estimates that duplicates work), [`against_sequential`] checks after the
+//! run, for outputs that can be compared ([`PartialEq`]); the CLI's `--check` does both.
+//! Debug builds check the budget always (the cheap part), checked or not.
+
+use crate::error::{violation, RunError};
+use crate::sequential::run_sequential;
+use crate::stats::Report;
+use crate::task::{Context, Task};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A task under contract checks (the machines wrap the root in it when `Config::check`).
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub(crate) struct Checked<T: Task> {
+    task: T,
+    name: PieceName,
+}
+
+/// Where a piece comes from in the tree of splits.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+struct PieceName {
+    /// Splits between the root and this piece.
+    generation: u32,
+    /// The last 64 of those splits, one bit each (1: given away), oldest first.
+    path: u64,
+}
+
+impl PieceName {
+    fn child(self, given: bool) -> Self {
+        PieceName {
+            generation: self.generation.saturating_add(1),
+            path: (self.path << 1) | u64::from(given),
+        }
+    }
+}
+
+impl fmt::Display for PieceName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.generation == 0 {
+            return write!(f, "the root piece (generation 0)");
+        }
+        let bits = self.generation.min(64) as usize;
+        let more = if self.generation > 64 { "…" } else { "" };
+        write!(
+            f,
+            "piece {}:{more}{:0bits$b} (generation {}; path from the root, 1 = given away)",
+            self.generation, self.path, self.generation
+        )
+    }
+}
+
+impl<T: Task> Checked<T> {
+    /// The root under checks.
+    pub(crate) fn new(task: T) -> Self {
+        Checked {
+            task,
+            name: PieceName::default(),
+        }
+    }
+
+    /// After a split of a piece whose estimate was `before`: the two parts conserve it.
+    fn check_split(&self, what: &str, before: Option<u64>, was_empty: bool, other: &Self) {
+        if was_empty && !other.task.is_empty() {
+            violation(format!(
+                "{what} of an empty task gave away work ({}): work was made up",
+                self.name
+            ));
+        }
+        if let (Some(e), Some(kept), Some(given)) =
+            (before, self.task.estimate(), other.task.estimate())
+        {
+            let after = kept as u128 + given as u128;
+            if after != u128::from(e) {
+                let how = if after > u128::from(e) {
+                    "duplicates work"
+                } else {
+                    "loses work"
+                };
+                violation(format!(
+                    "{what} {how}: the estimate was {e} units, after it {kept} kept + {given} \
+                     given = {after} ({})",
+                    self.name
+                ));
+            }
+        }
+    }
+}
+
+impl<T: Task> Task for Checked<T> {
+    type Output = T::Output;
+
+    fn work(&mut self, budget: u64, ctx: &mut Context<'_, T::Output>) -> u64 {
+        let units = self.task.work(budget, ctx);
+        if units > budget {
+            violation(format!(
+                "Task::work did {units} units for a budget of {budget} ({})",
+                self.name
+            ));
+        }
+        if units == 0 && budget > 0 && !ctx.stop_requested() && !self.task.is_empty() {
+            violation(format!(
+                "Task::work made no progress on a task that is not empty (budget {budget}, {})",
+                self.name
+            ));
+        }
+        units
+    }
+
+    fn split(&mut self) -> Option<Self> {
+        let before = self.task.estimate();
+        let was_empty = self.task.is_empty();
+        let task = self.task.split()?;
+        let parent = self.name;
+        self.name = parent.child(false);
+        let other = Checked {
+            task,
+            name: parent.child(true),
+        };
+        self.check_split("Task::split", before, was_empty, &other);
+        Some(other)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.task.is_empty()
+    }
+
+    fn estimate(&self) -> Option<u64> {
+        self.task.estimate()
+    }
+
+    fn split_at(&mut self, units: u64) -> Option<Self> {
+        let before = self.task.estimate();
+        let was_empty = self.task.is_empty();
+        let task = self.task.split_at(units)?;
+        let parent = self.name;
+        self.name = parent.child(false);
+        let other = Checked {
+            task,
+            name: parent.child(true),
+        };
+        self.check_split("Task::split_at", before, was_empty, &other);
+        Some(other)
+    }
+}
+
+/// Check a run's report against a sequential run of `root` (the same root the run started
+/// from): the result and the work units must match. [`RunError::WrongAnswer`] when they do
+/// not. Not for branch-and-bound searches, whose work depends on the order of the search.
+pub fn against_sequential<T: Task>(root: T, report: &Report<T::Output>) -> Result<(), RunError>
+where
+    T::Output: PartialEq,
+{
+    let seq = run_sequential(root);
+    if seq.output != report.output {
+        return Err(RunError::WrongAnswer(format!(
+            "the parallel result {:?} differs from the sequential result {:?} (work was lost or \
+             done twice: check Task::split)",
+            report.output, seq.output
+        )));
+    }
+    if seq.work_units != report.totals.work_units {
+        return Err(RunError::WrongAnswer(format!(
+            "the parallel run did {} work units, the sequential run {} (work was lost or done \
+             twice: check Task::split)",
+            report.totals.work_units, seq.work_units
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,181 @@
+//! Run limits (`Config::max_units`, `Config::time_limit`) on every machine: a run of a
+//! practically endless task stops cleanly with `RunError::LimitReached`, its partial report
+//! holds what was done (the output counts exactly the units done), and the units stay within
+//! the documented slack of P·Δt above the limit.
+
+use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
+use treesplit::{
+    simulate, BalancerKind, Config, Context, Jobs, Limit, RunError, SimConfig, Task, Threads,
+};
+
+/// 2^64 − 1 units of work, one output count per unit: practically endless, constant memory.
+#[derive(Clone, Serialize, Deserialize)]
+struct Endless {
+    lo: u64,
+    hi: u64,
+}
+
+impl Task for Endless {
+    type Output = u64;
+    fn work(&mut self, budget: u64, ctx: &mut Context<'_, u64>) -> u64 {
+        let end = self.hi.min(self.lo.saturating_add(budget));
+        let done = end - self.lo;
+        *ctx.output() += done;
+        self.lo = end;
+        done
+    }
+    fn split(&mut self) -> Option<Self> {
+        if self.hi - self.lo < 2 {
+            return None;
+        }
+        let mid = self.lo + (self.hi - self.lo) / 2;
+        let upper = Endless {
+            lo: mid,
+            hi: self.hi,
+        };
+        self.hi = mid;
+        Some(upper)
+    }
+    fn is_empty(&self) -> bool {
+        self.lo >= self.hi
+    }
+    fn estimate(&self) -> Option<u64> {
+        Some(self.hi - self.lo)
+    }
+}
+
+fn endless() -> Endless {
+    Endless {
+        lo: 0,
+        hi: u64::MAX,
+    }
+}
+
+/// The partial report of a run stopped by `expected`: units within [limit, limit + P·Δt]
+/// (units limits), and the merged output equal to the units done.
+fn check_partial(result: Result<u64, RunError>, expected: Limit, p: u64, delta_t: u64) -> u64 {
+    let Err(RunError::LimitReached { limit, partial }) = result else {
+        panic!("expected a limit stop, got {result:?}");
+    };
+    assert_eq!(limit, expected);
+    let report = partial
+        .report::<u64>()
+        .expect("the partial report of a u64 run");
+    assert_eq!(report.totals.work_units, partial.work_units);
+    assert_eq!(
+        report.output, partial.work_units,
+        "every unit done is in the output"
+    );
+    if let Limit::Units(n) = limit {
+        assert!(
+            partial.work_units >= n && partial.work_units <= n + p * delta_t,
+            "{} units for a limit of {n} (slack P·Δt = {})",
+            partial.work_units,
+            p * delta_t
+        );
+    }
+    partial.work_units
+}
+
+#[test]
+fn threads_stop_at_max_units() {
+    for kind in [
+        BalancerKind::RandomPolling,
+        BalancerKind::MasterWorker,
+        BalancerKind::Block,
+    ] {
+        let config = Config::new(4)
+            .balancer(kind)
+            .delta_t(1000)
+            .max_units(2_000_000);
+        let config = if kind.is_static() {
+            config.balancer(treesplit::Balancer::from(kind).with_jobs(Jobs::PerPe(4)))
+        } else {
+            config
+        };
+        let start = Instant::now();
+        let r = Threads::new().run(endless(), &config).map(|r| r.output);
+        check_partial(r, Limit::Units(2_000_000), 4, 1000);
+        assert!(start.elapsed() < Duration::from_secs(20));
+    }
+}
+
+#[test]
+fn threads_stop_at_time_limit() {
+    let config = Config::new(3)
+        .delta_t(1000)
+        .time_limit(Duration::from_millis(300));
+    let start = Instant::now();
+    let r = Threads::new().run(endless(), &config).map(|r| r.output);
+    let units = check_partial(r, Limit::Time(Duration::from_millis(300)), 3, 1000);
+    assert!(units > 0);
+    assert!(start.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn simulator_stops_at_max_units_deterministically() {
+    let config = Config::new(16).delta_t(100).max_units(500_000);
+    let sim = SimConfig::default();
+    let run = || simulate(endless(), &config, &sim).map(|r| r.report.output);
+    let a = check_partial(run(), Limit::Units(500_000), 16, 100);
+    let b = check_partial(run(), Limit::Units(500_000), 16, 100);
+    assert_eq!(a, b, "a units limit keeps the simulator deterministic");
+}
+
+#[test]
+fn simulator_stops_at_time_limit() {
+    let config = Config::new(8)
+        .delta_t(100)
+        .time_limit(Duration::from_millis(300));
+    let start = Instant::now();
+    let r = simulate(endless(), &config, &SimConfig::default()).map(|r| r.report.output);
+    check_partial(r, Limit::Time(Duration::from_millis(300)), 8, 100);
+    assert!(start.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn a_run_under_its_limit_is_unaffected() {
+    let config = Config::new(4)
+        .max_units(1 << 40)
+        .time_limit(Duration::from_secs(600));
+    let r = treesplit::run(Endless { lo: 0, hi: 100_000 }, &config).unwrap();
+    assert_eq!(r.output, 100_000);
+    assert_eq!(r.totals.work_units, 100_000);
+}
+
+#[test]
+fn zero_limits_are_bad_input() {
+    let zero = Config::new(2).max_units(0);
+    assert_eq!(
+        treesplit::run(endless(), &zero).map(|r| r.output),
+        Err(RunError::InvalidConfig(
+            treesplit::ConfigError::ZeroMaxUnits
+        ))
+    );
+    let zero = Config::new(2).time_limit(Duration::ZERO);
+    assert_eq!(
+        treesplit::run(endless(), &zero).map(|r| r.output),
+        Err(RunError::InvalidConfig(
+            treesplit::ConfigError::ZeroTimeLimit
+        ))
+    );
+}
+
+#[test]
+fn every_balancer_stops_cleanly_at_a_limit_in_the_simulator_and_on_threads() {
+    for &kind in BalancerKind::ALL {
+        let mut config = Config::new(8)
+            .balancer(kind)
+            .delta_t(100)
+            .max_units(300_000);
+        if kind.is_static() {
+            config = config.balancer(treesplit::Balancer::from(kind).with_jobs(Jobs::PerPe(4)));
+        }
+        let r = simulate(endless(), &config, &SimConfig::default()).map(|r| r.report.output);
+        check_partial(r, Limit::Units(300_000), 8, 100);
+        let config = Config { pes: 3, ..config };
+        let r = Threads::new().run(endless(), &config).map(|r| r.output);
+        check_partial(r, Limit::Units(300_000), 3, 100);
+    }
+}
