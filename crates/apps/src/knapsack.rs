@@ -227,6 +227,14 @@ pub struct Knapsack {
     /// Decisions (taken?) for the sorted items above the first frame.
     prefix: Vec<bool>,
     stack: Vec<Frame>,
+    /// An incumbent found by this piece whose packing is not built yet: its profit, weight
+    /// and the index of the stack frame whose current alternative leads to it. Building a
+    /// packing costs O(n), and when every item fits each "take" improves the incumbent, so
+    /// building one per improvement made the search quadratic in n. The packing is built only
+    /// when the path to it is about to change (the frame is popped or tries its other
+    /// alternative) or the piece runs out of work; a better node found meanwhile lies below
+    /// it on the same path and replaces it.
+    pending: Option<(u64, u64, usize)>,
 }
 
 impl Knapsack {
@@ -247,13 +255,26 @@ impl Knapsack {
             instance,
             prefix: vec![],
             stack,
+            pending: None,
         }
     }
 
-    /// The packing of the node below the top frame's current alternative.
-    fn packing(&self, profit: u64, weight: u64) -> Packing {
+    /// Build the pending incumbent's packing (see `pending`) if the path to it starts to
+    /// change at stack frame `from` or above it.
+    fn flush(&mut self, from: usize, ctx: &mut Context<'_, Packing>) {
+        if let Some((profit, weight, depth)) = self.pending {
+            if depth >= from {
+                self.pending = None;
+                let packing = self.packing(profit, weight, depth);
+                ctx.output().merge(packing);
+            }
+        }
+    }
+
+    /// The packing of the node below the current alternative of stack frame `depth`.
+    fn packing(&self, profit: u64, weight: u64, depth: usize) -> Packing {
         let mut taken: Vec<bool> = self.prefix.clone();
-        taken.extend(self.stack.iter().map(|f| f.current == TAKE));
+        taken.extend(self.stack[..=depth].iter().map(|f| f.current == TAKE));
         let mut items: Vec<u32> = taken
             .iter()
             .zip(&self.instance.items)
@@ -277,9 +298,12 @@ impl Task for Knapsack {
         let n = inst.len() as u32;
         let mut units = 0;
         while units < budget {
-            let Some(top) = self.stack.last_mut() else {
+            let Some(last) = self.stack.len().checked_sub(1) else {
                 break;
             };
+            // The top frame is popped or switches its alternative: the path below changes.
+            self.flush(last, ctx);
+            let top = &mut self.stack[last];
             if top.untried == 0 {
                 self.stack.pop();
                 continue;
@@ -301,8 +325,8 @@ impl Task for Knapsack {
             let level = top.level + 1;
             let best = ctx.best().max(0) as u64;
             if profit > best && ctx.offer(profit as i64) {
-                let packing = self.packing(profit, weight);
-                ctx.output().merge(packing);
+                // Below the pending one, if any, and better: it replaces it.
+                self.pending = Some((profit, weight, last));
             }
             if level < n
                 && inst.bound(level as usize, inst.capacity - weight) + profit
@@ -316,6 +340,9 @@ impl Task for Knapsack {
                     current: 0,
                 });
             }
+        }
+        if self.is_empty() {
+            self.flush(0, ctx);
         }
         units
     }
@@ -338,6 +365,7 @@ impl Task for Knapsack {
                 current: 0,
                 ..frame
             }],
+            pending: None,
         })
     }
 
