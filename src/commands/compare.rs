@@ -121,7 +121,13 @@ impl AppVisitor for CompareApp<'_> {
         let notes: Notes = self.plan.out.notes();
         let seq = run_sequential(make_root());
         let mut rows = Vec::new();
+        let bar = super::progress::steps(
+            self.plan.balancers.len() as u64,
+            "compare",
+            self.plan.out.progress(),
+        );
         for &balancer in &self.plan.balancers {
+            bar.inc(1);
             let config = self.plan.balance.config_for(balancer, config.pes)?;
             let config = match treesplit::task::bag::resolve_depth(&config, &make_root()) {
                 Ok((config, _)) => config,
@@ -162,6 +168,7 @@ impl AppVisitor for CompareApp<'_> {
                 h: t.max_generation,
             });
         }
+        bar.finish_and_clear();
         Ok(rows)
     }
 }

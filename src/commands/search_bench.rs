@@ -50,6 +50,7 @@ impl AppVisitor for Bench<'_> {
         let (args, p) = (self.args, self.args.pes);
         let mut seq = Vec::new();
         let mut par = Vec::new();
+        let bar = super::progress::steps(args.repeat as u64, "bench", args.out.progress());
         for _ in 0..args.repeat {
             let s = run_sequential(make_root());
             if published(&s.output).is_some_and(|c| !c.matches) {
@@ -59,7 +60,7 @@ impl AppVisitor for Bench<'_> {
                 )));
             }
             seq.push((s.t_seq, s.work_units));
-            let config = Config::new(p).delta_t(args.delta_t);
+            let config = Config::new(p).delta_t(args.delta_t).seed(args.seed);
             let r = Threads::new()
                 .run(make_root(), &config)
                 .map_err(Failure::run)?;
@@ -70,7 +71,9 @@ impl AppVisitor for Bench<'_> {
                 )));
             }
             par.push((r.t_par, r.totals.work_units));
+            bar.inc(1);
         }
+        bar.finish_and_clear();
         let median = |v: &mut Vec<(f64, u64)>| {
             v.sort_by(|a, b| a.0.total_cmp(&b.0));
             v[v.len() / 2]

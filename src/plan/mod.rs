@@ -7,8 +7,8 @@ pub mod app;
 pub mod rules;
 
 use crate::flags::{
-    AppArgs, BalancerOpts, BenchArgs, Cli, Command, CompareArgs, DepthArgs, DstArgs, Given,
-    MachineArg, OutputFlags, RunArgs, SimArgs, SimOpts, SplitRuleArg,
+    AppArgs, BalancerOpts, BenchArgs, Cli, Command, Common, CompareArgs, DepthArgs, DstArgs, Given,
+    MachineArg, RunArgs, SimArgs, SimOpts, SplitRuleArg,
 };
 use crate::output::{self, plot, Failure, Notes};
 pub use app::{App, AppVisitor, Published};
@@ -32,7 +32,7 @@ pub struct Output {
 }
 
 impl Output {
-    fn from(o: OutputFlags) -> Self {
+    fn from(o: &Common) -> Self {
         Output {
             json: o.json,
             quiet: o.quiet,
@@ -42,6 +42,45 @@ impl Output {
     /// Notes on stderr, silenced by `--quiet`.
     pub fn notes(&self) -> Notes {
         Notes { quiet: self.quiet }
+    }
+
+    /// Whether progress indicators are drawn (never under `--quiet` or `--json`; the
+    /// indicator itself also checks that stderr is a terminal).
+    pub fn progress(&self) -> bool {
+        !self.quiet && !self.json
+    }
+}
+
+/// The one P of `--pes` (a list only `depth` takes), or `default`.
+fn one_pes(c: &Common, default: impl FnOnce() -> usize) -> Result<usize, Failure> {
+    match c.pes[..] {
+        [] => Ok(default()),
+        [p] => Ok(p),
+        _ => Err(Failure::input(
+            "--pes takes one number here (only `treesplit depth` takes a list of PE counts)",
+        )),
+    }
+}
+
+/// Threads far beyond the cores time-share them: one warning line (a note, so `--quiet`
+/// silences it) that timings are oversubscribed, pointing to the simulator.
+fn warn_oversubscribed(threads: usize, notes: Notes) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if threads > 4 * cores {
+        notes.note(format_args!(
+            "warning: {threads} threads on {cores} cores: timings are oversubscribed (the threads time-share the cores); `treesplit sim` models machines of this size"
+        ));
+    }
+}
+
+/// Fault injection (`TREESPLIT_FAULT`, see `commands::fault`) is for `treesplit run` only.
+fn reject_fault(what: &str) -> Result<(), Failure> {
+    match std::env::var_os("TREESPLIT_FAULT") {
+        Some(v) => Err(Failure::input(format!(
+            "TREESPLIT_FAULT={} is set, but fault injection applies only to `treesplit run` (threads, MPI, --sequential), not to {what}; unset it",
+            v.to_string_lossy()
+        ))),
+        None => Ok(()),
     }
 }
 
@@ -175,6 +214,7 @@ pub struct BenchPlan {
     pub app: App,
     pub pes: usize,
     pub repeat: usize,
+    pub seed: u64,
     pub delta_t: u64,
     pub rayon_depth: Option<u32>,
     pub out: Output,
@@ -215,12 +255,34 @@ pub struct DepthPlan {
 pub fn plan(cli: Cli, given: &Given) -> Result<Plan, Failure> {
     match cli.command {
         Command::Run(r) => run_plan(r, given).map(Plan::Run),
-        Command::Sim(s) => sim_plan(s, given).map(Plan::Run),
-        Command::Bench(b) => bench_plan(b, given).map(Plan::Bench),
-        Command::Compare(c) => compare_plan(c, given).map(Plan::Compare),
-        Command::Dst(d) => Ok(dst_plan(d)),
-        Command::Depth(d) => depth_plan(d).map(Plan::Depth),
-        Command::Trees(t) => Ok(Plan::Trees(Output::from(t.out))),
+        Command::Sim(s) => {
+            reject_fault("`treesplit sim` (the simulator)")?;
+            sim_plan(s, given).map(Plan::Run)
+        }
+        Command::Bench(b) => {
+            reject_fault("`treesplit bench`")?;
+            bench_plan(b, given).map(Plan::Bench)
+        }
+        Command::Compare(c) => {
+            reject_fault("`treesplit compare`")?;
+            compare_plan(c, given).map(Plan::Compare)
+        }
+        Command::Dst(d) => {
+            reject_fault("`treesplit dst`")?;
+            dst_plan(d, given)
+        }
+        Command::Depth(d) => {
+            reject_fault("`treesplit depth`")?;
+            depth_plan(d).map(Plan::Depth)
+        }
+        Command::Trees(t) => {
+            rules::reject(
+                given,
+                &[("seed", "--seed"), ("pes", "--pes")],
+                "does not apply to trees, which only lists the named UTS trees",
+            )?;
+            Ok(Plan::Trees(Output::from(&t.common)))
+        }
     }
 }
 
@@ -238,6 +300,7 @@ fn application(args: &AppArgs, given: &Given) -> Result<App, Failure> {
 /// The balancer options with the machine's defaults (Δt, round, neighbourhood).
 fn balance(
     o: &BalancerOpts,
+    seed: Option<u64>,
     default_delta_t: u64,
     default_round: u64,
     default_neighbourhood: Topology,
@@ -262,7 +325,7 @@ fn balance(
     let balance = Balance {
         kind: o.balancer,
         delta_t: o.delta_t.unwrap_or(default_delta_t),
-        seed: o.seed,
+        seed: seed.unwrap_or(1),
         termination: o.termination,
         polling: PollingOptions {
             trim: o.trim,
@@ -289,11 +352,12 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
     let o = &r.opts;
     let balance = balance(
         &o.balance,
+        o.common.seed,
         app.default_delta_t(),
         DEFAULT_ROUND,
         Topology::Ring,
     )?;
-    let out = Output::from(o.out);
+    let out = Output::from(&o.common);
     if o.sequential {
         let mut flags = rules::ALL_BALANCER_FLAGS.to_vec();
         flags.extend([
@@ -329,10 +393,11 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
                     "this process is one of {ranks} started by an MPI launcher, but --machine threads (the default) would run {ranks} independent computations: add --machine mpi (a build with --features mpi)"
                 )));
             }
-            let pes = o
-                .pes
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let pes = one_pes(&o.common, || {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            })?;
             balance.config(pes)?;
+            warn_oversubscribed(pes, out.notes());
             MachinePlan::Threads {
                 pes,
                 baseline: o.baseline,
@@ -344,7 +409,9 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
                     "--baseline is not available with --machine mpi (run --sequential separately)",
                 ));
             }
-            MachinePlan::Mpi { pes: o.pes }
+            MachinePlan::Mpi {
+                pes: one_pes(&o.common, || 0).map(|p| (p > 0).then_some(p))?,
+            }
         }
     };
     Ok(RunPlan {
@@ -356,7 +423,8 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
 }
 
 /// The simulated machine and the balancer configuration the simulator options describe.
-fn sim_machine(o: &SimOpts) -> Result<(SimConfig, Balance), Failure> {
+fn sim_machine(o: &SimOpts) -> Result<(usize, SimConfig, Balance), Failure> {
+    let pes = one_pes(&o.common, || 64)?;
     let topology: Topology = o.net.parse().map_err(Failure::input)?;
     let delay: Delay = o.delay.parse().map_err(Failure::input)?;
     let sim = SimConfig {
@@ -390,17 +458,23 @@ fn sim_machine(o: &SimOpts) -> Result<(SimConfig, Balance), Failure> {
         .saturating_mul(2)
         .saturating_add(o.t_split)
         .saturating_add(delta_t);
-    let balance = balance(&o.balance, delta_t, default_round, neighbourhood)?;
-    balance.config(o.pes)?;
-    sim.validate(o.pes)
+    let balance = balance(
+        &o.balance,
+        o.common.seed,
+        delta_t,
+        default_round,
+        neighbourhood,
+    )?;
+    balance.config(pes)?;
+    sim.validate(pes)
         .map_err(|e| Failure::input(output::config_error(&e)))?;
-    Ok((sim, balance))
+    Ok((pes, sim, balance))
 }
 
 fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
     let app = application(&s.app, given)?;
     let o = &s.opts;
-    let (sim, balance) = sim_machine(o)?;
+    let (pes, sim, balance) = sim_machine(o)?;
     rules::check_balancer_options(given, &[balance.balancer()])?;
     if let Some(path) = &o.gantt {
         plot::check_path(path).map_err(Failure::input)?;
@@ -413,21 +487,31 @@ fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
     Ok(RunPlan {
         app,
         machine: MachinePlan::Sim {
-            pes: o.pes,
+            pes,
             sim,
             empty_splits: o.empty_splits,
             gantt: o.gantt.clone(),
         },
         balance,
-        out: Output::from(o.out),
+        out: Output::from(&o.common),
     })
 }
 
 fn bench_plan(b: BenchArgs, given: &Given) -> Result<BenchPlan, Failure> {
     let app = application(&b.app, given)?;
-    if b.pes == 0 || b.repeat == 0 {
+    let pes = one_pes(&b.common, || 2)?;
+    if pes == 0 || b.repeat == 0 {
         return Err(Failure::input("bench needs --pes ≥ 1 and --repeat ≥ 1"));
     }
+    // Checked before any thread starts (the rayon pool of P threads is built first).
+    let max = treesplit::machine::threads::MAX_THREADS;
+    if pes > max {
+        return Err(Failure::input(output::config_error(
+            &treesplit::ConfigError::TooManyThreads { pes, max },
+        )));
+    }
+    let out = Output::from(&b.common);
+    warn_oversubscribed(pes, out.notes());
     if !matches!(app, App::NQueens(_) | App::Uts(_)) {
         rules::reject(
             given,
@@ -436,15 +520,18 @@ fn bench_plan(b: BenchArgs, given: &Given) -> Result<BenchPlan, Failure> {
         )?;
     }
     if b.delta_t == Some(0) {
-        return Err(Failure::input("delta-t must be at least 1 work unit"));
+        return Err(Failure::input(output::config_error(
+            &treesplit::ConfigError::ZeroDeltaT,
+        )));
     }
     Ok(BenchPlan {
         delta_t: b.delta_t.unwrap_or_else(|| app.default_delta_t()),
         app,
-        pes: b.pes,
+        pes,
         repeat: b.repeat,
+        seed: b.common.seed.unwrap_or(1),
         rayon_depth: b.rayon_depth,
-        out: Output::from(b.out),
+        out,
     })
 }
 
@@ -460,12 +547,21 @@ fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
         &[("gantt", "--gantt")],
         "does not apply to compare, which runs many simulations (draw the comparison with --svg, or one run's timeline with `treesplit sim … --gantt`)",
     )?;
-    let (sim, balance) = sim_machine(&c.opts)?;
+    let (pes, sim, balance) = sim_machine(&c.opts)?;
     let balancers = if c.balancers.is_empty() {
         BalancerKind::ALL.to_vec()
     } else {
         c.balancers.clone()
     };
+    if let Some(b) = balancers
+        .iter()
+        .enumerate()
+        .find_map(|(i, b)| balancers[..i].contains(b).then_some(b))
+    {
+        return Err(Failure::input(format!(
+            "--balancers names {b} twice (each balancer runs once)"
+        )));
+    }
     rules::check_balancer_options(given, &balancers)?;
     if let Some(path) = &c.svg {
         plot::check_path(path).map_err(Failure::input)?;
@@ -473,26 +569,39 @@ fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
     Ok(ComparePlan {
         app,
         balance,
-        pes: c.opts.pes,
+        pes,
         sim,
         empty_splits: c.opts.empty_splits,
         balancers,
         svg: c.svg,
-        out: Output::from(c.opts.out),
+        out: Output::from(&c.opts.common),
     })
 }
 
-fn dst_plan(d: DstArgs) -> Plan {
-    Plan::Dst(DstPlan {
+fn dst_plan(d: DstArgs, given: &Given) -> Result<Plan, Failure> {
+    rules::reject(
+        given,
+        &[("pes", "--pes")],
+        "does not apply to dst, which draws P for each case (bound it with --max-pes)",
+    )?;
+    if d.max_pes == 0 {
+        return Err(Failure::input("--max-pes must be at least 1"));
+    }
+    Ok(Plan::Dst(DstPlan {
         cases: d.cases,
-        seed: d.seed,
+        seed: d.common.seed.unwrap_or(0),
         max_pes: d.max_pes,
-        out: Output::from(d.out),
-    })
+        out: Output::from(&d.common),
+    }))
 }
 
 fn depth_plan(d: DepthArgs) -> Result<DepthPlan, Failure> {
-    if d.pes.is_empty() || d.pes.iter().any(|&p| p < 2) {
+    let pes = match &d.common.pes[..] {
+        [] => vec![64, 256, 1024, 4096],
+        list => list.to_vec(),
+    };
+    let seed = d.common.seed.unwrap_or(1);
+    if pes.iter().any(|&p| p < 2) {
         return Err(Failure::input(
             "--pes needs a list of PE counts, each at least 2",
         ));
@@ -509,16 +618,16 @@ fn depth_plan(d: DepthArgs) -> Result<DepthPlan, Failure> {
             SplitRuleArg::Adversarial => SplitRule::Adversarial,
         },
         spin: 1,
-        seed: d.seed,
+        seed,
     };
     params.validate().map_err(Failure::input)?;
     Ok(DepthPlan {
-        pes: d.pes,
+        pes,
         params,
         epsilon: d.epsilon,
         permutation: d.permutation,
         max_h: d.max_h,
-        seed: d.seed,
-        out: Output::from(d.out),
+        seed,
+        out: Output::from(&d.common),
     })
 }
