@@ -348,6 +348,11 @@ fn balance(
 }
 
 fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
+    if r.opts.machine == MachineArg::Mpi && app::reads_stdin(&r.app) {
+        return Err(Failure::input(
+            "`-` (standard input) is not available with --machine mpi: mpirun gives standard input to rank 0 only; give a file",
+        ));
+    }
     let app = application(&r.app, given)?;
     let o = &r.opts;
     let balance = balance(
@@ -435,8 +440,10 @@ fn sim_machine(o: &SimOpts) -> Result<(usize, SimConfig, Balance), Failure> {
         t_send: o.t_send,
         t_recv: o.t_recv,
         delay,
-        slow: parse_pe_list(&o.slow, "slow PE").map_err(Failure::input)?,
-        slow_links: parse_pe_list(&o.slow_links, "slow link").map_err(Failure::input)?,
+        slow: parse_pe_list(&o.slow, "slow PE")
+            .map_err(|e| Failure::input(format!("--slow: {e}")))?,
+        slow_links: parse_pe_list(&o.slow_links, "slow link")
+            .map_err(|e| Failure::input(format!("--slow-links: {e}")))?,
         ..SimConfig::default()
     };
     if !(0.0..=1.0).contains(&o.empty_splits) {

@@ -68,8 +68,9 @@ impl Instance {
         })
     }
 
-    /// Parse the format of `../shared/data/knapsack/`: `#` comments, a first data line
-    /// `n capacity`, then n lines `profit weight`. Errors name `file` and the line.
+    /// Parse the format of `../shared/data/knapsack/`: `#` comments (whole lines or after the
+    /// numbers), a first data line `n capacity`, then n lines `profit weight`. Errors name
+    /// `file` and the line.
     pub fn parse(text: &str, file: &str) -> Result<Self, String> {
         let mut header: Option<(usize, u64, usize)> = None;
         let mut items = Vec::new();
@@ -77,8 +78,8 @@ impl Instance {
         for (k, raw) in text.lines().enumerate() {
             let line_no = k + 1;
             last_line = line_no;
-            let line = raw.trim();
-            if line.is_empty() || line.starts_with('#') {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
                 continue;
             }
             let at = |msg: String| format!("{file}:{line_no}: {msg}");
@@ -127,8 +128,13 @@ impl Instance {
                 }
             }
         }
-        let (n, capacity, header_line) =
-            header.ok_or_else(|| format!("{file}:{last_line}: no 'n capacity' line"))?;
+        let (n, capacity, header_line) = header.ok_or_else(|| {
+            if last_line == 0 {
+                format!("{file}: the file is empty (expected a first line 'n capacity')")
+            } else {
+                format!("{file}:{last_line}: no 'n capacity' line")
+            }
+        })?;
         if items.len() != n {
             return Err(format!(
                 "{file}:{last_line}: the header (line {header_line}) announces {n} items, the file has {}",
@@ -399,6 +405,11 @@ mod tests {
             ("1 10\nx 2\n", "f:2: the profit is not a whole number: 'x'"),
             ("# only comments\n", "f:1: no 'n capacity' line"),
             ("1 10 7\n", "f:1: expected two numbers, found 3"),
+            ("", "f: the file is empty"),
+            (
+                "1 10 # n capacity\n3 4 # 7\n1 1\n",
+                "f:3: more item lines than the 1",
+            ),
         ];
         for (text, want) in cases {
             let err = Instance::parse(text, "f").unwrap_err();
