@@ -316,6 +316,11 @@ fn balance(
             )));
         }
     }
+    if let Some(q) = o.jobs_per_pe.filter(|&q| q > 1 << MAX_H) {
+        return Err(Failure::input(format!(
+            "--q {q} jobs per PE is more than the supported 2^{MAX_H} jobs in all"
+        )));
+    }
     let jobs = match (o.h, o.jobs_per_pe, o.h_from_alpha) {
         (Some(h), _, _) => JobsPlan::Given(Jobs::Depth(h)),
         (None, Some(q), _) => JobsPlan::Given(Jobs::PerPe(q)),

@@ -112,12 +112,13 @@ impl Mpi {
                 eprintln!("error: MPI rank {rank}: {e}; aborting the MPI job");
                 self.abort(1)
             }
+            // A failed run: exit code 1, as on the other machines (it was 70, EX_SOFTWARE).
             Err(payload) => {
                 eprintln!(
                     "error: PE {rank} (MPI rank {rank}) panicked: {}; aborting the MPI job",
                     panic_message(&*payload)
                 );
-                self.abort(70)
+                self.abort(1)
             }
         }
     }
