@@ -102,7 +102,8 @@ impl Case {
             vec![]
         };
         // One factor per PE (the command line rejects a PE listed twice).
-        let (mut slow, mut slow_links): (Vec<(usize, f64)>, Vec<(usize, u64)>) = (slow, slow_links);
+        let mut slow: Vec<(usize, f64)> = slow;
+        let mut slow_links: Vec<(usize, u64)> = slow_links;
         let mut seen = std::collections::HashSet::new();
         slow.retain(|&(pe, _)| seen.insert(pe));
         seen.clear();
