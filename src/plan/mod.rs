@@ -420,7 +420,10 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
                 ));
             }
             MachinePlan::Mpi {
-                pes: one_pes(&o.common, || 0).map(|p| (p > 0).then_some(p))?,
+                pes: match o.common.pes[..] {
+                    [] => None,
+                    _ => Some(one_pes(&o.common, || 0)?),
+                },
             }
         }
     };
