@@ -1007,6 +1007,9 @@ fn too_many_threads_fail_fast_and_oversubscription_is_said() {
     let o = treesplit(&["bench", "nqueens", "6", "--pes", "100000"]);
     bad_input(&o, "bench --pes 100000", &["--pes 100000", "treesplit sim"]);
     assert!(start.elapsed().as_secs() < 5, "took {:?}", start.elapsed());
+    let o = treesplit(&["run", "nqueens", "8", "--pes", "100000"]);
+    bad_input(&o, "run --pes 100000", &["--pes 100000", "treesplit sim"]);
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let p = (4 * cores + 1).to_string();
     let o = treesplit(&["run", "nqueens", "6", "--pes", &p]);

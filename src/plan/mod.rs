@@ -62,15 +62,23 @@ fn one_pes(c: &Common, default: impl FnOnce() -> usize) -> Result<usize, Failure
     }
 }
 
-/// Threads far beyond the cores time-share them: one warning line (a note, so `--quiet`
-/// silences it) that timings are oversubscribed, pointing to the simulator.
-fn warn_oversubscribed(threads: usize, notes: Notes) {
+/// More threads than the thread machine runs is bad input; threads far beyond the cores
+/// time-share them: one warning line (a note, so `--quiet` silences it) that timings are
+/// oversubscribed, pointing to the simulator.
+fn check_threads(threads: usize, notes: Notes) -> Result<(), Failure> {
+    let max = treesplit::machine::threads::MAX_THREADS;
+    if threads > max {
+        return Err(Failure::input(output::config_error(
+            &treesplit::ConfigError::TooManyThreads { pes: threads, max },
+        )));
+    }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if threads > 4 * cores {
         notes.note(format_args!(
             "warning: {threads} threads on {cores} cores: timings are oversubscribed (the threads time-share the cores); `treesplit sim` models machines of this size"
         ));
     }
+    Ok(())
 }
 
 /// Fault injection (`TREESPLIT_FAULT`, see `commands::fault`) is for `treesplit run` only.
@@ -407,7 +415,7 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
                 std::thread::available_parallelism().map_or(1, |n| n.get())
             })?;
             balance.config(pes)?;
-            warn_oversubscribed(pes, out.notes());
+            check_threads(pes, out.notes())?;
             MachinePlan::Threads {
                 pes,
                 baseline: o.baseline,
@@ -519,14 +527,8 @@ fn bench_plan(b: BenchArgs, given: &Given) -> Result<BenchPlan, Failure> {
         return Err(Failure::input("bench needs --pes ≥ 1 and --repeat ≥ 1"));
     }
     // Checked before any thread starts (the rayon pool of P threads is built first).
-    let max = treesplit::machine::threads::MAX_THREADS;
-    if pes > max {
-        return Err(Failure::input(output::config_error(
-            &treesplit::ConfigError::TooManyThreads { pes, max },
-        )));
-    }
     let out = Output::from(&b.common);
-    warn_oversubscribed(pes, out.notes());
+    check_threads(pes, out.notes())?;
     if !matches!(app, App::NQueens(_) | App::Uts(_)) {
         rules::reject(
             given,
