@@ -62,10 +62,13 @@ pub fn dst(args: &DstPlan) -> Result<(), Failure> {
                     replay: case.command_line(),
                 };
                 if !args.out.json {
-                    println!(
-                        "FAILED case seed {seed}: {}\n  replay: {}",
-                        f.error, f.replay
-                    );
+                    // Above the progress bar, if one is drawn.
+                    bar.suspend(|| {
+                        println!(
+                            "FAILED case seed {seed}: {}\n  replay: {}",
+                            f.error, f.replay
+                        )
+                    });
                 }
                 failed.push(f);
             }
