@@ -265,6 +265,11 @@ impl Knapsack {
         }
     }
 
+    /// Every alternative tried.
+    fn exhausted(&self) -> bool {
+        self.stack.iter().all(|f| f.untried == 0)
+    }
+
     /// Build the pending incumbent's packing (see `pending`) if the path to it starts to
     /// change at stack frame `from` or above it.
     fn flush(&mut self, from: usize, ctx: &mut Context<'_, Packing>) {
@@ -347,7 +352,7 @@ impl Task for Knapsack {
                 });
             }
         }
-        if self.is_empty() {
+        if self.exhausted() {
             self.flush(0, ctx);
         }
         units
@@ -375,8 +380,11 @@ impl Task for Knapsack {
         })
     }
 
+    /// Empty once every alternative is tried and the last incumbent's packing is built (a
+    /// split can take a piece's last alternative while an incumbent is pending: the next
+    /// `work` builds it, doing no units).
     fn is_empty(&self) -> bool {
-        self.stack.iter().all(|f| f.untried == 0)
+        self.exhausted() && self.pending.is_none()
     }
 }
 
@@ -415,6 +423,32 @@ mod tests {
             let err = Instance::parse(text, "f").unwrap_err();
             assert!(err.starts_with(want), "{text:?}: {err}");
         }
+    }
+
+    #[test]
+    fn a_split_that_takes_the_last_alternative_keeps_the_pending_incumbent() {
+        use treesplit::{Context, SharedIncumbent};
+        // Item 0 (5, 1) fits; item 1 (400, 100) does not, but its fraction keeps the bound up.
+        let inst = Arc::new(Instance::new(10, &[(5, 1), (400, 100)]).unwrap());
+        let mut k = Knapsack::new(inst);
+        let (mut out, inc) = (Packing::default(), SharedIncumbent::new());
+        let mut ctx = Context::new(&mut out, &inc, 0);
+        // Take item 0 (an incumbent, pending), try item 1 (does not fit), leave it.
+        assert_eq!(k.work(3, &mut ctx), 3);
+        let part = k.split().expect("the 'leave item 0' subtree");
+        assert!(part.pending.is_none());
+        // Every alternative of `k` is tried, but its incumbent's packing is not built yet.
+        assert!(!k.is_empty());
+        assert_eq!(k.work(10, &mut ctx), 0);
+        assert!(k.is_empty());
+        assert_eq!(
+            out,
+            Packing {
+                profit: 5,
+                weight: 1,
+                items: vec![0]
+            }
+        );
     }
 
     #[test]
