@@ -45,15 +45,25 @@ pub fn parse() -> Result<(Cli, Given), clap::Error> {
     Ok((cli, Given(given)))
 }
 
-/// `--json` and `--quiet`, which every subcommand takes.
-#[derive(Debug, Args, Clone, Copy)]
-pub struct OutputFlags {
-    /// Print one JSON document on stdout (and nothing else there).
+/// The options every subcommand takes (one struct flattened into each, so they are spelled and
+/// documented the same everywhere). `--seed` and `--pes` are errors where they mean nothing
+/// (`trees`; `--pes` in `dst`, which draws P itself up to `--max-pes`).
+#[derive(Debug, Args, Clone)]
+pub struct Common {
+    /// Print one JSON document on stdout (and nothing else there); an error is then the JSON
+    /// document {"error": …, "exit_code": …}.
     #[arg(long, global = true)]
     pub json: bool,
-    /// No progress indicator and no notes on stderr (errors are still printed).
+    /// No progress indicator and no notes or warnings on stderr (errors are still printed).
     #[arg(long, global = true)]
     pub quiet: bool,
+    /// Seed of all randomness (default: 1; dst: 0, case k uses seed + k).
+    #[arg(long, global = true)]
+    pub seed: Option<u64>,
+    /// Number of PEs (run: the number of cores; sim, compare: 64; bench: 2; depth: a
+    /// comma-separated list, default 64,256,1024,4096).
+    #[arg(long, global = true, value_delimiter = ',')]
+    pub pes: Vec<usize>,
 }
 
 /// Run limits and contract checks: `--max-units`, `--time-limit`, `--check`.
@@ -137,16 +147,13 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct TreesArgs {
     #[command(flatten)]
-    pub out: OutputFlags,
+    pub common: Common,
 }
 
 #[derive(Debug, Args)]
 pub struct DepthArgs {
     #[command(flatten)]
-    pub out: OutputFlags,
-    /// PE counts, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "64,256,1024,4096")]
-    pub pes: Vec<usize>,
+    pub common: Common,
     /// Splitting quality α ∈ (0, 0.5].
     #[arg(long, default_value_t = 0.3)]
     pub alpha: f64,
@@ -165,9 +172,6 @@ pub struct DepthArgs {
     /// Give up beyond this depth.
     #[arg(long = "max-h", default_value_t = 24)]
     pub max_h: u32,
-    /// Seed of the tree and of the permutation.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
 }
 
 #[derive(Debug, Args)]
@@ -184,12 +188,9 @@ pub struct RunOpts {
     #[command(flatten)]
     pub balance: BalancerOpts,
     #[command(flatten)]
-    pub out: OutputFlags,
+    pub common: Common,
     #[command(flatten)]
     pub limits: LimitFlags,
-    /// Number of PEs (default: the number of cores).
-    #[arg(long, global = true)]
-    pub pes: Option<usize>,
     /// Run the sequential baseline only (no runtime).
     #[arg(long, global = true)]
     pub sequential: bool,
@@ -232,9 +233,6 @@ pub struct SimOpts {
     pub balance: BalancerOpts,
     #[command(flatten)]
     pub limits: LimitFlags,
-    /// Number of simulated PEs.
-    #[arg(long, global = true, default_value_t = 64)]
-    pub pes: usize,
     /// Network: crossbar, ring, mesh2d, mesh3d, hypercube, fat-tree.
     #[arg(long, global = true, default_value = "crossbar")]
     pub net: String,
@@ -273,7 +271,7 @@ pub struct SimOpts {
     #[arg(long, global = true)]
     pub trace: Option<std::path::PathBuf>,
     #[command(flatten)]
-    pub out: OutputFlags,
+    pub common: Common,
 }
 
 #[derive(Debug, Args)]
@@ -294,13 +292,10 @@ pub struct CompareArgs {
 #[derive(Debug, Args)]
 pub struct DstArgs {
     #[command(flatten)]
-    pub out: OutputFlags,
+    pub common: Common,
     /// Number of random cases.
     #[arg(long, default_value_t = 1000)]
     pub cases: u64,
-    /// Seed of the case generator (case k uses seed + k).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
     /// Largest P drawn.
     #[arg(long = "max-pes", default_value_t = 512)]
     pub max_pes: usize,
@@ -319,9 +314,6 @@ pub struct BalancerOpts {
     /// the machine (the application's unit cost on real machines, T_rout in the simulator).
     #[arg(long = "delta-t", global = true)]
     pub delta_t: Option<u64>,
-    /// Seed of all randomness.
-    #[arg(long, global = true, default_value_t = 1)]
-    pub seed: u64,
     /// Termination detection: four-counter or response-tree.
     #[arg(long, global = true, default_value = "four-counter", value_parser = parse_name::<TerminationKind>)]
     pub termination: TerminationKind,
@@ -354,10 +346,10 @@ pub struct BalancerOpts {
     pub adaptive_gamma: f64,
     /// Static balancers: split the root into 2^h jobs (random-static, master-worker,
     /// prefix-sum, block, round-robin, random).
-    #[arg(long = "h", global = true)]
+    #[arg(long = "h", global = true, conflicts_with_all = ["jobs_per_pe", "h_from_alpha"])]
     pub h: Option<u32>,
     /// Static balancers: q jobs per PE (m = q·P; paper 003's multiple assignment for q > 1).
-    #[arg(long = "q", global = true)]
+    #[arg(long = "q", global = true, conflicts_with = "h_from_alpha")]
     pub jobs_per_pe: Option<u64>,
     /// Static balancers: choose h by Theorem 3 of paper 004 for this splitting quality α
     /// (default: α measured from the application's size estimates, where it has them).
@@ -379,9 +371,6 @@ pub struct BalancerOpts {
 pub struct BenchArgs {
     #[command(subcommand)]
     pub app: AppArgs,
-    /// PEs for treesplit and threads for rayon.
-    #[arg(long, global = true, default_value_t = 2)]
-    pub pes: usize,
     /// Repetitions of each measurement (interleaved; the minimum and median are reported).
     #[arg(long, global = true, default_value_t = 3)]
     pub repeat: usize,
@@ -389,7 +378,7 @@ pub struct BenchArgs {
     #[arg(long = "delta-t", global = true)]
     pub delta_t: Option<u64>,
     #[command(flatten)]
-    pub out: OutputFlags,
+    pub common: Common,
     #[command(flatten)]
     pub limits: LimitFlags,
     /// Rayon peers: parallel iteration above this tree depth, sequential below
@@ -453,7 +442,7 @@ pub enum AppArgs {
     /// 0/1 knapsack by branch-and-bound from an instance file (`n capacity`, then `profit
     /// weight` per line, `#` comments), checked against `index.tsv` beside it.
     Knapsack {
-        /// The instance file.
+        /// The instance file (`-`: standard input, with no published optimum).
         file: std::path::PathBuf,
     },
     /// An optimal (shortest) Golomb ruler with n marks, 2 ≤ n ≤ 16.
@@ -470,7 +459,7 @@ pub enum AppArgs {
         #[arg(long)]
         tiles: Option<String>,
         /// A file of Korf's instances in the korf100.tsv format (default: the copy built into
-        /// the program).
+        /// the program; `-`: standard input).
         #[arg(long = "korf-file")]
         korf_file: Option<std::path::PathBuf>,
         /// Explore the last iteration completely (a deterministic node count) instead of

@@ -1097,3 +1097,328 @@ fn an_unwritable_timeline_path_is_bad_input_before_the_run() {
         assert!(start.elapsed().as_secs() < 5, "{args:?} ran first");
     }
 }
+
+// ---- Issue 12: defects 4–7 and 11, and one command line -------------------------------------
+
+/// `treesplit args` with environment `env` and `input` on standard input.
+fn treesplit_with(args: &[&str], env: &[(&str, &str)], input: Option<&[u8]>) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_treesplit"))
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cannot start treesplit");
+    let mut stdin = child.stdin.take().unwrap();
+    if let Some(bytes) = input {
+        stdin.write_all(bytes).unwrap();
+    }
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+/// Exit code 2 (bad input) with a message holding every one of `wanted`, and no panic.
+fn bad_input(o: &Output, what: &str, wanted: &[&str]) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+    for w in wanted {
+        assert!(err.contains(w), "{what}: '{err}' lacks '{w}'");
+    }
+    assert!(!err.contains("panicked"), "{what}: {err}");
+}
+
+#[test]
+fn too_many_threads_fail_fast_and_oversubscription_is_said() {
+    // Defect 4: bench built a rayon pool of 100000 threads (nothing for 45 s).
+    let start = std::time::Instant::now();
+    let o = treesplit(&["bench", "nqueens", "6", "--pes", "100000"]);
+    bad_input(&o, "bench --pes 100000", &["--pes 100000", "treesplit sim"]);
+    assert!(start.elapsed().as_secs() < 5, "took {:?}", start.elapsed());
+    let o = treesplit(&["run", "nqueens", "8", "--pes", "100000"]);
+    bad_input(&o, "run --pes 100000", &["--pes 100000", "treesplit sim"]);
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let p = (4 * cores + 1).to_string();
+    let o = treesplit(&["run", "nqueens", "6", "--pes", &p]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o).matches("oversubscribed").count(),
+        1,
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("treesplit sim"), "{}", stderr(&o));
+    let o = treesplit(&["run", "nqueens", "6", "--pes", &p, "--quiet"]);
+    assert_eq!(stderr(&o), "", "--quiet silences the warning");
+}
+
+#[test]
+fn knapsack_with_every_item_fitting_is_fast_and_reads_standard_input() {
+    // Defect 5 (quadratic in n) and `-` for standard input; a trailing `# comment` is fine.
+    let n = 100_000u64;
+    let mut text = format!("{n} {} # n capacity\n", 10 * n);
+    let mut sum = 0;
+    for i in 0..n {
+        text.push_str(&format!("{} {} # item {i}\n", i % 97 + 1, i % 5 + 1));
+        sum += i % 97 + 1;
+    }
+    let start = std::time::Instant::now();
+    let o = treesplit_with(
+        &["run", "knapsack", "-", "--pes", "2", "--json"],
+        &[],
+        Some(text.as_bytes()),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["result"]["profit"], sum, "{j}");
+    assert_eq!(j["result"]["items"].as_array().unwrap().len(), n as usize);
+    assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
+    let o = treesplit_with(
+        &[
+            "run",
+            "puzzle15",
+            "--korf",
+            "2",
+            "--korf-file",
+            "-",
+            "--sequential",
+        ],
+        &[],
+        Some(&std::fs::read(KORF).unwrap()),
+    );
+    assert!(stdout(&o).contains("length 55 — matches"), "{}", stdout(&o));
+    let o = treesplit(&["run", "knapsack", "-", "--machine", "mpi"]);
+    bad_input(&o, "stdin under MPI", &["rank 0 only"]);
+}
+
+#[test]
+fn flags_and_faults_that_would_be_ignored_are_errors() {
+    // Defect 6.
+    let o = treesplit(&[
+        "run",
+        "nqueens",
+        "6",
+        "--balancer",
+        "block",
+        "--h",
+        "3",
+        "--q",
+        "4",
+    ]);
+    bad_input(&o, "--h with --q", &["--h", "--q"]);
+    let o = treesplit(&["compare", "nqueens", "6", "--gantt", "x.svg"]);
+    bad_input(&o, "compare --gantt", &["--gantt"]);
+    let o = treesplit(&["sim", "puzzle15", "--korf", "1", "--gantt", "x.svg"]);
+    bad_input(&o, "sim puzzle15 --gantt", &["--gantt", "puzzle15"]);
+    let o = treesplit(&["run", "puzzle15", "--korf", "1", "--baseline"]);
+    bad_input(&o, "run puzzle15 --baseline", &["--baseline", "puzzle15"]);
+    let fault =
+        |spec: &str, args: &[&str]| treesplit_with(args, &[("TREESPLIT_FAULT", spec)], None);
+    let o = fault("panic:5", &["run", "nqueens", "6", "--pes", "2"]);
+    bad_input(&o, "fault PE >= P", &["TREESPLIT_FAULT", "PE 5", "0..2"]);
+    let o = fault("panic:1", &["run", "nqueens", "6", "--sequential"]);
+    bad_input(&o, "fault PE >= 1 sequential", &["PE 1"]);
+    for args in [
+        &["sim", "nqueens", "6"][..],
+        &["bench", "nqueens", "6", "--repeat", "1"][..],
+        &["compare", "nqueens", "6"][..],
+        &["dst", "--cases", "1"][..],
+        &["run", "puzzle15", "--korf", "1", "--pes", "1"][..],
+    ] {
+        let o = fault("panic:0", args);
+        bad_input(&o, &format!("fault under {args:?}"), &["TREESPLIT_FAULT"]);
+    }
+    // Defect 7: a panic in the sequential run is a failed run with one clear message.
+    let o = fault("panic:0", &["run", "nqueens", "6", "--sequential"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("error: the task panicked in the sequential run: injected fault"));
+    assert!(!stderr(&o).contains("panicked at"), "{}", stderr(&o));
+    let o = treesplit(&["bench", "nqueens", "6", "--delta-t", "0"]);
+    bad_input(&o, "bench --delta-t 0", &["--delta-t"]);
+}
+
+#[test]
+fn small_items_of_defect_11() {
+    let dir = std::env::temp_dir().join(format!("treesplit-cli-d11-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let o = treesplit(&["run", "uts", "T1", "-b", "9.2e18"]);
+    bad_input(&o, "-b 9.2e18", &["-b", "2^32"]);
+    let o = treesplit(&[
+        "run",
+        "nqueens",
+        "6",
+        "--balancer",
+        "block",
+        "--q",
+        "18446744073709551615",
+    ]);
+    bad_input(&o, "--q u64::MAX", &["--q 18446744073709551615"]);
+    let o = treesplit(&["sim", "nqueens", "6", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let empty = file("empty.txt", "");
+    let o = treesplit(&["run", "knapsack", &empty]);
+    bad_input(&o, "empty file", &["the file is empty"]);
+    assert!(!stderr(&o).contains(":0:"), "{}", stderr(&o));
+    let ctrl = file("ctrl.txt", "2 1\x1b[31mX\n");
+    let o = treesplit(&["run", "knapsack", &ctrl]);
+    bad_input(&o, "control bytes", &["\\u{1b}"]);
+    assert!(!stderr(&o).contains('\x1b'), "raw escape: {:?}", stderr(&o));
+    let o = treesplit(&["run", "knapsack", "no\x07such"]);
+    assert!(!stderr(&o).contains('\x07'), "raw bell: {:?}", stderr(&o));
+    let o = treesplit(&[
+        "sim",
+        "nqueens",
+        "6",
+        "--balancer",
+        "block",
+        "--h",
+        "0",
+        "--quiet",
+    ]);
+    let theorem1 = stdout(&o)
+        .lines()
+        .find(|l| l.starts_with("Theorem 1"))
+        .unwrap()
+        .to_string();
+    assert!(theorem1.contains("h = 0: nothing was split"), "{theorem1}");
+    let o = treesplit(&["sim", "nqueens", "6", "--slow", "1:2,1:3"]);
+    bad_input(&o, "duplicate --slow", &["--slow", "PE 1", "twice"]);
+    let o = treesplit(&[
+        "compare",
+        "nqueens",
+        "6",
+        "--balancers",
+        "block,block",
+        "--h",
+        "2",
+    ]);
+    bad_input(&o, "duplicate --balancers", &["--balancers", "block twice"]);
+    let inst = file("inst.txt", "2 10 # n capacity\n3 4 # first\n5 6\n");
+    let o = treesplit(&["run", "knapsack", &inst, "--sequential"]);
+    assert!(
+        stdout(&o).contains("profit 8"),
+        "{}{}",
+        stdout(&o),
+        stderr(&o)
+    );
+    file("index.tsv", "inst\t2\t10\n");
+    let o = treesplit(&["run", "knapsack", &inst, "--sequential"]);
+    bad_input(&o, "malformed index.tsv", &["index.tsv:1", "optimum"]);
+    file("index.tsv", "inst\t2\t10\t8\n");
+    let o = treesplit(&["run", "knapsack", &inst, "--sequential"]);
+    assert!(stdout(&o).contains("published optimum"), "{}", stdout(&o));
+    let o = treesplit(&["dst", "--max-pes", "0"]);
+    bad_input(&o, "dst --max-pes 0", &["--max-pes"]);
+    let o = treesplit(&["run", "--version"]);
+    assert!(stdout(&o).starts_with("treesplit "), "{}", stdout(&o));
+    let j = json_of(&[
+        "bench",
+        "puzzle15",
+        "--tiles",
+        "1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15",
+        "--repeat",
+        "1",
+    ]);
+    assert!(
+        j["measured"]
+            .as_str()
+            .unwrap()
+            .contains("one IDA* iteration"),
+        "{j}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_subcommand_takes_the_common_options_and_errors_are_json() {
+    // --seed and --pes where they mean something.
+    let j = json_of(&[
+        "depth", "--pes", "4,8", "--seed", "3", "--work", "20000", "--max-h", "6",
+    ]);
+    assert_eq!(j["rows"].as_array().unwrap().len(), 2, "{j}");
+    let j = json_of(&["dst", "--cases", "2", "--seed", "7"]);
+    assert_eq!(j["passed"], 2, "{j}");
+    let j = json_of(&[
+        "bench",
+        "knapsack",
+        "crates/apps/tests/data/knapsack/knapPI_1_100_1000_1.txt",
+        "--repeat",
+        "1",
+        "--seed",
+        "4",
+    ]);
+    assert_eq!(j["sequential_nodes"], j["parallel_nodes"], "{j}");
+    let j = json_of(&[
+        "compare",
+        "nqueens",
+        "6",
+        "--pes",
+        "4",
+        "--seed",
+        "2",
+        "--balancers",
+        "random-polling",
+    ]);
+    assert_eq!(j.as_array().unwrap().len(), 1, "{j}");
+    let j = json_of(&[
+        "sim",
+        "puzzle15",
+        "--tiles",
+        "1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15",
+        "--pes",
+        "4",
+    ]);
+    assert_eq!(j["result"]["length"], 3, "{j}");
+    // … and errors where they do not.
+    bad_input(
+        &treesplit(&["trees", "--seed", "3"]),
+        "trees --seed",
+        &["--seed", "trees"],
+    );
+    bad_input(
+        &treesplit(&["trees", "--pes", "3"]),
+        "trees --pes",
+        &["--pes"],
+    );
+    bad_input(
+        &treesplit(&["dst", "--pes", "3"]),
+        "dst --pes",
+        &["--pes", "--max-pes"],
+    );
+    bad_input(
+        &treesplit(&["run", "nqueens", "6", "--pes", "2,3"]),
+        "a --pes list",
+        &["--pes"],
+    );
+    // Under --json an error is one JSON document on stdout: from the plan, from clap, from a
+    // run.
+    for (args, code) in [
+        (&["run", "nqueens", "0", "--json"][..], 2),
+        (&["sim", "nqueens", "8", "--json", "--bogus"][..], 2),
+        (&["trees", "--json", "--seed", "1"][..], 2),
+        (&["run", "knapsack", "/nonexistent/k.txt", "--json"][..], 2),
+    ] {
+        let o = treesplit(args);
+        assert_eq!(o.status.code(), Some(code), "{args:?}");
+        let j: serde_json::Value = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stdout(&o)));
+        assert_eq!(j["exit_code"], code, "{j}");
+        assert!(!j["error"].as_str().unwrap().is_empty(), "{j}");
+    }
+    let o = treesplit_with(
+        &["run", "nqueens", "6", "--sequential", "--json"],
+        &[("TREESPLIT_FAULT", "panic:0")],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["exit_code"], 1, "{j}");
+}

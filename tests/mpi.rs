@@ -178,7 +178,7 @@ fn a_panicking_task_ends_the_job_naming_the_rank() {
     );
     let err = String::from_utf8_lossy(&o.stderr);
     assert_ne!(o.status.code(), Some(124), "timed out: {err}");
-    assert!(!o.status.success());
+    assert_eq!(o.status.code(), Some(1), "a failed run: {err}");
     assert!(err.contains("PE 1 (MPI rank 1) panicked"), "{err}");
     assert!(err.contains("injected fault"), "{err}");
 }

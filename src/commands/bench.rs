@@ -101,6 +101,7 @@ where
     A: PartialEq + Debug,
 {
     let (mut seq, mut one, mut many, mut ray) = (vec![], vec![], vec![], vec![]);
+    let bar = super::progress::steps(args.repeat as u64, "bench", args.out.progress());
     let mut work_units = 0;
     let fail = |what: &str, got: &dyn Debug, want: &dyn Debug| {
         Failure::wrong(format!(
@@ -112,7 +113,7 @@ where
         seq.push(s.t_seq);
         work_units = s.work_units;
         for (p, times) in [(1, &mut one), (args.pes, &mut many)] {
-            let config = Config::new(p).delta_t(delta_t);
+            let config = Config::new(p).delta_t(delta_t).seed(args.seed);
             let r = Threads::new()
                 .run(make_root(), &config)
                 .map_err(Failure::from)?;
@@ -131,7 +132,9 @@ where
         if answer(&r) != s.output {
             return Err(fail("rayon", &answer(&r), &s.output));
         }
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     let series = vec![
         stats("sequential".into(), seq),
         stats("treesplit P=1".into(), one),

@@ -121,7 +121,13 @@ impl AppVisitor for CompareApp<'_> {
         let notes: Notes = self.plan.out.notes();
         let seq = run_sequential(make_root());
         let mut rows = Vec::new();
+        let bar = super::progress::steps(
+            self.plan.balancers.len() as u64,
+            "compare",
+            self.plan.out.progress(),
+        );
         for &balancer in &self.plan.balancers {
+            bar.inc(1);
             let config = self.plan.balance.config_for(balancer, config.pes)?;
             let config = resolve_jobs(&config, &make_root(), notes)?;
             let Some(r) = machine
@@ -155,6 +161,7 @@ impl AppVisitor for CompareApp<'_> {
                 h: t.max_generation,
             });
         }
+        bar.finish_and_clear();
         Ok(rows)
     }
 }

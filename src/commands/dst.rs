@@ -39,7 +39,9 @@ pub fn dst(args: &DstPlan) -> Result<(), Failure> {
     let notes = args.out.notes();
     let mut failed = Vec::new();
     let mut slowest: Option<Slowest> = None;
+    let bar = super::progress::steps(args.cases, "dst", args.out.progress());
     for k in 0..args.cases {
+        bar.inc(1);
         let seed = args.seed.wrapping_add(k);
         let case = Case::random(seed, args.max_pes);
         match case.check() {
@@ -60,15 +62,18 @@ pub fn dst(args: &DstPlan) -> Result<(), Failure> {
                     replay: case.command_line(),
                 };
                 if !args.out.json {
-                    println!(
-                        "FAILED case seed {seed}: {}\n  replay: {}",
-                        f.error, f.replay
-                    );
+                    // Above the progress bar, if one is drawn.
+                    bar.suspend(|| {
+                        println!(
+                            "FAILED case seed {seed}: {}\n  replay: {}",
+                            f.error, f.replay
+                        )
+                    });
                 }
                 failed.push(f);
             }
         }
-        if (k + 1) % 1000 == 0 {
+        if (k + 1) % 1000 == 0 && bar.is_hidden() {
             notes.note(format_args!(
                 "{} cases, {} failed, {:.1} s",
                 k + 1,
@@ -77,6 +82,7 @@ pub fn dst(args: &DstPlan) -> Result<(), Failure> {
             ));
         }
     }
+    bar.finish_and_clear();
     let failures = failed.len() as u64;
     let seconds = start.elapsed().as_secs_f64();
     if args.out.json {

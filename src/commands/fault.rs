@@ -11,6 +11,24 @@ pub enum Fault {
     Exit(usize),
 }
 
+impl Fault {
+    /// The PE it strikes.
+    pub fn pe(self) -> usize {
+        match self {
+            Fault::Panic(pe) | Fault::Exit(pe) => pe,
+        }
+    }
+}
+
+/// The text of a panic's payload (a `&str` or a `String`, as `panic!` makes them).
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".into())
+}
+
 /// The fault the environment asks for, if any.
 pub fn from_env() -> Result<Option<Fault>, String> {
     let Ok(spec) = std::env::var("TREESPLIT_FAULT") else {

@@ -254,7 +254,7 @@ pub fn with_machine<U: UseMachine>(plan: &RunPlan, u: U) -> Result<U::Out, Failu
         MachinePlan::Sequential => Err(Failure::input("the sequential baseline is not a machine")),
         MachinePlan::Threads { pes, baseline } => {
             let config = plan.balance.config(*pes)?;
-            let progress = Progress::new(plan.out.quiet);
+            let progress = Progress::new(!plan.out.progress());
             let update = |units: u64, elapsed: std::time::Duration| progress.update(units, elapsed);
             let machine = ThreadsMachine {
                 threads: treesplit::Threads::new().on_progress(&update),
@@ -275,7 +275,10 @@ pub fn with_machine<U: UseMachine>(plan: &RunPlan, u: U) -> Result<U::Out, Failu
                 sim: sim.clone(),
                 empty_splits: *empty_splits,
             };
-            u.with(&machine, config)
+            let spinner = progress::steps(0, "simulating", plan.out.progress());
+            let result = u.with(&machine, config);
+            spinner.finish_and_clear();
+            result
         }
     }
 }

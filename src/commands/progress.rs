@@ -1,11 +1,35 @@
-//! The progress indicator on stderr (used by the thread machine of `commands`): work units
-//! done and the rate, shown for runs that last more than a second, only when stderr is a
-//! terminal and --quiet is not given.
+//! The progress indicators on stderr, drawn only when stderr is a terminal and neither
+//! `--quiet` nor `--json` is given: for thread runs, work units done and the rate (shown for
+//! runs that last more than a second); for the other commands ([`steps`]) a bar over their
+//! steps (compare's balancers, bench's measurements, dst's cases) or, for one simulation, a
+//! spinner with the elapsed time.
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::Duration;
+
+/// A bar over `len` steps (a spinner with the elapsed time when `len` is 0) labelled `what`;
+/// hidden unless `enabled` and stderr is a terminal. Clear it with `finish_and_clear`.
+pub fn steps(len: u64, what: &str, enabled: bool) -> ProgressBar {
+    if !enabled || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let (bar, template) = if len == 0 {
+        (ProgressBar::new_spinner(), "{spinner} {elapsed} {msg}")
+    } else {
+        (
+            ProgressBar::new(len),
+            "{msg} [{bar:30}] {pos}/{len} {elapsed} (eta {eta})",
+        )
+    };
+    bar.set_style(
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_message(what.to_string());
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
 
 pub struct Progress {
     enabled: bool,

@@ -13,14 +13,39 @@ use treesplit::trace::DEFAULT_TRACE_CAPACITY;
 use treesplit::{run_sequential, Config, Limit, Partial, Report, RunError, Task};
 
 pub fn run(plan: &RunPlan) -> Result<(), Failure> {
+    let fault = fault::from_env().map_err(Failure::input)?;
+    if let Some(f) = fault {
+        let pes = match plan.machine {
+            MachinePlan::Sequential => 1,
+            MachinePlan::Threads { pes, .. } => pes,
+            MachinePlan::Mpi { pes } => pes.unwrap_or_else(output::launcher_size),
+            MachinePlan::Sim { .. } => {
+                return Err(Failure::input(
+                    "TREESPLIT_FAULT applies only to real runs, not to the simulator",
+                ))
+            }
+        };
+        if f.pe() >= pes {
+            return Err(Failure::input(format!(
+                "TREESPLIT_FAULT names PE {}, but the run has only PEs 0..{pes}",
+                f.pe()
+            )));
+        }
+        if matches!(plan.app, App::Puzzle15(_)) {
+            return Err(Failure::input(
+                "TREESPLIT_FAULT does not apply to puzzle15 (IDA* runs no injected faults); use another application",
+            ));
+        }
+    }
     if let App::Puzzle15(spec) = &plan.app {
         return ida::run(plan, spec);
     }
-    plan.app.visit(RunApp { plan })
+    plan.app.visit(RunApp { plan, fault })
 }
 
 struct RunApp<'a> {
     plan: &'a RunPlan,
+    fault: Option<fault::Fault>,
 }
 
 impl AppVisitor for RunApp<'_> {
@@ -36,7 +61,7 @@ impl AppVisitor for RunApp<'_> {
         T: Task,
         T::Output: Display + PartialEq + Debug,
     {
-        match fault::from_env().map_err(Failure::input)? {
+        match self.fault {
             Some(f) => execute(self.plan, || Faulty::new(make_root(), f), published),
             None => execute(self.plan, make_root, published),
         }
@@ -61,7 +86,19 @@ where
     T::Output: Display + PartialEq + Debug,
 {
     if let MachinePlan::Sequential = plan.machine {
-        let r = run_sequential(make_root());
+        // A panicking task is a failed run (exit code 1, one clear message, no raw panic
+        // text), as on the parallel machines.
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let r =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_sequential(make_root())));
+        std::panic::set_hook(hook);
+        let r = r.map_err(|payload| {
+            Failure::run(format!(
+                "the task panicked in the sequential run: {}",
+                fault::panic_message(payload.as_ref())
+            ))
+        })?;
         let check = published(&r.output);
         if plan.out.json {
             output::print_json(&SequentialJson {

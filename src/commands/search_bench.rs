@@ -1,10 +1,10 @@
 //! `treesplit bench` for the searches (knapsack, Golomb rulers, the 15-puzzle's last IDA*
-//! iteration): sequential baseline against treesplit on P threads in the same invocation,
+//! iteration only, which the output says): sequential baseline against treesplit on P threads in the same invocation,
 //! with the speedup and the *search overhead* — nodes explored in parallel over nodes
 //! explored sequentially (pruning makes the parallel search explore a different tree).
 
 use crate::output::{self, Failure};
-use crate::plan::{AppVisitor, BenchPlan, Published};
+use crate::plan::{App, AppVisitor, BenchPlan, Published};
 use serde::Serialize;
 use std::fmt::{Debug, Display};
 use treesplit::{run_sequential, Config, Task, Threads};
@@ -33,6 +33,8 @@ struct SearchBenchJson {
     speedup: f64,
     /// Nodes in parallel over nodes sequentially.
     search_overhead: f64,
+    /// What was timed: the whole search, or (puzzle15) only IDA*'s last iteration.
+    measured: String,
 }
 
 impl AppVisitor for Bench<'_> {
@@ -50,6 +52,7 @@ impl AppVisitor for Bench<'_> {
         let (args, p) = (self.args, self.args.pes);
         let mut seq = Vec::new();
         let mut par = Vec::new();
+        let bar = super::progress::steps(args.repeat as u64, "bench", args.out.progress());
         for _ in 0..args.repeat {
             let s = run_sequential(make_root());
             if published(&s.output).is_some_and(|c| !c.matches) {
@@ -59,7 +62,7 @@ impl AppVisitor for Bench<'_> {
                 )));
             }
             seq.push((s.t_seq, s.work_units));
-            let config = Config::new(p).delta_t(args.delta_t);
+            let config = Config::new(p).delta_t(args.delta_t).seed(args.seed);
             let r = Threads::new()
                 .run(make_root(), &config)
                 .map_err(Failure::run)?;
@@ -70,13 +73,22 @@ impl AppVisitor for Bench<'_> {
                 )));
             }
             par.push((r.t_par, r.totals.work_units));
+            bar.inc(1);
         }
+        bar.finish_and_clear();
         let median = |v: &mut Vec<(f64, u64)>| {
             v.sort_by(|a, b| a.0.total_cmp(&b.0));
             v[v.len() / 2]
         };
         let (ts, ns) = median(&mut seq);
         let (tp, np) = median(&mut par);
+        let measured = match &args.app {
+            App::Puzzle15(spec) => match spec.optimal {
+                Some(o) => format!("the last IDA* iteration only (threshold {o}, the optimal length), not the iterations before it; `treesplit run puzzle15` times them all"),
+                None => format!("one IDA* iteration only, at threshold {} (the Manhattan distance; the optimal length of a --tiles board is not known in advance); `treesplit run puzzle15` times all iterations", treesplit_apps::puzzle15::manhattan(&spec.tiles)),
+            },
+            _ => "the whole search".into(),
+        };
         if args.out.json {
             return output::print_json(&SearchBenchJson {
                 app: args.app.describe(),
@@ -89,10 +101,11 @@ impl AppVisitor for Bench<'_> {
                 parallel_nodes: np,
                 speedup: ts / tp,
                 search_overhead: np as f64 / ns as f64,
+                measured,
             });
         }
         println!(
-            "{} (median of {} interleaved runs)",
+            "{} (median of {} interleaved runs; timed: {measured})",
             args.app.describe(),
             args.repeat
         );

@@ -1,13 +1,18 @@
 //! The output layer: exit codes, error printing and JSON, in one place so that every
 //! subcommand reports the same way. A command returns `Result<(), Failure>`; `main` hands the
 //! result to [`exit`], which prints `error: …` once (on MPI rank 0 only) and picks the exit
-//! code. Imports none of our modules but `plot` below it.
+//! code. Under `--json` an error is a JSON document `{"error": …, "exit_code": …}`: on stdout
+//! when nothing was printed there yet (so stdout always holds exactly one JSON document), on
+//! stderr otherwise (a wrong answer found after its report was printed). Control characters
+//! from the input (file names, file contents) are escaped, never sent to the terminal raw.
+//! Imports none of our modules but `plot` below it.
 
 pub mod plot;
 pub mod trace;
 
 use serde::Serialize;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use treesplit::{ConfigError, RunError};
 pub use treesplit_apps::spec::Published;
 
@@ -79,13 +84,62 @@ pub fn launcher_size() -> usize {
         .unwrap_or(1)
 }
 
+/// Whether a JSON document went to stdout already.
+static JSON_PRINTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether the command line asks for `--json` (looked at before and whether or not clap
+/// parses it, so that its own errors are JSON too).
+pub fn json_requested() -> bool {
+    std::env::args()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json")
+}
+
+/// `text` with control characters (but newlines and tabs) escaped: messages quote file
+/// names and contents, which must not reach the terminal as escape sequences.
+pub fn escape_controls(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\n' | '\t' => c.to_string(),
+            c if c.is_control() => c.escape_default().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+#[derive(Serialize)]
+struct ErrorJson<'a> {
+    error: &'a str,
+    exit_code: u8,
+}
+
+/// Print a failure: `error: …` on stderr, or the JSON error document under `--json`.
+fn print_error(message: &str, code: u8) {
+    let message = escape_controls(message.trim_end());
+    if !json_requested() {
+        eprintln!("error: {message}");
+        return;
+    }
+    let doc = ErrorJson {
+        error: &message,
+        exit_code: code,
+    };
+    let text = serde_json::to_string(&doc).unwrap_or_default();
+    if JSON_PRINTED.swap(true, Ordering::SeqCst) {
+        eprintln!("{text}");
+    } else {
+        println!("{text}");
+    }
+}
+
 /// The process's exit: prints the failure (rank 0 only) and returns its code.
 pub fn exit(result: Result<(), Failure>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::from(OK),
         Err(f) => {
             if launcher_rank() == 0 {
-                eprintln!("error: {}", f.message);
+                print_error(&f.message, f.code);
             }
             ExitCode::from(f.code)
         }
@@ -93,9 +147,24 @@ pub fn exit(result: Result<(), Failure>) -> ExitCode {
 }
 
 /// The exit of a command line clap could not parse (or `--help`, `--version`): printed once.
+/// `--version` names the program, also after a subcommand (`treesplit run --version`, which
+/// clap would call `treesplit-run`).
 pub fn clap_exit(e: clap::Error) -> ExitCode {
     if launcher_rank() == 0 {
-        let _ = e.print();
+        match e.kind() {
+            clap::error::ErrorKind::DisplayVersion => {
+                println!("treesplit {}", env!("CARGO_PKG_VERSION"))
+            }
+            _ if e.use_stderr() && json_requested() => {
+                let text = e.render().to_string();
+                let text = text.strip_prefix("error: ").unwrap_or(&text);
+                print_error(text, BAD_INPUT);
+            }
+            _ if e.use_stderr() => eprint!("{}", escape_controls(&e.render().to_string())),
+            _ => {
+                let _ = e.print();
+            }
+        }
     }
     ExitCode::from(if e.use_stderr() { BAD_INPUT } else { OK })
 }
@@ -103,6 +172,7 @@ pub fn clap_exit(e: clap::Error) -> ExitCode {
 /// Print `value` as the one JSON document on stdout.
 pub fn print_json(value: &impl Serialize) -> Result<(), Failure> {
     let text = serde_json::to_string_pretty(value).map_err(Failure::run)?;
+    JSON_PRINTED.store(true, Ordering::SeqCst);
     println!("{text}");
     Ok(())
 }

@@ -9,6 +9,18 @@ use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 use treesplit_apps::uts::UtsParams;
 pub use treesplit_apps::AppSpec as App;
 
+/// Whether the arguments read an instance from standard input (`-` as the path).
+pub fn reads_stdin(args: &AppArgs) -> bool {
+    let dash = |p: &std::path::Path| p == std::path::Path::new("-");
+    match args {
+        AppArgs::Knapsack { file } => dash(file),
+        AppArgs::Puzzle15 {
+            korf_file: Some(f), ..
+        } => dash(f),
+        _ => false,
+    }
+}
+
 /// The application instance the arguments name (checked).
 pub fn from_args(args: &AppArgs) -> Result<App, String> {
     match args {

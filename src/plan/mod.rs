@@ -7,8 +7,8 @@ pub mod app;
 pub mod rules;
 
 use crate::flags::{
-    AppArgs, BalancerOpts, BenchArgs, Cli, Command, CompareArgs, DepthArgs, DstArgs, Given,
-    LimitFlags, MachineArg, OutputFlags, RunArgs, SimArgs, SimOpts, SplitRuleArg,
+    AppArgs, BalancerOpts, BenchArgs, Cli, Command, Common, CompareArgs, DepthArgs, DstArgs, Given,
+    LimitFlags, MachineArg, RunArgs, SimArgs, SimOpts, SplitRuleArg,
 };
 use crate::output::{self, plot, Failure, Notes};
 pub use app::{App, AppVisitor, Published};
@@ -32,7 +32,7 @@ pub struct Output {
 }
 
 impl Output {
-    fn from(o: OutputFlags) -> Self {
+    fn from(o: &Common) -> Self {
         Output {
             json: o.json,
             quiet: o.quiet,
@@ -42,6 +42,53 @@ impl Output {
     /// Notes on stderr, silenced by `--quiet`.
     pub fn notes(&self) -> Notes {
         Notes { quiet: self.quiet }
+    }
+
+    /// Whether progress indicators are drawn (never under `--quiet` or `--json`; the
+    /// indicator itself also checks that stderr is a terminal).
+    pub fn progress(&self) -> bool {
+        !self.quiet && !self.json
+    }
+}
+
+/// The one P of `--pes` (a list only `depth` takes), or `default`.
+fn one_pes(c: &Common, default: impl FnOnce() -> usize) -> Result<usize, Failure> {
+    match c.pes[..] {
+        [] => Ok(default()),
+        [p] => Ok(p),
+        _ => Err(Failure::input(
+            "--pes takes one number here (only `treesplit depth` takes a list of PE counts)",
+        )),
+    }
+}
+
+/// More threads than the thread machine runs is bad input; threads far beyond the cores
+/// time-share them: one warning line (a note, so `--quiet` silences it) that timings are
+/// oversubscribed, pointing to the simulator.
+fn check_threads(threads: usize, notes: Notes) -> Result<(), Failure> {
+    let max = treesplit::machine::threads::MAX_THREADS;
+    if threads > max {
+        return Err(Failure::input(output::config_error(
+            &treesplit::ConfigError::TooManyThreads { pes: threads, max },
+        )));
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if threads > 4 * cores {
+        notes.note(format_args!(
+            "warning: {threads} threads on {cores} cores: timings are oversubscribed (the threads time-share the cores); `treesplit sim` models machines of this size"
+        ));
+    }
+    Ok(())
+}
+
+/// Fault injection (`TREESPLIT_FAULT`, see `commands::fault`) is for `treesplit run` only.
+fn reject_fault(what: &str) -> Result<(), Failure> {
+    match std::env::var_os("TREESPLIT_FAULT") {
+        Some(v) => Err(Failure::input(format!(
+            "TREESPLIT_FAULT={} is set, but fault injection applies only to `treesplit run` (threads, MPI, --sequential), not to {what}; unset it",
+            v.to_string_lossy()
+        ))),
+        None => Ok(()),
     }
 }
 
@@ -217,6 +264,7 @@ pub struct BenchPlan {
     pub app: App,
     pub pes: usize,
     pub repeat: usize,
+    pub seed: u64,
     pub delta_t: u64,
     pub rayon_depth: Option<u32>,
     pub out: Output,
@@ -257,12 +305,34 @@ pub struct DepthPlan {
 pub fn plan(cli: Cli, given: &Given) -> Result<Plan, Failure> {
     match cli.command {
         Command::Run(r) => run_plan(r, given).map(Plan::Run),
-        Command::Sim(s) => sim_plan(s, given).map(Plan::Run),
-        Command::Bench(b) => bench_plan(b, given).map(Plan::Bench),
-        Command::Compare(c) => compare_plan(c, given).map(Plan::Compare),
-        Command::Dst(d) => Ok(dst_plan(d)),
-        Command::Depth(d) => depth_plan(d).map(Plan::Depth),
-        Command::Trees(t) => Ok(Plan::Trees(Output::from(t.out))),
+        Command::Sim(s) => {
+            reject_fault("`treesplit sim` (the simulator)")?;
+            sim_plan(s, given).map(Plan::Run)
+        }
+        Command::Bench(b) => {
+            reject_fault("`treesplit bench`")?;
+            bench_plan(b, given).map(Plan::Bench)
+        }
+        Command::Compare(c) => {
+            reject_fault("`treesplit compare`")?;
+            compare_plan(c, given).map(Plan::Compare)
+        }
+        Command::Dst(d) => {
+            reject_fault("`treesplit dst`")?;
+            dst_plan(d, given)
+        }
+        Command::Depth(d) => {
+            reject_fault("`treesplit depth`")?;
+            depth_plan(d).map(Plan::Depth)
+        }
+        Command::Trees(t) => {
+            rules::reject(
+                given,
+                &[("seed", "--seed"), ("pes", "--pes")],
+                "does not apply to trees, which only lists the named UTS trees",
+            )?;
+            Ok(Plan::Trees(Output::from(&t.common)))
+        }
     }
 }
 
@@ -285,6 +355,7 @@ fn application(args: &AppArgs, given: &Given) -> Result<App, Failure> {
 /// The balancer options with the machine's defaults (Δt, round, neighbourhood).
 fn balance(
     o: &BalancerOpts,
+    seed: Option<u64>,
     default_delta_t: u64,
     default_round: u64,
     default_neighbourhood: Topology,
@@ -300,6 +371,11 @@ fn balance(
             )));
         }
     }
+    if let Some(q) = o.jobs_per_pe.filter(|&q| q > 1 << MAX_H) {
+        return Err(Failure::input(format!(
+            "--q {q} jobs per PE is more than the supported 2^{MAX_H} jobs in all"
+        )));
+    }
     let jobs = match (o.h, o.jobs_per_pe, o.h_from_alpha) {
         (Some(h), _, _) => JobsPlan::Given(Jobs::Depth(h)),
         (None, Some(q), _) => JobsPlan::Given(Jobs::PerPe(q)),
@@ -309,7 +385,7 @@ fn balance(
     let balance = Balance {
         kind: o.balancer,
         delta_t: o.delta_t.unwrap_or(default_delta_t),
-        seed: o.seed,
+        seed: seed.unwrap_or(1),
         termination: o.termination,
         polling: PollingOptions {
             trim: o.trim,
@@ -333,15 +409,21 @@ fn balance(
 }
 
 fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
+    if r.opts.machine == MachineArg::Mpi && app::reads_stdin(&r.app) {
+        return Err(Failure::input(
+            "`-` (standard input) is not available with --machine mpi: mpirun gives standard input to rank 0 only; give a file",
+        ));
+    }
     let app = application(&r.app, given)?;
     let o = &r.opts;
     let balance = balance(
         &o.balance,
+        o.common.seed,
         app.default_delta_t(),
         DEFAULT_ROUND,
         Topology::Ring,
     )?;
-    let out = Output::from(o.out);
+    let out = Output::from(&o.common);
     if o.sequential {
         let mut flags = rules::ALL_BALANCER_FLAGS.to_vec();
         flags.extend(rules::LIMIT_FLAGS);
@@ -387,10 +469,11 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
                     "this process is one of {ranks} started by an MPI launcher, but --machine threads (the default) would run {ranks} independent computations: add --machine mpi (a build with --features mpi)"
                 )));
             }
-            let pes = o
-                .pes
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let pes = one_pes(&o.common, || {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            })?;
             balance.config(pes)?;
+            check_threads(pes, out.notes())?;
             MachinePlan::Threads {
                 pes,
                 baseline: o.baseline,
@@ -402,7 +485,12 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
                     "--baseline is not available with --machine mpi (run --sequential separately)",
                 ));
             }
-            MachinePlan::Mpi { pes: o.pes }
+            MachinePlan::Mpi {
+                pes: match o.common.pes[..] {
+                    [] => None,
+                    _ => Some(one_pes(&o.common, || 0)?),
+                },
+            }
         }
     };
     Ok(RunPlan {
@@ -415,7 +503,8 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
 }
 
 /// The simulated machine and the balancer configuration the simulator options describe.
-fn sim_machine(o: &SimOpts) -> Result<(SimConfig, Balance), Failure> {
+fn sim_machine(o: &SimOpts) -> Result<(usize, SimConfig, Balance), Failure> {
+    let pes = one_pes(&o.common, || 64)?;
     let topology: Topology = o.net.parse().map_err(Failure::input)?;
     let delay: Delay = o.delay.parse().map_err(Failure::input)?;
     let sim = SimConfig {
@@ -426,8 +515,10 @@ fn sim_machine(o: &SimOpts) -> Result<(SimConfig, Balance), Failure> {
         t_send: o.t_send,
         t_recv: o.t_recv,
         delay,
-        slow: parse_pe_list(&o.slow, "slow PE").map_err(Failure::input)?,
-        slow_links: parse_pe_list(&o.slow_links, "slow link").map_err(Failure::input)?,
+        slow: parse_pe_list(&o.slow, "slow PE")
+            .map_err(|e| Failure::input(format!("--slow: {e}")))?,
+        slow_links: parse_pe_list(&o.slow_links, "slow link")
+            .map_err(|e| Failure::input(format!("--slow-links: {e}")))?,
         ..SimConfig::default()
     };
     if !(0.0..=1.0).contains(&o.empty_splits) {
@@ -449,17 +540,23 @@ fn sim_machine(o: &SimOpts) -> Result<(SimConfig, Balance), Failure> {
         .saturating_mul(2)
         .saturating_add(o.t_split)
         .saturating_add(delta_t);
-    let balance = balance(&o.balance, delta_t, default_round, neighbourhood)?;
-    balance.config(o.pes)?;
-    sim.validate(o.pes)
+    let balance = balance(
+        &o.balance,
+        o.common.seed,
+        delta_t,
+        default_round,
+        neighbourhood,
+    )?;
+    balance.config(pes)?;
+    sim.validate(pes)
         .map_err(|e| Failure::input(output::config_error(&e)))?;
-    Ok((sim, balance))
+    Ok((pes, sim, balance))
 }
 
 fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
     let app = application(&s.app, given)?;
     let o = &s.opts;
-    let (sim, balance) = sim_machine(o)?;
+    let (pes, sim, balance) = sim_machine(o)?;
     rules::check_balancer_options(given, &[balance.balancer()])?;
     let balance = balance.with_limits(o.limits)?;
     if let Some(path) = &o.gantt {
@@ -480,21 +577,25 @@ fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
     Ok(RunPlan {
         app,
         machine: MachinePlan::Sim {
-            pes: o.pes,
+            pes,
             sim,
             empty_splits: o.empty_splits,
         },
         balance,
-        out: Output::from(o.out),
+        out: Output::from(&o.common),
         timeline: Timeline::checked(o.trace.clone(), o.gantt.clone())?,
     })
 }
 
 fn bench_plan(b: BenchArgs, given: &Given) -> Result<BenchPlan, Failure> {
     let app = application(&b.app, given)?;
-    if b.pes == 0 || b.repeat == 0 {
+    let pes = one_pes(&b.common, || 2)?;
+    if pes == 0 || b.repeat == 0 {
         return Err(Failure::input("bench needs --pes ≥ 1 and --repeat ≥ 1"));
     }
+    // Checked before any thread starts (the rayon pool of P threads is built first).
+    let out = Output::from(&b.common);
+    check_threads(pes, out.notes())?;
     if !matches!(app, App::NQueens(_) | App::Uts(_)) {
         rules::reject(
             given,
@@ -503,7 +604,9 @@ fn bench_plan(b: BenchArgs, given: &Given) -> Result<BenchPlan, Failure> {
         )?;
     }
     if b.delta_t == Some(0) {
-        return Err(Failure::input("delta-t must be at least 1 work unit"));
+        return Err(Failure::input(output::config_error(
+            &treesplit::ConfigError::ZeroDeltaT,
+        )));
     }
     rules::reject(
         given,
@@ -513,10 +616,11 @@ fn bench_plan(b: BenchArgs, given: &Given) -> Result<BenchPlan, Failure> {
     Ok(BenchPlan {
         delta_t: b.delta_t.unwrap_or_else(|| app.default_delta_t()),
         app,
-        pes: b.pes,
+        pes,
         repeat: b.repeat,
+        seed: b.common.seed.unwrap_or(1),
         rayon_depth: b.rayon_depth,
-        out: Output::from(b.out),
+        out,
     })
 }
 
@@ -537,12 +641,21 @@ fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
         rules::LIMIT_FLAGS,
         "does not apply to compare, which runs every balancer to the end and checks each against the sequential run already; use it with `sim`",
     )?;
-    let (sim, balance) = sim_machine(&c.opts)?;
+    let (pes, sim, balance) = sim_machine(&c.opts)?;
     let balancers = if c.balancers.is_empty() {
         BalancerKind::ALL.to_vec()
     } else {
         c.balancers.clone()
     };
+    if let Some(b) = balancers
+        .iter()
+        .enumerate()
+        .find_map(|(i, b)| balancers[..i].contains(b).then_some(b))
+    {
+        return Err(Failure::input(format!(
+            "--balancers names {b} twice (each balancer runs once)"
+        )));
+    }
     rules::check_balancer_options(given, &balancers)?;
     if let Some(path) = &c.svg {
         plot::check_path(path).map_err(Failure::input)?;
@@ -551,26 +664,39 @@ fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
     Ok(ComparePlan {
         app,
         balance,
-        pes: c.opts.pes,
+        pes,
         sim,
         empty_splits: c.opts.empty_splits,
         balancers,
         svg: c.svg,
-        out: Output::from(c.opts.out),
+        out: Output::from(&c.opts.common),
     })
 }
 
-fn dst_plan(d: DstArgs) -> Plan {
-    Plan::Dst(DstPlan {
+fn dst_plan(d: DstArgs, given: &Given) -> Result<Plan, Failure> {
+    rules::reject(
+        given,
+        &[("pes", "--pes")],
+        "does not apply to dst, which draws P for each case (bound it with --max-pes)",
+    )?;
+    if d.max_pes == 0 {
+        return Err(Failure::input("--max-pes must be at least 1"));
+    }
+    Ok(Plan::Dst(DstPlan {
         cases: d.cases,
-        seed: d.seed,
+        seed: d.common.seed.unwrap_or(0),
         max_pes: d.max_pes,
-        out: Output::from(d.out),
-    })
+        out: Output::from(&d.common),
+    }))
 }
 
 fn depth_plan(d: DepthArgs) -> Result<DepthPlan, Failure> {
-    if d.pes.is_empty() || d.pes.iter().any(|&p| p < 2) {
+    let pes = match &d.common.pes[..] {
+        [] => vec![64, 256, 1024, 4096],
+        list => list.to_vec(),
+    };
+    let seed = d.common.seed.unwrap_or(1);
+    if pes.iter().any(|&p| p < 2) {
         return Err(Failure::input(
             "--pes needs a list of PE counts, each at least 2",
         ));
@@ -587,7 +713,7 @@ fn depth_plan(d: DepthArgs) -> Result<DepthPlan, Failure> {
             SplitRuleArg::Adversarial => SplitRule::Adversarial,
         },
         spin: 1,
-        seed: d.seed,
+        seed,
     };
     params.validate().map_err(Failure::input)?;
     let max = treesplit::task::bag::DEFAULT_MAX_H;
@@ -597,8 +723,7 @@ fn depth_plan(d: DepthArgs) -> Result<DepthPlan, Failure> {
             d.max_h
         )));
     }
-    if let Some(&p) = d
-        .pes
+    if let Some(&p) = pes
         .iter()
         .find(|&&p| (p.max(1) as u64).next_power_of_two().trailing_zeros() > d.max_h)
     {
@@ -608,12 +733,12 @@ fn depth_plan(d: DepthArgs) -> Result<DepthPlan, Failure> {
         )));
     }
     Ok(DepthPlan {
-        pes: d.pes,
+        pes,
         params,
         epsilon: d.epsilon,
         permutation: d.permutation,
         max_h: d.max_h,
-        seed: d.seed,
-        out: Output::from(d.out),
+        seed,
+        out: Output::from(&d.common),
     })
 }

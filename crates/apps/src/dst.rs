@@ -101,6 +101,13 @@ impl Case {
         } else {
             vec![]
         };
+        // One factor per PE (the command line rejects a PE listed twice).
+        let mut slow: Vec<(usize, f64)> = slow;
+        let mut slow_links: Vec<(usize, u64)> = slow_links;
+        let mut seen = std::collections::HashSet::new();
+        slow.retain(|&(pe, _)| seen.insert(pe));
+        seen.clear();
+        slow_links.retain(|&(pe, _)| seen.insert(pe));
         let sim = SimConfig {
             topology,
             t_rout: r.random_range(1..=50),

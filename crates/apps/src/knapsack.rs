@@ -68,8 +68,9 @@ impl Instance {
         })
     }
 
-    /// Parse the format of `../shared/data/knapsack/`: `#` comments, a first data line
-    /// `n capacity`, then n lines `profit weight`. Errors name `file` and the line.
+    /// Parse the format of `../shared/data/knapsack/`: `#` comments (whole lines or after the
+    /// numbers), a first data line `n capacity`, then n lines `profit weight`. Errors name
+    /// `file` and the line.
     pub fn parse(text: &str, file: &str) -> Result<Self, String> {
         let mut header: Option<(usize, u64, usize)> = None;
         let mut items = Vec::new();
@@ -77,8 +78,8 @@ impl Instance {
         for (k, raw) in text.lines().enumerate() {
             let line_no = k + 1;
             last_line = line_no;
-            let line = raw.trim();
-            if line.is_empty() || line.starts_with('#') {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
                 continue;
             }
             let at = |msg: String| format!("{file}:{line_no}: {msg}");
@@ -127,8 +128,13 @@ impl Instance {
                 }
             }
         }
-        let (n, capacity, header_line) =
-            header.ok_or_else(|| format!("{file}:{last_line}: no 'n capacity' line"))?;
+        let (n, capacity, header_line) = header.ok_or_else(|| {
+            if last_line == 0 {
+                format!("{file}: the file is empty (expected a first line 'n capacity')")
+            } else {
+                format!("{file}:{last_line}: no 'n capacity' line")
+            }
+        })?;
         if items.len() != n {
             return Err(format!(
                 "{file}:{last_line}: the header (line {header_line}) announces {n} items, the file has {}",
@@ -227,6 +233,14 @@ pub struct Knapsack {
     /// Decisions (taken?) for the sorted items above the first frame.
     prefix: Vec<bool>,
     stack: Vec<Frame>,
+    /// An incumbent found by this piece whose packing is not built yet: its profit, weight
+    /// and the index of the stack frame whose current alternative leads to it. Building a
+    /// packing costs O(n), and when every item fits each "take" improves the incumbent, so
+    /// building one per improvement made the search quadratic in n. The packing is built only
+    /// when the path to it is about to change (the frame is popped or tries its other
+    /// alternative) or the piece runs out of work; a better node found meanwhile lies below
+    /// it on the same path and replaces it.
+    pending: Option<(u64, u64, usize)>,
 }
 
 impl Knapsack {
@@ -247,13 +261,31 @@ impl Knapsack {
             instance,
             prefix: vec![],
             stack,
+            pending: None,
         }
     }
 
-    /// The packing of the node below the top frame's current alternative.
-    fn packing(&self, profit: u64, weight: u64) -> Packing {
+    /// Every alternative tried.
+    fn exhausted(&self) -> bool {
+        self.stack.iter().all(|f| f.untried == 0)
+    }
+
+    /// Build the pending incumbent's packing (see `pending`) if the path to it starts to
+    /// change at stack frame `from` or above it.
+    fn flush(&mut self, from: usize, ctx: &mut Context<'_, Packing>) {
+        if let Some((profit, weight, depth)) = self.pending {
+            if depth >= from {
+                self.pending = None;
+                let packing = self.packing(profit, weight, depth);
+                ctx.output().merge(packing);
+            }
+        }
+    }
+
+    /// The packing of the node below the current alternative of stack frame `depth`.
+    fn packing(&self, profit: u64, weight: u64, depth: usize) -> Packing {
         let mut taken: Vec<bool> = self.prefix.clone();
-        taken.extend(self.stack.iter().map(|f| f.current == TAKE));
+        taken.extend(self.stack[..=depth].iter().map(|f| f.current == TAKE));
         let mut items: Vec<u32> = taken
             .iter()
             .zip(&self.instance.items)
@@ -277,9 +309,12 @@ impl Task for Knapsack {
         let n = inst.len() as u32;
         let mut units = 0;
         while units < budget {
-            let Some(top) = self.stack.last_mut() else {
+            let Some(last) = self.stack.len().checked_sub(1) else {
                 break;
             };
+            // The top frame is popped or switches its alternative: the path below changes.
+            self.flush(last, ctx);
+            let top = &mut self.stack[last];
             if top.untried == 0 {
                 self.stack.pop();
                 continue;
@@ -301,8 +336,8 @@ impl Task for Knapsack {
             let level = top.level + 1;
             let best = ctx.best().max(0) as u64;
             if profit > best && ctx.offer(profit as i64) {
-                let packing = self.packing(profit, weight);
-                ctx.output().merge(packing);
+                // Below the pending one, if any, and better: it replaces it.
+                self.pending = Some((profit, weight, last));
             }
             if level < n
                 && inst.bound(level as usize, inst.capacity - weight) + profit
@@ -316,6 +351,9 @@ impl Task for Knapsack {
                     current: 0,
                 });
             }
+        }
+        if self.exhausted() {
+            self.flush(0, ctx);
         }
         units
     }
@@ -338,11 +376,15 @@ impl Task for Knapsack {
                 current: 0,
                 ..frame
             }],
+            pending: None,
         })
     }
 
+    /// Empty once every alternative is tried and the last incumbent's packing is built (a
+    /// split can take a piece's last alternative while an incumbent is pending: the next
+    /// `work` builds it, doing no units).
     fn is_empty(&self) -> bool {
-        self.stack.iter().all(|f| f.untried == 0)
+        self.exhausted() && self.pending.is_none()
     }
 }
 
@@ -371,11 +413,42 @@ mod tests {
             ("1 10\nx 2\n", "f:2: the profit is not a whole number: 'x'"),
             ("# only comments\n", "f:1: no 'n capacity' line"),
             ("1 10 7\n", "f:1: expected two numbers, found 3"),
+            ("", "f: the file is empty"),
+            (
+                "1 10 # n capacity\n3 4 # 7\n1 1\n",
+                "f:3: more item lines than the 1",
+            ),
         ];
         for (text, want) in cases {
             let err = Instance::parse(text, "f").unwrap_err();
             assert!(err.starts_with(want), "{text:?}: {err}");
         }
+    }
+
+    #[test]
+    fn a_split_that_takes_the_last_alternative_keeps_the_pending_incumbent() {
+        use treesplit::{Context, SharedIncumbent};
+        // Item 0 (5, 1) fits; item 1 (400, 100) does not, but its fraction keeps the bound up.
+        let inst = Arc::new(Instance::new(10, &[(5, 1), (400, 100)]).unwrap());
+        let mut k = Knapsack::new(inst);
+        let (mut out, inc) = (Packing::default(), SharedIncumbent::new());
+        let mut ctx = Context::new(&mut out, &inc, 0);
+        // Take item 0 (an incumbent, pending), try item 1 (does not fit), leave it.
+        assert_eq!(k.work(3, &mut ctx), 3);
+        let part = k.split().expect("the 'leave item 0' subtree");
+        assert!(part.pending.is_none());
+        // Every alternative of `k` is tried, but its incumbent's packing is not built yet.
+        assert!(!k.is_empty());
+        assert_eq!(k.work(10, &mut ctx), 0);
+        assert!(k.is_empty());
+        assert_eq!(
+            out,
+            Packing {
+                profit: 5,
+                weight: 1,
+                items: vec![0]
+            }
+        );
     }
 
     #[test]

@@ -87,24 +87,69 @@ impl PartialEq for KnapsackFile {
 }
 
 impl KnapsackFile {
-    /// Read `path` and look its published optimum up in `index.tsv` in the same folder.
+    /// Read `path` (`-`: standard input, without a published optimum) and look its published
+    /// optimum up in `index.tsv` in the same folder, if there is one; a malformed `index.tsv`
+    /// is an error, not silently no optimum.
     pub fn read(path: &std::path::Path) -> Result<Self, String> {
+        if path == std::path::Path::new("-") {
+            let text = std::io::read_to_string(std::io::stdin())
+                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            return Ok(KnapsackFile {
+                path: path.to_path_buf(),
+                instance: Arc::new(Instance::parse(&text, "<stdin>")?),
+                optimum: None,
+            });
+        }
         let instance = Instance::read(path)?;
         let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
         let index = path.with_file_name("index.tsv");
-        let optimum = std::fs::read_to_string(index).ok().and_then(|text| {
-            text.lines()
-                .filter(|l| !l.starts_with('#'))
-                .map(|l| l.split('\t').collect::<Vec<_>>())
-                .find(|f| f.first() == Some(&name))
-                .and_then(|f| f.get(3)?.parse().ok())
-        });
+        let optimum = match std::fs::read_to_string(&index) {
+            Ok(text) => index_optimum(&text, &index.display().to_string(), name, &instance)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(format!("cannot read {}: {e}", index.display())),
+        };
         Ok(KnapsackFile {
             path: path.to_path_buf(),
             instance: Arc::new(instance),
             optimum,
         })
     }
+}
+
+/// The optimum `index.tsv` (its text, named `file` in errors) lists for instance `name`:
+/// every line but `#` comments and blank ones is `name n capacity optimum …`, tab-separated;
+/// the entry of `name` must agree with the instance's n and capacity.
+fn index_optimum(
+    text: &str,
+    file: &str,
+    name: &str,
+    instance: &Instance,
+) -> Result<Option<u64>, String> {
+    let mut found = None;
+    for (k, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let at = |m: String| format!("{file}:{}: {m}", k + 1);
+        let f: Vec<&str> = line.split('\t').map(str::trim).collect();
+        let num = |i: usize, what: &str| -> Result<u64, String> {
+            f.get(i)
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| at(format!("expected name, n, capacity and optimum separated by tabs; the {what} is missing or not a whole number")))
+        };
+        let (n, capacity, optimum) = (num(1, "n")?, num(2, "capacity")?, num(3, "optimum")?);
+        if f[0] == name {
+            if n != instance.len() as u64 || capacity != instance.capacity {
+                return Err(at(format!(
+                    "{name} is listed with n = {n}, capacity {capacity}, but the file has n = {}, capacity {}",
+                    instance.len(),
+                    instance.capacity
+                )));
+            }
+            found = Some(optimum);
+        }
+    }
+    Ok(found)
 }
 
 /// A 15-puzzle instance for IDA*.
@@ -128,8 +173,13 @@ pub struct PuzzleSpec {
 const KORF100: &str = include_str!("../tests/data/korf100.tsv");
 
 impl PuzzleSpec {
-    /// Korf's instance `k` (1..=100) from the data file `path`.
+    /// Korf's instance `k` (1..=100) from the data file `path` (`-`: standard input).
     pub fn korf(path: &std::path::Path, k: usize) -> Result<Self, String> {
+        if path == std::path::Path::new("-") {
+            let text = std::io::read_to_string(std::io::stdin())
+                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            return Self::korf_in("<stdin>", &text, k);
+        }
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         Self::korf_in(&path.display().to_string(), &text, k)

@@ -359,7 +359,10 @@ fn theorem_figures_are_computed_from_the_run() {
         // Halving splits of a range of n: no piece is deeper than ⌈log₂ n⌉.
         assert!(t.h >= 1 && t.h <= 18, "{what}: h = {}", t.h);
         let constant = t.lower_order / (f64::from(t.h) * (sim.t_rout + sim.t_split) as f64);
-        assert!((t.constant - constant).abs() < 1e-9, "{what}");
+        assert!(
+            (t.constant.expect("h > 0") - constant).abs() < 1e-9,
+            "{what}"
+        );
         assert!(t.lower_order >= 0.0, "{what}: faster than T_seq/P");
         match (balancer, r.theorem_14_2) {
             (BalancerKind::RandomShift, Some(bound)) => {

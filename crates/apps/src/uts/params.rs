@@ -243,6 +243,15 @@ impl UtsParams {
                 self.b0
             ));
         }
+        // Beyond this, a binomial root's floor(b0) children do not fit the 32-bit count and a
+        // geometric node's 1/(1 + b0) vanishes in rounding (it gave a tree of 1 node).
+        if self.b0 > f64::from(u32::MAX) {
+            return Err(format!(
+                "UTS -b must be at most 2^32 − 1 = {} (the root's number of children is a 32-bit count), got {}",
+                u32::MAX,
+                self.b0
+            ));
+        }
         if !(0.0..=1.0).contains(&self.q) {
             return Err(format!(
                 "UTS -q must be a probability in [0, 1], got {}",

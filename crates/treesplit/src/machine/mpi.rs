@@ -133,6 +133,7 @@ impl Mpi {
                 eprintln!("error: MPI rank {rank}: {e}; aborting the MPI job");
                 self.abort(1)
             }
+            // A failed run: exit code 1, as on the other machines (it was 70, EX_SOFTWARE).
             Err(payload) => {
                 match panic_error(rank, payload) {
                     RunError::PePanicked { message, .. } => eprintln!(
@@ -140,7 +141,8 @@ impl Mpi {
                     ),
                     other => eprintln!("error: MPI rank {rank}: {other}; aborting the MPI job"),
                 }
-                self.abort(70)
+                // A failed run (exit code 1), like every other error once ranks communicate.
+                self.abort(1)
             }
         }
     }

@@ -84,5 +84,15 @@ pub fn parse_pe_list<V: std::str::FromStr>(s: &str, what: &str) -> Result<Vec<(u
                 .map_err(|_| format!("bad {what} '{item}': '{v}' is not a valid value"))?;
             Ok((pe, v))
         })
-        .collect()
+        .collect::<Result<Vec<(usize, V)>, String>>()
+        .and_then(|list| {
+            match list
+                .iter()
+                .enumerate()
+                .find(|(i, (pe, _))| list[..*i].iter().any(|(q, _)| q == pe))
+            {
+                Some((_, (pe, _))) => Err(format!("{what} {pe} is given twice")),
+                None => Ok(list),
+            }
+        })
 }

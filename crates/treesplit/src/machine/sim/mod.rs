@@ -163,8 +163,9 @@ pub struct Theorem1 {
     pub lower_order: f64,
     /// The splitting depth h seen (largest generation).
     pub h: u32,
-    /// lower_order / (h · (T_rout + T_split)): the constant hidden in the O(·).
-    pub constant: f64,
+    /// lower_order / (h · (T_rout + T_split)): the constant hidden in the O(·); `None` when
+    /// nothing was split (h = 0), where the ratio has no meaning.
+    pub constant: Option<f64>,
 }
 
 /// Everything a simulation measured.
@@ -213,7 +214,7 @@ impl<O> SimReport<O> {
         format!(
             "network {} (T_rout {}, T_hop {hop}, T_split {}, T_send {}, T_recv {}, delay {})\n\
              T_par {} (virtual)  T_seq {}  efficiency {:.4}\n\
-             Theorem 1: T_seq/P = {:.1}   T_par − T_seq/P = {:.1}   h = {}   (T_par − T_seq/P)/(h·(T_rout+T_split)) = {:.3}\n\
+             Theorem 1: T_seq/P = {:.1}   T_par − T_seq/P = {:.1}   h = {}   (T_par − T_seq/P)/(h·(T_rout+T_split)) = {}\n\
              termination detected {} after the last work unit ({:.2} × diameter latency {})\n\
              {}{} events\n",
             self.sim.topology,
@@ -228,7 +229,8 @@ impl<O> SimReport<O> {
             t.t_seq_over_p,
             t.lower_order,
             t.h,
-            t.constant,
+            t.constant
+                .map_or("— (h = 0: nothing was split)".into(), |c| format!("{c:.3}")),
             self.termination_delay,
             self.termination_delay as f64 / self.diameter_latency.max(1) as f64,
             self.diameter_latency,
@@ -374,7 +376,8 @@ fn simulate_inner<T: Task>(
         t_seq_over_p,
         lower_order,
         h,
-        constant: lower_order / (f64::from(h.max(1)) * (sim.t_rout + sim.t_split).max(1) as f64),
+        constant: (h > 0)
+            .then(|| lower_order / (f64::from(h) * (sim.t_rout + sim.t_split).max(1) as f64)),
     };
     let theorem_14_2 = match config.balancer {
         Balancer::RandomShift { round, .. } => {
