@@ -1,24 +1,11 @@
 //! The `treesplit` binary: answers, JSON, and clear errors (never a panic) on bad input.
 
 mod chrome_trace;
+mod cli_support;
 
 use chrome_trace::check_chrome_trace;
+use cli_support::{stderr, stdout, treesplit, treesplit_with};
 use std::process::{Command, Output};
-
-fn treesplit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_treesplit"))
-        .args(args)
-        .output()
-        .expect("cannot start treesplit")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 #[test]
 fn run_prints_the_answer_and_the_published_value() {
@@ -1099,26 +1086,6 @@ fn an_unwritable_timeline_path_is_bad_input_before_the_run() {
 }
 
 // ---- Issue 12: defects 4–7 and 11, and one command line -------------------------------------
-
-/// `treesplit args` with environment `env` and `input` on standard input.
-fn treesplit_with(args: &[&str], env: &[(&str, &str)], input: Option<&[u8]>) -> Output {
-    use std::io::Write;
-    use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_treesplit"))
-        .args(args)
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cannot start treesplit");
-    let mut stdin = child.stdin.take().unwrap();
-    if let Some(bytes) = input {
-        stdin.write_all(bytes).unwrap();
-    }
-    drop(stdin);
-    child.wait_with_output().unwrap()
-}
 
 /// Exit code 2 (bad input) with a message holding every one of `wanted`, and no panic.
 fn bad_input(o: &Output, what: &str, wanted: &[&str]) {

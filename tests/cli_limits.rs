@@ -3,28 +3,11 @@
 //! ends within seconds with exit 1 and the partial report; `--check` verifies a run against
 //! the sequential one; caught panics print no raw panic location.
 
-use std::process::{Command, Output};
+mod cli_support;
+
+use cli_support::{stderr, stdout, treesplit, treesplit_env};
+use std::process::Output;
 use std::time::{Duration, Instant};
-
-fn treesplit(args: &[&str]) -> Output {
-    treesplit_env(args, &[])
-}
-
-fn treesplit_env(args: &[&str], env: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_treesplit"))
-        .args(args)
-        .envs(env.iter().copied())
-        .output()
-        .expect("cannot start treesplit")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// Run and require exit `code` within `seconds`; returns the output.
 fn expect(args: &[&str], code: i32, seconds: u64) -> Output {
