@@ -354,6 +354,34 @@ fn static_balancers_say_what_they_need_and_measure_alpha() {
         "--h 30 took {:?}",
         start.elapsed()
     );
+    // A huge bag of a big tree is cut lazily: a limit stops it at once, in little memory.
+    for balancer in ["block", "random", "random-static"] {
+        let start = std::time::Instant::now();
+        let o = treesplit(&[
+            "run",
+            "synthetic",
+            "--work",
+            "100000000",
+            "--alpha",
+            "0.3",
+            "--pes",
+            "2",
+            "--balancer",
+            balancer,
+            "--h",
+            "30",
+            "--max-units",
+            "1000",
+            "--quiet",
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{balancer}: {}", stderr(&o));
+        assert!(stdout(&o).contains("partial"), "{balancer}: {}", stdout(&o));
+        assert!(
+            start.elapsed().as_secs() < 10,
+            "{balancer}: {:?}",
+            start.elapsed()
+        );
+    }
     // depth refuses depths it cannot finish.
     let o = treesplit(&["depth", "--max-h", "100"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));

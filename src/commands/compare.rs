@@ -8,6 +8,7 @@ use crate::plan::{AppVisitor, ComparePlan, Published};
 use serde::Serialize;
 use std::fmt::{Debug, Display};
 use treesplit::{run_sequential, Config, Machine, Task};
+use treesplit_apps::spec::Objective;
 
 /// One balancer's figures.
 #[derive(Debug, Clone, Serialize)]
@@ -115,7 +116,7 @@ impl AppVisitor for CompareApp<'_> {
     ) -> Self::Out
     where
         T: Task,
-        T::Output: Display + PartialEq + Debug,
+        T::Output: Display + PartialEq + Debug + Objective,
     {
         let (config, machine) = (self.config, self.machine);
         let notes: Notes = self.plan.out.notes();
@@ -136,16 +137,25 @@ impl AppVisitor for CompareApp<'_> {
             else {
                 continue;
             };
-            let right = match published(&r.report.output) {
+            let out = &r.report.output;
+            let right = match published(out) {
                 // A search: search overhead is normal, and any optimal solution will do.
                 Some(p) if self.plan.app.is_optimization() => p.matches,
-                _ => r.report.output == seq.output && r.report.totals.work_units == seq.work_units,
+                // A search without a published optimum: the sequential run's objective.
+                None if self.plan.app.is_optimization() => {
+                    out.objective().is_some() && out.objective() == seq.output.objective()
+                }
+                _ => *out == seq.output && r.report.totals.work_units == seq.work_units,
             };
             if !right {
-                return Err(Failure::wrong(format!(
-                    "{balancer} gave {:?} in {} units; sequential {:?} in {}",
-                    r.report.output, r.report.totals.work_units, seq.output, seq.work_units
-                )));
+                return Err(Failure::wrong(if self.plan.app.is_optimization() {
+                    format!("{balancer} found {out}; the sequential run {}", seq.output)
+                } else {
+                    format!(
+                        "{balancer} gave {out} in {} units; sequential {} in {}",
+                        r.report.totals.work_units, seq.output, seq.work_units
+                    )
+                }));
             }
             let t = &r.report.totals;
             rows.push(Row {

@@ -4,7 +4,7 @@
 //! baseline. The 15-puzzle, a sequence of computations, goes to `ida`.
 
 use super::fault::{self, Faulty};
-use super::{ida, resolve_jobs, with_machine, CliMachine, UseMachine};
+use super::{ida, with_machine, CliMachine, UseMachine};
 use crate::output::{self, print_published, verdict, Failure, Notes};
 use crate::plan::{App, AppVisitor, MachinePlan, Published, RunPlan};
 use serde::Serialize;
@@ -59,7 +59,7 @@ impl AppVisitor for RunApp<'_> {
     ) -> Self::Out
     where
         T: Task,
-        T::Output: Display + PartialEq + Debug,
+        T::Output: Display + PartialEq + Debug + treesplit_apps::spec::Objective,
     {
         match self.fault {
             Some(f) => execute(self.plan, || Faulty::new(make_root(), f), published),
@@ -83,7 +83,7 @@ fn execute<T: Task>(
     published: impl Fn(&T::Output) -> Option<Published>,
 ) -> Result<(), Failure>
 where
-    T::Output: Display + PartialEq + Debug,
+    T::Output: Display + PartialEq + Debug + treesplit_apps::spec::Objective,
 {
     if let MachinePlan::Sequential = plan.machine {
         // A panicking task is a failed run (exit code 1, one clear message, no raw panic
@@ -138,7 +138,7 @@ struct Execute<'a, F, P> {
 impl<T, F, P> UseMachine for Execute<'_, F, P>
 where
     T: Task,
-    T::Output: Display + PartialEq + Debug,
+    T::Output: Display + PartialEq + Debug + treesplit_apps::spec::Objective,
     F: Fn() -> T,
     P: Fn(&T::Output) -> Option<Published>,
 {
@@ -151,7 +151,9 @@ where
         } else {
             Notes { quiet: true }
         };
-        let mut config = resolve_jobs(&config, &(self.make_root)(), notes)?;
+        // The machine completes a static balancer's number of jobs itself and says what it
+        // chose in the report's notes (so that the JSON report carries them too).
+        let mut config = config;
         let sim = matches!(plan.machine, MachinePlan::Sim { .. });
         // Real machines record the trace for --gantt too; the simulator draws its own.
         if plan.timeline.trace.is_some() || (plan.timeline.gantt.is_some() && !sim) {
@@ -166,6 +168,9 @@ where
             Err(e) => return Err(Failure::from(e)),
         };
         let report: &Report<T::Output> = r.as_ref();
+        for note in &report.notes {
+            notes.note(format_args!("{note}"));
+        }
         let check = (self.published)(&report.output);
         if plan.out.json {
             machine.print_json(plan.app.describe(), check.clone(), &r)?;

@@ -47,7 +47,7 @@ impl AppVisitor for Bench<'_> {
     ) -> Self::Out
     where
         T: Task,
-        T::Output: Display + PartialEq + Debug,
+        T::Output: Display + PartialEq + Debug + treesplit_apps::spec::Objective,
     {
         let (args, p) = (self.args, self.args.pes);
         let mut seq = Vec::new();

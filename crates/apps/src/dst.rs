@@ -330,7 +330,7 @@ impl Case {
             ) -> Self::Out
             where
                 T: Task,
-                T::Output: Display + PartialEq + Debug,
+                T::Output: Display + PartialEq + Debug + crate::spec::Objective,
             {
                 let c = self.0;
                 let r = simulate_maybe_adversarial(make_root(), &c.config, &c.sim, c.empty_splits)
@@ -357,7 +357,7 @@ impl Case {
             ) -> Self::Out
             where
                 T: Task,
-                T::Output: Display + PartialEq + Debug,
+                T::Output: Display + PartialEq + Debug + crate::spec::Objective,
             {
                 self.0.check_task(make_root)
             }

@@ -50,6 +50,52 @@ pub struct Published {
     pub matches: bool,
 }
 
+/// A search's result as its objective value (branch-and-bound: knapsack's profit, a Golomb
+/// ruler's length). Two runs of a search agree when their values do and both solutions are
+/// valid: search overhead changes the work done, and another optimal solution is as good.
+/// `None` for applications that are not searches (their results must be equal).
+pub trait Objective {
+    /// The objective value, for a valid solution of a search.
+    fn objective(&self) -> Option<u64>;
+}
+
+impl Objective for u64 {
+    fn objective(&self) -> Option<u64> {
+        None
+    }
+}
+
+impl Objective for crate::knapsack::Packing {
+    fn objective(&self) -> Option<u64> {
+        Some(self.profit)
+    }
+}
+
+impl Objective for crate::golomb::Ruler {
+    fn objective(&self) -> Option<u64> {
+        (is_golomb(&self.marks) && !self.marks.is_empty())
+            .then(|| u64::from(*self.marks.last().expect("a nonempty ruler")))
+    }
+}
+
+impl Objective for crate::puzzle15::Iteration {
+    fn objective(&self) -> Option<u64> {
+        None
+    }
+}
+
+impl Objective for crate::synthetic::SyntheticSum {
+    fn objective(&self) -> Option<u64> {
+        None
+    }
+}
+
+impl Objective for crate::uts::UtsCount {
+    fn objective(&self) -> Option<u64> {
+        None
+    }
+}
+
 /// Something done with an application's task, whatever its type (see [`AppSpec::visit`]).
 pub trait AppVisitor {
     /// What the visit returns.
@@ -63,7 +109,7 @@ pub trait AppVisitor {
     ) -> Self::Out
     where
         T: Task,
-        T::Output: Display + PartialEq + Debug;
+        T::Output: Display + PartialEq + Debug + Objective;
 }
 
 /// Optimal Golomb ruler lengths for n = 2..=16 marks (OEIS A003022).

@@ -55,6 +55,9 @@ pub struct Core<T: Task> {
     held: HashMap<u64, u64>,
     /// The root record may still produce jobs (the balancer has not placed all of its share).
     pub producing: bool,
+    /// The balancer has more jobs to cut (lazily, as the queue drains): it needs work slices
+    /// even with an empty queue.
+    pub pending: bool,
     /// The balancer's set-up (cutting jobs from the root copy) is due in the next work slice:
     /// done there rather than on the root's arrival, so that the copies for the children
     /// leave first and the splits are charged as work time.
@@ -73,6 +76,7 @@ impl<T: Task> Core<T> {
             jobs: VecDeque::new(),
             held: HashMap::new(),
             producing: false,
+            pending: false,
             setup_due: false,
         };
         if let Some(root) = root {
@@ -213,9 +217,9 @@ impl<T: Task> Core<T> {
         self.advance_termination();
     }
 
-    /// True while this PE holds jobs.
+    /// True while this PE holds jobs (or has more to cut).
     pub fn is_busy(&self) -> bool {
-        !self.jobs.is_empty()
+        !self.jobs.is_empty() || self.pending
     }
 
     /// Idle for termination detection: no jobs and the whole share placed.
@@ -226,7 +230,10 @@ impl<T: Task> Core<T> {
     /// The step of a PE whose balancer has nothing else to do.
     pub fn step(&mut self) -> Step {
         let idle = self.idle();
-        self.pe.step(!self.jobs.is_empty() || self.setup_due, idle)
+        self.pe.step(
+            !self.jobs.is_empty() || self.setup_due || self.pending,
+            idle,
+        )
     }
 
     /// Let termination detection progress and queue its signals.

@@ -138,9 +138,15 @@ impl Permutation {
         Some(y)
     }
 
+    #[cfg(test)]
     /// π(j) for j in `range`, in order: the LCG and GF(2^h) pay one power for the first and
     /// one multiplication per further element (paper 004 §4).
-    pub fn apply_range(&self, range: std::ops::Range<u64>) -> impl Iterator<Item = u64> + '_ {
+    pub fn apply_range(&self, range: std::ops::Range<u64>) -> impl Iterator<Item = u64> {
+        self.clone().into_range(range)
+    }
+
+    /// [`Self::apply_range`], owning the permutation (the iterator outlives the caller).
+    pub fn into_range(self, range: std::ops::Range<u64>) -> impl Iterator<Item = u64> {
         let mut state: Option<u64> = None;
         range.map(move |j| match self.kind {
             Kind::Lcg { a, c, .. } => {

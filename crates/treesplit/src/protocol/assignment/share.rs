@@ -40,10 +40,30 @@ enum Rule {
     Permuted(Permutation),
 }
 
+/// Where a PE's jobs still to be cut come from: one walk over the splitting tree, or an
+/// unordered share cut a sorted chunk at a time.
+enum Source<T> {
+    Walk(Cutter<T>),
+    Chunks {
+        share: Box<dyn Iterator<Item = u64> + Send>,
+        walk: Option<Cutter<T>>,
+    },
+}
+
+/// The most splits a sparse walk may take before the share counts as dense (this bounds its
+/// time and the jobs it holds at once).
+pub const SPARSE_SPLITS: u64 = 1 << 18;
+
+/// Jobs cut per refill of the queue: the queue holds at most this many beyond the one worked
+/// on, so memory stays bounded however large the bag (2^30 jobs of a big tree included).
+pub const BATCH: usize = 64;
+
 /// A PE of a communication-free static balancer.
 pub struct Share<T: Task> {
     core: Core<T>,
     rule: Rule,
+    /// The jobs still to cut (None: all cut).
+    source: Option<Source<T>>,
 }
 
 /// Job numbers sorted and cut per walk over the splitting tree.
@@ -100,48 +120,106 @@ impl<T: Task> Share<T> {
             },
             other => panic!("{other} is not a static share balancer"),
         };
-        Share { core, rule }
+        Share {
+            core,
+            rule,
+            source: None,
+        }
     }
 
-    /// Cut this PE's jobs from the root copy and queue them.
+    /// Set up this PE's share: a sparse share is cut at once; otherwise the jobs are cut
+    /// [`BATCH`] at a time as the queue drains.
     fn place_share(&mut self) {
         let (me, p, m) = (self.core.me(), self.core.p(), self.core.m);
         let block = self.core.block(me);
-        match &self.rule {
-            Rule::Block => self.cut(Wanted::Range(block)),
-            Rule::RoundRobin => self.cut(Wanted::Stride {
-                first: me as u64,
-                stride: p as u64,
-            }),
+        let root = self.core.root.as_ref().expect("the root copy");
+        let source = match &self.rule {
+            Rule::Block => Some(Source::Walk(Cutter::new(root, m, block))),
+            Rule::RoundRobin => Some(Source::Walk(Cutter::wanted(
+                root,
+                m,
+                Wanted::Stride {
+                    first: me as u64,
+                    stride: p as u64,
+                },
+            ))),
             Rule::Random { seed } => {
                 let (share, sigma) = random_share(*seed, m, p, me);
                 let owns = |j| sigma.invert_below(j, m).is_some_and(|k| share.contains(&k));
-                if !self.cut_sparse(share.end - share.start, owns) {
-                    self.cut_scattered(share.map(|k| sigma.apply_below(k, m)));
-                }
+                (!self.cut_sparse(share.end - share.start, owns)).then(|| Source::Chunks {
+                    share: Box::new(share.map(move |k| sigma.apply_below(k, m))),
+                    walk: None,
+                })
             }
             Rule::Permuted(pi) => {
                 let pi = pi.clone();
                 let len = block.end - block.start;
                 let invertible = pi.invert(0).is_some();
                 let owns = |j| pi.invert(j).is_some_and(|k| block.contains(&k));
-                if !(invertible && self.cut_sparse(len, owns)) {
-                    self.cut_scattered(pi.apply_range(block));
-                }
+                (!(invertible && self.cut_sparse(len, owns))).then(|| Source::Chunks {
+                    share: Box::new(pi.into_range(block)),
+                    walk: None,
+                })
             }
+        };
+        self.source = source;
+        self.refill();
+    }
+
+    /// Cut up to [`BATCH`] more jobs into the queue; when the share is all cut (or the run
+    /// stopped), the root record may finish.
+    fn refill(&mut self) {
+        let (m, record) = (self.core.m, self.core.root_record);
+        let mut cut = 0;
+        while cut < BATCH && !self.core.pe.is_stopped() {
+            let next = match &mut self.source {
+                None => None,
+                Some(Source::Walk(walk)) => take_one(walk, &mut self.core),
+                Some(Source::Chunks { share, walk }) => loop {
+                    if let Some(w) = walk {
+                        if let Some(job) = take_one(w, &mut self.core) {
+                            break Some(job);
+                        }
+                    }
+                    let mut chunk: Vec<u64> = share.by_ref().take(CHUNK).collect();
+                    if chunk.is_empty() {
+                        break None;
+                    }
+                    chunk.sort_unstable();
+                    let root = self
+                        .core
+                        .root
+                        .as_ref()
+                        .expect("the root copy while cutting");
+                    *walk = Some(Cutter::wanted(root, m, Wanted::Sorted(chunk)));
+                },
+            };
+            let Some((task, generation)) = next else {
+                self.source = None;
+                break;
+            };
+            self.core.push_job(task, generation, record);
+            cut += 1;
         }
-        self.core.done_producing();
+        if self.core.pe.is_stopped() {
+            self.source = None;
+        }
+        self.core.pending = self.source.is_some();
+        if self.source.is_none() && self.core.producing {
+            self.core.done_producing();
+        }
     }
 
     /// For a share of `len` jobs that `owns` recognizes: walk the whole splitting tree and keep
     /// the owned jobs, if the tree's nonempty part is small enough that this costs at most
-    /// about 2·len splits (a large bag cut from a small tree: most jobs are empty). Returns
+    /// about 2·len splits, and at most [`SPARSE_SPLITS`] (a large bag cut from a small tree: most
+    /// jobs are empty). Returns
     /// false, having queued nothing, once the walk passes that budget; the splits spent are
     /// counted either way.
     /// A task whose size estimate says it has at least m units is taken to be dense, and not
     /// tried.
     fn cut_sparse(&mut self, len: u64, owns: impl Fn(u64) -> bool) -> bool {
-        let budget = len.saturating_mul(2).saturating_add(64);
+        let budget = len.saturating_mul(2).saturating_add(64).min(SPARSE_SPLITS);
         let root = self.core.root.as_ref().expect("the root copy");
         if root.estimate().is_some_and(|units| units >= self.core.m) {
             return false;
@@ -166,34 +244,42 @@ impl<T: Task> Share<T> {
         }
         within
     }
+}
 
-    /// Cut the jobs of an unordered share, [`CHUNK`] sorted job numbers per walk.
-    fn cut_scattered(&mut self, mut share: impl Iterator<Item = u64>) {
-        loop {
-            let mut chunk: Vec<u64> = share.by_ref().take(CHUNK).collect();
-            if chunk.is_empty() {
-                return;
-            }
-            chunk.sort_unstable();
-            self.cut(Wanted::Sorted(chunk));
-        }
-    }
-
-    /// Cut the `wanted` jobs from the root copy in one walk and queue them.
-    fn cut(&mut self, wanted: Wanted) {
-        let root = self.core.root.as_ref().expect("the root copy");
-        let mut cutter = Cutter::wanted(root, self.core.m, wanted);
-        let jobs: Vec<_> = cutter.by_ref().collect();
-        self.core.pe.count_splits(cutter.splits);
-        let record = self.core.root_record;
-        for (_, task, generation) in jobs {
-            self.core.push_job(task, generation, record);
-        }
-    }
+/// The next job of `walk`, counting the splits it took on the PE.
+fn take_one<T: Task>(walk: &mut Cutter<T>, core: &mut Core<T>) -> Option<(T, u32)> {
+    let before = walk.splits;
+    let next = walk.next();
+    core.pe.count_splits(walk.splits - before);
+    next.map(|(_, task, generation)| (task, generation))
 }
 
 impl<T: Task> Protocol<T> for Share<T> {
-    delegate_to_core!(setup: place_share);
+    fn step(&mut self) -> Step {
+        self.core.step()
+    }
+
+    fn work(&mut self, budget: u64, incumbent: &dyn crate::task::Incumbent) -> u64 {
+        if self.core.take_setup() {
+            self.place_share();
+            self.core.advance_termination();
+            return 0;
+        }
+        if self.core.jobs.is_empty() && self.core.pending {
+            self.refill();
+            self.core.advance_termination();
+            return 0;
+        }
+        self.core.work(budget, incumbent)
+    }
+
+    fn stop(&mut self) {
+        self.core.begin_stop(None);
+        self.source = None;
+        self.core.pending = false;
+    }
+
+    delegate_to_core!();
 
     fn receive(&mut self, from: PeId, message: Message<T>) {
         self.core.receive(from, message);
