@@ -4,7 +4,7 @@ mod chrome_trace;
 mod cli_support;
 
 use chrome_trace::check_chrome_trace;
-use cli_support::{stderr, stdout, treesplit, treesplit_with};
+use cli_support::{stderr, stdout, treesplit, treesplit_env, treesplit_with};
 use std::process::{Command, Output};
 
 #[test]
@@ -1416,4 +1416,61 @@ fn every_subcommand_takes_the_common_options_and_errors_are_json() {
     assert_eq!(o.status.code(), Some(1));
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(j["exit_code"], 1, "{j}");
+}
+
+/// Issue 12, found by a new-user sweep: searches without a published optimum are judged by
+/// the sequential run's objective (compare and --check), flags are named as typed, and fault
+/// injection is refused by every subcommand but run.
+#[test]
+fn searches_without_a_published_optimum_and_flag_names() {
+    let dir = std::env::temp_dir().join(format!("treesplit-cli-noindex-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("items.txt");
+    std::fs::copy(
+        "crates/apps/tests/data/knapsack/knapPI_1_100_1000_1.txt",
+        &file,
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let o = treesplit(&["compare", "knapsack", file, "--pes", "8", "--quiet"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = treesplit(&["run", "knapsack", file, "--pes", "2", "--check"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("objective matches the sequential run's (profit 9147"),
+        "{}",
+        stderr(&o)
+    );
+    let o = treesplit(&["run", "golomb", "7", "--pes", "2", "--check"]);
+    assert!(
+        stderr(&o).contains("check: the task kept its contract"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = treesplit(&["compare", "nqueens", "8", "--svg", "/tmp/x.txt"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--svg /tmp/x.txt"), "{}", stderr(&o));
+    let o = treesplit(&[
+        "compare",
+        "nqueens",
+        "8",
+        "--balancers",
+        "random-polling",
+        "--h",
+        "3",
+    ]);
+    assert!(stderr(&o).contains("(--balancers)"), "{}", stderr(&o));
+    let o = treesplit_env(&["trees"], &[("TREESPLIT_FAULT", "panic:0")]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = treesplit(&[
+        "run",
+        "nqueens",
+        "8",
+        "--balancer",
+        "block",
+        "--h-from-alpha",
+        "1e-300",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }

@@ -11,6 +11,7 @@ use serde::Serialize;
 use std::fmt::{Debug, Display};
 use treesplit::trace::DEFAULT_TRACE_CAPACITY;
 use treesplit::{run_sequential, Config, Limit, Partial, Report, RunError, Task};
+use treesplit_apps::spec::Objective;
 
 pub fn run(plan: &RunPlan) -> Result<(), Failure> {
     let fault = fault::from_env().map_err(Failure::input)?;
@@ -59,7 +60,7 @@ impl AppVisitor for RunApp<'_> {
     ) -> Self::Out
     where
         T: Task,
-        T::Output: Display + PartialEq + Debug + treesplit_apps::spec::Objective,
+        T::Output: Display + PartialEq + Debug + Objective,
     {
         match self.fault {
             Some(f) => execute(self.plan, || Faulty::new(make_root(), f), published),
@@ -83,7 +84,7 @@ fn execute<T: Task>(
     published: impl Fn(&T::Output) -> Option<Published>,
 ) -> Result<(), Failure>
 where
-    T::Output: Display + PartialEq + Debug + treesplit_apps::spec::Objective,
+    T::Output: Display + PartialEq + Debug + Objective,
 {
     if let MachinePlan::Sequential = plan.machine {
         // A panicking task is a failed run (exit code 1, one clear message, no raw panic
@@ -138,7 +139,7 @@ struct Execute<'a, F, P> {
 impl<T, F, P> UseMachine for Execute<'_, F, P>
 where
     T: Task,
-    T::Output: Display + PartialEq + Debug + treesplit_apps::spec::Objective,
+    T::Output: Display + PartialEq + Debug + Objective,
     F: Fn() -> T,
     P: Fn(&T::Output) -> Option<Published>,
 {
@@ -188,13 +189,27 @@ where
         write_timeline(plan, report, notes, sim)?;
         verdict(&check)?;
         // --check: the contract was kept during the run; now the answer against a sequential
-        // run (searches are judged by their published optimum above: their work differs).
+        // run. A search's work differs (search overhead) and another optimal solution is as
+        // good: it is judged by its objective value.
         if plan.balance.checks() && !plan.app.is_optimization() {
             treesplit::check::against_sequential((self.make_root)(), report)
                 .map_err(Failure::from)?;
             notes.note(format_args!(
                 "check: the task kept its contract; result and {} work units match the sequential run",
                 report.totals.work_units
+            ));
+        } else if plan.balance.checks() {
+            let seq = run_sequential((self.make_root)());
+            let (ours, theirs) = (report.output.objective(), seq.output.objective());
+            if ours.is_none() || ours != theirs {
+                return Err(Failure::wrong(format!(
+                    "check: the run found {}, the sequential run {}",
+                    report.output, seq.output
+                )));
+            }
+            notes.note(format_args!(
+                "check: the task kept its contract; the objective matches the sequential run's ({})",
+                seq.output
             ));
         }
         Ok(())

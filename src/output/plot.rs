@@ -27,7 +27,7 @@ fn register_font() {
 }
 
 /// Check that `path` names a file type we can draw.
-pub fn check_path(path: &Path) -> Result<(), String> {
+pub fn check_path(path: &Path, flag: &str) -> Result<(), String> {
     match path
         .extension()
         .and_then(|e| e.to_str())
@@ -36,7 +36,7 @@ pub fn check_path(path: &Path) -> Result<(), String> {
     {
         Some("svg" | "png") => Ok(()),
         _ => Err(format!(
-            "--gantt {}: the file name must end in .svg or .png",
+            "{flag} {}: the file name must end in .svg or .png",
             path.display()
         )),
     }

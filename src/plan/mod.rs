@@ -160,7 +160,15 @@ impl Balance {
         let round = self.round;
         let jobs = match self.jobs {
             JobsPlan::Given(jobs) => jobs,
-            JobsPlan::FromAlpha(alpha) => Jobs::Depth(theorem3_h(alpha, pes).min(MAX_H)),
+            JobsPlan::FromAlpha(alpha) => {
+                let h = theorem3_h(alpha, pes);
+                if h > MAX_H {
+                    return Err(Failure::input(format!(
+                        "--h-from-alpha {alpha:e}: Theorem 3 of paper 004 asks for more than the 2^{MAX_H} jobs supported; give a larger α or --h"
+                    )));
+                }
+                Jobs::Depth(h)
+            }
         };
         let balancer = match kind {
             BalancerKind::RandomPolling => Balancer::RandomPolling { polling },
@@ -249,7 +257,7 @@ impl Timeline {
     /// Check the paths: the picture's type, and that both can be written.
     fn checked(trace: Option<PathBuf>, gantt: Option<PathBuf>) -> Result<Self, Failure> {
         if let Some(path) = &gantt {
-            plot::check_path(path).map_err(Failure::input)?;
+            plot::check_path(path, "--gantt").map_err(Failure::input)?;
             output::trace::check_writable(path, "--gantt").map_err(Failure::input)?;
         }
         if let Some(path) = &trace {
@@ -326,6 +334,7 @@ pub fn plan(cli: Cli, given: &Given) -> Result<Plan, Failure> {
             depth_plan(d).map(Plan::Depth)
         }
         Command::Trees(t) => {
+            reject_fault("`treesplit trees`")?;
             rules::reject(
                 given,
                 &[("seed", "--seed"), ("pes", "--pes")],
@@ -560,7 +569,7 @@ fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
     rules::check_balancer_options(given, &[balance.balancer()])?;
     let balance = balance.with_limits(o.limits)?;
     if let Some(path) = &o.gantt {
-        plot::check_path(path).map_err(Failure::input)?;
+        plot::check_path(path, "--gantt").map_err(Failure::input)?;
         if matches!(app, App::Puzzle15(_)) {
             return Err(Failure::input(
                 "--gantt does not apply to puzzle15: IDA* simulates one computation per threshold, so there is no single timeline to draw",
@@ -658,7 +667,7 @@ fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
     }
     rules::check_balancer_options(given, &balancers)?;
     if let Some(path) = &c.svg {
-        plot::check_path(path).map_err(Failure::input)?;
+        plot::check_path(path, "--svg").map_err(Failure::input)?;
         output::trace::check_writable(path, "--svg").map_err(Failure::input)?;
     }
     Ok(ComparePlan {

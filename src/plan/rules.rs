@@ -173,7 +173,10 @@ pub fn check_balancer_options(given: &Given, balancers: &[BalancerKind]) -> Resu
             continue;
         }
         return Err(Failure::input(match balancers {
-            [b] => format!("{} does not apply to --balancer {b}: {}", o.flag, o.why),
+            [b] if !given.has("balancers") => {
+                format!("{} does not apply to --balancer {b}: {}", o.flag, o.why)
+            }
+            [b] => format!("{} does not apply to {b} (--balancers): {}", o.flag, o.why),
             _ => format!(
                 "{} applies to none of the balancers compared ({}): {}",
                 o.flag,
