@@ -311,3 +311,33 @@ fn caught_panics_print_the_message_but_no_raw_location() {
     assert!(e.contains("error: PE 0 panicked"), "{e}");
     assert!(!e.contains("panicked at"), "{e}");
 }
+
+/// A slice never does more units than `--max-units` allows: a huge Δt cannot carry an
+/// infinite tree past the limit before the driver checks it.
+#[test]
+fn a_huge_delta_t_does_not_overshoot_max_units() {
+    for command in ["run", "sim"] {
+        let o = expect(
+            &[
+                command,
+                "uts",
+                "T3-mini",
+                "-q",
+                "1",
+                "--pes",
+                "2",
+                "--max-units",
+                "1000",
+                "--delta-t",
+                "100000000",
+            ],
+            1,
+            10,
+        );
+        assert!(
+            stdout(&o).contains(": 1000 nodes"),
+            "{command}: {}",
+            stdout(&o)
+        );
+    }
+}

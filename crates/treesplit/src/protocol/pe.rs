@@ -78,7 +78,12 @@ impl<T: Task> PeCore<T> {
         PeCore {
             me,
             p: config.pes,
-            delta_t: config.delta_t.max(1),
+            // A slice never does more than a `max_units` limit allows, so that a huge Δt
+            // cannot carry a run far past its limit before the driver checks it.
+            delta_t: config
+                .delta_t
+                .min(config.max_units.unwrap_or(u64::MAX))
+                .max(1),
             out: VecDeque::new(),
             counters: PeCounters::default(),
             costs: Costs::default(),
