@@ -142,9 +142,7 @@ impl AppVisitor for CompareApp<'_> {
                 // A search: search overhead is normal, and any optimal solution will do.
                 Some(p) if self.plan.app.is_optimization() => p.matches,
                 // A search without a published optimum: the sequential run's objective.
-                None if self.plan.app.is_optimization() => {
-                    out.objective().is_some() && out.objective() == seq.output.objective()
-                }
+                None if self.plan.app.is_optimization() => out.matches_objective(&seq.output),
                 _ => *out == seq.output && r.report.totals.work_units == seq.work_units,
             };
             if !right {

@@ -200,8 +200,7 @@ where
             ));
         } else if plan.balance.checks() {
             let seq = run_sequential((self.make_root)());
-            let (ours, theirs) = (report.output.objective(), seq.output.objective());
-            if ours.is_none() || ours != theirs {
+            if !report.output.matches_objective(&seq.output) {
                 return Err(Failure::wrong(format!(
                     "check: the run found {}, the sequential run {}",
                     report.output, seq.output

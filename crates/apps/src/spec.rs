@@ -57,6 +57,11 @@ pub struct Published {
 pub trait Objective {
     /// The objective value, for a valid solution of a search.
     fn objective(&self) -> Option<u64>;
+
+    /// This is a valid solution as good as `other` (the sequential run's, say).
+    fn matches_objective(&self, other: &Self) -> bool {
+        self.objective().is_some() && self.objective() == other.objective()
+    }
 }
 
 impl Objective for u64 {
