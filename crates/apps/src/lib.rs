@@ -5,6 +5,7 @@
 pub mod golomb;
 pub mod knapsack;
 pub mod nqueens;
+pub mod optimal_schedule;
 pub mod puzzle15;
 pub mod rayon_peers;
 pub mod synthetic;

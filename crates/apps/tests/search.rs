@@ -264,3 +264,42 @@ fn korf_instances_are_solved_optimally_with_korfs_node_counts() {
         }
     }
 }
+
+/// Optimal schedules of 14-task DAGs (branch-and-bound over schedules, run on treesplit):
+/// every machine and balancer finds a feasible schedule with the sequential optimum's
+/// makespan, which no list schedule beats and the trivial lower bound does not exceed.
+#[test]
+fn optimal_schedules_on_every_machine() {
+    use treesplit_apps::optimal_schedule::{Instance, OptimalSchedule};
+    for seed in 0..3u64 {
+        let n = 14;
+        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let costs: Vec<u64> = (0..n).map(|_| 1 + next() % 9).collect();
+        let preds: Vec<Vec<usize>> = (0..n)
+            .map(|v| (0..v).filter(|_| next() % 5 == 0).collect())
+            .collect();
+        let inst = Instance::new(costs, &preds, 3).unwrap();
+        let seq = run_sequential(OptimalSchedule::new(inst.clone())).output;
+        let opt = inst.check(&seq).unwrap();
+        assert!(opt >= inst.lower_bound());
+        assert!(opt <= inst.check(&inst.list_schedule()).unwrap());
+        for cfg in configs() {
+            let root = OptimalSchedule::new(inst.clone());
+            let r = within(Duration::from_secs(60), move || run(root, &cfg)).unwrap();
+            assert_eq!(inst.check(&r.output), Ok(opt), "seed {seed}");
+            let s = simulate(
+                OptimalSchedule::new(inst.clone()),
+                &Config::new(8).delta_t(16),
+                &SimConfig::default(),
+            )
+            .unwrap();
+            assert_eq!(inst.check(&s.report.output), Ok(opt), "seed {seed} sim");
+        }
+    }
+}
