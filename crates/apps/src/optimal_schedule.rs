@@ -308,12 +308,15 @@ impl State {
         // Earliest starts of the unplaced tasks, in topological order.
         let mut order: Vec<usize> = (0..n).filter(|&v| self.placed >> v & 1 == 0).collect();
         order.sort_by_key(|&v| inst.rank[v]);
-        let mut earliest_finish = vec![0u64; n];
-        for v in 0..n {
-            if self.placed >> v & 1 == 1 {
-                earliest_finish[v] = self.finish(inst, v);
-            }
-        }
+        let mut earliest_finish: Vec<u64> = (0..n)
+            .map(|v| {
+                if self.placed >> v & 1 == 1 {
+                    self.finish(inst, v)
+                } else {
+                    0
+                }
+            })
+            .collect();
         let mut unplaced_work = 0;
         for &v in &order {
             let start = (0..n)
