@@ -75,6 +75,11 @@ impl<T: Task> Checked<T> {
         }
     }
 
+    /// The task without its checks (a checkpoint keeps the user's pieces).
+    pub(crate) fn into_inner(self) -> T {
+        self.task
+    }
+
     /// After a split of a piece whose estimate was `before`: the two parts conserve it.
     fn check_split(&self, what: &str, before: Option<u64>, was_empty: bool, other: &Self) {
         if was_empty && !other.task.is_empty() {
@@ -183,4 +188,21 @@ where
         )));
     }
     Ok(())
+}
+
+/// A run of checked tasks, as a run of the user's: the unfinished pieces of a stopped run
+/// (`Config::keep_remaining`) lose their checks.
+pub(crate) fn unchecked<T: Task, R>(result: Result<R, RunError>) -> Result<R, RunError> {
+    match result {
+        Err(RunError::LimitReached { limit, partial }) => {
+            let partial = match partial.take_remaining::<Checked<T>>() {
+                Some(pieces) => {
+                    partial.with_remaining(pieces.into_iter().map(Checked::into_inner).collect())
+                }
+                None => partial,
+            };
+            Err(RunError::LimitReached { limit, partial })
+        }
+        other => other,
+    }
 }

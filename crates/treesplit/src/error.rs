@@ -91,6 +91,8 @@ pub enum Limit {
     Units(u64),
     /// At most this long (wall-clock, on every machine; each PE finishes its slice).
     Time(Duration),
+    /// The run's interrupt flag was set (`Config::interrupt`: a signal, say).
+    Interrupted,
 }
 
 impl fmt::Display for Limit {
@@ -98,6 +100,7 @@ impl fmt::Display for Limit {
         match self {
             Limit::Units(n) => write!(f, "the limit of {n} work units"),
             Limit::Time(d) => write!(f, "the time limit of {:?}", d),
+            Limit::Interrupted => f.write_str("an interrupt"),
         }
     }
 }
@@ -111,6 +114,8 @@ pub struct Partial {
     /// Seconds (virtual units in the simulator) from the start to the stop.
     pub t_par: f64,
     report: Arc<Mutex<Box<dyn Any + Send>>>,
+    /// The unfinished work (`Config::keep_remaining`): a `Vec<T>` of the run's task type.
+    remaining: Arc<Mutex<Option<Box<dyn Any + Send>>>>,
 }
 
 impl Partial {
@@ -120,6 +125,29 @@ impl Partial {
             work_units: report.totals.work_units,
             t_par: report.t_par,
             report: Arc::new(Mutex::new(Box::new(report))),
+            remaining: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// The partial report with the unfinished work of a run under `keep_remaining`.
+    pub(crate) fn with_remaining<T: Send + 'static>(self, remaining: Vec<T>) -> Self {
+        *self.remaining.lock().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(remaining));
+        self
+    }
+
+    /// The unfinished work of a run under `Config::keep_remaining`: every piece that was
+    /// held, queued or in flight when the run stopped (taken: a second call returns `None`;
+    /// `None` too when `T` is not the run's task type or the run did not keep its work).
+    /// The work done (the report's units and output) and these pieces are the whole
+    /// computation.
+    pub fn take_remaining<T: 'static>(&self) -> Option<Vec<T>> {
+        let mut guard = self.remaining.lock().unwrap_or_else(|e| e.into_inner());
+        match guard.take()?.downcast::<Vec<T>>() {
+            Ok(v) => Some(*v),
+            Err(other) => {
+                *guard = Some(other);
+                None
+            }
         }
     }
 

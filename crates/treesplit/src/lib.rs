@@ -53,6 +53,7 @@
 #![deny(missing_docs)]
 
 pub mod check;
+pub mod checkpoint;
 pub mod config;
 pub(crate) mod driver;
 pub mod error;

@@ -45,6 +45,10 @@ pub struct PeStats {
     /// [`Report::trace`] by [`Report::new`]).
     #[serde(skip)]
     pub trace: Option<PeTrace>,
+    /// Branch-and-bound: the best incumbent value this PE knew at its end (`None`: none).
+    /// A checkpoint keeps the best of all PEs' (`Report::incumbent`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incumbent: Option<i64>,
 }
 
 /// Counts of values in log2 buckets: `counts[0]` counts the value 0, `counts[k]` (k ≥ 1) the
@@ -230,6 +234,11 @@ pub struct Report<O> {
 }
 
 impl<O> Report<O> {
+    /// Branch-and-bound: the best incumbent value any PE knew at its end (`None`: none).
+    pub fn incumbent(&self) -> Option<i64> {
+        self.per_pe.iter().filter_map(|s| s.incumbent).max()
+    }
+
     /// Assemble a report and compute the totals.
     /// The PEs' traces, if recorded, move into [`Report::trace`].
     pub fn new(

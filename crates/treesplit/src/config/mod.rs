@@ -64,6 +64,39 @@ pub struct Config {
     /// that splits conserve `Task::estimate`. Debug builds always check the budget.
     #[serde(default)]
     pub check: bool,
+    /// A run stopped by a limit or an interrupt keeps its unfinished work instead of dropping
+    /// it: `Partial::remaining` then holds every piece, so that the run can be resumed
+    /// (`crate::checkpoint`). Off by default.
+    #[serde(default)]
+    pub keep_remaining: bool,
+    /// Stop the run, as at a limit (`Limit::Interrupted`), once this flag is set: a signal
+    /// handler or another thread sets it. Checked after every work slice.
+    #[serde(skip)]
+    pub interrupt: Interrupt,
+    /// Branch-and-bound: the incumbent value every PE starts from (a resumed search keeps
+    /// the bound it had found). `None`: no value yet.
+    #[serde(default)]
+    pub incumbent: Option<i64>,
+}
+
+/// A flag that stops a run when set ([`Config::interrupt`]); unset by default. Two
+/// configurations compare equal whatever their flags.
+#[derive(Debug, Clone, Default)]
+pub struct Interrupt(pub Option<std::sync::Arc<std::sync::atomic::AtomicBool>>);
+
+impl Interrupt {
+    /// True once the flag is set.
+    pub fn is_set(&self) -> bool {
+        self.0
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl PartialEq for Interrupt {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// The default Δt in work units: long enough that polling costs well under 1 % of the work
@@ -90,6 +123,9 @@ impl Config {
             max_units: None,
             time_limit: None,
             check: false,
+            keep_remaining: false,
+            interrupt: Interrupt::default(),
+            incumbent: None,
         }
     }
 
@@ -108,6 +144,25 @@ impl Config {
     /// Builder: check the task's contract while running (see `crate::check`).
     pub fn check(mut self, check: bool) -> Self {
         self.check = check;
+        self
+    }
+
+    /// Builder: keep the unfinished work of a run stopped by a limit or an interrupt (see
+    /// [`Config::keep_remaining`]).
+    pub fn keep_remaining(mut self, keep: bool) -> Self {
+        self.keep_remaining = keep;
+        self
+    }
+
+    /// Builder: stop the run once `flag` is set (see [`Config::interrupt`]).
+    pub fn interrupt(mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Self {
+        self.interrupt = Interrupt(Some(flag));
+        self
+    }
+
+    /// Builder: the incumbent every PE starts from (see [`Config::incumbent`]).
+    pub fn incumbent(mut self, value: i64) -> Self {
+        self.incumbent = Some(value);
         self
     }
 

@@ -17,7 +17,8 @@
 //!   splitting, requesting, idle, terminating) and messages, in a preallocated ring per PE;
 //! - **the lost-work check**: [`Envelope::carries_work`] is the one test for work that must
 //!   never be dropped;
-//! - **run limits** (`Config::max_units`, `Config::time_limit`): checked after every work
+//! - **run limits** (`Config::max_units`, `Config::time_limit`, and the interrupt flag
+//!   `Config::interrupt`): checked after every work
 //!   slice; a PE that finds a limit reached stops the run through the protocol's early stop
 //!   ([`Protocol::stop`], flooded over the tree of PEs), so every machine ends such a run
 //!   cleanly, with no work lost, and reports [`PeDriver::limit_hit`]. Each PE finishes the
@@ -188,6 +189,8 @@ pub(crate) struct PeDriver<T: Task> {
     /// reached.
     max_units: Option<u64>,
     time_limit: Option<Duration>,
+    /// Stops the run like a limit once set (`Config::interrupt`).
+    interrupt: crate::config::Interrupt,
     limit_hit: Option<Limit>,
 }
 
@@ -207,6 +210,10 @@ impl<T: Task> PeDriver<T> {
             Some(shared) => Known::Shared(shared),
             None => Known::Own(SharedIncumbent::new()),
         };
+        if let Some(value) = config.incumbent {
+            // A resumed search starts from the bound it had found.
+            incumbent.get().offer(value);
+        }
         let proto = protocol::new_pe(me, config, root);
         let round_ticks = proto
             .round_length()
@@ -242,6 +249,7 @@ impl<T: Task> PeDriver<T> {
             terminating: false,
             max_units: config.max_units,
             time_limit: config.time_limit,
+            interrupt: config.interrupt.clone(),
             limit_hit: None,
         }
     }
@@ -323,6 +331,7 @@ impl<T: Task> PeDriver<T> {
         let hit = match (self.max_units, self.time_limit) {
             (Some(max), _) if net.total_units(units) >= max => Some(Limit::Units(max)),
             (_, Some(limit)) if net.wall_clock() >= limit => Some(Limit::Time(limit)),
+            _ if self.interrupt.is_set() => Some(Limit::Interrupted),
             _ => None,
         };
         if let Some(limit) = hit {
@@ -475,6 +484,11 @@ impl<T: Task> PeDriver<T> {
         self.round_ticks > 0
     }
 
+    /// The work a stop left unfinished on this PE (`Config::keep_remaining`).
+    pub(crate) fn take_remaining(&mut self) -> Vec<T> {
+        self.proto.take_remaining()
+    }
+
     /// The PE's record at tick `now` (its end) and, on PE 0, the merged result.
     pub(crate) fn finish(&mut self, now: u64) -> (PeStats, Option<T::Output>) {
         self.wake(now);
@@ -495,6 +509,7 @@ impl<T: Task> PeDriver<T> {
                 t.end = now;
                 *t
             }),
+            incumbent: Some(self.best()).filter(|&b| b != i64::MIN),
         };
         (stats, self.proto.take_output())
     }
@@ -622,7 +637,7 @@ pub(crate) fn drive<T: Task>(
             Step::Work { budget } => {
                 pe.trace_state(PeState::Working, net);
                 let slice = pe.work(budget);
-                if pe.max_units.is_some() || pe.time_limit.is_some() {
+                if pe.max_units.is_some() || pe.time_limit.is_some() || pe.interrupt.0.is_some() {
                     pe.check_limits(slice.units, net);
                 }
                 flush(pe, net)?;
@@ -657,14 +672,19 @@ pub(crate) struct WireStats {
     request_latency: Log2Histogram,
     split_sizes: SplitSizes,
     trace: Option<PeTrace>,
+    incumbent: Option<i64>,
     /// The run limit the rank found reached, if any.
     pub(crate) limit: Option<Limit>,
+    /// The work a stop left unfinished on the rank (`Config::keep_remaining`): a
+    /// postcard-encoded `Vec<T>` (empty: none).
+    pub(crate) remaining: Vec<u8>,
 }
 
 impl From<PeStats> for WireStats {
     fn from(s: PeStats) -> Self {
         WireStats {
             limit: None,
+            remaining: Vec::new(),
             counters: s.counters,
             busy: s.busy,
             idle: s.idle,
@@ -674,6 +694,7 @@ impl From<PeStats> for WireStats {
             request_latency: s.request_latency,
             split_sizes: s.split_sizes,
             trace: s.trace,
+            incumbent: s.incumbent,
         }
     }
 }
@@ -694,6 +715,7 @@ impl WireStats {
             request_latency: self.request_latency,
             split_sizes: self.split_sizes,
             trace: self.trace,
+            incumbent: self.incumbent,
         }
     }
 }

@@ -112,17 +112,26 @@ impl Mpi {
         let outcome = catch_quietly(|| {
             if config.check {
                 self.run_rank(root.map(crate::check::Checked::new), &config)
+                    .map(|end| {
+                        end.map(|(report, limit, remaining)| {
+                            let remaining = remaining
+                                .into_iter()
+                                .map(crate::check::Checked::into_inner)
+                                .collect();
+                            (report, limit, remaining)
+                        })
+                    })
             } else {
                 self.run_rank(root, &config)
             }
         });
         match outcome {
-            Ok(Ok(Some((mut report, limit)))) => {
+            Ok(Ok(Some((mut report, limit, remaining)))) => {
                 report.notes.extend(note);
                 match limit {
                     Some(limit) => Err(RunError::LimitReached {
                         limit,
-                        partial: Partial::new(report),
+                        partial: Partial::new(report).with_remaining(remaining),
                     }),
                     None => Ok(Some(report)),
                 }
@@ -153,7 +162,7 @@ impl Mpi {
         &self,
         root: Option<T>,
         config: &Config,
-    ) -> Result<Option<(Report<T::Output>, Option<Limit>)>, RunError> {
+    ) -> Result<Option<RankEnd<T>>, RunError> {
         let rank = self.rank();
         self.world.barrier();
         // Rounds of synchronous balancers run on the local clock, started together by the
@@ -176,6 +185,7 @@ impl Mpi {
         let now = link.elapsed();
         let t_par = now as f64 * 1e-9;
         let (stats, output) = pe.finish(now);
+        let mut remaining = pe.take_remaining();
 
         // Statistics to rank 0; protocol messages still arriving are late requests and
         // rejections, which the lost-work check looks at.
@@ -183,8 +193,18 @@ impl Mpi {
         let result = if rank == 0 {
             let mut per_pe: Vec<Option<PeStats>> = vec![None; self.size()];
             per_pe[0] = Some(stats);
+            let mut gather = |from: usize, w: &WireStats| -> Result<(), RunError> {
+                if !w.remaining.is_empty() {
+                    let pieces: Vec<T> = postcard::from_bytes(&w.remaining).map_err(|e| {
+                        RunError::Internal(format!("rank {from}'s unfinished work: {e}"))
+                    })?;
+                    remaining.extend(pieces);
+                }
+                Ok(())
+            };
             for (from, w) in std::mem::take(&mut link.early_stats) {
                 limit = limit.or(w.limit);
+                gather(from, &w)?;
                 per_pe[from] = Some(w.into_stats(from));
             }
             while per_pe.iter().any(Option::is_none) {
@@ -193,6 +213,7 @@ impl Mpi {
                 match envelope {
                     Envelope::Stats(w) => {
                         limit = limit.or(w.limit);
+                        gather(from, &w)?;
                         per_pe[from] = Some(w.into_stats(from))
                     }
                     other => driver::check_leftover(from, rank, &other)?,
@@ -209,10 +230,16 @@ impl Mpi {
                     per_pe.into_iter().flatten().collect(),
                 ),
                 limit,
+                remaining,
             ))
         } else {
             let mut wire = WireStats::from(stats);
             wire.limit = limit;
+            if !remaining.is_empty() {
+                wire.remaining = postcard::to_allocvec(&remaining).map_err(|e| {
+                    RunError::Internal(format!("rank {rank}'s unfinished work: {e}"))
+                })?;
+            }
             link.send(0, Envelope::<T>::Stats(Box::new(wire)), 0)?;
             None
         };
@@ -226,6 +253,10 @@ impl Mpi {
         Ok(result)
     }
 }
+
+/// What rank 0 ends a run with: the report, the run limit any rank reached, and the work
+/// a stop left unfinished on all ranks (`Config::keep_remaining`).
+type RankEnd<T> = (Report<<T as Task>::Output>, Option<Limit>, Vec<T>);
 
 /// One rank's end of the MPI machine: every envelope is postcard-encoded under one tag.
 struct Link<'a> {

@@ -110,7 +110,9 @@ impl<'a> Threads<'a> {
         let resolved = crate::task::bag::resolve_depth(config, &root)?;
         let config = &resolved.config;
         let result = if config.check {
-            self.run_resolved(crate::check::Checked::new(root), config)
+            crate::check::unchecked::<T, _>(
+                self.run_resolved(crate::check::Checked::new(root), config),
+            )
         } else {
             self.run_resolved(root, config)
         };
@@ -151,7 +153,7 @@ impl<'a> Threads<'a> {
         let (done_tx, done_rx) = unbounded::<()>();
         let mut root = Some(root);
 
-        let results: Vec<Option<PeEnd<T::Output>>> = std::thread::scope(|scope| {
+        let results: Vec<Option<PeEnd<T>>> = std::thread::scope(|scope| {
             let mut handles = Vec::with_capacity(p);
             for (me, inbox) in receivers.iter().enumerate() {
                 let shared = &shared;
@@ -230,14 +232,16 @@ impl<'a> Threads<'a> {
         let mut per_pe = Vec::with_capacity(p);
         let mut output = None;
         let mut limit = None;
+        let mut remaining = Vec::new();
         for (pe, r) in results.into_iter().enumerate() {
-            let (stats, out, hit) = r.ok_or_else(|| {
+            let (stats, out, hit, kept) = r.ok_or_else(|| {
                 RunError::Internal(format!("PE {pe} ended without its statistics"))
             })?;
             if pe == 0 {
                 output = out;
             }
             limit = limit.or(hit);
+            remaining.extend(kept);
             per_pe.push(stats);
         }
         let output =
@@ -246,15 +250,16 @@ impl<'a> Threads<'a> {
         match limit {
             Some(limit) => Err(RunError::LimitReached {
                 limit,
-                partial: Partial::new(report),
+                partial: Partial::new(report).with_remaining(remaining),
             }),
             None => Ok(report),
         }
     }
 }
 
-/// What a PE ends with: its record, the result (PE 0), and the run limit it found reached.
-type PeEnd<O> = (PeStats, Option<O>, Option<Limit>);
+/// What a PE ends with: its record, the result (PE 0), the run limit it found reached, and
+/// the work a stop left unfinished there (`Config::keep_remaining`).
+type PeEnd<T> = (PeStats, Option<<T as Task>::Output>, Option<Limit>, Vec<T>);
 
 /// The life of one PE: drive its protocol until it finishes or the run is aborted.
 fn pe_loop<T: Task>(
@@ -263,7 +268,7 @@ fn pe_loop<T: Task>(
     root: Option<T>,
     inbox: &Receiver<Inbound<T>>,
     shared: &Shared<'_, T>,
-) -> Option<PeEnd<T::Output>> {
+) -> Option<PeEnd<T>> {
     let mut link = Link {
         me,
         inbox,
@@ -290,7 +295,7 @@ fn pe_loop<T: Task>(
         Ok(_) | Err(_) => return None,
     }
     let (stats, output) = pe.finish(link.now());
-    Some((stats, output, pe.limit_hit()))
+    Some((stats, output, pe.limit_hit(), pe.take_remaining()))
 }
 
 /// One PE's end of the thread machine: its inbox and every other PE's.

@@ -184,6 +184,10 @@ pub trait Protocol<T: Task>: Send {
     /// Stop the whole run early, as if the task had called `Context::stop` here: the driver
     /// calls it when a run limit is reached. Idempotent.
     fn stop(&mut self);
+    /// The work this PE's stop left unfinished, kept under `Config::keep_remaining` (a
+    /// checkpoint): every piece the PE held, had queued, or received after the stop. The
+    /// pieces of all PEs and the work done before together are the whole computation.
+    fn take_remaining(&mut self) -> Vec<T>;
     /// Synchronous protocols: the round length Δ. The machine then calls [`Protocol::on_round`]
     /// at every multiple of Δ (virtual time units in the simulator, microseconds since the
     /// start on real machines). `None` (the default): no rounds.

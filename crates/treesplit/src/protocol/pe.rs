@@ -61,12 +61,16 @@ pub struct PeCore<T: Task> {
     costs: Costs,
     stalled_slices: u32,
     stopped: bool,
+    /// `Config::keep_remaining`: a stop keeps the work it would drop, in `kept`.
+    keep_remaining: bool,
     output: T::Output,
     counters: PeCounters,
     out: VecDeque<(PeId, Message<T>)>,
     termination: Termination<T::Output>,
     me: PeId,
     p: usize,
+    /// The work a stop left unfinished on this PE (only under `keep_remaining`).
+    kept: Vec<T>,
 }
 
 impl<T: Task> PeCore<T> {
@@ -90,6 +94,8 @@ impl<T: Task> PeCore<T> {
             output: T::Output::default(),
             termination: Termination::new(config.termination, me, config.pes, holds_root),
             stopped: false,
+            keep_remaining: config.keep_remaining,
+            kept: Vec::new(),
             stalled_slices: 0,
         }
     }
@@ -302,6 +308,25 @@ impl<T: Task> PeCore<T> {
     /// True after an early stop: work is dropped and no more is taken.
     pub fn is_stopped(&self) -> bool {
         self.stopped
+    }
+
+    /// True when a stop keeps the work it ends instead of dropping it
+    /// (`Config::keep_remaining`: the run is being checkpointed).
+    pub fn keeps_work(&self) -> bool {
+        self.keep_remaining
+    }
+
+    /// A stop ends `task` unfinished: keep it for the checkpoint under `keep_remaining`
+    /// (else, or when empty, it is dropped). The caller still finishes its piece.
+    pub fn keep(&mut self, task: T) {
+        if self.keep_remaining && !task.is_empty() {
+            self.kept.push(task);
+        }
+    }
+
+    /// The unfinished work kept on this PE (see [`PeCore::keep`]).
+    pub fn take_kept(&mut self) -> Vec<T> {
+        std::mem::take(&mut self.kept)
     }
 
     /// Early stop (from PE `from`, or found here): pass `Stop` on over the binary tree of PEs,

@@ -87,6 +87,7 @@ pub trait Task: Sized + Clone + Send + Serialize + DeserializeOwned + 'static {
 }
 
 pub mod bag;
+pub mod pieces;
 pub mod range;
 
 /// The global incumbent of a branch-and-bound search: the best objective value known anywhere.

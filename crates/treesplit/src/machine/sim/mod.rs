@@ -262,7 +262,15 @@ pub fn simulate<T: Task>(
     let start = Instant::now();
     let result = match catch_quietly(|| {
         if config.check {
-            simulate_inner(crate::check::Checked::new(root), config, sim, start)
+            simulate_inner(crate::check::Checked::new(root), config, sim, start).map(
+                |(report, limit, remaining)| {
+                    let remaining = remaining
+                        .into_iter()
+                        .map(crate::check::Checked::into_inner)
+                        .collect();
+                    (report, limit, remaining)
+                },
+            )
         } else {
             simulate_inner(root, config, sim, start)
         }
@@ -270,23 +278,31 @@ pub fn simulate<T: Task>(
         Ok(r) => r,
         Err(payload) => Err(panic_error(usize::MAX, payload)),
     };
-    let (mut report, limit) = result?;
+    let (mut report, limit, remaining) = result?;
     report.report.notes.extend(resolved.note);
     match limit {
         Some(limit) => Err(RunError::LimitReached {
             limit,
-            partial: Partial::new(report.report),
+            partial: Partial::new(report.report).with_remaining(remaining),
         }),
         None => Ok(report),
     }
 }
+
+/// A simulated run's report, the run limit reached (if any) and the work a stop left
+/// unfinished (`Config::keep_remaining`).
+type SimEnd<T> = (
+    SimReport<<T as Task>::Output>,
+    Option<crate::error::Limit>,
+    Vec<T>,
+);
 
 fn simulate_inner<T: Task>(
     root: T,
     config: &Config,
     sim: &SimConfig,
     start: Instant,
-) -> Result<(SimReport<T::Output>, Option<crate::error::Limit>), RunError> {
+) -> Result<SimEnd<T>, RunError> {
     let p = config.pes;
     let slowness: HashMap<usize, f64> = sim.slow.iter().copied().collect();
     let mut root = Some(root);
@@ -342,6 +358,7 @@ fn simulate_inner<T: Task>(
     };
     let mut output = None;
     let mut limit = None;
+    let mut remaining = Vec::new();
     let mut per_pe = Vec::with_capacity(p);
     for (
         i,
@@ -356,6 +373,7 @@ fn simulate_inner<T: Task>(
             unreachable!("every PE finished")
         };
         limit = limit.or(pe.limit_hit());
+        remaining.extend(pe.take_remaining());
         let (mut stats, out) = pe.finish(at);
         let (sum, n) = learning.latency;
         stats.bound_latency = (n > 0).then(|| sum as f64 / n as f64);
@@ -400,7 +418,7 @@ fn simulate_inner<T: Task>(
         wall_seconds: start.elapsed().as_secs_f64(),
         timeline: timeline.take().map(Timeline::into_segments),
     };
-    Ok((report, limit))
+    Ok((report, limit, remaining))
 }
 
 /// The simulator as a [`Machine`](super::Machine): runs every computation on the simulated

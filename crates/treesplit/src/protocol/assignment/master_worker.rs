@@ -102,6 +102,19 @@ impl<T: Task> MasterWorker<T> {
         Some((task, generation, size))
     }
 
+    /// The master at a stop: the jobs not handed out yet are dropped, or under
+    /// `keep_remaining` cut and kept.
+    fn drop_jobs(&mut self) {
+        if self.core.pe.keeps_work() {
+            while let Some((task, _, _)) = self.cut_next() {
+                self.core.pe.keep(task);
+            }
+        }
+        if let Role::Master { cutter, .. } = &mut self.role {
+            *cutter = None;
+        }
+    }
+
     /// The master has handed out everything: its root record can finish.
     fn done_if_all_out(&mut self) {
         if let Role::Master { cutter: None, .. } = self.role {
@@ -119,9 +132,7 @@ impl<T: Task> MasterWorker<T> {
             return;
         }
         if self.core.pe.is_stopped() {
-            if let Role::Master { cutter, .. } = &mut self.role {
-                *cutter = None;
-            }
+            self.drop_jobs();
         }
         // Chapter 14.3: W/(P·C) + W_min, with P all PEs (the master included).
         let pes = self.core.p() as f64;
@@ -189,10 +200,9 @@ impl<T: Task> Protocol<T> for MasterWorker<T> {
     }
 
     fn stop(&mut self) {
-        if let Role::Master { cutter, .. } = &mut self.role {
-            *cutter = None;
-        }
+        self.drop_jobs();
         self.core.begin_stop(None);
+        self.done_if_all_out();
     }
 
     fn receive(&mut self, from: PeId, message: Message<T>) {
@@ -213,9 +223,10 @@ impl<T: Task> Protocol<T> for MasterWorker<T> {
                 *exhausted = true;
                 self.core.pe.counters_mut().rejections_received += 1;
             }
-            (Message::Stop, Role::Master { cutter, .. }) => {
-                *cutter = None;
+            (Message::Stop, Role::Master { .. }) => {
+                self.drop_jobs();
                 self.core.begin_stop(Some(from));
+                self.done_if_all_out();
             }
             (other, _) => self.core.receive(from, other),
         }

@@ -127,6 +127,7 @@ impl<T: Task> Core<T> {
     pub fn push_job(&mut self, task: T, generation: u32, record: u64) {
         self.pe.note_generation(generation);
         if task.is_empty() || self.pe.is_stopped() {
+            self.pe.keep(task);
             return;
         }
         *self.held.entry(record).or_default() += 1;
@@ -203,17 +204,22 @@ impl<T: Task> Core<T> {
         if !self.pe.begin_stop(from) {
             return;
         }
-        let records: Vec<u64> = self.jobs.drain(..).map(|j| j.record).collect();
-        for record in records {
-            if let Some(held) = self.held.get_mut(&record) {
+        let jobs: Vec<Job<T>> = self.jobs.drain(..).collect();
+        for job in jobs {
+            self.pe.keep(job.task);
+            if let Some(held) = self.held.get_mut(&job.record) {
                 *held -= 1;
             }
-            self.finish_if_complete(record);
+            self.finish_if_complete(job.record);
         }
-        self.setup_due = false;
-        if self.producing {
-            self.done_producing();
+        if !self.pe.keeps_work() {
+            self.setup_due = false;
+            if self.producing {
+                self.done_producing();
+            }
         }
+        // Under `keep_remaining` the balancer still places the rest of its share (its set-up
+        // included), every job straight into the kept work, and then finishes producing.
         self.advance_termination();
     }
 
@@ -262,7 +268,8 @@ impl<T: Task> Core<T> {
 
 /// The `Protocol` methods every static balancer delegates to its `core` alike;
 /// `delegate_to_core!(setup: f)` also adds `step` and `work` for a balancer whose set-up
-/// `self.f()` runs in the first work slice after the root arrived.
+/// `self.f()` runs in the first work slice after the root arrived (and whose `after_stop`
+/// runs after an early stop).
 macro_rules! delegate_to_core {
     (setup: $setup:ident) => {
         fn step(&mut self) -> Step {
@@ -280,6 +287,7 @@ macro_rules! delegate_to_core {
 
         fn stop(&mut self) {
             self.core.begin_stop(None);
+            self.after_stop();
         }
 
         delegate_to_core!();
@@ -303,6 +311,10 @@ macro_rules! delegate_to_core {
 
         fn is_busy(&self) -> bool {
             self.core.is_busy()
+        }
+
+        fn take_remaining(&mut self) -> Vec<T> {
+            self.core.pe.take_kept()
         }
     };
 }

@@ -89,7 +89,24 @@ impl<T: Task> PrefixSum<T> {
         }
         self.core.pe.count_splits(cutter.splits);
         self.local_sum = Some(self.local.iter().fold(0u64, |a, j| a.saturating_add(j.2)));
+        if self.core.pe.is_stopped() {
+            return self.after_stop();
+        }
         self.try_up();
+    }
+
+    /// After a stop under `keep_remaining`: the local jobs (cut, not yet assigned) are kept,
+    /// and the root record finishes; a set-up still due does this when it runs. (Without
+    /// `keep_remaining` the core drops the share at once.)
+    fn after_stop(&mut self) {
+        if !self.core.pe.keeps_work() || self.local_sum.is_none() || !self.core.producing {
+            return;
+        }
+        for (task, _, _) in std::mem::take(&mut self.local) {
+            self.core.pe.keep(task);
+        }
+        self.core.done_producing();
+        self.core.advance_termination();
     }
 
     /// Up-sweep: once the local sum and all children's sums are known, send the subtree's
@@ -132,7 +149,9 @@ impl<T: Task> PrefixSum<T> {
     /// Place every local job, whole or cut, on the PE responsible for its unit intervals.
     fn assign(&mut self, offset: u64, total: u64) {
         if self.core.pe.is_stopped() {
-            self.local.clear();
+            for (task, _, _) in std::mem::take(&mut self.local) {
+                self.core.pe.keep(task);
+            }
         }
         let p = self.core.p() as u64;
         let s = total.div_ceil(p).max(1);
@@ -184,6 +203,10 @@ impl<T: Task> Protocol<T> for PrefixSum<T> {
     fn receive(&mut self, from: PeId, message: Message<T>) {
         match message {
             Message::Scan(_) if self.core.pe.is_stopped() => {} // the assignment no longer matters
+            Message::Stop => {
+                self.core.begin_stop(Some(from));
+                self.after_stop();
+            }
             Message::Scan(ScanSignal::Up { sum }) => {
                 let k = self
                     .children

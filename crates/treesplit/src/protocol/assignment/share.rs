@@ -171,7 +171,10 @@ impl<T: Task> Share<T> {
     fn refill(&mut self) {
         let (m, record) = (self.core.m, self.core.root_record);
         let mut cut = 0;
-        while cut < BATCH && !self.core.pe.is_stopped() {
+        // After a stop under `keep_remaining`, the rest of the share is cut at once, every
+        // job into the kept work (a checkpoint holds pieces, not a share of a root copy).
+        let draining = self.core.pe.is_stopped() && self.core.pe.keeps_work();
+        while (cut < BATCH && !self.core.pe.is_stopped()) || draining {
             let next = match &mut self.source {
                 None => None,
                 Some(Source::Walk(walk)) => take_one(walk, &mut self.core),
@@ -246,6 +249,21 @@ impl<T: Task> Share<T> {
     }
 }
 
+impl<T: Task> Share<T> {
+    /// After a stop: drop the rest of the share, or under `keep_remaining` cut it all into the
+    /// kept work (a set-up still due does that when it runs).
+    fn after_stop(&mut self) {
+        if self.core.pe.keeps_work() {
+            if self.source.is_some() {
+                self.refill();
+            }
+        } else {
+            self.source = None;
+            self.core.pending = false;
+        }
+    }
+}
+
 /// The next job of `walk`, counting the splits it took on the PE.
 fn take_one<T: Task>(walk: &mut Cutter<T>, core: &mut Core<T>) -> Option<(T, u32)> {
     let before = walk.splits;
@@ -275,14 +293,17 @@ impl<T: Task> Protocol<T> for Share<T> {
 
     fn stop(&mut self) {
         self.core.begin_stop(None);
-        self.source = None;
-        self.core.pending = false;
+        self.after_stop();
     }
 
     delegate_to_core!();
 
     fn receive(&mut self, from: PeId, message: Message<T>) {
+        let stop = matches!(message, Message::Stop);
         self.core.receive(from, message);
+        if stop {
+            self.after_stop();
+        }
     }
 }
 

@@ -204,6 +204,7 @@ impl<T: Task> Polling<T> {
     fn take_piece(&mut self, task: T, generation: u32, record: u64) {
         self.pe.note_generation(generation);
         if task.is_empty() || self.pe.is_stopped() {
+            self.pe.keep(task);
             self.pe.finish_piece(record);
         } else {
             self.pieces.push(Piece {
@@ -246,6 +247,7 @@ impl<T: Task> Polling<T> {
         }
         self.awaiting_root = false;
         for piece in std::mem::take(&mut self.pieces) {
+            self.pe.keep(piece.task);
             self.pe.finish_piece(piece.record);
         }
         self.advance_termination();
@@ -351,6 +353,10 @@ impl<T: Task> Protocol<T> for Polling<T> {
 
     fn is_busy(&self) -> bool {
         !self.pieces.is_empty()
+    }
+
+    fn take_remaining(&mut self) -> Vec<T> {
+        self.pe.take_kept()
     }
 
     fn round_length(&self) -> Option<u64> {

@@ -329,7 +329,9 @@ impl<T: Task> Polling<T> {
         let me = self.pe.me();
         for (to, piece) in placed {
             if to == me && self.pe.is_stopped() {
-                self.pe.finish_piece(piece.record);
+                let record = piece.record;
+                self.pe.keep(piece.task);
+                self.pe.finish_piece(record);
             } else if to == me {
                 self.pieces.push(piece);
             } else {

@@ -1,0 +1,449 @@
+//! Checkpoint and resume: a long tree search that survives the end of a batch job.
+//!
+//! **What a checkpoint is.** A run under `Config::keep_remaining` that stops — at a time or
+//! unit limit, or when its interrupt flag is set (a signal) — keeps every piece of work it
+//! did not finish instead of dropping it. The stop is the protocols' own early stop, flooded
+//! over the tree of PEs; termination detection then ends the run as usual, so every piece
+//! that was held, queued or in flight is in some PE's hands at the end and is gathered
+//! (threads and the simulator directly, MPI with the ranks' end-of-run statistics). The
+//! pieces, the output merged so far, the work units done and the best incumbent are a
+//! [`Snapshot`]: the consistent state of the whole computation, whatever balancer and
+//! machine ran it.
+//!
+//! **Resuming.** [`Pieces`] makes the pieces one root again, so a resumed run may use any
+//! number of PEs, any balancer and any machine. Its output merged with the snapshot's is the
+//! answer, and its units plus the snapshot's are the sequential run's (exactly, for
+//! searches without pruning).
+//!
+//! **Periodic checkpoints** ([`run_epochs`]) run the computation in epochs: each epoch is a
+//! run with a time limit of the checkpoint interval; at its end the snapshot is written and
+//! the next epoch starts from its pieces. An epoch costs one stop wave and one new
+//! distribution of the pieces.
+//!
+//! **The file** ([`Snapshot::write`], [`Snapshot::read`]) is written to a temporary file in
+//! the same directory and renamed over the old one, so a crash leaves the old checkpoint or
+//! the new one, never half of one. Layout: the magic `TREESPLT`, the format version (u32
+//! little-endian), the body's length (u64 little-endian), the body (postcard), and the
+//! SHA-1 of the body. A truncated, corrupt, foreign or wrong-version file is a
+//! [`CheckpointError`] that says which.
+
+use crate::config::Config;
+use crate::error::{Limit, Partial, RunError};
+use crate::stats::Report;
+use crate::task::pieces::Pieces;
+use crate::task::{Outcome, Task};
+use serde::{Deserialize, Serialize};
+use sha1::{Digest, Sha1};
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The first bytes of every checkpoint file.
+pub const MAGIC: &[u8; 8] = b"TREESPLT";
+/// The format version this build writes and reads.
+pub const VERSION: u32 = 1;
+/// Bytes before the body: magic, version, length.
+const HEADER: usize = 8 + 4 + 8;
+/// Bytes after the body: its SHA-1.
+const DIGEST: usize = 20;
+
+/// The state of a computation between two runs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct Snapshot<T: Task> {
+    /// What the computation is, in the caller's terms (the CLI stores the application's
+    /// command-line words); the library does not interpret it.
+    pub app: Vec<String>,
+    /// The task type's name: a checkpoint of another computation is refused.
+    pub task_type: String,
+    /// The unfinished pieces.
+    pub pieces: Vec<T>,
+    /// The output merged from all work done so far.
+    pub output: T::Output,
+    /// Work units done so far (all runs together).
+    pub work_units: u64,
+    /// Branch-and-bound: the best incumbent value found so far.
+    pub incumbent: Option<i64>,
+    /// Runs (epochs) this computation has had.
+    pub runs: u32,
+    /// Seconds spent in those runs.
+    pub seconds: f64,
+}
+
+impl<T: Task> Snapshot<T> {
+    /// A computation that has not started: the root, nothing done.
+    pub fn start(root: T, app: Vec<String>) -> Self {
+        Snapshot {
+            app,
+            task_type: std::any::type_name::<T>().to_string(),
+            pieces: vec![root],
+            output: T::Output::default(),
+            work_units: 0,
+            incumbent: None,
+            runs: 0,
+            seconds: 0.0,
+        }
+    }
+
+    /// True when no work is left.
+    pub fn is_finished(&self) -> bool {
+        self.pieces.iter().all(Task::is_empty)
+    }
+
+    /// Fold in a run that started from this snapshot's pieces and ended with `report`, leaving
+    /// `remaining` unfinished.
+    pub fn absorb(&mut self, report: &Report<T::Output>, remaining: Vec<T>) {
+        self.output.merge(report.output.clone());
+        self.work_units += report.totals.work_units;
+        self.incumbent = self.incumbent.max(report.incumbent());
+        self.pieces = remaining;
+        self.runs += 1;
+        self.seconds += report.t_par;
+    }
+
+    /// Write the snapshot to `path` atomically (a temporary file beside it, then a rename).
+    pub fn write(&self, path: &Path) -> Result<(), CheckpointError> {
+        let body =
+            postcard::to_allocvec(self).map_err(|e| CheckpointError::Encode(e.to_string()))?;
+        let mut bytes = Vec::with_capacity(HEADER + body.len() + DIGEST);
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&body);
+        bytes.extend_from_slice(&Sha1::digest(&body));
+        let io = |e: std::io::Error| CheckpointError::Io(path.to_path_buf(), e.to_string());
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = path
+            .file_name()
+            .ok_or_else(|| CheckpointError::Io(path.to_path_buf(), "not a file name".into()))?;
+        let tmp = dir.join(format!(
+            ".{}.tmp-{}",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        let result = (|| {
+            let mut f = std::fs::File::create(&tmp)?;
+            f.write_all(&bytes)?;
+            f.sync_all()?;
+            std::fs::rename(&tmp, path)
+        })();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        result.map_err(io)
+    }
+
+    /// Read and check a snapshot written by [`Snapshot::write`].
+    pub fn read(path: &Path) -> Result<Self, CheckpointError> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| CheckpointError::Io(path.to_path_buf(), e.to_string()))?;
+        Self::decode(&bytes)
+    }
+
+    /// Check and decode a checkpoint file's bytes.
+    pub fn decode(bytes: &[u8]) -> Result<Self, CheckpointError> {
+        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(CheckpointError::NotACheckpoint);
+        }
+        if bytes.len() < HEADER {
+            return Err(CheckpointError::Truncated {
+                expected: HEADER as u64,
+                found: bytes.len() as u64,
+            });
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != VERSION {
+            return Err(CheckpointError::Version {
+                found: version,
+                supported: VERSION,
+            });
+        }
+        let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+        let expected = len
+            .checked_add((HEADER + DIGEST) as u64)
+            .ok_or(CheckpointError::Corrupt("the body length overflows"))?;
+        if (bytes.len() as u64) < expected {
+            return Err(CheckpointError::Truncated {
+                expected,
+                found: bytes.len() as u64,
+            });
+        }
+        if (bytes.len() as u64) > expected {
+            return Err(CheckpointError::Corrupt("bytes after the checksum"));
+        }
+        let body = &bytes[HEADER..HEADER + len as usize];
+        if Sha1::digest(body).as_slice() != &bytes[HEADER + len as usize..] {
+            return Err(CheckpointError::Checksum);
+        }
+        // The task type is the second field: decode the prefix first, so that another
+        // computation's checkpoint says so instead of failing to decode.
+        #[derive(Deserialize)]
+        struct Head {
+            app: Vec<String>,
+            task_type: String,
+        }
+        let head: Head =
+            postcard::from_bytes(body).map_err(|e| CheckpointError::Decode(e.to_string()))?;
+        let expected_type = std::any::type_name::<T>();
+        if head.task_type != expected_type {
+            return Err(CheckpointError::WrongComputation {
+                app: head.app,
+                found: head.task_type,
+                expected: expected_type.to_string(),
+            });
+        }
+        postcard::from_bytes(body).map_err(|e| CheckpointError::Decode(e.to_string()))
+    }
+}
+
+/// The computation a checkpoint file holds, read without knowing its task type: what the
+/// caller stored in [`Snapshot::app`] (the CLI picks the application from it).
+pub fn read_app(path: &Path) -> Result<Vec<String>, CheckpointError> {
+    let bytes =
+        std::fs::read(path).map_err(|e| CheckpointError::Io(path.to_path_buf(), e.to_string()))?;
+    // Check the frame with a task type that decodes nothing but the head.
+    match Snapshot::<crate::task::range::IndexRange<NoJob>>::decode(&bytes) {
+        Err(CheckpointError::WrongComputation { app, .. }) => Ok(app),
+        Err(e) => Err(e),
+        Ok(s) => Ok(s.app),
+    }
+}
+
+/// A job type no computation uses (for [`read_app`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct NoJob;
+
+impl crate::task::range::IndexJob for NoJob {
+    type Output = ();
+    fn run(&self, _: u64, _: &mut crate::task::Context<'_, ()>) -> u64 {
+        1
+    }
+}
+
+/// Why a checkpoint could not be written or read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CheckpointError {
+    /// The file could not be read or written.
+    Io(PathBuf, String),
+    /// The file does not start with the checkpoint magic.
+    NotACheckpoint,
+    /// The file was written by another format version.
+    Version {
+        /// Its version.
+        found: u32,
+        /// The version this build reads.
+        supported: u32,
+    },
+    /// The file is shorter than its header says.
+    Truncated {
+        /// Bytes the header announces.
+        expected: u64,
+        /// Bytes there are.
+        found: u64,
+    },
+    /// The body's checksum does not match: the file was damaged.
+    Checksum,
+    /// The frame is inconsistent.
+    Corrupt(&'static str),
+    /// The checkpoint is of another computation (another task type).
+    WrongComputation {
+        /// What the checkpoint says it is.
+        app: Vec<String>,
+        /// Its task type.
+        found: String,
+        /// The task type asked for.
+        expected: String,
+    },
+    /// The body passed its checksum but does not decode (a bug, or a foreign writer).
+    Decode(String),
+    /// The snapshot could not be encoded.
+    Encode(String),
+}
+
+impl fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckpointError::Io(path, e) => write!(f, "checkpoint {}: {e}", path.display()),
+            CheckpointError::NotACheckpoint => {
+                f.write_str("not a treesplit checkpoint (the file does not start with TREESPLT)")
+            }
+            CheckpointError::Version { found, supported } => write!(
+                f,
+                "checkpoint format version {found}; this build reads version {supported}"
+            ),
+            CheckpointError::Truncated { expected, found } => write!(
+                f,
+                "the checkpoint is truncated: {found} bytes of {expected}"
+            ),
+            CheckpointError::Checksum => {
+                f.write_str("the checkpoint is damaged: its SHA-1 checksum does not match")
+            }
+            CheckpointError::Corrupt(what) => write!(f, "the checkpoint is damaged: {what}"),
+            CheckpointError::WrongComputation { app, found, .. } => write!(
+                f,
+                "the checkpoint is of another computation ({}; task type {found})",
+                app.join(" ")
+            ),
+            CheckpointError::Decode(e) => write!(f, "the checkpoint does not decode: {e}"),
+            CheckpointError::Encode(e) => write!(f, "the checkpoint cannot be encoded: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for CheckpointError {}
+
+/// How [`run_epochs`] checkpoints.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Where the snapshot goes.
+    pub path: PathBuf,
+    /// Checkpoint this often (`None`: only when the run stops at a limit or an interrupt).
+    pub every: Option<Duration>,
+}
+
+/// How a checkpointed computation ended.
+#[derive(Debug)]
+pub enum Ended<T: Task> {
+    /// The computation is complete: the snapshot holds the answer and no pieces (the last
+    /// run's report is beside it).
+    Finished(Snapshot<T>, Box<Report<T::Output>>),
+    /// A limit or an interrupt stopped it; the snapshot was written to the plan's path.
+    Stopped(Snapshot<T>, Limit, Partial),
+}
+
+/// Run the computation `snapshot` describes to its end or until a limit or an interrupt,
+/// writing a snapshot to `plan.path` every `plan.every` and when stopped. `run` is the
+/// machine: it runs a root with a configuration (threads or the simulator; MPI drives its
+/// own loop with the same pieces). `config`'s limits count for the whole computation: its
+/// `max_units` includes the snapshot's units, its `time_limit` runs from now. The last
+/// run's report, with the output and units of every run so far, comes with the result.
+pub fn run_epochs<T: Task>(
+    mut snapshot: Snapshot<T>,
+    config: &Config,
+    plan: &Plan,
+    mut run: impl FnMut(Pieces<T>, &Config) -> Result<Report<T::Output>, RunError>,
+) -> Result<Ended<T>, RunError> {
+    let started = Instant::now();
+    loop {
+        let mut epoch = config.clone().keep_remaining(true);
+        epoch.incumbent = config.incumbent.max(snapshot.incumbent);
+        if let Some(max) = config.max_units {
+            // At least one slice per epoch, as a run under any limit does.
+            epoch.max_units = Some(max.saturating_sub(snapshot.work_units).max(1));
+        }
+        // The epoch ends at the next checkpoint or at the run's own time limit.
+        let user_left = config.time_limit.map(|t| {
+            t.saturating_sub(started.elapsed())
+                .max(Duration::from_millis(1))
+        });
+        let by_checkpoint = match (plan.every, user_left) {
+            (Some(every), Some(left)) => every < left,
+            (Some(_), None) => true,
+            _ => false,
+        };
+        epoch.time_limit = if by_checkpoint { plan.every } else { user_left };
+        let pieces = Pieces::new(std::mem::take(&mut snapshot.pieces));
+        match run(pieces, &epoch) {
+            Ok(mut report) => {
+                snapshot.absorb(&report, Vec::new());
+                report.output = snapshot.output.clone();
+                report.totals.work_units = snapshot.work_units;
+                return Ok(Ended::Finished(snapshot, Box::new(report)));
+            }
+            Err(RunError::LimitReached { limit, partial }) => {
+                let remaining: Vec<Pieces<T>> = partial.take_remaining().unwrap_or_default();
+                let report = partial.report::<T::Output>().ok_or_else(|| {
+                    RunError::Internal("a stopped run without its partial report".into())
+                })?;
+                let remaining = remaining.into_iter().flat_map(Pieces::into_inner).collect();
+                snapshot.absorb(&report, remaining);
+                snapshot
+                    .write(&plan.path)
+                    .map_err(|e| RunError::Machine(e.to_string()))?;
+                let epoch_end = by_checkpoint && limit == Limit::Time(plan.every.expect("every"));
+                if epoch_end && !snapshot.is_finished() {
+                    continue;
+                }
+                if snapshot.is_finished() {
+                    // The stop came as the last piece was done.
+                    let mut report = report;
+                    report.output = snapshot.output.clone();
+                    report.totals.work_units = snapshot.work_units;
+                    return Ok(Ended::Finished(snapshot, Box::new(report)));
+                }
+                let mut report = report;
+                report.output = snapshot.output.clone();
+                report.totals.work_units = snapshot.work_units;
+                return Ok(Ended::Stopped(snapshot, limit, Partial::new(report)));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::task::range::{IndexJob, IndexRange};
+
+    #[derive(Debug, Clone, Serialize, Deserialize)]
+    struct Sum;
+    impl IndexJob for Sum {
+        type Output = u64;
+        fn run(&self, i: u64, ctx: &mut crate::task::Context<'_, u64>) -> u64 {
+            *ctx.output() += i;
+            1
+        }
+    }
+
+    fn snapshot() -> Snapshot<IndexRange<Sum>> {
+        let mut s = Snapshot::start(IndexRange::new(Sum, 0, 1000), vec!["sum".into()]);
+        s.work_units = 7;
+        s
+    }
+
+    #[test]
+    fn files_round_trip_and_damage_is_named() {
+        let dir = std::env::temp_dir().join(format!("ts-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.ckpt");
+        snapshot().write(&path).unwrap();
+        let back = Snapshot::<IndexRange<Sum>>::read(&path).unwrap();
+        assert_eq!(
+            (back.work_units, back.app.clone()),
+            (7, vec!["sum".to_string()])
+        );
+        assert_eq!(read_app(&path).unwrap(), vec!["sum".to_string()]);
+        let bytes = std::fs::read(&path).unwrap();
+        let decode = |b: &[u8]| Snapshot::<IndexRange<Sum>>::decode(b).unwrap_err();
+        assert_eq!(
+            decode(&bytes[..bytes.len() - 1]),
+            CheckpointError::Truncated {
+                expected: bytes.len() as u64,
+                found: bytes.len() as u64 - 1
+            }
+        );
+        assert_eq!(decode(b"hello"), CheckpointError::NotACheckpoint);
+        for i in HEADER..bytes.len() {
+            let mut bad = bytes.clone();
+            bad[i] ^= 0x10;
+            assert_eq!(decode(&bad), CheckpointError::Checksum, "byte {i}");
+        }
+        let mut bad = bytes.clone();
+        bad[8] = 9;
+        assert!(matches!(
+            decode(&bad),
+            CheckpointError::Version { found: 9, .. }
+        ));
+        let wrong = Snapshot::<IndexRange<NoJob>>::read(&path).unwrap_err();
+        assert!(
+            matches!(wrong, CheckpointError::WrongComputation { .. }),
+            "{wrong}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
