@@ -305,82 +305,109 @@ pub struct Plan {
     pub every: Option<Duration>,
 }
 
-/// How a checkpointed computation ended.
+/// How a checkpointed computation ended (the snapshot comes beside it).
 #[derive(Debug)]
-pub enum Ended<T: Task> {
-    /// The computation is complete: the snapshot holds the answer and no pieces (the last
-    /// run's report is beside it).
-    Finished(Snapshot<T>, Box<Report<T::Output>>),
-    /// A limit or an interrupt stopped it; the snapshot was written to the plan's path.
-    Stopped(Snapshot<T>, Limit, Partial),
+pub enum Ended<O> {
+    /// The computation is complete: the snapshot holds the answer and no pieces; the last
+    /// run's report carries the output and units of all runs.
+    Finished(Box<Report<O>>),
+    /// A limit or an interrupt stopped it; the snapshot was written to the plan's path. The
+    /// partial report carries the output and units of all runs so far.
+    Stopped(Limit, Partial),
+}
+
+/// The configuration of the next epoch of a computation that started at `started`: the
+/// snapshot's pieces kept on a stop, its incumbent, what is left of `config`'s limits, and a
+/// time limit at the next checkpoint. The flag says whether that checkpoint ends the epoch
+/// (rather than `config`'s own time limit).
+pub fn epoch_config<T: Task>(
+    config: &Config,
+    snapshot: &Snapshot<T>,
+    plan: &Plan,
+    started: Instant,
+) -> (Config, bool) {
+    let mut epoch = config.clone().keep_remaining(true);
+    epoch.incumbent = config.incumbent.max(snapshot.incumbent);
+    if let Some(max) = config.max_units {
+        // At least one slice per epoch, as a run under any limit does.
+        epoch.max_units = Some(max.saturating_sub(snapshot.work_units).max(1));
+    }
+    let user_left = config.time_limit.map(|t| {
+        t.saturating_sub(started.elapsed())
+            .max(Duration::from_millis(1))
+    });
+    let by_checkpoint = match (plan.every, user_left) {
+        (Some(every), Some(left)) => every < left,
+        (Some(_), None) => true,
+        _ => false,
+    };
+    epoch.time_limit = if by_checkpoint { plan.every } else { user_left };
+    (epoch, by_checkpoint)
+}
+
+/// Fold an epoch's `result` into `snapshot` and write it when the epoch stopped with work
+/// left. `None`: go on with the next epoch (it stopped at a checkpoint, `by_checkpoint`).
+pub fn after_epoch<T: Task>(
+    snapshot: &mut Snapshot<T>,
+    result: Result<Report<T::Output>, RunError>,
+    plan: &Plan,
+    by_checkpoint: bool,
+) -> Result<Option<Ended<T::Output>>, RunError> {
+    let whole = |snapshot: &Snapshot<T>, mut report: Report<T::Output>| {
+        report.output = snapshot.output.clone();
+        report.totals.work_units = snapshot.work_units;
+        report
+    };
+    match result {
+        Ok(report) => {
+            snapshot.absorb(&report, Vec::new());
+            Ok(Some(Ended::Finished(Box::new(whole(snapshot, report)))))
+        }
+        Err(RunError::LimitReached { limit, partial }) => {
+            let remaining: Vec<Pieces<T>> = partial.take_remaining().unwrap_or_default();
+            let report = partial.report::<T::Output>().ok_or_else(|| {
+                RunError::Internal("a stopped run without its partial report".into())
+            })?;
+            let remaining = remaining.into_iter().flat_map(Pieces::into_inner).collect();
+            snapshot.absorb(&report, remaining);
+            if snapshot.is_finished() {
+                // The stop came as the last piece was done.
+                return Ok(Some(Ended::Finished(Box::new(whole(snapshot, report)))));
+            }
+            snapshot
+                .write(&plan.path)
+                .map_err(|e| RunError::Machine(e.to_string()))?;
+            if by_checkpoint && Some(limit) == plan.every.map(Limit::Time) {
+                return Ok(None);
+            }
+            Ok(Some(Ended::Stopped(
+                limit,
+                Partial::new(whole(snapshot, report)),
+            )))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// Run the computation `snapshot` describes to its end or until a limit or an interrupt,
 /// writing a snapshot to `plan.path` every `plan.every` and when stopped. `run` is the
-/// machine: it runs a root with a configuration (threads or the simulator; MPI drives its
-/// own loop with the same pieces). `config`'s limits count for the whole computation: its
-/// `max_units` includes the snapshot's units, its `time_limit` runs from now. The last
-/// run's report, with the output and units of every run so far, comes with the result.
+/// machine: it runs a root with a configuration (threads or the simulator; the CLI drives MPI
+/// with [`epoch_config`] and [`after_epoch`], the same steps). `config`'s limits count for the
+/// whole computation: its `max_units` includes the snapshot's units, its `time_limit` runs
+/// from now.
 pub fn run_epochs<T: Task>(
     mut snapshot: Snapshot<T>,
     config: &Config,
     plan: &Plan,
     mut run: impl FnMut(Pieces<T>, &Config) -> Result<Report<T::Output>, RunError>,
-) -> Result<Ended<T>, RunError> {
+) -> Result<(Snapshot<T>, Ended<T::Output>), RunError> {
     let started = Instant::now();
     loop {
-        let mut epoch = config.clone().keep_remaining(true);
-        epoch.incumbent = config.incumbent.max(snapshot.incumbent);
-        if let Some(max) = config.max_units {
-            // At least one slice per epoch, as a run under any limit does.
-            epoch.max_units = Some(max.saturating_sub(snapshot.work_units).max(1));
-        }
-        // The epoch ends at the next checkpoint or at the run's own time limit.
-        let user_left = config.time_limit.map(|t| {
-            t.saturating_sub(started.elapsed())
-                .max(Duration::from_millis(1))
-        });
-        let by_checkpoint = match (plan.every, user_left) {
-            (Some(every), Some(left)) => every < left,
-            (Some(_), None) => true,
-            _ => false,
-        };
-        epoch.time_limit = if by_checkpoint { plan.every } else { user_left };
+        let (epoch, by_checkpoint) = epoch_config(config, &snapshot, plan, started);
         let pieces = Pieces::new(std::mem::take(&mut snapshot.pieces));
-        match run(pieces, &epoch) {
-            Ok(mut report) => {
-                snapshot.absorb(&report, Vec::new());
-                report.output = snapshot.output.clone();
-                report.totals.work_units = snapshot.work_units;
-                return Ok(Ended::Finished(snapshot, Box::new(report)));
-            }
-            Err(RunError::LimitReached { limit, partial }) => {
-                let remaining: Vec<Pieces<T>> = partial.take_remaining().unwrap_or_default();
-                let report = partial.report::<T::Output>().ok_or_else(|| {
-                    RunError::Internal("a stopped run without its partial report".into())
-                })?;
-                let remaining = remaining.into_iter().flat_map(Pieces::into_inner).collect();
-                snapshot.absorb(&report, remaining);
-                snapshot
-                    .write(&plan.path)
-                    .map_err(|e| RunError::Machine(e.to_string()))?;
-                let epoch_end = by_checkpoint && limit == Limit::Time(plan.every.expect("every"));
-                if epoch_end && !snapshot.is_finished() {
-                    continue;
-                }
-                if snapshot.is_finished() {
-                    // The stop came as the last piece was done.
-                    let mut report = report;
-                    report.output = snapshot.output.clone();
-                    report.totals.work_units = snapshot.work_units;
-                    return Ok(Ended::Finished(snapshot, Box::new(report)));
-                }
-                let mut report = report;
-                report.output = snapshot.output.clone();
-                report.totals.work_units = snapshot.work_units;
-                return Ok(Ended::Stopped(snapshot, limit, Partial::new(report)));
-            }
-            Err(e) => return Err(e),
+        let result = run(pieces, &epoch);
+        if let Some(ended) = after_epoch(&mut snapshot, result, plan, by_checkpoint)? {
+            return Ok((snapshot, ended));
         }
     }
 }

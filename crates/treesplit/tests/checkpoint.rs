@@ -159,7 +159,7 @@ fn periodic_checkpoints_run_in_epochs_and_finish_exactly() {
         Threads::new().run(root, c)
     })
     .unwrap();
-    let Ended::Finished(snapshot, report) = ended else {
+    let (snapshot, Ended::Finished(report)) = ended else {
         panic!("stopped")
     };
     assert_eq!(snapshot.output, expected);
