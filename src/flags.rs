@@ -13,6 +13,11 @@ use treesplit::{BalancerKind, BundleRule, PermutationKind, StaticPermutation, Te
 pub struct Given(BTreeSet<String>);
 
 impl Given {
+    /// Count the argument with this id as given (a command that implies it).
+    pub fn insert(&mut self, id: &str) {
+        self.0.insert(id.to_string());
+    }
+
     /// Whether the user gave the argument with this id.
     pub fn has(&self, id: &str) -> bool {
         self.0.contains(id)
@@ -131,6 +136,9 @@ pub enum Command {
     Run(RunArgs),
     /// Simulate a run on the papers' machine model in virtual time (deterministic).
     Sim(SimArgs),
+    /// Continue a computation from its checkpoint (`run --checkpoint FILE`) on any number of
+    /// PEs, machine (threads, mpi) or balancer.
+    Resume(ResumeArgs),
     /// Measure in one run: sequential baseline, treesplit at 1 and P PEs, rayon at P threads.
     Bench(BenchArgs),
     /// Run every balancer on the same instance in the simulator and compare them.
@@ -208,6 +216,25 @@ pub struct RunOpts {
     /// Draw per-PE timelines (P ≤ 512) and the utilization curve to this SVG or PNG file.
     #[arg(long, global = true)]
     pub gantt: Option<std::path::PathBuf>,
+    /// Keep a checkpoint of the computation in FILE: written when the run stops (at
+    /// --time-limit or --max-units, or on SIGTERM, SIGINT or SIGUSR1) and every
+    /// --checkpoint-every; continue it with `treesplit resume FILE` on any P, machine or
+    /// balancer. Removed when the computation finishes.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// With --checkpoint: also write it this often (30s, 5m, 1.5h, 250ms or plain seconds).
+    #[arg(long = "checkpoint-every", global = true, value_name = "D", value_parser = parse_duration)]
+    pub checkpoint_every: Option<std::time::Duration>,
+}
+
+/// `treesplit resume`: continue a checkpointed computation.
+#[derive(Debug, Args)]
+pub struct ResumeArgs {
+    /// The checkpoint file (`run --checkpoint FILE`). It is updated in place when the resumed
+    /// run stops again (or give --checkpoint OTHER).
+    pub file: std::path::PathBuf,
+    #[command(flatten)]
+    pub opts: RunOpts,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

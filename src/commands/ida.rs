@@ -94,6 +94,7 @@ impl UseMachine for Ida<'_> {
                         let limit = match limit {
                             Limit::Units(_) => Limit::Units(config.max_units.unwrap_or(0)),
                             Limit::Time(_) => Limit::Time(config.time_limit.unwrap_or_default()),
+                            Limit::Interrupted => Limit::Interrupted,
                         };
                         let out = partial.report::<Iteration>().map(|r| r.output);
                         let out = out.ok_or_else(|| Failure::run("no partial report"))?;
@@ -143,13 +144,14 @@ fn iterate(
         }
         let outcome = run_iteration(Puzzle15::new(&spec.tiles, threshold, stop), generated)?;
         // [solution found, next threshold, work units, stopped by a limit (1 units, 2 time,
-        // then its value)] as rank 0 saw them.
+        // 3 interrupt, then its value)] as rank 0 saw them.
         let mut shared = [0u64; 5];
         if let Some((out, units, limit)) = &outcome {
             let (kind, value) = match limit {
                 None => (0, 0),
                 Some(Limit::Units(n)) => (1, *n),
                 Some(Limit::Time(t)) => (2, t.as_nanos().min(u64::MAX as u128) as u64),
+                Some(Limit::Interrupted) => (3, 0),
             };
             shared = [
                 u64::from(out.solution.is_some()),
@@ -164,6 +166,7 @@ fn iterate(
         if shared[3] != 0 {
             let limit = match shared[3] {
                 1 => Limit::Units(shared[4]),
+                3 => Limit::Interrupted,
                 _ => Limit::Time(std::time::Duration::from_nanos(shared[4])),
             };
             return Err(Failure::run(format!(

@@ -160,6 +160,21 @@ where
         if plan.timeline.trace.is_some() || (plan.timeline.gantt.is_some() && !sim) {
             config = config.trace(DEFAULT_TRACE_CAPACITY);
         }
+        if !sim {
+            // SIGTERM, SIGINT and SIGUSR1 stop a real run cleanly (a checkpoint, if asked for).
+            config = config.interrupt(super::checkpoint::interrupt_flag()?);
+        }
+        if let Some(cp) = &plan.checkpoint {
+            return super::checkpoint::run(
+                plan,
+                cp,
+                machine,
+                config,
+                self.make_root,
+                self.published,
+                notes,
+            );
+        }
         let r = match machine.run((self.make_root)(), &config) {
             Ok(Some(r)) => r,
             Ok(None) => return Ok(()), // ranks other than 0 print nothing
@@ -188,31 +203,42 @@ where
         machine.after_run(&r, notes, gantt.filter(|_| sim))?;
         write_timeline(plan, report, notes, sim)?;
         verdict(&check)?;
-        // --check: the contract was kept during the run; now the answer against a sequential
-        // run. A search's work differs (search overhead) and another optimal solution is as
-        // good: it is judged by its objective value.
-        if plan.balance.checks() && !plan.app.is_optimization() {
-            treesplit::check::against_sequential((self.make_root)(), report)
-                .map_err(Failure::from)?;
-            notes.note(format_args!(
-                "check: the task kept its contract; result and {} work units match the sequential run",
-                report.totals.work_units
-            ));
-        } else if plan.balance.checks() {
-            let seq = run_sequential((self.make_root)());
-            if !report.output.matches_objective(&seq.output) {
-                return Err(Failure::wrong(format!(
-                    "check: the run found {}, the sequential run {}",
-                    report.output, seq.output
-                )));
-            }
-            notes.note(format_args!(
-                "check: the task kept its contract; the objective matches the sequential run's ({})",
-                seq.output
-            ));
-        }
-        Ok(())
+        check_result(plan, report, self.make_root, notes)
     }
+}
+
+/// `--check`: the contract was kept during the run; now the answer against a sequential run.
+/// A search's work differs (search overhead) and another optimal solution is as good: it is
+/// judged by its objective value.
+pub(super) fn check_result<T: Task>(
+    plan: &RunPlan,
+    report: &Report<T::Output>,
+    make_root: impl Fn() -> T,
+    notes: Notes,
+) -> Result<(), Failure>
+where
+    T::Output: Display + PartialEq + Debug + Objective,
+{
+    if plan.balance.checks() && !plan.app.is_optimization() {
+        treesplit::check::against_sequential(make_root(), report).map_err(Failure::from)?;
+        notes.note(format_args!(
+            "check: the task kept its contract; result and {} work units match the sequential run",
+            report.totals.work_units
+        ));
+    } else if plan.balance.checks() {
+        let seq = run_sequential(make_root());
+        if !report.output.matches_objective(&seq.output) {
+            return Err(Failure::wrong(format!(
+                "check: the run found {}, the sequential run {}",
+                report.output, seq.output
+            )));
+        }
+        notes.note(format_args!(
+            "check: the task kept its contract; the objective matches the sequential run's ({})",
+            seq.output
+        ));
+    }
+    Ok(())
 }
 
 /// `run --json` of a run stopped by a limit: the partial report.
@@ -225,9 +251,9 @@ struct PartialJson<'a, O> {
     report: &'a Report<O>,
 }
 
-/// A run stopped by `--max-units` or `--time-limit`: print the partial report (JSON under
-/// `--json`), then fail (exit code 1).
-fn limit_reached<O: Serialize + Display + Clone + 'static>(
+/// A run stopped by `--max-units`, `--time-limit` or a signal: print the partial report
+/// (JSON under `--json`), then fail (exit code 1).
+pub(super) fn limit_reached<O: Serialize + Display + Clone + 'static>(
     plan: &RunPlan,
     limit: Limit,
     partial: Partial,

@@ -8,7 +8,7 @@ pub mod rules;
 
 use crate::flags::{
     AppArgs, BalancerOpts, BenchArgs, Cli, Command, Common, CompareArgs, DepthArgs, DstArgs, Given,
-    LimitFlags, MachineArg, RunArgs, SimArgs, SimOpts, SplitRuleArg,
+    LimitFlags, MachineArg, ResumeArgs, RunArgs, SimArgs, SimOpts, SplitRuleArg,
 };
 use crate::output::{self, plot, Failure, Notes};
 pub use app::{App, AppVisitor, Published};
@@ -242,6 +242,20 @@ pub struct RunPlan {
     pub balance: Balance,
     pub out: Output,
     pub timeline: Timeline,
+    /// `--checkpoint` / `resume`: where the computation's checkpoint goes, and where it
+    /// resumes from.
+    pub checkpoint: Option<CheckpointPlan>,
+}
+
+/// A checkpointed run (`run --checkpoint FILE [--checkpoint-every D]`, `resume FILE`).
+#[derive(Debug, Clone)]
+pub struct CheckpointPlan {
+    /// Where the snapshot is written.
+    pub path: PathBuf,
+    /// How often (None: only when the run stops).
+    pub every: Option<std::time::Duration>,
+    /// `resume`: the checkpoint the run starts from.
+    pub resume: Option<PathBuf>,
 }
 
 /// Where a run's timeline goes: `--trace` (Chrome trace JSON) and `--gantt` (a picture; the
@@ -313,6 +327,7 @@ pub struct DepthPlan {
 pub fn plan(cli: Cli, given: &Given) -> Result<Plan, Failure> {
     match cli.command {
         Command::Run(r) => run_plan(r, given).map(Plan::Run),
+        Command::Resume(r) => resume_plan(r, given).map(Plan::Run),
         Command::Sim(s) => {
             reject_fault("`treesplit sim` (the simulator)")?;
             sim_plan(s, given).map(Plan::Run)
@@ -442,6 +457,8 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
             ("baseline", "--baseline"),
             ("trace", "--trace"),
             ("gantt", "--gantt"),
+            ("checkpoint", "--checkpoint"),
+            ("checkpoint_every", "--checkpoint-every"),
         ]);
         rules::reject(
             given,
@@ -454,6 +471,7 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
             balance,
             out,
             timeline: Timeline::default(),
+            checkpoint: None,
         });
     }
     rules::check_balancer_options(given, &[balance.balancer()])?;
@@ -469,6 +487,24 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
             &[("trace", "--trace"), ("gantt", "--gantt")],
             "does not apply to puzzle15: IDA* runs one computation per threshold, so there is no single timeline",
         )?;
+        rules::reject(
+            given,
+            &[("checkpoint", "--checkpoint"), ("checkpoint_every", "--checkpoint-every")],
+            "does not apply to puzzle15: IDA* runs one computation per threshold (checkpoint an application with one tree search)",
+        )?;
+    }
+    if given.has("checkpoint_every") && !given.has("checkpoint") {
+        return Err(Failure::input(
+            "--checkpoint-every needs --checkpoint FILE (where to write the checkpoint)",
+        ));
+    }
+    if let Some(path) = &o.checkpoint {
+        output::trace::check_writable(path, "--checkpoint").map_err(Failure::input)?;
+    }
+    if o.checkpoint.is_some() && given.has("baseline") {
+        return Err(Failure::input(
+            "--baseline does not apply with --checkpoint: a checkpointed computation runs in several runs (time `run --sequential` separately)",
+        ));
     }
     let machine = match o.machine {
         MachineArg::Threads => {
@@ -508,7 +544,51 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
         balance,
         out,
         timeline: Timeline::checked(o.trace.clone(), o.gantt.clone())?,
+        checkpoint: o.checkpoint.clone().map(|path| CheckpointPlan {
+            path,
+            every: o.checkpoint_every,
+            resume: None,
+        }),
     })
+}
+
+/// `resume FILE`: the run its checkpoint describes, with this command line's machine and
+/// balancer options.
+fn resume_plan(r: ResumeArgs, given: &Given) -> Result<RunPlan, Failure> {
+    rules::reject(
+        given,
+        &[("sequential", "--sequential"), ("baseline", "--baseline")],
+        "does not apply to resume, which continues a parallel computation",
+    )?;
+    let words = treesplit::checkpoint::read_app(&r.file)
+        .map_err(|e| Failure::input(format!("{}: {e}", r.file.display())))?;
+    let line = ["treesplit".to_string(), "run".to_string()]
+        .into_iter()
+        .chain(words.iter().cloned());
+    let app = match <Cli as clap::Parser>::try_parse_from(line).map(|c| c.command) {
+        Ok(Command::Run(run)) => run.app,
+        _ => {
+            return Err(Failure::input(format!(
+                "{}: the checkpoint names an application this treesplit does not know: {}",
+                r.file.display(),
+                words.join(" ")
+            )))
+        }
+    };
+    let every = r.opts.checkpoint_every;
+    let path = r.opts.checkpoint.clone().unwrap_or_else(|| r.file.clone());
+    let mut given = given.clone();
+    given.insert("checkpoint");
+    let mut plan = run_plan(RunArgs { app, opts: r.opts }, &given)?;
+    if plan.checkpoint.is_none() {
+        output::trace::check_writable(&path, "resume").map_err(Failure::input)?;
+    }
+    plan.checkpoint = Some(CheckpointPlan {
+        path,
+        every,
+        resume: Some(r.file),
+    });
+    Ok(plan)
 }
 
 /// The simulated machine and the balancer configuration the simulator options describe.
@@ -593,6 +673,7 @@ fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
         balance,
         out: Output::from(&o.common),
         timeline: Timeline::checked(o.trace.clone(), o.gantt.clone())?,
+        checkpoint: None,
     })
 }
 

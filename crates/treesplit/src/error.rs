@@ -175,6 +175,14 @@ impl fmt::Display for RunError {
             RunError::PePanicked { pe, message } => write!(f, "PE {pe} panicked: {message}"),
             RunError::Machine(m) => write!(f, "machine error: {m}"),
             RunError::Internal(m) => write!(f, "internal error (a treesplit bug): {m}"),
+            RunError::LimitReached {
+                limit: Limit::Interrupted,
+                partial,
+            } => write!(
+                f,
+                "the run was interrupted (a signal) and stopped: {} work units done (T_par {:.6})",
+                partial.work_units, partial.t_par
+            ),
             RunError::LimitReached { limit, partial } => write!(
                 f,
                 "the run reached {limit} and was stopped: {} work units done (T_par {:.6})",
