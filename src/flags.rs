@@ -26,7 +26,17 @@ impl Given {
 
 /// Parse the process's arguments: the typed command line and the flags given.
 pub fn parse() -> Result<(Cli, Given), clap::Error> {
-    let matches = Cli::command().try_get_matches()?;
+    parse_from(std::env::args_os())
+}
+
+/// Parse an argument vector (the program's name first) as [`parse`] does; the CLI fuzz target
+/// (`fuzz/fuzz_targets/cli_args.rs`) enters here.
+pub fn parse_from<I, T>(args: I) -> Result<(Cli, Given), clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let matches = Cli::command().try_get_matches_from(args)?;
     let cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
     // Each level's matches also hold the values of global arguments defined below it, which
     // that level may not be asked about: look at the arguments each level defines.

@@ -170,7 +170,7 @@ impl KnapsackFile {
 /// The optimum `index.tsv` (its text, named `file` in errors) lists for instance `name`:
 /// every line but `#` comments and blank ones is `name n capacity optimum …`, tab-separated;
 /// the entry of `name` must agree with the instance's n and capacity.
-fn index_optimum(
+pub fn index_optimum(
     text: &str,
     file: &str,
     name: &str,
@@ -244,7 +244,7 @@ impl PuzzleSpec {
     }
 
     /// Korf's instance `k` from the text of a `korf100.tsv` named `name` in errors.
-    fn korf_in(name: &str, text: &str, k: usize) -> Result<Self, String> {
+    pub fn korf_in(name: &str, text: &str, k: usize) -> Result<Self, String> {
         for (i, line) in text.lines().enumerate() {
             if line.starts_with('#') || line.trim().is_empty() {
                 continue;

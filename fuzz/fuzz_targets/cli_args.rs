@@ -1,0 +1,40 @@
+//! Fuzz the command line through the CLI's own flag and plan layers (`../src/flags.rs`,
+//! `../src/plan/`), compiled in here: argument vectors (NUL-separated in the input) are parsed
+//! and planned, never run. An error (exit 2) is fine; a panic is a bug. Arguments with a `/`
+//! are skipped, and the working directory is a fresh temporary folder, so that planning, which
+//! checks that output files can be written, only touches files there; `-` (standard input)
+//! is skipped too.
+#![no_main]
+#![allow(dead_code, unused_imports)]
+
+#[path = "../../src/flags.rs"]
+mod flags;
+#[path = "../../src/output/mod.rs"]
+mod output;
+#[path = "../../src/plan/mod.rs"]
+mod plan;
+
+use libfuzzer_sys::fuzz_target;
+use std::sync::Once;
+
+static CWD: Once = Once::new();
+
+fuzz_target!(|data: &[u8]| {
+    CWD.call_once(|| {
+        let dir = std::env::temp_dir().join(format!("treesplit-fuzz-cli-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temporary folder");
+        std::env::set_current_dir(&dir).expect("enter the temporary folder");
+    });
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let args: Vec<&str> = text.split('\0').collect();
+    if args.len() > 40 || args.iter().any(|a| a.contains('/') || *a == "-") {
+        return;
+    }
+    let argv = std::iter::once("treesplit").chain(args.iter().copied());
+    let Ok((cli, given)) = flags::parse_from(argv) else {
+        return;
+    };
+    let _ = plan::plan(cli, &given);
+});

@@ -1,0 +1,20 @@
+//! Fuzz the knapsack instance format (`Instance::parse`) and `index.tsv` lookup
+//! (`index_optimum`): the input is `instance text \0 index text`. Errors are fine; a panic,
+//! an overflow or a hang is a bug.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use treesplit_apps::knapsack::Instance;
+use treesplit_apps::spec::index_optimum;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let (file, index) = text.split_once('\0').unwrap_or((text, ""));
+    let Ok(instance) = Instance::parse(file, "fuzz.txt") else {
+        return;
+    };
+    // The bound is what every search starts from: it must not overflow either.
+    let _ = instance.bound(0, instance.capacity);
+    let _ = index_optimum(index, "index.tsv", "fuzz", &instance);
+});
