@@ -503,3 +503,52 @@ fn tail_on<DB: DrawingBackend>(
             .map_err(e)?;
         root.present().map_err(e)
 }
+
+/// The hash table's measured η (work units / (P × the busiest PE's units)) beside paper 003's
+/// prediction for the balancer's assignment, and the paper's Ω(P log² P) conclusion.
+pub fn hashtable_eta(
+    spec: &treesplit_apps::hashtable::HashtableSpec,
+    balancer: treesplit::BalancerKind,
+    totals: &treesplit::Totals,
+    pes: usize,
+) -> String {
+    use treesplit::BalancerKind;
+    let measured =
+        totals.work_units as f64 / (pes as f64 * totals.max_pe_work_units.max(1) as f64);
+    let p = pes.max(2) as u64;
+    let alpha = spec.alpha();
+    let assignment = match balancer {
+        BalancerKind::Block => Some(Assignment::Multiple),
+        BalancerKind::RandomAssignment => Some(Assignment::RandomPlacement),
+        _ => None,
+    };
+    let lnp = (p as f64).ln();
+    let items = spec.keys.len() as f64 / (p as f64 * lnp * lnp);
+    let tail = format!(
+        "N = {:.2}·P·ln²P keys (Corollary 5.2: eta -> 1 needs N = omega(P log² P) at a fixed load factor)",
+        items
+    );
+    match assignment.filter(|_| alpha > 0.0 && pes > 1) {
+        Some(assignment) => {
+            let pt = Point {
+                alpha,
+                q: spec.q,
+                pes: p,
+                cost: model::Cost::Hashtable,
+                assignment,
+            };
+            let (pred, bound) = model::predicted_eta(&pt);
+            format!(
+                "eta measured {measured:.4} (work units / (P × busiest PE)); paper 003 for the {} assignment at alpha = {alpha:.3}, q = {}: exact finite-P {}, {} {pred:.4} ({}); {tail}",
+                assignment.name(),
+                spec.q,
+                opt(model::exact_eta(&pt)),
+                if bound { "asymptotic bound" } else { "asymptotic" },
+                Regime::of(&pt).name()
+            )
+        }
+        None => format!(
+            "eta measured {measured:.4} (work units / (P × busiest PE)); paper 003's prediction is for the static block (exactly q per PE) and random assignments, not {balancer}; {tail}"
+        ),
+    }
+}
