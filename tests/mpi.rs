@@ -358,7 +358,7 @@ fn hashtable_on_3_ranks() {
         .output()
         .unwrap();
     let sim: serde_json::Value = serde_json::from_slice(&sim.stdout).unwrap();
-    let units = sim["report"]["totals"]["work_units"].as_u64().unwrap();
+    let units = sim["simulation"]["report"]["totals"]["work_units"].as_u64().unwrap();
     for balancer in ["random-polling", "block", "random", "prefix-sum"] {
         let j = json_run(
             3,
