@@ -353,17 +353,36 @@ fn trace_and_gantt_on_3_ranks() {
 #[test]
 fn hashtable_on_3_ranks() {
     let sim = Command::new(env!("CARGO_BIN_EXE_treesplit"))
-        .args(["sim", "hashtable", "--keys", "20000", "--q", "32", "--pes", "3"])
+        .args([
+            "sim",
+            "hashtable",
+            "--keys",
+            "20000",
+            "--q",
+            "32",
+            "--pes",
+            "3",
+        ])
         .args(["--json", "--seed", "3"])
         .output()
         .unwrap();
     let sim: serde_json::Value = serde_json::from_slice(&sim.stdout).unwrap();
-    let units = sim["simulation"]["report"]["totals"]["work_units"].as_u64().unwrap();
+    let units = sim["simulation"]["report"]["totals"]["work_units"]
+        .as_u64()
+        .unwrap();
     for balancer in ["random-polling", "block", "random", "prefix-sum"] {
         let j = json_run(
             3,
             &[],
-            &["hashtable", "--keys", "20000", "--q", "32", "--balancer", balancer],
+            &[
+                "hashtable",
+                "--keys",
+                "20000",
+                "--q",
+                "32",
+                "--balancer",
+                balancer,
+            ],
         );
         check(&j, 3, units);
     }

@@ -139,10 +139,12 @@ pub fn point(pt: &Point, trials: u64, seed: u64) -> PointReport {
         eta_b,
         eta_exact: exact,
         exact_within_ci: exact.map(|e| (e - est.eta).abs() <= est.ci + 1e-3),
-        why: why.map(|w| if exact.is_none() && pt.assignment == Assignment::Multiple {
-            format!("{w} (the exact law was too large to compute at this point)")
-        } else {
-            w
+        why: why.map(|w| {
+            if exact.is_none() && pt.assignment == Assignment::Multiple {
+                format!("{w} (the exact law was too large to compute at this point)")
+            } else {
+                w
+            }
         }),
     }
 }
@@ -165,14 +167,32 @@ fn poisson(plan: &ScatterPlan, points: &[Point], trials: u64) -> Result<(), Fail
     } else if let [r] = &reports[..] {
         println!(
             "scatter: P = {}, q = {}, alpha = {}, c(X) = {} (degree {}), {} assignment, {} trials",
-            r.pes, r.q, r.alpha, r.cost, r.degree, r.assignment.name(), r.trials
+            r.pes,
+            r.q,
+            r.alpha,
+            r.cost,
+            r.degree,
+            r.assignment.name(),
+            r.trials
         );
-        println!("regime:        {} ({}), x = alpha q^(1/d) / ln P = {:.4}", r.regime.name(), r.regime_statement, r.x);
-        println!("eta measured:  {:.4} ± {:.4} (95 % CI, Monte Carlo)", r.eta_measured, r.eta_ci);
+        println!(
+            "regime:        {} ({}), x = alpha q^(1/d) / ln P = {:.4}",
+            r.regime.name(),
+            r.regime_statement,
+            r.x
+        );
+        println!(
+            "eta measured:  {:.4} ± {:.4} (95 % CI, Monte Carlo)",
+            r.eta_measured, r.eta_ci
+        );
         println!(
             "eta exact:     {} (finite P, from the exact law of a PE's load{}){}",
             opt(r.eta_exact),
-            if r.assignment == Assignment::RandomPlacement { ", Poissonized" } else { "" },
+            if r.assignment == Assignment::RandomPlacement {
+                ", Poissonized"
+            } else {
+                ""
+            },
             match r.exact_within_ci {
                 Some(true) => ", measured within the CI",
                 Some(false) => ", measured OUTSIDE the CI",
@@ -182,7 +202,11 @@ fn poisson(plan: &ScatterPlan, points: &[Point], trials: u64) -> Result<(), Fail
         println!(
             "eta predicted: {:.4} (the paper's asymptotic {})",
             r.eta_predicted,
-            if r.predicted_is_bound { "lower bound" } else { "value" }
+            if r.predicted_is_bound {
+                "lower bound"
+            } else {
+                "value"
+            }
         );
         println!(
             "b(alpha q^(1/d), P) = {}: q c*(alpha) / c(b) = {};  gamma(x) = {:.4}",
@@ -216,8 +240,11 @@ fn poisson(plan: &ScatterPlan, points: &[Point], trials: u64) -> Result<(), Fail
         }
     }
     if let Some(path) = &plan.svg {
-        draw_eta(path, &reports).map_err(|e| Failure::run(format!("cannot draw {}: {e}", path.display())))?;
-        plan.out.notes().note(format_args!("wrote {}", path.display()));
+        draw_eta(path, &reports)
+            .map_err(|e| Failure::run(format!("cannot draw {}: {e}", path.display())))?;
+        plan.out
+            .notes()
+            .note(format_args!("wrote {}", path.display()));
     }
     Ok(())
 }
@@ -234,10 +261,26 @@ fn draw_eta(path: &Path, reports: &[PointReport]) -> Result<(), String> {
             groups.push(key);
         }
     }
-    if path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() == Some("png") {
-        eta_on(BitMapBackend::new(path, (1000, 700)).into_drawing_area(), reports, &groups, qmax)
+    if path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+        == Some("png")
+    {
+        eta_on(
+            BitMapBackend::new(path, (1000, 700)).into_drawing_area(),
+            reports,
+            &groups,
+            qmax,
+        )
     } else {
-        eta_on(SVGBackend::new(path, (1000, 700)).into_drawing_area(), reports, &groups, qmax)
+        eta_on(
+            SVGBackend::new(path, (1000, 700)).into_drawing_area(),
+            reports,
+            &groups,
+            qmax,
+        )
     }
 }
 
@@ -247,77 +290,84 @@ fn eta_on<DB: DrawingBackend>(
     groups: &[(u64, u32, f64)],
     qmax: f64,
 ) -> Result<(), String> {
-        let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-        root.fill(&WHITE).map_err(e)?;
-        let first = &reports[0];
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                format!(
-                    "paper 003: eta vs q ({}, c(X) = {} family, {} trials/point)",
-                    first.assignment.name(),
-                    first.cost,
-                    first.trials
-                ),
-                ("sans-serif", 20),
-            )
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d((1f64..qmax).log_scale(), 0f64..1.02f64)
-            .map_err(e)?;
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(e)?;
+    let first = &reports[0];
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!(
+                "paper 003: eta vs q ({}, c(X) = {} family, {} trials/point)",
+                first.assignment.name(),
+                first.cost,
+                first.trials
+            ),
+            ("sans-serif", 20),
+        )
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d((1f64..qmax).log_scale(), 0f64..1.02f64)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .x_desc("q (subproblems per PE)")
+        .y_desc("eta = E[avg load] / E[max load]")
+        .draw()
+        .map_err(e)?;
+    for (gi, &(p, d, a)) in groups.iter().enumerate() {
+        let colour = Palette99::pick(gi).to_rgba();
+        let rows: Vec<&PointReport> = reports
+            .iter()
+            .filter(|r| (r.pes, r.degree, r.alpha) == (p, d, a))
+            .collect();
+        let exact: Vec<(f64, f64)> = rows
+            .iter()
+            .filter_map(|r| Some((r.q as f64, r.eta_exact?)))
+            .collect();
         chart
-            .configure_mesh()
-            .x_desc("q (subproblems per PE)")
-            .y_desc("eta = E[avg load] / E[max load]")
-            .draw()
-            .map_err(e)?;
-        for (gi, &(p, d, a)) in groups.iter().enumerate() {
-            let colour = Palette99::pick(gi).to_rgba();
-            let rows: Vec<&PointReport> = reports
-                .iter()
-                .filter(|r| (r.pes, r.degree, r.alpha) == (p, d, a))
-                .collect();
-            let exact: Vec<(f64, f64)> = rows
-                .iter()
-                .filter_map(|r| Some((r.q as f64, r.eta_exact?)))
-                .collect();
-            chart
-                .draw_series(LineSeries::new(exact, colour.stroke_width(2)))
-                .map_err(e)?
-                .label(format!("P={p} d={d} alpha={a}: exact (line), measured (dots), paper (dashed)"))
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
-            chart
-                .draw_series(rows.iter().map(|r| {
-                    PathElement::new(
-                        vec![
-                            (r.q as f64, (r.eta_measured - r.eta_ci).max(0.0)),
-                            (r.q as f64, (r.eta_measured + r.eta_ci).min(1.02)),
-                        ],
-                        colour.stroke_width(1),
-                    )
-                }))
-                .map_err(e)?;
-            chart
-                .draw_series(rows.iter().map(|r| Circle::new((r.q as f64, r.eta_measured), 3, colour.filled())))
-                .map_err(e)?;
-            chart
-                .draw_series(DashedLineSeries::new(
-                    rows.iter().map(|r| (r.q as f64, r.eta_predicted)),
-                    6,
-                    4,
+            .draw_series(LineSeries::new(exact, colour.stroke_width(2)))
+            .map_err(e)?
+            .label(format!(
+                "P={p} d={d} alpha={a}: exact (line), measured (dots), paper (dashed)"
+            ))
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+            });
+        chart
+            .draw_series(rows.iter().map(|r| {
+                PathElement::new(
+                    vec![
+                        (r.q as f64, (r.eta_measured - r.eta_ci).max(0.0)),
+                        (r.q as f64, (r.eta_measured + r.eta_ci).min(1.02)),
+                    ],
                     colour.stroke_width(1),
-                ))
-                .map_err(e)?;
-        }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::LowerRight)
-            .label_font(("sans-serif", 12))
-            .draw()
+                )
+            }))
             .map_err(e)?;
-        root.present().map_err(e)
+        chart
+            .draw_series(
+                rows.iter()
+                    .map(|r| Circle::new((r.q as f64, r.eta_measured), 3, colour.filled())),
+            )
+            .map_err(e)?;
+        chart
+            .draw_series(DashedLineSeries::new(
+                rows.iter().map(|r| (r.q as f64, r.eta_predicted)),
+                6,
+                4,
+                colour.stroke_width(1),
+            ))
+            .map_err(e)?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::LowerRight)
+        .label_font(("sans-serif", 12))
+        .draw()
+        .map_err(e)?;
+    root.present().map_err(e)
 }
 
 /// One instance of `scatter tail`.
@@ -338,7 +388,14 @@ pub struct TailReport {
     pub permutation_no_worse: bool,
 }
 
-fn tail_point(inst: &Instance, sizes: Sizes, pes: u64, epsilon: f64, trials: u64, seed: u64) -> TailReport {
+fn tail_point(
+    inst: &Instance,
+    sizes: Sizes,
+    pes: u64,
+    epsilon: f64,
+    trials: u64,
+    seed: u64,
+) -> TailReport {
     let ratio = inst.total / inst.t_max;
     let placements: Vec<PlacementTail> = Placement::ALL
         .iter()
@@ -350,7 +407,8 @@ fn tail_point(inst: &Instance, sizes: Sizes, pes: u64, epsilon: f64, trials: u64
         adversary::measure(&adv, pes, epsilon, Placement::Random, trials, seed ^ 0xA5)
     });
     let (r, pm) = (&placements[0], &placements[1]);
-    let permutation_no_worse = pm.tail_ci.0 <= r.tail_ci.1 && pm.mean_max_over_avg <= r.mean_max_over_avg * 1.001;
+    let permutation_no_worse =
+        pm.tail_ci.0 <= r.tail_ci.1 && pm.mean_max_over_avg <= r.mean_max_over_avg * 1.001;
     TailReport {
         sizes,
         pes,
@@ -380,11 +438,25 @@ fn tail(
             let k = (c * p * p.ln()).ceil() as u64;
             let m = jobs.unwrap_or_else(|| (4 * k).div_ceil(pes) * pes);
             let inst = Instance::adversarial(k, m, pes);
-            reports.push(tail_point(&inst, sizes, pes, epsilon, trials, montecarlo::mix(plan.seed + i as u64)));
+            reports.push(tail_point(
+                &inst,
+                sizes,
+                pes,
+                epsilon,
+                trials,
+                montecarlo::mix(plan.seed + i as u64),
+            ));
         }
     } else {
         let inst = Instance::random(sizes, jobs.unwrap_or(64 * pes), plan.seed);
-        reports.push(tail_point(&inst, sizes, pes, epsilon, trials, montecarlo::mix(plan.seed)));
+        reports.push(tail_point(
+            &inst,
+            sizes,
+            pes,
+            epsilon,
+            trials,
+            montecarlo::mix(plan.seed),
+        ));
     }
     if plan.out.json {
         match &reports[..] {
@@ -403,7 +475,11 @@ fn tail(
                 b.c_14_1, b.theorem2, b.chernoff, b.binomial_union, b.mu
             );
             for t in r.placements.iter().chain(&r.theorem14_1_adversary) {
-                let name = if r.theorem14_1_adversary.as_ref().is_some_and(|a| std::ptr::eq(a, t)) {
+                let name = if r
+                    .theorem14_1_adversary
+                    .as_ref()
+                    .is_some_and(|a| std::ptr::eq(a, t))
+                {
                     "Thm 14.1 adversary (random)".to_string()
                 } else {
                     t.placement.name().to_string()
@@ -420,21 +496,47 @@ fn tail(
         }
     }
     if let Some(path) = &plan.svg {
-        draw_tail(path, &reports).map_err(|e| Failure::run(format!("cannot draw {}: {e}", path.display())))?;
-        plan.out.notes().note(format_args!("wrote {}", path.display()));
+        draw_tail(path, &reports)
+            .map_err(|e| Failure::run(format!("cannot draw {}: {e}", path.display())))?;
+        plan.out
+            .notes()
+            .note(format_args!("wrote {}", path.display()));
     }
     Ok(())
 }
+
+/// A curve of the tail picture: its value at one point.
+type TailValue = Box<dyn Fn(&TailReport) -> f64>;
 
 /// The tail against c: the three placements measured, Theorem 2's bound, Chernoff, union.
 fn draw_tail(path: &Path, reports: &[TailReport]) -> Result<(), String> {
     plot::register_font();
     let cmax = reports.iter().map(|r| r.bounds.c).fold(0.0, f64::max) * 1.05;
-    let cmin = reports.iter().map(|r| r.bounds.c).fold(f64::INFINITY, f64::min) * 0.95;
-    if path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() == Some("png") {
-        tail_on(BitMapBackend::new(path, (1000, 700)).into_drawing_area(), reports, cmin, cmax)
+    let cmin = reports
+        .iter()
+        .map(|r| r.bounds.c)
+        .fold(f64::INFINITY, f64::min)
+        * 0.95;
+    if path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+        == Some("png")
+    {
+        tail_on(
+            BitMapBackend::new(path, (1000, 700)).into_drawing_area(),
+            reports,
+            cmin,
+            cmax,
+        )
     } else {
-        tail_on(SVGBackend::new(path, (1000, 700)).into_drawing_area(), reports, cmin, cmax)
+        tail_on(
+            SVGBackend::new(path, (1000, 700)).into_drawing_area(),
+            reports,
+            cmin,
+            cmax,
+        )
     }
 }
 
@@ -444,64 +546,101 @@ fn tail_on<DB: DrawingBackend>(
     cmin: f64,
     cmax: f64,
 ) -> Result<(), String> {
-        let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-        root.fill(&WHITE).map_err(e)?;
-        let r0 = &reports[0];
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                format!(
-                    "P[L_max > (1+eps) T/P], {} sizes, P = {}, eps = {}, {} placements each",
-                    r0.sizes.name(), r0.pes, r0.epsilon, r0.placements[0].trials
-                ),
-                ("sans-serif", 20),
-            )
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(cmin..cmax.max(cmin + 1e-9), 0f64..1.02f64)
-            .map_err(e)?;
-        chart
-            .configure_mesh()
-            .x_desc("c = T / (t_max P ln P)")
-            .y_desc("probability")
-            .draw()
-            .map_err(e)?;
-        let series: Vec<(String, Box<dyn Fn(&TailReport) -> f64>, RGBAColor, bool)> = vec![
-            ("random mapping (measured)".into(), Box::new(|r: &TailReport| r.placements[0].tail), Palette99::pick(0).to_rgba(), false),
-            ("random permutation (measured)".into(), Box::new(|r: &TailReport| r.placements[1].tail), Palette99::pick(1).to_rgba(), false),
-            ("round-robin, adversarial order".into(), Box::new(|r: &TailReport| r.placements[2].tail), Palette99::pick(2).to_rgba(), false),
-            ("Theorem 2 as stated: P exp(-eps^2 mu/2)".into(), Box::new(|r: &TailReport| r.bounds.theorem2), BLACK.to_rgba(), true),
-            ("Chernoff bound".into(), Box::new(|r: &TailReport| r.bounds.chernoff), Palette99::pick(4).to_rgba(), true),
-            ("binomial union bound".into(), Box::new(|r: &TailReport| r.bounds.binomial_union), Palette99::pick(5).to_rgba(), true),
-        ];
-        for (name, f, colour, dashed) in series {
-            let pts: Vec<(f64, f64)> = reports.iter().map(|r| (r.bounds.c, f(r))).collect();
-            if dashed {
-                chart
-                    .draw_series(DashedLineSeries::new(pts, 6, 4, colour.stroke_width(2)))
-                    .map_err(e)?
-                    .label(name)
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
-            } else {
-                chart
-                    .draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2)))
-                    .map_err(e)?
-                    .label(name)
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
-                chart
-                    .draw_series(pts.into_iter().map(|p| Circle::new(p, 3, colour.filled())))
-                    .map_err(e)?;
-            }
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(e)?;
+    let r0 = &reports[0];
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!(
+                "P[L_max > (1+eps) T/P], {} sizes, P = {}, eps = {}, {} placements each",
+                r0.sizes.name(),
+                r0.pes,
+                r0.epsilon,
+                r0.placements[0].trials
+            ),
+            ("sans-serif", 20),
+        )
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(cmin..cmax.max(cmin + 1e-9), 0f64..1.02f64)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .x_desc("c = T / (t_max P ln P)")
+        .y_desc("probability")
+        .draw()
+        .map_err(e)?;
+    let series: Vec<(String, TailValue, RGBAColor, bool)> = vec![
+        (
+            "random mapping (measured)".into(),
+            Box::new(|r: &TailReport| r.placements[0].tail),
+            Palette99::pick(0).to_rgba(),
+            false,
+        ),
+        (
+            "random permutation (measured)".into(),
+            Box::new(|r: &TailReport| r.placements[1].tail),
+            Palette99::pick(1).to_rgba(),
+            false,
+        ),
+        (
+            "round-robin, adversarial order".into(),
+            Box::new(|r: &TailReport| r.placements[2].tail),
+            Palette99::pick(2).to_rgba(),
+            false,
+        ),
+        (
+            "Theorem 2 as stated: P exp(-eps^2 mu/2)".into(),
+            Box::new(|r: &TailReport| r.bounds.theorem2),
+            BLACK.to_rgba(),
+            true,
+        ),
+        (
+            "Chernoff bound".into(),
+            Box::new(|r: &TailReport| r.bounds.chernoff),
+            Palette99::pick(4).to_rgba(),
+            true,
+        ),
+        (
+            "binomial union bound".into(),
+            Box::new(|r: &TailReport| r.bounds.binomial_union),
+            Palette99::pick(5).to_rgba(),
+            true,
+        ),
+    ];
+    for (name, f, colour, dashed) in series {
+        let pts: Vec<(f64, f64)> = reports.iter().map(|r| (r.bounds.c, f(r))).collect();
+        if dashed {
+            chart
+                .draw_series(DashedLineSeries::new(pts, 6, 4, colour.stroke_width(2)))
+                .map_err(e)?
+                .label(name)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+                });
+        } else {
+            chart
+                .draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2)))
+                .map_err(e)?
+                .label(name)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+                });
+            chart
+                .draw_series(pts.into_iter().map(|p| Circle::new(p, 3, colour.filled())))
+                .map_err(e)?;
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(("sans-serif", 12))
-            .draw()
-            .map_err(e)?;
-        root.present().map_err(e)
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperRight)
+        .label_font(("sans-serif", 12))
+        .draw()
+        .map_err(e)?;
+    root.present().map_err(e)
 }
 
 /// The hash table's measured η (work units / (P × the busiest PE's units)) beside paper 003's
@@ -513,8 +652,7 @@ pub fn hashtable_eta(
     pes: usize,
 ) -> String {
     use treesplit::BalancerKind;
-    let measured =
-        totals.work_units as f64 / (pes as f64 * totals.max_pe_work_units.max(1) as f64);
+    let measured = totals.work_units as f64 / (pes as f64 * totals.max_pe_work_units.max(1) as f64);
     let p = pes.max(2) as u64;
     let alpha = spec.alpha();
     let assignment = match balancer {

@@ -148,7 +148,12 @@ fn hashtable(keys: Option<u64>, file: Option<&std::path::Path>) -> Result<App, S
 
 /// The hash table's subtable size q (`--q`, required), P (subtables) and the seed of
 /// generated keys; other applications are left as they are.
-pub fn set_table(app: &mut App, q: Option<u64>, pes: usize, seed: Option<u64>) -> Result<(), String> {
+pub fn set_table(
+    app: &mut App,
+    q: Option<u64>,
+    pes: usize,
+    seed: Option<u64>,
+) -> Result<(), String> {
     use treesplit_apps::hashtable::{generate, KeySource, MAX_BUCKETS};
     let App::Hashtable(h) = app else {
         return Ok(());

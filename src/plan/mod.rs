@@ -461,7 +461,8 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
         ]);
         // The hash table's --q is its subtable size (one PE: m = q) and --seed its keys'.
         flags.retain(|(id, _)| !is_table || !matches!(*id, "jobs_per_pe" | "seed"));
-        app::set_table(&mut app, o.balance.jobs_per_pe, 1, o.common.seed).map_err(Failure::input)?;
+        app::set_table(&mut app, o.balance.jobs_per_pe, 1, o.common.seed)
+            .map_err(Failure::input)?;
         rules::reject(
             given,
             &flags,
@@ -696,8 +697,13 @@ fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
         )));
     }
     rules::check_balancer_options(&table_flags(&app, given), &balancers)?;
-    app::set_table(&mut app, c.opts.balance.jobs_per_pe, pes, c.opts.common.seed)
-        .map_err(Failure::input)?;
+    app::set_table(
+        &mut app,
+        c.opts.balance.jobs_per_pe,
+        pes,
+        c.opts.common.seed,
+    )
+    .map_err(Failure::input)?;
     if let Some(path) = &c.svg {
         plot::check_path(path, "--svg").map_err(Failure::input)?;
         output::trace::check_writable(path, "--svg").map_err(Failure::input)?;

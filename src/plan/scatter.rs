@@ -104,8 +104,12 @@ pub fn plan(s: ScatterArgs, given: &Given) -> Result<ScatterPlan, Failure> {
                 }
             }
         }
-        if sizes != Sizes::Adversarial && t.jobs.unwrap_or(64 * pes[0] as u64) as f64 * t.trials as f64 > 4e10 {
-            return Err(Failure::input("too much work: jobs × trials > 4·10^10; lower --trials or --jobs"));
+        if sizes != Sizes::Adversarial
+            && t.jobs.unwrap_or(64 * pes[0] as u64) as f64 * t.trials as f64 > 4e10
+        {
+            return Err(Failure::input(
+                "too much work: jobs × trials > 4·10^10; lower --trials or --jobs",
+            ));
         }
         return Ok(ScatterPlan {
             mode: ScatterPlanMode::Tail {
@@ -123,7 +127,9 @@ pub fn plan(s: ScatterArgs, given: &Given) -> Result<ScatterPlan, Failure> {
     }
     check_svg(&s.svg)?;
     if s.trials < 2 {
-        return Err(Failure::input("--trials must be at least 2 (a confidence interval needs two)"));
+        return Err(Failure::input(
+            "--trials must be at least 2 (a confidence interval needs two)",
+        ));
     }
     let mut points = Vec::new();
     for &alpha in &s.alpha {
@@ -134,7 +140,9 @@ pub fn plan(s: ScatterArgs, given: &Given) -> Result<ScatterPlan, Failure> {
         }
         for &q in &s.q {
             if q == 0 {
-                return Err(Failure::input("--q must be at least 1 (subproblems per PE)"));
+                return Err(Failure::input(
+                    "--q must be at least 1 (subproblems per PE)",
+                ));
             }
             for &d in &s.degree {
                 if d == 0 || d > MAX_DEGREE {
@@ -153,7 +161,9 @@ pub fn plan(s: ScatterArgs, given: &Given) -> Result<ScatterPlan, Failure> {
                     }
                 };
                 for &p in &pes {
-                    let draws = s.trials as f64 * p as f64 * q as f64;
+                    // A linear cost draws one Poisson(qα) per PE (exactly q per PE).
+                    let linear = d == 1 && s.assignment == AssignmentArg::Multiple;
+                    let draws = s.trials as f64 * p as f64 * if linear { 1.0 } else { q as f64 };
                     if draws > MAX_DRAWS {
                         return Err(Failure::input(format!(
                             "too much work: trials × P × q = {draws:.3e} Poisson draws (at most {MAX_DRAWS:e}); lower --trials"

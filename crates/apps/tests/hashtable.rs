@@ -27,23 +27,32 @@ fn a_bucket_costs_x_x_plus_1_over_2() {
 
 #[test]
 fn key_files_parse_and_name_the_bad_line() {
-    assert_eq!(parse_keys("# keys\n5\n\n 7 \n5\n", "f").unwrap(), vec![5, 7, 5]);
+    assert_eq!(
+        parse_keys("# keys\n5\n\n 7 \n5\n", "f").unwrap(),
+        vec![5, 7, 5]
+    );
     let e = parse_keys("5\n-3\n", "keys.txt").unwrap_err();
     assert!(e.starts_with("keys.txt:2:"), "{e}");
-    assert!(parse_keys("18446744073709551616\n", "k").unwrap_err().starts_with("k:1:"));
+    assert!(parse_keys("18446744073709551616\n", "k")
+        .unwrap_err()
+        .starts_with("k:1:"));
 }
 
 #[test]
 fn sequential_run_is_the_dedup_and_costs_the_sum_of_c() {
     let mut keys = generate(5000, 3);
-    keys.extend_from_slice(&keys[..700].to_vec()); // duplicates
+    keys.extend_from_within(..700); // duplicates
     let m = 512;
     let root = HashTable::new(&keys, m);
     let seq = run_sequential(root.clone());
     assert_eq!(seq.output, dedup(&keys));
     assert_eq!(seq.output.count, 5000);
     let distinct = HashTable::new(&generate(5000, 3), m);
-    let want: u64 = distinct.bucket_sizes().iter().map(|x| x * (x + 1) / 2).sum();
+    let want: u64 = distinct
+        .bucket_sizes()
+        .iter()
+        .map(|x| x * (x + 1) / 2)
+        .sum();
     assert_eq!(run_sequential(distinct.clone()).work_units, want);
     assert_eq!(distinct.estimate(), Some(want));
 }
@@ -51,7 +60,7 @@ fn sequential_run_is_the_dedup_and_costs_the_sum_of_c() {
 #[test]
 fn every_balancer_on_threads_and_in_the_simulator_equals_the_dedup() {
     let mut keys = generate(3000, 9);
-    keys.extend_from_slice(&keys[..300].to_vec());
+    keys.extend_from_within(..300);
     let want = dedup(&keys);
     for &balancer in BalancerKind::ALL {
         for p in [1usize, 3, 4] {
@@ -62,10 +71,15 @@ fn every_balancer_on_threads_and_in_the_simulator_equals_the_dedup() {
             let cfg = cfg.clone().balancer(cfg.balancer.with_jobs(Jobs::PerPe(q)));
             let r = {
                 let (root, cfg) = (root.clone(), cfg.clone());
-                within(Duration::from_secs(120), move || run(root, &cfg).expect("thread run"))
+                within(Duration::from_secs(120), move || {
+                    run(root, &cfg).expect("thread run")
+                })
             };
             assert_eq!(r.output, want, "{balancer} threads P={p}");
-            assert_eq!(r.totals.work_units, seq.work_units, "{balancer} threads P={p}");
+            assert_eq!(
+                r.totals.work_units, seq.work_units,
+                "{balancer} threads P={p}"
+            );
         }
         for p in [8usize, 64] {
             let q = 8;
@@ -75,7 +89,10 @@ fn every_balancer_on_threads_and_in_the_simulator_equals_the_dedup() {
             let cfg = cfg.clone().balancer(cfg.balancer.with_jobs(Jobs::PerPe(q)));
             let s = simulate(root, &cfg, &SimConfig::default()).expect("simulation");
             assert_eq!(s.report.output, want, "{balancer} sim P={p}");
-            assert_eq!(s.report.totals.work_units, seq.work_units, "{balancer} sim P={p}");
+            assert_eq!(
+                s.report.totals.work_units, seq.work_units,
+                "{balancer} sim P={p}"
+            );
         }
     }
 }

@@ -56,7 +56,10 @@ fn c_star_is_the_mean_cost() {
         (Cost::Hashtable, 7.5),
     ] {
         assert!((cost.mean(3.0) - want).abs() < 1e-9, "{cost}");
-        assert!((Dist::cost_of_poisson(3.0, cost).mean() - want).abs() < 1e-9, "{cost}");
+        assert!(
+            (Dist::cost_of_poisson(3.0, cost).mean() - want).abs() < 1e-9,
+            "{cost}"
+        );
     }
 }
 
@@ -71,7 +74,9 @@ fn brute_max(values: &[(f64, f64)], p: u32) -> f64 {
             .iter()
             .flat_map(|a| {
                 values.iter().flat_map(move |b| {
-                    values.iter().map(move |c| a.1 * b.1 * c.1 * a.0.max(b.0).max(c.0))
+                    values
+                        .iter()
+                        .map(move |c| a.1 * b.1 * c.1 * a.0.max(b.0).max(c.0))
                 })
             })
             .sum(),
@@ -81,14 +86,21 @@ fn brute_max(values: &[(f64, f64)], p: u32) -> f64 {
 
 #[test]
 fn exact_single_assignment_matches_enumeration() {
-    for (alpha, cost) in [(1.0, Cost::Power(1)), (2.5, Cost::Power(2)), (0.7, Cost::Hashtable)] {
+    for (alpha, cost) in [
+        (1.0, Cost::Power(1)),
+        (2.5, Cost::Power(2)),
+        (0.7, Cost::Hashtable),
+    ] {
         let law: Vec<(f64, f64)> = (0..40)
             .map(|n| (cost.eval(n) as f64, poisson_pmf(alpha, n)))
             .collect();
         for p in [2u32, 3] {
             let want = cost.mean(alpha) / brute_max(&law, p);
             let got = exact_eta(&pt(alpha, 1, u64::from(p), cost)).unwrap();
-            assert!((got - want).abs() < 1e-10, "{cost} α={alpha} P={p}: {got} vs {want}");
+            assert!(
+                (got - want).abs() < 1e-10,
+                "{cost} α={alpha} P={p}: {got} vs {want}"
+            );
         }
     }
 }
@@ -134,7 +146,10 @@ fn theorem_5_1_convex_order_bounds_the_maximum() {
     for p in [2u64, 64, 4096] {
         let sum = model::sum_of_copies(&Dist::cost_of_poisson(1.0, Cost::Falling(2)), 4).unwrap();
         let single = Dist::cost_of_poisson(2.0, Cost::Falling(2));
-        assert!(sum.expected_max(p) <= single.expected_max(p) + 1e-9, "P = {p}");
+        assert!(
+            sum.expected_max(p) <= single.expected_max(p) + 1e-9,
+            "P = {p}"
+        );
     }
 }
 
@@ -147,12 +162,25 @@ fn limits_of_corollaries_3_1_and_5_2() {
     let x = 1.0;
     let at = |p: u64| exact_eta(&pt(x * (p as f64).ln(), 1, p, Cost::Power(1))).unwrap();
     let (small, large) = (at(1 << 6), at(1 << 40));
-    assert!(large < small && (large - gamma(x)).abs() < 0.02, "{small} {large} {}", gamma(x));
+    assert!(
+        large < small && (large - gamma(x)).abs() < 0.02,
+        "{small} {large} {}",
+        gamma(x)
+    );
     // Regimes by x = α q^{1/d} / ln P.
-    assert_eq!(Regime::of(&pt(1.0, 1, 1024, Cost::Power(1))), Regime::ThetaOne);
-    assert_eq!(Regime::of(&pt(1.0, 2, 1024, Cost::Power(2))), Regime::SmallQ);
+    assert_eq!(
+        Regime::of(&pt(1.0, 1, 1024, Cost::Power(1))),
+        Regime::ThetaOne
+    );
+    assert_eq!(
+        Regime::of(&pt(1.0, 2, 1024, Cost::Power(2))),
+        Regime::SmallQ
+    );
     assert_eq!(Regime::of(&pt(7.0, 1, 1024, Cost::Power(1))), Regime::XLog);
-    assert_eq!(Regime::of(&pt(1.0, 100_000, 64, Cost::Power(1))), Regime::OmegaLog);
+    assert_eq!(
+        Regime::of(&pt(1.0, 100_000, 64, Cost::Power(1))),
+        Regime::OmegaLog
+    );
 }
 
 #[test]
@@ -167,7 +195,13 @@ fn monte_carlo_matches_the_exact_finite_p_eta() {
     .into_iter()
     .enumerate()
     {
-        let point = Point { alpha, q, pes: p, cost, assignment };
+        let point = Point {
+            alpha,
+            q,
+            pes: p,
+            cost,
+            assignment,
+        };
         let est = montecarlo::estimate(p, &montecarlo::trials(&point, 2000, 11 + i as u64));
         let exact = exact_eta(&point).unwrap();
         // 1.6 × the 95 % half-width: about 3 standard errors.
@@ -184,7 +218,10 @@ fn monte_carlo_matches_the_exact_finite_p_eta() {
 #[test]
 fn random_placement_is_worse_than_exactly_q() {
     let multiple = pt(1.0, 16, 256, Cost::Power(1));
-    let random = Point { assignment: Assignment::RandomPlacement, ..multiple };
+    let random = Point {
+        assignment: Assignment::RandomPlacement,
+        ..multiple
+    };
     let (m, r) = (exact_eta(&multiple).unwrap(), exact_eta(&random).unwrap());
     assert!(r < m, "{r} vs {m}");
     let est = montecarlo::estimate(256, &montecarlo::trials(&random, 2000, 3));

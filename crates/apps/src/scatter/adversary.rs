@@ -211,9 +211,18 @@ pub fn measure(
     let threshold = (1.0 + epsilon) * avg;
     let maxima: Vec<f64> = (0..trials)
         .into_par_iter()
-        .map(|t| inst.max_load(pes, placement, mix(seed ^ mix(t ^ (placement as u64) << 48))))
+        .map(|t| {
+            inst.max_load(
+                pes,
+                placement,
+                mix(seed ^ mix(t ^ (placement as u64) << 48)),
+            )
+        })
         .collect();
-    let hits = maxima.iter().filter(|&&m| m > threshold * (1.0 + 1e-12)).count() as u64;
+    let hits = maxima
+        .iter()
+        .filter(|&&m| m > threshold * (1.0 + 1e-12))
+        .count() as u64;
     PlacementTail {
         placement,
         trials,
@@ -247,7 +256,9 @@ pub fn binomial_tail(n: u64, q: f64, t: f64) -> f64 {
         return 0.0;
     }
     let ln = |k: u64| {
-        super::model::ln_factorial(n) - super::model::ln_factorial(k) - super::model::ln_factorial(n - k)
+        super::model::ln_factorial(n)
+            - super::model::ln_factorial(k)
+            - super::model::ln_factorial(n - k)
             + k as f64 * q.ln()
             + (n - k) as f64 * (-q).ln_1p()
     };

@@ -227,10 +227,10 @@ impl Dist {
         // Normalise for the truncated tails.
         let total = s;
         let mut e = self.values[0] as f64;
-        for k in 0..n.saturating_sub(1) {
-            let sk = (survival[k] / total).min(1.0);
+        for (w, &sk) in self.values.windows(2).zip(&survival) {
+            let sk = (sk / total).min(1.0);
             let above = -(p as f64 * (-sk).ln_1p()).exp_m1();
-            e += (self.values[k + 1] - self.values[k]) as f64 * above;
+            e += (w[1] - w[0]) as f64 * above;
         }
         e
     }
@@ -495,7 +495,12 @@ pub fn predicted_eta(pt: &Point) -> (f64, bool) {
     let d = pt.cost.degree() as i32;
     let lnp = (pt.pes as f64).ln();
     match Regime::of(pt) {
-        Regime::ThetaOne => (((pt.alpha * lnp.ln().max(f64::MIN_POSITIVE)) / lnp).powi(d).min(1.0), false),
+        Regime::ThetaOne => (
+            ((pt.alpha * lnp.ln().max(f64::MIN_POSITIVE)) / lnp)
+                .powi(d)
+                .min(1.0),
+            false,
+        ),
         Regime::SmallQ => (b_prediction(pt).unwrap_or(1.0), true),
         Regime::XLog => (gamma(pt.x()).powi(d), pt.q > 1),
         Regime::OmegaLog => (1.0, false),
