@@ -1499,7 +1499,7 @@ fn scatter_json_measures_eta_beside_the_predictions() {
     let j = json_of(&[
         "scatter", "--alpha", "1", "--pes", "1024", "--trials", "300",
     ]);
-    assert_eq!(j["regime"], "theta-1");
+    assert_eq!(j["regime"], "theta-one");
     assert!(j["why"].as_str().unwrap().contains("leading term"), "{j}");
     // A sweep: one point per (α, q, d, P).
     let j = json_of(&[

@@ -481,7 +481,7 @@ impl Regime {
     /// A short name.
     pub fn name(self) -> &'static str {
         match self {
-            Regime::ThetaOne => "theta-1",
+            Regime::ThetaOne => "theta-one",
             Regime::SmallQ => "small-q",
             Regime::XLog => "x-log",
             Regime::OmegaLog => "omega-log",
