@@ -440,7 +440,8 @@ pub struct BalancerOpts {
     /// prefix-sum, block, round-robin, random).
     #[arg(long = "h", global = true, conflicts_with_all = ["jobs_per_pe", "h_from_alpha"])]
     pub h: Option<u32>,
-    /// Static balancers: q jobs per PE (m = q·P; paper 003's multiple assignment for q > 1).
+    /// Static balancers: q jobs per PE (m = q·P; with block, paper 003's multiple assignment
+    /// for q > 1); hashtable: its buckets per PE, whatever the balancer.
     #[arg(long = "q", global = true, conflicts_with = "h_from_alpha")]
     pub jobs_per_pe: Option<u64>,
     /// Static balancers: choose h by Theorem 3 of paper 004 for this splitting quality α
