@@ -22,6 +22,13 @@ impl Given {
     pub fn has(&self, id: &str) -> bool {
         self.0.contains(id)
     }
+
+    /// The same flags less `id` (a flag the caller has dealt with).
+    pub fn without(&self, id: &str) -> Given {
+        let mut g = self.clone();
+        g.0.remove(id);
+        g
+    }
 }
 
 /// Parse the process's arguments: the typed command line and the flags given.
@@ -160,6 +167,91 @@ pub enum Command {
     /// Random-static in the simulator: the smallest splitting depth h that balances a synthetic
     /// α-splitting tree, beside paper 004's Theorems 3 and 4.
     Depth(DepthArgs),
+    /// Randomly scattered data (paper 003): η of P·q Poisson(α) subproblems of cost degree d,
+    /// by Monte Carlo beside the paper's predictions; `scatter tail`: adversarial job sizes.
+    Scatter(ScatterArgs),
+}
+
+/// `treesplit scatter`: lists (comma-separated) of α, q, P and d make a sweep.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct ScatterArgs {
+    #[command(subcommand)]
+    pub mode: Option<ScatterMode>,
+    #[command(flatten)]
+    pub common: Common,
+    /// Mean subproblem size α > 0 (Poisson parameter).
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub alpha: Vec<f64>,
+    /// Subproblems per PE (q = 1: single assignment).
+    #[arg(long, value_delimiter = ',', default_value = "1")]
+    pub q: Vec<u64>,
+    /// Degree d of the cost polynomial c.
+    #[arg(long, value_delimiter = ',', default_value = "1")]
+    pub degree: Vec<u32>,
+    /// The cost: power (X^d), falling (X(X−1)…(X−d+1)), hashtable (X(X+1)/2, d = 2).
+    #[arg(long, value_enum, default_value_t = CostArg::Power)]
+    pub cost: CostArg,
+    /// multiple: exactly q per PE (the paper's); random-placement: each to a random PE.
+    #[arg(long, value_enum, default_value_t = AssignmentArg::Multiple)]
+    pub assignment: AssignmentArg,
+    /// Monte Carlo trials per point.
+    #[arg(long, default_value_t = 1000)]
+    pub trials: u64,
+    /// Draw η against q (measured, exact and predicted) to this SVG or PNG file.
+    #[arg(long)]
+    pub svg: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ScatterMode {
+    /// Adversarial, uniform or heavy-tailed job sizes under random placement, random
+    /// permutation and round-robin: P[L_max > (1+ε)T/P] against paper 004's Theorem 2 and
+    /// the chapter's Theorem 14.1.
+    Tail(TailArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TailArgs {
+    /// Job sizes: adversarial (Lemma 1), uniform, heavy (Pareto, shape 1.5).
+    #[arg(long, value_enum, default_value_t = SizesArg::Adversarial)]
+    pub sizes: SizesArg,
+    /// Adversarial: T/t̂ = c·P·ln P heavy jobs (a comma-separated list makes a sweep).
+    #[arg(long, value_delimiter = ',', default_value = "1")]
+    pub c: Vec<f64>,
+    /// Number of jobs m (default: adversarial 4·T/t̂ rounded up to a multiple of P;
+    /// uniform and heavy 64·P).
+    #[arg(long)]
+    pub jobs: Option<u64>,
+    /// Imbalance ε > 0: the tail is P[L_max > (1+ε)·T/P].
+    #[arg(long, default_value_t = 0.5)]
+    pub epsilon: f64,
+    /// Random placements drawn per placement strategy.
+    #[arg(long, default_value_t = 2000)]
+    pub trials: u64,
+    /// Draw the tail against c (adversarial) to this SVG or PNG file.
+    #[arg(long)]
+    pub svg: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CostArg {
+    Power,
+    Falling,
+    Hashtable,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AssignmentArg {
+    Multiple,
+    RandomPlacement,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SizesArg {
+    Adversarial,
+    Uniform,
+    Heavy,
 }
 
 #[derive(Debug, Args)]
@@ -385,7 +477,8 @@ pub struct BalancerOpts {
     /// prefix-sum, block, round-robin, random).
     #[arg(long = "h", global = true, conflicts_with_all = ["jobs_per_pe", "h_from_alpha"])]
     pub h: Option<u32>,
-    /// Static balancers: q jobs per PE (m = q·P; paper 003's multiple assignment for q > 1).
+    /// Static balancers: q jobs per PE (m = q·P; with block, paper 003's multiple assignment
+    /// for q > 1); hashtable: its buckets per PE, whatever the balancer.
     #[arg(long = "q", global = true, conflicts_with = "h_from_alpha")]
     pub jobs_per_pe: Option<u64>,
     /// Static balancers: choose h by Theorem 3 of paper 004 for this splitting quality α
@@ -503,6 +596,16 @@ pub enum AppArgs {
         /// stopping everywhere at the first solution.
         #[arg(long = "complete-last-iteration")]
         complete_last_iteration: bool,
+    },
+    /// Paper 003's distributed hash table: N keys into P·q buckets (q: `--q`, keys from
+    /// `--seed`), X(X+1)/2 key comparisons per bucket; checked against a sequential dedup.
+    Hashtable {
+        /// Number of keys N, generated from --seed.
+        #[arg(long, conflicts_with = "file", required_unless_present = "file")]
+        keys: Option<u64>,
+        /// A file of keys, one unsigned 64-bit integer per line (`#` comments).
+        #[arg(long)]
+        file: Option<std::path::PathBuf>,
     },
     /// A synthetic α-splitting tree with known total work (paper 004 §3).
     Synthetic {

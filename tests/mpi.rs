@@ -347,3 +347,43 @@ fn trace_and_gantt_on_3_ranks() {
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Paper 003's distributed hash table on 3 ranks: the distinct keys equal the sequential
+/// dedup, and the work units equal the simulator's for the same P (the table has P·q buckets).
+#[test]
+fn hashtable_on_3_ranks() {
+    let sim = Command::new(env!("CARGO_BIN_EXE_treesplit"))
+        .args([
+            "sim",
+            "hashtable",
+            "--keys",
+            "20000",
+            "--q",
+            "32",
+            "--pes",
+            "3",
+        ])
+        .args(["--json", "--seed", "3"])
+        .output()
+        .unwrap();
+    let sim: serde_json::Value = serde_json::from_slice(&sim.stdout).unwrap();
+    let units = sim["simulation"]["report"]["totals"]["work_units"]
+        .as_u64()
+        .unwrap();
+    for balancer in ["random-polling", "block", "random", "prefix-sum"] {
+        let j = json_run(
+            3,
+            &[],
+            &[
+                "hashtable",
+                "--keys",
+                "20000",
+                "--q",
+                "32",
+                "--balancer",
+                balancer,
+            ],
+        );
+        check(&j, 3, units);
+    }
+}

@@ -14,6 +14,7 @@ pub mod fault;
 pub mod ida;
 pub mod progress;
 pub mod run;
+pub mod scatter;
 pub mod search_bench;
 pub mod trees;
 

@@ -188,13 +188,28 @@ where
             notes.note(format_args!("{note}"));
         }
         let check = (self.published)(&report.output);
+        let table = match &plan.app {
+            App::Hashtable(h) => Some(super::scatter::hashtable_eta(
+                h,
+                plan.balance.balancer(),
+                &report.totals,
+                report.pes(),
+            )),
+            _ => None,
+        };
         if plan.out.json {
             machine.print_json(plan.app.describe(), check.clone(), &r)?;
+            if let Some(line) = &table {
+                notes.note(format_args!("hashtable: {line}"));
+            }
         } else {
             println!("{}: {}", plan.app.describe(), report.output);
             print_published(&check);
             print!("{}", report.summary());
             print!("{}", machine.extra_summary(&r));
+            if let Some(line) = &table {
+                println!("hashtable: {line}");
+            }
             if report.machine == "mpi" {
                 print!("{}", mpi_summary(report));
             }

@@ -19,7 +19,7 @@ const GANTT_MAX_PES: usize = 512;
 
 static FONT: Once = Once::new();
 
-fn register_font() {
+pub(crate) fn register_font() {
     FONT.call_once(|| {
         let bytes: &'static [u8] = include_bytes!("../../assets/DejaVuSans.ttf");
         let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, bytes);

@@ -58,6 +58,7 @@ pub fn from_args(args: &AppArgs) -> Result<App, String> {
             Ok(App::Uts(UtsParams::parse(&flags)?))
         }
         AppArgs::Knapsack { file } => Ok(App::Knapsack(KnapsackFile::read(file)?)),
+        AppArgs::Hashtable { keys, file } => hashtable(*keys, file.as_deref()),
         AppArgs::Golomb { n } => {
             treesplit_apps::golomb::Golomb::new(*n)?;
             Ok(App::Golomb(*n))
@@ -118,4 +119,62 @@ pub fn from_args(args: &AppArgs) -> Result<App, String> {
             Ok(App::Synthetic(params))
         }
     }
+}
+
+/// The hash table's keys; q and P are set by the plan once the machine is known
+/// ([`set_table`]).
+fn hashtable(keys: Option<u64>, file: Option<&std::path::Path>) -> Result<App, String> {
+    use treesplit_apps::hashtable::{parse_keys, HashtableSpec, KeySource, MAX_KEYS};
+    let (source, keys) = match (keys, file) {
+        (Some(n), None) if n > MAX_KEYS => {
+            return Err(format!("hashtable --keys {n}: at most {MAX_KEYS} keys"))
+        }
+        (Some(n), None) => (KeySource::Generated { n, seed: 0 }, Vec::new()),
+        (None, Some(f)) => {
+            let text = std::fs::read_to_string(f)
+                .map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+            let keys = parse_keys(&text, &f.display().to_string())?;
+            (KeySource::File(f.to_path_buf()), keys)
+        }
+        _ => return Err("hashtable needs --keys N or --file F".into()),
+    };
+    Ok(App::Hashtable(HashtableSpec {
+        source,
+        keys: std::sync::Arc::new(keys),
+        q: 0,
+        pes: 0,
+    }))
+}
+
+/// The hash table's subtable size q (`--q`, required), P (subtables) and the seed of
+/// generated keys; other applications are left as they are.
+pub fn set_table(
+    app: &mut App,
+    q: Option<u64>,
+    pes: usize,
+    seed: Option<u64>,
+) -> Result<(), String> {
+    use treesplit_apps::hashtable::{generate, KeySource, MAX_BUCKETS};
+    let App::Hashtable(h) = app else {
+        return Ok(());
+    };
+    let q = q.ok_or("hashtable needs --q Q, the buckets per PE (subtable size; m = P·q)")?;
+    if q == 0 {
+        return Err("hashtable --q must be at least 1".into());
+    }
+    match (q as u128) * (pes.max(1) as u128) {
+        m if m > u128::from(MAX_BUCKETS) => {
+            return Err(format!(
+                "hashtable: m = P·q = {m} buckets is more than the supported {MAX_BUCKETS}"
+            ))
+        }
+        _ => {}
+    }
+    h.q = q;
+    h.pes = pes.max(1) as u64;
+    if let KeySource::Generated { n, seed: s } = &mut h.source {
+        *s = seed.unwrap_or(1);
+        h.keys = std::sync::Arc::new(generate(*n, *s));
+    }
+    Ok(())
 }

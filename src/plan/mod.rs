@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod rules;
+pub mod scatter;
 
 use crate::flags::{
     AppArgs, BalancerOpts, BenchArgs, Cli, Command, Common, CompareArgs, DepthArgs, DstArgs, Given,
@@ -100,6 +101,7 @@ pub enum Plan {
     Dst(DstPlan),
     Depth(DepthPlan),
     Trees(Output),
+    Scatter(scatter::ScatterPlan),
 }
 
 /// Where a single application runs.
@@ -348,6 +350,10 @@ pub fn plan(cli: Cli, given: &Given) -> Result<Plan, Failure> {
             reject_fault("`treesplit depth`")?;
             depth_plan(d).map(Plan::Depth)
         }
+        Command::Scatter(s) => {
+            reject_fault("`treesplit scatter`")?;
+            scatter::plan(s, given).map(Plan::Scatter)
+        }
         Command::Trees(t) => {
             reject_fault("`treesplit trees`")?;
             rules::reject(
@@ -357,6 +363,15 @@ pub fn plan(cli: Cli, given: &Given) -> Result<Plan, Failure> {
             )?;
             Ok(Plan::Trees(Output::from(&t.common)))
         }
+    }
+}
+
+/// The hash table takes `--q` as its subtable size whatever the balancer: the balancer rules
+/// do not judge it there.
+fn table_flags(app: &App, given: &Given) -> Given {
+    match app {
+        App::Hashtable(_) => given.without("jobs_per_pe"),
+        _ => given.clone(),
     }
 }
 
@@ -438,8 +453,9 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
             "`-` (standard input) is not available with --machine mpi: mpirun gives standard input to rank 0 only; give a file",
         ));
     }
-    let app = application(&r.app, given)?;
+    let mut app = application(&r.app, given)?;
     let o = &r.opts;
+    let is_table = matches!(app, App::Hashtable(_));
     let balance = balance(
         &o.balance,
         o.common.seed,
@@ -460,6 +476,10 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
             ("checkpoint", "--checkpoint"),
             ("checkpoint_every", "--checkpoint-every"),
         ]);
+        // The hash table's --q is its subtable size (one PE: m = q) and --seed its keys'.
+        flags.retain(|(id, _)| !is_table || !matches!(*id, "jobs_per_pe" | "seed"));
+        app::set_table(&mut app, o.balance.jobs_per_pe, 1, o.common.seed)
+            .map_err(Failure::input)?;
         rules::reject(
             given,
             &flags,
@@ -474,7 +494,7 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
             checkpoint: None,
         });
     }
-    rules::check_balancer_options(given, &[balance.balancer()])?;
+    rules::check_balancer_options(&table_flags(&app, given), &[balance.balancer()])?;
     let balance = balance.with_limits(o.limits)?;
     if matches!(app, App::Puzzle15(_)) {
         rules::reject(
@@ -538,6 +558,11 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
             }
         }
     };
+    let pes = match machine {
+        MachinePlan::Threads { pes, .. } | MachinePlan::Mpi { pes: Some(pes) } => pes,
+        _ => output::launcher_size(),
+    };
+    app::set_table(&mut app, o.balance.jobs_per_pe, pes, o.common.seed).map_err(Failure::input)?;
     Ok(RunPlan {
         app,
         machine,
@@ -643,10 +668,11 @@ fn sim_machine(o: &SimOpts) -> Result<(usize, SimConfig, Balance), Failure> {
 }
 
 fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
-    let app = application(&s.app, given)?;
+    let mut app = application(&s.app, given)?;
     let o = &s.opts;
     let (pes, sim, balance) = sim_machine(o)?;
-    rules::check_balancer_options(given, &[balance.balancer()])?;
+    rules::check_balancer_options(&table_flags(&app, given), &[balance.balancer()])?;
+    app::set_table(&mut app, o.balance.jobs_per_pe, pes, o.common.seed).map_err(Failure::input)?;
     let balance = balance.with_limits(o.limits)?;
     if let Some(path) = &o.gantt {
         plot::check_path(path, "--gantt").map_err(Failure::input)?;
@@ -679,6 +705,11 @@ fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
 
 fn bench_plan(b: BenchArgs, given: &Given) -> Result<BenchPlan, Failure> {
     let app = application(&b.app, given)?;
+    if matches!(app, App::Hashtable(_)) {
+        return Err(Failure::input(
+            "bench does not apply to hashtable (it has no --q here); use `treesplit run hashtable … --baseline` or `treesplit sim hashtable …`",
+        ));
+    }
     let pes = one_pes(&b.common, || 2)?;
     if pes == 0 || b.repeat == 0 {
         return Err(Failure::input("bench needs --pes ≥ 1 and --repeat ≥ 1"));
@@ -715,7 +746,7 @@ fn bench_plan(b: BenchArgs, given: &Given) -> Result<BenchPlan, Failure> {
 }
 
 fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
-    let app = application(&c.app, given)?;
+    let mut app = application(&c.app, given)?;
     rules::reject(
         given,
         &[("balancer", "--balancer")],
@@ -746,7 +777,14 @@ fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
             "--balancers names {b} twice (each balancer runs once)"
         )));
     }
-    rules::check_balancer_options(given, &balancers)?;
+    rules::check_balancer_options(&table_flags(&app, given), &balancers)?;
+    app::set_table(
+        &mut app,
+        c.opts.balance.jobs_per_pe,
+        pes,
+        c.opts.common.seed,
+    )
+    .map_err(Failure::input)?;
     if let Some(path) = &c.svg {
         plot::check_path(path, "--svg").map_err(Failure::input)?;
         output::trace::check_writable(path, "--svg").map_err(Failure::input)?;

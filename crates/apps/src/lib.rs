@@ -3,11 +3,13 @@
 //! rayon versions of the same computations for benchmarks.
 
 pub mod golomb;
+pub mod hashtable;
 pub mod knapsack;
 pub mod nqueens;
 pub mod optimal_schedule;
 pub mod puzzle15;
 pub mod rayon_peers;
+pub mod scatter;
 pub mod synthetic;
 pub mod uts;
 

@@ -95,6 +95,12 @@ impl Objective for crate::synthetic::SyntheticSum {
     }
 }
 
+impl Objective for crate::hashtable::Distinct {
+    fn objective(&self) -> Option<u64> {
+        None
+    }
+}
+
 impl Objective for crate::uts::UtsCount {
     fn objective(&self) -> Option<u64> {
         None
@@ -294,6 +300,8 @@ pub enum AppSpec {
     Golomb(usize),
     /// The 15-puzzle by IDA* (visited as its last iteration; `run` and `sim` run them all).
     Puzzle15(PuzzleSpec),
+    /// The distributed hash table of paper 003, Example 2.1.
+    Hashtable(crate::hashtable::HashtableSpec),
 }
 
 impl AppSpec {
@@ -351,6 +359,20 @@ impl AppSpec {
                     |_| None,
                 )
             }
+            AppSpec::Hashtable(ref h) => {
+                let (keys, m) = (Arc::clone(&h.keys), h.buckets());
+                let expected = crate::hashtable::dedup(&keys);
+                visitor.visit(
+                    move || crate::hashtable::HashTable::new(&keys, m),
+                    move |d| {
+                        Some(Published {
+                            source: "sequential dedup (HashSet)".into(),
+                            value: expected.to_string(),
+                            matches: *d == expected,
+                        })
+                    },
+                )
+            }
         }
     }
 
@@ -371,6 +393,14 @@ impl AppSpec {
                         .collect::<Vec<_>>()
                         .join(" ")
                 ),
+            },
+            AppSpec::Hashtable(h) => match &h.source {
+                crate::hashtable::KeySource::Generated { n, seed } => {
+                    format!("hashtable --keys {n} --q {} --seed {seed}", h.q)
+                }
+                crate::hashtable::KeySource::File(f) => {
+                    format!("hashtable --file {} --q {}", f.display(), h.q)
+                }
             },
             AppSpec::Synthetic(p) => format!(
                 "synthetic --work {} --alpha {} --atomic {} --split {} --spin {} --tree-seed {}",
@@ -394,6 +424,13 @@ impl AppSpec {
                 Some((name, _)) => format!("uts {name} ({p})"),
                 None => format!("uts {p}"),
             },
+            AppSpec::Hashtable(h) => format!(
+                "{} ({} keys in m = P·q = {} buckets, load factor α = {:.3})",
+                self.cli_args(),
+                h.keys.len(),
+                h.buckets(),
+                h.alpha()
+            ),
             other => other.cli_args(),
         }
     }
@@ -408,6 +445,7 @@ impl AppSpec {
             AppSpec::Knapsack(_) => 1024, // ~20 ns per node (a bound by binary search)
             AppSpec::Golomb(_) => 2048,   // ~10 ns per candidate
             AppSpec::Puzzle15(_) => 1024, // ~10 ns per node generated
+            AppSpec::Hashtable(_) => 8192, // ~1-2 ns per key comparison
         }
     }
 }

@@ -3,10 +3,11 @@
 //! are the root's broadcast and the final reduction.
 //!
 //! - **block** (paper 001 Fig. 14.5): PE i takes the consecutive jobs ⌊i·m/P⌋..⌊(i+1)·m/P⌋;
-//!   consecutive jobs are neighbouring subtrees, so one unlucky subtree lands on one PE;
+//!   consecutive jobs are neighbouring subtrees, so one unlucky subtree lands on one PE. With
+//!   m = q·P jobs this is exactly q per PE: paper 003's single (q = 1) and multiple assignment;
 //! - **round-robin**: job j goes to PE j mod P;
-//! - **random**: every job goes to a uniformly random PE, independently (random placement;
-//!   paper 003's single assignment for q = 1 and multiple assignment for q > 1). Drawn so that
+//! - **random**: every job goes to a uniformly random PE, independently (random placement: q
+//!   per PE only on average, not paper 003's multiple assignment, which is `block`). Drawn so that
 //!   a PE finds its own jobs in O(log P + its share) rather than by testing all m jobs (which
 //!   cost O(m) per PE, O(q·P²) in all): the shares' sizes are split off down a binary tree of
 //!   PEs with binomial draws (the multinomial distribution of independent placement), and the
