@@ -157,11 +157,43 @@ const LIMBS: usize = 67;
 /// An exact sum of f64 values: a fixed-point number with one bit for every power of two an
 /// f64 can hold, so adding is exact and the order of additions does not matter.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(into = "ExactSumWire", from = "ExactSumWire")]
 pub struct ExactSum {
     /// 32-bit limbs, least significant first (empty: zero).
     limbs: Vec<i64>,
     /// Additions since the last carry propagation.
     pending: u32,
+}
+
+/// An [`ExactSum`] as sent and reported: normalized limbs (no pending carries) and, for
+/// readers, the value rounded to f64; equal sums have equal wire forms.
+#[derive(Serialize, Deserialize)]
+struct ExactSumWire {
+    value: f64,
+    limbs: Vec<i64>,
+}
+
+impl From<ExactSum> for ExactSumWire {
+    fn from(mut s: ExactSum) -> Self {
+        s.normalize();
+        while s.limbs.last() == Some(&0) {
+            s.limbs.pop();
+        }
+        ExactSumWire {
+            value: s.value(),
+            limbs: s.limbs,
+        }
+    }
+}
+
+impl From<ExactSumWire> for ExactSum {
+    fn from(w: ExactSumWire) -> Self {
+        let mut limbs = w.limbs;
+        if !limbs.is_empty() {
+            limbs.resize(LIMBS, 0);
+        }
+        ExactSum { limbs, pending: 0 }
+    }
 }
 
 /// 2^k as an f64 (exact; 0 below the subnormals).

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use treesplit::{run, run_sequential, simulate, Balancer, BalancerKind, Config, Jobs, SimConfig};
 use treesplit_apps::bfs::{level_bfs, Graph, LevelPiece, UNREACHED};
-use treesplit_apps::integrate::{Integrate, IntegrateParams, Integrand};
+use treesplit_apps::integrate::{Integrand, Integrate, IntegrateParams};
 use treesplit_apps::mandelbrot::{MandelParams, Mandelbrot};
 
 /// Every balancer, static ones with 2^h jobs.
