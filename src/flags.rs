@@ -607,6 +607,57 @@ pub enum AppArgs {
         #[arg(long)]
         file: Option<std::path::PathBuf>,
     },
+    /// The Mandelbrot set on an n×n grid c(j,k) = z0 + (j + i·k)·a0/n (paper 001 §14.1.2):
+    /// points in the set and steps in all, bit-identical on every machine.
+    Mandelbrot {
+        /// Grid points per side.
+        #[arg(long, default_value_t = 1024)]
+        n: u64,
+        /// The lower left corner z0 as RE,IM.
+        #[arg(long, default_value = "-2,-1.25", allow_hyphen_values = true)]
+        z0: String,
+        /// The side length a0 of the square.
+        #[arg(long, default_value_t = 2.5, allow_hyphen_values = true)]
+        a0: f64,
+        /// The most steps per point (t̂).
+        #[arg(long = "max-iter", default_value_t = 1000)]
+        max_iter: u64,
+        /// Draw the set to this PNG file (computed again after the run, with rayon).
+        #[arg(long)]
+        png: Option<std::path::PathBuf>,
+    },
+    /// Adaptive Simpson integration of a built-in integrand with a closed form: pi
+    /// (4/(1+x²) on [0,1]), osc (x·sin(1000x) on [0,π]), sing (1/√(x+1e-9) on [0,1]).
+    Integrate {
+        /// The integrand: pi, osc or sing.
+        #[arg(long = "f", default_value = "pi")]
+        f: String,
+        /// The absolute tolerance (≥ 1e-13).
+        #[arg(long, default_value_t = 1e-10, allow_hyphen_values = true)]
+        tol: f64,
+        /// The equal pieces the domain starts cut into.
+        #[arg(long, default_value_t = 64)]
+        pieces: u64,
+    },
+    /// Level-synchronous parallel BFS (paper 001 §14.1.3, §14.5.4) on a SNAP edge list or an
+    /// R-MAT graph; each level is one balanced computation over the frontier's edges.
+    Bfs {
+        /// A SNAP edge list (`u v` per line, 0-based, `#` comments).
+        #[arg(conflicts_with = "rmat")]
+        file: Option<std::path::PathBuf>,
+        /// Generate a Graph500-style R-MAT graph with 2^SCALE vertices instead.
+        #[arg(long, value_name = "SCALE")]
+        rmat: Option<u32>,
+        /// R-MAT: edges per vertex.
+        #[arg(long = "edge-factor", default_value_t = 16)]
+        edge_factor: u64,
+        /// R-MAT: the generator's seed (independent of --seed).
+        #[arg(long = "graph-seed", default_value_t = 1)]
+        graph_seed: u64,
+        /// The source vertex.
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+        source: i64,
+    },
     /// A synthetic α-splitting tree with known total work (paper 004 §3).
     Synthetic {
         /// Total work units.

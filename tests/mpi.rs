@@ -387,3 +387,84 @@ fn hashtable_on_3_ranks() {
         check(&j, 3, units);
     }
 }
+
+// ---- The chapter's examples on MPI ranks (issue 13) ----
+
+#[test]
+fn examples_on_3_ranks() {
+    for balancer in ["random-polling", "round-robin", "master-worker"] {
+        let j = json_run(
+            3,
+            &[],
+            &[
+                "mandelbrot",
+                "--n",
+                "50",
+                "--z0",
+                "-0.75,0.1",
+                "--a0",
+                "0.05",
+                "--max-iter",
+                "500",
+                "--balancer",
+                balancer,
+            ],
+        );
+        check(&j, 3, 1_054_079);
+        assert_eq!(j["result"]["in_set"], 2006, "{j}");
+        let j = json_run(
+            3,
+            &[],
+            &[
+                "integrate",
+                "--f",
+                "osc",
+                "--tol",
+                "1e-9",
+                "--balancer",
+                balancer,
+            ],
+        );
+        assert_eq!(j["published"]["matches"], true, "{j}");
+        let mut args = vec![
+            "run",
+            "bfs",
+            "--rmat",
+            "10",
+            "--edge-factor",
+            "8",
+            "--source",
+            "3",
+        ];
+        args.extend(["--machine", "mpi", "--json", "--balancer", balancer]);
+        let o = mpirun(3, &[], &args, &[]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(j["matches_sequential"], true, "{j}");
+        let seq = treesplit_seq(&[
+            "run",
+            "bfs",
+            "--rmat",
+            "10",
+            "--edge-factor",
+            "8",
+            "--source",
+            "3",
+            "--sequential",
+            "--json",
+        ]);
+        assert_eq!(
+            j["result"], seq["result"],
+            "MPI BFS equals the sequential BFS"
+        );
+    }
+}
+
+fn treesplit_seq(args: &[&str]) -> serde_json::Value {
+    let o = Command::new(env!("CARGO_BIN_EXE_treesplit"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    serde_json::from_slice(&o.stdout).unwrap()
+}

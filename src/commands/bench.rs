@@ -73,6 +73,7 @@ pub fn bench(args: &BenchPlan) -> Result<(), Failure> {
             || pool.install(|| rayon_peers::synthetic(p)),
             |s| *s,
         ),
+        App::Bfs(spec) => super::bfs::bench(args, spec),
         _ => super::search_bench::bench(args),
     }
 }

@@ -6,6 +6,7 @@
 //! jobs ([`resolve_jobs`]).
 
 pub mod bench;
+pub mod bfs;
 pub mod checkpoint;
 pub mod compare;
 pub mod depth;

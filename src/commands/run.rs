@@ -4,7 +4,7 @@
 //! baseline. The 15-puzzle, a sequence of computations, goes to `ida`.
 
 use super::fault::{self, Faulty};
-use super::{ida, with_machine, CliMachine, UseMachine};
+use super::{bfs, ida, with_machine, CliMachine, UseMachine};
 use crate::output::{self, print_published, verdict, Failure, Notes};
 use crate::plan::{App, AppVisitor, MachinePlan, Published, RunPlan};
 use serde::Serialize;
@@ -37,11 +37,29 @@ pub fn run(plan: &RunPlan) -> Result<(), Failure> {
                 "TREESPLIT_FAULT does not apply to puzzle15 (IDA* runs no injected faults); use another application",
             ));
         }
+        if matches!(plan.app, App::Bfs(_)) {
+            return Err(Failure::input(
+                "TREESPLIT_FAULT does not apply to bfs (its levels run no injected faults); use another application",
+            ));
+        }
     }
     if let App::Puzzle15(spec) = &plan.app {
         return ida::run(plan, spec);
     }
-    plan.app.visit(RunApp { plan, fault })
+    if let App::Bfs(spec) = &plan.app {
+        return bfs::run(plan, spec);
+    }
+    plan.app.visit(RunApp { plan, fault })?;
+    if let App::Mandelbrot(m) = &plan.app {
+        if let Some(path) = m.png.as_deref().filter(|_| output::launcher_rank() == 0) {
+            output::picture::mandelbrot_png(path, &m.params)
+                .map_err(|e| Failure::run(format!("cannot draw {}: {e}", path.display())))?;
+            plan.out
+                .notes()
+                .note(format_args!("wrote {}", path.display()));
+        }
+    }
+    Ok(())
 }
 
 struct RunApp<'a> {

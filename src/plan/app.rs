@@ -2,9 +2,12 @@
 //! (`treesplit_apps::AppSpec`), whose published answer the commands check.
 
 use crate::flags::{AppArgs, SplitRuleArg};
+use treesplit_apps::bfs::Graph;
+use treesplit_apps::integrate::{Integrand, IntegrateParams};
+use treesplit_apps::mandelbrot::MandelParams;
 use treesplit_apps::puzzle15::check_tiles;
 pub use treesplit_apps::spec::{AppVisitor, Published};
-use treesplit_apps::spec::{KnapsackFile, PuzzleSpec};
+use treesplit_apps::spec::{BfsSpec, GraphSource, KnapsackFile, MandelSpec, PuzzleSpec};
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 use treesplit_apps::uts::UtsParams;
 pub use treesplit_apps::AppSpec as App;
@@ -95,6 +98,87 @@ pub fn from_args(args: &AppArgs) -> Result<App, String> {
             };
             spec.complete_last_iteration = *complete_last_iteration;
             Ok(App::Puzzle15(spec))
+        }
+        AppArgs::Mandelbrot {
+            n,
+            z0,
+            a0,
+            max_iter,
+            png,
+        } => {
+            let bad = || format!("mandelbrot --z0 expects RE,IM (two numbers), got '{z0}'");
+            let (re, im) = z0.split_once(',').ok_or_else(bad)?;
+            let part = |s: &str| s.trim().parse::<f64>().map_err(|_| bad());
+            let params = MandelParams {
+                n: *n,
+                z0_re: part(re)?,
+                z0_im: part(im)?,
+                a0: *a0,
+                max_iter: *max_iter,
+            };
+            params.validate()?;
+            if let Some(path) = png {
+                let png_ext = path
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+                if !png_ext {
+                    return Err(format!(
+                        "mandelbrot --png {}: the file name must end in .png",
+                        path.display()
+                    ));
+                }
+                if params.n > 1 << 14 {
+                    return Err(format!(
+                        "mandelbrot --png draws one pixel per point: --n {} is more than 16384 pixels a side",
+                        params.n
+                    ));
+                }
+            }
+            Ok(App::Mandelbrot(MandelSpec {
+                params,
+                png: png.clone(),
+            }))
+        }
+        AppArgs::Integrate { f, tol, pieces } => {
+            let params = IntegrateParams {
+                f: Integrand::parse(f)?,
+                tol: *tol,
+                pieces: *pieces,
+            };
+            params.validate()?;
+            Ok(App::Integrate(params))
+        }
+        AppArgs::Bfs {
+            file,
+            rmat,
+            edge_factor,
+            graph_seed,
+            source,
+        } => {
+            let (input, graph) = match (file, rmat) {
+                (Some(path), None) => (GraphSource::File(path.clone()), Graph::read(path)?),
+                (None, Some(scale)) => (
+                    GraphSource::Rmat {
+                        scale: *scale,
+                        edge_factor: *edge_factor,
+                        seed: *graph_seed,
+                    },
+                    Graph::rmat(*scale, *edge_factor, *graph_seed)?,
+                ),
+                _ => return Err("bfs needs an edge-list FILE or --rmat SCALE".into()),
+            };
+            let n = graph.vertices();
+            if *source < 0 || *source as u64 >= n as u64 {
+                return Err(format!(
+                    "bfs --source {source}: the graph's vertices are 0..{n}"
+                ));
+            }
+            Ok(App::Bfs(BfsSpec {
+                input,
+                graph: std::sync::Arc::new(graph),
+                source: *source as u32,
+            }))
         }
         AppArgs::Synthetic {
             work,

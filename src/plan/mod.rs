@@ -496,6 +496,14 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
     }
     rules::check_balancer_options(&table_flags(&app, given), &[balance.balancer()])?;
     let balance = balance.with_limits(o.limits)?;
+    if matches!(app, App::Bfs(_)) {
+        rules::reject(
+            given,
+            &[("baseline", "--baseline"), ("trace", "--trace"), ("gantt", "--gantt")],
+            "does not apply to bfs: its levels are one computation each, so there is no single timeline or baseline (time `run bfs --sequential` or use `bench bfs`)",
+        )?;
+        rules::reject(given, rules::LIMIT_FLAGS, BFS_LIMITS)?;
+    }
     if matches!(app, App::Puzzle15(_)) {
         rules::reject(
             given,
@@ -674,6 +682,14 @@ fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
     rules::check_balancer_options(&table_flags(&app, given), &[balance.balancer()])?;
     app::set_table(&mut app, o.balance.jobs_per_pe, pes, o.common.seed).map_err(Failure::input)?;
     let balance = balance.with_limits(o.limits)?;
+    if matches!(app, App::Bfs(_)) {
+        rules::reject(
+            given,
+            &[("trace", "--trace"), ("gantt", "--gantt")],
+            "does not apply to bfs: its levels are simulated one after another, so there is no single timeline",
+        )?;
+        rules::reject(given, rules::LIMIT_FLAGS, BFS_LIMITS)?;
+    }
     if let Some(path) = &o.gantt {
         plot::check_path(path, "--gantt").map_err(Failure::input)?;
         if matches!(app, App::Puzzle15(_)) {
@@ -745,8 +761,16 @@ fn bench_plan(b: BenchArgs, given: &Given) -> Result<BenchPlan, Failure> {
     })
 }
 
+/// Why run limits are refused for BFS.
+const BFS_LIMITS: &str = "does not apply to bfs: its levels run one after another, each a computation of its own, and every run is checked against a sequential BFS";
+
 fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
     let mut app = application(&c.app, given)?;
+    if matches!(app, App::Bfs(_)) {
+        return Err(Failure::input(
+            "compare does not apply to bfs (a sequence of level computations); run `treesplit sim bfs … --balancer B` for each balancer",
+        ));
+    }
     rules::reject(
         given,
         &[("balancer", "--balancer")],

@@ -20,3 +20,6 @@ pub mod dst;
 pub mod spec;
 
 pub use spec::AppSpec;
+pub mod bfs;
+pub mod integrate;
+pub mod mandelbrot;

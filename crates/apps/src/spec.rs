@@ -3,8 +3,11 @@
 //! command line that reproduces a run. [`AppSpec::visit`] is the one place that turns an
 //! instance into its concrete task type.
 
+use crate::bfs::Graph;
 use crate::golomb::{is_golomb, Golomb};
+use crate::integrate::{Integrate, IntegrateParams};
 use crate::knapsack::{Instance, Knapsack};
+use crate::mandelbrot::{MandelParams, Mandelbrot};
 use crate::puzzle15::{Puzzle15, Tiles};
 use crate::synthetic::{SplitRule, Synthetic, SyntheticParams};
 use crate::uts::{Uts, UtsParams};
@@ -96,6 +99,18 @@ impl Objective for crate::synthetic::SyntheticSum {
 }
 
 impl Objective for crate::hashtable::Distinct {
+    fn objective(&self) -> Option<u64> {
+        None
+    }
+}
+
+impl Objective for crate::mandelbrot::MandelCount {
+    fn objective(&self) -> Option<u64> {
+        None
+    }
+}
+
+impl Objective for crate::integrate::Integral {
     fn objective(&self) -> Option<u64> {
         None
     }
@@ -285,6 +300,48 @@ impl PuzzleSpec {
     }
 }
 
+/// A Mandelbrot run and where to draw it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MandelSpec {
+    /// The grid and t̂.
+    pub params: MandelParams,
+    /// Draw the set to this PNG file after the run.
+    pub png: Option<PathBuf>,
+}
+
+/// Where a BFS graph comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GraphSource {
+    /// A SNAP edge list.
+    File(PathBuf),
+    /// R-MAT with 2^scale vertices, edge factor and seed.
+    Rmat {
+        /// log₂ of the vertices.
+        scale: u32,
+        /// Edges per vertex.
+        edge_factor: u64,
+        /// The generator's seed.
+        seed: u64,
+    },
+}
+
+/// A BFS instance: the graph (read or generated once) and the source.
+#[derive(Debug, Clone)]
+pub struct BfsSpec {
+    /// Where the graph comes from.
+    pub input: GraphSource,
+    /// The graph.
+    pub graph: Arc<Graph>,
+    /// The source vertex.
+    pub source: u32,
+}
+
+impl PartialEq for BfsSpec {
+    fn eq(&self, other: &Self) -> bool {
+        self.input == other.input && self.source == other.source
+    }
+}
+
 /// One application instance.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AppSpec {
@@ -302,6 +359,13 @@ pub enum AppSpec {
     Puzzle15(PuzzleSpec),
     /// The distributed hash table of paper 003, Example 2.1.
     Hashtable(crate::hashtable::HashtableSpec),
+    /// The Mandelbrot set on an n×n grid (paper 001 §14.1.2).
+    Mandelbrot(MandelSpec),
+    /// Adaptive Simpson integration of a built-in integrand.
+    Integrate(IntegrateParams),
+    /// Level-synchronous BFS: a sequence of computations, one per level, which the commands
+    /// run themselves (it has no single task to visit).
+    Bfs(BfsSpec),
 }
 
 impl AppSpec {
@@ -373,6 +437,26 @@ impl AppSpec {
                     },
                 )
             }
+            AppSpec::Mandelbrot(ref m) => {
+                let p = m.params;
+                visitor.visit(
+                    move || Mandelbrot::new(p).expect("validated Mandelbrot parameters"),
+                    move |c| {
+                        Some(Published {
+                            source: "every point computed once".into(),
+                            value: format!("{} points", p.points()),
+                            matches: c.points == p.points(),
+                        })
+                    },
+                )
+            }
+            AppSpec::Integrate(p) => visitor.visit(
+                move || Integrate::new(p).expect("validated integration parameters"),
+                move |r| published_integral(&p, r.value()),
+            ),
+            AppSpec::Bfs(_) => {
+                unreachable!("bfs runs level by level: the commands route it to commands::bfs")
+            }
         }
     }
 
@@ -401,6 +485,30 @@ impl AppSpec {
                 crate::hashtable::KeySource::File(f) => {
                     format!("hashtable --file {} --q {}", f.display(), h.q)
                 }
+            },
+            AppSpec::Mandelbrot(m) => {
+                let p = &m.params;
+                format!(
+                    "mandelbrot --n {} --z0 {},{} --a0 {} --max-iter {}",
+                    p.n, p.z0_re, p.z0_im, p.a0, p.max_iter
+                )
+            }
+            AppSpec::Integrate(p) => format!(
+                "integrate --f {} --tol {:e} --pieces {}",
+                p.f.name(),
+                p.tol,
+                p.pieces
+            ),
+            AppSpec::Bfs(b) => match &b.input {
+                GraphSource::File(path) => format!("bfs {} --source {}", path.display(), b.source),
+                GraphSource::Rmat {
+                    scale,
+                    edge_factor,
+                    seed,
+                } => format!(
+                    "bfs --rmat {scale} --edge-factor {edge_factor} --graph-seed {seed} --source {}",
+                    b.source
+                ),
             },
             AppSpec::Synthetic(p) => format!(
                 "synthetic --work {} --alpha {} --atomic {} --split {} --spin {} --tree-seed {}",
@@ -446,6 +554,9 @@ impl AppSpec {
             AppSpec::Golomb(_) => 2048,   // ~10 ns per candidate
             AppSpec::Puzzle15(_) => 1024, // ~10 ns per node generated
             AppSpec::Hashtable(_) => 8192, // ~1-2 ns per key comparison
+            AppSpec::Mandelbrot(_) => 2048, // ~5 ns per step
+            AppSpec::Integrate(_) => 1024, // ~10-20 ns per evaluation
+            AppSpec::Bfs(_) => 4096,      // ~3 ns per edge scanned
         }
     }
 }
@@ -457,6 +568,16 @@ pub fn published_golomb(n: usize, marks: &[u32]) -> Option<Published> {
         source: "OEIS A003022".into(),
         value: format!("length {expected}"),
         matches: marks.len() == n && marks.last() == Some(&expected) && is_golomb(marks),
+    })
+}
+
+/// The closed form of an integral, against the value computed: within the tolerance.
+pub fn published_integral(p: &IntegrateParams, value: f64) -> Option<Published> {
+    let exact = p.f.exact();
+    Some(Published {
+        source: format!("closed form {}, within --tol {:e}", p.f.formula(), p.tol),
+        value: format!("{exact:.17e}"),
+        matches: (value - exact).abs() <= p.tol,
     })
 }
 
