@@ -54,6 +54,7 @@
 
 pub mod check;
 pub mod config;
+pub mod dag;
 pub(crate) mod driver;
 pub mod error;
 pub mod machine;
