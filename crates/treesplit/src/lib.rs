@@ -70,8 +70,8 @@ pub mod topology;
 pub mod trace;
 
 pub use config::{
-    Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError, Jobs, PermutationKind,
-    PollingOptions, StaticPermutation, TerminationKind,
+    Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError, DagScheduler, Jobs,
+    PermutationKind, PollingOptions, StaticPermutation, TerminationKind,
 };
 pub use error::{Limit, Partial, RunError};
 pub use machine::{simulate, Machine, SimConfig, SimReport, Simulator, Threads};

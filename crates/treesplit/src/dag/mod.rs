@@ -25,7 +25,7 @@
 pub mod schedule;
 pub mod task;
 
-pub use schedule::{Analysis, Placement, Schedule, ScheduleError};
+pub use schedule::{analyse, evaluate, Analysis, Evaluation, Placement, Schedule, ScheduleError};
 pub use task::DagTask;
 
 use serde::{Deserialize, Serialize};

@@ -289,6 +289,96 @@ pub fn analyse(
     })
 }
 
+/// What every DAG run reports (and checks): the DAG's measures, the makespan, and Theorem
+/// 14.3 with and without the communication term. Times are in the machine's report unit
+/// (virtual time units in the simulator, seconds on real machines); `work` and
+/// `critical_path` in units of cost.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Evaluation {
+    /// n.
+    pub tasks: usize,
+    /// Edges.
+    pub edges: usize,
+    /// p.
+    pub pes: usize,
+    /// W (units of cost).
+    pub work: u64,
+    /// The critical path length (units of cost).
+    pub critical_path: u64,
+    /// Seconds (real machines) or virtual time units (simulator) per unit of cost.
+    pub unit: f64,
+    /// The makespan T.
+    pub makespan: f64,
+    /// max(W/p, critical path), in time.
+    pub lower_bound: f64,
+    /// W/p + critical path, in time (Theorem 14.3).
+    pub theorem_14_3_bound: f64,
+    /// T ≤ W/p + critical path.
+    pub theorem_14_3_holds: bool,
+    /// C, the communication term (module comment), in time.
+    pub communication_term: f64,
+    /// W'/p + L' + C with measured durations, in time.
+    pub bound_with_communication: f64,
+    /// T ≤ W'/p + L' + C: checked by every run.
+    pub holds_with_communication: bool,
+    /// T / lower bound.
+    pub ratio_to_lower_bound: f64,
+    /// 2 − 1/p, the approximation ratio of greedy schedules (§14.6).
+    pub two_minus_one_over_p: f64,
+    /// T / lower bound ≤ 2 − 1/p.
+    pub within_two_minus_one_over_p: bool,
+    /// Tasks on the chain the communication term is measured along.
+    pub chain_tasks: usize,
+}
+
+/// Check and measure the schedule of a run on `p` PEs: a unit of cost takes `unit_ticks`
+/// ticks, and a tick is `tick_seconds` of the report's time unit.
+pub fn evaluate(
+    dag: &Dag,
+    schedule: &Schedule,
+    p: usize,
+    unit_ticks: u64,
+    tick_seconds: f64,
+) -> Result<(Evaluation, Analysis), ScheduleError> {
+    let a = analyse(dag, schedule, p, unit_ticks)?;
+    let unit = unit_ticks as f64 * tick_seconds;
+    let t = |ticks: f64| ticks * tick_seconds;
+    let makespan = t(a.makespan as f64);
+    let lower_bound = dag.lower_bound(p) * unit;
+    let theorem = dag.theorem_14_3_bound(p) * unit;
+    let with = t(a.bound_with_communication(p));
+    let ratio = if lower_bound > 0.0 {
+        makespan / lower_bound
+    } else {
+        1.0
+    };
+    let limit = 2.0 - 1.0 / p.max(1) as f64;
+    // Float slack for the comparisons of sums of ticks.
+    let eps = 1e-9 * makespan.max(1.0);
+    Ok((
+        Evaluation {
+            tasks: dag.len(),
+            edges: dag.edges(),
+            pes: p,
+            work: dag.work(),
+            critical_path: dag.critical_path(),
+            unit,
+            makespan,
+            lower_bound,
+            theorem_14_3_bound: theorem,
+            theorem_14_3_holds: makespan <= theorem + eps,
+            communication_term: t(a.communication_term as f64),
+            bound_with_communication: with,
+            holds_with_communication: makespan <= with + eps,
+            ratio_to_lower_bound: ratio,
+            two_minus_one_over_p: limit,
+            within_two_minus_one_over_p: ratio <= limit + 1e-12,
+            chain_tasks: a.chain_tasks,
+        },
+        a,
+    ))
+}
+
 /// The length of [a, b) covered by the sorted disjoint intervals `full`.
 fn overlap(full: &[(u64, u64)], a: u64, b: u64) -> u64 {
     let first = full.partition_point(|&(_, end)| end <= a);
