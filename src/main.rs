@@ -35,5 +35,6 @@ fn main() -> ExitCode {
         Plan::Dst(p) => commands::dst::dst(&p),
         Plan::Depth(p) => commands::depth::depth(&p),
         Plan::Trees(out) => commands::trees::trees(&out),
+        Plan::Dag(p) => commands::dag::dag(&p),
     }))
 }

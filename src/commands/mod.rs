@@ -7,6 +7,7 @@
 
 pub mod bench;
 pub mod compare;
+pub mod dag;
 pub mod depth;
 pub mod dst;
 pub mod fault;

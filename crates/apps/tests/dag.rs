@@ -45,7 +45,7 @@ fn every_scheduler_in_the_simulator_respects_dependencies_and_theorem_14_3() {
                     dag.work(),
                     "{name} {scheduler} P={p}"
                 );
-                let (e, _) = evaluate(&dag, &rep.output, p, 1, 1.0)
+                let (e, _) = evaluate(&dag, &rep.output, p, scheduler.workers(p), 1, 1.0)
                     .unwrap_or_else(|e| panic!("{name} {scheduler} P={p}: {e}"));
                 assert_eq!(e.tasks, dag.len());
                 assert!(
@@ -79,7 +79,7 @@ fn with_tiny_latency_greedy_schedulers_meet_the_plain_theorem() {
             let p = 8;
             let cfg = Config::new(p).dag(scheduler);
             let r = simulate(DagTask::shared(dag.clone(), 0), &cfg, &sim).unwrap();
-            let (e, _) = evaluate(&dag, &r.report.output, p, 1, 1.0).unwrap();
+            let (e, _) = evaluate(&dag, &r.report.output, p, scheduler.workers(p), 1, 1.0).unwrap();
             let workers = if scheduler == DagScheduler::MasterWorker {
                 p - 1
             } else {
@@ -103,7 +103,7 @@ fn every_scheduler_on_threads_respects_dependencies() {
             let rep = run(DagTask::shared(dag.clone(), unit_ns), &cfg)
                 .unwrap_or_else(|e| panic!("{name} {scheduler}: {e}"));
             assert_eq!(rep.totals.work_units, dag.work());
-            let (e, _) = evaluate(&dag, &rep.output, p, unit_ns, 1e-9)
+            let (e, _) = evaluate(&dag, &rep.output, p, scheduler.workers(p), unit_ns, 1e-9)
                 .unwrap_or_else(|e| panic!("{name} {scheduler}: {e}"));
             assert!(e.holds_with_communication, "{name} {scheduler}: {e:?}");
             assert!(e.makespan >= e.lower_bound, "{name} {scheduler}: {e:?}");

@@ -50,6 +50,16 @@ named! {
     }
 }
 
+impl DagScheduler {
+    /// The PEs that run tasks on `p` PEs: master–worker's master runs none when p > 1.
+    pub fn workers(self, p: usize) -> usize {
+        match self {
+            DagScheduler::MasterWorker if p > 1 => p - 1,
+            _ => p,
+        }
+    }
+}
+
 named! {
     /// How the end of the computation is detected.
     pub enum TerminationKind("termination protocol") {

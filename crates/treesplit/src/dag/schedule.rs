@@ -17,10 +17,11 @@
 //! covered by its tasks running and waiting (ready, not started). Then
 //!
 //! ```text
-//! T ≤ W'/p + L' + C
+//! T ≤ W'/w + L' + C
 //! ```
 //!
-//! with W' the measured work (Σ finish − start), L' the critical path under the measured
+//! with w the PEs that run tasks (p; master–worker's master runs none, so w = p − 1 there, and
+//! busy time is when all w run a task), W' the measured work (Σ finish − start), L' the critical path under the measured
 //! durations, and C, the **communication term**, the time during which a task of the chain
 //! was ready but waiting while some PE was idle. With zero latency and a greedy scheduler
 //! C = 0 and W' = W·u, L' = L·u in the simulator (u = 1), which is Theorem 14.3 itself. Every
@@ -147,20 +148,23 @@ pub struct Analysis {
 }
 
 impl Analysis {
-    /// The bound W'/p + L' + C that every feasible schedule meets (module comment).
-    pub fn bound_with_communication(&self, p: usize) -> f64 {
-        self.measured_work as f64 / p.max(1) as f64
+    /// The bound W'/w + L' + C that every feasible schedule on w workers meets (module
+    /// comment).
+    pub fn bound_with_communication(&self, workers: usize) -> f64 {
+        self.measured_work as f64 / workers.max(1) as f64
             + self.measured_critical_path as f64
             + self.communication_term as f64
     }
 }
 
-/// Check `schedule` against `dag` on `p` PEs, a unit of cost taking `unit` ticks, and
-/// measure it.
+/// Check `schedule` against `dag` on `p` PEs of which `workers` run tasks (master–worker:
+/// p − 1), a unit of cost taking `unit` ticks, and measure it. Busy time is when all
+/// `workers` run a task.
 pub fn analyse(
     dag: &Dag,
     schedule: &Schedule,
     p: usize,
+    workers: usize,
     unit: u64,
 ) -> Result<Analysis, ScheduleError> {
     let n = dag.len();
@@ -251,9 +255,9 @@ pub fn analyse(
     let mut running = 0i64;
     let mut since = 0u64;
     for (t, d) in events {
-        let was_full = running >= p as i64;
+        let was_full = running >= workers as i64;
         running += d;
-        let is_full = running >= p as i64;
+        let is_full = running >= workers as i64;
         if !was_full && is_full {
             since = t;
         } else if was_full && !is_full && t > since {
@@ -301,6 +305,8 @@ pub struct Evaluation {
     pub edges: usize,
     /// p.
     pub pes: usize,
+    /// The PEs that run tasks (master–worker: p − 1; the others: p).
+    pub workers: usize,
     /// W (units of cost).
     pub work: u64,
     /// The critical path length (units of cost).
@@ -317,9 +323,9 @@ pub struct Evaluation {
     pub theorem_14_3_holds: bool,
     /// C, the communication term (module comment), in time.
     pub communication_term: f64,
-    /// W'/p + L' + C with measured durations, in time.
+    /// W'/w + L' + C with measured durations, w the workers, in time.
     pub bound_with_communication: f64,
-    /// T ≤ W'/p + L' + C: checked by every run.
+    /// T ≤ W'/w + L' + C: checked by every run.
     pub holds_with_communication: bool,
     /// T / lower bound.
     pub ratio_to_lower_bound: f64,
@@ -331,22 +337,23 @@ pub struct Evaluation {
     pub chain_tasks: usize,
 }
 
-/// Check and measure the schedule of a run on `p` PEs: a unit of cost takes `unit_ticks`
+/// Check and measure the schedule of a run on `p` PEs, `workers` of which run tasks: a unit of cost takes `unit_ticks`
 /// ticks, and a tick is `tick_seconds` of the report's time unit.
 pub fn evaluate(
     dag: &Dag,
     schedule: &Schedule,
     p: usize,
+    workers: usize,
     unit_ticks: u64,
     tick_seconds: f64,
 ) -> Result<(Evaluation, Analysis), ScheduleError> {
-    let a = analyse(dag, schedule, p, unit_ticks)?;
+    let a = analyse(dag, schedule, p, workers, unit_ticks)?;
     let unit = unit_ticks as f64 * tick_seconds;
     let t = |ticks: f64| ticks * tick_seconds;
     let makespan = t(a.makespan as f64);
     let lower_bound = dag.lower_bound(p) * unit;
     let theorem = dag.theorem_14_3_bound(p) * unit;
-    let with = t(a.bound_with_communication(p));
+    let with = t(a.bound_with_communication(workers));
     let ratio = if lower_bound > 0.0 {
         makespan / lower_bound
     } else {
@@ -360,6 +367,7 @@ pub fn evaluate(
             tasks: dag.len(),
             edges: dag.edges(),
             pes: p,
+            workers,
             work: dag.work(),
             critical_path: dag.critical_path(),
             unit,
@@ -414,7 +422,7 @@ mod tests {
             rec(2, 1, 2, 3),
             rec(3, 0, 5, 7),
         ]);
-        let a = analyse(&diamond(), &s, 2, 1).unwrap();
+        let a = analyse(&diamond(), &s, 2, 2, 1).unwrap();
         assert_eq!(a.makespan, 7);
         assert_eq!(a.measured_work, 8);
         assert_eq!(a.measured_critical_path, 7);
@@ -432,7 +440,7 @@ mod tests {
             rec(2, 0, 2, 3),
             rec(3, 0, 10, 12),
         ]);
-        let a = analyse(&diamond(), &s, 2, 1).unwrap();
+        let a = analyse(&diamond(), &s, 2, 2, 1).unwrap();
         assert_eq!(a.communication_term, 5);
         assert_eq!(a.makespan, 12);
         assert!(a.makespan as f64 <= a.bound_with_communication(2));
@@ -450,7 +458,7 @@ mod tests {
         let with = |i: usize, r: Placement| {
             let mut v = ok.clone();
             v[i] = r;
-            analyse(&d, &Schedule(v), 2, 1)
+            analyse(&d, &Schedule(v), 2, 2, 1)
         };
         assert_eq!(
             with(3, rec(3, 0, 4, 6)).unwrap_err(),
@@ -486,7 +494,7 @@ mod tests {
             ScheduleError::UnknownPe { task: 1, pe: 2 }
         );
         assert_eq!(
-            analyse(&d, &Schedule(ok[..3].to_vec()), 2, 1).unwrap_err(),
+            analyse(&d, &Schedule(ok[..3].to_vec()), 2, 2, 1).unwrap_err(),
             ScheduleError::Missing(3)
         );
     }
