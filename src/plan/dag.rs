@@ -47,6 +47,7 @@ impl DagPlan {
 
 /// Flags that mean nothing for a DAG run.
 const NOT_FOR_DAGS: &[(&str, &str)] = &[
+    ("termination", "--termination"),
     ("round", "--round"),
     ("trim", "--trim"),
     ("fast_init", "--fast-init"),
@@ -70,7 +71,7 @@ const NOT_FOR_DAGS: &[(&str, &str)] = &[
     ("empty_splits", "--empty-splits"),
 ];
 
-const WHY: &str = "does not apply to task DAGs (`dag` takes --balancer master-worker|random-static|work-stealing, --delta-t, --seed, --pes, --unit on real machines, --gantt and the simulator's machine options)";
+const WHY: &str = "does not apply to task DAGs (`dag` takes --balancer master-worker|random-static|work-stealing, --delta-t, --seed, --pes, --unit on real machines, --gantt and the simulator's machine options; termination is four-counter)";
 
 /// True for the `dag` application.
 pub fn is_dag(app: &AppArgs) -> bool {
