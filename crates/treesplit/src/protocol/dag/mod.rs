@@ -410,10 +410,18 @@ impl Protocol<DagTask> for DagPe {
             }
             Message::Request => {
                 self.core.counters_mut().requests_received += 1;
-                // Hand over the newest ready task waiting here (not the one running).
+                // Hand over the newest ready task waiting here, but only one this PE would
+                // not start next anyway: while it runs a task, or when it holds two or more.
+                // (An idle PE giving away its only ready task let two idle PEs bounce one
+                // task between them a million times on threads.)
+                let spare =
+                    self.running.is_some() || self.finished.is_some() || self.ready.len() > 1;
                 match self.ready.pop_back() {
-                    Some(v) if !self.core.is_stopped() => self.send_tasks(from, vec![v]),
-                    _ => {
+                    Some(v) if spare && !self.core.is_stopped() => self.send_tasks(from, vec![v]),
+                    other => {
+                        if let Some(v) = other {
+                            self.ready.push_back(v);
+                        }
                         self.core.counters_mut().rejections_sent += 1;
                         self.core.send(from, Message::Reject);
                     }
