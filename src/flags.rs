@@ -5,7 +5,9 @@
 use clap::parser::ValueSource;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::collections::BTreeSet;
-use treesplit::{BalancerKind, BundleRule, PermutationKind, StaticPermutation, TerminationKind};
+use treesplit::{
+    BalancerKind, BundleRule, DagScheduler, PermutationKind, StaticPermutation, TerminationKind,
+};
 
 /// The ids (clap's field names, e.g. `adaptive_c`) of the arguments given on the command line,
 /// at any level of subcommands; defaults do not count.
@@ -437,8 +439,9 @@ pub struct BalancerOpts {
     /// Load balancer: random-polling, neighbour-polling, global-round-robin, random-shift,
     /// poll-and-shuffle (dynamic); random-static, master-worker, prefix-sum, block,
     /// round-robin, random (static, on a bag of jobs cut from the root).
-    #[arg(long, global = true, default_value = "random-polling", value_parser = parse_name::<BalancerKind>)]
-    pub balancer: BalancerKind,
+    /// Task DAGs (`run|sim dag`): master-worker, random-static or work-stealing.
+    #[arg(long, global = true, default_value = "random-polling", value_parser = parse_balancer)]
+    pub balancer: BalancerName,
     /// Work units between two polls of a busy PE's message queue (Δt); the default suits
     /// the machine (the application's unit cost on real machines, T_rout in the simulator).
     #[arg(long = "delta-t", global = true)]
@@ -515,6 +518,26 @@ pub struct BenchArgs {
     /// (default: N-Queens 3, UTS every node).
     #[arg(long = "rayon-depth", global = true)]
     pub rayon_depth: Option<u32>,
+}
+
+/// A `--balancer` value: a tree balancer, or a DAG scheduler (only `run|sim dag` takes
+/// those; master-worker and random-static name both, and the application decides).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BalancerName {
+    Tree(BalancerKind),
+    Dag(DagScheduler),
+}
+
+fn parse_balancer(s: &str) -> Result<BalancerName, String> {
+    match s.parse::<BalancerKind>() {
+        Ok(kind) => Ok(BalancerName::Tree(kind)),
+        Err(tree) => s
+            .parse::<DagScheduler>()
+            .map(BalancerName::Dag)
+            .map_err(|_| {
+                format!("{tree} (task DAGs: master-worker, random-static, work-stealing)")
+            }),
+    }
 }
 
 /// A value parser for clap from the library's `FromStr` (names come from one table there).
@@ -657,6 +680,23 @@ pub enum AppArgs {
         /// The source vertex.
         #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
         source: i64,
+    },
+    /// A task DAG (paper 001 §14.6) run by a DAG scheduler (--balancer master-worker,
+    /// random-static or work-stealing): a Standard Task Graph file, --multiply K or --random N.
+    Dag {
+        /// A DAG in Standard Task Graph format (Tobita–Kasahara; `-`: standard input).
+        #[arg(required_unless_present_any = ["multiply", "random"], conflicts_with_all = ["multiply", "random"])]
+        file: Option<std::path::PathBuf>,
+        /// The DAG of recursive multiplication of two 2^K-digit numbers (Fig. 14.7 is K = 1).
+        #[arg(long, value_name = "K", conflicts_with = "random")]
+        multiply: Option<u32>,
+        /// A random layered DAG of N tasks (seeded by --seed).
+        #[arg(long, value_name = "N")]
+        random: Option<u64>,
+        /// Threads and MPI: the busy work per unit of cost (e.g. 10us, 500ns, 1ms); the
+        /// simulator takes a unit of cost as a unit of virtual time.
+        #[arg(long, value_name = "TIME")]
+        unit: Option<String>,
     },
     /// A synthetic α-splitting tree with known total work (paper 004 §3).
     Synthetic {

@@ -36,5 +36,6 @@ fn main() -> ExitCode {
         Plan::Depth(p) => commands::depth::depth(&p),
         Plan::Trees(out) => commands::trees::trees(&out),
         Plan::Scatter(p) => commands::scatter::scatter(&p),
+        Plan::Dag(p) => commands::dag::dag(&p),
     }))
 }

@@ -9,6 +9,7 @@ pub mod bench;
 pub mod bfs;
 pub mod checkpoint;
 pub mod compare;
+pub mod dag;
 pub mod depth;
 pub mod dst;
 pub mod fault;

@@ -279,6 +279,9 @@ pub fn config_error(e: &ConfigError) -> String {
         ConfigError::VirtualTimeOverflow => format!("{e}"),
         ConfigError::ZeroMaxUnits => "--max-units must be at least 1".into(),
         ConfigError::ZeroTimeLimit => "--time-limit must be more than zero".into(),
+        ConfigError::DagSchedulerOnTree(_)
+        | ConfigError::TreeBalancerOnDag(_)
+        | ConfigError::DagOption(_) => format!("{e}"),
         ConfigError::TooManyThreads { pes, max } => format!(
             "--pes {pes} is more than the thread machine runs ({max}, one OS thread per PE); use `treesplit sim` for larger machines"
         ),

@@ -132,6 +132,128 @@ fn draw_chart(path: &Path, chart: &Chart<'_>) -> Result<(), String> {
     }
 }
 
+/// Draw a DAG schedule (paper 001 Fig. 14.7): one line per PE, a box per task labelled with
+/// its id (when there is room), times in ticks × `tick_seconds` (the simulator: virtual time;
+/// real machines: shown in ms).
+pub fn draw_dag(
+    path: &Path,
+    title: &str,
+    pes: usize,
+    schedule: &[treesplit::dag::Placement],
+    tick_seconds: f64,
+    virtual_time: bool,
+) -> Result<(), String> {
+    register_font();
+    let rows = (pes as u32).clamp(1, 64);
+    let size = (1200, (120 + 40 * rows).min(900));
+    let (scale, x_desc) = if virtual_time {
+        (1.0, "virtual time")
+    } else {
+        (tick_seconds * 1e3, "time (ms)")
+    };
+    let d = DagChart {
+        title,
+        pes,
+        schedule,
+        scale,
+        x_desc,
+    };
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("svg") => dag_on(SVGBackend::new(path, size).into_drawing_area(), &d),
+        Some("png") => dag_on(BitMapBackend::new(path, size).into_drawing_area(), &d),
+        _ => Err("the file name must end in .svg or .png".into()),
+    }
+}
+
+struct DagChart<'a> {
+    title: &'a str,
+    pes: usize,
+    schedule: &'a [treesplit::dag::Placement],
+    scale: f64,
+    x_desc: &'static str,
+}
+
+fn dag_on<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    d: &DagChart<'_>,
+) -> Result<(), String> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(err)?;
+    let end = d
+        .schedule
+        .iter()
+        .map(|r| r.finish)
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64
+        * d.scale;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(d.title, ("sans-serif", 18))
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0f64..end, 0f64..d.pes.max(1) as f64)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .x_desc(d.x_desc)
+        .y_desc("PE")
+        .draw()
+        .map_err(err)?;
+    let fill = color(Activity::Working);
+    chart
+        .draw_series(d.schedule.iter().map(|r| {
+            let y = f64::from(r.pe);
+            Rectangle::new(
+                [
+                    (r.start as f64 * d.scale, y + 0.1),
+                    (r.finish as f64 * d.scale, y + 0.9),
+                ],
+                fill.filled(),
+            )
+        }))
+        .map_err(err)?;
+    chart
+        .draw_series(d.schedule.iter().map(|r| {
+            let y = f64::from(r.pe);
+            Rectangle::new(
+                [
+                    (r.start as f64 * d.scale, y + 0.1),
+                    (r.finish as f64 * d.scale, y + 0.9),
+                ],
+                WHITE.stroke_width(1),
+            )
+        }))
+        .map_err(err)?;
+    // Task ids, where a box is wide and tall enough to hold one.
+    if d.pes <= 64 {
+        let px_per_tick = 1100.0 / end;
+        chart
+            .draw_series(
+                d.schedule
+                    .iter()
+                    .filter(|r| (r.finish - r.start) as f64 * d.scale * px_per_tick >= 24.0)
+                    .map(|r| {
+                        let x = (r.start as f64 + 0.15 * (r.finish - r.start) as f64) * d.scale;
+                        Text::new(
+                            r.task.to_string(),
+                            (x, f64::from(r.pe) + 0.65),
+                            ("sans-serif", 13).into_font().color(&WHITE),
+                        )
+                    }),
+            )
+            .map_err(err)?;
+    }
+    root.present().map_err(err)?;
+    Ok(())
+}
+
 /// Draw a balancer comparison: efficiency per balancer (name, efficiency) as bars.
 pub fn draw_comparison(path: &Path, title: &str, rows: &[(String, f64)]) -> Result<(), String> {
     register_font();

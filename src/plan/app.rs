@@ -17,6 +17,9 @@ pub fn reads_stdin(args: &AppArgs) -> bool {
     let dash = |p: &std::path::Path| p == std::path::Path::new("-");
     match args {
         AppArgs::Knapsack { file } => dash(file),
+        AppArgs::Dag {
+            file: Some(file), ..
+        } => dash(file),
         AppArgs::Puzzle15 {
             korf_file: Some(f), ..
         } => dash(f),
@@ -62,6 +65,10 @@ pub fn from_args(args: &AppArgs) -> Result<App, String> {
         }
         AppArgs::Knapsack { file } => Ok(App::Knapsack(KnapsackFile::read(file)?)),
         AppArgs::Hashtable { keys, file } => hashtable(*keys, file.as_deref()),
+        AppArgs::Dag { .. } => Err(
+            "a task DAG runs with `treesplit run dag` or `treesplit sim dag` only (its schedulers are not tree balancers)"
+                .into(),
+        ),
         AppArgs::Golomb { n } => {
             treesplit_apps::golomb::Golomb::new(*n)?;
             Ok(App::Golomb(*n))

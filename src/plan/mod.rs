@@ -4,12 +4,13 @@
 //! so the commands below only run plans, and read no flags.
 
 pub mod app;
+pub mod dag;
 pub mod rules;
 pub mod scatter;
 
 use crate::flags::{
-    AppArgs, BalancerOpts, BenchArgs, Cli, Command, Common, CompareArgs, DepthArgs, DstArgs, Given,
-    LimitFlags, MachineArg, ResumeArgs, RunArgs, SimArgs, SimOpts, SplitRuleArg,
+    AppArgs, BalancerName, BalancerOpts, BenchArgs, Cli, Command, Common, CompareArgs, DepthArgs,
+    DstArgs, Given, LimitFlags, MachineArg, ResumeArgs, RunArgs, SimArgs, SimOpts, SplitRuleArg,
 };
 use crate::output::{self, plot, Failure, Notes};
 pub use app::{App, AppVisitor, Published};
@@ -102,6 +103,8 @@ pub enum Plan {
     Depth(DepthPlan),
     Trees(Output),
     Scatter(scatter::ScatterPlan),
+    /// `run|sim dag`.
+    Dag(dag::DagPlan),
 }
 
 /// Where a single application runs.
@@ -328,6 +331,8 @@ pub struct DepthPlan {
 /// The plan of a parsed command line.
 pub fn plan(cli: Cli, given: &Given) -> Result<Plan, Failure> {
     match cli.command {
+        Command::Run(r) if dag::is_dag(&r.app) => dag::run_plan(r, given).map(Plan::Dag),
+        Command::Sim(s) if dag::is_dag(&s.app) => dag::sim_plan(s, given).map(Plan::Dag),
         Command::Run(r) => run_plan(r, given).map(Plan::Run),
         Command::Resume(r) => resume_plan(r, given).map(Plan::Run),
         Command::Sim(s) => {
@@ -421,8 +426,16 @@ fn balance(
         (None, None, Some(alpha)) => JobsPlan::FromAlpha(alpha),
         (None, None, None) => JobsPlan::Given(Jobs::FromEstimates),
     };
+    let kind = match o.balancer {
+        BalancerName::Tree(kind) => kind,
+        BalancerName::Dag(s) => {
+            return Err(Failure::input(format!(
+                "--balancer {s} schedules task DAGs only (`treesplit run|sim dag`)"
+            )))
+        }
+    };
     let balance = Balance {
-        kind: o.balancer,
+        kind,
         delta_t: o.delta_t.unwrap_or(default_delta_t),
         seed: seed.unwrap_or(1),
         termination: o.termination,

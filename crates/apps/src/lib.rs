@@ -2,6 +2,7 @@
 //! N-Queens, UTS (Unbalanced Tree Search) and synthetic α-splitting trees, plus idiomatic
 //! rayon versions of the same computations for benchmarks.
 
+pub mod dag;
 pub mod golomb;
 pub mod hashtable;
 pub mod knapsack;

@@ -55,6 +55,7 @@
 pub mod check;
 pub mod checkpoint;
 pub mod config;
+pub mod dag;
 pub(crate) mod driver;
 pub mod error;
 pub mod machine;
@@ -70,8 +71,8 @@ pub mod topology;
 pub mod trace;
 
 pub use config::{
-    Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError, Jobs, PermutationKind,
-    PollingOptions, StaticPermutation, TerminationKind,
+    Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError, DagScheduler, Jobs,
+    PermutationKind, PollingOptions, StaticPermutation, TerminationKind,
 };
 pub use error::{Limit, Partial, RunError};
 pub use machine::{simulate, Machine, SimConfig, SimReport, Simulator, Threads};

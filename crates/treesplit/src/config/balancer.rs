@@ -37,6 +37,30 @@ named! {
 }
 
 named! {
+    /// The schedulers of task DAGs (paper 001 §14.6), set in `Config::dag`.
+    pub enum DagScheduler("DAG scheduler") {
+        /// The master (PE 0) is told of finished tasks and hands ready ones to idle workers.
+        MasterWorker = "master-worker",
+        /// The owner of a task is a pseudorandom permutation of its id; each PE runs its
+        /// ready tasks, completions go to the owners of the successors.
+        RandomStatic = "random-static",
+        /// Each PE keeps its ready tasks; idle PEs steal by random polling; a completion
+        /// makes successors ready at their owners.
+        WorkStealing = "work-stealing",
+    }
+}
+
+impl DagScheduler {
+    /// The PEs that run tasks on `p` PEs: master–worker's master runs none when p > 1.
+    pub fn workers(self, p: usize) -> usize {
+        match self {
+            DagScheduler::MasterWorker if p > 1 => p - 1,
+            _ => p,
+        }
+    }
+}
+
+named! {
     /// How the end of the computation is detected.
     pub enum TerminationKind("termination protocol") {
         /// Four-counter waves over the binary tree of PEs (paper 000 §2).

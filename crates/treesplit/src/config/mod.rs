@@ -27,8 +27,8 @@ mod balancer;
 mod error;
 
 pub use balancer::{
-    Adaptive, BadBundleRule, Balancer, BalancerKind, BundleRule, Jobs, PermutationKind,
-    PollingOptions, StaticPermutation, TerminationKind, DEFAULT_ROUND,
+    Adaptive, BadBundleRule, Balancer, BalancerKind, BundleRule, DagScheduler, Jobs,
+    PermutationKind, PollingOptions, StaticPermutation, TerminationKind, DEFAULT_ROUND,
 };
 pub use error::ConfigError;
 
@@ -64,6 +64,10 @@ pub struct Config {
     /// that splits conserve `Task::estimate`. Debug builds always check the budget.
     #[serde(default)]
     pub check: bool,
+    /// Task DAGs (paper 001 §14.6): the DAG scheduler that runs a `dag::DagTask` root
+    /// (`balancer` is then unused). `None` (the default): a tree-shaped computation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dag: Option<DagScheduler>,
     /// A run stopped by a limit or an interrupt keeps its unfinished work instead of dropping
     /// it: `Partial::remaining` then holds every piece, so that the run can be resumed
     /// (`crate::checkpoint`). Off by default.
@@ -126,6 +130,44 @@ impl Config {
             keep_remaining: false,
             interrupt: Interrupt::default(),
             incumbent: None,
+            dag: None,
+        }
+    }
+
+    /// Builder: run a task DAG with `scheduler` (see [`Config::dag`]).
+    pub fn dag(mut self, scheduler: DagScheduler) -> Self {
+        self.dag = Some(scheduler);
+        self
+    }
+
+    /// Check that the root's kind matches the configuration: a `dag::DagTask` needs a DAG
+    /// scheduler, and a DAG scheduler runs nothing else (nor the options it does not support).
+    pub fn validate_task<T: crate::task::Task>(&self) -> Result<(), ConfigError> {
+        let is_dag = std::any::TypeId::of::<T>() == std::any::TypeId::of::<crate::dag::DagTask>();
+        match (self.dag, is_dag) {
+            (Some(s), false) => Err(ConfigError::DagSchedulerOnTree(s)),
+            (None, true) => Err(ConfigError::TreeBalancerOnDag(self.balancer.kind())),
+            (None, false) => Ok(()),
+            (Some(_), true) => {
+                if self.termination != TerminationKind::FourCounter {
+                    Err(ConfigError::DagOption(
+                        "the response tree (they use four-counter termination)",
+                    ))
+                } else if self.max_units.is_some()
+                    || self.time_limit.is_some()
+                    || self.interrupt.0.is_some()
+                {
+                    Err(ConfigError::DagOption("run limits and interrupts"))
+                } else if self.keep_remaining {
+                    Err(ConfigError::DagOption("checkpoints (keep_remaining)"))
+                } else if self.check {
+                    Err(ConfigError::DagOption(
+                        "contract checks (DagTask is the library's own)",
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
         }
     }
 

@@ -170,6 +170,8 @@ pub(crate) struct PeDriver<T: Task> {
     bounds_pending: bool,
     /// The PE has seen termination detected (timeline: it waits as "terminating").
     terminating: bool,
+    /// The protocol wants the clock (`Protocol::on_clock`): the DAG schedulers.
+    clocked: bool,
     /// The best value this PE has sent or passed on.
     flooded: i64,
     // Touched rarely.
@@ -218,7 +220,9 @@ impl<T: Task> PeDriver<T> {
         let round_ticks = proto
             .round_length()
             .map_or(0, |r| r.saturating_mul(machine.ticks_per_round_unit).max(1));
+        let clocked = proto.wants_clock();
         PeDriver {
+            clocked,
             proto,
             announced: incumbent.get().best(),
             incumbent,
@@ -608,6 +612,11 @@ pub(crate) fn drive<T: Task>(
         if pe.is_waiting() {
             pe.wake(net.now());
         }
+        if pe.clocked {
+            // The DAG schedulers: a task finished by the last slice completes now.
+            pe.proto.on_clock(net.now());
+            flush(pe, net)?;
+        }
         // Deliver what has arrived.
         while let Some(incoming) = net.try_recv()? {
             let now = net.now();
@@ -636,6 +645,9 @@ pub(crate) fn drive<T: Task>(
         match action {
             Step::Work { budget } => {
                 pe.trace_state(PeState::Working, net);
+                if pe.clocked {
+                    pe.proto.on_clock(net.now());
+                }
                 let slice = pe.work(budget);
                 if pe.max_units.is_some() || pe.time_limit.is_some() || pe.interrupt.0.is_some() {
                     pe.check_limits(slice.units, net);

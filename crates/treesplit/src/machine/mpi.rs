@@ -107,6 +107,7 @@ impl Mpi {
             (resolved.config, (rank == 0).then_some(root), resolved.note)
         } else {
             config.validate()?;
+            config.validate_task::<T>()?;
             (config.clone(), (rank == 0).then(make_root), None)
         };
         let outcome = catch_quietly(|| {
@@ -166,11 +167,25 @@ impl Mpi {
         let rank = self.rank();
         self.world.barrier();
         // Rounds of synchronous balancers run on the local clock, started together by the
-        // barrier above (ranks' clocks drift apart only by the barrier's skew).
+        // barrier above (ranks' clocks drift apart only by the barrier's skew). Ticks are
+        // aligned to rank 0's start through the system clock, which ranks on one host share,
+        // so that the DAG schedulers' start and finish times compare across ranks (a
+        // successor's start never precedes its predecessor's finish by the barrier's skew).
+        let start = Instant::now();
+        let wall = |t: std::time::SystemTime| {
+            t.duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as i64)
+        };
+        let mine = wall(std::time::SystemTime::now());
+        let mut root_start = [mine];
+        self.world
+            .process_at_rank(0)
+            .broadcast_into(&mut root_start[..]);
         let mut link = Link {
+            offset: mine - root_start[0],
             world: &self.world,
             rank,
-            start: Instant::now(),
+            start,
             pending: None,
             early_stats: Vec::new(),
             units: 0,
@@ -263,6 +278,8 @@ struct Link<'a> {
     world: &'a SimpleCommunicator,
     rank: usize,
     start: Instant,
+    /// Nanoseconds from rank 0's start to this rank's, by the system clock.
+    offset: i64,
     /// What a blocking wait received, for the next `try_recv`.
     pending: Option<(MpiMessage, Status)>,
     /// Rank 0: statistics of ranks that finished while it was still reducing results.
@@ -274,7 +291,7 @@ struct Link<'a> {
 impl Link<'_> {
     /// Nanoseconds since the common start.
     fn elapsed(&self) -> u64 {
-        self.start.elapsed().as_nanos() as u64
+        (self.start.elapsed().as_nanos() as i64 + self.offset).max(0) as u64
     }
 
     /// Receive a probed message and decode its envelope.

@@ -20,6 +20,7 @@
 //!   pseudorandom values derived from the run's seed.
 
 pub mod assignment;
+pub mod dag;
 pub mod hash;
 pub mod pe;
 pub mod polling;
@@ -91,6 +92,21 @@ pub enum Message<T: Task> {
     },
     /// Prefix-sum: the parallel prefix sum over the PEs' estimated loads.
     Scan(assignment::prefix_sum::ScanSignal),
+    /// DAG schedulers: ready tasks handed to this PE (a master's assignment, a steal's answer).
+    DagTasks {
+        /// The tasks.
+        tasks: Vec<crate::dag::TaskId>,
+        /// The termination protocol's return address (unused: four-counter).
+        token: u64,
+    },
+    /// DAG schedulers: these tasks have finished (to the master, or to the owners of their
+    /// successors).
+    DagDone {
+        /// The finished tasks.
+        tasks: Vec<crate::dag::TaskId>,
+        /// The termination protocol's return address (unused: four-counter).
+        token: u64,
+    },
     /// Early stop: a decision search found what it looked for; flooded over the binary tree of
     /// PEs. Every PE drops its work, answers requests with rejections and discards work that
     /// still arrives; termination detection then ends the run as usual.
@@ -107,6 +123,8 @@ impl<T: Task> Message<T> {
             Message::Work { .. }
                 | Message::Root { .. }
                 | Message::Bundle { .. }
+                | Message::DagTasks { .. }
+                | Message::DagDone { .. }
                 | Message::Scatter { piece: Some(_), .. }
         )
     }
@@ -196,10 +214,22 @@ pub trait Protocol<T: Task>: Send {
     }
     /// Round `round` starts (only called when `round_length` is `Some`).
     fn on_round(&mut self, _round: u64) {}
+    /// True for protocols that need the machine's clock ([`Protocol::on_clock`]): the DAG
+    /// schedulers, which record when each task starts and finishes.
+    fn wants_clock(&self) -> bool {
+        false
+    }
+    /// The machine's clock reads `now` ticks (virtual time in the simulator, ns since the
+    /// common start on real machines): called, when [`Protocol::wants_clock`], at the top of
+    /// every turn of the driver's loop and right before every work slice.
+    fn on_clock(&mut self, _now: u64) {}
 }
 
 /// Build the state machine of PE `me` for the configured balancer. PE 0 gets the root task.
 pub fn new_pe<T: Task>(me: PeId, config: &Config, root: Option<T>) -> Box<dyn Protocol<T>> {
+    if let Some(scheduler) = config.dag {
+        return dag::new_pe(me, config, scheduler, root);
+    }
     match config.balancer {
         Balancer::RandomPolling { .. }
         | Balancer::NeighbourPolling { .. }

@@ -135,6 +135,11 @@ impl<T: Task> PeCore<T> {
         &self.counters
     }
 
+    /// This PE's result accumulator (the DAG schedulers record their tasks in it).
+    pub fn output_mut(&mut self) -> &mut T::Output {
+        &mut self.output
+    }
+
     /// This PE's counters, for the balancer's own counts (requests, rejections).
     pub fn counters_mut(&mut self) -> &mut PeCounters {
         &mut self.counters

@@ -47,12 +47,18 @@ pub const DEFAULT_JOBS_PER_PE: u64 = 16;
 /// Every choice is said in [`Resolved::note`], caps and floors included. Every machine calls
 /// this before a run.
 pub fn resolve_depth<T: Task>(config: &Config, root: &T) -> Result<Resolved, ConfigError> {
+    config.validate_task::<T>()?;
     let mut config = config.clone();
     let mut resolved = Resolved {
         config: config.clone(),
         alpha: None,
         note: None,
     };
+    if config.dag.is_some() {
+        // A DAG scheduler cuts no jobs: the balancer and its number of jobs are unused.
+        config.validate_options()?;
+        return Ok(resolved);
+    }
     if config.balancer.jobs() == Some(Jobs::FromEstimates) {
         config.validate_options()?;
         let kind = config.balancer.kind();

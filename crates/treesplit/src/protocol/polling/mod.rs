@@ -322,7 +322,10 @@ impl<T: Task> Protocol<T> for Polling<T> {
             | Message::Scatter { .. }
             | Message::Shuffling(_) => self.receive_shuffle(from, message),
             Message::Stop => self.begin_stop(Some(from)),
-            Message::Bundle { .. } | Message::Scan(_) => {
+            Message::Bundle { .. }
+            | Message::Scan(_)
+            | Message::DagTasks { .. }
+            | Message::DagDone { .. } => {
                 panic!(
                     "PE {}: a static balancer's message reached a polling PE",
                     self.pe.me()

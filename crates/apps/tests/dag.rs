@@ -1,0 +1,173 @@
+//! Task DAGs (paper 001 §14.6) end to end: every DAG scheduler on the simulator (P = 8, 64)
+//! and on threads runs every task exactly once, never before its predecessors have
+//! finished, and stays within Theorem 14.3 plus the communication term
+//! (`treesplit::dag::schedule`); in the simulator with zero latency effects removed the
+//! plain theorem is met too where the scheduler is greedy. Bad combinations are errors.
+
+use std::sync::Arc;
+use treesplit::dag::{evaluate, Dag, DagTask};
+use treesplit::{run, simulate, Config, ConfigError, DagScheduler, RunError, SimConfig};
+use treesplit_apps::dag::{multiply, parse_stg, random_layered};
+
+fn stg(name: &str) -> Dag {
+    let path = format!("{}/tests/data/dag/{name}", env!("CARGO_MANIFEST_DIR"));
+    parse_stg(&std::fs::read_to_string(&path).unwrap(), &path).unwrap()
+}
+
+fn dags() -> Vec<(&'static str, Arc<Dag>)> {
+    vec![
+        ("fig14_7.stg", Arc::new(stg("fig14_7.stg"))),
+        ("small10.stg", Arc::new(stg("small10.stg"))),
+        ("multiply 3", Arc::new(multiply(3).unwrap())),
+        ("random 400", Arc::new(random_layered(400, 5).unwrap())),
+    ]
+}
+
+#[test]
+fn stg_files_have_their_published_measures() {
+    let d = stg("fig14_7.stg");
+    assert_eq!((d.len(), d.work(), d.critical_path()), (10, 20, 11));
+    let d = stg("small10.stg");
+    assert_eq!((d.len(), d.work(), d.critical_path()), (12, 44, 23));
+}
+
+#[test]
+fn every_scheduler_in_the_simulator_respects_dependencies_and_theorem_14_3() {
+    for (name, dag) in dags() {
+        for scheduler in DagScheduler::ALL.iter().copied() {
+            for p in [1, 8, 64] {
+                let cfg = Config::new(p).dag(scheduler).seed(3);
+                let r = simulate(DagTask::shared(dag.clone(), 0), &cfg, &SimConfig::default())
+                    .unwrap_or_else(|e| panic!("{name} {scheduler} P={p}: {e}"));
+                let rep = &r.report;
+                assert_eq!(
+                    rep.totals.work_units,
+                    dag.work(),
+                    "{name} {scheduler} P={p}"
+                );
+                let (e, _) = evaluate(&dag, &rep.output, p, scheduler.workers(p), 1, 1.0)
+                    .unwrap_or_else(|e| panic!("{name} {scheduler} P={p}: {e}"));
+                assert_eq!(e.tasks, dag.len());
+                assert!(
+                    e.holds_with_communication,
+                    "{name} {scheduler} P={p}: {e:?}"
+                );
+                assert!(
+                    e.makespan >= e.lower_bound,
+                    "{name} {scheduler} P={p}: {e:?}"
+                );
+                if p == 1 {
+                    // One PE: no messages, so the schedule is greedy and exactly W long.
+                    assert_eq!(e.makespan, dag.work() as f64, "{name} {scheduler}");
+                    assert_eq!(e.communication_term, 0.0);
+                }
+            }
+        }
+    }
+}
+
+/// The a-priori bound of master–worker in the simulator (T_send = T_recv = 0, crossbar), as
+/// README states it: as the master sees it, a task occupies its worker for t_v + 2·T_rout
+/// (assignment out, completion back), and the master is greedy, so Theorem 14.3 with those
+/// durations on P − 1 workers holds, plus the root's broadcast down the tree of PEs.
+fn master_worker_bound(dag: &Dag, p: usize, t_rout: u64) -> f64 {
+    let c = 2 * t_rout;
+    let mut longest = vec![0u64; dag.len()];
+    for &v in dag.topological_order() {
+        let before = dag
+            .preds(v)
+            .iter()
+            .map(|&u| longest[u as usize])
+            .max()
+            .unwrap_or(0);
+        longest[v as usize] = before + dag.cost(v) + c;
+    }
+    let path = longest.iter().copied().max().unwrap_or(0) as f64;
+    let work = (dag.work() + c * dag.len() as u64) as f64;
+    let depth = (p as f64).log2().ceil();
+    work / (p - 1) as f64 + path + 2.0 * depth * t_rout as f64
+}
+
+#[test]
+fn master_worker_meets_its_a_priori_bound() {
+    for (name, dag) in dags() {
+        for p in [2, 8, 64] {
+            for t_rout in [1, 10] {
+                let sim = SimConfig {
+                    t_rout,
+                    ..SimConfig::default()
+                };
+                let cfg = Config::new(p).dag(DagScheduler::MasterWorker);
+                let r = simulate(DagTask::shared(dag.clone(), 0), &cfg, &sim).unwrap();
+                let (e, _) = evaluate(&dag, &r.report.output, p, p - 1, 1, 1.0).unwrap();
+                let bound = master_worker_bound(&dag, p, t_rout);
+                assert!(
+                    e.makespan <= bound,
+                    "{name} P={p} T_rout={t_rout}: {} > {bound}",
+                    e.makespan
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_scheduler_on_threads_respects_dependencies() {
+    for (name, dag) in dags().into_iter().take(3) {
+        for scheduler in DagScheduler::ALL.iter().copied() {
+            let p = 4;
+            let unit_ns = 2_000;
+            let cfg = Config::new(p).dag(scheduler);
+            let rep = run(DagTask::shared(dag.clone(), unit_ns), &cfg)
+                .unwrap_or_else(|e| panic!("{name} {scheduler}: {e}"));
+            assert_eq!(rep.totals.work_units, dag.work());
+            let (e, _) = evaluate(&dag, &rep.output, p, scheduler.workers(p), unit_ns, 1e-9)
+                .unwrap_or_else(|e| panic!("{name} {scheduler}: {e}"));
+            assert!(e.holds_with_communication, "{name} {scheduler}: {e:?}");
+            assert!(e.makespan >= e.lower_bound, "{name} {scheduler}: {e:?}");
+        }
+    }
+}
+
+#[test]
+fn the_multiplication_dag_is_deterministic_in_the_simulator() {
+    let dag = Arc::new(multiply(2).unwrap());
+    for scheduler in DagScheduler::ALL.iter().copied() {
+        let cfg = Config::new(8).dag(scheduler);
+        let a = simulate(DagTask::shared(dag.clone(), 0), &cfg, &SimConfig::default()).unwrap();
+        let b = simulate(DagTask::shared(dag.clone(), 0), &cfg, &SimConfig::default()).unwrap();
+        let (mut x, mut y) = (a.report.output.0.clone(), b.report.output.0.clone());
+        x.sort_by_key(|r| r.task);
+        y.sort_by_key(|r| r.task);
+        assert_eq!(x, y, "{scheduler}");
+    }
+}
+
+#[test]
+fn dag_and_tree_do_not_mix() {
+    let dag = DagTask::new(multiply(1).unwrap(), 0);
+    let err = run(dag.clone(), &Config::new(2)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            RunError::InvalidConfig(ConfigError::TreeBalancerOnDag(_))
+        ),
+        "{err:?}"
+    );
+    let tree = treesplit_apps::NQueens::new(6).unwrap();
+    let err = run(tree, &Config::new(2).dag(DagScheduler::WorkStealing)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            RunError::InvalidConfig(ConfigError::DagSchedulerOnTree(DagScheduler::WorkStealing))
+        ),
+        "{err:?}"
+    );
+    let cfg = Config::new(2)
+        .dag(DagScheduler::MasterWorker)
+        .termination(treesplit::TerminationKind::ResponseTree);
+    assert!(matches!(
+        run(dag, &cfg).unwrap_err(),
+        RunError::InvalidConfig(ConfigError::DagOption(_))
+    ));
+}

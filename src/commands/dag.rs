@@ -1,0 +1,170 @@
+//! `run|sim dag`: run a task DAG with a DAG scheduler on threads, MPI or the simulator, then
+//! check the gathered schedule — every task ran exactly once, none before all its
+//! predecessors had finished (else exit 3) — and Theorem 14.3 with the communication term
+//! (`treesplit::dag::schedule`; a violation is a bug: exit 3), and report the makespan against
+//! the lower bound, the theorem's bound and 2 − 1/p. `--gantt` draws the schedule, one line
+//! per PE as in Fig. 14.7.
+
+use crate::output::{self, plot, Failure};
+use crate::plan::dag::DagPlan;
+use crate::plan::MachinePlan;
+use serde::Serialize;
+use treesplit::dag::{evaluate, DagTask, Evaluation, Schedule};
+use treesplit::{Report, Totals};
+
+/// `run|sim dag --json`.
+#[derive(Serialize)]
+struct DagJson<'a> {
+    app: &'static str,
+    source: &'a str,
+    machine: &'a str,
+    scheduler: &'a str,
+    #[serde(flatten)]
+    evaluation: &'a Evaluation,
+    /// Checked: every task ran once, none before its predecessors finished.
+    dependencies_respected: bool,
+    /// Threads and MPI: nanoseconds per unit of cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unit_ns: Option<u64>,
+    totals: &'a Totals,
+}
+
+/// Run the plan and report.
+pub fn dag(plan: &DagPlan) -> Result<(), Failure> {
+    let root = DagTask::shared(plan.dag.clone(), plan.unit_ns);
+    let (report, machine, tick_seconds, unit_ticks): (Option<Report<Schedule>>, &str, f64, u64) =
+        match &plan.machine {
+            MachinePlan::Sim { pes, sim, .. } => {
+                let config = plan.config(*pes)?;
+                let r = treesplit::simulate(root, &config, sim)?;
+                output::Notes {
+                    quiet: plan.out.quiet,
+                }
+                .note(r.speed());
+                (Some(r.report), "sim", 1.0, 1)
+            }
+            MachinePlan::Threads { pes, .. } => {
+                let config = plan.config(*pes)?;
+                let r = treesplit::Threads::new().run(root, &config)?;
+                (Some(r), "threads", 1e-9, plan.unit_ns)
+            }
+            MachinePlan::Mpi { pes } => (mpi_run(plan, root, *pes)?, "mpi", 1e-9, plan.unit_ns),
+            MachinePlan::Sequential => unreachable!("dag plans name a machine"),
+        };
+    let Some(report) = report else {
+        return Ok(()); // an MPI rank other than 0
+    };
+    let p = report.pes();
+    let workers = plan.scheduler.workers(p);
+    let (e, _) = evaluate(
+        &plan.dag,
+        &report.output,
+        p,
+        workers,
+        unit_ticks,
+        tick_seconds,
+    )
+    .map_err(|err| Failure::wrong(format!("infeasible schedule: {err}")))?;
+    if report.totals.work_units != plan.dag.work() {
+        return Err(Failure::wrong(format!(
+            "the PEs did {} units of work, the DAG holds {}",
+            report.totals.work_units,
+            plan.dag.work()
+        )));
+    }
+    let time = |x: f64| {
+        if machine == "sim" {
+            format!("{}", (x * 1000.0).round() / 1000.0)
+        } else {
+            format!("{x:.6} s")
+        }
+    };
+    if plan.out.json {
+        output::print_json(&DagJson {
+            app: "dag",
+            source: &plan.source,
+            machine,
+            scheduler: plan.scheduler.name(),
+            evaluation: &e,
+            dependencies_respected: true,
+            unit_ns: (machine != "sim").then_some(plan.unit_ns),
+            totals: &report.totals,
+        })?;
+    } else {
+        println!(
+            "dag {}: {} tasks, {} edges, work W = {}, critical path = {}",
+            plan.source, e.tasks, e.edges, e.work, e.critical_path
+        );
+        println!(
+            "{} on {machine}, P = {p}: makespan {} (lower bound max(W/p, critical path) = {}, ratio {:.3}; 2 − 1/p = {:.3})",
+            plan.scheduler,
+            time(e.makespan),
+            time(e.lower_bound),
+            e.ratio_to_lower_bound,
+            e.two_minus_one_over_p
+        );
+        println!(
+            "Theorem 14.3: W/p + critical path = {} ({}); with the communication term C = {}: {} (holds)",
+            time(e.theorem_14_3_bound),
+            if e.theorem_14_3_holds { "holds" } else { "exceeded" },
+            time(e.communication_term),
+            time(e.bound_with_communication)
+        );
+        println!(
+            "dependencies: all {} tasks ran once, none before its predecessors finished; {} messages",
+            e.tasks, report.totals.messages
+        );
+    }
+    if !e.holds_with_communication {
+        return Err(Failure::wrong(format!(
+            "makespan {} exceeds W'/w + L' + C = {}: the schedule's accounting is wrong",
+            e.makespan, e.bound_with_communication
+        )));
+    }
+    if let Some(path) = &plan.gantt {
+        let title = format!(
+            "{} on {machine}, P = {p}: {}, makespan {}",
+            plan.scheduler,
+            plan.source,
+            time(e.makespan)
+        );
+        plot::draw_dag(
+            path,
+            &title,
+            p,
+            &report.output.0,
+            tick_seconds,
+            machine == "sim",
+        )
+        .map_err(|err| Failure::run(format!("cannot draw {}: {err}", path.display())))?;
+        output::Notes {
+            quiet: plan.out.quiet,
+        }
+        .note(format_args!("wrote {}", path.display()));
+    }
+    Ok(())
+}
+
+#[cfg(feature = "mpi")]
+fn mpi_run(
+    plan: &DagPlan,
+    root: DagTask,
+    pes: Option<usize>,
+) -> Result<Option<Report<Schedule>>, Failure> {
+    let mpi = treesplit::machine::mpi::Mpi::init().map_err(Failure::run)?;
+    let size = mpi.size();
+    if let Some(p) = pes.filter(|&p| p != size) {
+        return Err(Failure::input(format!(
+            "--pes {p}, but the MPI job has {size} ranks (leave out --pes under mpirun)"
+        )));
+    }
+    let config = plan.config(size)?;
+    Ok(mpi.run(|| root, &config)?)
+}
+
+#[cfg(not(feature = "mpi"))]
+fn mpi_run(_: &DagPlan, _: DagTask, _: Option<usize>) -> Result<Option<Report<Schedule>>, Failure> {
+    Err(Failure::input(
+        "this treesplit was built without MPI support; build it with `cargo build --release --features mpi`",
+    ))
+}

@@ -1,0 +1,269 @@
+//! Part of the plan layer: `run|sim dag` — a task DAG (an STG file, `--multiply K` or
+//! `--random N`), its DAG scheduler from `--balancer`, the machine, and the flags that apply
+//! (the tree balancers' options, run limits, `--sequential`, `--baseline` and `--trace` do
+//! not: each is an error naming the flag).
+
+use super::{check_threads, one_pes, rules, sim_machine, MachinePlan, Output};
+use crate::flags::{AppArgs, BalancerName, Given, MachineArg, RunArgs, SimArgs};
+use crate::output::{self, plot, Failure};
+use std::path::PathBuf;
+use std::sync::Arc;
+use treesplit::dag::Dag;
+use treesplit::{BalancerKind, Config, DagScheduler};
+use treesplit_apps::dag::{multiply, parse_stg, random_layered, MAX_MULTIPLY_K, MAX_RANDOM_TASKS};
+
+/// The default unit of cost on real machines: 10 µs of busy work.
+pub const DEFAULT_UNIT_NS: u64 = 10_000;
+
+/// `run|sim dag`: one DAG, one scheduler, one machine.
+pub struct DagPlan {
+    pub dag: Arc<Dag>,
+    /// Where the DAG came from (the file, or the generator and its parameters).
+    pub source: String,
+    pub scheduler: DagScheduler,
+    /// Threads, MPI or the simulator (never the sequential baseline).
+    pub machine: MachinePlan,
+    pub delta_t: u64,
+    pub seed: u64,
+    /// Nanoseconds of busy work per unit of cost on real machines (0 in the simulator).
+    pub unit_ns: u64,
+    pub out: Output,
+    pub gantt: Option<PathBuf>,
+}
+
+impl DagPlan {
+    /// The run configuration for `pes` PEs.
+    pub fn config(&self, pes: usize) -> Result<Config, Failure> {
+        let config = Config::new(pes)
+            .dag(self.scheduler)
+            .delta_t(self.delta_t)
+            .seed(self.seed);
+        config
+            .validate_options()
+            .map_err(|e| Failure::input(output::config_error(&e)))?;
+        Ok(config)
+    }
+}
+
+/// Flags that mean nothing for a DAG run.
+const NOT_FOR_DAGS: &[(&str, &str)] = &[
+    ("termination", "--termination"),
+    ("round", "--round"),
+    ("trim", "--trim"),
+    ("fast_init", "--fast-init"),
+    ("neighbourhood", "--neighbourhood"),
+    ("permutation", "--permutation"),
+    ("adaptive", "--adaptive"),
+    ("adaptive_c", "--adaptive-c"),
+    ("adaptive_gamma", "--adaptive-gamma"),
+    ("h", "--h"),
+    ("jobs_per_pe", "--q"),
+    ("h_from_alpha", "--h-from-alpha"),
+    ("static_permutation", "--static-permutation"),
+    ("bundle", "--bundle"),
+    ("atomic_jobs", "--atomic-jobs"),
+    ("max_units", "--max-units"),
+    ("time_limit", "--time-limit"),
+    ("check", "--check"),
+    ("sequential", "--sequential"),
+    ("baseline", "--baseline"),
+    ("trace", "--trace"),
+    ("empty_splits", "--empty-splits"),
+    ("checkpoint", "--checkpoint"),
+    ("checkpoint_every", "--checkpoint-every"),
+];
+
+const WHY: &str = "does not apply to task DAGs (`dag` takes --balancer master-worker|random-static|work-stealing, --delta-t, --seed, --pes, --unit on real machines, --gantt and the simulator's machine options; termination is four-counter)";
+
+/// True for the `dag` application.
+pub fn is_dag(app: &AppArgs) -> bool {
+    matches!(app, AppArgs::Dag { .. })
+}
+
+/// The scheduler `--balancer` names (the default, random polling, is not one).
+fn scheduler(name: BalancerName, given: &Given) -> Result<DagScheduler, Failure> {
+    match name {
+        BalancerName::Dag(s) => Ok(s),
+        BalancerName::Tree(BalancerKind::MasterWorker) => Ok(DagScheduler::MasterWorker),
+        BalancerName::Tree(BalancerKind::RandomStatic) => Ok(DagScheduler::RandomStatic),
+        BalancerName::Tree(kind) if given.has("balancer") => Err(Failure::input(format!(
+            "--balancer {kind} balances tree-shaped computations; a task DAG needs master-worker, random-static or work-stealing"
+        ))),
+        BalancerName::Tree(_) => Err(Failure::input(
+            "a task DAG needs a DAG scheduler: give --balancer master-worker, random-static or work-stealing",
+        )),
+    }
+}
+
+/// The DAG the application arguments name, and where it came from.
+fn read_dag(app: &AppArgs, seed: u64) -> Result<(Dag, String), Failure> {
+    let AppArgs::Dag {
+        file,
+        multiply: k,
+        random,
+        ..
+    } = app
+    else {
+        unreachable!("only for the dag application")
+    };
+    match (file, k, random) {
+        (Some(path), None, None) => {
+            let (text, name) = if path == std::path::Path::new("-") {
+                let mut text = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                    .map_err(|e| Failure::input(format!("cannot read standard input: {e}")))?;
+                (text, "<stdin>".to_string())
+            } else {
+                let name = path.display().to_string();
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| Failure::input(format!("cannot read {name}: {e}")))?;
+                (text, name)
+            };
+            let dag = parse_stg(&text, &name).map_err(Failure::input)?;
+            Ok((dag, name))
+        }
+        (None, Some(k), None) => multiply(*k)
+            .map(|d| (d, format!("multiply {k} (2^{k} digits)")))
+            .ok_or_else(|| {
+                Failure::input(format!(
+                    "--multiply {k}: K must be at most {MAX_MULTIPLY_K} (2^{MAX_MULTIPLY_K} digits)"
+                ))
+            }),
+        (None, None, Some(n)) => random_layered(*n, seed)
+            .map(|d| (d, format!("random {n} (seed {seed})")))
+            .ok_or_else(|| {
+                Failure::input(format!(
+                    "--random {n}: the number of tasks must be in 1..={MAX_RANDOM_TASKS}"
+                ))
+            }),
+        _ => Err(Failure::input(
+            "dag needs exactly one of FILE, --multiply K and --random N",
+        )),
+    }
+}
+
+/// `10us`, `500ns`, `1ms`, `0.5s`: nanoseconds, at least 1 ns and at most 1 s.
+fn parse_unit(text: &str) -> Result<u64, Failure> {
+    let bad = || {
+        Failure::input(format!(
+            "--unit {text}: expected a time from 1ns to 1s with its unit (ns, us, ms or s), e.g. 10us"
+        ))
+    };
+    let t = text.trim();
+    let i = t
+        .find(|c: char| c.is_alphabetic() || c == 'µ')
+        .ok_or_else(bad)?;
+    let (number, unit) = t.split_at(i);
+    let scale = match unit {
+        "ns" => 1.0,
+        "us" | "µs" => 1e3,
+        "ms" => 1e6,
+        "s" => 1e9,
+        _ => return Err(bad()),
+    };
+    let value: f64 = number.trim().parse().map_err(|_| bad())?;
+    let ns = value * scale;
+    if !(ns.is_finite() && (1.0..=1e9).contains(&ns)) {
+        return Err(bad());
+    }
+    Ok(ns.round() as u64)
+}
+
+/// `run dag …`.
+pub fn run_plan(r: RunArgs, given: &Given) -> Result<DagPlan, Failure> {
+    super::reject_fault("a task DAG")?;
+    rules::reject(given, NOT_FOR_DAGS, WHY)?;
+    let o = &r.opts;
+    let scheduler = scheduler(o.balance.balancer, given)?;
+    let seed = o.common.seed.unwrap_or(1);
+    let (dag, source) = read_dag(&r.app, seed)?;
+    let unit = match &r.app {
+        AppArgs::Dag { unit: Some(u), .. } => parse_unit(u)?,
+        _ => DEFAULT_UNIT_NS,
+    };
+    let out = Output::from(&o.common);
+    let machine = match o.machine {
+        MachineArg::Threads => {
+            let pes = one_pes(&o.common, || {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            })?;
+            check_threads(pes, out.notes())?;
+            MachinePlan::Threads {
+                pes,
+                baseline: false,
+            }
+        }
+        MachineArg::Mpi => {
+            if matches!(&r.app, AppArgs::Dag { file: Some(f), .. } if f == std::path::Path::new("-"))
+            {
+                return Err(Failure::input(
+                    "`-` (standard input) is not available with --machine mpi: mpirun gives standard input to rank 0 only; give a file",
+                ));
+            }
+            MachinePlan::Mpi {
+                pes: match o.common.pes[..] {
+                    [] => None,
+                    _ => Some(one_pes(&o.common, || 0)?),
+                },
+            }
+        }
+    };
+    if let Some(path) = &o.gantt {
+        plot::check_path(path, "--gantt").map_err(Failure::input)?;
+        output::trace::check_writable(path, "--gantt").map_err(Failure::input)?;
+    }
+    let plan = DagPlan {
+        dag: Arc::new(dag),
+        source,
+        scheduler,
+        machine,
+        // A busy PE reads its messages every 10 units of cost (100 µs at the default unit).
+        delta_t: o.balance.delta_t.unwrap_or(10),
+        seed,
+        unit_ns: unit,
+        out,
+        gantt: o.gantt.clone(),
+    };
+    plan.config(1)?;
+    Ok(plan)
+}
+
+/// `sim dag …`.
+pub fn sim_plan(mut s: SimArgs, given: &Given) -> Result<DagPlan, Failure> {
+    super::reject_fault("`treesplit sim` (the simulator)")?;
+    rules::reject(given, NOT_FOR_DAGS, WHY)?;
+    rules::reject(
+        given,
+        &[("unit", "--unit")],
+        "does not apply to the simulator: a unit of cost is a unit of virtual time there",
+    )?;
+    let scheduler = scheduler(s.opts.balance.balancer, given)?;
+    // The simulated machine's checks take a tree balancer's options; the DAG scheduler
+    // replaces it in the configuration.
+    s.opts.balance.balancer = BalancerName::Tree(BalancerKind::RandomPolling);
+    let (pes, sim, balance) = sim_machine(&s.opts)?;
+    let config = balance.config(pes)?;
+    if let Some(path) = &s.opts.gantt {
+        plot::check_path(path, "--gantt").map_err(Failure::input)?;
+        output::trace::check_writable(path, "--gantt").map_err(Failure::input)?;
+    }
+    let seed = config.seed;
+    let (dag, source) = read_dag(&s.app, seed)?;
+    let plan = DagPlan {
+        dag: Arc::new(dag),
+        source,
+        scheduler,
+        machine: MachinePlan::Sim {
+            pes,
+            sim,
+            empty_splits: 0.0,
+        },
+        delta_t: config.delta_t,
+        seed,
+        unit_ns: 0,
+        out: Output::from(&s.opts.common),
+        gantt: s.opts.gantt.clone(),
+    };
+    plan.config(pes)?;
+    Ok(plan)
+}
