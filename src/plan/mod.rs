@@ -563,7 +563,13 @@ fn sim_machine(o: &SimOpts) -> Result<(usize, SimConfig, Balance), Failure> {
 }
 
 fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
-    let app = application(&s.app, given)?;
+    let mut app = application(&s.app, given)?;
+    if let App::Synthetic(p) = &mut app {
+        // Time is virtual in the simulator: spinning per unit would only cost real time.
+        if !given.has("spin") {
+            p.spin = 1;
+        }
+    }
     let o = &s.opts;
     let (pes, sim, balance) = sim_machine(o)?;
     rules::check_balancer_options(given, &[balance.balancer()])?;
