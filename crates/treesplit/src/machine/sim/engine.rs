@@ -15,6 +15,7 @@
 //! finished PE, or if the run deadlocks.
 
 use super::network::Network;
+use super::queue::TimeQueue;
 use super::timeline::{Activity, Timeline, Utilization};
 use super::SimConfig;
 use crate::config::ConfigError;
@@ -24,7 +25,6 @@ use crate::protocol::termination::Signal;
 use crate::protocol::{Message, PeId, Step};
 use crate::task::Task;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use super::queue::TimeQueue;
 use std::collections::VecDeque;
 
 pub(super) enum Event<T: Task> {
