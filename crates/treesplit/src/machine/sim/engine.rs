@@ -45,8 +45,9 @@ pub(super) enum Event<T: Task> {
 /// rather than letting them wrap around.
 const TIME_LIMIT: u64 = 1 << 63;
 
-/// The flag of a heap key that is a slice end, not a slab slot.
-const SLICE_END: u32 = 1 << 31;
+/// A queue key: the PE the event concerns in the high 32 bits (to prefetch its state before
+/// the event comes up), and in the low 32 bits the slab slot of the event, or `SLICE_END`.
+const SLICE_END: u32 = u32::MAX;
 
 /// The event queue: the time queue orders small keys by (time, order of scheduling); the
 /// events that carry messages and tasks wait in a slab and never move. The most common event,
@@ -67,11 +68,15 @@ impl<T: Task> EventQueue<T> {
     }
 
     fn push(&mut self, time: u64, event: Event<T>) {
-        if let Event::SliceEnd(pe) = event {
-            // P ≤ 2^20 (config::MAX_PES): the PE fits beside the flag.
-            self.times.push(time, SLICE_END | pe as u32);
-            return;
-        }
+        // P ≤ 2^20 (config::MAX_PES): a PE fits in 32 bits.
+        let pe = match event {
+            Event::SliceEnd(pe) => {
+                self.times
+                    .push(time, (pe as u64) << 32 | u64::from(SLICE_END));
+                return;
+            }
+            Event::Wake { pe, .. } | Event::Arrive { to: pe, .. } => pe as u64,
+        };
         let slot = match self.free.pop() {
             Some(slot) => {
                 self.slab[slot as usize] = Some(event);
@@ -83,14 +88,15 @@ impl<T: Task> EventQueue<T> {
                 (self.slab.len() - 1) as u32
             }
         };
-        self.times.push(time, slot);
+        self.times.push(time, pe << 32 | u64::from(slot));
     }
 
     /// The earliest event (ties: the one scheduled first).
     pub(super) fn pop(&mut self) -> Option<(u64, Event<T>)> {
-        let (time, slot) = self.times.pop()?;
-        if slot & SLICE_END != 0 {
-            return Some((time, Event::SliceEnd((slot & !SLICE_END) as PeId)));
+        let (time, key) = self.times.pop()?;
+        let slot = key as u32;
+        if slot == SLICE_END {
+            return Some((time, Event::SliceEnd((key >> 32) as PeId)));
         }
         let event = self.slab[slot as usize]
             .take()
@@ -99,12 +105,15 @@ impl<T: Task> EventQueue<T> {
         Some((time, event))
     }
 
-    /// The PE whose slice ends `ahead` events after the next one, if that event is a slice
-    /// end due now (to prefetch its state).
+    /// The PE of the event `ahead` events after the next one, if that event is due now, and
+    /// where its slab entry lies, if it has one (to prefetch them).
     #[inline]
-    fn upcoming_slice_end(&self, ahead: usize) -> Option<PeId> {
+    fn upcoming(&self, ahead: usize) -> Option<(PeId, Option<*const u8>)> {
         let key = self.times.upcoming(ahead)?;
-        (key & SLICE_END != 0).then_some((key & !SLICE_END) as PeId)
+        let slot = key as u32;
+        let entry = (slot != SLICE_END)
+            .then(|| self.slab.as_ptr().wrapping_add(slot as usize) as *const u8);
+        Some(((key >> 32) as PeId, entry))
     }
 }
 
@@ -462,22 +471,26 @@ impl<T: Task> Engine<'_, T> {
         }
     }
 
-    /// Ask the memory for the state of the PEs whose slices end next, a few events ahead:
+    /// Ask the memory for the state of the PEs of the next events, a few events ahead:
     /// with many PEs, most of an event's time was spent waiting for the PE's state to come
     /// from memory. First the PE's slot, then (once that has arrived) the protocol's state
-    /// it points to.
+    /// it points to; and a message's slab entry.
     #[inline]
     fn prefetch(&self) {
         const SLOT_AHEAD: usize = 8;
         const PROTOCOL_AHEAD: usize = 4;
         let queue = &self.world.queue;
-        if let Some(pe) = queue.upcoming_slice_end(SLOT_AHEAD) {
+        if let Some((pe, entry)) = queue.upcoming(SLOT_AHEAD) {
             let slot = &self.pes[pe] as *const Slot<T> as *const u8;
             for line in (0..std::mem::size_of::<Slot<T>>()).step_by(64) {
                 prefetch(slot.wrapping_add(line));
             }
+            if let Some(entry) = entry {
+                prefetch(entry);
+                prefetch(entry.wrapping_add(64));
+            }
         }
-        if let Some(pe) = queue.upcoming_slice_end(PROTOCOL_AHEAD) {
+        if let Some((pe, _)) = queue.upcoming(PROTOCOL_AHEAD) {
             let state = self.pes[pe].driver.protocol_address();
             prefetch(state);
             prefetch(state.wrapping_add(64));

@@ -5,8 +5,8 @@
 //! simulator's semantics (a message and a slice end at the same time). A binary heap over
 //! (time, sequence number) keys gave it at O(log n) cache-missing steps per event, a third
 //! of the run at P = 1024. Here nearly every event (slice ends, messages: Δt and T_rout are
-//! small) lands within the window, where pushing appends a 4-byte key to its time's bucket
-//! and popping reads the next one: FIFO within a bucket *is* scheduling order. An event
+//! small) lands within the window, where pushing appends an 8-byte key to its time's bucket
+//! and popping reads the next one (keys are 8 bytes): FIFO within a bucket *is* scheduling order. An event
 //! scheduled beyond the window waits in the heap, keyed (time, sequence number), and moves
 //! into its bucket as soon as the window reaches its time, before anything else can be put
 //! there directly, so it keeps its place in the order.
@@ -22,11 +22,11 @@ const WORDS: usize = WINDOW / 64;
 /// The keys scheduled for one time, in scheduling order; `head` of them already taken.
 #[derive(Default)]
 struct Bucket {
-    keys: Vec<u32>,
+    keys: Vec<u64>,
     head: usize,
 }
 
-/// A queue of `u32` keys by (time, scheduling order).
+/// A queue of `u64` keys by (time, scheduling order).
 pub(super) struct TimeQueue {
     /// The calendar holds times `base .. base + WINDOW`; `base` is the time last popped.
     base: u64,
@@ -36,8 +36,12 @@ pub(super) struct TimeQueue {
     /// Keys in the calendar.
     in_calendar: usize,
     /// Keys scheduled beyond the window: (time, sequence number, key).
-    later: BinaryHeap<Reverse<(u64, u64, u32)>>,
+    later: BinaryHeap<Reverse<(u64, u64, u64)>>,
     seq: u64,
+    /// Buffers of emptied buckets, for the next bucket to fill: only the buckets in use hold
+    /// memory (a bucket may have held one key per PE; kept by all 1024 buckets, that would
+    /// be gigabytes at 2^20 PEs).
+    spare: Vec<Vec<u64>>,
 }
 
 impl TimeQueue {
@@ -49,12 +53,13 @@ impl TimeQueue {
             in_calendar: 0,
             later: BinaryHeap::new(),
             seq: 0,
+            spare: Vec::new(),
         }
     }
 
     /// Schedule `key` at `time` (never before the last time popped).
     #[inline]
-    pub(super) fn push(&mut self, time: u64, key: u32) {
+    pub(super) fn push(&mut self, time: u64, key: u64) {
         debug_assert!(time >= self.base, "an event scheduled in the past");
         if time - self.base < WINDOW as u64 {
             self.put(time, key);
@@ -65,16 +70,22 @@ impl TimeQueue {
     }
 
     #[inline]
-    fn put(&mut self, time: u64, key: u32) {
+    fn put(&mut self, time: u64, key: u64) {
         let i = (time & MASK) as usize;
-        self.buckets[i].keys.push(key);
+        let keys = &mut self.buckets[i].keys;
+        if keys.capacity() == 0 {
+            if let Some(spare) = self.spare.pop() {
+                *keys = spare;
+            }
+        }
+        keys.push(key);
         self.occupied[i / 64] |= 1 << (i % 64);
         self.in_calendar += 1;
     }
 
     /// The earliest key and its time (ties: the one scheduled first).
     #[inline]
-    pub(super) fn pop(&mut self) -> Option<(u64, u32)> {
+    pub(super) fn pop(&mut self) -> Option<(u64, u64)> {
         loop {
             if self.in_calendar > 0 {
                 let i = (self.base & MASK) as usize;
@@ -83,8 +94,10 @@ impl TimeQueue {
                     let key = bucket.keys[bucket.head];
                     bucket.head += 1;
                     if bucket.head == bucket.keys.len() {
-                        bucket.keys.clear();
+                        let mut keys = std::mem::take(&mut bucket.keys);
                         bucket.head = 0;
+                        keys.clear();
+                        self.spare.push(keys);
                         self.occupied[i / 64] &= !(1 << (i % 64));
                     }
                     self.in_calendar -= 1;
@@ -102,7 +115,7 @@ impl TimeQueue {
     /// The key `ahead` places after the next one, if it is due at the current time (for
     /// prefetching the state of the PEs about to run).
     #[inline]
-    pub(super) fn upcoming(&self, ahead: usize) -> Option<u32> {
+    pub(super) fn upcoming(&self, ahead: usize) -> Option<u64> {
         let bucket = &self.buckets[(self.base & MASK) as usize];
         bucket.keys.get(bucket.head + ahead).copied()
     }
@@ -153,7 +166,7 @@ mod tests {
         for spread in [1u64, 10, 900, 5_000, 1 << 40] {
             let mut q = TimeQueue::new();
             let mut heap = BinaryHeap::new();
-            let (mut now, mut seq, mut key) = (0u64, 0u64, 0u32);
+            let (mut now, mut seq, mut key) = (0u64, 0u64, 0u64);
             for _ in 0..20_000 {
                 for _ in 0..r.random_range(0..3) {
                     let t = now + r.random_range(0..=spread);
