@@ -712,7 +712,8 @@ pub enum AppArgs {
         /// How split fractions are chosen.
         #[arg(long, value_enum, default_value_t = SplitRuleArg::Random)]
         split: SplitRuleArg,
-        /// Mixer rounds per unit (CPU cost of a unit).
+        /// Mixer rounds per unit (CPU cost of a unit). Default 16; 1 in the simulator
+        /// (`treesplit sim`), where time is virtual and spinning only costs real time.
         #[arg(long, default_value_t = 16)]
         spin: u32,
         /// Seed of the tree (split fractions, unit values); independent of --seed.

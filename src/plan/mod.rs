@@ -516,6 +516,11 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
             "does not apply to bfs: its levels are one computation each, so there is no single timeline or baseline (time `run bfs --sequential` or use `bench bfs`)",
         )?;
         rules::reject(given, rules::LIMIT_FLAGS, BFS_LIMITS)?;
+        rules::reject(
+            given,
+            &[("checkpoint", "--checkpoint"), ("checkpoint_every", "--checkpoint-every")],
+            "does not apply to bfs: its levels are one computation each (checkpoint an application with one tree search)",
+        )?;
     }
     if matches!(app, App::Puzzle15(_)) {
         rules::reject(
@@ -690,6 +695,12 @@ fn sim_machine(o: &SimOpts) -> Result<(usize, SimConfig, Balance), Failure> {
 
 fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
     let mut app = application(&s.app, given)?;
+    if let App::Synthetic(p) = &mut app {
+        // Time is virtual in the simulator: spinning per unit would only cost real time.
+        if !given.has("spin") {
+            p.spin = 1;
+        }
+    }
     let o = &s.opts;
     let (pes, sim, balance) = sim_machine(o)?;
     rules::check_balancer_options(&table_flags(&app, given), &[balance.balancer()])?;

@@ -478,6 +478,13 @@ impl<T: Task> PeDriver<T> {
         self.incumbent.get().best()
     }
 
+    /// Where the protocol's state lies in memory (the simulator prefetches it for the PEs
+    /// about to run).
+    #[inline]
+    pub(crate) fn protocol_address(&self) -> *const u8 {
+        &*self.proto as *const dyn Protocol<T> as *const u8
+    }
+
     /// True while the PE holds work.
     pub(crate) fn is_busy(&self) -> bool {
         self.proto.is_busy()

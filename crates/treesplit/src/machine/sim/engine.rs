@@ -15,6 +15,7 @@
 //! finished PE, or if the run deadlocks.
 
 use super::network::Network;
+use super::queue::TimeQueue;
 use super::timeline::{Activity, Timeline, Utilization};
 use super::SimConfig;
 use crate::config::ConfigError;
@@ -24,8 +25,7 @@ use crate::protocol::termination::Signal;
 use crate::protocol::{Message, PeId, Step};
 use crate::task::Task;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 pub(super) enum Event<T: Task> {
     /// A PE's work slice ends.
@@ -45,37 +45,38 @@ pub(super) enum Event<T: Task> {
 /// rather than letting them wrap around.
 const TIME_LIMIT: u64 = 1 << 63;
 
-/// The flag of a heap key that is a slice end, not a slab slot.
-const SLICE_END: u32 = 1 << 31;
+/// A queue key: the PE the event concerns in the high 32 bits (to prefetch its state before
+/// the event comes up), and in the low 32 bits the slab slot of the event, or `SLICE_END`.
+const SLICE_END: u32 = u32::MAX;
 
-/// The event queue: the heap orders small keys (time, sequence number, slot); the events
-/// that carry messages and tasks wait in a slab and never move. The most common event, the
-/// end of a work slice, carries nothing but its PE and lives in the key alone.
+/// The event queue: the time queue orders small keys by (time, order of scheduling); the
+/// events that carry messages and tasks wait in a slab and never move. The most common event,
+/// the end of a work slice, carries nothing but its PE and lives in the key alone.
 pub(super) struct EventQueue<T: Task> {
-    heap: BinaryHeap<Reverse<(u64, u64, u32)>>,
+    times: TimeQueue,
     slab: Vec<Option<Event<T>>>,
     free: Vec<u32>,
-    seq: u64,
 }
 
 impl<T: Task> EventQueue<T> {
     pub(super) fn new() -> Self {
         EventQueue {
-            heap: BinaryHeap::new(),
+            times: TimeQueue::new(),
             slab: Vec::new(),
             free: Vec::new(),
-            seq: 0,
         }
     }
 
     fn push(&mut self, time: u64, event: Event<T>) {
-        self.seq += 1;
-        if let Event::SliceEnd(pe) = event {
-            // P ≤ 2^20 (config::MAX_PES): the PE fits beside the flag.
-            self.heap
-                .push(Reverse((time, self.seq, SLICE_END | pe as u32)));
-            return;
-        }
+        // P ≤ 2^20 (config::MAX_PES): a PE fits in 32 bits.
+        let pe = match event {
+            Event::SliceEnd(pe) => {
+                self.times
+                    .push(time, (pe as u64) << 32 | u64::from(SLICE_END));
+                return;
+            }
+            Event::Wake { pe, .. } | Event::Arrive { to: pe, .. } => pe as u64,
+        };
         let slot = match self.free.pop() {
             Some(slot) => {
                 self.slab[slot as usize] = Some(event);
@@ -87,20 +88,32 @@ impl<T: Task> EventQueue<T> {
                 (self.slab.len() - 1) as u32
             }
         };
-        self.heap.push(Reverse((time, self.seq, slot)));
+        self.times.push(time, pe << 32 | u64::from(slot));
     }
 
     /// The earliest event (ties: the one scheduled first).
     pub(super) fn pop(&mut self) -> Option<(u64, Event<T>)> {
-        let Reverse((time, _, slot)) = self.heap.pop()?;
-        if slot & SLICE_END != 0 {
-            return Some((time, Event::SliceEnd((slot & !SLICE_END) as PeId)));
+        let (time, key) = self.times.pop()?;
+        let slot = key as u32;
+        if slot == SLICE_END {
+            return Some((time, Event::SliceEnd((key >> 32) as PeId)));
         }
         let event = self.slab[slot as usize]
             .take()
             .expect("a scheduled slot holds its event");
         self.free.push(slot);
         Some((time, event))
+    }
+
+    /// The PE of the event `ahead` events after the next one, if that event is due now, and
+    /// where its slab entry lies, if it has one (to prefetch them).
+    #[inline]
+    fn upcoming(&self, ahead: usize) -> Option<(PeId, Option<*const u8>)> {
+        let key = self.times.upcoming(ahead)?;
+        let slot = key as u32;
+        let entry = (slot != SLICE_END)
+            .then(|| self.slab.as_ptr().wrapping_add(slot as usize) as *const u8);
+        Some(((key >> 32) as PeId, entry))
     }
 }
 
@@ -170,8 +183,6 @@ pub(super) struct World<'c, T: Task> {
     pub(super) violation: Option<String>,
     /// PE 0 has just declared termination (checked once its step is over).
     pub(super) finish_sent: bool,
-    /// Reused buffer for sizing messages (bytes as the MPI machine would send them).
-    pub(super) wire: Vec<u8>,
     /// Run limits: work units of all PEs so far (kept only under `Config::max_units`), and
     /// the real time the simulation started (time limits are wall-clock time).
     pub(super) total_units: u64,
@@ -247,9 +258,8 @@ impl<T: Task> Transport<T> for Link<'_, '_, T> {
         {
             w.finish_sent = true;
         }
-        w.wire.clear();
-        w.wire = postcard::to_extend(&envelope, std::mem::take(&mut w.wire)).unwrap_or_default();
-        let bytes = w.wire.len() as u64;
+        // The bytes the MPI machine would send, counted without writing them.
+        let bytes = postcard::experimental::serialized_size(&envelope).unwrap_or(0) as u64;
         let at = w.network.arrival(self.now, self.i, to, &mut w.rng);
         w.queue.push(
             at,
@@ -352,6 +362,20 @@ impl<T: Task> Transport<T> for Link<'_, '_, T> {
     }
 }
 
+/// A hint to bring the cache line at `address` in; it never faults and changes nothing else.
+#[inline(always)]
+fn prefetch(address: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint: it reads nothing the program sees and cannot fault,
+    // whatever the address (SSE, which it needs, is part of x86-64).
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(address as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = address;
+}
+
 /// The simulated machine: the PEs and the world around them.
 pub(super) struct Engine<'c, T: Task> {
     pub(super) pes: Vec<Slot<T>>,
@@ -447,6 +471,32 @@ impl<T: Task> Engine<'_, T> {
         }
     }
 
+    /// Ask the memory for the state of the PEs of the next events, a few events ahead:
+    /// with many PEs, most of an event's time was spent waiting for the PE's state to come
+    /// from memory. First the PE's slot, then (once that has arrived) the protocol's state
+    /// it points to; and a message's slab entry.
+    #[inline]
+    fn prefetch(&self) {
+        const SLOT_AHEAD: usize = 8;
+        const PROTOCOL_AHEAD: usize = 4;
+        let queue = &self.world.queue;
+        if let Some((pe, entry)) = queue.upcoming(SLOT_AHEAD) {
+            let slot = &self.pes[pe] as *const Slot<T> as *const u8;
+            for line in (0..std::mem::size_of::<Slot<T>>()).step_by(64) {
+                prefetch(slot.wrapping_add(line));
+            }
+            if let Some(entry) = entry {
+                prefetch(entry);
+                prefetch(entry.wrapping_add(64));
+            }
+        }
+        if let Some((pe, _)) = queue.upcoming(PROTOCOL_AHEAD) {
+            let state = self.pes[pe].driver.protocol_address();
+            prefetch(state);
+            prefetch(state.wrapping_add(64));
+        }
+    }
+
     fn run_events(&mut self) -> Result<(), RunError> {
         for i in 0..self.pes.len() {
             self.resume(i, 0)?;
@@ -457,6 +507,7 @@ impl<T: Task> Engine<'_, T> {
                 // too large for 64-bit virtual time.
                 return Err(RunError::InvalidConfig(ConfigError::VirtualTimeOverflow));
             }
+            self.prefetch();
             self.world.events += 1;
             if self.world.events > self.world.config.max_events {
                 return Err(RunError::Internal(format!(

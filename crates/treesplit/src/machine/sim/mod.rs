@@ -15,12 +15,20 @@
 //!
 //! This file holds the machine's parameters ([`SimConfig`]), [`simulate`] and its report
 //! (with Theorem 1 of paper 000 beside the measurement); `engine.rs` is the event loop,
-//! `network.rs` the latencies, `timeline.rs` what is recorded over time, `adversary.rs` the
-//! adversarial splitter.
+//! `queue.rs` its event queue (a calendar of one FIFO bucket per time unit, a heap beyond it:
+//! events leave in (time, order of scheduling) order), `network.rs` the latencies,
+//! `timeline.rs` what is recorded over time, `adversary.rs` the adversarial splitter.
+//!
+//! Every work slice is one event, as every poll of a busy PE's queue is a point where a
+//! message may have arrived: the reports are identical whatever the engine's speed, and
+//! `crates/apps/tests/golden_sim.rs` holds them to it. Speed at large P comes from cheap events
+//! (the calendar queue, 4-byte keys for slice ends, message sizes counted without
+//! serializing) and from prefetching the state of the PEs whose slices end next.
 
 pub mod adversary;
 mod engine;
 pub mod network;
+mod queue;
 pub mod timeline;
 
 pub use network::{Delay, Network, Topology};
@@ -346,7 +354,6 @@ fn simulate_inner<T: Task>(
             utilization: Utilization::default(),
             violation: None,
             finish_sent: false,
-            wire: Vec::new(),
             total_units: 0,
             started: start,
         },

@@ -114,9 +114,11 @@ impl Utilization {
             }
             self.width *= 2;
         }
+        // The width is a power of two: a shift, not a division, per slice.
+        let shift = self.width.trailing_zeros();
         let mut t = start;
         while t < end {
-            let bin = (t / self.width) as usize;
+            let bin = (t >> shift) as usize;
             let bin_end = (bin as u64 + 1).saturating_mul(self.width);
             let stop = end.min(bin_end);
             self.bins[bin] += (stop - t) as f64;
