@@ -547,3 +547,36 @@ mod tests {
         assert!(Instance::new(vec![u64::MAX, 1], &[vec![], vec![]], 1).is_err());
     }
 }
+
+/// The instance of scheduling `dag` on `pes` PEs.
+pub fn from_dag(dag: &treesplit::dag::Dag, pes: usize) -> Result<Instance, String> {
+    let preds: Vec<Vec<usize>> = (0..dag.len())
+        .map(|v| dag.preds(v as _).iter().map(|&u| u as usize).collect())
+        .collect();
+    Instance::new(dag.costs().to_vec(), &preds, pes)
+}
+
+#[cfg(test)]
+mod fig_14_7 {
+    use super::*;
+
+    /// Fig. 14.7: the recursive multiplication of two-digit numbers (W = 20, critical path
+    /// 11). On 3 PEs the optimum is the critical path; on 2 PEs it cannot be below 11 and the
+    /// optimum found is a feasible schedule that no list schedule beats.
+    #[test]
+    fn optimal_schedules_of_the_two_digit_multiplication() {
+        let dag = crate::dag::multiply(1).expect("K = 1");
+        assert_eq!((dag.work(), dag.critical_path()), (20, 11));
+        let mut optimum = Vec::new();
+        for pes in [2, 3] {
+            let inst = from_dag(&dag, pes).unwrap();
+            let s = treesplit::run_sequential(OptimalSchedule::new(inst.clone())).output;
+            let m = inst.check(&s).unwrap();
+            assert!(m >= inst.lower_bound() && m <= inst.check(&inst.list_schedule()).unwrap());
+            optimum.push(m);
+        }
+        assert_eq!(optimum[1], 11, "3 PEs: the critical path");
+        assert!(optimum[0] >= 11, "2 PEs: {optimum:?}");
+        eprintln!("Fig. 14.7 optimal makespans on 2 and 3 PEs: {optimum:?}");
+    }
+}
