@@ -143,9 +143,10 @@ impl TimeQueue {
     /// events from beyond the window that now fall within it, in their order.
     fn advance(&mut self, time: u64) {
         self.base = time;
-        let end = time.saturating_add(WINDOW as u64);
         while let Some(&Reverse((t, _, key))) = self.later.peek() {
-            if t >= end {
+            // A difference, not `time + WINDOW`: near u64::MAX that sum saturates and an
+            // event at the end of time would never come in (the run looped forever).
+            if t.saturating_sub(time) >= WINDOW as u64 {
                 break;
             }
             self.later.pop();
@@ -181,6 +182,9 @@ mod tests {
                     now = t;
                 }
             }
+            // Events at the very end of time come out too.
+            q.push(u64::MAX, 7);
+            heap.push(Reverse((u64::MAX, u64::MAX, 7)));
             while let Some(Reverse((t, _, k))) = heap.pop() {
                 assert_eq!(q.pop(), Some((t, k)));
             }
