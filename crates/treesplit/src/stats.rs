@@ -46,8 +46,9 @@ pub struct PeStats {
     #[serde(skip)]
     pub trace: Option<PeTrace>,
     /// Branch-and-bound: the best incumbent value this PE knew at its end (`None`: none).
-    /// A checkpoint keeps the best of all PEs' (`Report::incumbent`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// A checkpoint keeps the best of all PEs' (`Report::incumbent`). Not in JSON reports
+    /// (the result carries the solution).
+    #[serde(skip)]
     pub incumbent: Option<i64>,
 }
 

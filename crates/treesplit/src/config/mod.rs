@@ -71,7 +71,7 @@ pub struct Config {
     /// A run stopped by a limit or an interrupt keeps its unfinished work instead of dropping
     /// it: `Partial::remaining` then holds every piece, so that the run can be resumed
     /// (`crate::checkpoint`). Off by default.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub keep_remaining: bool,
     /// Stop the run, as at a limit (`Limit::Interrupted`), once this flag is set: a signal
     /// handler or another thread sets it. Checked after every work slice.
@@ -79,7 +79,7 @@ pub struct Config {
     pub interrupt: Interrupt,
     /// Branch-and-bound: the incumbent value every PE starts from (a resumed search keeps
     /// the bound it had found). `None`: no value yet.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incumbent: Option<i64>,
 }
 
