@@ -170,7 +170,7 @@ fn sigterm_writes_a_checkpoint_and_the_resume_is_exact() {
         &[
             "run",
             "nqueens",
-            "14",
+            "15",
             "--pes",
             "2",
             "--checkpoint",
