@@ -196,12 +196,15 @@ where
                 Err(f) => failure = Some(f),
             }
         }
-        let mut failed = [u64::from(failure.is_some())];
-        machine.share_from_0(&mut failed);
-        if failed[0] == 1 {
+        // One broadcast: the epoch's configuration, and whether rank 0 failed to make it.
+        let mut shared = [0u64; 7];
+        shared[..6].copy_from_slice(&wire);
+        shared[6] = u64::from(failure.is_some());
+        machine.share_from_0(&mut shared);
+        if shared[6] == 1 {
             return Err(failure.unwrap_or_else(|| Failure::run("rank 0 failed")));
         }
-        machine.share_from_0(&mut wire);
+        wire.copy_from_slice(&shared[..6]);
         first = false;
         let epoch = EpochWire::config(wire, &config);
         let result = machine.run(root, &epoch);

@@ -46,9 +46,15 @@ impl<T: Task> Task for Pieces<T> {
             let Some(last) = self.pieces.last_mut() else {
                 break;
             };
-            units += last.work(budget - units, ctx);
+            let done = last.work(budget - units, ctx);
+            units += done;
             if last.is_empty() {
                 self.pieces.pop();
+            } else if done == 0 && !ctx.stop_requested() {
+                // A piece that made no progress (waiting for a better incumbent, say): end
+                // the slice, so that the PE's progress rule sees the stall instead of this
+                // loop spinning on it.
+                break;
             }
             if ctx.stop_requested() {
                 self.pieces.clear();
@@ -137,5 +143,42 @@ mod tests {
             .map(|t| crate::run_sequential(t).output)
             .sum();
         assert_eq!(total, (0..100).sum::<u64>());
+    }
+
+    /// A piece that makes no progress in a slice ends the slice (it does not spin): the PE's
+    /// progress rule then decides.
+    #[test]
+    fn a_stalled_piece_ends_the_slice() {
+        #[derive(Clone, Serialize, Deserialize)]
+        struct Stalls {
+            left: u64,
+            stalls: u32,
+        }
+        impl Task for Stalls {
+            type Output = u64;
+            fn work(&mut self, budget: u64, ctx: &mut Context<'_, u64>) -> u64 {
+                if self.stalls > 0 {
+                    self.stalls -= 1;
+                    return 0;
+                }
+                let done = self.left.min(budget);
+                self.left -= done;
+                *ctx.output() += done;
+                done
+            }
+            fn split(&mut self) -> Option<Self> {
+                None
+            }
+            fn is_empty(&self) -> bool {
+                self.left == 0
+            }
+        }
+        let mut p = Pieces::new(vec![Stalls { left: 5, stalls: 2 }]);
+        let (mut out, incumbent) = (0u64, crate::task::SharedIncumbent::new());
+        let mut ctx = Context::new(&mut out, &incumbent, 0);
+        assert_eq!(p.work(10, &mut ctx), 0);
+        assert_eq!(p.work(10, &mut ctx), 0);
+        assert_eq!(p.work(10, &mut ctx), 5);
+        assert!(p.is_empty());
     }
 }
