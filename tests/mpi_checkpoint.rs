@@ -103,13 +103,14 @@ fn sigusr1_to_mpirun_checkpoints_every_rank() {
     let d = dir("usr1");
     let file = d.join("q.ckpt");
     let f = file.to_str().unwrap();
-    // mpirun itself (not under `timeout`, which does not pass SIGUSR1 on).
+    // mpirun itself (not under `timeout`, which does not pass SIGUSR1 on). N-Queens 16: long
+    // enough that the signal comes first on a fast idle machine (15 took about a second).
     let mut child = Command::new("mpirun")
         .args(["-n", "3", env!("CARGO_BIN_EXE_treesplit")])
         .args([
             "run",
             "nqueens",
-            "15",
+            "16",
             "--machine",
             "mpi",
             "--checkpoint",
@@ -146,6 +147,6 @@ fn sigusr1_to_mpirun_checkpoints_every_rank() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let j = json(&o);
-    assert_eq!(j["result"], 2_279_184);
+    assert_eq!(j["result"], 14_772_512);
     assert_eq!(j["published"]["matches"], true);
 }
