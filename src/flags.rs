@@ -697,6 +697,10 @@ pub enum AppArgs {
         /// simulator takes a unit of cost as a unit of virtual time.
         #[arg(long, value_name = "TIME")]
         unit: Option<String>,
+        /// Also find an optimal schedule on the same PEs (branch-and-bound run on treesplit's
+        /// threads; exponential, so for DAGs of at most 32 tasks) and report the ratio to it.
+        #[arg(long)]
+        optimal: bool,
     },
     /// A synthetic α-splitting tree with known total work (paper 004 §3).
     Synthetic {

@@ -262,3 +262,58 @@ fn bad_input_is_exit_2_with_a_clear_message() {
     assert_eq!(o.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--optimal`: Fig. 14.7's DAG has optimal makespan 11 on 3 PEs (the critical path) and 12
+/// on 2; every scheduler's makespan is at least the optimum (ratio ≥ 1); a DAG too large
+/// for the exponential search is refused with exit 2.
+#[test]
+fn optimal_schedule_beside_the_greedy_one() {
+    for (pes, optimum) in [("3", 11), ("2", 12)] {
+        for scheduler in ["random-static", "work-stealing"] {
+            let j = json(&[
+                "sim",
+                "dag",
+                FIG,
+                "--balancer",
+                scheduler,
+                "--pes",
+                pes,
+                "--t-rout",
+                "1",
+                "--optimal",
+                "--json",
+            ]);
+            assert_eq!(j["optimal_makespan"], optimum, "P = {pes}: {j}");
+            let ratio = j["ratio_to_optimum"].as_f64().unwrap();
+            assert!(ratio >= 1.0 - 1e-12, "P = {pes} {scheduler}: {j}");
+            check(&j, "optimal");
+        }
+    }
+    let o = treesplit(&[
+        "sim",
+        "dag",
+        FIG,
+        "--balancer",
+        "work-stealing",
+        "--pes",
+        "3",
+        "--optimal",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("optimal schedule on 3 PEs (branch-and-bound): makespan 11"),
+        "{}",
+        stdout(&o)
+    );
+    let o = treesplit(&[
+        "sim",
+        "dag",
+        "--random",
+        "100",
+        "--balancer",
+        "work-stealing",
+        "--optimal",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("at most 32 tasks"), "{}", stderr(&o));
+}

@@ -27,6 +27,11 @@ struct DagJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     unit_ns: Option<u64>,
     totals: &'a Totals,
+    /// `--optimal`: the optimal makespan on the workers (units of cost) and T / optimum.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    optimal_makespan: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ratio_to_optimum: Option<f64>,
 }
 
 /// Run the plan and report.
@@ -72,6 +77,12 @@ pub fn dag(plan: &DagPlan) -> Result<(), Failure> {
             plan.dag.work()
         )));
     }
+    let optimum = if plan.optimal {
+        Some(optimal_makespan(&plan.dag, workers)?)
+    } else {
+        None
+    };
+    let ratio_to_optimum = optimum.map(|o| e.makespan / (o as f64 * e.unit).max(f64::MIN_POSITIVE));
     let time = |x: f64| {
         if machine == "sim" {
             format!("{}", (x * 1000.0).round() / 1000.0)
@@ -89,6 +100,8 @@ pub fn dag(plan: &DagPlan) -> Result<(), Failure> {
             dependencies_respected: true,
             unit_ns: (machine != "sim").then_some(plan.unit_ns),
             totals: &report.totals,
+            optimal_makespan: optimum,
+            ratio_to_optimum,
         })?;
     } else {
         println!(
@@ -110,6 +123,13 @@ pub fn dag(plan: &DagPlan) -> Result<(), Failure> {
             time(e.communication_term),
             time(e.bound_with_communication)
         );
+        if let (Some(o), Some(r)) = (optimum, ratio_to_optimum) {
+            println!(
+                "optimal schedule on {workers} PE{} (branch-and-bound): makespan {} (ratio {r:.3})",
+                if workers == 1 { "" } else { "s" },
+                time(o as f64 * e.unit)
+            );
+        }
         println!(
             "dependencies: all {} tasks ran once, none before its predecessors finished; {} messages",
             e.tasks, report.totals.messages
@@ -143,6 +163,20 @@ pub fn dag(plan: &DagPlan) -> Result<(), Failure> {
         .note(format_args!("wrote {}", path.display()));
     }
     Ok(())
+}
+
+/// The optimal makespan of the DAG on `workers` PEs, in units of cost: branch-and-bound
+/// over schedules (`treesplit_apps::optimal_schedule`), run on treesplit's threads.
+fn optimal_makespan(dag: &treesplit::dag::Dag, workers: usize) -> Result<u64, Failure> {
+    use treesplit_apps::optimal_schedule::{from_dag, OptimalSchedule};
+    let inst = from_dag(dag, workers.max(1)).map_err(Failure::input)?;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let r = treesplit::Threads::new().run(
+        OptimalSchedule::new(inst.clone()),
+        &treesplit::Config::new(threads),
+    )?;
+    inst.check(&r.output)
+        .map_err(|err| Failure::wrong(format!("the optimal schedule found is infeasible: {err}")))
 }
 
 #[cfg(feature = "mpi")]

@@ -7,6 +7,7 @@ use crate::plan::DstPlan;
 use serde::Serialize;
 use std::time::Instant;
 use treesplit_apps::dst::Case;
+use treesplit_apps::dst_systems::{is_system_seed, SystemCase};
 
 /// A failed case.
 #[derive(Serialize)]
@@ -42,7 +43,33 @@ pub fn dst(args: &DstPlan) -> Result<(), Failure> {
     let bar = super::progress::steps(args.cases, "dst", args.out.progress());
     for k in 0..args.cases {
         bar.inc(1);
+        if k > 0 && k % 1000 == 0 && bar.is_hidden() {
+            notes.note(format_args!(
+                "{} cases, {} failed, {:.1} s",
+                k,
+                failed.len(),
+                start.elapsed().as_secs_f64()
+            ));
+        }
         let seed = args.seed.wrapping_add(k);
+        if is_system_seed(seed) {
+            // Examples, BFS, DAGs and checkpoint/resume (dst_systems).
+            let case = SystemCase::random(seed, args.max_pes);
+            if let Err(e) = case.check() {
+                let f = Failed {
+                    seed,
+                    error: e,
+                    replay: case.describe(),
+                };
+                if !args.out.json {
+                    bar.suspend(|| {
+                        println!("FAILED case seed {seed}: {}\n  case: {}", f.error, f.replay)
+                    });
+                }
+                failed.push(f);
+            }
+            continue;
+        }
         let case = Case::random(seed, args.max_pes);
         match case.check() {
             Ok(c) => {
@@ -72,14 +99,6 @@ pub fn dst(args: &DstPlan) -> Result<(), Failure> {
                 }
                 failed.push(f);
             }
-        }
-        if (k + 1) % 1000 == 0 && bar.is_hidden() {
-            notes.note(format_args!(
-                "{} cases, {} failed, {:.1} s",
-                k + 1,
-                failed.len(),
-                start.elapsed().as_secs_f64()
-            ));
         }
     }
     bar.finish_and_clear();

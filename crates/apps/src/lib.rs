@@ -18,6 +18,7 @@ pub use nqueens::NQueens;
 pub use synthetic::{SplitRule, Synthetic, SyntheticParams, SyntheticSum};
 pub use uts::{Uts, UtsCount, UtsParams};
 pub mod dst;
+pub mod dst_systems;
 pub mod spec;
 
 pub use spec::AppSpec;

@@ -104,14 +104,7 @@ impl<T: Task> Snapshot<T> {
 
     /// Write the snapshot to `path` atomically (a temporary file beside it, then a rename).
     pub fn write(&self, path: &Path) -> Result<(), CheckpointError> {
-        let body =
-            postcard::to_allocvec(self).map_err(|e| CheckpointError::Encode(e.to_string()))?;
-        let mut bytes = Vec::with_capacity(HEADER + body.len() + DIGEST);
-        bytes.extend_from_slice(MAGIC);
-        bytes.extend_from_slice(&VERSION.to_le_bytes());
-        bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(&body);
-        bytes.extend_from_slice(&Sha1::digest(&body));
+        let bytes = self.encode()?;
         let io = |e: std::io::Error| CheckpointError::Io(path.to_path_buf(), e.to_string());
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -135,6 +128,20 @@ impl<T: Task> Snapshot<T> {
             let _ = std::fs::remove_file(&tmp);
         }
         result.map_err(io)
+    }
+
+    /// The bytes of a checkpoint file holding this snapshot: magic, version, length, the
+    /// postcard body and its SHA-1 ([`Snapshot::decode`] reads them back).
+    pub fn encode(&self) -> Result<Vec<u8>, CheckpointError> {
+        let body =
+            postcard::to_allocvec(self).map_err(|e| CheckpointError::Encode(e.to_string()))?;
+        let mut bytes = Vec::with_capacity(HEADER + body.len() + DIGEST);
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&body);
+        bytes.extend_from_slice(&Sha1::digest(&body));
+        Ok(bytes)
     }
 
     /// Read and check a snapshot written by [`Snapshot::write`].
