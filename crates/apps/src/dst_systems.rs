@@ -65,7 +65,7 @@ pub enum System {
         /// The first run.
         first: Case,
         /// The run(s) after the first stop: another P, balancer and network.
-        resume: Case,
+        resume: Box<Case>,
         /// Unit limits of the first and (optionally) the second run.
         stops: (u64, Option<u64>),
     },
@@ -87,7 +87,7 @@ impl SystemCase {
     /// The case drawn from `seed`, with P ≤ `max_pes`.
     pub fn random(seed: u64, max_pes: usize) -> SystemCase {
         let base = Case::random(seed, max_pes);
-        let mut r = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x5157_E45D_57C4_5E5);
+        let mut r = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x0515_7E45_D57C_45E5);
         let system = match r.random_range(0..8) {
             0..=1 => {
                 let app = match r.random_range(0..3) {
@@ -178,7 +178,7 @@ impl SystemCase {
                 );
                 System::Resume {
                     first,
-                    resume,
+                    resume: Box::new(resume),
                     stops,
                 }
             }
