@@ -6,7 +6,8 @@ use clap::parser::ValueSource;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::collections::BTreeSet;
 use treesplit::{
-    BalancerKind, BundleRule, DagScheduler, PermutationKind, StaticPermutation, TerminationKind,
+    BalancerKind, BundleRule, DagScheduler, PermutationKind, PhaseSync, StaticPermutation,
+    TerminationKind,
 };
 
 /// The ids (clap's field names, e.g. `adaptive_c`) of the arguments given on the command line,
@@ -464,12 +465,18 @@ pub struct BalancerOpts {
     #[arg(long, global = true)]
     pub neighbourhood: Option<String>,
     /// Poll-and-shuffle: permute by messages (random destinations, prefix sum; paper 002
-    /// §3.2) or by a pseudorandom bijection (no extra messages).
-    #[arg(long, global = true, default_value = "messages", value_parser = parse_name::<PermutationKind>)]
-    pub permutation: PermutationKind,
+    /// §3.2) or by a pseudorandom bijection (no extra messages). Default: messages, or
+    /// pseudorandom under --sync local.
+    #[arg(long, global = true, value_parser = parse_name::<PermutationKind>)]
+    pub permutation: Option<PermutationKind>,
     /// Poll-and-shuffle: trigger permutations adaptively (paper 002 §5).
     #[arg(long, global = true)]
     pub adaptive: bool,
+    /// Poll-and-shuffle: phases by a global clock (rounds of --round) or by local
+    /// synchronization of hypercube partners (paper 002 §6.3; --round is then work units per
+    /// phase and the permutation is the pseudorandom one).
+    #[arg(long, global = true, default_value = "global", value_parser = parse_name::<PhaseSync>)]
+    pub sync: PhaseSync,
     /// Adaptive poll-and-shuffle: idle PEs notify PE 0 with probability c/P.
     #[arg(long = "adaptive-c", global = true, default_value_t = 4.0)]
     pub adaptive_c: f64,
@@ -619,6 +626,11 @@ pub enum AppArgs {
         /// stopping everywhere at the first solution.
         #[arg(long = "complete-last-iteration")]
         complete_last_iteration: bool,
+        /// Randomized IDA* (paper 002 §6.2): every node tries its moves in a pseudorandom
+        /// order drawn from this seed, so the last iteration works on randomly chosen
+        /// subproblems until the first solution (default: Korf's order).
+        #[arg(long = "random-order")]
+        random_order: Option<u64>,
     },
     /// Paper 003's distributed hash table: N keys into P·q buckets (q: `--q`, keys from
     /// `--seed`), X(X+1)/2 key comparisons per bucket; checked against a sequential dedup.

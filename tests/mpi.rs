@@ -86,6 +86,43 @@ fn apps_on_1_to_4_ranks() {
     }
 }
 
+/// Poll-and-shuffle with local synchronization (paper 002 §6.3) has no rounds: ranks pair
+/// up by phase markers alone. Knapsack pieces cross ranks as digest + path (§6.1): each rank
+/// holds the instance it read, and the published optimum comes out.
+#[test]
+fn poll_and_shuffle_with_local_synchronization_on_mpi() {
+    for ranks in [2, 3, 4] {
+        let j = json_run(
+            ranks,
+            &[],
+            &[
+                "uts",
+                "T1-mini",
+                "--balancer",
+                "poll-and-shuffle",
+                "--sync",
+                "local",
+            ],
+        );
+        check(&j, ranks, 63_914);
+        assert_eq!(j["report"]["config"]["balancer"]["sync"], "local");
+        let j = json_run(
+            ranks,
+            &[],
+            &[
+                "knapsack",
+                "crates/apps/tests/data/knapsack/knapPI_1_100_1000_1.txt",
+                "--balancer",
+                "poll-and-shuffle",
+                "--sync",
+                "local",
+                "--adaptive",
+            ],
+        );
+        assert_eq!(j["result"]["profit"], 9147, "{j}");
+    }
+}
+
 #[test]
 fn every_balancer_on_3_ranks() {
     for balancer in [

@@ -232,6 +232,9 @@ pub fn config_error(e: &ConfigError) -> String {
         }
         ConfigError::AdaptiveC(c) => format!("--adaptive-c must be a positive number, got {c}"),
         ConfigError::AdaptiveGamma(g) => format!("--adaptive-gamma must be in (0, 1], got {g}"),
+        ConfigError::LocalSyncPermutation => {
+            "--sync local needs --permutation pseudorandom (the permutation by messages is timed by rounds)".into()
+        }
         ConfigError::BundleSize | ConfigError::BundleConstant(_) | ConfigError::BundleSqrt { .. } => {
             format!("--bundle: {e}")
         }

@@ -78,6 +78,7 @@ pub fn from_args(args: &AppArgs) -> Result<App, String> {
             tiles,
             korf_file,
             complete_last_iteration,
+            random_order,
         } => {
             let mut spec = match (korf, tiles) {
                 (Some(k), None) => match korf_file {
@@ -99,11 +100,13 @@ pub fn from_args(args: &AppArgs) -> Result<App, String> {
                         optimal: None,
                         nodes: None,
                         complete_last_iteration: false,
+                        random_order: None,
                     }
                 }
                 _ => return Err("puzzle15 needs --korf K or --tiles \"…\"".into()),
             };
             spec.complete_last_iteration = *complete_last_iteration;
+            spec.random_order = *random_order;
             Ok(App::Puzzle15(spec))
         }
         AppArgs::Mandelbrot {

@@ -74,6 +74,7 @@ const NOT_FOR_DAGS: &[(&str, &str)] = &[
     ("neighbourhood", "--neighbourhood"),
     ("permutation", "--permutation"),
     ("adaptive", "--adaptive"),
+    ("sync", "--sync"),
     ("adaptive_c", "--adaptive-c"),
     ("adaptive_gamma", "--adaptive-gamma"),
     ("h", "--h"),

@@ -21,8 +21,8 @@ use treesplit::machine::sim::Delay;
 use treesplit::task::bag::theorem3_h;
 use treesplit::topology::Topology;
 use treesplit::{
-    Adaptive, Balancer, BalancerKind, BundleRule, Config, Jobs, PermutationKind, PollingOptions,
-    SimConfig, StaticPermutation, TerminationKind,
+    Adaptive, Balancer, BalancerKind, BundleRule, Config, Jobs, PermutationKind, PhaseSync,
+    PollingOptions, SimConfig, StaticPermutation, TerminationKind,
 };
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 
@@ -136,6 +136,7 @@ pub struct Balance {
     round: u64,
     neighbourhood: Topology,
     permutation: PermutationKind,
+    sync: PhaseSync,
     adaptive: Option<Adaptive>,
     jobs: JobsPlan,
     static_permutation: StaticPermutation,
@@ -188,6 +189,7 @@ impl Balance {
                 round,
                 permutation: self.permutation,
                 adaptive: self.adaptive,
+                sync: self.sync,
             },
             BalancerKind::RandomStatic => Balancer::RandomStatic {
                 jobs,
@@ -445,7 +447,11 @@ fn balance(
         },
         round: o.round.unwrap_or(default_round),
         neighbourhood,
-        permutation: o.permutation,
+        permutation: o.permutation.unwrap_or(match o.sync {
+            PhaseSync::Global => PermutationKind::Messages,
+            PhaseSync::Local => PermutationKind::Pseudorandom,
+        }),
+        sync: o.sync,
         adaptive: o.adaptive.then_some(Adaptive {
             c: o.adaptive_c,
             gamma: o.adaptive_gamma,

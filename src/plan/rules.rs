@@ -95,6 +95,12 @@ pub const BALANCER_OPTIONS: &[BalancerOption] = &[
         why: "only poll-and-shuffle triggers permutations",
     },
     BalancerOption {
+        id: "sync",
+        flag: "--sync",
+        applies: poll_and_shuffle,
+        why: "only poll-and-shuffle has phases to synchronize",
+    },
+    BalancerOption {
         id: "adaptive_c",
         flag: "--adaptive-c",
         applies: poll_and_shuffle,
@@ -156,6 +162,7 @@ pub const ALL_BALANCER_FLAGS: &[(&str, &str)] = &[
     ("neighbourhood", "--neighbourhood"),
     ("permutation", "--permutation"),
     ("adaptive", "--adaptive"),
+    ("sync", "--sync"),
     ("adaptive_c", "--adaptive-c"),
     ("adaptive_gamma", "--adaptive-gamma"),
     ("h", "--h"),

@@ -19,7 +19,7 @@ use treesplit::machine::sim::adversary::EmptySplits;
 use treesplit::machine::sim::{Delay, Topology};
 use treesplit::{
     run_sequential, simulate, Adaptive, Balancer, BalancerKind, BundleRule, Config, Jobs,
-    PermutationKind, PollingOptions, SimConfig, SimReport, StaticPermutation, Task,
+    PermutationKind, PhaseSync, PollingOptions, SimConfig, SimReport, StaticPermutation, Task,
     TerminationKind,
 };
 
@@ -155,6 +155,15 @@ impl Case {
             gamma: f64::from(r.random_range(1..=10u32)) / 10.0,
         };
         let adaptive = adaptive_on.then_some(adaptive);
+        // Local synchronization (paper 002 §6.3) for half of the pseudorandom permutations,
+        // drawn from a stream of its own so that every other draw of a seed stays as it was.
+        let sync = if permutation == PermutationKind::Pseudorandom
+            && Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x5C_5C5C_5C5C).random_bool(0.5)
+        {
+            PhaseSync::Local
+        } else {
+            PhaseSync::Global
+        };
         // A phase must fit a request, a split and the answer (paper 002 §3; paper 001
         // §14.5.2), and every message the PE sends in it.
         let round = 2 * sim.t_rout.max(sim.t_hop.unwrap_or(0))
@@ -206,6 +215,7 @@ impl Case {
                 round,
                 permutation,
                 adaptive,
+                sync,
             },
             BalancerKind::RandomStatic => Balancer::RandomStatic {
                 jobs,
@@ -264,9 +274,13 @@ impl Case {
             Balancer::PollAndShuffle {
                 permutation,
                 adaptive,
+                sync,
                 ..
             } => {
                 line.push_str(&format!(" --permutation {permutation}"));
+                if sync == PhaseSync::Local {
+                    line.push_str(" --sync local");
+                }
                 if let Some(a) = adaptive {
                     line.push_str(&format!(
                         " --adaptive --adaptive-c {} --adaptive-gamma {}",

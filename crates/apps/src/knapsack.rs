@@ -10,7 +10,9 @@
 //!
 //! Every node is a feasible packing, so a node whose profit beats the incumbent is offered;
 //! a node whose bound cannot beat the incumbent is pruned. The instance is shared (`Arc`)
-//! between the pieces of one process and travels with a piece to other processes.
+//! between the pieces of one process. On the wire (`KnapsackWire`) only the root carries the
+//! instance; every other piece is the instance's digest plus its path of decisions from the
+//! root as a bit string (paper 002 §6.1, paper 001 §14.5.4; [`crate::compact`]).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -20,6 +22,9 @@ use treesplit::{Context, Outcome, Task};
 /// An instance: items sorted by profit density, with prefix sums for the bound.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Instance {
+    /// The digest it is registered under (computed once).
+    #[serde(skip)]
+    id: std::sync::OnceLock<u64>,
     /// Capacity.
     pub capacity: u64,
     /// (profit, weight, index in the file) sorted by profit/weight, highest first.
@@ -61,6 +66,7 @@ impl Instance {
             prefix_weight.push(prefix_weight.last().unwrap() + w);
         }
         Ok(Instance {
+            id: std::sync::OnceLock::new(),
             capacity,
             items: sorted,
             prefix_profit,
@@ -151,6 +157,19 @@ impl Instance {
         Instance::parse(&text, &path.display().to_string())
     }
 
+    /// The digest of the instance (capacity and items), under which pieces name it.
+    pub fn id(&self) -> u64 {
+        *self.id.get_or_init(|| {
+            crate::compact::digest(
+                std::iter::once(self.capacity).chain(
+                    self.items
+                        .iter()
+                        .flat_map(|&(p, w, i)| [p, w, u64::from(i)]),
+                ),
+            )
+        })
+    }
+
     /// The number of items.
     pub fn len(&self) -> usize {
         self.items.len()
@@ -228,6 +247,7 @@ struct Frame {
 
 /// A piece of a knapsack search.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(into = "KnapsackWire", try_from = "KnapsackWire")]
 pub struct Knapsack {
     instance: Arc<Instance>,
     /// Decisions (taken?) for the sorted items above the first frame.
@@ -243,9 +263,66 @@ pub struct Knapsack {
     pending: Option<(u64, u64, usize)>,
 }
 
+/// A knapsack piece on the wire: the root with its instance, any other piece with the
+/// instance's digest and its decisions above the first frame as a bit string.
+#[derive(Serialize, Deserialize)]
+pub struct KnapsackWire {
+    instance: crate::compact::WireInstance<Arc<Instance>>,
+    #[serde(with = "crate::compact::bits")]
+    prefix: Vec<bool>,
+    stack: Vec<Frame>,
+    pending: Option<(u64, u64, usize)>,
+}
+
+impl From<Knapsack> for KnapsackWire {
+    fn from(k: Knapsack) -> Self {
+        let root = k.prefix.is_empty()
+            && k.pending.is_none()
+            && k.stack.len() == 1
+            && k.stack[0].level == 0
+            && k.stack[0].untried == TAKE | LEAVE;
+        KnapsackWire {
+            instance: if root {
+                crate::compact::WireInstance::Whole(k.instance)
+            } else {
+                crate::compact::WireInstance::Id(k.instance.id())
+            },
+            prefix: k.prefix,
+            stack: k.stack,
+            pending: k.pending,
+        }
+    }
+}
+
+impl TryFrom<KnapsackWire> for Knapsack {
+    type Error = String;
+    fn try_from(w: KnapsackWire) -> Result<Self, String> {
+        let instance = match w.instance {
+            crate::compact::WireInstance::Whole(i) => crate::compact::register(i.id(), &i),
+            crate::compact::WireInstance::Id(id) => crate::compact::lookup(id).ok_or_else(|| {
+                format!(
+                    "knapsack instance {id:016x} is not known in this process (pieces travel as paths from the root; every process must hold the instance)"
+                )
+            })?,
+        };
+        let n = instance.len() as u32;
+        if w.prefix.len() > instance.len() || w.stack.iter().any(|f| f.level >= n) {
+            return Err("a knapsack piece deeper than its instance".into());
+        }
+        Ok(Knapsack {
+            instance,
+            prefix: w.prefix,
+            stack: w.stack,
+            pending: w.pending,
+        })
+    }
+}
+
 impl Knapsack {
-    /// The whole search.
+    /// The whole search. Registers the instance in this process ([`crate::compact`]), so
+    /// that pieces naming it by digest can arrive here.
     pub fn new(instance: Arc<Instance>) -> Self {
+        let instance = crate::compact::register(instance.id(), &instance);
         let stack = if instance.is_empty() {
             vec![]
         } else {
@@ -263,6 +340,11 @@ impl Knapsack {
             stack,
             pending: None,
         }
+    }
+
+    /// Decisions from the root to this piece's first frame (its path, in bits on the wire).
+    pub fn path_len(&self) -> usize {
+        self.prefix.len()
     }
 
     /// Every alternative tried.

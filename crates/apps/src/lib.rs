@@ -2,7 +2,9 @@
 //! N-Queens, UTS (Unbalanced Tree Search) and synthetic α-splitting trees, plus idiomatic
 //! rayon versions of the same computations for benchmarks.
 
+pub mod compact;
 pub mod dag;
+pub mod experiments;
 pub mod golomb;
 pub mod hashtable;
 pub mod knapsack;

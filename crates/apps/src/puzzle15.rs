@@ -12,6 +12,14 @@
 //! A piece is a depth-first stack of frames, each with its board (packed, 4 bits per tile) and
 //! the range of moves not yet tried; a split hands over the upper half of the untried moves of
 //! the shallowest frame that has any, with the path leading to it.
+//!
+//! **Randomized last iteration** (paper 002 §6.2: "in the last iteration it is a quite good
+//! approach to work on several randomly selected subproblems until the first solution is
+//! found"): with an order seed ([`Puzzle15::randomized`]) every node tries its moves in a
+//! pseudorandom order drawn from its board and the seed, so the subproblems the PEs (and a
+//! sequential walk) reach first are random ones rather than Korf's leftmost. Every iteration
+//! but the last is complete either way (the same nodes, in another order); the last one stops
+//! at the first solution, whose node count is what the order changes.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -153,6 +161,47 @@ pub struct Puzzle15 {
     /// Moves from the start to the first frame.
     path: Vec<u8>,
     stack: Vec<Frame>,
+    /// Randomized move order (§6.2): the seed; None: Korf's order.
+    #[serde(default)]
+    order: Option<u64>,
+}
+
+/// The 24 orders of the four moves.
+const ORDERS: [[u8; 4]; 24] = {
+    let mut all = [[0u8; 4]; 24];
+    let mut k = 0;
+    let mut a: i32 = 0;
+    while a < 4 {
+        let mut b: i32 = 0;
+        while b < 4 {
+            let mut c: i32 = 0;
+            while c < 4 {
+                let d = 6 - a - b - c;
+                if a != b && a != c && b != c && 0 <= d && d < 4 && d != a && d != b && d != c {
+                    all[k] = [a as u8, b as u8, c as u8, d as u8];
+                    k += 1;
+                }
+                c += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    all
+};
+
+/// The move tried `j`-th at a node with `board` under order seed `order`.
+fn move_at(board: u64, order: Option<u64>, j: u8) -> usize {
+    match order {
+        None => j as usize,
+        Some(seed) => {
+            let mut x = board ^ seed.rotate_left(29);
+            x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            x ^= x >> 31;
+            ORDERS[(x % 24) as usize][j as usize] as usize
+        }
+    }
 }
 
 impl Puzzle15 {
@@ -172,7 +221,15 @@ impl Puzzle15 {
                 next: 0,
                 end: 4,
             }],
+            order: None,
         }
+    }
+
+    /// The same iteration with each node's moves in a pseudorandom order drawn from `seed`
+    /// (§6.2's randomized last iteration; module comment).
+    pub fn randomized(mut self, seed: u64) -> Self {
+        self.order = Some(seed);
+        self
     }
 }
 
@@ -199,7 +256,7 @@ impl Task for Puzzle15 {
                 self.stack.pop();
                 continue;
             }
-            let m = top.next as usize;
+            let m = move_at(top.board, self.order, top.next);
             top.next += 1;
             let blank = top.blank as usize;
             if !legal(blank, m) || (top.incoming != 4 && top.incoming as usize == 3 - m) {
@@ -277,6 +334,7 @@ impl Task for Puzzle15 {
             stop_at_first: self.stop_at_first,
             path,
             stack: vec![given],
+            order: self.order,
         })
     }
 
@@ -317,6 +375,17 @@ pub struct IdaResult {
 pub fn ida_star<E>(
     tiles: &Tiles,
     stop_at_first: bool,
+    iteration: impl FnMut(Puzzle15) -> Result<(Iteration, u64), E>,
+) -> Result<IdaResult, E> {
+    ida_star_ordered(tiles, stop_at_first, None, iteration)
+}
+
+/// [`ida_star`] with every iteration's moves in the pseudorandom order of `order` (None:
+/// Korf's order).
+pub fn ida_star_ordered<E>(
+    tiles: &Tiles,
+    stop_at_first: bool,
+    order: Option<u64>,
     mut iteration: impl FnMut(Puzzle15) -> Result<(Iteration, u64), E>,
 ) -> Result<IdaResult, E> {
     let mut threshold = manhattan(tiles);
@@ -331,7 +400,11 @@ pub fn ida_star<E>(
                 thresholds,
             });
         }
-        let (out, units) = iteration(Puzzle15::new(tiles, threshold, stop_at_first))?;
+        let mut root = Puzzle15::new(tiles, threshold, stop_at_first);
+        if let Some(seed) = order {
+            root = root.randomized(seed);
+        }
+        let (out, units) = iteration(root)?;
         generated += units;
         if let Some(moves) = out.solution {
             return Ok(IdaResult {
@@ -378,5 +451,44 @@ mod tests {
         .unwrap();
         assert_eq!(r.moves.len(), 2);
         assert!(solves(&t, &r.moves));
+    }
+
+    #[test]
+    fn orders_are_the_24_permutations() {
+        let mut seen = std::collections::HashSet::new();
+        for o in ORDERS {
+            let mut s = o;
+            s.sort_unstable();
+            assert_eq!(s, [0, 1, 2, 3]);
+            seen.insert(o);
+        }
+        assert_eq!(seen.len(), 24);
+    }
+
+    /// A randomized order finds an optimal solution too, and completes the earlier
+    /// iterations with exactly Korf's node counts (only the order differs there).
+    #[test]
+    fn randomized_order_keeps_optimality_and_complete_iterations() {
+        let mut t: Tiles = core::array::from_fn(|i| i as u8);
+        for (a, b) in [(0, 1), (1, 5), (5, 6), (6, 2), (2, 3), (3, 7), (7, 11)] {
+            t.swap(a, b);
+        }
+        let seq = |root: Puzzle15| -> Result<_, ()> {
+            let s = treesplit::run_sequential(root);
+            Ok((s.output, s.work_units))
+        };
+        let korf = ida_star(&t, true, seq).unwrap();
+        let complete = ida_star(&t, false, seq).unwrap();
+        for seed in 1..6 {
+            let r = ida_star_ordered(&t, true, Some(seed), seq).unwrap();
+            assert_eq!(r.moves.len(), korf.moves.len(), "optimal length");
+            assert!(solves(&t, &r.moves));
+            assert_eq!(r.thresholds, korf.thresholds);
+            let full = ida_star_ordered(&t, false, Some(seed), seq).unwrap();
+            assert_eq!(
+                full.generated, complete.generated,
+                "same nodes, another order"
+            );
+        }
     }
 }

@@ -168,7 +168,10 @@ impl KnapsackFile {
                 .map_err(|e| format!("cannot read standard input: {e}"))?;
             return Ok(KnapsackFile {
                 path: path.to_path_buf(),
-                instance: Arc::new(Instance::parse(&text, "<stdin>")?),
+                instance: {
+                    let instance = Arc::new(Instance::parse(&text, "<stdin>")?);
+                    crate::compact::register(instance.id(), &instance)
+                },
                 optimum: None,
             });
         }
@@ -180,9 +183,12 @@ impl KnapsackFile {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(format!("cannot read {}: {e}", index.display())),
         };
+        let instance = Arc::new(instance);
+        // Every process that reads the file can take pieces that name it by digest.
+        crate::compact::register(instance.id(), &instance);
         Ok(KnapsackFile {
             path: path.to_path_buf(),
-            instance: Arc::new(instance),
+            instance,
             optimum,
         })
     }
@@ -238,6 +244,8 @@ pub struct PuzzleSpec {
     /// Explore the last iteration completely (deterministic node count) instead of stopping
     /// at the first solution.
     pub complete_last_iteration: bool,
+    /// Randomized move order with this seed (paper 002 §6.2; None: Korf's order).
+    pub random_order: Option<u64>,
 }
 
 /// Korf's 100 instances with their optimal lengths and node counts (R. E. Korf, 1985; see
@@ -292,6 +300,7 @@ impl PuzzleSpec {
                 optimal: Some(f[2].trim().parse().map_err(|_| at("bad optimal length"))?),
                 nodes: Some(f[4].trim().parse().map_err(|_| at("bad node count"))?),
                 complete_last_iteration: false,
+                random_order: None,
             });
         }
         Err(format!(
@@ -419,7 +428,13 @@ impl AppSpec {
                     .optimal
                     .unwrap_or_else(|| crate::puzzle15::manhattan(&s.tiles));
                 visitor.visit(
-                    move || Puzzle15::new(&s.tiles, threshold, !s.complete_last_iteration),
+                    move || {
+                        let root = Puzzle15::new(&s.tiles, threshold, !s.complete_last_iteration);
+                        match s.random_order {
+                            Some(seed) => root.randomized(seed),
+                            None => root,
+                        }
+                    },
                     |_| None,
                 )
             }

@@ -72,7 +72,7 @@ pub mod trace;
 
 pub use config::{
     Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError, DagScheduler, Jobs,
-    PermutationKind, PollingOptions, StaticPermutation, TerminationKind,
+    PermutationKind, PhaseSync, PollingOptions, StaticPermutation, TerminationKind,
 };
 pub use error::{Limit, Partial, RunError};
 pub use machine::{simulate, Machine, SimConfig, SimReport, Simulator, Threads};

@@ -45,11 +45,45 @@ pub struct PeStats {
     /// [`Report::trace`] by [`Report::new`]).
     #[serde(skip)]
     pub trace: Option<PeTrace>,
+    /// Poll-and-shuffle: phases, idle notifications and PE 0's idle estimates (paper 002
+    /// §5, Lemmas 4 and 5). `None` (left out of JSON) for the other balancers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phases: Option<PhaseStats>,
     /// Branch-and-bound: the best incumbent value this PE knew at its end (`None`: none).
     /// A checkpoint keeps the best of all PEs' (`Report::incumbent`). Not in JSON reports
     /// (the result carries the solution).
     #[serde(skip)]
     pub incumbent: Option<i64>,
+}
+
+/// What a poll-and-shuffle PE counted about its phases (paper 002 §5).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PhaseStats {
+    /// Phases this PE went through (rounds under a global clock, its own phase count under
+    /// local synchronization).
+    pub phases: u64,
+    /// Idle notifications this PE sent to PE 0 (its own counted too; Lemma 4).
+    pub idle_notes: u64,
+    /// Permutations this PE took part in.
+    pub permutations: u64,
+    /// PE 0, adaptive: every estimate of the idle fraction it decided on (Lemma 5).
+    pub estimates: Vec<IdleEstimate>,
+}
+
+/// PE 0's estimate γ̂ of the fraction of idle PEs over phases `from..to` (paper 002 §5):
+/// γ̂ = notes / (c·(to − from)), notes those stamped with a phase in the window.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct IdleEstimate {
+    /// First phase of the window.
+    pub from: u64,
+    /// One past the last phase of the window.
+    pub to: u64,
+    /// Notifications stamped with a phase in the window.
+    pub notes: u64,
+    /// The estimate γ̂.
+    pub gamma_hat: f64,
+    /// Whether PE 0 started a permutation on it.
+    pub triggered: bool,
 }
 
 /// Counts of values in log2 buckets: `counts[0]` counts the value 0, `counts[k]` (k ≥ 1) the

@@ -15,8 +15,8 @@ use support::{jobs, jobs_expected, with_polling, with_round, within, Find, Knap,
 use treesplit::machine::sim::Delay;
 use treesplit::{
     run, run_sequential, simulate, Adaptive, Balancer, BalancerKind, BundleRule, Config,
-    ConfigError, Jobs, PermutationKind, PollingOptions, SimConfig, StaticPermutation, Task,
-    TerminationKind, Topology,
+    ConfigError, Jobs, PermutationKind, PhaseSync, PollingOptions, SimConfig, StaticPermutation,
+    Task, TerminationKind, Topology,
 };
 
 const THREAD_PES: [usize; 4] = [1, 2, 3, 7];
@@ -222,6 +222,7 @@ fn poll_and_shuffle_with_both_permutations_adaptive_or_not() {
                 round: 30,
                 permutation,
                 adaptive,
+                sync: PhaseSync::Global,
             });
         }
     }
@@ -230,7 +231,33 @@ fn poll_and_shuffle_with_both_permutations_adaptive_or_not() {
         round: 30,
         permutation: PermutationKind::Messages,
         adaptive: None,
+        sync: PhaseSync::Global,
     });
+    matrix(BalancerKind::PollAndShuffle, variants);
+}
+
+/// Paper 002 §6.3: phases by partners' markers, no clock (threads and the simulator): short
+/// and long phases, adaptive, with fast initialization and trimming.
+#[test]
+fn poll_and_shuffle_with_local_synchronization() {
+    let local = |polling, round, adaptive| Balancer::PollAndShuffle {
+        polling,
+        round,
+        permutation: PermutationKind::Pseudorandom,
+        adaptive,
+        sync: PhaseSync::Local,
+    };
+    let variants = vec![
+        local(PollingOptions::default(), 5, None),
+        local(PollingOptions::default(), 200, None),
+        local(PollingOptions::default(), 30, Some(Adaptive::default())),
+        local(
+            PollingOptions::default(),
+            30,
+            Some(Adaptive { c: 1.0, gamma: 1.0 }),
+        ),
+        local(FAST_AND_TRIMMED, 30, None),
+    ];
     matrix(BalancerKind::PollAndShuffle, variants);
 }
 

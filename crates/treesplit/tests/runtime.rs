@@ -10,7 +10,7 @@ use support::{within, RangeSum, Tree};
 use treesplit::config::{MAX_H, MAX_PES};
 use treesplit::{
     run, run_sequential, Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError,
-    Context, Jobs, PermutationKind, PollingOptions, RunError, Task, Threads,
+    Context, Jobs, PermutationKind, PhaseSync, PollingOptions, RunError, Task, Threads,
 };
 
 /// Σ f(i) over 0..n with a costly f (128 rounds of mixing per unit).
@@ -136,6 +136,7 @@ fn bad_configurations_are_rejected() {
         round: 30,
         permutation: PermutationKind::Messages,
         adaptive: Some(Adaptive { c, gamma }),
+        sync: PhaseSync::Global,
     };
     let bundle = |bundle| Balancer::MasterWorker {
         jobs: Jobs::Depth(4),
@@ -170,6 +171,16 @@ fn bad_configurations_are_rejected() {
         (
             Config::new(2).balancer(adaptive(0.0, 0.5)),
             ConfigError::AdaptiveC(0.0),
+        ),
+        (
+            Config::new(2).balancer(Balancer::PollAndShuffle {
+                polling: PollingOptions::default(),
+                round: 30,
+                permutation: PermutationKind::Messages,
+                adaptive: None,
+                sync: PhaseSync::Local,
+            }),
+            ConfigError::LocalSyncPermutation,
         ),
         (
             Config::new(2).balancer(adaptive(f64::INFINITY, 0.5)),

@@ -81,6 +81,27 @@ named! {
 }
 
 named! {
+    /// How poll-and-shuffle's PEs agree on phases (paper 002 §6.3).
+    #[derive(Default)]
+    pub enum PhaseSync("synchronization") {
+        /// A global clock: phase r starts at r·Δ on every PE (the machine's rounds).
+        #[default]
+        Global = "global",
+        /// Local synchronization (Fig. 4): no clock; hypercube partners exchange a phase
+        /// marker and pair up only when both have finished the same phase; a busy PE's phase
+        /// is Δ work units, and it keeps working while it waits for its partner.
+        Local = "local",
+    }
+}
+
+impl PhaseSync {
+    /// True for the default, [`PhaseSync::Global`] (reports leave it out).
+    pub fn is_global(&self) -> bool {
+        *self == PhaseSync::Global
+    }
+}
+
+named! {
     /// The permutation family of randomized static load balancing (paper 004 §4).
     pub enum StaticPermutation("permutation") {
         /// A full-period linear congruential sequence mod 2^h.
@@ -262,6 +283,10 @@ pub enum Balancer {
         permutation: PermutationKind,
         /// Adaptive triggering (None: a permutation after every cycle).
         adaptive: Option<Adaptive>,
+        /// Global phases (rounds of Δ) or local synchronization (§6.3, needs the
+        /// pseudorandom permutation; Δ is then work units per phase).
+        #[serde(default, skip_serializing_if = "PhaseSync::is_global")]
+        sync: PhaseSync,
     },
     /// Randomized static load balancing (paper 004 Fig. 1): the root split into 2^h jobs, PE
     /// i derives its share through a pseudorandom permutation.
@@ -326,6 +351,7 @@ impl Balancer {
                 round: DEFAULT_ROUND,
                 permutation: PermutationKind::Messages,
                 adaptive: None,
+                sync: PhaseSync::Global,
             },
             BalancerKind::RandomStatic => Balancer::RandomStatic {
                 jobs,
@@ -389,6 +415,17 @@ impl Balancer {
             | Balancer::PollAndShuffle { polling, .. } => Some(polling),
             _ => None,
         }
+    }
+
+    /// Poll-and-shuffle under local synchronization (§6.3): phases without rounds.
+    pub fn is_locally_synchronized(&self) -> bool {
+        matches!(
+            self,
+            Balancer::PollAndShuffle {
+                sync: PhaseSync::Local,
+                ..
+            }
+        )
     }
 
     /// The round (phase) length Δ of the synchronous balancers.

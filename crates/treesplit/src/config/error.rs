@@ -33,6 +33,9 @@ pub enum ConfigError {
     AdaptiveC(f64),
     /// Adaptive poll-and-shuffle: γ is not in (0, 1].
     AdaptiveGamma(f64),
+    /// Poll-and-shuffle with local synchronization and the permutation by messages (a
+    /// collective timed by rounds): local synchronization needs the pseudorandom permutation.
+    LocalSyncPermutation,
     /// Master–worker: a fixed bundle of 0 jobs.
     BundleSize,
     /// Master–worker: the adaptive bundle constant C is not positive.
@@ -139,6 +142,10 @@ impl fmt::Display for ConfigError {
             ConfigError::AdaptiveGamma(g) => {
                 write!(f, "the adaptive threshold γ must be in (0, 1], got {g}")
             }
+            ConfigError::LocalSyncPermutation => write!(
+                f,
+                "local synchronization has no rounds to time the permutation by messages; use the pseudorandom permutation"
+            ),
             ConfigError::BundleSize => write!(f, "a bundle must hold at least 1 job"),
             ConfigError::BundleConstant(c) => {
                 write!(f, "the bundle constant C must be positive, got {c}")

@@ -28,7 +28,7 @@ mod error;
 
 pub use balancer::{
     Adaptive, BadBundleRule, Balancer, BalancerKind, BundleRule, DagScheduler, Jobs,
-    PermutationKind, PollingOptions, StaticPermutation, TerminationKind, DEFAULT_ROUND,
+    PermutationKind, PhaseSync, PollingOptions, StaticPermutation, TerminationKind, DEFAULT_ROUND,
 };
 pub use error::ConfigError;
 
@@ -306,6 +306,14 @@ impl Config {
         }
         if self.balancer.polling().is_some_and(|p| p.trim == Some(0)) {
             return Err(ConfigError::ZeroTrim);
+        }
+        if let Balancer::PollAndShuffle {
+            permutation: PermutationKind::Messages,
+            sync: PhaseSync::Local,
+            ..
+        } = self.balancer
+        {
+            return Err(ConfigError::LocalSyncPermutation);
         }
         match self.balancer {
             Balancer::PollAndShuffle {

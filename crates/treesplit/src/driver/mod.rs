@@ -39,7 +39,7 @@ use crate::config::Config;
 use crate::error::{Limit, RunError};
 use crate::protocol::termination::Signal;
 use crate::protocol::{self, Costs, Message, PeCounters, PeId, Protocol, Step};
-use crate::stats::{Log2Histogram, PeStats, SplitSizes};
+use crate::stats::{Log2Histogram, PeStats, PhaseStats, SplitSizes};
 use crate::task::{CountingIncumbent, Incumbent, SharedIncumbent, Task};
 use crate::trace::{MessageKind, PeState, PeTrace};
 use serde::{Deserialize, Serialize};
@@ -521,6 +521,7 @@ impl<T: Task> PeDriver<T> {
                 *t
             }),
             incumbent: Some(self.best()).filter(|&b| b != i64::MIN),
+            phases: self.proto.phase_stats(),
         };
         (stats, self.proto.take_output())
     }
@@ -692,6 +693,7 @@ pub(crate) struct WireStats {
     split_sizes: SplitSizes,
     trace: Option<PeTrace>,
     incumbent: Option<i64>,
+    phases: Option<PhaseStats>,
     /// The run limit the rank found reached, if any.
     pub(crate) limit: Option<Limit>,
     /// The work a stop left unfinished on the rank (`Config::keep_remaining`): a
@@ -714,6 +716,7 @@ impl From<PeStats> for WireStats {
             split_sizes: s.split_sizes,
             trace: s.trace,
             incumbent: s.incumbent,
+            phases: s.phases,
         }
     }
 }
@@ -735,6 +738,7 @@ impl WireStats {
             split_sizes: self.split_sizes,
             trace: self.trace,
             incumbent: self.incumbent,
+            phases: self.phases,
         }
     }
 }

@@ -61,9 +61,12 @@ pub enum Message<T: Task> {
         /// The termination protocol's return address (response tree).
         token: u64,
     },
-    /// Poll-and-shuffle, adaptive: this PE was idle at the end of a phase (sent to PE 0 with
-    /// probability c/P).
-    IdleNote,
+    /// Poll-and-shuffle, adaptive: this PE became idle in, or entered idle, phase `phase`
+    /// (sent to PE 0 with probability c/P; paper 002 §5).
+    IdleNote {
+        /// The phase the note counts for (PE 0 uses only notes of phases old enough).
+        phase: u64,
+    },
     /// Poll-and-shuffle, adaptive: PE 0 triggered permutation number `n`; passed down the tree.
     Shuffle {
         /// The permutation's number.
@@ -113,6 +116,15 @@ pub enum Message<T: Task> {
     Stop,
     /// Termination detection and the final result reduction.
     Termination(termination::Signal<T::Output>),
+    /// Poll-and-shuffle under local synchronization (paper 002 §6.3, Fig. 4): this PE has
+    /// finished phase `phase` (to its partner along the phase's dimension); `idle`: it holds
+    /// no work and asks the partner for some.
+    Phase {
+        /// The phase number (counted from the start of the run).
+        phase: u64,
+        /// The sender is idle: a request for work.
+        idle: bool,
+    },
 }
 
 impl<T: Task> Message<T> {
@@ -214,6 +226,10 @@ pub trait Protocol<T: Task>: Send {
     }
     /// Round `round` starts (only called when `round_length` is `Some`).
     fn on_round(&mut self, _round: u64) {}
+    /// Poll-and-shuffle: what the PE counted about its phases (None for other balancers).
+    fn phase_stats(&self) -> Option<crate::stats::PhaseStats> {
+        None
+    }
     /// True for protocols that need the machine's clock ([`Protocol::on_clock`]): the DAG
     /// schedulers, which record when each task starts and finishes.
     fn wants_clock(&self) -> bool {

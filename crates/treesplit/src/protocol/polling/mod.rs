@@ -10,13 +10,15 @@
 //!   as a PE is idle;
 //! - [`random_shift`]: asks only when a round starts, PE (i + k_r) mod P;
 //! - [`poll_and_shuffle`]: asks the hypercube partner of the current *phase* and permutes all
-//!   pieces after each *cycle* of phases ([`shuffle`]: the permutation by messages).
+//!   pieces after each *cycle* of phases ([`shuffle`]: the permutation by messages;
+//!   [`local_sync`]: phases by partners' markers instead of a clock).
 //!
 //! [`fast_init`] is the optional start that broadcasts the root instead of letting the
 //! idle PEs steal it piece by piece. What every PE does regardless of its balancer (messages,
 //! counters, termination, early stop, the progress rule) is [`PeCore`].
 
 pub mod fast_init;
+pub mod local_sync;
 pub mod poll_and_shuffle;
 pub mod random_shift;
 pub mod shuffle;
@@ -143,6 +145,11 @@ impl<T: Task> Polling<T> {
         self.pe.send(victim, Message::Request);
     }
 
+    /// Poll-and-shuffle under local synchronization (§6.3)?
+    fn is_local(&self) -> bool {
+        self.shuffle.as_ref().is_some_and(|s| s.local.is_some())
+    }
+
     /// Idle for termination detection: no piece held and none waiting for its placement.
     fn idle(&self) -> bool {
         self.pieces.is_empty() && !self.shuffle.as_ref().is_some_and(|s| s.holds_work())
@@ -190,6 +197,7 @@ impl<T: Task> Polling<T> {
             if now_empty {
                 self.pieces.pop();
                 self.pe.finish_piece(record);
+                self.idle_note();
             }
         }
     }
@@ -256,6 +264,9 @@ impl<T: Task> Polling<T> {
 
 impl<T: Task> Protocol<T> for Polling<T> {
     fn step(&mut self) -> Step {
+        if self.is_local() {
+            self.local_progress();
+        }
         if !self.pieces.is_empty() {
             return self.pe.step_busy();
         }
@@ -272,11 +283,15 @@ impl<T: Task> Protocol<T> for Polling<T> {
         };
         self.trim.served = 0;
         let slice = self.pe.work_on(&mut piece.task, budget, incumbent);
+        if let Some(local) = self.shuffle.as_deref_mut().and_then(|s| s.local.as_mut()) {
+            local.worked(slice.units);
+        }
         match slice.end {
             SliceEnd::Stop => self.begin_stop(None),
             SliceEnd::Emptied => {
                 let piece = self.pieces.pop().expect("the piece worked on");
                 self.pe.finish_piece(piece.record);
+                self.idle_note();
                 self.advance_termination();
             }
             SliceEnd::More => {}
@@ -317,7 +332,8 @@ impl<T: Task> Protocol<T> for Polling<T> {
                 self.advance_termination();
             }
             Message::Counter | Message::Victim(_) => self.receive_victim(from, message),
-            Message::IdleNote
+            Message::Phase { phase, idle } => self.receive_phase(phase, idle),
+            Message::IdleNote { .. }
             | Message::Shuffle { .. }
             | Message::Scatter { .. }
             | Message::Shuffling(_) => self.receive_shuffle(from, message),
@@ -363,7 +379,14 @@ impl<T: Task> Protocol<T> for Polling<T> {
     }
 
     fn round_length(&self) -> Option<u64> {
+        if self.is_local() {
+            return None; // local synchronization: no clock
+        }
         self.rule.round_length()
+    }
+
+    fn phase_stats(&self) -> Option<crate::stats::PhaseStats> {
+        self.shuffle.as_ref().and_then(|s| s.stats())
     }
 
     fn on_round(&mut self, round: u64) {

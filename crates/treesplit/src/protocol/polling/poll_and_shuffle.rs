@@ -24,17 +24,25 @@
 //!   (round − (r+1)) mod d. If PE 0 does not start a permutation after d phases (adaptive,
 //!   or the previous one is still running), the phases wrap around.
 //!
-//! Adaptive (§5): a PE idle at a phase end sends `IdleNote` to PE 0 with probability c/P;
-//! PE 0 averages the notes of the last d phases, estimates the idle PEs as mean·P/c, and
-//! starts a permutation only when that reaches γ·P.
+//! Adaptive (§5): whenever a PE becomes idle or an idle PE enters a new phase, it notifies
+//! PE 0 with probability c/P (at most once per phase), stamping the note with the phase.
+//! When PE 0 decides, at phase r, it uses only the notes of phases r − lag − d .. r − lag
+//! (latency compensation: lag = 1 phase under a global clock, d under local
+//! synchronization), estimates the idle fraction γ̂ = notes/(c·d), and starts a permutation
+//! only when γ̂ ≥ γ. Every estimate is kept for the report ([`PhaseStats`]; Lemmas 4, 5).
+//!
+//! Local synchronization (§6.3, [`super::local_sync`]) replaces the rounds by markers between
+//! hypercube partners.
 
+use super::local_sync::LocalSync;
 use super::shuffle::Shuffler;
 use super::{Piece, Polling};
-use crate::config::{Balancer, Config, PermutationKind};
+use crate::config::{Balancer, Config, PermutationKind, PhaseSync};
 use crate::protocol::{hash, Message, PeId};
+use crate::stats::{IdleEstimate, PhaseStats};
 use crate::task::Task;
 use rand::RngExt;
-use std::collections::VecDeque;
+use std::collections::BTreeMap;
 
 /// Where PE `k`'s pieces go in permutation number `n` among `p` PEs: an affine bijection
 /// k ↦ (a·k + b) mod p with gcd(a, p) = 1, a and b drawn from the seed and n (a pseudorandom
@@ -60,9 +68,10 @@ pub fn shuffle_target(seed: u64, n: u64, p: usize, k: usize) -> usize {
 struct Adaptive {
     c: f64,
     gamma: f64,
-    /// PE 0: idle notes received in the current phase, and per recent phase (the last d).
-    notes_now: u64,
-    notes_window: VecDeque<u64>,
+    /// Phases between a note's phase and its use (latency compensation).
+    lag: u64,
+    /// PE 0: idle notes per phase stamp (older than the window: dropped).
+    notes: BTreeMap<u64, u64>,
 }
 
 /// The poll-and-shuffle state of one PE.
@@ -75,31 +84,47 @@ pub(crate) struct PollAndShuffle<T> {
     shuffler: Shuffler<Piece<T>>,
     /// PE 0: permutations started so far, i.e. the next one's number (collective triggers).
     started: u64,
+    /// Local synchronization (§6.3): the phase markers' state (None: a global clock).
+    pub(super) local: Option<LocalSync>,
+    /// The phase this PE is in (the round, or the local phase count).
+    phase: u64,
+    /// The last phase in which this PE decided whether to send an idle note.
+    noted: Option<u64>,
+    /// What the report shows (phases, notes, permutations, PE 0's estimates).
+    stats: PhaseStats,
 }
 
 impl<T> PollAndShuffle<T> {
     /// The state of PE `me` of the configured run.
     pub(crate) fn new(me: PeId, config: &Config) -> Self {
         let p = config.pes;
-        let (kind, adaptive) = match config.balancer {
+        let (kind, adaptive, sync, round) = match config.balancer {
             Balancer::PollAndShuffle {
                 permutation,
                 adaptive,
+                sync,
+                round,
                 ..
-            } => (permutation, adaptive),
+            } => (permutation, adaptive, sync, round),
             other => panic!("{other} is not poll-and-shuffle"),
         };
+        let dims = u64::from(usize::BITS - (p.max(2) - 1).leading_zeros()).max(1);
+        let local = sync == PhaseSync::Local;
         PollAndShuffle {
-            dims: u64::from(usize::BITS - (p.max(2) - 1).leading_zeros()).max(1),
+            dims,
             kind,
             adaptive: adaptive.map(|a| Adaptive {
                 c: a.c,
                 gamma: a.gamma,
-                notes_now: 0,
-                notes_window: VecDeque::new(),
+                lag: if local { dims } else { 1 },
+                notes: BTreeMap::new(),
             }),
             shuffler: Shuffler::new(me, p),
             started: 0,
+            local: local.then(|| LocalSync::new(round)),
+            phase: 0,
+            noted: None,
+            stats: PhaseStats::default(),
         }
     }
 
@@ -113,15 +138,58 @@ impl<T> PollAndShuffle<T> {
         self.shuffler.holds_work()
     }
 
-    /// PE 0, adaptive: are at least γ·P PEs estimated idle? (Always, when not adaptive.)
-    fn wanted(&self, p: usize) -> bool {
-        match &self.adaptive {
-            None => true,
-            Some(a) => {
-                let mean = a.notes_window.iter().sum::<u64>() as f64 / a.notes_window.len() as f64;
-                mean * p as f64 / a.c >= a.gamma * p as f64
-            }
+    /// PE 0, adaptive, deciding in phase `now`: is the estimated idle fraction γ̂ of the d
+    /// phases that ended at least `lag` phases ago at least γ? (Always, when not adaptive.)
+    pub(super) fn wanted(&mut self, now: u64) -> bool {
+        let dims = self.dims;
+        let Some(a) = &mut self.adaptive else {
+            return true;
+        };
+        let to = now.saturating_sub(a.lag);
+        let from = to.saturating_sub(dims);
+        a.notes = a.notes.split_off(&from);
+        if to == from {
+            return false;
         }
+        let notes: u64 = a.notes.range(from..to).map(|(_, n)| n).sum();
+        let gamma_hat = notes as f64 / (a.c * (to - from) as f64);
+        let triggered = gamma_hat >= a.gamma;
+        self.stats.estimates.push(IdleEstimate {
+            from,
+            to,
+            notes,
+            gamma_hat,
+            triggered,
+        });
+        triggered
+    }
+
+    /// What the report shows about the phases (adaptive or locally synchronized runs only,
+    /// so that other reports keep their form).
+    pub(crate) fn stats(&self) -> Option<PhaseStats> {
+        (self.adaptive.is_some() || self.local.is_some()).then(|| self.stats.clone())
+    }
+
+    /// This PE enters phase `phase`.
+    pub(super) fn enter_phase(&mut self, phase: u64) {
+        self.phase = phase;
+        self.stats.phases += 1;
+    }
+
+    /// Adaptive triggering (§5)?
+    pub(super) fn is_adaptive(&self) -> bool {
+        self.adaptive.is_some()
+    }
+
+    /// d = ⌈log₂ P⌉, the phases of a cycle.
+    pub(super) fn dims(&self) -> u64 {
+        self.dims
+    }
+
+    /// PE 0: permutations started so far (the next one's number), counted up.
+    pub(super) fn next_permutation(&mut self) -> u64 {
+        self.started += 1;
+        self.started - 1
     }
 }
 
@@ -145,29 +213,8 @@ impl<T: Task> Polling<T> {
     /// Poll-and-shuffle at the end of a phase (round `round` starts).
     pub(super) fn poll_and_shuffle_round(&mut self, round: u64) {
         let (me, p) = (self.pe.me(), self.pe.p());
-        let idle = self.pieces.is_empty();
-        let note = {
-            let ps = self.shuffle.as_deref_mut().expect("poll-and-shuffle state");
-            match &mut ps.adaptive {
-                Some(a) => {
-                    // Idle PEs notify PE 0 with probability c/P; PE 0 keeps the counts of the
-                    // last d phases.
-                    let note = idle && self.rng.random_bool((a.c / p as f64).min(1.0));
-                    if me == 0 {
-                        a.notes_now += u64::from(note);
-                        a.notes_window.push_back(std::mem::take(&mut a.notes_now));
-                        while a.notes_window.len() as u64 > ps.dims {
-                            a.notes_window.pop_front();
-                        }
-                    }
-                    note && me != 0
-                }
-                None => false,
-            }
-        };
-        if note {
-            self.pe.send(0, Message::IdleNote);
-        }
+        self.shuffle_state().enter_phase(round);
+        self.idle_note();
         match self.phase_action(round) {
             Action::Ask(dimension) => {
                 let partner = me ^ (1 << dimension);
@@ -187,7 +234,7 @@ impl<T: Task> Polling<T> {
 
     /// Where round `round` falls in this PE's cycle (module comment).
     fn phase_action(&mut self, round: u64) -> Action {
-        let (me, p) = (self.pe.me(), self.pe.p());
+        let me = self.pe.me();
         let ps = self.shuffle_state();
         let dims = ps.dims;
         if ps.kind == PermutationKind::Pseudorandom {
@@ -201,10 +248,9 @@ impl<T: Task> Polling<T> {
                     broadcast: false,
                 };
             }
-            if me == 0 && ps.wanted(p) {
-                ps.started += 1;
+            if me == 0 && ps.wanted(round) {
                 return Action::Permute {
-                    n: ps.started - 1,
+                    n: ps.next_permutation(),
                     broadcast: true,
                 };
             }
@@ -217,10 +263,9 @@ impl<T: Task> Polling<T> {
         if round < start {
             return Action::Nothing;
         }
-        if me == 0 && round >= start + dims && ps.wanted(p) {
-            ps.started += 1;
+        if me == 0 && round >= start + dims && ps.wanted(round) {
             return Action::Permute {
-                n: ps.started - 1,
+                n: ps.next_permutation(),
                 broadcast: true,
             };
         }
@@ -241,14 +286,29 @@ impl<T: Task> Polling<T> {
             return;
         }
         match message {
-            Message::IdleNote => {
+            Message::IdleNote { phase } => {
                 if let Some(a) = &mut self.shuffle_state().adaptive {
-                    a.notes_now += 1;
+                    *a.notes.entry(phase).or_default() += 1;
                 }
             }
             Message::Shuffle { n } => {
                 self.pe.send_to_children(|| Message::Shuffle { n });
                 self.permute(n);
+            }
+            Message::Scatter {
+                piece: Some((task, generation, token)),
+                ..
+            } if self.shuffle_state().local.is_some() => {
+                // Local synchronization: a permuted piece (answers travel as `Work`).
+                let record = self.pe.receive_piece(from, token);
+                self.take_piece(task, generation, record);
+                self.advance_termination();
+            }
+            Message::Scatter { n, piece: None } if self.shuffle_state().local.is_some() => {
+                // Local synchronization: the permuted pieces from `from` are all here.
+                if let Some(local) = self.shuffle_state().local.as_mut() {
+                    local.permutation_arrived(n);
+                }
             }
             Message::Scatter { n, piece } => {
                 let piece = piece.map(|(task, generation, token)| Piece {
@@ -272,8 +332,9 @@ impl<T: Task> Polling<T> {
     /// Permutation number `n`: every piece held here moves, whole, to the PE the shared
     /// pseudorandom permutation assigns to this PE (idle PEs hold empty subproblems, which
     /// need not travel), or, by messages, is scattered.
-    fn permute(&mut self, n: u64) {
+    pub(super) fn permute(&mut self, n: u64) {
         let ps = self.shuffle_state();
+        ps.stats.permutations += 1;
         if ps.kind == PermutationKind::Messages {
             if ps.shuffler.request(n) {
                 self.scatter(n);
@@ -285,10 +346,58 @@ impl<T: Task> Polling<T> {
         if target == me {
             return;
         }
-        for piece in std::mem::take(&mut self.pieces) {
-            self.move_piece(target, piece);
+        let local = self.shuffle_state().local.is_some();
+        if local {
+            // Wait for the placeholder of π⁻¹(me) before the next phase (local_sync.rs).
+            if let Some(l) = self.shuffle_state().local.as_mut() {
+                l.permuted(n);
+            }
         }
+        for piece in std::mem::take(&mut self.pieces) {
+            if local {
+                // Local synchronization: as `Scatter`, so that it is not taken for an answer.
+                self.send_whole(target, piece, |task, generation, token| Message::Scatter {
+                    n,
+                    piece: Some((task, generation, token)),
+                });
+            } else {
+                self.move_piece(target, piece);
+            }
+        }
+        if local {
+            self.pe.send(target, Message::Scatter { n, piece: None });
+        }
+        self.idle_note();
         self.advance_termination();
+    }
+
+    /// Adaptive (§5): an idle PE notifies PE 0 with probability c/P, once per phase — called
+    /// when it enters a phase and whenever it may have become idle.
+    pub(super) fn idle_note(&mut self) {
+        let (me, p) = (self.pe.me(), self.pe.p());
+        if !self.pieces.is_empty() || self.pe.is_finishing() {
+            return;
+        }
+        let Some(ps) = self.shuffle.as_deref_mut() else {
+            return;
+        };
+        let phase = ps.phase;
+        let Some(a) = &mut ps.adaptive else {
+            return;
+        };
+        if ps.noted == Some(phase) {
+            return;
+        }
+        ps.noted = Some(phase);
+        if !self.rng.random_bool((a.c / p as f64).min(1.0)) {
+            return;
+        }
+        ps.stats.idle_notes += 1;
+        if me == 0 {
+            *a.notes.entry(phase).or_default() += 1;
+        } else {
+            self.pe.send(0, Message::IdleNote { phase });
+        }
     }
 
     /// Permutation by messages, step 1: every piece held here (or, when idle, the empty
@@ -442,6 +551,7 @@ mod tests {
             round: crate::config::DEFAULT_ROUND,
             permutation: PermutationKind::Pseudorandom,
             adaptive: None,
+            sync: Default::default(),
         });
         let mut pe: Polling<Countdown> = Polling::new(5, &config, None);
         assert_eq!(asked(&mut pe, 0..9), [4, 7, 1, 4, 7, 1, 4]);
