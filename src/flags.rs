@@ -394,6 +394,21 @@ pub struct SimOpts {
     /// Adversary: this fraction of splits hands over an empty piece.
     #[arg(long = "empty-splits", global = true, default_value_t = 0.0)]
     pub empty_splits: f64,
+    /// Poll-and-shuffle: lay the hypercube onto the network (paper 002 §4): network (Morton
+    /// labels and r·log log P fewer phases on meshes, √log P phases on fat trees) or
+    /// row-major (PE numbers, every phase: the plain hypercube algorithm).
+    #[arg(long, global = true, value_parser = parse_name::<treesplit::Embedding>)]
+    pub embedding: Option<treesplit::Embedding>,
+    /// Poll-and-shuffle without --round: the phase is C·(2·H·T_hop + T_split + Δt), H the
+    /// largest hop distance between partners in a cycle (default 1).
+    #[arg(long = "phase-c", global = true, conflicts_with = "round")]
+    pub phase_c: Option<f64>,
+    /// Charge message length (paper 002 §6.1): this much virtual time per byte of a message.
+    #[arg(long = "byte-time", global = true)]
+    pub byte_time: Option<f64>,
+    /// With --byte-time: packet routing (hops × size) or cut-through (hops + size).
+    #[arg(long, global = true, value_parser = parse_name::<treesplit::machine::sim::Routing>)]
+    pub routing: Option<treesplit::machine::sim::Routing>,
     /// Draw per-PE timelines (P ≤ 512) or the utilization curve to this SVG or PNG file.
     #[arg(long, global = true)]
     pub gantt: Option<std::path::PathBuf>,

@@ -3,6 +3,7 @@
 //! rayon versions of the same computations for benchmarks.
 
 pub mod dag;
+pub mod experiments;
 pub mod golomb;
 pub mod hashtable;
 pub mod knapsack;

@@ -222,6 +222,7 @@ fn poll_and_shuffle_with_both_permutations_adaptive_or_not() {
                 round: 30,
                 permutation,
                 adaptive,
+                embedding: Default::default(),
             });
         }
     }
@@ -230,6 +231,7 @@ fn poll_and_shuffle_with_both_permutations_adaptive_or_not() {
         round: 30,
         permutation: PermutationKind::Messages,
         adaptive: None,
+        embedding: Default::default(),
     });
     matrix(BalancerKind::PollAndShuffle, variants);
 }

@@ -136,6 +136,7 @@ fn bad_configurations_are_rejected() {
         round: 30,
         permutation: PermutationKind::Messages,
         adaptive: Some(Adaptive { c, gamma }),
+        embedding: Default::default(),
     };
     let bundle = |bundle| Balancer::MasterWorker {
         jobs: Jobs::Depth(4),

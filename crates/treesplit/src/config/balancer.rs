@@ -3,6 +3,7 @@
 //! polling, a round length for block assignment) cannot be written.
 
 use crate::names::named;
+use crate::protocol::polling::embedding::Embedding;
 use crate::topology::Topology;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -262,6 +263,9 @@ pub enum Balancer {
         permutation: PermutationKind,
         /// Adaptive triggering (None: a permutation after every cycle).
         adaptive: Option<Adaptive>,
+        /// How the hypercube is laid onto the network (paper 002 §4; `Config::network`).
+        #[serde(default, skip_serializing_if = "Embedding::is_network")]
+        embedding: Embedding,
     },
     /// Randomized static load balancing (paper 004 Fig. 1): the root split into 2^h jobs, PE
     /// i derives its share through a pseudorandom permutation.
@@ -326,6 +330,7 @@ impl Balancer {
                 round: DEFAULT_ROUND,
                 permutation: PermutationKind::Messages,
                 adaptive: None,
+                embedding: Embedding::Network,
             },
             BalancerKind::RandomStatic => Balancer::RandomStatic {
                 jobs,

@@ -16,6 +16,7 @@
 //! idle PEs steal it piece by piece. What every PE does regardless of its balancer (messages,
 //! counters, termination, early stop, the progress rule) is [`PeCore`].
 
+pub mod embedding;
 pub mod fast_init;
 pub mod poll_and_shuffle;
 pub mod random_shift;

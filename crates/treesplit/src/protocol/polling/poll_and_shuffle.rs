@@ -24,10 +24,15 @@
 //!   (round − (r+1)) mod d. If PE 0 does not start a permutation after d phases (adaptive,
 //!   or the previous one is still running), the phases wrap around.
 //!
+//! On other networks (§4) the partner and the phases per cycle come from the network's
+//! [`super::embedding::PhasePlan`] (Morton labels on meshes, fewer phases on meshes and fat
+//! trees); d below is the plan's number of phases.
+//!
 //! Adaptive (§5): a PE idle at a phase end sends `IdleNote` to PE 0 with probability c/P;
 //! PE 0 averages the notes of the last d phases, estimates the idle PEs as mean·P/c, and
 //! starts a permutation only when that reaches γ·P.
 
+use super::embedding::{self, PhasePlan};
 use super::shuffle::Shuffler;
 use super::{Piece, Polling};
 use crate::config::{Balancer, Config, PermutationKind};
@@ -35,6 +40,7 @@ use crate::protocol::{hash, Message, PeId};
 use crate::task::Task;
 use rand::RngExt;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// Where PE `k`'s pieces go in permutation number `n` among `p` PEs: an affine bijection
 /// k ↦ (a·k + b) mod p with gcd(a, p) = 1, a and b drawn from the seed and n (a pseudorandom
@@ -67,8 +73,11 @@ struct Adaptive {
 
 /// The poll-and-shuffle state of one PE.
 pub(crate) struct PollAndShuffle<T> {
-    /// d = ⌈log₂ P⌉: phases per cycle, the hypercube's dimension.
+    /// d: phases per cycle (⌈log₂ P⌉, the hypercube's dimension, unless the network's plan
+    /// omits some).
     dims: u64,
+    /// The hypercube laid onto the network: labels and phases per cycle.
+    plan: Arc<PhasePlan>,
     kind: PermutationKind,
     adaptive: Option<Adaptive>,
     /// The permutation by messages (also tracks the start of the current cycle).
@@ -81,16 +90,19 @@ impl<T> PollAndShuffle<T> {
     /// The state of PE `me` of the configured run.
     pub(crate) fn new(me: PeId, config: &Config) -> Self {
         let p = config.pes;
-        let (kind, adaptive) = match config.balancer {
+        let (kind, adaptive, embedding) = match config.balancer {
             Balancer::PollAndShuffle {
                 permutation,
                 adaptive,
+                embedding,
                 ..
-            } => (permutation, adaptive),
+            } => (permutation, adaptive, embedding),
             other => panic!("{other} is not poll-and-shuffle"),
         };
+        let plan = embedding::plan(config.network, p, embedding);
         PollAndShuffle {
-            dims: u64::from(usize::BITS - (p.max(2) - 1).leading_zeros()).max(1),
+            dims: plan.phases(),
+            plan,
             kind,
             adaptive: adaptive.map(|a| Adaptive {
                 c: a.c,
@@ -170,8 +182,8 @@ impl<T: Task> Polling<T> {
         }
         match self.phase_action(round) {
             Action::Ask(dimension) => {
-                let partner = me ^ (1 << dimension);
-                if partner < p && self.may_ask() {
+                let partner = self.shuffle_state().plan.partner(me, dimension);
+                if let Some(partner) = partner.filter(|_| self.may_ask()) {
                     self.ask_pe(partner);
                 }
             }
@@ -442,6 +454,7 @@ mod tests {
             round: crate::config::DEFAULT_ROUND,
             permutation: PermutationKind::Pseudorandom,
             adaptive: None,
+            embedding: Default::default(),
         });
         let mut pe: Polling<Countdown> = Polling::new(5, &config, None);
         assert_eq!(asked(&mut pe, 0..9), [4, 7, 1, 4, 7, 1, 4]);
