@@ -333,8 +333,8 @@ mod tests {
                             }
                         }
                     }
-                    for b in 0..n {
-                        assert_eq!(t.hops(a, b, n), dist[b], "{t} k={k} {a}→{b}");
+                    for (b, &d) in dist.iter().enumerate() {
+                        assert_eq!(t.hops(a, b, n), d, "{t} k={k} {a}→{b}");
                     }
                     diameter = diameter.max(*dist.iter().max().unwrap());
                 }

@@ -93,7 +93,18 @@ impl Row {
     }
 }
 
-/// The configuration of `algorithm` on `pes` PEs of `network` (seed fixed).
+/// The phase constant c of the sweeps' poll-and-shuffle (T_phase = c·(2·H·T_hop + T_split +
+/// Δt)); the environment variable PHASE_C overrides it.
+pub fn phase_c() -> f64 {
+    std::env::var("PHASE_C")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(DEFAULT_PHASE_C)
+}
+
+/// The configuration of `algorithm` on `pes` PEs of `network` (seed fixed). Poll-and-shuffle
+/// permutes by the pseudorandom bijection (§3.2's practical choice: by messages, the
+/// collective's log P waves across the mesh cost more than the phases they serve).
 pub fn config(network: Topology, pes: usize, algorithm: Algorithm, seed: u64) -> Config {
     let balancer = match algorithm {
         Algorithm::RandomPolling => Balancer::new(BalancerKind::RandomPolling),
@@ -110,13 +121,13 @@ pub fn config(network: Topology, pes: usize, algorithm: Algorithm, seed: u64) ->
                     pes,
                     embedding,
                     (T_ROUT, T_SPLIT, DELTA_T),
-                    DEFAULT_PHASE_C,
+                    phase_c(),
                 ),
             };
             Balancer::PollAndShuffle {
                 polling: PollingOptions::default(),
                 round,
-                permutation: PermutationKind::Messages,
+                permutation: PermutationKind::Pseudorandom,
                 adaptive: None,
                 embedding,
             }

@@ -52,6 +52,7 @@ impl Embedding {
     }
 }
 
+#[allow(clippy::derivable_impls)] // the enum is written by `named!`
 impl Default for Embedding {
     fn default() -> Self {
         Embedding::Network
@@ -249,7 +250,7 @@ mod tests {
                         .unwrap();
                     assert!(diameter <= bound, "{t} P={p} j={j}: {diameter} > {bound}");
                     // Exactly a box with ⌈(j−i)/r⌉ label bits on axis i.
-                    let exact: u64 = (0..r).map(|i| (1u64 << (j + r - 1 - i) / r) - 1).sum();
+                    let exact: u64 = (0..r).map(|i| (1u64 << ((j + r - 1 - i) / r)) - 1).sum();
                     assert_eq!(diameter, exact, "{t} P={p} j={j}");
                 }
             }
