@@ -364,7 +364,8 @@ pub struct SimOpts {
     pub balance: BalancerOpts,
     #[command(flatten)]
     pub limits: LimitFlags,
-    /// Network: crossbar, ring, mesh2d, mesh3d, hypercube, fat-tree.
+    /// Network: crossbar, ring, mesh2d, mesh3d, hypercube, fat-tree, butterfly, ccc,
+    /// shuffle-exchange, de-bruijn.
     #[arg(long, global = true, default_value = "crossbar")]
     pub net: String,
     /// Message latency T_rout (crossbar; per hop elsewhere unless --t-hop).
@@ -475,7 +476,8 @@ pub struct BalancerOpts {
     #[arg(long = "fast-init", global = true)]
     pub fast_init: bool,
     /// Neighbour polling: whose neighbours a PE asks (ring, mesh2d, mesh3d, hypercube,
-    /// fat-tree, crossbar; default: ring, or the simulated network unless it is a crossbar).
+    /// fat-tree, butterfly, ccc, shuffle-exchange, de-bruijn, crossbar; default: ring, or the
+    /// simulated network unless it is a crossbar).
     #[arg(long, global = true)]
     pub neighbourhood: Option<String>,
     /// Poll-and-shuffle: permute by messages (random destinations, prefix sum; paper 002
