@@ -1974,7 +1974,7 @@ fn sim_network_flags() {
             &["sim", "nqueens", "6", "--routing", "packet"],
             "--routing applies only with --byte-time",
         ),
-        (&["sim", "nqueens", "6", "--byte-time", "-1"], "--byte-time"),
+        (&["sim", "nqueens", "6", "--byte-time=-1"], "--byte-time"),
         (
             &[
                 "sim",

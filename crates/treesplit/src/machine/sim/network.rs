@@ -276,6 +276,43 @@ mod tests {
         }
     }
 
+    /// §6.1: packet routing pays the size at every hop, cut-through once; order per pair kept.
+    #[test]
+    fn message_length_is_charged() {
+        use rand::SeedableRng;
+        let packet = MessageLength {
+            byte_time: 0.5,
+            routing: Routing::Packet,
+        };
+        let cut = MessageLength {
+            routing: Routing::CutThrough,
+            ..packet
+        };
+        assert_eq!(packet.charge(4, 100), 200);
+        assert_eq!(cut.charge(4, 100), 50);
+        assert_eq!(cut.charge(4, 3), 2, "rounded up");
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        // Mesh 4×4: PE 0 to PE 15 is 6 hops of 10.
+        let mut net = Network::new(Topology::Mesh2d, 16, 10, Delay::None, HashMap::new())
+            .with_length(Some(packet));
+        assert_eq!(net.arrival(0, 0, 15, 100, &mut rng), 60 + 300);
+        // A short message sent right after a long one does not overtake it.
+        assert_eq!(net.arrival(1, 0, 15, 2, &mut rng), 360);
+        let mut net = Network::new(Topology::Mesh2d, 16, 10, Delay::None, HashMap::new())
+            .with_length(Some(cut));
+        assert_eq!(net.arrival(0, 0, 15, 100, &mut rng), 60 + 50);
+        let mut off = Network::new(Topology::Mesh2d, 16, 10, Delay::None, HashMap::new());
+        assert_eq!(off.arrival(0, 0, 15, 100, &mut rng), 60);
+        for (t, p) in [(Topology::Butterfly, 24), (Topology::DeBruijn, 10)] {
+            let net = Network::new(t, p, 1, Delay::None, HashMap::new());
+            for a in 0..p {
+                for b in 0..p {
+                    assert_eq!(net.hops(a, b), t.hops(a, b, p), "{t} cached rows");
+                }
+            }
+        }
+    }
+
     #[test]
     fn delays_parse() {
         assert_eq!("none".parse::<Delay>(), Ok(Delay::None));
