@@ -365,7 +365,8 @@ pub struct SimOpts {
     pub balance: BalancerOpts,
     #[command(flatten)]
     pub limits: LimitFlags,
-    /// Network: crossbar, ring, mesh2d, mesh3d, hypercube, fat-tree.
+    /// Network: crossbar, ring, mesh2d, mesh3d, hypercube, fat-tree, butterfly, ccc,
+    /// shuffle-exchange, de-bruijn.
     #[arg(long, global = true, default_value = "crossbar")]
     pub net: String,
     /// Message latency T_rout (crossbar; per hop elsewhere unless --t-hop).
@@ -395,6 +396,21 @@ pub struct SimOpts {
     /// Adversary: this fraction of splits hands over an empty piece.
     #[arg(long = "empty-splits", global = true, default_value_t = 0.0)]
     pub empty_splits: f64,
+    /// Poll-and-shuffle: lay the hypercube onto the network (paper 002 §4): network (Morton
+    /// labels and r·log log P fewer phases on meshes, √log P phases on fat trees) or
+    /// row-major (PE numbers, every phase: the plain hypercube algorithm).
+    #[arg(long, global = true, value_parser = parse_name::<treesplit::Embedding>)]
+    pub embedding: Option<treesplit::Embedding>,
+    /// Poll-and-shuffle without --round: the phase is C·(2·H·T_hop + T_split + Δt), H the
+    /// largest hop distance between partners in a cycle (default 1).
+    #[arg(long = "phase-c", global = true, conflicts_with = "round")]
+    pub phase_c: Option<f64>,
+    /// Charge message length (paper 002 §6.1): this much virtual time per byte of a message.
+    #[arg(long = "byte-time", global = true)]
+    pub byte_time: Option<f64>,
+    /// With --byte-time: packet routing (hops × size) or cut-through (hops + size).
+    #[arg(long, global = true, value_parser = parse_name::<treesplit::machine::sim::Routing>)]
+    pub routing: Option<treesplit::machine::sim::Routing>,
     /// Draw per-PE timelines (P ≤ 512) or the utilization curve to this SVG or PNG file.
     #[arg(long, global = true)]
     pub gantt: Option<std::path::PathBuf>,
@@ -461,7 +477,8 @@ pub struct BalancerOpts {
     #[arg(long = "fast-init", global = true)]
     pub fast_init: bool,
     /// Neighbour polling: whose neighbours a PE asks (ring, mesh2d, mesh3d, hypercube,
-    /// fat-tree, crossbar; default: ring, or the simulated network unless it is a crossbar).
+    /// fat-tree, butterfly, ccc, shuffle-exchange, de-bruijn, crossbar; default: ring, or the
+    /// simulated network unless it is a crossbar).
     #[arg(long, global = true)]
     pub neighbourhood: Option<String>,
     /// Poll-and-shuffle: permute by messages (random destinations, prefix sum; paper 002

@@ -1985,3 +1985,109 @@ fn examples_bad_input_exits_2_with_a_clear_message() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 14: the network flags of `sim` — bad values and flags that do not apply are exit 2
+/// with a clear message; the new networks and message lengths run to the exact answer.
+#[test]
+fn sim_network_flags() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["sim", "nqueens", "6", "--embedding", "row-major"],
+            "--embedding does not apply to --balancer random-polling",
+        ),
+        (
+            &[
+                "sim",
+                "nqueens",
+                "6",
+                "--balancer",
+                "poll-and-shuffle",
+                "--embedding",
+                "diagonal",
+            ],
+            "unknown embedding",
+        ),
+        (
+            &["sim", "nqueens", "6", "--routing", "packet"],
+            "--routing applies only with --byte-time",
+        ),
+        (&["sim", "nqueens", "6", "--byte-time=-1"], "--byte-time"),
+        (
+            &[
+                "sim",
+                "nqueens",
+                "6",
+                "--byte-time",
+                "1",
+                "--routing",
+                "wormhole",
+            ],
+            "unknown routing",
+        ),
+        (
+            &[
+                "sim",
+                "nqueens",
+                "6",
+                "--balancer",
+                "poll-and-shuffle",
+                "--phase-c",
+                "0",
+            ],
+            "--phase-c must be a positive number",
+        ),
+        (
+            &[
+                "sim",
+                "nqueens",
+                "6",
+                "--balancer",
+                "poll-and-shuffle",
+                "--phase-c",
+                "2",
+                "--round",
+                "40",
+            ],
+            "cannot be used with",
+        ),
+    ];
+    for (args, expected) in cases {
+        let o = treesplit(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(expected),
+            "{args:?}: '{err}' lacks '{expected}'"
+        );
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    }
+    for net in [
+        "butterfly",
+        "ccc",
+        "shuffle-exchange",
+        "de-bruijn",
+        "mesh2d",
+        "fat-tree",
+    ] {
+        for extra in [
+            &[][..],
+            &["--byte-time", "0.5", "--routing", "cut-through"][..],
+        ] {
+            let mut args = vec![
+                "sim",
+                "nqueens",
+                "7",
+                "--pes",
+                "30",
+                "--net",
+                net,
+                "--balancer",
+                "poll-and-shuffle",
+            ];
+            args.extend_from_slice(extra);
+            let o = treesplit(&args);
+            assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+            assert!(stdout(&o).contains("40"), "{args:?}: {}", stdout(&o));
+        }
+    }
+}

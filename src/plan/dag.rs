@@ -77,6 +77,8 @@ const NOT_FOR_DAGS: &[(&str, &str)] = &[
     ("sync", "--sync"),
     ("adaptive_c", "--adaptive-c"),
     ("adaptive_gamma", "--adaptive-gamma"),
+    ("embedding", "--embedding"),
+    ("phase_c", "--phase-c"),
     ("h", "--h"),
     ("jobs_per_pe", "--q"),
     ("h_from_alpha", "--h-from-alpha"),

@@ -16,13 +16,14 @@ use crate::output::{self, plot, Failure, Notes};
 pub use app::{App, AppVisitor, Published};
 use std::path::PathBuf;
 use treesplit::config::{DEFAULT_ROUND, MAX_H};
+use treesplit::embedding;
 use treesplit::machine::sim::adversary::parse_pe_list;
-use treesplit::machine::sim::Delay;
+use treesplit::machine::sim::{Delay, MessageLength};
 use treesplit::task::bag::theorem3_h;
 use treesplit::topology::Topology;
 use treesplit::{
-    Adaptive, Balancer, BalancerKind, BundleRule, Config, Jobs, PermutationKind, PhaseSync,
-    PollingOptions, SimConfig, StaticPermutation, TerminationKind,
+    Adaptive, Balancer, BalancerKind, BundleRule, Config, Embedding, Jobs, PermutationKind,
+    PhaseSync, PollingOptions, SimConfig, StaticPermutation, TerminationKind,
 };
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 
@@ -134,10 +135,13 @@ pub struct Balance {
     termination: TerminationKind,
     polling: PollingOptions,
     round: u64,
+    /// Poll-and-shuffle's phase (the round, or, in the simulator, the network's default).
+    shuffle_round: u64,
     neighbourhood: Topology,
     permutation: PermutationKind,
     sync: PhaseSync,
     adaptive: Option<Adaptive>,
+    embedding: Embedding,
     jobs: JobsPlan,
     static_permutation: StaticPermutation,
     bundle: BundleRule,
@@ -186,10 +190,11 @@ impl Balance {
             BalancerKind::RandomShift => Balancer::RandomShift { polling, round },
             BalancerKind::PollAndShuffle => Balancer::PollAndShuffle {
                 polling,
-                round,
+                round: self.shuffle_round,
                 permutation: self.permutation,
                 adaptive: self.adaptive,
                 sync: self.sync,
+                embedding: self.embedding,
             },
             BalancerKind::RandomStatic => Balancer::RandomStatic {
                 jobs,
@@ -446,6 +451,7 @@ fn balance(
             fast_init: o.fast_init,
         },
         round: o.round.unwrap_or(default_round),
+        shuffle_round: o.round.unwrap_or(default_round),
         neighbourhood,
         permutation: o.permutation.unwrap_or(match o.sync {
             PhaseSync::Global => PermutationKind::Messages,
@@ -456,6 +462,7 @@ fn balance(
             c: o.adaptive_c,
             gamma: o.adaptive_gamma,
         }),
+        embedding: Embedding::Network,
         jobs,
         static_permutation: o.static_permutation,
         bundle: o.bundle,
@@ -653,6 +660,20 @@ fn sim_machine(o: &SimOpts) -> Result<(usize, SimConfig, Balance), Failure> {
     let pes = one_pes(&o.common, || 64)?;
     let topology: Topology = o.net.parse().map_err(Failure::input)?;
     let delay: Delay = o.delay.parse().map_err(Failure::input)?;
+    if o.routing.is_some() && o.byte_time.is_none() {
+        return Err(Failure::input(
+            "--routing applies only with --byte-time (it says how message length is charged)",
+        ));
+    }
+    if let Some(b) = o.byte_time.filter(|b| !(b.is_finite() && *b >= 0.0)) {
+        return Err(Failure::input(format!(
+            "--byte-time must be a non-negative number, got {b}"
+        )));
+    }
+    let length = o.byte_time.map(|byte_time| MessageLength {
+        byte_time,
+        routing: o.routing.unwrap_or_default(),
+    });
     let sim = SimConfig {
         topology,
         t_rout: o.t_rout,
@@ -661,6 +682,7 @@ fn sim_machine(o: &SimOpts) -> Result<(usize, SimConfig, Balance), Failure> {
         t_send: o.t_send,
         t_recv: o.t_recv,
         delay,
+        length,
         slow: parse_pe_list(&o.slow, "slow PE")
             .map_err(|e| Failure::input(format!("--slow: {e}")))?,
         slow_links: parse_pe_list(&o.slow_links, "slow link")
@@ -686,13 +708,33 @@ fn sim_machine(o: &SimOpts) -> Result<(usize, SimConfig, Balance), Failure> {
         .saturating_mul(2)
         .saturating_add(o.t_split)
         .saturating_add(delta_t);
-    let balance = balance(
+    let mut balance = balance(
         &o.balance,
         o.common.seed,
         delta_t,
         default_round,
         neighbourhood,
     )?;
+    // Poll-and-shuffle on the network (paper 002 §4): its hypercube embedding, and without
+    // --round a phase as long as the network's most expensive kept phase asks for.
+    balance.embedding = o.embedding.unwrap_or_default();
+    if let Some(c) = o.phase_c {
+        if !(c.is_finite() && c > 0.0 && c <= 1e6) {
+            return Err(Failure::input(format!(
+                "--phase-c must be a positive number (at most 10^6), got {c}"
+            )));
+        }
+    }
+    if o.balance.round.is_none() && balance.embedding == Embedding::Network {
+        let t_hop = o.t_hop.unwrap_or(o.t_rout);
+        balance.shuffle_round = embedding::default_round(
+            topology,
+            pes,
+            balance.embedding,
+            (t_hop, o.t_split, delta_t),
+            o.phase_c.unwrap_or(embedding::DEFAULT_PHASE_C),
+        );
+    }
     balance.config(pes)?;
     sim.validate(pes)
         .map_err(|e| Failure::input(output::config_error(&e)))?;

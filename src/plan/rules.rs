@@ -131,6 +131,18 @@ pub const BALANCER_OPTIONS: &[BalancerOption] = &[
         why: "only the static balancers (random-static, master-worker, prefix-sum, block, round-robin, random) cut the root into a bag of jobs",
     },
     BalancerOption {
+        id: "embedding",
+        flag: "--embedding",
+        applies: poll_and_shuffle,
+        why: "only poll-and-shuffle lays a hypercube onto the network",
+    },
+    BalancerOption {
+        id: "phase_c",
+        flag: "--phase-c",
+        applies: poll_and_shuffle,
+        why: "only poll-and-shuffle derives its phase length from the network",
+    },
+    BalancerOption {
         id: "static_permutation",
         flag: "--static-permutation",
         applies: random_static,

@@ -16,12 +16,16 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt::{Debug, Display};
 use treesplit::machine::sim::adversary::EmptySplits;
-use treesplit::machine::sim::{Delay, Topology};
+use treesplit::machine::sim::{Delay, MessageLength, Routing, Topology};
 use treesplit::{
-    run_sequential, simulate, Adaptive, Balancer, BalancerKind, BundleRule, Config, Jobs,
-    PermutationKind, PhaseSync, PollingOptions, SimConfig, SimReport, StaticPermutation, Task,
-    TerminationKind,
+    run_sequential, simulate, Adaptive, Balancer, BalancerKind, BundleRule, Config, Embedding,
+    Jobs, PermutationKind, PhaseSync, PollingOptions, SimConfig, SimReport, StaticPermutation,
+    Task, TerminationKind,
 };
+
+/// The topologies drawn before the hypercubic networks were added (the first six of
+/// `Topology::ALL`): the classic draw keeps its range so that every seed names the same case.
+const CLASSIC_TOPOLOGIES: usize = 6;
 
 /// One simulated run to check.
 #[derive(Debug, Clone)]
@@ -76,7 +80,7 @@ impl Case {
                 AppSpec::Uts(UtsParams::parse(&[name.to_string()]).expect("named tree"))
             }
         };
-        let topology = Topology::ALL[r.random_range(0..Topology::ALL.len())];
+        let topology = Topology::ALL[r.random_range(0..CLASSIC_TOPOLOGIES)];
         let delay = match r.random_range(0..3) {
             0 => Delay::None,
             1 => Delay::Uniform(r.random_range(0..=100)),
@@ -135,7 +139,7 @@ impl Case {
         // Every option is drawn for every case (the same draws in the same order whatever the
         // balancer, so a seed names the same case), then the balancer takes its own.
         let kind = BalancerKind::ALL[r.random_range(0..BalancerKind::ALL.len())];
-        let neighbourhood = Topology::ALL[r.random_range(0..Topology::ALL.len())];
+        let neighbourhood = Topology::ALL[r.random_range(0..CLASSIC_TOPOLOGIES)];
         let polling = PollingOptions {
             trim: if r.random_bool(0.25) {
                 Some(r.random_range(1..=4))
@@ -202,6 +206,40 @@ impl Case {
             },
         };
         let splittable = kind.is_static() && r.random_bool(0.5);
+        // Paper 002 §4 and §6.1 (issue 14), drawn from a stream of their own so that the
+        // cases drawn before keep their every other choice: a hypercubic network (for the
+        // machine or neighbour polling), message-length charging, and poll-and-shuffle's
+        // row-major embedding.
+        let mut x = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x4E45_5457_4F52_4B53);
+        let hypercubic: Vec<Topology> = Topology::ALL
+            .iter()
+            .copied()
+            .filter(|t| t.is_hypercubic())
+            .collect();
+        let mut sim = sim;
+        if x.random_bool(0.2) {
+            sim.topology = hypercubic[x.random_range(0..hypercubic.len())];
+        }
+        let neighbourhood = if x.random_bool(0.2) {
+            hypercubic[x.random_range(0..hypercubic.len())]
+        } else {
+            neighbourhood
+        };
+        if x.random_bool(0.15) {
+            sim.length = Some(MessageLength {
+                byte_time: f64::from(x.random_range(1..=20u32)) / 10.0,
+                routing: if x.random_bool(0.5) {
+                    Routing::Packet
+                } else {
+                    Routing::CutThrough
+                },
+            });
+        }
+        let embedding = if x.random_bool(0.25) {
+            Embedding::RowMajor
+        } else {
+            Embedding::Network
+        };
         let balancer = match kind {
             BalancerKind::RandomPolling => Balancer::RandomPolling { polling },
             BalancerKind::NeighbourPolling => Balancer::NeighbourPolling {
@@ -216,6 +254,7 @@ impl Case {
                 permutation,
                 adaptive,
                 sync,
+                embedding,
             },
             BalancerKind::RandomStatic => Balancer::RandomStatic {
                 jobs,
@@ -275,11 +314,15 @@ impl Case {
                 permutation,
                 adaptive,
                 sync,
+                embedding,
                 ..
             } => {
                 line.push_str(&format!(" --permutation {permutation}"));
                 if sync == PhaseSync::Local {
                     line.push_str(" --sync local");
+                }
+                if embedding != Embedding::Network {
+                    line.push_str(&format!(" --embedding {embedding}"));
                 }
                 if let Some(a) = adaptive {
                     line.push_str(&format!(
@@ -328,6 +371,12 @@ impl Case {
         }
         if self.empty_splits > 0.0 {
             line.push_str(&format!(" --empty-splits {}", self.empty_splits));
+        }
+        if let Some(l) = s.length {
+            line.push_str(&format!(
+                " --byte-time {} --routing {}",
+                l.byte_time, l.routing
+            ));
         }
         line
     }
@@ -437,7 +486,13 @@ impl Case {
             .map(|&(_, d)| d)
             .max()
             .unwrap_or(0);
+        // Termination messages are a few dozen bytes.
+        let length = self
+            .sim
+            .length
+            .map_or(0, |l| l.charge(hops / t_hop.max(1), 64));
         let latency = hops
+            + length
             + slow_link
             + self.sim.delay.typical_max()
             + 4 * (self.sim.t_send + self.sim.t_recv);
@@ -449,9 +504,13 @@ impl Case {
                 // Fast initialization's pieces answer up the broadcast tree: log P more hops.
                 bound += 2 * depth * latency.max(1);
             }
-            if let Balancer::PollAndShuffle { round, .. } = self.config.balancer {
+            if let Balancer::PollAndShuffle {
+                round, embedding, ..
+            } = self.config.balancer
+            {
                 // Every permutation moves pieces whole: one more hop on their response chains.
-                let dims = u64::from(usize::BITS - (p.max(2) - 1).leading_zeros());
+                let dims =
+                    treesplit::embedding::plan(Some(self.sim.topology), p, embedding).phases();
                 let permutations = (t_par / (round * dims).max(1) as f64).ceil() as u64 + 1;
                 bound += 2 * permutations * latency.max(1);
             }

@@ -71,11 +71,12 @@ pub mod topology;
 pub mod trace;
 
 pub use config::{
-    Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError, DagScheduler, Jobs,
-    PermutationKind, PhaseSync, PollingOptions, StaticPermutation, TerminationKind,
+    Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError, DagScheduler, Embedding,
+    Jobs, PermutationKind, PhaseSync, PollingOptions, StaticPermutation, TerminationKind,
 };
 pub use error::{Limit, Partial, RunError};
 pub use machine::{simulate, Machine, SimConfig, SimReport, Simulator, Threads};
+pub use protocol::polling::embedding;
 pub use sequential::{run_sequential, SequentialReport};
 pub use stats::{Log2Histogram, PeCounters, PeStats, Report, SplitSizes, Totals};
 pub use task::range::{IndexJob, IndexRange};

@@ -17,16 +17,34 @@ crate::names::named! {
         Hypercube = "hypercube",
         /// A binary fat tree with the PEs at the leaves: up to the common ancestor and down.
         FatTree = "fat-tree",
+        /// A wrapped butterfly of k levels (k·2^k nodes, the smallest k with k·2^k ≥ P): node
+        /// (ℓ, w) = ℓ·2^k + w is joined to ((ℓ+1) mod k, w) and ((ℓ+1) mod k, w XOR 2^ℓ).
+        Butterfly = "butterfly",
+        /// Cube-connected cycles (k·2^k nodes as for the butterfly): node (ℓ, w) is joined to
+        /// its cycle neighbours (ℓ±1 mod k, w) and across to (ℓ, w XOR 2^ℓ).
+        Ccc = "ccc",
+        /// The shuffle-exchange network on 2^k ≥ P nodes: x is joined to x XOR 1 (exchange)
+        /// and to its rotations by one bit (shuffle, unshuffle).
+        ShuffleExchange = "shuffle-exchange",
+        /// The binary de Bruijn graph on 2^k ≥ P nodes, undirected: x is joined to
+        /// (2x + b) mod 2^k and (x + b·2^k)/2 for b ∈ {0, 1}.
+        DeBruijn = "de-bruijn",
     }
 }
 
 impl Topology {
-    /// Hops from PE `a` to PE `b` among `p` PEs (0 for a == b).
+    /// Hops from PE `a` to PE `b` among `p` PEs (0 for a == b). On the hypercubic networks
+    /// ([`Topology::is_hypercubic`]) this is a breadth-first search over the whole network
+    /// (O(nodes)); the simulator keeps the rows it needs (`machine::sim::Network`).
     pub fn hops(self, a: usize, b: usize, p: usize) -> u64 {
         if a == b {
             return 0;
         }
         match self {
+            Topology::Butterfly
+            | Topology::Ccc
+            | Topology::ShuffleExchange
+            | Topology::DeBruijn => u64::from(self.bfs(a, p)[b]),
             Topology::Crossbar => 1,
             Topology::Ring => {
                 let d = a.abs_diff(b);
@@ -76,11 +94,134 @@ impl Topology {
                 .filter(|&b| b < p)
                 .collect(),
             Topology::FatTree => [a ^ 1].into_iter().filter(|&b| b < p).collect(),
+            Topology::Butterfly
+            | Topology::Ccc
+            | Topology::ShuffleExchange
+            | Topology::DeBruijn => {
+                let k = self.order(p);
+                self.graph_neighbours(a, k)
+                    .into_iter()
+                    .filter(|&b| b < p)
+                    .collect()
+            }
         };
         n.retain(|&b| b != a);
         n.sort_unstable();
         n.dedup();
         n
+    }
+}
+
+impl Topology {
+    /// True for the constant-degree hypercubic networks of paper 002 §4 (Theorem 2):
+    /// butterfly, cube-connected cycles, shuffle-exchange and de Bruijn. Their PEs sit on
+    /// the first P nodes of the smallest such network with at least P nodes; the other
+    /// nodes only route.
+    pub fn is_hypercubic(self) -> bool {
+        matches!(
+            self,
+            Topology::Butterfly | Topology::Ccc | Topology::ShuffleExchange | Topology::DeBruijn
+        )
+    }
+
+    /// The order k of the hypercubic network that holds `p` PEs: the smallest k ≥ 1 with
+    /// k·2^k ≥ p (butterfly, CCC) or 2^k ≥ p (shuffle-exchange, de Bruijn).
+    pub fn order(self, p: usize) -> u32 {
+        let mut k = 1;
+        while self.nodes_of_order(k) < p {
+            k += 1;
+        }
+        k
+    }
+
+    /// The number of nodes of the hypercubic network of order `k`.
+    fn nodes_of_order(self, k: u32) -> usize {
+        match self {
+            Topology::Butterfly | Topology::Ccc => (k as usize) << k,
+            _ => 1 << k,
+        }
+    }
+
+    /// The nodes of the hypercubic network holding `p` PEs (≥ p).
+    pub fn nodes(self, p: usize) -> usize {
+        self.nodes_of_order(self.order(p))
+    }
+
+    /// The network nodes joined to node `x` in the hypercubic network of order `k` (routers
+    /// included, so possibly ≥ P; with repeats and x itself for tiny k).
+    pub(crate) fn graph_neighbours(self, x: usize, k: u32) -> Vec<usize> {
+        let n = 1usize << k;
+        match self {
+            Topology::Butterfly | Topology::Ccc => {
+                let ku = k as usize;
+                let (l, w) = (x / n, x % n);
+                let id = |l: usize, w: usize| l * n + w;
+                let (up, down) = ((l + 1) % ku, (l + ku - 1) % ku);
+                if self == Topology::Butterfly {
+                    // Straight and cross edges to the next level, and those from the previous.
+                    vec![
+                        id(up, w),
+                        id(up, w ^ (1 << l)),
+                        id(down, w),
+                        id(down, w ^ (1 << down)),
+                    ]
+                } else {
+                    vec![id(up, w), id(down, w), id(l, w ^ (1 << l))]
+                }
+            }
+            Topology::ShuffleExchange => {
+                let rotl = ((x << 1) | (x >> (k - 1))) & (n - 1);
+                let rotr = ((x >> 1) | ((x & 1) << (k - 1))) & (n - 1);
+                vec![x ^ 1, rotl, rotr]
+            }
+            Topology::DeBruijn => vec![
+                (x << 1) & (n - 1),
+                ((x << 1) | 1) & (n - 1),
+                x >> 1,
+                (x >> 1) | (n >> 1),
+            ],
+            _ => unreachable!("{self} is not hypercubic"),
+        }
+    }
+
+    /// Hops from PE `a` to every node of the hypercubic network holding `p` PEs (BFS).
+    pub(crate) fn bfs(self, a: usize, p: usize) -> Vec<u16> {
+        self.bfs_from(a, self.order(p))
+    }
+
+    /// Hops from node `a` to every node of the hypercubic network of order `k`.
+    fn bfs_from(self, a: usize, k: u32) -> Vec<u16> {
+        let n = self.nodes_of_order(k);
+        let mut dist = vec![u16::MAX; n];
+        let mut queue = std::collections::VecDeque::from([a]);
+        dist[a] = 0;
+        while let Some(x) = queue.pop_front() {
+            for y in self.graph_neighbours(x, k) {
+                if dist[y] == u16::MAX {
+                    dist[y] = dist[x] + 1;
+                    queue.push_back(y);
+                }
+            }
+        }
+        dist
+    }
+
+    /// The diameter in hops of the hypercubic network holding `p` PEs (the whole network,
+    /// routers included: an upper bound on the largest distance between two PEs, exact when
+    /// P fills it): wrapped butterfly k + ⌊k/2⌋, CCC 2k + ⌊k/2⌋ − 2 (k ≥ 4), shuffle-exchange
+    /// 2k − 1, de Bruijn k. Small orders, where the formulas do not hold, are searched.
+    pub(crate) fn hypercubic_diameter(self, p: usize) -> u64 {
+        let k = u64::from(self.order(p));
+        match self {
+            Topology::Butterfly if k >= 2 => k + k / 2,
+            Topology::Ccc if k >= 4 => 2 * k + k / 2 - 2,
+            Topology::ShuffleExchange if k >= 2 => 2 * k - 1,
+            Topology::DeBruijn => k,
+            _ => (0..self.nodes(p))
+                .map(|a| u64::from(*self.bfs_from(a, k as u32).iter().max().expect("nodes")))
+                .max()
+                .unwrap_or(0),
+        }
     }
 }
 
@@ -113,6 +254,97 @@ mod tests {
             }
         }
         assert_eq!(Topology::FatTree.neighbours(4, 8), vec![5]);
+        for t in Topology::ALL.iter().filter(|t| t.is_hypercubic()) {
+            for p in [2, 3, 5, 8, 24, 30, 64, 100] {
+                for a in 0..p {
+                    let by_hops: Vec<usize> = (0..p).filter(|&b| t.hops(a, b, p) == 1).collect();
+                    assert_eq!(t.neighbours(a, p), by_hops, "{t} P={p} PE {a}");
+                }
+            }
+        }
         assert_eq!(Topology::Crossbar.neighbours(1, 4), vec![0, 2, 3]);
+    }
+
+    /// The explicit graphs of the hypercubic networks, written out edge by edge from their
+    /// textbook definitions (independent of `graph_neighbours`), searched by BFS: `hops`
+    /// must agree on every pair, the degree must be the network's, and the diameters the
+    /// published ones.
+    #[test]
+    fn hypercubic_hops_match_bfs_on_the_explicit_graph() {
+        fn explicit(t: Topology, k: u32) -> Vec<Vec<usize>> {
+            let rows = 1usize << k;
+            let ku = k as usize;
+            let n = t.nodes_of_order(k);
+            let mut adj = vec![Vec::new(); n];
+            let mut edge = |a: usize, b: usize| {
+                if a != b {
+                    adj[a].push(b);
+                    adj[b].push(a);
+                }
+            };
+            match t {
+                Topology::Butterfly => {
+                    for l in 0..ku {
+                        for w in 0..rows {
+                            let next = (l + 1) % ku;
+                            edge(l * rows + w, next * rows + w);
+                            edge(l * rows + w, next * rows + (w ^ (1 << l)));
+                        }
+                    }
+                }
+                Topology::Ccc => {
+                    for l in 0..ku {
+                        for w in 0..rows {
+                            edge(l * rows + w, ((l + 1) % ku) * rows + w);
+                            edge(l * rows + w, l * rows + (w ^ (1 << l)));
+                        }
+                    }
+                }
+                Topology::ShuffleExchange => {
+                    for x in 0..rows {
+                        edge(x, x ^ 1);
+                        edge(x, ((x << 1) | (x >> (k - 1))) & (rows - 1));
+                    }
+                }
+                Topology::DeBruijn => {
+                    for x in 0..rows {
+                        edge(x, (2 * x) % rows);
+                        edge(x, (2 * x + 1) % rows);
+                    }
+                }
+                _ => unreachable!(),
+            }
+            adj
+        }
+        for t in Topology::ALL.iter().copied().filter(|t| t.is_hypercubic()) {
+            for k in 1..=6u32 {
+                let adj = explicit(t, k);
+                let n = adj.len();
+                let mut diameter = 0;
+                for a in 0..n {
+                    let mut dist = vec![u64::MAX; n];
+                    dist[a] = 0;
+                    let mut queue = std::collections::VecDeque::from([a]);
+                    while let Some(x) = queue.pop_front() {
+                        for &y in &adj[x] {
+                            if dist[y] == u64::MAX {
+                                dist[y] = dist[x] + 1;
+                                queue.push_back(y);
+                            }
+                        }
+                    }
+                    for (b, &d) in dist.iter().enumerate() {
+                        assert_eq!(t.hops(a, b, n), d, "{t} k={k} {a}→{b}");
+                    }
+                    diameter = diameter.max(*dist.iter().max().unwrap());
+                }
+                assert_eq!(t.hypercubic_diameter(n), diameter, "{t} k={k} diameter");
+            }
+        }
+        // Published values (2k + ⌊k/2⌋ − 2 for CCC, k + ⌊k/2⌋ for the wrapped butterfly).
+        assert_eq!(Topology::Butterfly.hypercubic_diameter(24), 4);
+        assert_eq!(Topology::Ccc.hypercubic_diameter(64), 8);
+        assert_eq!(Topology::DeBruijn.hypercubic_diameter(1024), 10);
+        assert_eq!(Topology::ShuffleExchange.hypercubic_diameter(1024), 19);
     }
 }

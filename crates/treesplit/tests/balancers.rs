@@ -223,6 +223,7 @@ fn poll_and_shuffle_with_both_permutations_adaptive_or_not() {
                 permutation,
                 adaptive,
                 sync: PhaseSync::Global,
+                embedding: Default::default(),
             });
         }
     }
@@ -232,6 +233,7 @@ fn poll_and_shuffle_with_both_permutations_adaptive_or_not() {
         permutation: PermutationKind::Messages,
         adaptive: None,
         sync: PhaseSync::Global,
+        embedding: Default::default(),
     });
     matrix(BalancerKind::PollAndShuffle, variants);
 }

@@ -137,6 +137,7 @@ fn bad_configurations_are_rejected() {
         permutation: PermutationKind::Messages,
         adaptive: Some(Adaptive { c, gamma }),
         sync: PhaseSync::Global,
+        embedding: Default::default(),
     };
     let bundle = |bundle| Balancer::MasterWorker {
         jobs: Jobs::Depth(4),

@@ -1,4 +1,6 @@
-//! Measurement sweeps that reports and BENCHMARKS.md call: each returns rows, so a report
-//! can print or check them without re-running the command line.
+//! Measurement sweeps behind the figures in BENCHMARKS.md and the reproduction report: each
+//! returns rows of measurements, so a report or a test can rerun them without the command
+//! line.
 
+pub mod networks;
 pub mod poll_shuffle;

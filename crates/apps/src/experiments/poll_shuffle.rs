@@ -39,6 +39,7 @@ pub fn poll_and_shuffle(round: u64, adaptive: Option<Adaptive>, sync: PhaseSync)
         permutation: PermutationKind::Pseudorandom,
         adaptive,
         sync,
+        embedding: Default::default(),
     }
 }
 

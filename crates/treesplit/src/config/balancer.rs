@@ -3,6 +3,7 @@
 //! polling, a round length for block assignment) cannot be written.
 
 use crate::names::named;
+use crate::protocol::polling::embedding::Embedding;
 use crate::topology::Topology;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -287,6 +288,9 @@ pub enum Balancer {
         /// pseudorandom permutation; Δ is then work units per phase).
         #[serde(default, skip_serializing_if = "PhaseSync::is_global")]
         sync: PhaseSync,
+        /// How the hypercube is laid onto the network (paper 002 §4; `Config::network`).
+        #[serde(default, skip_serializing_if = "Embedding::is_network")]
+        embedding: Embedding,
     },
     /// Randomized static load balancing (paper 004 Fig. 1): the root split into 2^h jobs, PE
     /// i derives its share through a pseudorandom permutation.
@@ -352,6 +356,7 @@ impl Balancer {
                 permutation: PermutationKind::Messages,
                 adaptive: None,
                 sync: PhaseSync::Global,
+                embedding: Embedding::Network,
             },
             BalancerKind::RandomStatic => Balancer::RandomStatic {
                 jobs,

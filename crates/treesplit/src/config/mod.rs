@@ -26,6 +26,7 @@
 mod balancer;
 mod error;
 
+pub use crate::protocol::polling::embedding::Embedding;
 pub use balancer::{
     Adaptive, BadBundleRule, Balancer, BalancerKind, BundleRule, DagScheduler, Jobs,
     PermutationKind, PhaseSync, PollingOptions, StaticPermutation, TerminationKind, DEFAULT_ROUND,
@@ -81,6 +82,11 @@ pub struct Config {
     /// the bound it had found). `None`: no value yet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incumbent: Option<i64>,
+    /// The interconnect the PEs sit on, as the machine knows it: the simulator sets its
+    /// topology here, and poll-and-shuffle plans its phases for it
+    /// (`protocol::polling::embedding`). None (threads, MPI): a hypercube numbering.
+    #[serde(skip)]
+    pub network: Option<crate::topology::Topology>,
 }
 
 /// A flag that stops a run when set ([`Config::interrupt`]); unset by default. Two
@@ -130,6 +136,7 @@ impl Config {
             keep_remaining: false,
             interrupt: Interrupt::default(),
             incumbent: None,
+            network: None,
             dag: None,
         }
     }

@@ -260,7 +260,7 @@ impl<T: Task> Transport<T> for Link<'_, '_, T> {
         }
         // The bytes the MPI machine would send, counted without writing them.
         let bytes = postcard::experimental::serialized_size(&envelope).unwrap_or(0) as u64;
-        let at = w.network.arrival(self.now, self.i, to, &mut w.rng);
+        let at = w.network.arrival(self.now, self.i, to, bytes, &mut w.rng);
         w.queue.push(
             at,
             Event::Arrive {

@@ -31,7 +31,7 @@ pub mod network;
 mod queue;
 pub mod timeline;
 
-pub use network::{Delay, Network, Topology};
+pub use network::{Delay, MessageLength, Network, Routing, Topology};
 pub use timeline::{Activity, Segment};
 
 use crate::config::{Balancer, Config, ConfigError};
@@ -73,6 +73,10 @@ pub struct SimConfig {
     pub timeline_limit: usize,
     /// Give up (with an error) after this many events.
     pub max_events: u64,
+    /// Charge message lengths (paper 002 §6.1): a time per byte on top of the latency, by
+    /// packet or cut-through routing. None (the default): sizes cost nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<MessageLength>,
 }
 
 impl Default for SimConfig {
@@ -89,6 +93,7 @@ impl Default for SimConfig {
             slow_links: vec![],
             timeline_limit: 512,
             max_events: 20_000_000_000,
+            length: None,
         }
     }
 }
@@ -144,6 +149,15 @@ impl SimConfig {
                     what: "the sender of slow link",
                     pe,
                     pes: p,
+                });
+            }
+        }
+        if let Some(l) = self.length {
+            if !(l.byte_time.is_finite() && (0.0..=1e6).contains(&l.byte_time)) {
+                return Err(ConfigError::SimTimeTooLarge {
+                    what: "time per byte",
+                    value: l.byte_time,
+                    max: 1_000_000,
                 });
             }
         }
@@ -314,6 +328,11 @@ fn simulate_inner<T: Task>(
     let p = config.pes;
     let slowness: HashMap<usize, f64> = sim.slow.iter().copied().collect();
     let mut root = Some(root);
+    // The PEs know the network they sit on (poll-and-shuffle plans its phases for it).
+    let pe_config = &Config {
+        network: Some(sim.topology),
+        ..config.clone()
+    };
     let clock = MachineTime {
         now: 0,
         ticks_per_round_unit: 1,
@@ -324,7 +343,7 @@ fn simulate_inner<T: Task>(
             let root = if i == 0 { root.take() } else { None };
             Slot {
                 sim: SimPe::new(slowness.get(&i).copied().unwrap_or(1.0)),
-                driver: PeDriver::new(i, config, root, clock, BoundExchange::TreeFlood, None),
+                driver: PeDriver::new(i, pe_config, root, clock, BoundExchange::TreeFlood, None),
             }
         })
         .collect();
@@ -335,7 +354,8 @@ fn simulate_inner<T: Task>(
         t_hop,
         sim.delay,
         sim.slow_links.iter().copied().collect(),
-    );
+    )
+    .with_length(sim.length);
     let diameter_latency = network.diameter_latency();
     let mut engine = Engine {
         current: 0,

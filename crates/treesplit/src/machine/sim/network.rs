@@ -75,6 +75,63 @@ impl FromStr for Delay {
     }
 }
 
+/// How a message's length adds to its latency (paper 002 §6.1), when a time per byte is
+/// set: packet routing stores the whole message at every hop (hops × size), cut-through
+/// routing pipelines it (hops + size).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum Routing {
+    /// Store and forward: latency = hops·(T_hop + bytes·byte_time).
+    #[default]
+    #[serde(rename = "packet")]
+    Packet,
+    /// Cut-through (wormhole): latency = hops·T_hop + bytes·byte_time.
+    #[serde(rename = "cut-through")]
+    CutThrough,
+}
+
+impl fmt::Display for Routing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Routing::Packet => "packet",
+            Routing::CutThrough => "cut-through",
+        })
+    }
+}
+
+impl FromStr for Routing {
+    type Err = String;
+    /// `packet` or `cut-through`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "packet" => Ok(Routing::Packet),
+            "cut-through" => Ok(Routing::CutThrough),
+            _ => Err(format!(
+                "unknown routing '{s}' (known: packet, cut-through)"
+            )),
+        }
+    }
+}
+
+/// Message length charging (paper 002 §6.1): time per byte and the routing mode.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct MessageLength {
+    /// Virtual time per byte of a message (its postcard size, as MPI would send it).
+    pub byte_time: f64,
+    /// Packet or cut-through routing.
+    pub routing: Routing,
+}
+
+impl MessageLength {
+    /// The time a message of `bytes` adds over `hops` hops, rounded up.
+    pub fn charge(self, hops: u64, bytes: u64) -> u64 {
+        let once = (bytes as f64 * self.byte_time).ceil().min(1e15) as u64;
+        match self.routing {
+            Routing::Packet => once.saturating_mul(hops.max(1)),
+            Routing::CutThrough => once,
+        }
+    }
+}
+
 /// The network of one simulation: latencies, random delays, per-pair FIFO order.
 pub struct Network {
     topology: Topology,
@@ -85,6 +142,10 @@ pub struct Network {
     extra: HashMap<usize, u64>,
     /// Latest arrival time per (from, to) pair, kept only when arrival times can reorder.
     last_arrival: HashMap<(usize, usize), u64>,
+    /// Hypercubic networks: the BFS rows of the senders seen so far (P·nodes·2 bytes at most).
+    rows: Vec<std::cell::OnceCell<Box<[u16]>>>,
+    /// Message length charging (None: latency ignores the size, as paper 002 §2 assumes).
+    length: Option<MessageLength>,
 }
 
 impl Network {
@@ -103,12 +164,40 @@ impl Network {
             delay,
             extra,
             last_arrival: HashMap::new(),
+            rows: if topology.is_hypercubic() {
+                (0..p).map(|_| std::cell::OnceCell::new()).collect()
+            } else {
+                Vec::new()
+            },
+            length: None,
+        }
+    }
+
+    /// Builder: charge message lengths (§6.1).
+    pub fn with_length(mut self, length: Option<MessageLength>) -> Self {
+        self.length = length.filter(|l| l.byte_time > 0.0);
+        self
+    }
+
+    /// Hops from `from` to `to` (cached BFS rows on the hypercubic networks).
+    pub fn hops(&self, from: usize, to: usize) -> u64 {
+        if self.topology.is_hypercubic() && from != to {
+            let row = self.rows[from].get_or_init(|| {
+                self.topology
+                    .bfs(from, self.p)
+                    .into_iter()
+                    .take(self.p)
+                    .collect()
+            });
+            u64::from(row[to])
+        } else {
+            self.topology.hops(from, to, self.p)
         }
     }
 
     /// The latency without random delay from `from` to `to`.
     pub fn latency(&self, from: usize, to: usize) -> u64 {
-        (self.topology.hops(from, to, self.p).max(1))
+        (self.hops(from, to).max(1))
             .saturating_mul(self.t_hop)
             .saturating_add(self.extra.get(&from).copied().unwrap_or(0))
     }
@@ -128,22 +217,30 @@ impl Network {
                     bits
                 }
             }
+            t if t.is_hypercubic() => t.hypercubic_diameter(self.p),
+            _ => unreachable!("every topology has a diameter"),
         };
         hops.max(1) * self.t_hop
     }
 
-    /// When a message sent at `now` from `from` to `to` arrives.
+    /// When a message of `bytes` sent at `now` from `from` to `to` arrives.
     pub fn arrival(
         &mut self,
         now: u64,
         from: usize,
         to: usize,
+        bytes: u64,
         rng: &mut Xoshiro256PlusPlus,
     ) -> u64 {
+        let length = match self.length {
+            Some(l) => l.charge(self.hops(from, to), bytes),
+            None => 0,
+        };
         let at = now
             .saturating_add(self.latency(from, to))
+            .saturating_add(length)
             .saturating_add(self.delay.sample(rng));
-        if self.delay == Delay::None {
+        if self.delay == Delay::None && self.length.is_none() {
             return at; // fixed latency per pair: order is kept by itself
         }
         let last = self.last_arrival.entry((from, to)).or_insert(0);
@@ -174,6 +271,43 @@ mod tests {
                         assert_eq!(t.hops(a, b, p), t.hops(b, a, p), "{t} symmetric");
                         assert_eq!(t.hops(a, b, p) == 0, a == b);
                     }
+                }
+            }
+        }
+    }
+
+    /// §6.1: packet routing pays the size at every hop, cut-through once; order per pair kept.
+    #[test]
+    fn message_length_is_charged() {
+        use rand::SeedableRng;
+        let packet = MessageLength {
+            byte_time: 0.5,
+            routing: Routing::Packet,
+        };
+        let cut = MessageLength {
+            routing: Routing::CutThrough,
+            ..packet
+        };
+        assert_eq!(packet.charge(4, 100), 200);
+        assert_eq!(cut.charge(4, 100), 50);
+        assert_eq!(cut.charge(4, 3), 2, "rounded up");
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        // Mesh 4×4: PE 0 to PE 15 is 6 hops of 10.
+        let mut net = Network::new(Topology::Mesh2d, 16, 10, Delay::None, HashMap::new())
+            .with_length(Some(packet));
+        assert_eq!(net.arrival(0, 0, 15, 100, &mut rng), 60 + 300);
+        // A short message sent right after a long one does not overtake it.
+        assert_eq!(net.arrival(1, 0, 15, 2, &mut rng), 360);
+        let mut net = Network::new(Topology::Mesh2d, 16, 10, Delay::None, HashMap::new())
+            .with_length(Some(cut));
+        assert_eq!(net.arrival(0, 0, 15, 100, &mut rng), 60 + 50);
+        let mut off = Network::new(Topology::Mesh2d, 16, 10, Delay::None, HashMap::new());
+        assert_eq!(off.arrival(0, 0, 15, 100, &mut rng), 60);
+        for (t, p) in [(Topology::Butterfly, 24), (Topology::DeBruijn, 10)] {
+            let net = Network::new(t, p, 1, Delay::None, HashMap::new());
+            for a in 0..p {
+                for b in 0..p {
+                    assert_eq!(net.hops(a, b), t.hops(a, b, p), "{t} cached rows");
                 }
             }
         }

@@ -106,7 +106,10 @@ impl<T: Task> Polling<T> {
     pub(super) fn local_progress(&mut self) {
         let (me, p) = (self.pe.me(), self.pe.p());
         while p > 1 && !self.pe.is_finishing() && !self.pe.is_stopped() && !self.awaiting_root {
-            let dims = self.shuffle.as_deref().expect("poll-and-shuffle").dims();
+            let phase_now = self.local().phase;
+            let ps = self.shuffle.as_deref().expect("poll-and-shuffle");
+            // The network's embedding gives the partner (no partner: p, finish alone).
+            let partner = ps.partner(me, phase_now % ps.dims()).unwrap_or(p);
             let idle = self.pieces.is_empty();
             let ls = self.local();
             if let Some(n) = ls.perm_wait {
@@ -117,7 +120,6 @@ impl<T: Task> Polling<T> {
                 ls.perm_wait = None;
             }
             let phase = ls.phase;
-            let partner = me ^ (1usize << (phase % dims));
             if ls.answer_due {
                 if self.awaiting_reply {
                     return;

@@ -17,6 +17,7 @@
 //! idle PEs steal it piece by piece. What every PE does regardless of its balancer (messages,
 //! counters, termination, early stop, the progress rule) is [`PeCore`].
 
+pub mod embedding;
 pub mod fast_init;
 pub mod local_sync;
 pub mod poll_and_shuffle;

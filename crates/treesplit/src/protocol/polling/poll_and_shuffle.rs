@@ -24,6 +24,10 @@
 //!   (round − (r+1)) mod d. If PE 0 does not start a permutation after d phases (adaptive,
 //!   or the previous one is still running), the phases wrap around.
 //!
+//! On other networks (§4) the partner and the phases per cycle come from the network's
+//! [`super::embedding::PhasePlan`] (Morton labels on meshes, fewer phases on meshes and fat
+//! trees); d below is the plan's number of phases.
+//!
 //! Adaptive (§5): whenever a PE becomes idle or an idle PE enters a new phase, it notifies
 //! PE 0 with probability c/P (at most once per phase), stamping the note with the phase.
 //! When PE 0 decides, at phase r, it uses only the notes of phases r − lag − d .. r − lag
@@ -34,6 +38,7 @@
 //! Local synchronization (§6.3, [`super::local_sync`]) replaces the rounds by markers between
 //! hypercube partners.
 
+use super::embedding::{self, PhasePlan};
 use super::local_sync::LocalSync;
 use super::shuffle::Shuffler;
 use super::{Piece, Polling};
@@ -43,6 +48,7 @@ use crate::stats::{IdleEstimate, PhaseStats};
 use crate::task::Task;
 use rand::RngExt;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Where PE `k`'s pieces go in permutation number `n` among `p` PEs: an affine bijection
 /// k ↦ (a·k + b) mod p with gcd(a, p) = 1, a and b drawn from the seed and n (a pseudorandom
@@ -76,8 +82,11 @@ struct Adaptive {
 
 /// The poll-and-shuffle state of one PE.
 pub(crate) struct PollAndShuffle<T> {
-    /// d = ⌈log₂ P⌉: phases per cycle, the hypercube's dimension.
+    /// d: phases per cycle (⌈log₂ P⌉, the hypercube's dimension, unless the network's plan
+    /// omits some).
     dims: u64,
+    /// The hypercube laid onto the network: labels and phases per cycle.
+    plan: Arc<PhasePlan>,
     kind: PermutationKind,
     adaptive: Option<Adaptive>,
     /// The permutation by messages (also tracks the start of the current cycle).
@@ -98,20 +107,23 @@ impl<T> PollAndShuffle<T> {
     /// The state of PE `me` of the configured run.
     pub(crate) fn new(me: PeId, config: &Config) -> Self {
         let p = config.pes;
-        let (kind, adaptive, sync, round) = match config.balancer {
+        let (kind, adaptive, sync, round, embedding) = match config.balancer {
             Balancer::PollAndShuffle {
                 permutation,
                 adaptive,
                 sync,
                 round,
+                embedding,
                 ..
-            } => (permutation, adaptive, sync, round),
+            } => (permutation, adaptive, sync, round, embedding),
             other => panic!("{other} is not poll-and-shuffle"),
         };
-        let dims = u64::from(usize::BITS - (p.max(2) - 1).leading_zeros()).max(1);
+        let plan = embedding::plan(config.network, p, embedding);
+        let dims = plan.phases();
         let local = sync == PhaseSync::Local;
         PollAndShuffle {
             dims,
+            plan,
             kind,
             adaptive: adaptive.map(|a| Adaptive {
                 c: a.c,
@@ -186,6 +198,12 @@ impl<T> PollAndShuffle<T> {
         self.dims
     }
 
+    /// The partner of PE `me` in the phase of hypercube dimension `dim` (the network's
+    /// embedding; None: no partner among the P PEs).
+    pub(super) fn partner(&self, me: PeId, dim: u64) -> Option<PeId> {
+        self.plan.partner(me, dim)
+    }
+
     /// PE 0: permutations started so far (the next one's number), counted up.
     pub(super) fn next_permutation(&mut self) -> u64 {
         self.started += 1;
@@ -212,13 +230,13 @@ impl<T: Task> Polling<T> {
 
     /// Poll-and-shuffle at the end of a phase (round `round` starts).
     pub(super) fn poll_and_shuffle_round(&mut self, round: u64) {
-        let (me, p) = (self.pe.me(), self.pe.p());
+        let me = self.pe.me();
         self.shuffle_state().enter_phase(round);
         self.idle_note();
         match self.phase_action(round) {
             Action::Ask(dimension) => {
-                let partner = me ^ (1 << dimension);
-                if partner < p && self.may_ask() {
+                let partner = self.shuffle_state().plan.partner(me, dimension);
+                if let Some(partner) = partner.filter(|_| self.may_ask()) {
                     self.ask_pe(partner);
                 }
             }
@@ -552,6 +570,7 @@ mod tests {
             permutation: PermutationKind::Pseudorandom,
             adaptive: None,
             sync: Default::default(),
+            embedding: Default::default(),
         });
         let mut pe: Polling<Countdown> = Polling::new(5, &config, None);
         assert_eq!(asked(&mut pe, 0..9), [4, 7, 1, 4, 7, 1, 4]);

@@ -1,0 +1,327 @@
+//! Poll-and-shuffle on other networks (paper 002 §4): which hypercube the PEs emulate, how
+//! many of its dimensions a cycle uses, and the default phase length the network asks for.
+//!
+//! Poll-and-shuffle asks, after phase i of a cycle, the partner whose *hypercube label*
+//! differs from one's own in bit i. The [`PhasePlan`] holds the labels and the phases per
+//! cycle for the network the PEs sit on (`Config::network`, set by the simulator):
+//!
+//! - **r-dimensional meshes (§4.1, Theorem 3)**: a PE's label is the Morton
+//!   (bit-interleaved) code of its mesh coordinates, so every j-cube lies in a submesh of
+//!   diameter r·2^⌈j/r⌉ − r (the embedding of [14, Fig. 6.11]). When the side ⌈P^{1/r}⌉ is
+//!   not a power of two, or P is not a full mesh, the labels are the ranks of the PEs'
+//!   Morton codes (0..P in Z-order): a j-cube is then 2^j PEs consecutive along the Z-curve,
+//!   still within a submesh of diameter O(2^{j/r}). The last ⌊r·log₂ log₂ P⌋ phases of a
+//!   cycle are omitted (at least one phase is kept).
+//! - **fat trees (§4.2, Theorem 4)**: labels are the leaf order, and a cycle runs only the
+//!   ⌈√⌈log₂ P⌉⌉ lowest dimensions: polling stays inside sub fat trees of that height.
+//! - **hypercubes, hypercubic networks, rings and crossbars**: labels are the PE numbers,
+//!   every one of the ⌈log₂ P⌉ dimensions is used. On the hypercubic networks (Theorem 2)
+//!   the partner is reached by routing (O(log P) hops for the high dimensions, not the
+//!   constant-factor emulation of a normal algorithm, which would move all pieces along the
+//!   shuffle edges every phase); the default phase length grows with that cost.
+//!
+//! [`Embedding::RowMajor`] keeps the plan of the hypercube on every network (labels = PE
+//! numbers in row-major order, all dimensions): the variant the project ran before.
+//!
+//! T_phase: [`default_round`] is c times the communication of the most expensive phase
+//! kept — a request to the farthest partner, its split and the answer,
+//! 2·H·T_hop + T_split + Δt, with H the largest hop distance between partners over the
+//! phases a cycle uses. On a mesh H is the submesh diameter of the paper's formula, Θ(P^{1/r}/log P);
+//! on a fat tree 2⌈√log P⌉; on a hypercube 1 (the simulator's old default round).
+
+use crate::topology::{ceil_root, Topology};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+crate::names::named! {
+    /// How poll-and-shuffle lays its hypercube onto the network.
+    pub enum Embedding("embedding") {
+        /// The network's own plan (module comment): Morton labels and omitted phases on
+        /// meshes, sub fat trees on fat trees, the plain hypercube elsewhere.
+        Network = "network",
+        /// PE numbers as labels (row-major on meshes) and all ⌈log₂ P⌉ phases, on every
+        /// network: the hypercube algorithm of §3 run as it is.
+        RowMajor = "row-major",
+    }
+}
+
+impl Embedding {
+    /// True for the default, [`Embedding::Network`] (left out of serialized configs).
+    pub fn is_network(&self) -> bool {
+        *self == Embedding::Network
+    }
+}
+
+#[allow(clippy::derivable_impls)] // the enum is written by `named!`
+impl Default for Embedding {
+    fn default() -> Self {
+        Embedding::Network
+    }
+}
+
+/// The default c of T_phase = c·(2·H·T_hop + T_split + Δt) ([`default_round`]).
+pub const DEFAULT_PHASE_C: f64 = 1.0;
+
+/// The hypercube poll-and-shuffle emulates on one network.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PhasePlan {
+    p: usize,
+    /// Phases per cycle: the lowest `phases` dimensions are used.
+    phases: u64,
+    /// label[pe] and pe[label] (both empty: labels are the PE numbers).
+    label: Vec<u32>,
+    pe: Vec<u32>,
+}
+
+/// ⌈log₂ P⌉, at least 1.
+fn dims(p: usize) -> u64 {
+    u64::from(usize::BITS - (p.max(2) - 1).leading_zeros()).max(1)
+}
+
+/// The mesh dimension r of a topology (None: not a mesh).
+fn mesh_rank(t: Topology) -> Option<u32> {
+    match t {
+        Topology::Mesh2d => Some(2),
+        Topology::Mesh3d => Some(3),
+        _ => None,
+    }
+}
+
+/// The Morton code of PE `pe` on an r-dimensional mesh of side `side`, row-major numbering.
+fn morton(pe: usize, side: usize, r: u32) -> u64 {
+    let mut code = 0u64;
+    let mut rest = pe;
+    for axis in 0..r as u64 {
+        let c = (rest % side) as u64;
+        rest /= side;
+        for bit in 0..(64 / r as u64) {
+            code |= ((c >> bit) & 1) << (bit * r as u64 + axis);
+        }
+    }
+    code
+}
+
+impl PhasePlan {
+    /// The plan for `p` PEs on `network` (None: a hypercube numbering).
+    pub fn new(network: Option<Topology>, p: usize, embedding: Embedding) -> Self {
+        let d = dims(p);
+        let identity = |phases: u64| PhasePlan {
+            p,
+            phases,
+            label: Vec::new(),
+            pe: Vec::new(),
+        };
+        let Some(network) = network.filter(|_| embedding == Embedding::Network) else {
+            return identity(d);
+        };
+        if let Some(r) = mesh_rank(network) {
+            let side = ceil_root(p, r);
+            let mut order: Vec<(u64, u32)> =
+                (0..p).map(|pe| (morton(pe, side, r), pe as u32)).collect();
+            order.sort_unstable();
+            let pe: Vec<u32> = order.into_iter().map(|(_, pe)| pe).collect();
+            let mut label = vec![0u32; p];
+            for (l, &q) in pe.iter().enumerate() {
+                label[q as usize] = l as u32;
+            }
+            let log_p = (p.max(2) as f64).log2();
+            let omit = (f64::from(r) * log_p.log2().max(0.0)).floor() as u64;
+            PhasePlan {
+                p,
+                phases: d.saturating_sub(omit).max(1),
+                label,
+                pe,
+            }
+        } else if network == Topology::FatTree {
+            identity(((d as f64).sqrt().ceil() as u64).clamp(1, d))
+        } else {
+            identity(d)
+        }
+    }
+
+    /// Phases per cycle.
+    pub fn phases(&self) -> u64 {
+        self.phases
+    }
+
+    /// PE `pe`'s hypercube label.
+    pub fn label(&self, pe: usize) -> usize {
+        self.label.get(pe).map_or(pe, |&l| l as usize)
+    }
+
+    /// The PE with hypercube label `label`.
+    pub fn pe(&self, label: usize) -> usize {
+        self.pe.get(label).map_or(label, |&q| q as usize)
+    }
+
+    /// PE `me`'s partner along dimension `dim` (None when that label is not a PE).
+    pub fn partner(&self, me: usize, dim: u64) -> Option<usize> {
+        let other = self.label(me) ^ (1usize << dim);
+        (other < self.p).then(|| self.pe(other))
+    }
+
+    /// The largest hop distance between partners over the phases a cycle uses, on
+    /// `network` (on the hypercubic networks, over 64 evenly spread PEs per dimension).
+    pub fn max_partner_hops(&self, network: Topology) -> u64 {
+        let step = if network.is_hypercubic() {
+            (self.p / 64).max(1)
+        } else {
+            1
+        };
+        let mut rows: HashMap<usize, Vec<u16>> = HashMap::new();
+        let mut max = 0;
+        for dim in 0..self.phases {
+            for me in (0..self.p).step_by(step) {
+                let Some(q) = self.partner(me, dim) else {
+                    continue;
+                };
+                let hops = if network.is_hypercubic() {
+                    u64::from(rows.entry(me).or_insert_with(|| network.bfs(me, self.p))[q])
+                } else {
+                    network.hops(me, q, self.p)
+                };
+                max = max.max(hops);
+            }
+        }
+        max.max(1)
+    }
+}
+
+/// The plan of a run, shared by its PEs (computed once per network, P and embedding).
+pub fn plan(network: Option<Topology>, p: usize, embedding: Embedding) -> Arc<PhasePlan> {
+    type Cache = Mutex<HashMap<(Option<Topology>, usize, Embedding), Arc<PhasePlan>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let mut cache = CACHE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    cache
+        .entry((network, p, embedding))
+        .or_insert_with(|| Arc::new(PhasePlan::new(network, p, embedding)))
+        .clone()
+}
+
+/// The default phase length T_phase of poll-and-shuffle on `network` (module comment):
+/// ⌈c·(2·H·T_hop + T_split + Δt)⌉ with H the plan's largest partner distance.
+pub fn default_round(
+    network: Topology,
+    p: usize,
+    embedding: Embedding,
+    (t_hop, t_split, delta_t): (u64, u64, u64),
+    c: f64,
+) -> u64 {
+    let h = plan(Some(network), p, embedding).max_partner_hops(network);
+    let comm = h
+        .saturating_mul(2)
+        .saturating_mul(t_hop)
+        .saturating_add(t_split)
+        .saturating_add(delta_t);
+    ((comm as f64 * c).ceil() as u64).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Theorem 3's embedding: on a 2^a × 2^a (and 2^a cubed) mesh every j-cube lies in a
+    /// submesh of diameter r·2^⌈j/r⌉ − r, and the labels are a bijection.
+    #[test]
+    fn morton_subcubes_lie_in_small_submeshes() {
+        for (t, r, p) in [
+            (Topology::Mesh2d, 2u32, 256usize),
+            (Topology::Mesh2d, 2, 4096),
+            (Topology::Mesh3d, 3, 512),
+        ] {
+            let plan = PhasePlan::new(Some(t), p, Embedding::Network);
+            let mut seen = vec![false; p];
+            for pe in 0..p {
+                assert_eq!(plan.pe(plan.label(pe)), pe);
+                assert!(!seen[plan.label(pe)]);
+                seen[plan.label(pe)] = true;
+            }
+            for j in 0..dims(p) as u32 {
+                let bound = u64::from(r) * (1u64 << j.div_ceil(r)) - u64::from(r);
+                for cube in (0..p).step_by(1 << j) {
+                    let members: Vec<usize> = (cube..cube + (1 << j)).map(|l| plan.pe(l)).collect();
+                    let diameter = members
+                        .iter()
+                        .flat_map(|&a| members.iter().map(move |&b| t.hops(a, b, p)))
+                        .max()
+                        .unwrap();
+                    assert!(diameter <= bound, "{t} P={p} j={j}: {diameter} > {bound}");
+                    // Exactly a box with ⌈(j−i)/r⌉ label bits on axis i.
+                    let exact: u64 = (0..r).map(|i| (1u64 << ((j + r - 1 - i) / r)) - 1).sum();
+                    assert_eq!(diameter, exact, "{t} P={p} j={j}");
+                }
+            }
+        }
+    }
+
+    /// Row-major labels put a 6-cube on a 64×64 mesh along one row (diameter 63 > 14).
+    #[test]
+    fn row_major_subcubes_are_long() {
+        let plan = PhasePlan::new(Some(Topology::Mesh2d), 4096, Embedding::RowMajor);
+        assert_eq!(plan.phases(), 12);
+        assert_eq!(Topology::Mesh2d.hops(plan.pe(0), plan.pe(63), 4096), 63);
+    }
+
+    #[test]
+    fn phases_per_cycle() {
+        let phases = |t, p| PhasePlan::new(Some(t), p, Embedding::Network).phases();
+        // 2-D mesh: 12 − ⌊2·log₂ 12⌋ = 12 − 7; 14 − ⌊2·log₂ 14⌋ = 14 − 7.
+        assert_eq!(phases(Topology::Mesh2d, 4096), 5);
+        assert_eq!(phases(Topology::Mesh2d, 16384), 7);
+        assert_eq!(phases(Topology::Mesh3d, 4096), 2);
+        assert_eq!(phases(Topology::Mesh2d, 4), 1);
+        // Fat tree: ⌈√12⌉ = 4, ⌈√14⌉ = 4, ⌈√16⌉ = 4, ⌈√17⌉ = 5.
+        assert_eq!(phases(Topology::FatTree, 4096), 4);
+        assert_eq!(phases(Topology::FatTree, 1 << 16), 4);
+        assert_eq!(phases(Topology::FatTree, 1 << 17), 5);
+        assert_eq!(phases(Topology::Hypercube, 1000), 10);
+        assert_eq!(phases(Topology::Butterfly, 1000), 10);
+        assert_eq!(PhasePlan::new(None, 1000, Embedding::Network).phases(), 10);
+    }
+
+    /// Non-square P: the ranked Morton labels are still a bijection whose partners are PEs.
+    #[test]
+    fn ranked_labels_for_any_p() {
+        for p in [1, 2, 3, 10, 100, 2048, 1000] {
+            for t in [Topology::Mesh2d, Topology::Mesh3d] {
+                let plan = PhasePlan::new(Some(t), p, Embedding::Network);
+                for pe in 0..p {
+                    assert_eq!(plan.pe(plan.label(pe)), pe);
+                    for dim in 0..plan.phases() {
+                        if let Some(q) = plan.partner(pe, dim) {
+                            assert_eq!(plan.partner(q, dim), Some(pe));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn default_rounds_follow_the_network() {
+        let times = (10, 5, 10);
+        // Hypercube: one hop, the simulator's old default 2·T_rout + T_split + Δt.
+        assert_eq!(
+            default_round(Topology::Hypercube, 4096, Embedding::Network, times, 1.0),
+            35
+        );
+        // 64×64 mesh, dimensions 0..5: partners up to 4 hops apart.
+        assert_eq!(
+            default_round(Topology::Mesh2d, 4096, Embedding::Network, times, 1.0),
+            95
+        );
+        // Row-major: dimension 11 is 32 rows apart.
+        assert_eq!(
+            default_round(Topology::Mesh2d, 4096, Embedding::RowMajor, times, 1.0),
+            655
+        );
+        // Fat tree of 4096 leaves, 4 phases: partners up to 8 hops apart.
+        assert_eq!(
+            default_round(Topology::FatTree, 4096, Embedding::Network, times, 2.0),
+            350
+        );
+    }
+}
