@@ -82,6 +82,8 @@ pub(crate) struct Incoming<T: Task> {
 pub(crate) struct Slice {
     /// Work units done.
     pub units: u64,
+    /// The units the slice could do.
+    pub budget: u64,
     /// Costs incurred in the slice (splits of static balancers cutting their jobs).
     pub costs: Costs,
     /// The PE's incumbent improved to this value in the slice.
@@ -402,9 +404,34 @@ impl<T: Task> PeDriver<T> {
         });
         Slice {
             units,
+            budget,
             costs: self.proto.take_costs(),
             improved,
         }
+    }
+
+    /// The simulator's run-ahead, right after a slice of `budget` units that did its whole
+    /// budget at no cost and improved nothing: do up to `max` more such slices now
+    /// ([`crate::protocol::pe::PeCore::run_ahead`]); returns how many were done. None where the
+    /// loop of [`drive`] would do more than work between two slices of a busy PE with no
+    /// message: rounds, the clock, a timeline, run limits, incumbents to send.
+    pub(crate) fn run_ahead(&mut self, budget: u64, max: u32) -> u32 {
+        if self.round_ticks > 0
+            || self.clocked
+            || self.trace.is_some()
+            || self.bounds_pending
+            || self.max_units.is_some()
+            || self.time_limit.is_some()
+            || self.interrupt.0.is_some()
+        {
+            return 0;
+        }
+        self.proto.run_ahead(budget, max, self.incumbent.get())
+    }
+
+    /// End the run-ahead: the first `keep` of its slices are done, the others undone.
+    pub(crate) fn settle_ahead(&mut self, keep: u32) {
+        self.proto.settle_ahead(keep, self.incumbent.get());
     }
 
     /// Handle an envelope that arrived at tick `now`. Machine envelopes (abort, statistics)

@@ -239,6 +239,15 @@ pub trait Protocol<T: Task>: Send {
     /// common start on real machines): called, when [`Protocol::wants_clock`], at the top of
     /// every turn of the driver's loop and right before every work slice.
     fn on_clock(&mut self, _now: u64) {}
+    /// The simulator's run-ahead (`PeCore::run_ahead`): do up to `max` more slices of
+    /// `budget` units now, each full and leaving the task non-empty, keeping a snapshot to
+    /// return to; returns how many were done (0, the default: the protocol does not run ahead).
+    fn run_ahead(&mut self, _budget: u64, _max: u32, _incumbent: &dyn Incumbent) -> u32 {
+        0
+    }
+    /// End the run-ahead: keep the first `keep` of its slices (those whose time has come),
+    /// undo the rest.
+    fn settle_ahead(&mut self, _keep: u32, _incumbent: &dyn Incumbent) {}
 }
 
 /// Build the state machine of PE `me` for the configured balancer. PE 0 gets the root task.

@@ -71,6 +71,37 @@ pub struct PeCore<T: Task> {
     p: usize,
     /// The work a stop left unfinished on this PE (only under `keep_remaining`).
     kept: Vec<T>,
+    /// The simulator's run-ahead in progress, if any ([`PeCore::run_ahead`]).
+    ahead: Option<Ahead<T>>,
+}
+
+/// Slices done ahead of their time, and the state to return to should a message come first.
+struct Ahead<T: Task> {
+    task: T,
+    output: T::Output,
+    slices: u32,
+    budget: u64,
+}
+
+/// The incumbent as a slice run ahead sees it: the PE's value, never changed; an offer that
+/// would improve it is only noted (that slice is undone and runs again in its time).
+struct Tentative<'a> {
+    inner: &'a dyn Incumbent,
+    improved: std::sync::atomic::AtomicBool,
+}
+
+impl Incumbent for Tentative<'_> {
+    fn best(&self) -> i64 {
+        self.inner.best()
+    }
+    fn offer(&self, value: i64) -> bool {
+        let better = value > self.inner.best();
+        if better {
+            self.improved
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        better
+    }
 }
 
 impl<T: Task> PeCore<T> {
@@ -97,6 +128,7 @@ impl<T: Task> PeCore<T> {
             keep_remaining: config.keep_remaining,
             kept: Vec::new(),
             stalled_slices: 0,
+            ahead: None,
         }
     }
 
@@ -230,6 +262,85 @@ impl<T: Task> PeCore<T> {
             self.stalled_slices = 0;
         }
         Slice { units, end }
+    }
+
+    /// The simulator's run-ahead: do up to `max` more slices of `budget` units on `task` now,
+    /// ahead of their virtual time, while each one is *plain* — it does its whole budget,
+    /// leaves the task non-empty, asks for no stop, improves no incumbent and does not panic —
+    /// so that the PE would do exactly the same, slice for slice, if no message reached it
+    /// meanwhile. The first slice that is not plain is undone (it runs again in its time,
+    /// through [`PeCore::work_on`]). Returns the slices done; the state before them is kept
+    /// until [`PeCore::settle_ahead`]. Only call it right after a plain slice (the progress
+    /// rule's count is then 0 and stays so).
+    pub fn run_ahead(
+        &mut self,
+        task: &mut T,
+        budget: u64,
+        max: u32,
+        incumbent: &dyn Incumbent,
+    ) -> u32 {
+        debug_assert!(self.ahead.is_none(), "a run-ahead is in progress");
+        if budget == 0 || max == 0 {
+            return 0;
+        }
+        let start = (task.clone(), self.output.clone());
+        let tentative = Tentative {
+            inner: incumbent,
+            improved: false.into(),
+        };
+        let mut slices = 0;
+        while slices < max {
+            let before = (task.clone(), self.output.clone());
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let mut ctx = Context::new(&mut self.output, &tentative, self.me);
+                let units = task.work(budget, &mut ctx);
+                (units, ctx.stop_requested())
+            }));
+            let plain = matches!(outcome, Ok((units, false)) if units == budget)
+                && !tentative
+                    .improved
+                    .load(std::sync::atomic::Ordering::Relaxed)
+                && !task.is_empty();
+            if !plain {
+                (*task, self.output) = before;
+                break;
+            }
+            slices += 1;
+        }
+        if slices > 0 {
+            self.ahead = Some(Ahead {
+                task: start.0,
+                output: start.1,
+                slices,
+                budget,
+            });
+        }
+        slices
+    }
+
+    /// End the run-ahead on `task` (if one is in progress): keep its first `keep` slices —
+    /// count them as slices of this PE — and undo the others (return to the state before the
+    /// run-ahead and do the `keep` slices again).
+    pub fn settle_ahead(&mut self, task: &mut T, keep: u32, incumbent: &dyn Incumbent) {
+        let Some(ahead) = self.ahead.take() else {
+            return;
+        };
+        debug_assert!(keep <= ahead.slices);
+        if keep < ahead.slices {
+            *task = ahead.task;
+            self.output = ahead.output;
+            let tentative = Tentative {
+                inner: incumbent,
+                improved: false.into(),
+            };
+            for _ in 0..keep {
+                let mut ctx = Context::new(&mut self.output, &tentative, self.me);
+                let units = task.work(ahead.budget, &mut ctx);
+                debug_assert_eq!(units, ahead.budget, "a slice run ahead ran the same again");
+            }
+        }
+        self.counters.work_units += u64::from(keep) * ahead.budget;
+        self.counters.slices += u64::from(keep);
     }
 
     /// The step of a PE that holds work: `Work` (or `Finished`, should termination be done).

@@ -41,6 +41,10 @@ pub(super) enum Event<T: Task> {
     },
 }
 
+/// The most slices a busy PE runs ahead at once (`Engine::resume`): more saves events of the
+/// driver, fewer saves work undone when a message comes first.
+const MAX_AHEAD: u32 = 64;
+
 /// Virtual time never reaches this (2^63): a run whose times would is stopped with an error
 /// rather than letting them wrap around.
 const TIME_LIMIT: u64 = 1 << 63;
@@ -131,6 +135,12 @@ pub(super) enum State {
 #[repr(C)]
 pub(super) struct SimPe<T: Task> {
     pub(super) state: State,
+    /// Run-ahead: slices the driver did ahead of their time, how many of them have begun, and
+    /// the virtual time each takes (see `Engine::handle`). With the state and the inbox, all
+    /// a slice run ahead reads: the first 64 bytes.
+    ahead: u32,
+    begun: u32,
+    slice_time: u64,
     inbox: VecDeque<(PeId, Envelope<T>, i64)>,
     slowness: f64,
     /// Waits begun so far (a wake-up event names the wait it ends).
@@ -144,6 +154,9 @@ impl<T: Task> SimPe<T> {
             inbox: VecDeque::new(),
             slowness,
             epoch: 0,
+            ahead: 0,
+            begun: 0,
+            slice_time: 0,
         }
     }
 }
@@ -206,6 +219,9 @@ struct Link<'a, 'c, T: Task> {
     pe: &'a mut SimPe<T>,
     i: PeId,
     now: u64,
+    /// The last slice did its whole budget at no cost and improved nothing, taking this
+    /// much virtual time: the PE may run ahead.
+    plain: Option<u64>,
 }
 
 impl<T: Task> Link<'_, '_, T> {
@@ -349,6 +365,11 @@ impl<T: Task> Transport<T> for Link<'_, '_, T> {
         }
         self.pe.state = State::Working;
         w.queue.push(end, Event::SliceEnd(i));
+        self.plain = (slice.units == slice.budget
+            && slice.units > 0
+            && slice.costs.splits == 0
+            && slice.improved.is_none())
+        .then_some(d);
         Ok(Flow::Suspend)
     }
 
@@ -388,6 +409,11 @@ impl<T: Task> Engine<'_, T> {
     /// Run PE `i` from its local time `now` until it suspends or finishes.
     fn resume(&mut self, i: PeId, mut now: u64) -> Result<(), RunError> {
         let slot = &mut self.pes[i];
+        if slot.sim.ahead > 0 {
+            // The slices run ahead that have begun by now are done; the others are undone.
+            slot.driver.settle_ahead(slot.sim.begun);
+            (slot.sim.ahead, slot.sim.begun) = (0, 0);
+        }
         if let State::Waiting { since, .. } = slot.sim.state {
             now = now.max(since);
             self.world.record(i, since, now, Activity::Idle);
@@ -398,12 +424,20 @@ impl<T: Task> Engine<'_, T> {
             pe: &mut slot.sim,
             i,
             now,
+            plain: None,
         };
         self.current = i;
         let outcome = driver::drive(&mut slot.driver, &mut link);
-        let at = link.now;
-        if outcome? == Step::Finished {
-            slot.sim.state = State::Done { at };
+        let (at, plain) = (link.now, link.plain);
+        match outcome? {
+            Step::Finished => slot.sim.state = State::Done { at },
+            Step::Work { budget } => {
+                if let Some(d) = plain {
+                    let ahead = slot.driver.run_ahead(budget, MAX_AHEAD);
+                    (slot.sim.ahead, slot.sim.begun, slot.sim.slice_time) = (ahead, 0, d);
+                }
+            }
+            Step::Wait => {}
         }
         if std::mem::take(&mut self.world.finish_sent) {
             self.check_declared_termination();
@@ -430,7 +464,23 @@ impl<T: Task> Engine<'_, T> {
 
     fn handle(&mut self, time: u64, event: Event<T>) -> Result<(), RunError> {
         match event {
-            Event::SliceEnd(i) => self.resume(i, time),
+            Event::SliceEnd(i) => {
+                let pe = &mut self.pes[i].sim;
+                if pe.begun < pe.ahead && pe.inbox.is_empty() {
+                    // The next slice run ahead begins: it does what the driver would do now
+                    // (no message has come, so it polls nothing and works a full slice),
+                    // and its end is scheduled at the same point of the order as it would be.
+                    pe.begun += 1;
+                    let end = time.saturating_add(pe.slice_time);
+                    let w = &mut self.world;
+                    w.record(i, time, end, Activity::Working);
+                    w.last_work_end = w.last_work_end.max(end);
+                    w.queue.push(end, Event::SliceEnd(i));
+                    Ok(())
+                } else {
+                    self.resume(i, time)
+                }
+            }
             Event::Wake { pe, epoch } => match self.pes[pe].sim.state {
                 State::Waiting { epoch: e, .. } if e == epoch => self.resume(pe, time),
                 _ => Ok(()),
@@ -491,6 +541,11 @@ impl<T: Task> Engine<'_, T> {
             }
         }
         if let Some((pe, _)) = queue.upcoming(PROTOCOL_AHEAD) {
+            let sim = &self.pes[pe].sim;
+            if sim.begun < sim.ahead {
+                // Most likely a slice run ahead, which reads no protocol state.
+                return;
+            }
             let state = self.pes[pe].driver.protocol_address();
             prefetch(state);
             prefetch(state.wrapping_add(64));

@@ -19,11 +19,20 @@
 //! events leave in (time, order of scheduling) order), `network.rs` the latencies,
 //! `timeline.rs` what is recorded over time, `adversary.rs` the adversarial splitter.
 //!
-//! Every work slice is one event, as every poll of a busy PE's queue is a point where a
+//! Every work slice ends in an event, as every poll of a busy PE's queue is a point where a
 //! message may have arrived: the reports are identical whatever the engine's speed, and
-//! `crates/apps/tests/golden_sim.rs` holds them to it. Speed at large P comes from cheap events
-//! (the calendar queue, 4-byte keys for slice ends, message sizes counted without
-//! serializing) and from prefetching the state of the PEs whose slices end next.
+//! `crates/apps/tests/golden_sim.rs` holds them to it. What makes a slice cheap is *run-ahead*
+//! (`engine.rs`): after a slice that did its whole budget at no cost, the driver does up to 64
+//! more such slices at once on the real task, keeping a snapshot (task and result accumulator;
+//! `Task: Clone`), and stops before the first that is not plain (the end of the piece, an
+//! incumbent found, a stop). Each slice run ahead still ends in a slice-end event, scheduled
+//! exactly when and in the order the driver would have scheduled it, but that event only
+//! records the slice and schedules the next: it touches neither the driver, the protocol nor
+//! the task. A message that reaches the PE meanwhile is handled at the next slice end, as
+//! always: the driver then keeps the slices that have begun, returns to the snapshot and
+//! redoes them, and runs the PE from there. The rest of the speed comes from cheap events (the
+//! calendar queue, 8-byte keys for slice ends, message sizes counted without serializing) and
+//! from prefetching the state of the PEs whose events come next.
 
 pub mod adversary;
 mod engine;

@@ -304,6 +304,21 @@ impl<T: Task> Protocol<T> for Polling<T> {
         self.begin_stop(None);
     }
 
+    fn run_ahead(&mut self, budget: u64, max: u32, incumbent: &dyn Incumbent) -> u32 {
+        // Poll-and-shuffle may hold several pieces and permutes them; it never runs ahead.
+        match self.pieces.last_mut() {
+            Some(piece) if self.shuffle.is_none() && !self.pe.is_stopped() => {
+                self.pe.run_ahead(&mut piece.task, budget, max, incumbent)
+            }
+            _ => 0,
+        }
+    }
+
+    fn settle_ahead(&mut self, keep: u32, incumbent: &dyn Incumbent) {
+        let piece = self.pieces.last_mut().expect("a PE runs ahead on a piece");
+        self.pe.settle_ahead(&mut piece.task, keep, incumbent);
+    }
+
     fn receive(&mut self, from: PeId, message: Message<T>) {
         match message {
             Message::Request => self.answer_request(from),
