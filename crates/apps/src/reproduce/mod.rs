@@ -310,8 +310,12 @@ pub fn run(
             verdict: Verdict::Fail,
             remark: String::new(),
         });
-        if finding.verdict == Verdict::Fail && finding.remark.is_empty() {
-            finding.remark = e.if_fail.to_string();
+        if finding.verdict == Verdict::Fail {
+            finding.remark = if finding.remark.is_empty() {
+                format!("Why it fails: {}", e.if_fail)
+            } else {
+                format!("{} Why it fails: {}", finding.remark, e.if_fail)
+            };
         }
         sections.push(Section {
             id: e.id.into(),

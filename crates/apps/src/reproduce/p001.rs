@@ -39,43 +39,55 @@ impl Outcome for JobOut {
     }
 }
 
-/// m independent jobs with known sizes, laid end to end as unit positions: a piece is the
-/// range lo..hi of positions. `split` cuts at the job boundary in the middle (by job count:
-/// a single job does not split, so a job is atomic for every balancer but splittable
-/// prefix-sum assignment, which cuts anywhere with `split_at`).
+/// m independent jobs with sizes 1 + hash(j, seed) mod t̂ (the same as [`uniform_sizes`]).
+/// Job j occupies the unit positions j·t̂ .. j·t̂ + t_j (positions between jobs are gaps), so a
+/// piece is a range lo..hi of positions and carries no table (messages stay small). `split`
+/// cuts at the job boundary in the middle by job count (a single job does not split: a job is
+/// atomic for every balancer but splittable prefix-sum assignment, which cuts anywhere with
+/// `split_at`). `left` caches the units left.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct JobList {
-    /// starts[j] = Σ_{k<j} t_k, starts[m] = T.
-    starts: Arc<[u64]>,
+    seed: u64,
+    t_max: u64,
+    jobs: u64,
     lo: u64,
     hi: u64,
+    left: u64,
     /// Count the pieces of each job (Exercise 14.2).
     count: bool,
     counted: bool,
 }
 
 impl JobList {
-    /// Jobs with these sizes (each ≥ 1).
-    pub fn new(sizes: &[u64], count: bool) -> JobList {
-        let mut starts = Vec::with_capacity(sizes.len() + 1);
-        let mut s = 0;
-        starts.push(0);
-        for &t in sizes {
-            s += t;
-            starts.push(s);
-        }
-        JobList {
-            starts: starts.into(),
+    /// m jobs with sizes uniform in 1..=t_max from `seed`.
+    pub fn new(m: u64, t_max: u64, seed: u64, count: bool) -> JobList {
+        let mut j = JobList {
+            seed,
+            t_max,
+            jobs: m,
             lo: 0,
-            hi: s,
+            hi: m * t_max,
+            left: 0,
             count,
             counted: false,
-        }
+        };
+        j.left = j.units_in(0, j.hi);
+        j
     }
 
-    /// The job holding unit position `x`.
-    fn job_of(&self, x: u64) -> usize {
-        self.starts.partition_point(|&s| s <= x) - 1
+    fn size(&self, j: u64) -> u64 {
+        1 + mix(j ^ mix(self.seed)) % self.t_max
+    }
+
+    /// Units of the jobs within positions a..b.
+    fn units_in(&self, a: u64, b: u64) -> u64 {
+        if a >= b {
+            return 0;
+        }
+        let t = self.t_max;
+        (a / t..=(b - 1) / t)
+            .map(|j| (b.min(j * t + self.size(j))).saturating_sub(a.max(j * t)))
+            .sum()
     }
 }
 
@@ -88,61 +100,90 @@ impl Task for JobList {
     type Output = JobOut;
 
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, JobOut>) -> u64 {
-        if self.count && !self.counted && self.lo < self.hi {
+        let t = self.t_max;
+        if self.count && !self.counted && self.left > 0 {
             self.counted = true;
-            let m = self.starts.len() - 1;
             let out = ctx.output();
-            if out.pieces.len() < m {
-                out.pieces.resize(m, 0);
+            if (out.pieces.len() as u64) < self.jobs {
+                out.pieces.resize(self.jobs as usize, 0);
             }
-            for j in self.job_of(self.lo)..=self.job_of(self.hi - 1) {
-                out.pieces[j] += 1;
+            for j in self.lo / t..=(self.hi - 1) / t {
+                if self.hi.min(j * t + self.size(j)) > self.lo.max(j * t) {
+                    out.pieces[j as usize] += 1;
+                }
             }
         }
-        let end = self.hi.min(self.lo.saturating_add(budget));
-        let done = end - self.lo;
-        self.lo = end;
+        let mut done = 0;
+        while done < budget && self.lo < self.hi {
+            let j = self.lo / t;
+            let job_end = (j * t + self.size(j)).min(self.hi);
+            if self.lo >= job_end {
+                self.lo = ((j + 1) * t).min(self.hi);
+                continue;
+            }
+            let take = (budget - done).min(job_end - self.lo);
+            self.lo += take;
+            done += take;
+        }
+        self.left -= done;
         ctx.output().units += done;
         done
     }
 
     fn split(&mut self) -> Option<Self> {
-        if self.hi <= self.lo {
+        if self.left == 0 {
             return None;
         }
-        let (a, b) = (self.job_of(self.lo), self.job_of(self.hi - 1));
+        let t = self.t_max;
+        let (a, b) = (self.lo / t, (self.hi - 1) / t);
         if a == b {
             return None;
         }
-        let cut = self.starts[(a + b + 1) / 2];
+        let cut = (a + b).div_ceil(2) * t;
+        let rest_left = self.units_in(cut, self.hi);
         let rest = JobList {
             lo: cut,
+            left: rest_left,
             counted: false,
             ..self.clone()
         };
         self.hi = cut;
+        self.left -= rest_left;
         Some(rest)
     }
 
     fn is_empty(&self) -> bool {
-        self.lo >= self.hi
+        self.left == 0
     }
 
     fn estimate(&self) -> Option<u64> {
-        Some(self.hi - self.lo)
+        Some(self.left)
     }
 
     fn split_at(&mut self, units: u64) -> Option<Self> {
-        let cut = self.lo.checked_add(units)?;
-        if units == 0 || cut >= self.hi {
+        if units == 0 || units >= self.left {
             return None;
         }
+        let t = self.t_max;
+        let mut acc = 0;
+        let mut j = self.lo / t;
+        let cut = loop {
+            let start = self.lo.max(j * t);
+            let avail = (j * t + self.size(j)).min(self.hi).saturating_sub(start);
+            if acc + avail >= units {
+                break start + (units - acc);
+            }
+            acc += avail;
+            j += 1;
+        };
         let rest = JobList {
             lo: cut,
+            left: self.left - units,
             counted: false,
             ..self.clone()
         };
         self.hi = cut;
+        self.left = units;
         Some(rest)
     }
 }
@@ -237,14 +278,13 @@ impl Algo {
 /// T_par of `algo` on `m` jobs (sizes seeded by 7) on `p` PEs: the end of the last work
 /// unit (Table 14.1 ignores collecting the result), and T.
 fn job_run(algo: Algo, m: u64, p: usize, seed: u64) -> Result<(f64, u64), String> {
-    let sizes = uniform_sizes(m, T_MAX, 7);
-    let total: u64 = sizes.iter().sum();
+    let root = JobList::new(m, T_MAX, 7, false);
+    let total = root.left;
     let config = Config::new(p)
         .balancer(algo.balancer(m))
         .delta_t(16)
         .seed(seed);
-    let r =
-        simulate(JobList::new(&sizes, false), &config, &table_sim()).map_err(|e| e.to_string())?;
+    let r = simulate(root, &config, &table_sim()).map_err(|e| e.to_string())?;
     if r.report.output.units != total {
         return Err(format!(
             "{algo:?}: {} units, not {total}",
@@ -448,7 +488,7 @@ fn thm14_1(ctx: &Ctx) -> Result<Finding, String> {
     }
     Ok(Finding {
         prediction: "E[ℓ̂] for m jobs mapped to random PEs is no larger than for ⌈T/t̂⌉ jobs of size t̂ (same T)".into(),
-        measured: format!("{} of {} comparisons hold (Monte Carlo, {trials} placements each)", table.rows.iter().filter(|r| r[4] == "yes".into()).count(), table.rows.len()),
+        measured: format!("{} of {} comparisons hold (Monte Carlo, {trials} placements each)", table.rows.iter().filter(|r| matches!(&r[4], super::Cell::Text(t) if t == "yes")).count(), table.rows.len()),
         table,
         plot: Some(Plot {
             x: "T/(t̂·p)".into(), y: "E[ℓ̂]/(T/p)".into(), log_x: true, log_y: false,
@@ -588,7 +628,10 @@ fn thm14_2(ctx: &Ctx) -> Result<Finding, String> {
 }
 
 /// Prefix-sum runs for Exercises 14.2/14.3: (p, t̂, splittable) over some instances.
-fn prefix_runs(splittable: bool) -> Result<Vec<(usize, u64, u64, JobOut, u64, u64)>, String> {
+/// (p, m, t̂ of the generator, output, ℓ̂, largest job).
+type PrefixRun = (usize, u64, u64, JobOut, u64, u64);
+
+fn prefix_runs(splittable: bool) -> Result<Vec<PrefixRun>, String> {
     let cases: Vec<(usize, u64, u64)> = vec![
         (4, 64, 10),
         (16, 256, 40),
@@ -599,16 +642,18 @@ fn prefix_runs(splittable: bool) -> Result<Vec<(usize, u64, u64, JobOut, u64, u6
     cases
         .par_iter()
         .map(|&(p, m, t_max)| {
-            let sizes = uniform_sizes(m, t_max, p as u64 + m);
-            let total: u64 = sizes.iter().sum();
             let config = Config::new(p)
                 .balancer(Balancer::PrefixSum {
                     jobs: Jobs::Depth(m.trailing_zeros()),
                     splittable,
                 })
                 .delta_t(16);
-            let r = simulate(JobList::new(&sizes, true), &config, &table_sim())
-                .map_err(|e| e.to_string())?;
+            let r = simulate(
+                JobList::new(m, t_max, p as u64 + m, true),
+                &config,
+                &table_sim(),
+            )
+            .map_err(|e| e.to_string())?;
             let max_load = r
                 .report
                 .per_pe
@@ -616,14 +661,16 @@ fn prefix_runs(splittable: bool) -> Result<Vec<(usize, u64, u64, JobOut, u64, u6
                 .map(|s| s.counters.work_units)
                 .max()
                 .unwrap_or(0);
-            let _ = total;
             Ok((
                 p,
                 m,
                 t_max,
                 r.report.output,
                 max_load,
-                *sizes.iter().max().unwrap_or(&0),
+                *uniform_sizes(m, t_max, p as u64 + m)
+                    .iter()
+                    .max()
+                    .unwrap_or(&0),
             ))
         })
         .collect()
@@ -786,7 +833,7 @@ fn thm14_3(ctx: &Ctx) -> Result<Finding, String> {
     }
     Ok(Finding {
         prediction: "a schedule that never leaves a PE idle while a task is ready finishes within W/p + critical path; with messages, within W'/w + L' + C (the communication term C of crates/treesplit/src/dag/schedule.rs)".into(),
-        measured: format!("the bound with communication holds in {} of {} runs; the plain bound W/p + critical path in {plain}", table.rows.iter().filter(|r| r[7] == "yes".into()).count(), table.rows.len()),
+        measured: format!("the bound with communication holds in {} of {} runs; the plain bound W/p + critical path in {plain}", table.rows.iter().filter(|r| matches!(&r[7], super::Cell::Text(t) if t == "yes")).count(), table.rows.len()),
         table,
         plot: Some(Plot {
             x: "p".into(), y: "makespan / (W/p + critical path)".into(), log_x: true, log_y: false,

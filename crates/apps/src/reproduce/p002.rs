@@ -31,10 +31,13 @@ fn balancer(k: usize) -> Balancer {
     }
 }
 
+/// Balancer k at P: per seed (T_par, T_seq, h).
+type Runs = (usize, usize, Vec<(f64, f64, u32)>);
+
 /// (balancer, P) → per-seed (T_par, T_seq, h).
 struct Sweep {
     ps: Vec<usize>,
-    runs: Vec<(usize, usize, Vec<(f64, f64, u32)>)>,
+    runs: Vec<Runs>,
 }
 
 static SWEEP: Mutex<Vec<(bool, Arc<Sweep>)>> = Mutex::new(Vec::new());
@@ -86,7 +89,7 @@ fn sweep(ctx: &Ctx) -> Result<Arc<Sweep>, String> {
             ))
         })
         .collect();
-    let mut runs: Vec<(usize, usize, Vec<(f64, f64, u32)>)> = Vec::new();
+    let mut runs: Vec<Runs> = Vec::new();
     for (&(k, p, _), r) in jobs.iter().zip(results) {
         let r = r?;
         match runs.iter_mut().find(|x| x.0 == k && x.1 == p) {
@@ -248,7 +251,7 @@ pub(super) fn experiments() -> Vec<Experiment> {
             source: "paper 002, §1.1 (neighbourhood polling)",
             claim: "Neighbour polling is a bad baseline: busy clusters shield work from distant idle PEs.",
             criterion: "PASS iff at the largest P neighbour polling's mean L is at least 2× random polling's (hypercube neighbourhood).",
-            if_fail: "On a hypercube every PE has log n neighbours and the diameter is log n, so shielding is weak; on a ring or mesh it would be stronger.",
+            if_fail: "This contradicts the paper on this network: on a hypercube every PE has log n neighbours and the diameter is only log n, so busy clusters shield little, and one-hop requests (latency 5) are cheaper than random polling's log n-hop ones; the paper's argument is for low-degree networks (ring, mesh), which neighbour polling here can also use.",
             run: shielding,
         },
         Experiment {

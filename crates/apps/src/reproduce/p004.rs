@@ -80,7 +80,7 @@ fn sweep(ctx: &Ctx) -> Result<Arc<Vec<Depth>>, String> {
         vec![16, 64, 256, 1024],
         vec![16, 64, 256, 1024, 4096, 16384],
     );
-    let max_h = ctx.pick(17u32, 22);
+    let max_h = ctx.pick(14u32, 20);
     let cases: Vec<(f64, usize)> = [0.1, 0.2, 0.3, 0.4, 0.5]
         .iter()
         .flat_map(|&a| ns.iter().map(move |&n| (a, n)))
@@ -377,7 +377,7 @@ pub(super) fn experiments() -> Vec<Experiment> {
             source: "paper 004, Theorem 2",
             claim: "For the adversary of Lemma 1 with s_max ≤ 1/(c·n·ln n), P[L_max > (1+ε)/n] ≤ n^(−β) for a suitable c.",
             criterion: "PASS iff the measured tail's lower 95 % end is below the Chernoff bound at every c ∈ {0.5, 1, 2, 4, 8} and the tail at c = 8 is at most 1/n (n = 64, ε = 0.5, random placement).",
-            if_fail: "Monte Carlo noise, or c = 8 too small for ε = 0.5 at n = 64.",
+            if_fail: "Finite size: the theorem only says that some constant c works; at n = 64 and ε = 0.5, c = 8 (μ = 33 heavy jobs per PE) leaves a tail far above 1/n, as the valid Chernoff bound also predicts (it is not below 1/n either). The paper's exp(−ε²μ/2) would have promised it.",
             run: thm2_tail,
         },
     ]
