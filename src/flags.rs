@@ -173,6 +173,25 @@ pub enum Command {
     /// Randomly scattered data (paper 003): η of P·q Poisson(α) subproblems of cost degree d,
     /// by Monte Carlo beside the paper's predictions; `scatter tail`: adversarial job sizes.
     Scatter(ScatterArgs),
+    /// Measure the papers' claims, each against its prediction with a criterion fixed in
+    /// code, and write a report: DIR/index.md, DIR/results.json and SVG plots.
+    Reproduce(ReproduceArgs),
+}
+
+/// `treesplit reproduce`.
+#[derive(Debug, Args)]
+pub struct ReproduceArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// The quick catalogue: small sizes and few seeds (about a minute; what CI runs).
+    #[arg(long)]
+    pub quick: bool,
+    /// Only these experiments (comma-separated ids; an unknown id lists them all).
+    #[arg(long, value_delimiter = ',', value_name = "ID,...")]
+    pub only: Vec<String>,
+    /// The report's folder (created if missing).
+    #[arg(long, value_name = "DIR", default_value = "reproduction")]
+    pub out: std::path::PathBuf,
 }
 
 /// `treesplit scatter`: lists (comma-separated) of α, q, P and d make a sweep.

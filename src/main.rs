@@ -5,7 +5,7 @@
 //! - `flags`: the clap definitions and which flags were given;
 //! - `plan`: flags → a checked, typed plan (application, machine, balancer configuration,
 //!   output options; the rules of which flags apply);
-//! - `commands`: run a plan (run/sim, bench, compare, dst, depth, trees) on a machine;
+//! - `commands`: run a plan (run/sim, bench, compare, dst, depth, trees, reproduce) on a machine;
 //! - `output`: exit codes, `error: …` printing, JSON, pictures.
 
 mod commands;
@@ -37,5 +37,6 @@ fn main() -> ExitCode {
         Plan::Trees(out) => commands::trees::trees(&out),
         Plan::Scatter(p) => commands::scatter::scatter(&p),
         Plan::Dag(p) => commands::dag::dag(&p),
+        Plan::Reproduce(p) => commands::reproduce::reproduce(&p),
     }))
 }

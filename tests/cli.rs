@@ -2091,3 +2091,63 @@ fn sim_network_flags() {
         }
     }
 }
+
+/// `reproduce`: two cheap experiments write index.md and results.json with their verdicts;
+/// an unknown id is bad input that lists the ids; flags that do not apply are rejected.
+#[test]
+fn reproduce_writes_a_report_and_rejects_unknown_ids() {
+    let dir = std::env::temp_dir().join(format!("treesplit-reproduce-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().expect("utf-8 temp dir");
+    let o = treesplit(&[
+        "reproduce",
+        "--quick",
+        "--only",
+        "001-ex14.2,001-ex14.3",
+        "--out",
+        d,
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(dir.join("index.md")).expect("index.md");
+    for id in ["001-ex14.2", "001-ex14.3"] {
+        assert!(md.contains(&format!("## {id}")), "{md}");
+        assert!(
+            md.contains(&format!("treesplit reproduce --quick --only {id}")),
+            "{md}"
+        );
+    }
+    assert!(
+        md.contains("**Verdict: PASS**") || md.contains("**Verdict: FAIL**"),
+        "{md}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).expect("json"))
+            .expect("results.json parses");
+    let sections = json["sections"].as_array().expect("sections");
+    assert_eq!(sections.len(), 2);
+    for s in sections {
+        assert!(
+            ["pass", "fail"].contains(&s["verdict"].as_str().unwrap_or("")),
+            "{s}"
+        );
+        assert!(
+            !s["table"]["rows"].as_array().expect("rows").is_empty(),
+            "{s}"
+        );
+    }
+    assert!(
+        stdout(&o).contains("PASS") || stdout(&o).contains("FAIL"),
+        "{}",
+        stdout(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let o = treesplit(&["reproduce", "--quick", "--only", "001-ex14.2,no-such-claim"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no-such-claim"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("000-thm1"), "{}", stderr(&o));
+    let o = treesplit(&["reproduce", "--quick", "--seed", "3"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--seed"), "{}", stderr(&o));
+}

@@ -15,6 +15,7 @@ pub mod dst;
 pub mod fault;
 pub mod ida;
 pub mod progress;
+pub mod reproduce;
 pub mod run;
 pub mod scatter;
 pub mod search_bench;

@@ -106,6 +106,15 @@ pub enum Plan {
     Scatter(scatter::ScatterPlan),
     /// `run|sim dag`.
     Dag(dag::DagPlan),
+    Reproduce(ReproducePlan),
+}
+
+/// `reproduce`: which experiments, how big, where the report goes.
+pub struct ReproducePlan {
+    pub quick: bool,
+    pub only: Vec<String>,
+    pub dir: PathBuf,
+    pub out: Output,
 }
 
 /// Where a single application runs.
@@ -365,6 +374,27 @@ pub fn plan(cli: Cli, given: &Given) -> Result<Plan, Failure> {
         Command::Scatter(s) => {
             reject_fault("`treesplit scatter`")?;
             scatter::plan(s, given).map(Plan::Scatter)
+        }
+        Command::Reproduce(r) => {
+            reject_fault("`treesplit reproduce`")?;
+            rules::reject(
+                given,
+                &[("seed", "--seed"), ("pes", "--pes")],
+                "does not apply to reproduce: every experiment fixes its own seeds and P (see its section)",
+            )?;
+            let ids = treesplit_apps::reproduce::ids();
+            if let Some(bad) = r.only.iter().find(|id| !ids.contains(&id.as_str())) {
+                return Err(Failure::input(format!(
+                    "--only: unknown experiment id '{bad}'; the ids are: {}",
+                    ids.join(", ")
+                )));
+            }
+            Ok(Plan::Reproduce(ReproducePlan {
+                quick: r.quick,
+                only: r.only,
+                dir: r.out,
+                out: Output::from(&r.common),
+            }))
         }
         Command::Trees(t) => {
             reject_fault("`treesplit trees`")?;

@@ -27,3 +27,4 @@ pub use spec::AppSpec;
 pub mod bfs;
 pub mod integrate;
 pub mod mandelbrot;
+pub mod reproduce;

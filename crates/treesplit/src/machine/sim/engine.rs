@@ -200,6 +200,8 @@ pub(super) struct World<'c, T: Task> {
     /// the real time the simulation started (time limits are wall-clock time).
     pub(super) total_units: u64,
     pub(super) started: std::time::Instant,
+    /// Paper 000 Lemma 1(3): the requests already queued where each request arrives.
+    pub(super) request_queue: super::RequestQueue,
 }
 
 impl<T: Task> World<'_, T> {
@@ -490,25 +492,48 @@ impl<T: Task> Engine<'_, T> {
                 to,
                 envelope,
                 bound,
-            } => match self.pes[to].sim.state {
-                State::Done { .. } => {
-                    if let Err(e) = driver::check_leftover(from, to, &envelope) {
-                        if self.world.violation.is_none() {
-                            self.world.violation =
-                                Some(format!("{e} (it reached PE {to} after it had finished)"));
-                        }
+            } => {
+                if matches!(envelope, Envelope::Protocol(Message::Request))
+                    && !matches!(self.pes[to].sim.state, State::Done { .. })
+                {
+                    let queued = self.pes[to].sim.inbox.iter();
+                    let requests = queued
+                        .filter(|(_, e, _)| matches!(e, Envelope::Protocol(Message::Request)))
+                        .count();
+                    self.world.request_queue.add(requests as u64);
+                }
+                self.arrive(time, from, to, envelope, bound)
+            }
+        }
+    }
+
+    /// An envelope reaches PE `to`.
+    fn arrive(
+        &mut self,
+        time: u64,
+        from: PeId,
+        to: PeId,
+        envelope: Envelope<T>,
+        bound: i64,
+    ) -> Result<(), RunError> {
+        match self.pes[to].sim.state {
+            State::Done { .. } => {
+                if let Err(e) = driver::check_leftover(from, to, &envelope) {
+                    if self.world.violation.is_none() {
+                        self.world.violation =
+                            Some(format!("{e} (it reached PE {to} after it had finished)"));
                     }
-                    Ok(())
                 }
-                State::Working => {
-                    self.pes[to].sim.inbox.push_back((from, envelope, bound));
-                    Ok(())
-                }
-                State::Waiting { .. } => {
-                    self.pes[to].sim.inbox.push_back((from, envelope, bound));
-                    self.resume(to, time)
-                }
-            },
+                Ok(())
+            }
+            State::Working => {
+                self.pes[to].sim.inbox.push_back((from, envelope, bound));
+                Ok(())
+            }
+            State::Waiting { .. } => {
+                self.pes[to].sim.inbox.push_back((from, envelope, bound));
+                self.resume(to, time)
+            }
         }
     }
 

@@ -199,6 +199,32 @@ pub struct Theorem1 {
     pub constant: Option<f64>,
 }
 
+/// Paper 000 Lemma 1(3): how many requests a request finds already waiting in the queue of
+/// the PE it arrives at (the proof bounds the expectation by 1: at most P requests are
+/// active, spread over P PEs).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestQueue {
+    /// Requests that arrived at a PE that had not finished.
+    pub requests: u64,
+    /// The sum over them of the requests they found waiting.
+    pub waiting: u64,
+    /// The most requests any request found waiting.
+    pub max_waiting: u64,
+}
+
+impl RequestQueue {
+    pub(crate) fn add(&mut self, waiting: u64) {
+        self.requests += 1;
+        self.waiting += waiting;
+        self.max_waiting = self.max_waiting.max(waiting);
+    }
+
+    /// The mean queue length a request met (`None` without requests).
+    pub fn mean(&self) -> Option<f64> {
+        (self.requests > 0).then(|| self.waiting as f64 / self.requests as f64)
+    }
+}
+
 /// Everything a simulation measured.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SimReport<O> {
@@ -221,6 +247,10 @@ pub struct SimReport<O> {
     pub utilization: Vec<(u64, f64)>,
     /// Events simulated.
     pub events: u64,
+    /// Paper 000 Lemma 1(3): the requests a request found queued where it arrived (not
+    /// serialized, so that reports stay as they were).
+    #[serde(skip)]
+    pub request_queue: RequestQueue,
     /// Real seconds the simulation took (not serialized: output stays reproducible).
     #[serde(skip)]
     pub wall_seconds: f64,
@@ -385,6 +415,7 @@ fn simulate_inner<T: Task>(
             finish_sent: false,
             total_units: 0,
             started: start,
+            request_queue: RequestQueue::default(),
         },
     };
     engine.run()?;
@@ -451,6 +482,7 @@ fn simulate_inner<T: Task>(
         theorem1,
         utilization: world.utilization.curve(p, t_par),
         events: world.events,
+        request_queue: world.request_queue,
         wall_seconds: start.elapsed().as_secs_f64(),
         timeline: timeline.take().map(Timeline::into_segments),
     };
