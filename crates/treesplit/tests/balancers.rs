@@ -248,6 +248,7 @@ fn poll_and_shuffle_with_local_synchronization() {
         permutation: PermutationKind::Pseudorandom,
         adaptive,
         sync: PhaseSync::Local,
+        embedding: Default::default(),
     };
     let variants = vec![
         local(PollingOptions::default(), 5, None),

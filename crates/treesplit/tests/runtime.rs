@@ -180,6 +180,7 @@ fn bad_configurations_are_rejected() {
                 permutation: PermutationKind::Messages,
                 adaptive: None,
                 sync: PhaseSync::Local,
+                embedding: Default::default(),
             }),
             ConfigError::LocalSyncPermutation,
         ),

@@ -223,6 +223,7 @@ mod tests {
             permutation: PermutationKind::Pseudorandom,
             adaptive: None,
             sync: PhaseSync::Local,
+            embedding: Default::default(),
         })
     }
 
