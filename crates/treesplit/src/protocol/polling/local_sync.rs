@@ -13,6 +13,10 @@
 //! its own subproblem (the paragraph after Fig. 4), so busy PEs never wait; idle PEs are
 //! paced by their partners and can run at most about a cycle ahead of the slowest busy PE.
 //!
+//! Local synchronization always uses the hypercube numbering and all d = ⌈log₂ P⌉ dimensions,
+//! whatever the network (the §4 embeddings shorten the cycle, and then a PE may have no
+//! partner in any phase of it: an idle one would pass phases without end).
+//!
 //! After phase k with k+1 a multiple of d (a cycle's end) every PE moves its pieces to
 //! π_n(me), the pseudorandom permutation n = cycle number that every PE computes alone (the
 //! permutation by messages is a collective timed by rounds, so the configuration refuses

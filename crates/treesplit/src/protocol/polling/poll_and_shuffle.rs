@@ -118,9 +118,12 @@ impl<T> PollAndShuffle<T> {
             } => (permutation, adaptive, sync, round, embedding),
             other => panic!("{other} is not poll-and-shuffle"),
         };
-        let plan = embedding::plan(config.network, p, embedding);
-        let dims = plan.phases();
         let local = sync == PhaseSync::Local;
+        // Local synchronization pairs PEs along every hypercube dimension of their numbers:
+        // with a network's shortened cycle some PE may have no partner in any phase, and an
+        // idle one would then pass phases without end (nothing paces it but its partners).
+        let plan = embedding::plan((!local).then_some(config.network).flatten(), p, embedding);
+        let dims = plan.phases();
         PollAndShuffle {
             dims,
             plan,
