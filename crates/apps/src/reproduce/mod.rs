@@ -358,22 +358,8 @@ pub fn mean_ci(xs: &[f64]) -> (f64, f64) {
     (m, t * (var / n).sqrt())
 }
 
-/// The least-squares slope of log y against log x.
-pub fn loglog_slope(points: &[(f64, f64)]) -> f64 {
-    let pts: Vec<(f64, f64)> = points
-        .iter()
-        .filter(|(x, y)| *x > 0.0 && *y > 0.0)
-        .map(|(x, y)| (x.ln(), y.ln()))
-        .collect();
-    let n = pts.len() as f64;
-    let (mx, my) = (
-        pts.iter().map(|p| p.0).sum::<f64>() / n,
-        pts.iter().map(|p| p.1).sum::<f64>() / n,
-    );
-    let sxy: f64 = pts.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
-    let sxx: f64 = pts.iter().map(|(x, _)| (x - mx).powi(2)).sum();
-    sxy / sxx
-}
+/// The least-squares slope of log y against log x (the sweeps' exponent fit).
+pub use crate::experiments::networks::fit_exponent as loglog_slope;
 
 /// The q-quantile (0 ≤ q ≤ 1) of `xs` (nearest rank).
 pub fn quantile(xs: &[f64], q: f64) -> f64 {
