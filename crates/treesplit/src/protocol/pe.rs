@@ -290,7 +290,6 @@ impl<T: Task> PeCore<T> {
         };
         let mut slices = 0;
         while slices < max {
-            let before = (task.clone(), self.output.clone());
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let mut ctx = Context::new(&mut self.output, &tentative, self.me);
                 let units = task.work(budget, &mut ctx);
@@ -302,7 +301,14 @@ impl<T: Task> PeCore<T> {
                     .load(std::sync::atomic::Ordering::Relaxed)
                 && !task.is_empty();
             if !plain {
-                (*task, self.output) = before;
+                // Undo this slice: back to the start and the plain slices again (no copy of
+                // the task per slice: that cost more than the slices for large tasks).
+                if slices == 0 {
+                    (*task, self.output) = start;
+                    return 0;
+                }
+                (*task, self.output) = (start.0.clone(), start.1.clone());
+                self.redo(task, budget, slices, &tentative);
                 break;
             }
             slices += 1;
@@ -333,14 +339,19 @@ impl<T: Task> PeCore<T> {
                 inner: incumbent,
                 improved: false.into(),
             };
-            for _ in 0..keep {
-                let mut ctx = Context::new(&mut self.output, &tentative, self.me);
-                let units = task.work(ahead.budget, &mut ctx);
-                debug_assert_eq!(units, ahead.budget, "a slice run ahead ran the same again");
-            }
+            self.redo(task, ahead.budget, keep, &tentative);
         }
         self.counters.work_units += u64::from(keep) * ahead.budget;
         self.counters.slices += u64::from(keep);
+    }
+
+    /// Do again `n` slices run ahead (plain, as they were the first time), uncounted.
+    fn redo(&mut self, task: &mut T, budget: u64, n: u32, tentative: &Tentative<'_>) {
+        for _ in 0..n {
+            let mut ctx = Context::new(&mut self.output, tentative, self.me);
+            let units = task.work(budget, &mut ctx);
+            debug_assert_eq!(units, budget, "a slice run ahead ran the same again");
+        }
     }
 
     /// The step of a PE that holds work: `Work` (or `Finished`, should termination be done).

@@ -8,8 +8,16 @@
 //! under a synchronous balancer, its next round starts (a wake-up event). Branch-and-bound
 //! incumbents are flooded over the tree of PEs and piggybacked on every message.
 //!
-//! Events are ordered by (time, sequence number), and every random choice comes from seeded
-//! generators, so a run is reproducible bit for bit from its seed. Besides the protocol's
+//! Events are ordered by (time, PE, kind, sender): at one time the PEs' events come in the order
+//! of their numbers, and a PE's messages come before its slice end (a message that arrives
+//! when a slice ends is seen by that slice's poll) and its wake-up. Every random choice comes
+//! from seeded generators, so a run is reproducible bit for bit from its seed.
+//!
+//! Because that order does not depend on when an event was scheduled, the engine may leave
+//! out the slice ends that would change nothing (*run-ahead*, see [`Engine::resume`]): a busy
+//! PE whose driver did n more slices ahead gets one slice-end event, at the end of the n-th,
+//! and a message that reaches it meanwhile moves that event to the first slice end at or
+//! after the message's arrival, exactly where the left-out events would have noticed it. Besides the protocol's
 //! own checks, the engine watches the whole machine: it reports an error if termination is
 //! declared while any PE holds work or any work message is in flight, if work reaches a
 //! finished PE, or if the run deadlocks.
@@ -28,8 +36,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::VecDeque;
 
 pub(super) enum Event<T: Task> {
-    /// A PE's work slice ends.
-    SliceEnd(PeId),
+    /// A PE's work slice ends; stale unless the PE's slice-end generation is still `gen`.
+    SliceEnd { pe: PeId, gen: u32 },
     /// A waiting PE's deadline (its next round); stale unless the PE still waits in `epoch`.
     Wake { pe: PeId, epoch: u32 },
     /// An envelope reaches PE `to`, with the sender's incumbent piggybacked.
@@ -41,21 +49,38 @@ pub(super) enum Event<T: Task> {
     },
 }
 
-/// The most slices a busy PE runs ahead at once (`Engine::resume`): more saves events of the
-/// driver, fewer saves work undone when a message comes first.
+/// The most slices a busy PE runs ahead at once (`Engine::resume`): more saves events and
+/// runs of the driver, fewer saves work undone when a message comes first. Each PE adapts
+/// its own limit between 0 (no run-ahead) and this: it doubles after a run-ahead that no
+/// message cut short and drops to the slices begun after one that a message did, so that
+/// the work done ahead and undone stays about the work kept (it matters where copying and
+/// redoing a task is dear: UTS); a slice end with no message sets it from 0 to 1 again.
 const MAX_AHEAD: u32 = 64;
 
 /// Virtual time never reaches this (2^63): a run whose times would is stopped with an error
 /// rather than letting them wrap around.
 const TIME_LIMIT: u64 = 1 << 63;
 
-/// A queue key: the PE the event concerns in the high 32 bits (to prefetch its state before
-/// the event comes up), and in the low 32 bits the slab slot of the event, or `SLICE_END`.
-const SLICE_END: u32 = u32::MAX;
+/// An event's payload in the time queue: the slab slot of the event, or, with this bit set,
+/// a slice end and its generation (31 bits, wrapping).
+const SLICE_END: u32 = 1 << 31;
 
-/// The event queue: the time queue orders small keys by (time, order of scheduling); the
+/// An event's kinds in the order they take at one time and PE (bits 24.. of the order).
+const ARRIVE: u64 = 0;
+const SLICE: u64 = 1;
+const WAKE: u64 = 2;
+
+/// An event's order among the events of its time: its PE (high 32 bits), its kind, and for
+/// a message its sender.
+#[inline]
+fn order(pe: PeId, kind: u64, from: PeId) -> u64 {
+    (pe as u64) << 32 | kind << 24 | from as u64
+}
+
+/// The event queue: the time queue orders (order, payload) pairs by time and order; the
 /// events that carry messages and tasks wait in a slab and never move. The most common event,
-/// the end of a work slice, carries nothing but its PE and lives in the key alone.
+/// the end of a work slice, carries nothing but its PE and generation and lives in the time
+/// queue alone.
 pub(super) struct EventQueue<T: Task> {
     times: TimeQueue,
     slab: Vec<Option<Event<T>>>,
@@ -72,14 +97,15 @@ impl<T: Task> EventQueue<T> {
     }
 
     fn push(&mut self, time: u64, event: Event<T>) {
-        // P ≤ 2^20 (config::MAX_PES): a PE fits in 32 bits.
-        let pe = match event {
-            Event::SliceEnd(pe) => {
+        // P ≤ 2^20 (config::MAX_PES): a PE fits in 24 bits.
+        let order = match event {
+            Event::SliceEnd { pe, gen } => {
                 self.times
-                    .push(time, (pe as u64) << 32 | u64::from(SLICE_END));
+                    .push(time, order(pe, SLICE, 0), SLICE_END | gen & !SLICE_END);
                 return;
             }
-            Event::Wake { pe, .. } | Event::Arrive { to: pe, .. } => pe as u64,
+            Event::Wake { pe, .. } => order(pe, WAKE, 0),
+            Event::Arrive { from, to, .. } => order(to, ARRIVE, from),
         };
         let slot = match self.free.pop() {
             Some(slot) => {
@@ -88,19 +114,19 @@ impl<T: Task> EventQueue<T> {
             }
             None => {
                 self.slab.push(Some(event));
-                debug_assert!(self.slab.len() < SLICE_END as usize, "event slab overflow");
+                assert!(self.slab.len() < SLICE_END as usize, "event slab overflow");
                 (self.slab.len() - 1) as u32
             }
         };
-        self.times.push(time, pe << 32 | u64::from(slot));
+        self.times.push(time, order, slot);
     }
 
-    /// The earliest event (ties: the one scheduled first).
+    /// The earliest event (ties: by PE, kind and sender, then the one scheduled first).
     pub(super) fn pop(&mut self) -> Option<(u64, Event<T>)> {
-        let (time, key) = self.times.pop()?;
-        let slot = key as u32;
-        if slot == SLICE_END {
-            return Some((time, Event::SliceEnd((key >> 32) as PeId)));
+        let (time, order, slot) = self.times.pop()?;
+        if slot & SLICE_END != 0 {
+            let (pe, gen) = ((order >> 32) as PeId, slot & !SLICE_END);
+            return Some((time, Event::SliceEnd { pe, gen }));
         }
         let event = self.slab[slot as usize]
             .take()
@@ -113,11 +139,10 @@ impl<T: Task> EventQueue<T> {
     /// where its slab entry lies, if it has one (to prefetch them).
     #[inline]
     fn upcoming(&self, ahead: usize) -> Option<(PeId, Option<*const u8>)> {
-        let key = self.times.upcoming(ahead)?;
-        let slot = key as u32;
-        let entry = (slot != SLICE_END)
+        let (order, slot) = self.times.upcoming(ahead)?;
+        let entry = (slot & SLICE_END == 0)
             .then(|| self.slab.as_ptr().wrapping_add(slot as usize) as *const u8);
-        Some(((key >> 32) as PeId, entry))
+        Some(((order >> 32) as PeId, entry))
     }
 }
 
@@ -135,11 +160,16 @@ pub(super) enum State {
 #[repr(C)]
 pub(super) struct SimPe<T: Task> {
     pub(super) state: State,
-    /// Run-ahead: slices the driver did ahead of their time, how many of them have begun, and
-    /// the virtual time each takes (see `Engine::handle`). With the state and the inbox, all
-    /// a slice run ahead reads: the first 64 bytes.
+    /// The time of the PE's slice-end event that counts, and its generation (an event of an
+    /// older generation is stale: a message moved the slice end earlier).
+    due: u64,
+    gen: u32,
+    /// Run-ahead: slices the driver did ahead of their time (0: none), each taking
+    /// `slice_time`, the first beginning at `chain_start` (see `Engine::resume`).
     ahead: u32,
-    begun: u32,
+    /// The most slices the PE runs ahead next time (adaptive, see [`MAX_AHEAD`]).
+    limit: u32,
+    chain_start: u64,
     slice_time: u64,
     inbox: VecDeque<(PeId, Envelope<T>, i64)>,
     slowness: f64,
@@ -151,12 +181,15 @@ impl<T: Task> SimPe<T> {
     pub(super) fn new(slowness: f64) -> Self {
         SimPe {
             state: State::Waiting { since: 0, epoch: 0 },
+            due: 0,
+            gen: 0,
+            ahead: 0,
+            limit: MAX_AHEAD.min(4),
+            chain_start: 0,
+            slice_time: 0,
             inbox: VecDeque::new(),
             slowness,
             epoch: 0,
-            ahead: 0,
-            begun: 0,
-            slice_time: 0,
         }
     }
 }
@@ -221,6 +254,8 @@ struct Link<'a, 'c, T: Task> {
     pe: &'a mut SimPe<T>,
     i: PeId,
     now: u64,
+    /// The end of the slice the PE is suspended in, if it is.
+    slice_end: Option<u64>,
     /// The last slice did its whole budget at no cost and improved nothing, taking this
     /// much virtual time: the PE may run ahead.
     plain: Option<u64>,
@@ -366,7 +401,8 @@ impl<T: Task> Transport<T> for Link<'_, '_, T> {
             w.last_work_end = w.last_work_end.max(end);
         }
         self.pe.state = State::Working;
-        w.queue.push(end, Event::SliceEnd(i));
+        // Scheduled by `Engine::resume`, once it knows how far the PE runs ahead.
+        self.slice_end = Some(end);
         self.plain = (slice.units == slice.budget
             && slice.units > 0
             && slice.costs.splits == 0
@@ -409,13 +445,16 @@ pub(super) struct Engine<'c, T: Task> {
 
 impl<T: Task> Engine<'_, T> {
     /// Run PE `i` from its local time `now` until it suspends or finishes.
+    ///
+    /// Run-ahead: when the PE suspends in a slice that did its whole budget at no cost, the
+    /// driver does up to [`MAX_AHEAD`] more such slices at once (`PeDriver::run_ahead`), and
+    /// the slice-end event is scheduled at the end of the last of them. The slice ends in
+    /// between are left out: each would only have found an empty inbox and begun the next
+    /// slice. A message that arrives meanwhile moves the event to the first slice end at or
+    /// after its arrival (`Engine::arrive`), where the driver keeps the slices begun by then
+    /// and undoes the others (`Engine::handle`).
     fn resume(&mut self, i: PeId, mut now: u64) -> Result<(), RunError> {
         let slot = &mut self.pes[i];
-        if slot.sim.ahead > 0 {
-            // The slices run ahead that have begun by now are done; the others are undone.
-            slot.driver.settle_ahead(slot.sim.begun);
-            (slot.sim.ahead, slot.sim.begun) = (0, 0);
-        }
         if let State::Waiting { since, .. } = slot.sim.state {
             now = now.max(since);
             self.world.record(i, since, now, Activity::Idle);
@@ -426,17 +465,26 @@ impl<T: Task> Engine<'_, T> {
             pe: &mut slot.sim,
             i,
             now,
+            slice_end: None,
             plain: None,
         };
         self.current = i;
         let outcome = driver::drive(&mut slot.driver, &mut link);
-        let (at, plain) = (link.now, link.plain);
+        let (at, slice_end, plain) = (link.now, link.slice_end, link.plain);
         match outcome? {
             Step::Finished => slot.sim.state = State::Done { at },
             Step::Work { budget } => {
-                if let Some(d) = plain {
-                    let ahead = slot.driver.run_ahead(budget, MAX_AHEAD);
-                    (slot.sim.ahead, slot.sim.begun, slot.sim.slice_time) = (ahead, 0, d);
+                if let Some(end) = slice_end {
+                    let sim = &mut slot.sim;
+                    let (ahead, d) = match plain {
+                        Some(d) => (slot.driver.run_ahead(budget, sim.limit), d),
+                        None => (0, 0),
+                    };
+                    (sim.ahead, sim.chain_start, sim.slice_time) = (ahead, end, d);
+                    sim.due = end.saturating_add(u64::from(ahead).saturating_mul(d));
+                    sim.gen = sim.gen.wrapping_add(1);
+                    let gen = sim.gen;
+                    self.world.queue.push(sim.due, Event::SliceEnd { pe: i, gen });
                 }
             }
             Step::Wait => {}
@@ -466,22 +514,31 @@ impl<T: Task> Engine<'_, T> {
 
     fn handle(&mut self, time: u64, event: Event<T>) -> Result<(), RunError> {
         match event {
-            Event::SliceEnd(i) => {
-                let pe = &mut self.pes[i].sim;
-                if pe.begun < pe.ahead && pe.inbox.is_empty() {
-                    // The next slice run ahead begins: it does what the driver would do now
-                    // (no message has come, so it polls nothing and works a full slice),
-                    // and its end is scheduled at the same point of the order as it would be.
-                    pe.begun += 1;
-                    let end = time.saturating_add(pe.slice_time);
-                    let w = &mut self.world;
-                    w.record(i, time, end, Activity::Working);
-                    w.last_work_end = w.last_work_end.max(end);
-                    w.queue.push(end, Event::SliceEnd(i));
-                    Ok(())
-                } else {
-                    self.resume(i, time)
+            Event::SliceEnd { pe: i, .. } => {
+                let slot = &mut self.pes[i];
+                let sim = &mut slot.sim;
+                if sim.limit == 0 && sim.inbox.is_empty() {
+                    sim.limit = 1;
                 }
+                if sim.ahead > 0 {
+                    // The slices run ahead that have begun by now are done; the others are
+                    // undone. Each begun one stands for a slice end left out.
+                    let begun = ((time - sim.chain_start) / sim.slice_time) as u32;
+                    debug_assert!(begun <= sim.ahead);
+                    if begun > 0 {
+                        self.world.events += u64::from(begun);
+                        self.world.record(i, sim.chain_start, time, Activity::Working);
+                        self.world.last_work_end = self.world.last_work_end.max(time);
+                    }
+                    if begun < sim.ahead {
+                        sim.limit = begun;
+                    } else if sim.ahead == sim.limit {
+                        sim.limit = (2 * sim.limit).min(MAX_AHEAD);
+                    }
+                    sim.ahead = 0;
+                    slot.driver.settle_ahead(begun);
+                }
+                self.resume(i, time)
             }
             Event::Wake { pe, epoch } => match self.pes[pe].sim.state {
                 State::Waiting { epoch: e, .. } if e == epoch => self.resume(pe, time),
@@ -527,7 +584,20 @@ impl<T: Task> Engine<'_, T> {
                 Ok(())
             }
             State::Working => {
-                self.pes[to].sim.inbox.push_back((from, envelope, bound));
+                let sim = &mut self.pes[to].sim;
+                sim.inbox.push_back((from, envelope, bound));
+                if sim.ahead > 0 {
+                    // Seen at the first slice end at or after now, which may be one the
+                    // run-ahead left out.
+                    let (start, d) = (sim.chain_start, sim.slice_time);
+                    let seen = start + time.saturating_sub(start).div_ceil(d) * d;
+                    if seen < sim.due {
+                        sim.due = seen;
+                        sim.gen = sim.gen.wrapping_add(1);
+                        let gen = sim.gen;
+                        self.world.queue.push(seen, Event::SliceEnd { pe: to, gen });
+                    }
+                }
                 Ok(())
             }
             State::Waiting { .. } => {
@@ -566,11 +636,6 @@ impl<T: Task> Engine<'_, T> {
             }
         }
         if let Some((pe, _)) = queue.upcoming(PROTOCOL_AHEAD) {
-            let sim = &self.pes[pe].sim;
-            if sim.begun < sim.ahead {
-                // Most likely a slice run ahead, which reads no protocol state.
-                return;
-            }
             let state = self.pes[pe].driver.protocol_address();
             prefetch(state);
             prefetch(state.wrapping_add(64));
@@ -582,6 +647,13 @@ impl<T: Task> Engine<'_, T> {
             self.resume(i, 0)?;
         }
         while let Some((time, event)) = self.world.queue.pop() {
+            if let Event::SliceEnd { pe, gen } = event {
+                let sim = &self.pes[pe].sim;
+                if gen != sim.gen & !SLICE_END || sim.state != State::Working {
+                    // Moved earlier by a message (see `Engine::arrive`): not an event.
+                    continue;
+                }
+            }
             if time >= TIME_LIMIT {
                 // Times saturate instead of wrapping; a run that gets here has parameters
                 // too large for 64-bit virtual time.
@@ -599,6 +671,13 @@ impl<T: Task> Engine<'_, T> {
             if let Some(v) = self.world.violation.take() {
                 return Err(RunError::Internal(v));
             }
+        }
+        // Slice ends left out by run-ahead are counted when their chain ends.
+        if self.world.events > self.world.config.max_events {
+            return Err(RunError::Internal(format!(
+                "the simulation did not end within {} events",
+                self.world.config.max_events
+            )));
         }
         let stuck: Vec<usize> = (0..self.pes.len())
             .filter(|&i| !matches!(self.pes[i].sim.state, State::Done { .. }))

@@ -15,24 +15,27 @@
 //!
 //! This file holds the machine's parameters ([`SimConfig`]), [`simulate`] and its report
 //! (with Theorem 1 of paper 000 beside the measurement); `engine.rs` is the event loop,
-//! `queue.rs` its event queue (a calendar of one FIFO bucket per time unit, a heap beyond it:
-//! events leave in (time, order of scheduling) order), `network.rs` the latencies,
+//! `queue.rs` its event queue (a calendar of one bucket per time unit, a heap beyond it:
+//! events leave in (time, PE, kind, sender) order), `network.rs` the latencies,
 //! `timeline.rs` what is recorded over time, `adversary.rs` the adversarial splitter.
 //!
-//! Every work slice ends in an event, as every poll of a busy PE's queue is a point where a
-//! message may have arrived: the reports are identical whatever the engine's speed, and
-//! `crates/apps/tests/golden_sim.rs` holds them to it. What makes a slice cheap is *run-ahead*
-//! (`engine.rs`): after a slice that did its whole budget at no cost, the driver does up to 64
-//! more such slices at once on the real task, keeping a snapshot (task and result accumulator;
-//! `Task: Clone`), and stops before the first that is not plain (the end of the piece, an
-//! incumbent found, a stop). Each slice run ahead still ends in a slice-end event, scheduled
-//! exactly when and in the order the driver would have scheduled it, but that event only
-//! records the slice and schedules the next: it touches neither the driver, the protocol nor
-//! the task. A message that reaches the PE meanwhile is handled at the next slice end, as
-//! always: the driver then keeps the slices that have begun, returns to the snapshot and
-//! redoes them, and runs the PE from there. The rest of the speed comes from cheap events (the
-//! calendar queue, 8-byte keys for slice ends, message sizes counted without serializing) and
-//! from prefetching the state of the PEs whose events come next.
+//! Every poll of a busy PE's queue is a point where a message may have arrived, so every work
+//! slice ends at a slice end of its own; the reports are identical whatever the engine's
+//! speed, and `crates/apps/tests/golden_sim.rs` holds them to it. What makes slices cheap is
+//! *run-ahead* (`engine.rs`): after a slice that did its whole budget at no cost, the driver
+//! does up to 64 more such slices at once on the real task, keeping a snapshot (task and
+//! result accumulator; `Task: Clone`), and stops before the first that is not plain (the end
+//! of the piece, an incumbent found, a stop). The slice ends in between are not events: the
+//! order of events at one time depends on the events alone (PE, kind, sender), not on when
+//! they were scheduled, so leaving them out changes nothing else. The PE gets one slice-end
+//! event at the end of the last slice run ahead; a message that reaches it meanwhile moves
+//! that event to the first slice end at or after the message's arrival, where the driver
+//! keeps the slices begun by then (returns to the snapshot and redoes them) and runs the PE
+//! from there, exactly as if every slice end had been an event. The event count reported
+//! counts the slice ends left out, so it is the count of an engine without run-ahead. The
+//! rest of the speed comes from cheap events (the calendar queue, slice ends that live in the
+//! queue alone, message sizes counted without serializing) and from prefetching the state of
+//! the PEs whose events come next.
 
 pub mod adversary;
 mod engine;
