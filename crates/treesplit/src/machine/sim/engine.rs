@@ -235,6 +235,8 @@ pub(super) struct World<'c, T: Task> {
     pub(super) started: std::time::Instant,
     /// Paper 000 Lemma 1(3): the requests already queued where each request arrives.
     pub(super) request_queue: super::RequestQueue,
+    /// Where the heap ended when last advised to use huge pages (see `huge_pages`).
+    pub(super) heap_advised: usize,
 }
 
 impl<T: Task> World<'_, T> {
@@ -661,6 +663,9 @@ impl<T: Task> Engine<'_, T> {
             }
             self.prefetch();
             self.world.events += 1;
+            if self.world.events & 0xF_FFFF == 0 {
+                super::huge_pages::follow_heap(&mut self.world.heap_advised);
+            }
             if self.world.events > self.world.config.max_events {
                 return Err(RunError::Internal(format!(
                     "the simulation did not end within {} events",
