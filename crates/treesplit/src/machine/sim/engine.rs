@@ -486,7 +486,9 @@ impl<T: Task> Engine<'_, T> {
                     sim.due = end.saturating_add(u64::from(ahead).saturating_mul(d));
                     sim.gen = sim.gen.wrapping_add(1);
                     let gen = sim.gen;
-                    self.world.queue.push(sim.due, Event::SliceEnd { pe: i, gen });
+                    self.world
+                        .queue
+                        .push(sim.due, Event::SliceEnd { pe: i, gen });
                 }
             }
             Step::Wait => {}
@@ -529,7 +531,8 @@ impl<T: Task> Engine<'_, T> {
                     debug_assert!(begun <= sim.ahead);
                     if begun > 0 {
                         self.world.events += u64::from(begun);
-                        self.world.record(i, sim.chain_start, time, Activity::Working);
+                        self.world
+                            .record(i, sim.chain_start, time, Activity::Working);
                         self.world.last_work_end = self.world.last_work_end.max(time);
                     }
                     if begun < sim.ahead {

@@ -119,7 +119,11 @@ pub(super) mod huge_pages {
     pub(super) fn vec<X>(n: usize) -> Vec<X> {
         let v = Vec::with_capacity(n);
         let start = v.as_ptr() as usize;
-        advise_range(start, start + n.saturating_mul(std::mem::size_of::<X>()), false);
+        advise_range(
+            start,
+            start + n.saturating_mul(std::mem::size_of::<X>()),
+            false,
+        );
         v
     }
 }
