@@ -203,8 +203,7 @@ pub(super) struct Learning {
 }
 
 /// One PE: the engine's side of it and its driver, side by side in memory and aligned to a
-/// cache line, so that a work slice touches two lines of PE state (the engine's and the
-/// driver's first 64 bytes).
+/// cache line, so that an event reads a few neighbouring lines of PE state.
 #[repr(C, align(64))]
 pub(super) struct Slot<T: Task> {
     pub(super) sim: SimPe<T>,
@@ -316,6 +315,10 @@ impl<T: Task> Transport<T> for Link<'_, '_, T> {
         // The bytes the MPI machine would send, counted without writing them.
         let bytes = postcard::experimental::serialized_size(&envelope).unwrap_or(0) as u64;
         let at = w.network.arrival(self.now, self.i, to, bytes, &mut w.rng);
+        // Run-ahead relies on it (see `Engine::arrive`): a message never arrives at the time
+        // it is sent (`SimConfig` rejects zero latencies), so it cannot reach a PE whose
+        // slice end at that very time has already been handled.
+        debug_assert!(at > self.now, "a message arrived when it was sent");
         w.queue.push(
             at,
             Event::Arrive {
@@ -449,7 +452,8 @@ impl<T: Task> Engine<'_, T> {
     /// Run PE `i` from its local time `now` until it suspends or finishes.
     ///
     /// Run-ahead: when the PE suspends in a slice that did its whole budget at no cost, the
-    /// driver does up to [`MAX_AHEAD`] more such slices at once (`PeDriver::run_ahead`), and
+    /// driver does up to the PE's limit (at most [`MAX_AHEAD`]) more such slices at once
+    /// (`PeDriver::run_ahead`), and
     /// the slice-end event is scheduled at the end of the last of them. The slice ends in
     /// between are left out: each would only have found an empty inbox and begun the next
     /// slice. A message that arrives meanwhile moves the event to the first slice end at or
@@ -522,11 +526,15 @@ impl<T: Task> Engine<'_, T> {
                 let slot = &mut self.pes[i];
                 let sim = &mut slot.sim;
                 if sim.limit == 0 && sim.inbox.is_empty() {
-                    sim.limit = 1;
+                    sim.limit = 1.min(MAX_AHEAD);
                 }
                 if sim.ahead > 0 {
                     // The slices run ahead that have begun by now are done; the others are
-                    // undone. Each begun one stands for a slice end left out.
+                    // undone. Each begun one stands for a slice end left out, counted now
+                    // (so `max_events` sees them late; whether a run exceeds it does not
+                    // change, but another error may come first). Their work is recorded as
+                    // one segment: the utilization bins are f64 sums of integers, the same in
+                    // any order below 2^53 per bin.
                     let begun = ((time - sim.chain_start) / sim.slice_time) as u32;
                     debug_assert!(begun <= sim.ahead);
                     if begun > 0 {
@@ -593,7 +601,9 @@ impl<T: Task> Engine<'_, T> {
                 sim.inbox.push_back((from, envelope, bound));
                 if sim.ahead > 0 {
                     // Seen at the first slice end at or after now, which may be one the
-                    // run-ahead left out.
+                    // run-ahead left out. (A slice end at this very time has not been
+                    // handled yet: messages come before slice ends at one time and PE, and
+                    // none arrives at the time it was sent.)
                     let (start, d) = (sim.chain_start, sim.slice_time);
                     let seen = start + time.saturating_sub(start).div_ceil(d) * d;
                     if seen < sim.due {

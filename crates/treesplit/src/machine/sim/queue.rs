@@ -15,7 +15,8 @@
 //! are small) lands within the window, where pushing appends a 16-byte entry to its time's
 //! bucket; when the calendar reaches a bucket it is sorted once (which also visits the PEs in
 //! the order of their numbers, kind to the memory). An event scheduled for the time being
-//! served (a zero latency) goes into a small side heap merged with the sorted bucket. An event
+//! served (a wake-up whose deadline has passed, a slice end moved to the current time, a slice
+//! that took no time) goes into a small side heap merged with the sorted bucket. An event
 //! scheduled beyond the window waits in the far heap, keyed (time, order, sequence number),
 //! and moves into its bucket as soon as the window reaches its time, before anything else can
 //! be put there directly, so it keeps its place among equals.
@@ -85,7 +86,8 @@ impl TimeQueue {
     /// popped).
     #[inline]
     pub(super) fn push(&mut self, time: u64, order: u64, payload: u32) {
-        debug_assert!(time >= self.base, "an event scheduled in the past");
+        // In the past, it would wrap into the far heap and come out in the wrong bucket.
+        assert!(time >= self.base, "an event scheduled in the past");
         if time - self.base < WINDOW as u64 {
             self.put(time, order, payload);
         } else {
