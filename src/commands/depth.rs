@@ -78,13 +78,7 @@ pub fn depth(args: &DepthPlan) -> Result<(), Failure> {
                     r.report.output.units, params.work
                 )));
             }
-            let max = r
-                .report
-                .per_pe
-                .iter()
-                .map(|s| s.counters.work_units)
-                .max()
-                .unwrap_or(0);
+            let max = r.report.max_work_units();
             let ratio = max as f64 * p as f64 / params.work as f64;
             last = (h, ratio);
             notes.note(format_args!(

@@ -337,6 +337,15 @@ impl<O> Report<O> {
         self.t_seq.map(|ts| ts / (self.pes() as f64 * self.t_par))
     }
 
+    /// The most work units any one PE did (the load of the most loaded PE).
+    pub fn max_work_units(&self) -> u64 {
+        self.per_pe
+            .iter()
+            .map(|s| s.counters.work_units)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Busy time over P · T_par: the fraction of PE time spent on task work.
     pub fn utilization(&self) -> f64 {
         self.totals.busy / (self.pes() as f64 * self.t_par)

@@ -654,13 +654,7 @@ fn prefix_runs(splittable: bool) -> Result<Vec<PrefixRun>, String> {
                 &table_sim(),
             )
             .map_err(|e| e.to_string())?;
-            let max_load = r
-                .report
-                .per_pe
-                .iter()
-                .map(|s| s.counters.work_units)
-                .max()
-                .unwrap_or(0);
+            let max_load = r.report.max_work_units();
             Ok((
                 p,
                 m,

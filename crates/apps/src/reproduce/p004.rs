@@ -45,13 +45,7 @@ pub fn static_imbalance(
     if r.report.output.units != WORK {
         return Err(format!("α = {alpha}, P = {p}, h = {h}: wrong units"));
     }
-    let max = r
-        .report
-        .per_pe
-        .iter()
-        .map(|s| s.counters.work_units)
-        .max()
-        .unwrap_or(0);
+    let max = r.report.max_work_units();
     Ok(max as f64 * p as f64 / WORK as f64)
 }
 

@@ -178,6 +178,14 @@ pub(super) struct SimPe<T: Task> {
 }
 
 impl<T: Task> SimPe<T> {
+    /// The PE's slice end is now due at `at`: a new generation, which makes any slice-end
+    /// event already scheduled for it stale. Returns the generation to schedule.
+    fn slice_end_at(&mut self, at: u64) -> u32 {
+        self.due = at;
+        self.gen = self.gen.wrapping_add(1);
+        self.gen
+    }
+
     pub(super) fn new(slowness: f64) -> Self {
         SimPe {
             state: State::Waiting { since: 0, epoch: 0 },
@@ -487,12 +495,9 @@ impl<T: Task> Engine<'_, T> {
                         None => (0, 0),
                     };
                     (sim.ahead, sim.chain_start, sim.slice_time) = (ahead, end, d);
-                    sim.due = end.saturating_add(u64::from(ahead).saturating_mul(d));
-                    sim.gen = sim.gen.wrapping_add(1);
-                    let gen = sim.gen;
-                    self.world
-                        .queue
-                        .push(sim.due, Event::SliceEnd { pe: i, gen });
+                    let due = end.saturating_add(u64::from(ahead).saturating_mul(d));
+                    let gen = sim.slice_end_at(due);
+                    self.world.queue.push(due, Event::SliceEnd { pe: i, gen });
                 }
             }
             Step::Wait => {}
@@ -607,9 +612,7 @@ impl<T: Task> Engine<'_, T> {
                     let (start, d) = (sim.chain_start, sim.slice_time);
                     let seen = start + time.saturating_sub(start).div_ceil(d) * d;
                     if seen < sim.due {
-                        sim.due = seen;
-                        sim.gen = sim.gen.wrapping_add(1);
-                        let gen = sim.gen;
+                        let gen = sim.slice_end_at(seen);
                         self.world.queue.push(seen, Event::SliceEnd { pe: to, gen });
                     }
                 }
@@ -657,6 +660,17 @@ impl<T: Task> Engine<'_, T> {
         }
     }
 
+    /// `SimConfig::max_events`: give up once the run has taken more events.
+    fn check_event_limit(&self) -> Result<(), RunError> {
+        if self.world.events > self.world.config.max_events {
+            return Err(RunError::Internal(format!(
+                "the simulation did not end within {} events",
+                self.world.config.max_events
+            )));
+        }
+        Ok(())
+    }
+
     fn run_events(&mut self) -> Result<(), RunError> {
         for i in 0..self.pes.len() {
             self.resume(i, 0)?;
@@ -679,24 +693,14 @@ impl<T: Task> Engine<'_, T> {
             if self.world.events & 0xF_FFFF == 0 {
                 super::huge_pages::follow_heap(&mut self.world.heap_advised);
             }
-            if self.world.events > self.world.config.max_events {
-                return Err(RunError::Internal(format!(
-                    "the simulation did not end within {} events",
-                    self.world.config.max_events
-                )));
-            }
+            self.check_event_limit()?;
             self.handle(time, event)?;
             if let Some(v) = self.world.violation.take() {
                 return Err(RunError::Internal(v));
             }
         }
         // Slice ends left out by run-ahead are counted when their chain ends.
-        if self.world.events > self.world.config.max_events {
-            return Err(RunError::Internal(format!(
-                "the simulation did not end within {} events",
-                self.world.config.max_events
-            )));
-        }
+        self.check_event_limit()?;
         let stuck: Vec<usize> = (0..self.pes.len())
             .filter(|&i| !matches!(self.pes[i].sim.state, State::Done { .. }))
             .collect();
