@@ -58,6 +58,10 @@ pub enum WireInstance<T> {
     Whole(T),
     /// The digest of a registered instance.
     Id(u64),
+    /// The whole instance in a piece that is not the root: the representation before
+    /// §6.1, kept so that its cost can be measured against the compact one (the piece's
+    /// own splits travel this way too).
+    Inline(T),
 }
 
 /// A vector of booleans as a bit string: its length, then 8 bits a byte.

@@ -261,6 +261,9 @@ pub struct Knapsack {
     /// alternative) or the piece runs out of work; a better node found meanwhile lies below
     /// it on the same path and replaces it.
     pending: Option<(u64, u64, usize)>,
+    /// Every piece carries the whole instance (the representation before paper 002 §6.1;
+    /// [`Knapsack::with_inline_instance`]), not only the root.
+    inline: bool,
 }
 
 /// A knapsack piece on the wire: the root with its instance, any other piece with the
@@ -282,7 +285,9 @@ impl From<Knapsack> for KnapsackWire {
             && k.stack[0].level == 0
             && k.stack[0].untried == TAKE | LEAVE;
         KnapsackWire {
-            instance: if root {
+            instance: if k.inline {
+                crate::compact::WireInstance::Inline(k.instance)
+            } else if root {
                 crate::compact::WireInstance::Whole(k.instance)
             } else {
                 crate::compact::WireInstance::Id(k.instance.id())
@@ -297,8 +302,11 @@ impl From<Knapsack> for KnapsackWire {
 impl TryFrom<KnapsackWire> for Knapsack {
     type Error = String;
     fn try_from(w: KnapsackWire) -> Result<Self, String> {
+        let inline = matches!(w.instance, crate::compact::WireInstance::Inline(_));
         let instance = match w.instance {
-            crate::compact::WireInstance::Whole(i) => crate::compact::register(i.id(), &i),
+            crate::compact::WireInstance::Whole(i) | crate::compact::WireInstance::Inline(i) => {
+                crate::compact::register(i.id(), &i)
+            }
             crate::compact::WireInstance::Id(id) => crate::compact::lookup(id).ok_or_else(|| {
                 format!(
                     "knapsack instance {id:016x} is not known in this process (pieces travel as paths from the root; every process must hold the instance)"
@@ -314,6 +322,7 @@ impl TryFrom<KnapsackWire> for Knapsack {
             prefix: w.prefix,
             stack: w.stack,
             pending: w.pending,
+            inline,
         })
     }
 }
@@ -339,7 +348,16 @@ impl Knapsack {
             prefix: vec![],
             stack,
             pending: None,
+            inline: false,
         }
+    }
+
+    /// The same search whose pieces all carry the whole instance, as before paper 002
+    /// §6.1's compact pieces: for measuring what the compact form saves
+    /// (`experiments::poll_shuffle::knapsack_mesh_rows`). Answers are the same.
+    pub fn with_inline_instance(mut self) -> Self {
+        self.inline = true;
+        self
     }
 
     /// Decisions from the root to this piece's first frame (its path, in bits on the wire).
@@ -459,6 +477,7 @@ impl Task for Knapsack {
                 ..frame
             }],
             pending: None,
+            inline: self.inline,
         })
     }
 

@@ -26,6 +26,15 @@
 //! extends and its candidate placements, best first; a split hands over the upper half of
 //! the shallowest level with two or more candidates left (paper 001 §14.5.4). A work unit
 //! is one placement tried.
+//!
+//! **On the wire** (paper 002 §6.1, [`crate::compact`]) a piece other than the root carries
+//! no instance and no partial schedule: the instance's digest, the placements (task, PE)
+//! that lead from the empty schedule to its first level, and for each level the range of
+//! that level's sorted candidates it holds. Semi-active schedules are built in increasing
+//! (start, rank) order, so a partial schedule's placements sorted that way are its path,
+//! and each deeper level extends the one above by the candidate that one tried last. The
+//! receiver replays the path (checking every step), so a piece costs O(h) bytes, not the
+//! O(n + p) words of a partial schedule plus the instance.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -51,6 +60,17 @@ pub struct Instance {
 }
 
 impl Instance {
+    /// The digest pieces name the instance by (costs, predecessors, PEs).
+    pub fn id(&self) -> u64 {
+        crate::compact::digest(
+            self.costs
+                .iter()
+                .chain(&self.preds)
+                .copied()
+                .chain([self.pes as u64]),
+        )
+    }
+
     /// A checked instance: at most [`MAX_TASKS`] tasks, 1..=[`MAX_PES`] PEs, predecessors in
     /// range, no cycle, and costs whose sum fits in 62 bits.
     pub fn new(costs: Vec<u64>, preds: &[Vec<usize>], pes: usize) -> Result<Self, String> {
@@ -342,20 +362,141 @@ impl State {
 }
 
 /// One level of the depth-first search: a partial schedule and its candidate placements.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize)]
 struct Level {
     state: State,
     candidates: Vec<(u32, u32, u64)>,
     next: usize,
+    /// Where `candidates[0]` stands in the state's whole sorted candidate list (a level
+    /// holds a contiguous range of it: splits hand over upper parts).
+    #[serde(skip)]
+    offset: usize,
 }
 
 /// A piece of the search for an optimal schedule.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone)]
 pub struct OptimalSchedule {
     inst: Arc<Instance>,
     levels: Vec<Level>,
     /// The list schedule's makespan plus one: no schedule worse than the list schedule.
     cap: u64,
+}
+
+/// A piece on the wire: the instance (whole for the root, else its digest), the path of
+/// placements (task, PE) to the first level's partial schedule, and per level the range
+/// (offset, length, next) of its sorted candidates.
+#[derive(Serialize, Deserialize)]
+struct Wire {
+    instance: crate::compact::WireInstance<Arc<Instance>>,
+    cap: u64,
+    path: Vec<(u8, u8)>,
+    levels: Vec<(u32, u32, u32)>,
+}
+
+impl Serialize for OptimalSchedule {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let root = self.levels.len() == 1
+            && self.levels[0].state.placed == 0
+            && self.levels[0].offset == 0;
+        let first = self.levels.first().map(|l| &l.state);
+        let mut path: Vec<(u8, u8)> = Vec::new();
+        if let Some(state) = first {
+            let mut placed: Vec<usize> = (0..self.inst.tasks())
+                .filter(|&v| state.placed >> v & 1 == 1)
+                .collect();
+            placed.sort_by_key(|&v| (state.placements[v].1, self.inst.rank[v]));
+            path = placed
+                .into_iter()
+                .map(|v| (v as u8, state.placements[v].0 as u8))
+                .collect();
+        }
+        Wire {
+            instance: if root {
+                crate::compact::WireInstance::Whole(Arc::clone(&self.inst))
+            } else {
+                crate::compact::WireInstance::Id(self.inst.id())
+            },
+            cap: self.cap,
+            path,
+            levels: self
+                .levels
+                .iter()
+                .map(|l| (l.offset as u32, l.candidates.len() as u32, l.next as u32))
+                .collect(),
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for OptimalSchedule {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let w = Wire::deserialize(d)?;
+        OptimalSchedule::from_wire(w).map_err(serde::de::Error::custom)
+    }
+}
+
+impl OptimalSchedule {
+    /// Rebuild a piece from its path, checking every step.
+    fn from_wire(w: Wire) -> Result<Self, String> {
+        let inst = match w.instance {
+            crate::compact::WireInstance::Whole(i) | crate::compact::WireInstance::Inline(i) => {
+                crate::compact::register(i.id(), &i)
+            }
+            crate::compact::WireInstance::Id(id) => crate::compact::lookup(id).ok_or_else(|| {
+                format!(
+                    "DAG schedule instance {id:016x} is not known in this process (pieces travel as paths from the root; every process must hold the instance)"
+                )
+            })?,
+        };
+        let bad = |what: &str| format!("a malformed schedule piece: {what}");
+        let mut state = State::start(&inst);
+        for &(v, pe) in &w.path {
+            let &(_, _, start) = state
+                .candidates(&inst)
+                .iter()
+                .find(|&&(cv, cpe, _)| (cv, cpe) == (u32::from(v), u32::from(pe)))
+                .ok_or_else(|| bad("a placement on its path is not a candidate"))?;
+            state.place(&inst, v.into(), pe.into(), start);
+        }
+        let mut levels: Vec<Level> = Vec::with_capacity(w.levels.len());
+        for &(offset, len, next) in &w.levels {
+            if let Some(above) = levels.last() {
+                let &(v, pe, start) = above
+                    .next
+                    .checked_sub(1)
+                    .and_then(|i| above.candidates.get(i))
+                    .ok_or_else(|| bad("a level below one that tried nothing"))?;
+                state = above.state.clone();
+                state.place(&inst, v as usize, pe as usize, start);
+            }
+            let (offset, len, next) = (offset as usize, len as usize, next as usize);
+            let all = sorted(&inst, state.candidates(&inst));
+            let candidates = all
+                .get(offset..offset.saturating_add(len))
+                .ok_or_else(|| bad("a candidate range out of bounds"))?
+                .to_vec();
+            if next > len {
+                return Err(bad("a level past its end"));
+            }
+            levels.push(Level {
+                state: state.clone(),
+                candidates,
+                next,
+                offset,
+            });
+        }
+        Ok(OptimalSchedule {
+            inst,
+            levels,
+            cap: w.cap,
+        })
+    }
+
+    /// Bytes of this piece as pieces travelled before they became paths (the whole instance
+    /// and every level's partial schedule and candidates): for measuring what §6.1 saves.
+    pub fn inline_bytes(&self) -> usize {
+        postcard::experimental::serialized_size(&(&*self.inst, &self.levels, self.cap)).unwrap_or(0)
+    }
 }
 
 impl OptimalSchedule {
@@ -365,13 +506,15 @@ impl OptimalSchedule {
         let cap = inst.check(&list).expect("the list schedule is feasible") + 1;
         let state = State::start(&inst);
         let candidates = sorted(&inst, state.candidates(&inst));
+        let inst = Arc::new(inst);
         OptimalSchedule {
             levels: vec![Level {
                 state,
                 candidates,
                 next: 0,
+                offset: 0,
             }],
-            inst: Arc::new(inst),
+            inst: crate::compact::register(inst.id(), &inst),
             cap,
         }
     }
@@ -423,6 +566,7 @@ impl Task for OptimalSchedule {
                 state,
                 candidates,
                 next: 0,
+                offset: 0,
             });
         }
         units
@@ -448,6 +592,7 @@ impl Task for OptimalSchedule {
             state: level.state.clone(),
             candidates: level.candidates.split_off(from),
             next: 0,
+            offset: level.offset + from,
         };
         Some(OptimalSchedule {
             inst: Arc::clone(&self.inst),
@@ -532,6 +677,97 @@ mod tests {
                 assert!(m >= inst.lower_bound());
             }
         }
+    }
+
+    /// The same piece, field by field (the partial schedules, candidates, positions).
+    fn same(a: &OptimalSchedule, b: &OptimalSchedule) -> bool {
+        a.cap == b.cap
+            && a.inst.id() == b.inst.id()
+            && format!("{:?}", a.levels) == format!("{:?}", b.levels)
+    }
+
+    /// Pieces travel as paths (§6.1): every piece met while a search is worked and split,
+    /// root included, comes back from postcard as the same piece; the pieces are far smaller
+    /// than with the instance and partial schedules inside; and searching the pieces
+    /// received, not the originals, finds the optimum.
+    #[test]
+    fn pieces_round_trip_as_paths() {
+        use treesplit::{Context, SharedIncumbent};
+        for seed in 0..12 {
+            let (costs, preds) = random_dag(seed, 14 + (seed % 4) as usize);
+            let inst = Instance::new(costs, &preds, 3).unwrap();
+            let want = treesplit::run_sequential(OptimalSchedule::new(inst.clone()))
+                .output
+                .makespan;
+            let trip = |p: &OptimalSchedule| {
+                let bytes = postcard::to_allocvec(p).unwrap();
+                let back: OptimalSchedule = postcard::from_bytes(&bytes).unwrap();
+                assert!(same(p, &back), "seed {seed}");
+                (back, bytes.len())
+            };
+            let inc = SharedIncumbent::new();
+            let mut out = Schedule::default();
+            let mut todo = vec![trip(&OptimalSchedule::new(inst.clone())).0];
+            let (mut compact, mut inline, mut pieces) = (0, 0, 0);
+            while let Some(mut piece) = todo.pop() {
+                piece.work(7, &mut Context::new(&mut out, &inc, 0));
+                if let Some(given) = piece.split() {
+                    let (given, bytes) = trip(&given);
+                    compact += bytes;
+                    inline += given.inline_bytes();
+                    pieces += 1;
+                    todo.push(given);
+                }
+                if !piece.is_empty() {
+                    todo.push(trip(&piece).0);
+                }
+            }
+            assert_eq!(out.makespan, want, "seed {seed}");
+            eprintln!(
+                "seed {seed}: {} tasks, {pieces} pieces, mean bytes {:.1} as paths, {:.1} inline",
+                inst.tasks(),
+                compact as f64 / pieces as f64,
+                inline as f64 / pieces as f64
+            );
+            assert!(pieces > 3, "seed {seed}: {pieces} pieces");
+            assert!(
+                compact * 4 < inline,
+                "seed {seed}: {compact} bytes as paths, {inline} inline"
+            );
+        }
+    }
+
+    #[test]
+    fn malformed_pieces_are_refused() {
+        let (costs, preds) = random_dag(3, 8);
+        let inst = Instance::new(costs, &preds, 2).unwrap();
+        let root = OptimalSchedule::new(inst.clone());
+        let id = inst.id();
+        let wire = |path: Vec<(u8, u8)>, levels: Vec<(u32, u32, u32)>| {
+            postcard::to_allocvec(&Wire {
+                instance: crate::compact::WireInstance::Id(id),
+                cap: root.cap,
+                path,
+                levels,
+            })
+            .unwrap()
+        };
+        let err = |b: Vec<u8>| postcard::from_bytes::<OptimalSchedule>(&b).is_err();
+        assert!(err(wire(vec![(60, 0)], vec![(0, 1, 0)])), "no such task");
+        assert!(err(wire(vec![], vec![(0, 99, 0)])), "range out of bounds");
+        assert!(
+            err(wire(vec![], vec![(0, 1, 0), (0, 1, 0)])),
+            "level under nothing"
+        );
+        assert!(!err(wire(vec![], vec![(0, 1, 0)])));
+        let unknown = postcard::to_allocvec(&Wire {
+            instance: crate::compact::WireInstance::Id(id ^ 1),
+            cap: 1,
+            path: vec![],
+            levels: vec![],
+        })
+        .unwrap();
+        assert!(err(unknown), "an instance not registered here");
     }
 
     #[test]

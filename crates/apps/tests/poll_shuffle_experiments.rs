@@ -4,9 +4,12 @@
 //! --ignored --nocapture`), which print their rows as JSON lines.
 
 use std::path::PathBuf;
+use treesplit::machine::sim::{MessageLength, Routing};
 use treesplit::Topology;
+use treesplit::{Balancer, BalancerKind};
+use treesplit_apps::experiments::networks::{self, Algorithm};
 use treesplit_apps::experiments::poll_shuffle::{
-    adaptive_rows, knapsack_piece_bytes, machine, sync_rows,
+    adaptive_rows, knapsack_length_rows, knapsack_piece_bytes, machine, sync_rows,
 };
 use treesplit_apps::spec::KnapsackFile;
 
@@ -53,6 +56,47 @@ fn knapsack_pieces_are_paths() {
     assert!(b.after < 200.0, "{b:?}");
 }
 
+/// §6.1 with message lengths charged: compact and inline pieces find the published optimum,
+/// and the compact ones send fewer bytes (the root's broadcast is the same in both).
+#[test]
+fn compact_pieces_send_fewer_bytes() {
+    let k = knapsack("knapPI_2_200_1000_1.txt");
+    let length = Some(MessageLength {
+        byte_time: 0.5,
+        routing: Routing::Packet,
+    });
+    let rows = knapsack_length_rows(
+        &k.instance,
+        64,
+        &Balancer::new(BalancerKind::RandomPolling),
+        &machine(Topology::Mesh2d),
+        &[length],
+    )
+    .unwrap();
+    let (inline, compact) = (&rows[0], &rows[1]);
+    assert!(inline.inline && !compact.inline, "{rows:?}");
+    for r in &rows {
+        assert_eq!(Some(r.profit), k.optimum, "{r:?}");
+        assert!(r.pieces > 10, "{r:?}");
+    }
+    let per_piece = |r: &treesplit_apps::experiments::poll_shuffle::KnapsackLengthRow| {
+        r.bytes as f64 / r.pieces as f64
+    };
+    assert!(
+        per_piece(compact) * 2.0 < per_piece(inline),
+        "{compact:?} against {inline:?}"
+    );
+}
+
+fn knapsack(name: &str) -> KnapsackFile {
+    KnapsackFile::read(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/knapsack")
+            .join(name),
+    )
+    .unwrap()
+}
+
 fn print<T: serde::Serialize>(rows: &[T]) {
     for r in rows {
         println!("{}", serde_json::to_string(r).unwrap());
@@ -91,12 +135,49 @@ fn figures_local_against_global() {
 fn figures_knapsack_bytes() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/knapsack");
     for name in [
-        "f1_l-d_kp_10_269.txt",
         "knapPI_1_100_1000_1.txt",
         "knapPI_1_1000_1000_1.txt",
+        "knapPI_2_1000_1000_1.txt",
+        "knapPI_3_1000_1000_1.txt",
     ] {
         let k = KnapsackFile::read(&dir.join(name)).unwrap();
         let b = knapsack_piece_bytes(k.instance, 200);
         println!("{name}\t{}", serde_json::to_string(&b).unwrap());
+    }
+}
+
+/// §6.1's efficiency claim: knapPI_3_1000 on a 32 × 32 mesh (P = 1024; random polling and
+/// poll-and-shuffle) and a crossbar (random polling),
+/// lengths not charged and charged at BYTE_TIME (default 0.1, 0.5) per byte, packet and
+/// cut-through routing, inline pieces against compact ones.
+#[test]
+#[ignore]
+fn figures_knapsack_lengths() {
+    let k = knapsack("knapPI_3_1000_1000_1.txt");
+    let byte_times: Vec<f64> = std::env::var("BYTE_TIME")
+        .map(|v| v.split(',').map(|x| x.parse().unwrap()).collect())
+        .unwrap_or(vec![0.1, 0.5]);
+    let mut lengths = vec![None];
+    for &byte_time in &byte_times {
+        for routing in [Routing::Packet, Routing::CutThrough] {
+            lengths.push(Some(MessageLength { byte_time, routing }));
+        }
+    }
+    let random_polling = Balancer::new(BalancerKind::RandomPolling);
+    // Poll-and-shuffle with the mesh's embedding and default phase (issue 14's sweeps).
+    let poll_and_shuffle = networks::config(Topology::Mesh2d, 1024, Algorithm::PollAndShuffle, 1)
+        .balancer
+        .clone();
+    for (topology, balancer) in [
+        (Topology::Mesh2d, &random_polling),
+        (Topology::Mesh2d, &poll_and_shuffle),
+        (Topology::Crossbar, &random_polling),
+    ] {
+        let rows = knapsack_length_rows(&k.instance, 1024, balancer, &machine(topology), &lengths)
+            .unwrap();
+        for r in &rows {
+            assert_eq!(Some(r.profit), k.optimum);
+        }
+        print(&rows);
     }
 }

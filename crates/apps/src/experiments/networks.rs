@@ -294,7 +294,8 @@ mod tests {
 
 /// The issue-14 sweep as BENCHMARKS.md reports it (run with `cargo test -p treesplit-apps
 /// --release --lib experiments::networks::report -- --ignored --nocapture`; WORK sets the
-/// synthetic tree's units, default 2^24).
+/// synthetic tree's units, default 2^24; APP=T1 or APP=T3 (any named UTS tree) sweeps that
+/// UTS tree instead; SWEEP=mesh or SWEEP=cube one half).
 #[cfg(test)]
 mod report {
     use super::*;
@@ -315,7 +316,12 @@ mod report {
             spin: 1,
             seed: 7,
         });
-        let apps = [synthetic];
+        let apps = match std::env::var("APP") {
+            Ok(tree) if !tree.is_empty() && tree != "synthetic" => [AppSpec::Uts(
+                crate::uts::UtsParams::parse(&[tree]).expect("a named UTS tree"),
+            )],
+            _ => [synthetic],
+        };
         let mesh: &[usize] = &[1024, 4096, 16384];
         let cube: &[usize] = &[256, 1024, 4096, 16384];
         let all = [

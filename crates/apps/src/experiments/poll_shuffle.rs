@@ -12,6 +12,7 @@ use crate::knapsack::{Instance, Knapsack};
 use crate::synthetic::{SplitRule, Synthetic, SyntheticParams};
 use serde::Serialize;
 use std::sync::Arc;
+use treesplit::machine::sim::MessageLength;
 use treesplit::stats::IdleEstimate;
 use treesplit::{
     simulate, Adaptive, Balancer, Config, PermutationKind, PhaseSync, PollingOptions, SimConfig,
@@ -220,20 +221,25 @@ pub struct PieceBytes {
 /// pieces given away: as they travel now and as they did with the whole instance inside.
 pub fn knapsack_piece_bytes(instance: Arc<Instance>, splits: usize) -> PieceBytes {
     use treesplit::{Context, SharedIncumbent};
-    let instance_bytes = postcard::to_allocvec(&*instance).expect("serializes").len();
     let mut root = Knapsack::new(Arc::clone(&instance));
+    let mut inline = Knapsack::new(Arc::clone(&instance)).with_inline_instance();
     let root_bytes = postcard::to_allocvec(&root).expect("serializes").len();
+    let size = |k: &Knapsack| postcard::to_allocvec(k).expect("serializes").len();
     let (mut out, inc) = (Default::default(), SharedIncumbent::new());
-    let mut ctx = Context::new(&mut out, &inc, 0);
     let (mut before, mut after, mut pieces, mut max_path) = (0usize, 0usize, 0usize, 0usize);
     for _ in 0..splits {
-        root.work(50, &mut ctx);
-        let Some(piece) = root.split() else { break };
-        let bytes = postcard::to_allocvec(&piece).expect("serializes");
+        // The two searches take the same steps (same incumbent history), so their pieces are
+        // the same subproblems in two representations.
+        root.work(50, &mut Context::new(&mut out, &inc, 0));
+        let mut out2 = Default::default();
+        inline.work(50, &mut Context::new(&mut out2, &SharedIncumbent::new(), 0));
+        let (Some(piece), Some(whole)) = (root.split(), inline.split()) else {
+            break;
+        };
+        assert_eq!(piece.path_len(), whole.path_len(), "lockstep");
         max_path = max_path.max(piece.path_len());
-        after += bytes.len();
-        // Before: the instance inline and one byte per decision instead of one bit.
-        before += bytes.len() + instance_bytes + piece.path_len() - piece.path_len().div_ceil(8);
+        after += size(&piece);
+        before += size(&whole);
         pieces += 1;
     }
     let n = pieces.max(1) as f64;
@@ -245,6 +251,86 @@ pub fn knapsack_piece_bytes(instance: Arc<Instance>, splits: usize) -> PieceByte
         after: after as f64 / n,
         max_path,
     }
+}
+
+/// One knapsack run with message lengths charged: compact pieces against pieces that carry
+/// the whole instance (§6.1).
+#[derive(Debug, Clone, Serialize)]
+pub struct KnapsackLengthRow {
+    /// The network.
+    pub network: String,
+    /// PEs.
+    pub pes: usize,
+    /// The balancer.
+    pub balancer: String,
+    /// Virtual time per byte (0: lengths not charged).
+    pub byte_time: f64,
+    /// Packet or cut-through routing.
+    pub routing: String,
+    /// Pieces carry the whole instance (before §6.1) rather than a path.
+    pub inline: bool,
+    /// The optimum found (checked equal across rows by the caller).
+    pub profit: u64,
+    /// Virtual T_par.
+    pub t_par: u64,
+    /// Nodes searched / (P·T_par).
+    pub efficiency: f64,
+    /// Nodes searched by all PEs.
+    pub nodes: u64,
+    /// Pieces received by all PEs.
+    pub pieces: u64,
+    /// Bytes of all messages.
+    pub bytes: u64,
+    /// Requests sent.
+    pub requests: u64,
+}
+
+/// Knapsack on `machine` (its `length` replaced by each of `lengths`, None = not charged),
+/// P = `pes`, with compact and with inline pieces.
+pub fn knapsack_length_rows(
+    instance: &Arc<Instance>,
+    pes: usize,
+    balancer: &Balancer,
+    machine: &SimConfig,
+    lengths: &[Option<MessageLength>],
+) -> Result<Vec<KnapsackLengthRow>, String> {
+    let config = Config::new(pes)
+        .balancer(balancer.clone())
+        .delta_t(10)
+        .seed(1);
+    let mut rows = Vec::new();
+    for &length in lengths {
+        for inline in [true, false] {
+            let root = Knapsack::new(Arc::clone(instance));
+            let root = if inline {
+                root.with_inline_instance()
+            } else {
+                root
+            };
+            let sim = SimConfig {
+                length,
+                ..machine.clone()
+            };
+            let s = simulate(root, &config, &sim).map_err(|e| e.to_string())?;
+            let t = &s.report.totals;
+            rows.push(KnapsackLengthRow {
+                network: sim.topology.to_string(),
+                pes,
+                balancer: balancer.kind().to_string(),
+                byte_time: length.map_or(0.0, |l| l.byte_time),
+                routing: length.map_or("-".into(), |l| l.routing.to_string()),
+                inline,
+                profit: s.report.output.profit,
+                t_par: s.report.t_par as u64,
+                efficiency: s.report.efficiency().unwrap_or(0.0),
+                nodes: t.work_units,
+                pieces: t.pieces_received,
+                bytes: t.bytes,
+                requests: t.requests,
+            });
+        }
+    }
+    Ok(rows)
 }
 
 /// The default machine of the sweeps: `topology`, T_rout = 10 per hop (`t_hop`), T_split 5.
