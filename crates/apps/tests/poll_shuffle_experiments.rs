@@ -149,7 +149,8 @@ fn figures_knapsack_bytes() {
 /// §6.1's efficiency claim: knapPI_3_1000 on a 32 × 32 mesh (P = 1024; random polling and
 /// poll-and-shuffle) and a crossbar (random polling),
 /// lengths not charged and charged at BYTE_TIME (default 0.1, 0.5) per byte, packet and
-/// cut-through routing, inline pieces against compact ones.
+/// cut-through routing, inline pieces against compact ones (ONLY=mesh-rp, mesh-ps or
+/// crossbar-rp: one of the three).
 #[test]
 #[ignore]
 fn figures_knapsack_lengths() {
@@ -168,11 +169,15 @@ fn figures_knapsack_lengths() {
     let poll_and_shuffle = networks::config(Topology::Mesh2d, 1024, Algorithm::PollAndShuffle, 1)
         .balancer
         .clone();
-    for (topology, balancer) in [
-        (Topology::Mesh2d, &random_polling),
-        (Topology::Mesh2d, &poll_and_shuffle),
-        (Topology::Crossbar, &random_polling),
+    let only = std::env::var("ONLY").unwrap_or_default();
+    for (name, topology, balancer) in [
+        ("mesh-rp", Topology::Mesh2d, &random_polling),
+        ("mesh-ps", Topology::Mesh2d, &poll_and_shuffle),
+        ("crossbar-rp", Topology::Crossbar, &random_polling),
     ] {
+        if !only.is_empty() && only != name {
+            continue;
+        }
         let rows = knapsack_length_rows(&k.instance, 1024, balancer, &machine(topology), &lengths)
             .unwrap();
         for r in &rows {

@@ -283,6 +283,10 @@ pub struct KnapsackLengthRow {
     pub bytes: u64,
     /// Requests sent.
     pub requests: u64,
+    /// Events simulated.
+    pub events: u64,
+    /// Real seconds the simulation took.
+    pub wall_seconds: f64,
 }
 
 /// Knapsack on `machine` (its `length` replaced by each of `lengths`, None = not charged),
@@ -327,6 +331,8 @@ pub fn knapsack_length_rows(
                 pieces: t.pieces_received,
                 bytes: t.bytes,
                 requests: t.requests,
+                events: s.events,
+                wall_seconds: s.wall_seconds,
             });
         }
     }
