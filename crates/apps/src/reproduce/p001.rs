@@ -189,11 +189,14 @@ impl Task for JobList {
 }
 
 /// The machine of the Table 14.1 experiments: latency 10, sender and receiver overhead 5
-/// each, so a message's startup α = 20.
+/// each, so a message's startup α = 20. Cutting a job costs nothing (T_split = 0): the table
+/// takes the jobs as a list that every PE indexes directly, while a static balancer here cuts
+/// its jobs from the [`JobList`] by splitting, 2 to 6 splits per job (at T_split = 1 that
+/// alone kept randomized static above 1.4·T/p at every m, whatever ε).
 fn table_sim() -> SimConfig {
     SimConfig {
         t_rout: 10,
-        t_split: 1,
+        t_split: 0,
         t_send: 5,
         t_recv: 5,
         timeline_limit: 0,
@@ -349,6 +352,8 @@ fn table_experiment(ctx: &Ctx, algo: Algo) -> Result<Finding, String> {
     ]);
     let mut series = Vec::new();
     let mut slopes = Vec::new();
+    // The exponent over the three largest p reached (a remark, not the criterion).
+    let mut tail_slopes = Vec::new();
     let mut found: Vec<(usize, f64, f64)> = Vec::new();
     for &eps in &epss {
         let mut pts = Vec::new();
@@ -380,6 +385,7 @@ fn table_experiment(ctx: &Ctx, algo: Algo) -> Result<Finding, String> {
         }
         if pts.len() >= 3 {
             slopes.push(loglog_slope(&pts));
+            tail_slopes.push(loglog_slope(&pts[pts.len() - 3..]));
         }
         // The prediction's curve, scaled through the measured points' geometric mean.
         let pred: Vec<(f64, f64)> = ps
@@ -440,11 +446,12 @@ fn table_experiment(ctx: &Ctx, algo: Algo) -> Result<Finding, String> {
     };
     Ok(Finding {
         prediction: format!(
-            "T = Ω({}) with α = {ALPHA} (T_rout 10 + T_send 5 + T_recv 5), t̂ = {T_MAX}, t̄ = {T_MEAN}: exponent of p over p = {:?}: {predicted:.2}; exponent of 1/ε: {eps_pred:.2}",
+            "T = Ω({}) with α = {ALPHA} (T_rout 10 + T_send 5 + T_recv 5, cutting a job free), t̂ = {T_MAX}, t̄ = {T_MEAN}: exponent of p over p = {:?}: {predicted:.2}; exponent of 1/ε: {eps_pred:.2}",
             algo.formula_text(), ps
         ),
         measured: format!(
-            "exponent of p (log-log fit of the smallest T, mean over ε): {measured_slope:.2}; exponent of 1/ε{}",
+            "exponent of p (log-log fit of the smallest T, mean over ε): {measured_slope:.2} (over the three largest p reached: {:.2}); exponent of 1/ε{}",
+            tail_slopes.iter().sum::<f64>() / tail_slopes.len() as f64,
             eps_exp.map_or(" —".into(), |(p, s)| format!(" at p = {p}: {s:.2}"))
         ),
         table,
@@ -947,7 +954,7 @@ fn ex14_4(ctx: &Ctx) -> Result<Finding, String> {
 
 /// Paper 001's experiments.
 pub(super) fn experiments() -> Vec<Experiment> {
-    const TABLE_FAIL: &str = "Table 14.1 gives asymptotic orders with unknown constants and lower-order terms; over p = 8…64 a log p factor and the t̂ term shift the local exponent, and the simulator's job sizes are uniform (t̂/t̄ < 2), far from the worst case the table covers.";
+    const TABLE_FAIL: &str = "Table 14.1 gives asymptotic orders with unknown constants and lower-order terms; over the p swept a log p factor and the t̂ term shift the local exponent, and the simulator's job sizes are uniform (t̂/t̄ < 2), far from the worst case the table covers.";
     vec![
         Experiment {
             id: "001-table-prefix-sum",
@@ -962,7 +969,7 @@ pub(super) fn experiments() -> Vec<Experiment> {
             source: "paper 001, Table 14.1 (master–worker, §14.3)",
             claim: "Master–worker with bundles √(mα/t̂) needs T = Ω((p/ε)(αp/ε)(t̂/t̄)): work quadratic in p.",
             criterion: "PASS iff the exponent of p in the smallest T reaching T_par ≤ (1+ε)T/p is within ±0.5 of the formula's; INCONCLUSIVE with fewer than 3 values of p reached.",
-            if_fail: TABLE_FAIL,
+            if_fail: "PE 0 is a dedicated master (it works no jobs), so T_par ≥ T/(p−1): at small p the target (1+ε)T/p is out of reach or needs a very large m (p = 8 cannot reach ε = 0.125 at any m), which holds the smallest T flat over the small p and lowers the fitted exponent; the exponent over the largest p (in the measured line) is the table's asymptotic one. Besides, Table 14.1 gives orders with unknown constants and lower-order terms.",
             run: |c| table_experiment(c, Algo::MasterWorker(BundleKind::Sqrt)),
         },
         Experiment {

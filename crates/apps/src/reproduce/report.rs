@@ -84,8 +84,12 @@ pub fn write(dir: &Path, sections: &[Section], quick: bool) -> Result<Counts, St
          {judged} claims judged: **{} PASS, {} FAIL, {} INCONCLUSIVE**; {} not yet measured. \
          Each criterion is fixed in code (crates/apps/src/reproduce) before the run; simulator \
          numbers are the same bit for bit on every rerun of the command under a section. \
-         Papers: /work/shared/papers (000 random polling, 001 chapter 14, 002 backtracking, \
-         003 scattered data, 004 randomized static).\n",
+         Papers: 000 P. Sanders, *Asynchronous Random Polling Dynamic Load Balancing*; \
+         001 Sanders, Mehlhorn, Dietzfelbinger, Dementiev, *Sequential and Parallel Algorithms \
+         and Data Structures*, ch. 14 \"Load Balancing\"; 002 P. Sanders, *Better Algorithms \
+         for Parallel Backtracking*; 003 K. Kimura, N. Ichiyoshi, *Iso-efficiency Analysis of \
+         Load Balancing with Randomly Scattered Data*; 004 P. Sanders, *On the Competitive \
+         Analysis of Randomized Static Load Balancing*.\n",
         if quick { " --quick" } else { "" },
         if quick { " --quick" } else { "" },
         c.pass,
