@@ -89,6 +89,37 @@ pub mod bits {
     }
 }
 
+/// A vector of 4-bit values as a nibble string: its length, then two values a byte. A value
+/// above 15 is an error when serializing.
+pub mod nibbles {
+    use super::*;
+
+    /// Serialize `v` as (length, packed bytes).
+    pub fn serialize<S: Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        let mut bytes = vec![0u8; v.len().div_ceil(2)];
+        for (i, &x) in v.iter().enumerate() {
+            if x > 15 {
+                return Err(serde::ser::Error::custom("a nibble above 15"));
+            }
+            bytes[i / 2] |= x << (4 * (i % 2));
+        }
+        (v.len() as u64, bytes).serialize(s)
+    }
+
+    /// Deserialize what [`serialize`] wrote.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        let (len, bytes): (u64, Vec<u8>) = Deserialize::deserialize(d)?;
+        if bytes.len() as u64 != len.div_ceil(2) {
+            return Err(serde::de::Error::custom(
+                "nibble string of the wrong length",
+            ));
+        }
+        Ok((0..len as usize)
+            .map(|i| bytes[i / 2] >> (4 * (i % 2)) & 15)
+            .collect())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,6 +135,24 @@ mod tests {
             assert!(bytes.len() <= 2 + n.div_ceil(8) + 1, "{n}: {}", bytes.len());
             assert_eq!(postcard::from_bytes::<B>(&bytes).unwrap(), v);
         }
+    }
+
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    struct N(#[serde(with = "nibbles")] Vec<u8>);
+
+    #[test]
+    fn nibble_strings_round_trip_and_are_short() {
+        for n in [0usize, 1, 2, 3, 100] {
+            let v = N((0..n).map(|i| (i * 7 % 16) as u8).collect());
+            let bytes = postcard::to_allocvec(&v).unwrap();
+            assert!(bytes.len() <= 2 + n.div_ceil(2) + 1, "{n}: {}", bytes.len());
+            assert_eq!(postcard::from_bytes::<N>(&bytes).unwrap(), v);
+        }
+        assert!(postcard::to_allocvec(&N(vec![16])).is_err());
+        assert!(
+            postcard::from_bytes::<N>(&[3, 1, 0]).is_err(),
+            "3 nibbles need 2 bytes"
+        );
     }
 
     #[test]

@@ -267,12 +267,20 @@ pub struct Knapsack {
 }
 
 /// A knapsack piece on the wire: the root with its instance, any other piece with the
-/// instance's digest and its decisions above the first frame as a bit string.
+/// instance's digest; its decisions above the first frame as a bit string and each stack
+/// frame as 4 bits (its untried and current alternatives). A frame's level, profit and weight
+/// follow from the decisions above it, so they are replayed on arrival, not sent: a piece
+/// shipped whole (poll-and-shuffle's permutations) costs O(depth) bits too. The inline form
+/// (the representation before §6.1) sends whole frames in `stack` instead.
 #[derive(Serialize, Deserialize)]
 pub struct KnapsackWire {
     instance: crate::compact::WireInstance<Arc<Instance>>,
     #[serde(with = "crate::compact::bits")]
     prefix: Vec<bool>,
+    /// Compact form: `untried | current << 2` per frame, first frame at level `prefix.len()`.
+    #[serde(with = "crate::compact::nibbles")]
+    frames: Vec<u8>,
+    /// Inline form: the frames whole.
     stack: Vec<Frame>,
     pending: Option<(u64, u64, usize)>,
 }
@@ -292,8 +300,13 @@ impl From<Knapsack> for KnapsackWire {
             } else {
                 crate::compact::WireInstance::Id(k.instance.id())
             },
+            frames: if k.inline {
+                vec![]
+            } else {
+                k.stack.iter().map(|f| f.untried | f.current << 2).collect()
+            },
+            stack: if k.inline { k.stack } else { vec![] },
             prefix: k.prefix,
-            stack: k.stack,
             pending: k.pending,
         }
     }
@@ -317,14 +330,75 @@ impl TryFrom<KnapsackWire> for Knapsack {
         if w.prefix.len() > instance.len() || w.stack.iter().any(|f| f.level >= n) {
             return Err("a knapsack piece deeper than its instance".into());
         }
+        let stack = if inline {
+            if !w.frames.is_empty() {
+                return Err("an inline knapsack piece with compact frames".into());
+            }
+            w.stack
+        } else {
+            if !w.stack.is_empty() {
+                return Err("a compact knapsack piece with whole frames".into());
+            }
+            replay_frames(&instance, &w.prefix, &w.frames)?
+        };
+        if let Some((_, _, depth)) = w.pending {
+            if depth >= stack.len() {
+                return Err("a knapsack piece whose pending incumbent lies below its stack".into());
+            }
+        }
         Ok(Knapsack {
             instance,
             prefix: w.prefix,
-            stack: w.stack,
+            stack,
             pending: w.pending,
             inline,
         })
     }
+}
+
+/// The stack frames of a compact piece: frame k is at level `prefix.len() + k`, its profit
+/// and weight are those of the items taken above it (the prefix, then the frames' current
+/// alternatives). Refuses frames that cannot come from a search: a bad nibble, a frame below
+/// one with no current alternative, a path over the capacity or deeper than the instance.
+fn replay_frames(inst: &Instance, prefix: &[bool], frames: &[u8]) -> Result<Vec<Frame>, String> {
+    let bad = |why: &str| Err(format!("an inconsistent knapsack piece: {why}"));
+    if prefix.len() + frames.len() > inst.len() {
+        return bad("deeper than its instance");
+    }
+    let (mut profit, mut weight) = (0u64, 0u64);
+    for (item, _) in inst.items.iter().zip(prefix).filter(|(_, &t)| t) {
+        profit += item.0;
+        weight += item.1;
+    }
+    let mut stack = Vec::with_capacity(frames.len());
+    let mut below_current = true;
+    for (k, &nibble) in frames.iter().enumerate() {
+        let (untried, current) = (nibble & 3, nibble >> 2);
+        if current > LEAVE {
+            return bad("a frame's current alternative is not take or leave");
+        }
+        if !below_current {
+            return bad("a frame below one that explores no alternative");
+        }
+        if weight > inst.capacity {
+            return bad("its decisions exceed the capacity");
+        }
+        let level = prefix.len() + k;
+        stack.push(Frame {
+            level: level as u32,
+            profit,
+            weight,
+            untried,
+            current,
+        });
+        below_current = current != 0;
+        if current == TAKE {
+            let (p, w, _) = inst.items[level];
+            profit += p;
+            weight += w;
+        }
+    }
+    Ok(stack)
 }
 
 impl Knapsack {
@@ -363,6 +437,11 @@ impl Knapsack {
     /// Decisions from the root to this piece's first frame (its path, in bits on the wire).
     pub fn path_len(&self) -> usize {
         self.prefix.len()
+    }
+
+    /// Frames on the depth-first stack (decided levels below the prefix).
+    pub fn stack_len(&self) -> usize {
+        self.stack.len()
     }
 
     /// Every alternative tried.
@@ -550,6 +629,74 @@ mod tests {
                 items: vec![0]
             }
         );
+    }
+
+    /// A piece shipped whole in the middle of its search (4 bits a frame, levels, profits and
+    /// weights replayed) is the same piece: same stack, and the search it finishes finds the
+    /// same optimum as the one never shipped.
+    #[test]
+    fn a_piece_shipped_mid_search_is_the_same_piece() {
+        use treesplit::{Context, Incumbent, SharedIncumbent};
+        let items: Vec<(u64, u64)> = (1..=60)
+            .map(|i| (i * 7 % 97 + 1, i * 13 % 89 + 1))
+            .collect();
+        let inst = Arc::new(Instance::new(600, &items).unwrap());
+        for steps in [1u64, 7, 40, 300, 2000] {
+            let mut k = Knapsack::new(Arc::clone(&inst));
+            let (mut out, inc) = (Packing::default(), SharedIncumbent::new());
+            k.work(steps, &mut Context::new(&mut out, &inc, 0));
+            let bytes = postcard::to_allocvec(&k).unwrap();
+            let mut back: Knapsack = postcard::from_bytes(&bytes).unwrap();
+            assert_eq!(
+                format!("{:?}", back.stack),
+                format!("{:?}", k.stack),
+                "{steps}"
+            );
+            assert_eq!(back.prefix, k.prefix);
+            if k.stack.len() > 1 {
+                let inline = postcard::to_allocvec(&k.clone().with_inline_instance()).unwrap();
+                assert!(
+                    bytes.len() * 10 < inline.len(),
+                    "{} vs {}",
+                    bytes.len(),
+                    inline.len()
+                );
+            }
+            let (mut out2, inc2) = (out.clone(), SharedIncumbent::new());
+            inc2.offer(inc.best());
+            while !k.is_empty() {
+                k.work(1000, &mut Context::new(&mut out, &inc, 0));
+            }
+            while !back.is_empty() {
+                back.work(1000, &mut Context::new(&mut out2, &inc2, 0));
+            }
+            assert_eq!(out.profit, out2.profit, "{steps}");
+        }
+    }
+
+    #[test]
+    fn inconsistent_pieces_are_refused() {
+        // Sorted by density as given: weights 5, 5, 5, 5, 1 against capacity 10.
+        let inst = Arc::new(Instance::new(10, &[(9, 5), (8, 5), (7, 5), (6, 5), (1, 1)]).unwrap());
+        let k = Knapsack::new(Arc::clone(&inst));
+        let wire = |prefix: Vec<bool>, frames: Vec<u8>| KnapsackWire {
+            instance: crate::compact::WireInstance::Id(inst.id()),
+            prefix,
+            frames,
+            stack: vec![],
+            pending: None,
+        };
+        assert!(Knapsack::try_from(KnapsackWire::from(k)).is_ok());
+        for (prefix, frames, why) in [
+            (vec![], vec![TAKE | LEAVE | 3 << 2], "current"),
+            (vec![], vec![LEAVE, LEAVE], "explores no alternative"),
+            (vec![true, true, true], vec![LEAVE], "capacity"),
+            (vec![], vec![LEAVE | TAKE << 2; 4], "capacity"),
+            (vec![false; 5], vec![LEAVE], "deeper"),
+        ] {
+            let e = Knapsack::try_from(wire(prefix, frames)).unwrap_err();
+            assert!(e.contains(why), "{e}");
+        }
     }
 
     #[test]

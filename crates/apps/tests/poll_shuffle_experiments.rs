@@ -54,6 +54,8 @@ fn knapsack_pieces_are_paths() {
     assert!(b.pieces >= 10, "{b:?}");
     assert!(b.before > 10_000.0, "{b:?}");
     assert!(b.after < 200.0, "{b:?}");
+    // The piece kept, shipped whole: 4 bits a frame instead of the frames and the instance.
+    assert!(b.kept_after * 20.0 < b.kept_before, "{b:?}");
 }
 
 /// §6.1 with message lengths charged: compact and inline pieces find the published optimum,

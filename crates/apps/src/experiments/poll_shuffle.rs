@@ -215,6 +215,13 @@ pub struct PieceBytes {
     pub after: f64,
     /// Largest path (decided items) among them.
     pub max_path: usize,
+    /// Mean bytes of the piece kept after each split (its whole depth-first stack: what
+    /// poll-and-shuffle's permutations ship), with the instance and whole frames (before).
+    pub kept_before: f64,
+    /// The same as digest, decision bits and 4 bits a frame (after).
+    pub kept_after: f64,
+    /// Deepest stack kept (frames).
+    pub max_stack: usize,
 }
 
 /// Split a knapsack root repeatedly (working a little between splits) and measure the
@@ -227,6 +234,7 @@ pub fn knapsack_piece_bytes(instance: Arc<Instance>, splits: usize) -> PieceByte
     let size = |k: &Knapsack| postcard::to_allocvec(k).expect("serializes").len();
     let (mut out, inc) = (Default::default(), SharedIncumbent::new());
     let (mut before, mut after, mut pieces, mut max_path) = (0usize, 0usize, 0usize, 0usize);
+    let (mut kept_before, mut kept_after, mut max_stack) = (0usize, 0usize, 0usize);
     for _ in 0..splits {
         // The two searches take the same steps (same incumbent history), so their pieces are
         // the same subproblems in two representations.
@@ -240,6 +248,9 @@ pub fn knapsack_piece_bytes(instance: Arc<Instance>, splits: usize) -> PieceByte
         max_path = max_path.max(piece.path_len());
         after += size(&piece);
         before += size(&whole);
+        kept_after += size(&root);
+        kept_before += size(&inline);
+        max_stack = max_stack.max(root.stack_len());
         pieces += 1;
     }
     let n = pieces.max(1) as f64;
@@ -250,6 +261,9 @@ pub fn knapsack_piece_bytes(instance: Arc<Instance>, splits: usize) -> PieceByte
         before: before as f64 / n,
         after: after as f64 / n,
         max_path,
+        kept_before: kept_before as f64 / n,
+        kept_after: kept_after as f64 / n,
+        max_stack,
     }
 }
 
