@@ -12,7 +12,8 @@
 //! a node whose bound cannot beat the incumbent is pruned. The instance is shared (`Arc`)
 //! between the pieces of one process. On the wire (`KnapsackWire`) only the root carries the
 //! instance; every other piece is the instance's digest plus its path of decisions from the
-//! root as a bit string (paper 002 §6.1, paper 001 §14.5.4; [`crate::compact`]).
+//! root as a bit string and 4 bits per stack frame, levels, profits and weights replayed on
+//! arrival (paper 002 §6.1, paper 001 §14.5.4; [`crate::compact`]).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
