@@ -168,9 +168,8 @@ fn figures_knapsack_lengths() {
     }
     let random_polling = Balancer::new(BalancerKind::RandomPolling);
     // Poll-and-shuffle with the mesh's embedding and default phase (issue 14's sweeps).
-    let poll_and_shuffle = networks::config(Topology::Mesh2d, 1024, Algorithm::PollAndShuffle, 1)
-        .balancer
-        .clone();
+    let poll_and_shuffle =
+        networks::config(Topology::Mesh2d, 1024, Algorithm::PollAndShuffle, 1).balancer;
     let only = std::env::var("ONLY").unwrap_or_default();
     for (name, topology, balancer) in [
         ("mesh-rp", Topology::Mesh2d, &random_polling),

@@ -312,10 +312,7 @@ pub fn knapsack_length_rows(
     machine: &SimConfig,
     lengths: &[Option<MessageLength>],
 ) -> Result<Vec<KnapsackLengthRow>, String> {
-    let config = Config::new(pes)
-        .balancer(balancer.clone())
-        .delta_t(10)
-        .seed(1);
+    let config = Config::new(pes).balancer(*balancer).delta_t(10).seed(1);
     let mut rows = Vec::new();
     for &length in lengths {
         for inline in [true, false] {
