@@ -335,6 +335,24 @@ impl TryFrom<KnapsackWire> for Knapsack {
             if !w.frames.is_empty() {
                 return Err("an inline knapsack piece with compact frames".into());
             }
+            // Whole frames are checked against the replay of their alternatives.
+            if w.stack
+                .iter()
+                .any(|f| f.untried > (TAKE | LEAVE) || f.current > LEAVE)
+            {
+                return Err("an inconsistent knapsack piece: a frame's alternatives".into());
+            }
+            let nibbles: Vec<u8> = w.stack.iter().map(|f| f.untried | f.current << 2).collect();
+            let replayed = replay_frames(&instance, &w.prefix, &nibbles)?;
+            if replayed
+                .iter()
+                .zip(&w.stack)
+                .any(|(a, b)| (a.level, a.profit, a.weight) != (b.level, b.profit, b.weight))
+            {
+                return Err(
+                    "an inconsistent knapsack piece: a frame's level, profit or weight".into(),
+                );
+            }
             w.stack
         } else {
             if !w.stack.is_empty() {
@@ -698,6 +716,13 @@ mod tests {
             let e = Knapsack::try_from(wire(prefix, frames)).unwrap_err();
             assert!(e.contains(why), "{e}");
         }
+        // The inline form's whole frames are checked against the same replay.
+        let mut inline =
+            KnapsackWire::from(Knapsack::new(Arc::clone(&inst)).with_inline_instance());
+        assert!(inline.frames.is_empty() && inline.stack.len() == 1);
+        inline.stack[0].weight = u64::MAX;
+        let e = Knapsack::try_from(inline).unwrap_err();
+        assert!(e.contains("level, profit or weight"), "{e}");
     }
 
     #[test]
