@@ -235,7 +235,7 @@ const TAKE: u8 = 1;
 const LEAVE: u8 = 2;
 
 /// A node of the search: the decisions above it are fixed, items `level..` are open.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 struct Frame {
     level: u32,
     profit: u64,
@@ -244,6 +244,13 @@ struct Frame {
     untried: u8,
     /// The alternative being explored below this frame.
     current: u8,
+}
+
+impl Frame {
+    /// The frame on the compact wire: `untried | current << 2` (what [`replay_frames`] reads).
+    fn nibble(&self) -> u8 {
+        self.untried | self.current << 2
+    }
 }
 
 /// A piece of a knapsack search.
@@ -304,7 +311,7 @@ impl From<Knapsack> for KnapsackWire {
             frames: if k.inline {
                 vec![]
             } else {
-                k.stack.iter().map(|f| f.untried | f.current << 2).collect()
+                k.stack.iter().map(Frame::nibble).collect()
             },
             stack: if k.inline { k.stack } else { vec![] },
             prefix: k.prefix,
@@ -335,22 +342,13 @@ impl TryFrom<KnapsackWire> for Knapsack {
             if !w.frames.is_empty() {
                 return Err("an inline knapsack piece with compact frames".into());
             }
-            // Whole frames are checked against the replay of their alternatives.
-            if w.stack
-                .iter()
-                .any(|f| f.untried > (TAKE | LEAVE) || f.current > LEAVE)
-            {
-                return Err("an inconsistent knapsack piece: a frame's alternatives".into());
-            }
-            let nibbles: Vec<u8> = w.stack.iter().map(|f| f.untried | f.current << 2).collect();
-            let replayed = replay_frames(&instance, &w.prefix, &nibbles)?;
-            if replayed
-                .iter()
-                .zip(&w.stack)
-                .any(|(a, b)| (a.level, a.profit, a.weight) != (b.level, b.profit, b.weight))
-            {
+            // Whole frames must be what the replay of their alternatives gives (an alternative
+            // out of range does not survive the 4-bit form, so it is caught here too).
+            let nibbles: Vec<u8> = w.stack.iter().map(Frame::nibble).collect();
+            if replay_frames(&instance, &w.prefix, &nibbles)? != w.stack {
                 return Err(
-                    "an inconsistent knapsack piece: a frame's level, profit or weight".into(),
+                    "an inconsistent knapsack piece: a frame's alternatives, level, profit or weight"
+                        .into(),
                 );
             }
             w.stack
@@ -720,6 +718,13 @@ mod tests {
         let mut inline =
             KnapsackWire::from(Knapsack::new(Arc::clone(&inst)).with_inline_instance());
         assert!(inline.frames.is_empty() && inline.stack.len() == 1);
+        let mut bad_alternative = KnapsackWire {
+            stack: inline.stack.clone(),
+            ..wire(vec![], vec![])
+        };
+        bad_alternative.instance = crate::compact::WireInstance::Inline(Arc::clone(&inst));
+        bad_alternative.stack[0].untried = 7;
+        assert!(Knapsack::try_from(bad_alternative).is_err());
         inline.stack[0].weight = u64::MAX;
         let e = Knapsack::try_from(inline).unwrap_err();
         assert!(e.contains("level, profit or weight"), "{e}");
