@@ -254,10 +254,10 @@ fn dst_cases_replay_exactly_from_their_command_line() {
     // The replay line `treesplit dst` prints (with only the flags that apply) reproduces the
     // case bit for bit.
     for seed in 0..40u64 {
-        if treesplit_apps::dst_systems::is_system_seed(seed) {
+        if treesplit_lab::dst_systems::is_system_seed(seed) {
             continue; // a system case (dst_systems), replayed by its seed
         }
-        let case = treesplit_apps::dst::Case::random(seed, 64);
+        let case = treesplit_lab::dst::Case::random(seed, 64);
         let (t_par, messages, splits) = case.fingerprint().expect("case runs");
         let seed_text = seed.to_string();
         let o = treesplit(&[

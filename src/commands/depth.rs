@@ -1,28 +1,15 @@
 //! `treesplit depth`: how deep must randomized static load balancing split? For a synthetic
-//! α-splitting tree (paper 004 §3) and each P, the simulator runs random-static for growing
-//! h and reports the smallest h whose most loaded PE gets at most (1+ε)·T_seq/P work units,
-//! beside Theorem 3's sufficient depth x(α)(log P + log log P) and Theorem 4's lower bound
-//! x(α)·log P.
+//! α-splitting tree (paper 004 §3) and each P, the lab's measurement
+//! (`treesplit_lab::experiments::depth`) finds the smallest h whose most loaded PE gets at
+//! most (1+ε)·T_seq/P work units, beside Theorem 3's sufficient depth
+//! x(α)(log P + log log P) and Theorem 4's lower bound x(α)·log P; this file prints the rows.
 
 use crate::output::{self, Failure};
 use crate::plan::DepthPlan;
 use serde::Serialize;
-use treesplit::task::bag::{theorem3_depth, theorem4_h, x_alpha};
-use treesplit::{simulate, Balancer, Config, Jobs, SimConfig};
-use treesplit_apps::synthetic::{SplitRule, Synthetic};
-
-/// One P's row of the table.
-#[derive(Serialize)]
-struct Row {
-    pes: usize,
-    /// The smallest h that balances (None: none up to --max-h).
-    smallest_h: Option<u32>,
-    /// The last h tried and its max/avg load.
-    h_tried: u32,
-    max_over_avg_load: f64,
-    theorem3_depth: f64,
-    theorem4_h: f64,
-}
+use treesplit::task::bag::x_alpha;
+use treesplit_apps::synthetic::SplitRule;
+use treesplit_lab::experiments::depth::{Depth, DepthError, DepthRow};
 
 #[derive(Serialize)]
 struct DepthJson {
@@ -32,7 +19,7 @@ struct DepthJson {
     adversarial: bool,
     epsilon: f64,
     x_alpha: f64,
-    rows: Vec<Row>,
+    rows: Vec<DepthRow>,
 }
 
 pub fn depth(args: &DepthPlan) -> Result<(), Failure> {
@@ -54,50 +41,28 @@ pub fn depth(args: &DepthPlan) -> Result<(), Failure> {
             "P", "smallest h", "max/avg load", "x(α)(log P+log log P)", "x(α)·log P"
         );
     }
-    let sim = SimConfig::default();
+    let depth = Depth {
+        params,
+        epsilon: args.epsilon,
+        permutation: args.permutation,
+        max_h: args.max_h,
+        seed: args.seed,
+    };
     let notes = args.out.notes();
     let started = std::time::Instant::now();
     for &p in &args.pes {
-        let first = (p as f64).log2().ceil() as u32;
-        let mut found = None;
-        let mut last = (0, f64::INFINITY);
-        for h in first..=args.max_h {
-            let config = Config::new(p)
-                .balancer(Balancer::RandomStatic {
-                    jobs: Jobs::Depth(h),
-                    permutation: args.permutation,
-                })
-                .delta_t(params.work / p as u64 / 4 + 1)
-                .seed(args.seed);
-            let root = Synthetic::new(params).map_err(Failure::input)?;
-            let r = simulate(root, &config, &sim)
-                .map_err(|e| Failure::run(format!("P = {p}, h = {h}: {e}")))?;
-            if r.report.output.units != params.work {
-                return Err(Failure::wrong(format!(
-                    "P = {p}, h = {h}: {} units done, not {}",
-                    r.report.output.units, params.work
-                )));
-            }
-            let max = r.report.max_work_units();
-            let ratio = max as f64 * p as f64 / params.work as f64;
-            last = (h, ratio);
-            notes.note(format_args!(
-                "P = {p}, h = {h}: max/avg load {ratio:.3} ({} s so far)",
-                started.elapsed().as_secs()
-            ));
-            if ratio <= 1.0 + args.epsilon {
-                found = Some((h, ratio));
-                break;
-            }
-        }
-        let row = Row {
-            pes: p,
-            smallest_h: found.map(|(h, _)| h),
-            h_tried: found.map_or(last.0, |(h, _)| h),
-            max_over_avg_load: found.map_or(last.1, |(_, r)| r),
-            theorem3_depth: theorem3_depth(params.alpha, p),
-            theorem4_h: theorem4_h(params.alpha, p),
-        };
+        let row = depth
+            .row(p, |h, ratio| {
+                notes.note(format_args!(
+                    "P = {p}, h = {h}: max/avg load {ratio:.3} ({} s so far)",
+                    started.elapsed().as_secs()
+                ))
+            })
+            .map_err(|e| match e {
+                DepthError::Input(m) => Failure::input(m),
+                DepthError::Run(m) => Failure::run(m),
+                DepthError::Wrong(m) => Failure::wrong(m),
+            })?;
         if !json {
             let h = match row.smallest_h {
                 Some(h) => h.to_string(),

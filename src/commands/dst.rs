@@ -6,8 +6,8 @@ use crate::output::{self, Failure};
 use crate::plan::DstPlan;
 use serde::Serialize;
 use std::time::Instant;
-use treesplit_apps::dst::Case;
-use treesplit_apps::dst_systems::{is_system_seed, SystemCase};
+use treesplit_lab::dst::Case;
+use treesplit_lab::dst_systems::{is_system_seed, SystemCase};
 
 /// A failed case.
 #[derive(Serialize)]

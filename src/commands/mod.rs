@@ -27,7 +27,7 @@ use progress::Progress;
 use serde::Serialize;
 use std::path::Path;
 use treesplit::{run_sequential, Config, Machine, Report, RunError, SimConfig, SimReport, Task};
-use treesplit_apps::dst::simulate_maybe_adversarial;
+use treesplit_lab::dst::simulate_maybe_adversarial;
 
 /// A machine as the commands use it: the library's [`Machine`] plus what the command line
 /// prints about its runs.

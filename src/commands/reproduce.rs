@@ -1,4 +1,4 @@
-//! `treesplit reproduce`: run the catalogue of claims (`treesplit_apps::reproduce`), show a
+//! `treesplit reproduce`: run the catalogue of claims (`treesplit_lab::reproduce`), show a
 //! progress bar over the experiments, write the report (DIR/index.md, DIR/results.json, SVGs)
 //! and print one line per claim. FAILs are findings, not errors: the command exits 0 once the
 //! report is written (1 if it cannot be).
@@ -7,7 +7,7 @@ use crate::output::{self, Failure};
 use crate::plan::ReproducePlan;
 use serde::Serialize;
 use std::time::Instant;
-use treesplit_apps::reproduce::{self, report, Ctx};
+use treesplit_lab::reproduce::{self, report, Ctx};
 
 #[derive(Serialize)]
 struct Summary<'a> {

@@ -11,9 +11,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::Serialize;
 use std::path::Path;
-use treesplit_apps::scatter::adversary::{self, Bounds, Instance, Placement, PlacementTail, Sizes};
-use treesplit_apps::scatter::model::{self, Assignment, Dist, Point, Regime};
-use treesplit_apps::scatter::montecarlo;
+use treesplit_lab::scatter::adversary::{self, Bounds, Instance, Placement, PlacementTail, Sizes};
+use treesplit_lab::scatter::model::{self, Assignment, Dist, Point, Regime};
+use treesplit_lab::scatter::montecarlo;
 
 /// One point's report.
 #[derive(Debug, Clone, Serialize)]

@@ -382,7 +382,7 @@ pub fn plan(cli: Cli, given: &Given) -> Result<Plan, Failure> {
                 &[("seed", "--seed"), ("pes", "--pes")],
                 "does not apply to reproduce: every experiment fixes its own seeds and P (see its section)",
             )?;
-            let ids = treesplit_apps::reproduce::ids();
+            let ids = treesplit_lab::reproduce::ids();
             if let Some(bad) = r.only.iter().find(|id| !ids.contains(&id.as_str())) {
                 return Err(Failure::input(format!(
                     "--only: unknown experiment id '{bad}'; the ids are: {}",

@@ -6,8 +6,8 @@ use super::Output;
 use crate::flags::{AssignmentArg, CostArg, Given, ScatterArgs, ScatterMode, SizesArg};
 use crate::output::{plot, trace, Failure};
 use std::path::PathBuf;
-use treesplit_apps::scatter::adversary::Sizes;
-use treesplit_apps::scatter::model::{Assignment, Cost, Point, MAX_DEGREE};
+use treesplit_lab::scatter::adversary::Sizes;
+use treesplit_lab::scatter::model::{Assignment, Cost, Point, MAX_DEGREE};
 
 /// Most PEs of a point.
 pub const MAX_PES: usize = 1 << 24;

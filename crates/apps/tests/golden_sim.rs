@@ -16,10 +16,10 @@ use std::fmt::{Debug, Display};
 use std::path::PathBuf;
 use treesplit::machine::sim::{Delay, Topology};
 use treesplit::{BalancerKind, RunError, SimReport, Task};
-use treesplit_apps::dst::{simulate_maybe_adversarial, Case};
 use treesplit_apps::spec::{AppSpec, AppVisitor, KnapsackFile, Objective, Published};
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 use treesplit_apps::uts::UtsParams;
+use treesplit_lab::dst::{simulate_maybe_adversarial, Case};
 
 /// The whole output of one run, as text.
 struct Golden<'c>(&'c Case);

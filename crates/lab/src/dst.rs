@@ -9,9 +9,6 @@
 //! exists anywhere (the simulator and the protocol check this on every run); and detection
 //! after the last work unit takes O(T_rout · log P).
 
-use crate::spec::{AppSpec, AppVisitor, Published};
-use crate::synthetic::{SplitRule, SyntheticParams};
-use crate::uts::UtsParams;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt::{Debug, Display};
@@ -22,6 +19,9 @@ use treesplit::{
     Jobs, PermutationKind, PhaseSync, PollingOptions, SimConfig, SimReport, StaticPermutation,
     Task, TerminationKind,
 };
+use treesplit_apps::spec::{AppSpec, AppVisitor, Published};
+use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
+use treesplit_apps::uts::UtsParams;
 
 /// The topologies drawn before the hypercubic networks were added (the first six of
 /// `Topology::ALL`): the classic draw keeps its range so that every seed names the same case.
@@ -393,7 +393,7 @@ impl Case {
             ) -> Self::Out
             where
                 T: Task,
-                T::Output: Display + PartialEq + Debug + crate::spec::Objective,
+                T::Output: Display + PartialEq + Debug + treesplit_apps::spec::Objective,
             {
                 let c = self.0;
                 let r = simulate_maybe_adversarial(make_root(), &c.config, &c.sim, c.empty_splits)
@@ -420,7 +420,7 @@ impl Case {
             ) -> Self::Out
             where
                 T: Task,
-                T::Output: Display + PartialEq + Debug + crate::spec::Objective,
+                T::Output: Display + PartialEq + Debug + treesplit_apps::spec::Objective,
             {
                 self.0.check_task(make_root)
             }

@@ -3,11 +3,11 @@
 //! confidence interval, Theorem 5.1's convex-order bound numerically, and the adversary
 //! model's generators and bounds (paper 004 §2).
 
-use treesplit_apps::scatter::adversary::{self, Instance, Placement};
-use treesplit_apps::scatter::model::{
+use treesplit_lab::scatter::adversary::{self, Instance, Placement};
+use treesplit_lab::scatter::model::{
     self, b_alpha_p, exact_eta, gamma, poisson_pmf, Assignment, Cost, Dist, Point, Regime,
 };
-use treesplit_apps::scatter::montecarlo;
+use treesplit_lab::scatter::montecarlo;
 
 fn pt(alpha: f64, q: u64, pes: u64, cost: Cost) -> Point {
     Point {

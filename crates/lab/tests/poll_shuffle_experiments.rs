@@ -1,4 +1,4 @@
-//! Issue 14's poll-and-shuffle measurements (`treesplit_apps::experiments::poll_shuffle`):
+//! Issue 14's poll-and-shuffle measurements (`treesplit_lab::experiments::poll_shuffle`):
 //! small, checked versions run with the suite; the figures of BENCHMARKS.md come from the
 //! ignored ones (`cargo test -p treesplit-apps --release --test poll_shuffle_experiments --
 //! --ignored --nocapture`), which print their rows as JSON lines.
@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use treesplit::machine::sim::{MessageLength, Routing};
 use treesplit::Topology;
 use treesplit::{Balancer, BalancerKind};
-use treesplit_apps::experiments::networks::{self, Algorithm};
-use treesplit_apps::experiments::poll_shuffle::{
+use treesplit_apps::spec::KnapsackFile;
+use treesplit_lab::experiments::networks::{self, Algorithm};
+use treesplit_lab::experiments::poll_shuffle::{
     adaptive_rows, knapsack_length_rows, knapsack_piece_bytes, machine, sync_rows,
 };
-use treesplit_apps::spec::KnapsackFile;
 
 /// Lemma 4: notifications per d phases stay near c·γ̄·d (γ̄ ≤ 1), far below P; Lemma 5: the
 /// estimates exist and are not far below the truth on average.
@@ -47,7 +47,7 @@ fn local_synchronization_is_efficient() {
 fn knapsack_pieces_are_paths() {
     let k = KnapsackFile::read(
         &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data/knapsack/knapPI_1_1000_1000_1.txt"),
+            .join("../apps/tests/data/knapsack/knapPI_1_1000_1000_1.txt"),
     )
     .unwrap();
     let b = knapsack_piece_bytes(k.instance, 50);
@@ -81,7 +81,7 @@ fn compact_pieces_send_fewer_bytes() {
         assert_eq!(Some(r.profit), k.optimum, "{r:?}");
         assert!(r.pieces > 10, "{r:?}");
     }
-    let per_piece = |r: &treesplit_apps::experiments::poll_shuffle::KnapsackLengthRow| {
+    let per_piece = |r: &treesplit_lab::experiments::poll_shuffle::KnapsackLengthRow| {
         r.bytes as f64 / r.pieces as f64
     };
     assert!(
@@ -93,7 +93,7 @@ fn compact_pieces_send_fewer_bytes() {
 fn knapsack(name: &str) -> KnapsackFile {
     KnapsackFile::read(
         &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data/knapsack")
+            .join("../apps/tests/data/knapsack")
             .join(name),
     )
     .unwrap()
@@ -135,7 +135,7 @@ fn figures_local_against_global() {
 #[test]
 #[ignore]
 fn figures_knapsack_bytes() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/knapsack");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../apps/tests/data/knapsack");
     for name in [
         "knapPI_1_100_1000_1.txt",
         "knapPI_1_1000_1000_1.txt",

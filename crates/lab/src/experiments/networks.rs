@@ -5,13 +5,13 @@
 //! (Õ(h), Õ(h·P^{1/r}/log P), Õ(h·√log P); random polling Õ(h·log P) on a hypercube).
 //! [`fit_exponent`] fits y ∝ x^e on a log-log scale.
 
-use crate::spec::{AppSpec, AppVisitor, Objective, Published};
 use std::fmt::{Debug, Display};
 use treesplit::embedding::{self, Embedding, DEFAULT_PHASE_C};
 use treesplit::{
     simulate, Balancer, BalancerKind, Config, PermutationKind, PollingOptions, SimConfig, Task,
     Topology,
 };
+use treesplit_apps::spec::{AppSpec, AppVisitor, Objective, Published};
 
 /// T_rout = T_hop of the sweeps.
 pub const T_ROUT: u64 = 10;
@@ -244,7 +244,7 @@ pub fn fit_exponent(points: &[(f64, f64)]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::synthetic::{SplitRule, SyntheticParams};
+    use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 
     #[test]
     fn exponents_are_fitted() {
@@ -299,7 +299,7 @@ mod tests {
 #[cfg(test)]
 mod report {
     use super::*;
-    use crate::synthetic::{SplitRule, SyntheticParams};
+    use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 
     #[test]
     #[ignore]
@@ -318,7 +318,7 @@ mod report {
         });
         let apps = match std::env::var("APP") {
             Ok(tree) if !tree.is_empty() && tree != "synthetic" => [AppSpec::Uts(
-                crate::uts::UtsParams::parse(&[tree]).expect("a named UTS tree"),
+                treesplit_apps::uts::UtsParams::parse(&[tree]).expect("a named UTS tree"),
             )],
             _ => [synthetic],
         };

@@ -5,11 +5,11 @@
 
 use super::{loglog_slope, Ctx, Experiment, Finding, Plot, Series, Table, Verdict};
 use crate::scatter::adversary::{bounds, measure, Instance, Placement};
-use crate::synthetic::{SplitRule, Synthetic, SyntheticParams};
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
 use treesplit::task::bag::{theorem3_depth, x_alpha};
 use treesplit::{simulate, Balancer, Config, Jobs, SimConfig, StaticPermutation};
+use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 
 const EPS: f64 = 0.2;
 const WORK: u64 = 1 << 30;

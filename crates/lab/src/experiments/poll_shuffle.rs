@@ -8,8 +8,6 @@
 //! - [`knapsack_piece_bytes`]: bytes of a knapsack piece on the wire with the whole instance
 //!   (before) and as a path from the root (after, §6.1).
 
-use crate::knapsack::{Instance, Knapsack};
-use crate::synthetic::{SplitRule, Synthetic, SyntheticParams};
 use serde::Serialize;
 use std::sync::Arc;
 use treesplit::machine::sim::MessageLength;
@@ -18,6 +16,8 @@ use treesplit::{
     simulate, Adaptive, Balancer, Config, PermutationKind, PhaseSync, PollingOptions, SimConfig,
     SimReport, Task, Topology,
 };
+use treesplit_apps::knapsack::{Instance, Knapsack};
+use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 
 /// The synthetic α-splitting tree of the sweeps (paper 004's model, random split ratios).
 pub fn synthetic(work: u64, alpha: f64, seed: u64) -> Synthetic {

@@ -82,7 +82,7 @@ pub fn write(dir: &Path, sections: &[Section], quick: bool) -> Result<Counts, St
         "# treesplit reproduce{}: the papers' claims, measured\n\n\
          Written by `treesplit reproduce{}` (every number is also in `results.json`). \
          {judged} claims judged: **{} PASS, {} FAIL, {} INCONCLUSIVE**; {} not yet measured. \
-         Each criterion is fixed in code (crates/apps/src/reproduce) before the run; simulator \
+         Each criterion is fixed in code (crates/lab/src/reproduce) before the run; simulator \
          numbers are the same bit for bit on every rerun of the command under a section. \
          Papers: 000 P. Sanders, *Asynchronous Random Polling Dynamic Load Balancing*; \
          001 Sanders, Mehlhorn, Dietzfelbinger, Dementiev, *Sequential and Parallel Algorithms \

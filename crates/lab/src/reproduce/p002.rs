@@ -7,12 +7,12 @@
 //! through `experiments::poll_shuffle`.
 
 use super::{loglog_slope, mean_ci, Ctx, Experiment, Finding, Plot, Series, Table, Verdict};
-use crate::synthetic::{SplitRule, Synthetic, SyntheticParams};
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
 use treesplit::config::DEFAULT_ROUND;
 use treesplit::machine::sim::Topology;
 use treesplit::{simulate, Balancer, Config, PermutationKind, PollingOptions, SimConfig};
+use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 
 const NAMES: [&str; 3] = ["poll-and-shuffle", "random polling", "neighbour polling"];
 
@@ -243,7 +243,7 @@ fn network_sweep(ctx: &Ctx, network: Topology) -> Result<(Table, Vec<Series>, f6
     let rows: Vec<Result<_, String>> = jobs
         .par_iter()
         .map(|&(a, p)| {
-            let app = crate::spec::AppSpec::Synthetic(SyntheticParams {
+            let app = treesplit_apps::spec::AppSpec::Synthetic(SyntheticParams {
                 work: 1024 * p as u64,
                 alpha: 0.3,
                 atomic: 8,

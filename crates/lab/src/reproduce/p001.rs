@@ -8,7 +8,6 @@
 use super::{loglog_slope, mean_ci, Ctx, Experiment, Finding, Plot, Series, Table, Verdict};
 use crate::scatter::adversary::{measure, Instance, Placement, Sizes};
 use crate::scatter::montecarlo::mix;
-use crate::synthetic::{SplitRule, Synthetic, SyntheticParams};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -17,6 +16,7 @@ use treesplit::{
     simulate, Balancer, BundleRule, Config, Context, DagScheduler, Jobs, Outcome, PollingOptions,
     SimConfig, StaticPermutation, Task,
 };
+use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 
 /// What a [`JobList`] run produces: units done and, when counted, the pieces of each job.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -763,12 +763,12 @@ fn ex14_3(_: &Ctx) -> Result<Finding, String> {
 fn thm14_3(ctx: &Ctx) -> Result<Finding, String> {
     let mut dags = vec![(
         "multiply K=3",
-        crate::dag::multiply(3).ok_or("multiply(3)")?,
+        treesplit_apps::dag::multiply(3).ok_or("multiply(3)")?,
     )];
     for s in 0..ctx.pick(2u64, 6) {
         dags.push((
             "random layered n=2000",
-            crate::dag::random_layered(2000, s + 1).ok_or("random_layered")?,
+            treesplit_apps::dag::random_layered(2000, s + 1).ok_or("random_layered")?,
         ));
     }
     let dags: Vec<(&str, Arc<treesplit::dag::Dag>)> =

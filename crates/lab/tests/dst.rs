@@ -1,4 +1,4 @@
-//! Deterministic simulation testing (see `treesplit_apps::dst`): random P ≤ 512, trees,
+//! Deterministic simulation testing (see `treesplit_lab::dst`): random P ≤ 512, trees,
 //! balancers, networks, delays and adversaries, every run checked. CI runs 2,000 cases
 //! drawn from a fixed generator seed, so it cannot flake; set TREESPLIT_DST_CASES=100000 and
 //! PROPTEST_RNG_SEED=<any number> (or use `treesplit dst --cases 100000 --seed S`) to explore
@@ -6,7 +6,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
-use treesplit_apps::dst::Case;
+use treesplit_lab::dst::Case;
 
 fn cases() -> u32 {
     std::env::var("TREESPLIT_DST_CASES")
@@ -39,7 +39,7 @@ proptest! {
 #[test]
 fn system_cases_are_correct() {
     use std::collections::BTreeMap;
-    use treesplit_apps::dst_systems::{is_system_seed, SystemCase};
+    use treesplit_lab::dst_systems::{is_system_seed, SystemCase};
     let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
     let (mut resumes, mut carried) = (0, 0);
     for seed in (0..1500u64).filter(|&s| is_system_seed(s)) {

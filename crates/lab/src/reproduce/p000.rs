@@ -6,10 +6,10 @@
 use super::{
     loglog_slope, mean_ci, quantile, Ctx, Experiment, Finding, Plot, Series, Table, Verdict,
 };
-use crate::synthetic::{SplitRule, Synthetic, SyntheticParams};
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
 use treesplit::{simulate, Balancer, Config, PollingOptions, SimConfig};
+use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 
 /// ε of Theorem 1's h/ε term (the simulator's polls cost nothing, so the (1+ε)·T_seq/P
 /// factor is free and ε enters only there).

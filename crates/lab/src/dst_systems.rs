@@ -12,12 +12,7 @@
 //! `treesplit dst` runs one of these for every seed ≡ 4 (mod 5); `treesplit dst --seed S
 //! --cases 1` replays seed S.
 
-use crate::bfs::{level_bfs, sequential_bfs, Graph, LevelPiece};
 use crate::dst::Case;
-use crate::hashtable::{HashtableSpec, KeySource};
-use crate::integrate::{Integrand, IntegrateParams};
-use crate::mandelbrot::MandelParams;
-use crate::spec::{AppSpec, MandelSpec};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -28,6 +23,11 @@ use treesplit::task::pieces::Pieces;
 use treesplit::{
     run_sequential, simulate, Config, DagScheduler, Outcome, RunError, SimConfig, Task,
 };
+use treesplit_apps::bfs::{level_bfs, sequential_bfs, Graph, LevelPiece};
+use treesplit_apps::hashtable::{HashtableSpec, KeySource};
+use treesplit_apps::integrate::{Integrand, IntegrateParams};
+use treesplit_apps::mandelbrot::MandelParams;
+use treesplit_apps::spec::{AppSpec, MandelSpec};
 
 /// True for the seeds whose DST case is a [`SystemCase`] rather than a tree [`Case`].
 pub fn is_system_seed(seed: u64) -> bool {
@@ -119,7 +119,7 @@ impl SystemCase {
                 let app = match app {
                     AppSpec::Hashtable(mut h) => {
                         if let KeySource::Generated { n, seed } = h.source {
-                            h.keys = Arc::new(crate::hashtable::generate(n, seed));
+                            h.keys = Arc::new(treesplit_apps::hashtable::generate(n, seed));
                         }
                         AppSpec::Hashtable(h)
                     }
@@ -154,11 +154,11 @@ impl SystemCase {
             3..=4 => {
                 let (dag, source) = if r.random_bool(0.25) {
                     let k = r.random_range(0..=3);
-                    (crate::dag::multiply(k), format!("--multiply {k}"))
+                    (treesplit_apps::dag::multiply(k), format!("--multiply {k}"))
                 } else {
                     let (n, s) = (r.random_range(1..=300), r.random_range(0..1000));
                     (
-                        crate::dag::random_layered(n, s),
+                        treesplit_apps::dag::random_layered(n, s),
                         format!("--random {n} --seed {s}"),
                     )
                 };
@@ -260,19 +260,19 @@ impl SystemCase {
                 stops,
             } => {
                 struct V<'a>(&'a Case, &'a Case, (u64, Option<u64>));
-                impl crate::spec::AppVisitor for V<'_> {
+                impl treesplit_apps::spec::AppVisitor for V<'_> {
                     type Out = Result<usize, String>;
                     fn visit<T>(
                         self,
                         make_root: impl Fn() -> T,
-                        _: impl Fn(&T::Output) -> Option<crate::spec::Published>,
+                        _: impl Fn(&T::Output) -> Option<treesplit_apps::spec::Published>,
                     ) -> Self::Out
                     where
                         T: Task,
                         T::Output: std::fmt::Display
                             + PartialEq
                             + std::fmt::Debug
-                            + crate::spec::Objective,
+                            + treesplit_apps::spec::Objective,
                     {
                         check_resume(make_root, self.0, self.1, self.2)
                     }
@@ -286,16 +286,17 @@ impl SystemCase {
 /// The sequential work units of a tree application.
 fn sequential_units(app: &AppSpec) -> u64 {
     struct Units;
-    impl crate::spec::AppVisitor for Units {
+    impl treesplit_apps::spec::AppVisitor for Units {
         type Out = u64;
         fn visit<T>(
             self,
             make_root: impl Fn() -> T,
-            _: impl Fn(&T::Output) -> Option<crate::spec::Published>,
+            _: impl Fn(&T::Output) -> Option<treesplit_apps::spec::Published>,
         ) -> u64
         where
             T: Task,
-            T::Output: std::fmt::Display + PartialEq + std::fmt::Debug + crate::spec::Objective,
+            T::Output:
+                std::fmt::Display + PartialEq + std::fmt::Debug + treesplit_apps::spec::Objective,
         {
             run_sequential(make_root()).work_units
         }

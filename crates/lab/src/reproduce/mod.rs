@@ -222,7 +222,7 @@ impl Finding {
             plot: None,
             verdict: Verdict::NotYetMeasured,
             remark: format!(
-                "Waits for its issue to land; wire the measurement into `{hook}` (crates/apps/src/reproduce)."
+                "Waits for its issue to land; wire the measurement into `{hook}` (crates/lab/src/reproduce)."
             ),
         }
     }
