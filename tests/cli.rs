@@ -452,7 +452,10 @@ fn searches_check_published_answers_and_bad_files_name_file_and_line() {
     let o = treesplit(&[
         "run",
         "knapsack",
-        "crates/apps/tests/data/knapsack/knapPI_1_100_1000_1.txt",
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/crates/testkit/data/knapsack/knapPI_1_100_1000_1.txt"
+        ),
         "--pes",
         "2",
         "--quiet",
@@ -475,7 +478,7 @@ fn searches_check_published_answers_and_bad_files_name_file_and_line() {
         "--korf",
         "79",
         "--korf-file",
-        "crates/apps/tests/data/korf100.tsv",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/crates/apps/data/korf100.tsv"),
         "--pes",
         "16",
     ]);
@@ -491,7 +494,7 @@ fn searches_check_published_answers_and_bad_files_name_file_and_line() {
         "--korf",
         "79",
         "--korf-file",
-        "crates/apps/tests/data/korf100.tsv",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/crates/apps/data/korf100.tsv"),
         "--pes",
         "1",
         "--quiet",
@@ -534,7 +537,7 @@ fn searches_check_published_answers_and_bad_files_name_file_and_line() {
                 "--korf",
                 "101",
                 "--korf-file",
-                "crates/apps/tests/data/korf100.tsv",
+                concat!(env!("CARGO_MANIFEST_DIR"), "/crates/apps/data/korf100.tsv"),
             ][..],
             "no instance 101",
         ),
@@ -548,7 +551,7 @@ fn searches_check_published_answers_and_bad_files_name_file_and_line() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-const KORF: &str = "crates/apps/tests/data/korf100.tsv";
+const KORF: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/apps/data/korf100.tsv");
 
 /// `args` with `--json`: exit 0 and exactly one JSON document on stdout.
 fn json_of(args: &[&str]) -> serde_json::Value {
@@ -952,7 +955,10 @@ fn flags_that_do_not_apply_are_rejected() {
         &[
             "sim",
             "knapsack",
-            "crates/apps/tests/data/knapsack/knapPI_1_100_1000_1.txt",
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/crates/testkit/data/knapsack/knapPI_1_100_1000_1.txt"
+            ),
             "--pes",
             "16",
             "--balancer",
@@ -1054,7 +1060,10 @@ fn compare_accepts_any_optimal_answer_of_a_search() {
     let o = treesplit(&[
         "compare",
         "knapsack",
-        "crates/apps/tests/data/knapsack/f1_l-d_kp_10_269.txt",
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/crates/testkit/data/knapsack/f1_l-d_kp_10_269.txt"
+        ),
         "--pes",
         "16",
         "--quiet",
@@ -1384,7 +1393,10 @@ fn every_subcommand_takes_the_common_options_and_errors_are_json() {
     let j = json_of(&[
         "bench",
         "knapsack",
-        "crates/apps/tests/data/knapsack/knapPI_1_100_1000_1.txt",
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/crates/testkit/data/knapsack/knapPI_1_100_1000_1.txt"
+        ),
         "--repeat",
         "1",
         "--seed",
@@ -1467,7 +1479,10 @@ fn searches_without_a_published_optimum_and_flag_names() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("items.txt");
     std::fs::copy(
-        "crates/apps/tests/data/knapsack/knapPI_1_100_1000_1.txt",
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/crates/testkit/data/knapsack/knapPI_1_100_1000_1.txt"
+        ),
         &file,
     )
     .unwrap();

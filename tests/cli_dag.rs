@@ -6,8 +6,14 @@ mod cli_support;
 
 use cli_support::{stderr, stdout, treesplit, treesplit_with};
 
-const FIG: &str = "crates/apps/tests/data/dag/fig14_7.stg";
-const SMALL: &str = "crates/apps/tests/data/dag/small10.stg";
+const FIG: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/crates/testkit/data/dag/fig14_7.stg"
+);
+const SMALL: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/crates/testkit/data/dag/small10.stg"
+);
 const SCHEDULERS: [&str; 3] = ["master-worker", "random-static", "work-stealing"];
 
 fn json(args: &[&str]) -> serde_json::Value {

@@ -128,7 +128,7 @@ fn answers_on_2_to_4_hosts() {
     // almost at the root).
     let knapsack = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/crates/apps/tests/data/knapsack/f8_l-d_kp_23_10000.txt"
+        "/crates/testkit/data/knapsack/f8_l-d_kp_23_10000.txt"
     );
     let nqueens_units =
         treesplit::run_sequential(treesplit_apps::NQueens::new(11).unwrap()).work_units;

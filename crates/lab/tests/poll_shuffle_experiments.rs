@@ -3,7 +3,6 @@
 //! ignored ones (`cargo test -p treesplit-apps --release --test poll_shuffle_experiments --
 //! --ignored --nocapture`), which print their rows as JSON lines.
 
-use std::path::PathBuf;
 use treesplit::machine::sim::{MessageLength, Routing};
 use treesplit::Topology;
 use treesplit::{Balancer, BalancerKind};
@@ -12,6 +11,7 @@ use treesplit_lab::experiments::networks::{self, Algorithm};
 use treesplit_lab::experiments::poll_shuffle::{
     adaptive_rows, knapsack_length_rows, knapsack_piece_bytes, machine, sync_rows,
 };
+use treesplit_testkit::data;
 
 /// Lemma 4: notifications per d phases stay near c·γ̄·d (γ̄ ≤ 1), far below P; Lemma 5: the
 /// estimates exist and are not far below the truth on average.
@@ -45,11 +45,7 @@ fn local_synchronization_is_efficient() {
 /// §6.1: a published instance's split-off pieces shrink to a header and a path.
 #[test]
 fn knapsack_pieces_are_paths() {
-    let k = KnapsackFile::read(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../apps/tests/data/knapsack/knapPI_1_1000_1000_1.txt"),
-    )
-    .unwrap();
+    let k = KnapsackFile::read(&data::path("knapsack/knapPI_1_1000_1000_1.txt")).unwrap();
     let b = knapsack_piece_bytes(k.instance, 50);
     assert!(b.pieces >= 10, "{b:?}");
     assert!(b.before > 10_000.0, "{b:?}");
@@ -91,12 +87,7 @@ fn compact_pieces_send_fewer_bytes() {
 }
 
 fn knapsack(name: &str) -> KnapsackFile {
-    KnapsackFile::read(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../apps/tests/data/knapsack")
-            .join(name),
-    )
-    .unwrap()
+    KnapsackFile::read(&data::path("knapsack").join(name)).unwrap()
 }
 
 fn print<T: serde::Serialize>(rows: &[T]) {
@@ -135,7 +126,7 @@ fn figures_local_against_global() {
 #[test]
 #[ignore]
 fn figures_knapsack_bytes() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../apps/tests/data/knapsack");
+    let dir = data::path("knapsack");
     for name in [
         "knapPI_1_100_1000_1.txt",
         "knapPI_1_1000_1000_1.txt",

@@ -2,14 +2,14 @@
 //! topology, synthetic, UTS, N-Queens, knapsack and Golomb trees, timelines on and off, unit
 //! limits, adversaries, and the first DST cases) whose complete output (the JSON report with
 //! every counter and virtual time, the recorded trace, the Gantt segments, the error of a
-//! limited run) must stay byte for byte what `tests/data/golden_sim/` holds. It pins the
+//! limited run) must stay byte for byte what `data/golden_sim/` holds. It pins the
 //! simulator's semantics while its engine is made faster: an optimization that changes any
 //! figure of any run fails here.
 //!
 //! The stored file holds one SHA-1 digest of each run's output (the outputs themselves are
 //! megabytes). On a mismatch the test writes the new outputs to `target/golden_sim/` to be
 //! compared. Regenerate (only for an intended change of the simulator's semantics, and say so
-//! in the commit) with `TREESPLIT_BLESS=1 cargo test -p treesplit-apps --test golden_sim`.
+//! in the commit) with `TREESPLIT_BLESS=1 cargo test -p treesplit-testkit --test golden_sim`.
 
 use sha1::{Digest, Sha1};
 use std::fmt::{Debug, Display};
@@ -20,6 +20,7 @@ use treesplit_apps::spec::{AppSpec, AppVisitor, KnapsackFile, Objective, Publish
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 use treesplit_apps::uts::UtsParams;
 use treesplit_lab::dst::{simulate_maybe_adversarial, Case};
+use treesplit_testkit::data;
 
 /// The whole output of one run, as text.
 struct Golden<'c>(&'c Case);
@@ -99,10 +100,8 @@ fn corpus() -> Vec<(String, Case)> {
         }
     }
     // Applications, timelines and limits on a few balancers.
-    let knapsack = KnapsackFile::read(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/knapsack/f1_l-d_kp_10_269.txt"),
-    )
-    .expect("the knapsack instance");
+    let knapsack = KnapsackFile::read(&data::path("knapsack/f1_l-d_kp_10_269.txt"))
+        .expect("the knapsack instance");
     let apps = [
         ("synthetic", synthetic(50_000, 0.3, SplitRule::Random)),
         (
@@ -168,7 +167,7 @@ fn corpus() -> Vec<(String, Case)> {
 }
 
 fn data_file() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden_sim/digests.tsv")
+    data::path("golden_sim/digests.tsv")
 }
 
 #[test]

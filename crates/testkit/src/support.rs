@@ -1,6 +1,6 @@
-//! Shared support of the library's integration tests (and, through `#[path]`, of the apps
-//! crate's): a time bound for runs that might hang, and task types written against the
-//! public `Task` trait whose answers are known without the library:
+//! Shared support of the integration tests of the library and the applications: a time bound
+//! for runs that might hang, and task types written against the public `Task` trait whose
+//! answers are known without the library:
 //!
 //! - [`Tree`]: an irregular, deterministic hash-driven tree (UTS-like, binomial); its node
 //!   count and checksum come from [`Tree::count`], a plain recursive walk.
@@ -14,9 +14,6 @@
 //!   comes from [`Knap::optimum_by_dp`].
 //! - [`Find`]: a decision search that calls `ctx.stop()` when it finds its target.
 //! - [`with_polling`], [`with_round`]: set the options of a typed [`Balancer`] in place.
-//!
-//! Every file that includes this module uses only part of it.
-#![allow(dead_code)]
 
 use serde::{Deserialize, Serialize};
 use std::sync::mpsc;
