@@ -1,13 +1,11 @@
-//! Issue 14's poll-and-shuffle measurements (`treesplit_lab::experiments::poll_shuffle`):
-//! small, checked versions run with the suite; the figures of BENCHMARKS.md come from the
-//! ignored ones (`cargo test -p treesplit-apps --release --test poll_shuffle_experiments --
-//! --ignored --nocapture`), which print their rows as JSON lines.
+//! The poll-and-shuffle measurements (`treesplit_lab::experiments::poll_shuffle`) in small,
+//! checked versions; the full-size rows behind BENCHMARKS.md's figures come from the
+//! `figures` binary (`cargo run --release -p treesplit-lab --bin figures -- NAME`).
 
 use treesplit::machine::sim::{MessageLength, Routing};
 use treesplit::Topology;
 use treesplit::{Balancer, BalancerKind};
 use treesplit_apps::spec::KnapsackFile;
-use treesplit_lab::experiments::networks::{self, Algorithm};
 use treesplit_lab::experiments::poll_shuffle::{
     adaptive_rows, knapsack_length_rows, knapsack_piece_bytes, machine, sync_rows,
 };
@@ -88,93 +86,4 @@ fn compact_pieces_send_fewer_bytes() {
 
 fn knapsack(name: &str) -> KnapsackFile {
     KnapsackFile::read(&data::path("knapsack").join(name)).unwrap()
-}
-
-fn print<T: serde::Serialize>(rows: &[T]) {
-    for r in rows {
-        println!("{}", serde_json::to_string(r).unwrap());
-    }
-}
-
-#[test]
-#[ignore]
-fn figures_lemma_4_and_5() {
-    for c in [2.0, 8.0] {
-        print(&adaptive_rows(
-            &[256, 1024, 4096],
-            c,
-            20_000_000,
-            100,
-            &machine(Topology::Hypercube),
-        ));
-    }
-}
-
-#[test]
-#[ignore]
-fn figures_local_against_global() {
-    for topology in [Topology::Hypercube, Topology::Mesh2d] {
-        print(&sync_rows(
-            &[256, 1024],
-            20_000_000,
-            100,
-            &machine(topology),
-        ));
-    }
-}
-
-#[test]
-#[ignore]
-fn figures_knapsack_bytes() {
-    let dir = data::path("knapsack");
-    for name in [
-        "knapPI_1_100_1000_1.txt",
-        "knapPI_1_1000_1000_1.txt",
-        "knapPI_2_1000_1000_1.txt",
-        "knapPI_3_1000_1000_1.txt",
-    ] {
-        let k = KnapsackFile::read(&dir.join(name)).unwrap();
-        let b = knapsack_piece_bytes(k.instance, 200);
-        println!("{name}\t{}", serde_json::to_string(&b).unwrap());
-    }
-}
-
-/// §6.1's efficiency claim: knapPI_3_1000 on a 32 × 32 mesh (P = 1024; random polling and
-/// poll-and-shuffle) and a crossbar (random polling),
-/// lengths not charged and charged at BYTE_TIME (default 0.1, 0.5) per byte, packet and
-/// cut-through routing, inline pieces against compact ones (ONLY=mesh-rp, mesh-ps or
-/// crossbar-rp: one of the three).
-#[test]
-#[ignore]
-fn figures_knapsack_lengths() {
-    let k = knapsack("knapPI_3_1000_1000_1.txt");
-    let byte_times: Vec<f64> = std::env::var("BYTE_TIME")
-        .map(|v| v.split(',').map(|x| x.parse().unwrap()).collect())
-        .unwrap_or(vec![0.1, 0.5]);
-    let mut lengths = vec![None];
-    for &byte_time in &byte_times {
-        for routing in [Routing::Packet, Routing::CutThrough] {
-            lengths.push(Some(MessageLength { byte_time, routing }));
-        }
-    }
-    let random_polling = Balancer::new(BalancerKind::RandomPolling);
-    // Poll-and-shuffle with the mesh's embedding and default phase (issue 14's sweeps).
-    let poll_and_shuffle =
-        networks::config(Topology::Mesh2d, 1024, Algorithm::PollAndShuffle, 1).balancer;
-    let only = std::env::var("ONLY").unwrap_or_default();
-    for (name, topology, balancer) in [
-        ("mesh-rp", Topology::Mesh2d, &random_polling),
-        ("mesh-ps", Topology::Mesh2d, &poll_and_shuffle),
-        ("crossbar-rp", Topology::Crossbar, &random_polling),
-    ] {
-        if !only.is_empty() && only != name {
-            continue;
-        }
-        let rows = knapsack_length_rows(&k.instance, 1024, balancer, &machine(topology), &lengths)
-            .unwrap();
-        for r in &rows {
-            assert_eq!(Some(r.profit), k.optimum);
-        }
-        print(&rows);
-    }
 }

@@ -1,4 +1,4 @@
-//! Issue 14 (paper 002 §4): poll-and-shuffle on meshes, hypercubes and fat trees against
+//! Paper 002 §4: poll-and-shuffle on meshes, hypercubes and fat trees against
 //! random polling, in the simulator with T_rout = T_hop = 10, T_split = 5, Δt = 10 (the
 //! `treesplit sim` defaults). One [`Row`] per (network, P, algorithm, application): T_par,
 //! T_seq/P and the lower-order term T_par − T_seq/P that Theorems 1, 3 and 4 bound
@@ -289,78 +289,5 @@ mod tests {
             "2-D mesh of 64: 6 − ⌊2·log₂ 6⌋ = 1 phase"
         );
         assert_eq!(rows[1].phases, Some(6));
-    }
-}
-
-/// The issue-14 sweep as BENCHMARKS.md reports it (run with `cargo test -p treesplit-apps
-/// --release --lib experiments::networks::report -- --ignored --nocapture`; WORK sets the
-/// synthetic tree's units, default 2^24; APP=T1 or APP=T3 (any named UTS tree) sweeps that
-/// UTS tree instead; SWEEP=mesh or SWEEP=cube one half).
-#[cfg(test)]
-mod report {
-    use super::*;
-    use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
-
-    #[test]
-    #[ignore]
-    fn report() {
-        let work = std::env::var("WORK")
-            .ok()
-            .and_then(|w| w.parse().ok())
-            .unwrap_or(1 << 24);
-        let synthetic = AppSpec::Synthetic(SyntheticParams {
-            work,
-            alpha: 0.3,
-            atomic: 8,
-            rule: SplitRule::Random,
-            spin: 1,
-            seed: 7,
-        });
-        let apps = match std::env::var("APP") {
-            Ok(tree) if !tree.is_empty() && tree != "synthetic" => [AppSpec::Uts(
-                treesplit_apps::uts::UtsParams::parse(&[tree]).expect("a named UTS tree"),
-            )],
-            _ => [synthetic],
-        };
-        let mesh: &[usize] = &[1024, 4096, 16384];
-        let cube: &[usize] = &[256, 1024, 4096, 16384];
-        let all = [
-            Algorithm::PollAndShuffle,
-            Algorithm::RowMajor,
-            Algorithm::RandomPolling,
-        ];
-        let print = |r: &Row| println!("{}\t{:.1}s", r.tsv(), r.wall_seconds);
-        let which = std::env::var("SWEEP").unwrap_or_default();
-        let mut rows = Vec::new();
-        if which.is_empty() || which == "mesh" {
-            rows.extend(sweep(&[(Topology::Mesh2d, mesh)], &all, &apps, 1, print).unwrap());
-        }
-        if which.is_empty() || which == "cube" {
-            rows.extend(
-                sweep(
-                    &[(Topology::Hypercube, cube), (Topology::FatTree, cube)],
-                    &[Algorithm::PollAndShuffle, Algorithm::RandomPolling],
-                    &apps,
-                    1,
-                    print,
-                )
-                .unwrap(),
-            );
-        }
-        for network in [Topology::Mesh2d, Topology::Hypercube, Topology::FatTree] {
-            for algorithm in all {
-                let pts: Vec<(f64, f64)> = rows
-                    .iter()
-                    .filter(|r| r.network == network && r.algorithm == algorithm)
-                    .map(|r| (r.pes as f64, r.lower_order))
-                    .collect();
-                if pts.len() >= 2 {
-                    println!(
-                        "fit {network} {algorithm}: T_par − T_seq/P ∝ P^{:.3}",
-                        fit_exponent(&pts)
-                    );
-                }
-            }
-        }
     }
 }
