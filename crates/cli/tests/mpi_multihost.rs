@@ -17,7 +17,7 @@ const HOSTS: usize = 4;
 
 fn script() -> Command {
     let mut cmd =
-        Command::new(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/multihost.sh"));
+        Command::new(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/multihost.sh"));
     // Names and state of this test only (a developer's own setup keeps the default prefix).
     cmd.env("TS_MULTIHOST_PREFIX", "tsmt")
         .env("TS_MULTIHOST_NET", "78")
@@ -128,7 +128,7 @@ fn answers_on_2_to_4_hosts() {
     // almost at the root).
     let knapsack = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/crates/testkit/data/knapsack/f8_l-d_kp_23_10000.txt"
+        "/../testkit/data/knapsack/f8_l-d_kp_23_10000.txt"
     );
     let nqueens_units =
         treesplit::run_sequential(treesplit_apps::NQueens::new(11).unwrap()).work_units;

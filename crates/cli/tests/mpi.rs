@@ -113,7 +113,7 @@ fn poll_and_shuffle_with_local_synchronization_on_mpi() {
                 "knapsack",
                 concat!(
                     env!("CARGO_MANIFEST_DIR"),
-                    "/crates/testkit/data/knapsack/knapPI_1_100_1000_1.txt"
+                    "/../testkit/data/knapsack/knapPI_1_100_1000_1.txt"
                 ),
                 "--balancer",
                 "poll-and-shuffle",
@@ -277,7 +277,7 @@ fn puzzle15_json_on_ranks() {
             "--korf",
             "79",
             "--korf-file",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/crates/apps/data/korf100.tsv"),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../apps/data/korf100.tsv"),
             "--machine",
             "mpi",
             "--json",
@@ -305,7 +305,7 @@ fn branch_and_bound_on_ranks() {
                     "knapsack",
                     concat!(
                         env!("CARGO_MANIFEST_DIR"),
-                        "/crates/testkit/data/knapsack/knapPI_3_500_1000_1.txt"
+                        "/../testkit/data/knapsack/knapPI_3_500_1000_1.txt"
                     ),
                 ][..],
                 &[][..],
@@ -315,7 +315,7 @@ fn branch_and_bound_on_ranks() {
                     "knapsack",
                     concat!(
                         env!("CARGO_MANIFEST_DIR"),
-                        "/crates/testkit/data/knapsack/knapPI_2_200_1000_1.txt"
+                        "/../testkit/data/knapsack/knapPI_2_200_1000_1.txt"
                     ),
                 ][..],
                 &["--balancer", "master-worker", "--h", "6"][..],
@@ -344,7 +344,7 @@ fn branch_and_bound_on_ranks() {
                 "--korf",
                 "79",
                 "--korf-file",
-                concat!(env!("CARGO_MANIFEST_DIR"), "/crates/apps/data/korf100.tsv"),
+                concat!(env!("CARGO_MANIFEST_DIR"), "/../apps/data/korf100.tsv"),
                 "--machine",
                 "mpi",
             ],
@@ -522,7 +522,7 @@ fn treesplit_seq(args: &[&str]) -> serde_json::Value {
 fn dag_schedulers_respect_dependencies_on_mpi() {
     let stg = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/crates/testkit/data/dag/small10.stg"
+        "/../testkit/data/dag/small10.stg"
     );
     for scheduler in ["master-worker", "random-static", "work-stealing"] {
         for input in [&["dag", "--multiply", "2"][..], &["dag", stg][..]] {

@@ -454,7 +454,7 @@ fn searches_check_published_answers_and_bad_files_name_file_and_line() {
         "knapsack",
         concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/crates/testkit/data/knapsack/knapPI_1_100_1000_1.txt"
+            "/../testkit/data/knapsack/knapPI_1_100_1000_1.txt"
         ),
         "--pes",
         "2",
@@ -478,7 +478,7 @@ fn searches_check_published_answers_and_bad_files_name_file_and_line() {
         "--korf",
         "79",
         "--korf-file",
-        concat!(env!("CARGO_MANIFEST_DIR"), "/crates/apps/data/korf100.tsv"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../apps/data/korf100.tsv"),
         "--pes",
         "16",
     ]);
@@ -494,7 +494,7 @@ fn searches_check_published_answers_and_bad_files_name_file_and_line() {
         "--korf",
         "79",
         "--korf-file",
-        concat!(env!("CARGO_MANIFEST_DIR"), "/crates/apps/data/korf100.tsv"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../apps/data/korf100.tsv"),
         "--pes",
         "1",
         "--quiet",
@@ -537,7 +537,7 @@ fn searches_check_published_answers_and_bad_files_name_file_and_line() {
                 "--korf",
                 "101",
                 "--korf-file",
-                concat!(env!("CARGO_MANIFEST_DIR"), "/crates/apps/data/korf100.tsv"),
+                concat!(env!("CARGO_MANIFEST_DIR"), "/../apps/data/korf100.tsv"),
             ][..],
             "no instance 101",
         ),
@@ -551,7 +551,7 @@ fn searches_check_published_answers_and_bad_files_name_file_and_line() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-const KORF: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/apps/data/korf100.tsv");
+const KORF: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../apps/data/korf100.tsv");
 
 /// `args` with `--json`: exit 0 and exactly one JSON document on stdout.
 fn json_of(args: &[&str]) -> serde_json::Value {
@@ -957,7 +957,7 @@ fn flags_that_do_not_apply_are_rejected() {
             "knapsack",
             concat!(
                 env!("CARGO_MANIFEST_DIR"),
-                "/crates/testkit/data/knapsack/knapPI_1_100_1000_1.txt"
+                "/../testkit/data/knapsack/knapPI_1_100_1000_1.txt"
             ),
             "--pes",
             "16",
@@ -1062,7 +1062,7 @@ fn compare_accepts_any_optimal_answer_of_a_search() {
         "knapsack",
         concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/crates/testkit/data/knapsack/f1_l-d_kp_10_269.txt"
+            "/../testkit/data/knapsack/f1_l-d_kp_10_269.txt"
         ),
         "--pes",
         "16",
@@ -1395,7 +1395,7 @@ fn every_subcommand_takes_the_common_options_and_errors_are_json() {
         "knapsack",
         concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/crates/testkit/data/knapsack/knapPI_1_100_1000_1.txt"
+            "/../testkit/data/knapsack/knapPI_1_100_1000_1.txt"
         ),
         "--repeat",
         "1",
@@ -1481,7 +1481,7 @@ fn searches_without_a_published_optimum_and_flag_names() {
     std::fs::copy(
         concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/crates/testkit/data/knapsack/knapPI_1_100_1000_1.txt"
+            "/../testkit/data/knapsack/knapPI_1_100_1000_1.txt"
         ),
         &file,
     )

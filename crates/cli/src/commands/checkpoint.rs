@@ -258,7 +258,9 @@ where
                 snapshot.runs,
                 cp.path.display()
             ));
-            Err(super::run::limit_reached::<T::Output>(plan, limit, partial))
+            Err(super::finish::limit_reached::<T::Output>(
+                plan, limit, partial,
+            ))
         }
     }
 }
@@ -324,5 +326,5 @@ where
         }
     }
     verdict(&check)?;
-    super::run::check_result(plan, &report, make_root, notes)
+    super::finish::check_result(plan, &report, make_root, notes)
 }

@@ -4,13 +4,14 @@
 //! baseline. The 15-puzzle, a sequence of computations, goes to `ida`.
 
 use super::fault::{self, Faulty};
+use super::finish::{check_result, limit_reached};
 use super::{bfs, ida, with_machine, CliMachine, UseMachine};
 use crate::output::{self, print_published, verdict, Failure, Notes};
 use crate::plan::{App, AppVisitor, MachinePlan, Published, RunPlan};
 use serde::Serialize;
 use std::fmt::{Debug, Display};
 use treesplit::trace::DEFAULT_TRACE_CAPACITY;
-use treesplit::{run_sequential, Config, Limit, Partial, Report, RunError, Task};
+use treesplit::{run_sequential, Config, Report, RunError, Task};
 use treesplit_apps::spec::Objective;
 
 pub fn run(plan: &RunPlan) -> Result<(), Failure> {
@@ -238,81 +239,6 @@ where
         verdict(&check)?;
         check_result(plan, report, self.make_root, notes)
     }
-}
-
-/// `--check`: the contract was kept during the run; now the answer against a sequential run.
-/// A search's work differs (search overhead) and another optimal solution is as good: it is
-/// judged by its objective value.
-pub(super) fn check_result<T: Task>(
-    plan: &RunPlan,
-    report: &Report<T::Output>,
-    make_root: impl Fn() -> T,
-    notes: Notes,
-) -> Result<(), Failure>
-where
-    T::Output: Display + PartialEq + Debug + Objective,
-{
-    if plan.balance.checks() && !plan.app.is_optimization() {
-        treesplit::check::against_sequential(make_root(), report).map_err(Failure::from)?;
-        notes.note(format_args!(
-            "check: the task kept its contract; result and {} work units match the sequential run",
-            report.totals.work_units
-        ));
-    } else if plan.balance.checks() {
-        let seq = run_sequential(make_root());
-        if !report.output.matches_objective(&seq.output) {
-            return Err(Failure::wrong(format!(
-                "check: the run found {}, the sequential run {}",
-                report.output, seq.output
-            )));
-        }
-        notes.note(format_args!(
-            "check: the task kept its contract; the objective matches the sequential run's ({})",
-            seq.output
-        ));
-    }
-    Ok(())
-}
-
-/// `run --json` of a run stopped by a limit: the partial report.
-#[derive(Serialize)]
-struct PartialJson<'a, O> {
-    app: String,
-    stopped_by: String,
-    partial: bool,
-    result: &'a O,
-    report: &'a Report<O>,
-}
-
-/// A run stopped by `--max-units`, `--time-limit` or a signal: print the partial report
-/// (JSON under `--json`), then fail (exit code 1).
-pub(super) fn limit_reached<O: Serialize + Display + Clone + 'static>(
-    plan: &RunPlan,
-    limit: Limit,
-    partial: Partial,
-) -> Failure {
-    let error = RunError::LimitReached {
-        limit,
-        partial: partial.clone(),
-    };
-    if let Some(report) = partial.report::<O>() {
-        let app = plan.app.describe();
-        if plan.out.json {
-            if let Err(f) = output::print_json(&PartialJson {
-                app,
-                stopped_by: limit.to_string(),
-                partial: true,
-                result: &report.output,
-                report: &report,
-            }) {
-                return f;
-            }
-        } else {
-            println!("{app} (partial, stopped by {limit}): {}", report.output);
-            print!("{}", report.summary());
-        }
-    }
-    Failure::from(error)
 }
 
 /// `--trace` and, on real machines, `--gantt`: the recorded trace to the files the plan names.

@@ -8,11 +8,11 @@ use cli_support::{stderr, stdout, treesplit, treesplit_with};
 
 const FIG: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/crates/testkit/data/dag/fig14_7.stg"
+    "/../testkit/data/dag/fig14_7.stg"
 );
 const SMALL: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/crates/testkit/data/dag/small10.stg"
+    "/../testkit/data/dag/small10.stg"
 );
 const SCHEDULERS: [&str; 3] = ["master-worker", "random-static", "work-stealing"];
 

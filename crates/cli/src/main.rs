@@ -1,20 +1,9 @@
-//! `treesplit`, the command-line tool: a thin layer over the `treesplit` library and the
-//! applications in `treesplit-apps`. This file only parses and dispatches. The layers, each
-//! importing only those below it:
-//!
-//! - `flags`: the clap definitions and which flags were given;
-//! - `plan`: flags → a checked, typed plan (application, machine, balancer configuration,
-//!   output options; the rules of which flags apply);
-//! - `commands`: run a plan (run/sim, bench, compare, dst, depth, trees, reproduce) on a machine;
-//! - `output`: exit codes, `error: …` printing, JSON, pictures.
+//! `treesplit`, the command-line tool: parse the flags, plan, and dispatch the plan to its
+//! command. Everything else is in the `treesplit_cli` library.
 
-mod commands;
-mod flags;
-mod output;
-mod plan;
-
-use plan::Plan;
 use std::process::ExitCode;
+use treesplit_cli::plan::{self, Plan};
+use treesplit_cli::{commands, flags, output};
 
 fn main() -> ExitCode {
     // Like other command-line tools, end quietly when the reader of our output goes away

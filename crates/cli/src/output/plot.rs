@@ -21,7 +21,7 @@ static FONT: Once = Once::new();
 
 pub(crate) fn register_font() {
     FONT.call_once(|| {
-        let bytes: &'static [u8] = include_bytes!("../../assets/DejaVuSans.ttf");
+        let bytes: &'static [u8] = include_bytes!("../../../../assets/DejaVuSans.ttf");
         let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, bytes);
     });
 }

@@ -13,6 +13,7 @@ pub mod dag;
 pub mod depth;
 pub mod dst;
 pub mod fault;
+pub mod finish;
 pub mod ida;
 pub mod progress;
 pub mod reproduce;
