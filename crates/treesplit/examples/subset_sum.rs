@@ -4,7 +4,7 @@
 //! The split hands over the *highest* unexplored alternative of the stack (the decision
 //! nearest the root), as paper 001 §14.5.4 recommends, so the splitting depth stays ≤ n.
 //!
-//! Run: `cargo run --release --example subset_sum -- 32 4`  (32 weights, 4 PEs)
+//! Run: `cargo run --release -p treesplit --example subset_sum -- 32 4`  (32 weights, 4 PEs)
 
 use serde::{Deserialize, Serialize};
 use treesplit::{run, run_sequential, Config, Context, Task};
