@@ -113,10 +113,10 @@ fn knapsack_reaches_every_published_optimum_up_to_1000_items() {
     }
 }
 
-/// Issue 12, defect 5: when every item fits, each "take" improves the incumbent; building
-/// each improvement's packing (O(n)) made the search quadratic (10^5 items did not finish in
-/// a minute). Now 10^5 items finish in well under a second (release) with the optimum Σ p.
-/// Each run gets 90 s: with compact knapsack pieces (issue 14) the whole test takes ~15 s in
+/// When every item fits, each "take" improves the incumbent; building each improvement's
+/// packing (O(n)) would make the search quadratic (10^5 items would not finish in a minute).
+/// 10^5 items finish in well under a second (release) with the optimum Σ p.
+/// Each run gets 90 s: with compact knapsack pieces the whole test takes ~15 s in
 /// the dev profile on an idle machine and exceeded 20 s per run under a loaded CI machine;
 /// a quadratic search takes far longer than 90 s.
 #[test]

@@ -1162,7 +1162,7 @@ fn an_unwritable_timeline_path_is_bad_input_before_the_run() {
     }
 }
 
-// ---- Issue 12: defects 4–7 and 11, and one command line -------------------------------------
+// ---- Bad input, limits and output details, and one command line ----------------------------
 
 /// Exit code 2 (bad input) with a message holding every one of `wanted`, and no panic.
 fn bad_input(o: &Output, what: &str, wanted: &[&str]) {
@@ -1470,7 +1470,7 @@ fn every_subcommand_takes_the_common_options_and_errors_are_json() {
     assert_eq!(j["exit_code"], 1, "{j}");
 }
 
-/// Issue 12, found by a new-user sweep: searches without a published optimum are judged by
+/// Searches without a published optimum are judged by
 /// the sequential run's objective (compare and --check), flags are named as typed, and fault
 /// injection is refused by every subcommand but run.
 #[test]
@@ -1759,7 +1759,7 @@ fn scatter_and_hashtable_bad_input_exits_2() {
     }
 }
 
-// ---- The chapter's examples: mandelbrot, integrate, bfs (issue 13) ----
+// ---- The chapter's examples: mandelbrot, integrate, bfs ----
 
 #[test]
 fn examples_report_their_answers_on_threads_and_sim() {
@@ -2004,7 +2004,7 @@ fn examples_bad_input_exits_2_with_a_clear_message() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 14: the network flags of `sim` — bad values and flags that do not apply are exit 2
+/// The network flags of `sim` — bad values and flags that do not apply are exit 2
 /// with a clear message; the new networks and message lengths run to the exact answer.
 #[test]
 fn sim_network_flags() {

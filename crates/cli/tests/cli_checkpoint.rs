@@ -1,4 +1,4 @@
-//! Checkpoint and resume from the command line (issue 17): a run stopped by a limit or by
+//! Checkpoint and resume from the command line: a run stopped by a limit or by
 //! SIGTERM writes its checkpoint and exits 1; `resume` on another P and balancer gives the
 //! published answer, and the units of all runs add up to the sequential count; periodic
 //! checkpoints finish exactly; damaged, truncated and foreign files are bad input (exit 2);

@@ -1,4 +1,4 @@
-//! The `treesplit` binary's run limits, UTS trees that never end, and `--check` (issue 12):
+//! The `treesplit` binary's run limits, UTS trees that never end, and `--check`:
 //! an infinite tree without a limit is bad input; with `--max-units` or `--time-limit` it
 //! ends within seconds with exit 1 and the partial report; `--check` verifies a run against
 //! the sequential one; caught panics print no raw panic location.

@@ -434,7 +434,7 @@ fn hashtable_on_3_ranks() {
     }
 }
 
-// ---- The chapter's examples on MPI ranks (issue 13) ----
+// ---- The chapter's examples on MPI ranks ----
 
 #[test]
 fn examples_on_3_ranks() {

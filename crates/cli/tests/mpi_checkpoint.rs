@@ -1,4 +1,4 @@
-//! Checkpoint and resume on the MPI machine (issue 17): a run on 3 ranks stopped by
+//! Checkpoint and resume on the MPI machine: a run on 3 ranks stopped by
 //! `--max-units` or by SIGUSR1 to `mpirun` writes its checkpoint (rank 0) and exits 1; the
 //! computation resumed on 2 ranks with periodic checkpoints (epochs agreed over the ranks),
 //! and on threads, gives the published answer with the sequential run's work units.

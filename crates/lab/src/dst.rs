@@ -206,7 +206,7 @@ impl Case {
             },
         };
         let splittable = kind.is_static() && r.random_bool(0.5);
-        // Paper 002 §4 and §6.1 (issue 14), drawn from a stream of their own so that the
+        // Paper 002 §4 and §6.1, drawn from a stream of their own so that the
         // cases drawn before keep their every other choice: a hypercubic network (for the
         // machine or neighbour polling), message-length charging, and poll-and-shuffle's
         // row-major embedding.

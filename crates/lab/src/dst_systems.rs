@@ -125,8 +125,8 @@ impl SystemCase {
                     }
                     other => other,
                 };
-                // The hash table's pieces carry its whole key table (they are not compact,
-                // issue 14), so with message-length charging a broadcast of the root takes
+                // The hash table's pieces carry its whole key table (they are not compact
+                // pieces), so with message-length charging a broadcast of the root takes
                 // far longer than the termination-delay bound's few dozen bytes per message.
                 let mut sim = base.sim.clone();
                 if matches!(app, AppSpec::Hashtable(_)) {

@@ -25,8 +25,8 @@ pub const DELTA_T: u64 = 10;
 pub enum Algorithm {
     /// Poll-and-shuffle with the network's embedding and its default phase (paper 002 §4).
     PollAndShuffle,
-    /// Poll-and-shuffle as before issue 14: row-major labels, every phase, the simulator's
-    /// old default round 2·T_rout + T_split + Δt.
+    /// Poll-and-shuffle without the network's embedding: row-major labels, every phase, a
+    /// round of 2·T_rout + T_split + Δt.
     RowMajor,
     /// Asynchronous random polling (paper 000).
     RandomPolling,

@@ -1,4 +1,4 @@
-//! Poll-and-shuffle sweeps of issue 14 (paper 002 §5, §6.1, §6.3), in the simulator:
+//! Poll-and-shuffle sweeps (paper 002 §5, §6.1, §6.3), in the simulator:
 //!
 //! - [`adaptive_rows`]: adaptive triggering — idle notifications per d = ⌈log₂ P⌉ phases
 //!   against Lemma 4 (Õ(log n)), and PE 0's estimates γ̂ against the true idle fraction γ̄ of
