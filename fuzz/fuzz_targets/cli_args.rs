@@ -1,21 +1,14 @@
-//! Fuzz the command line through the CLI's own flag and plan layers (`../src/flags.rs`,
-//! `../src/plan/`), compiled in here: argument vectors (NUL-separated in the input) are parsed
-//! and planned, never run. An error (exit 2) is fine; a panic is a bug. Arguments with a `/`
-//! are skipped, and the working directory is a fresh temporary folder, so that planning, which
-//! checks that output files can be written, only touches files there; `-` (standard input)
-//! is skipped too.
+//! Fuzz the command line through the CLI library's flag and plan layers
+//! (`treesplit_cli::flags`, `treesplit_cli::plan`): argument vectors (NUL-separated in the
+//! input) are parsed and planned, never run. An error (exit 2) is fine; a panic is a bug.
+//! Arguments with a `/` are skipped, and the working directory is a fresh temporary folder,
+//! so that planning, which checks that output files can be written, only touches files
+//! there; `-` (standard input) is skipped too.
 #![no_main]
-#![allow(dead_code, unused_imports)]
-
-#[path = "../../src/flags.rs"]
-mod flags;
-#[path = "../../src/output/mod.rs"]
-mod output;
-#[path = "../../src/plan/mod.rs"]
-mod plan;
 
 use libfuzzer_sys::fuzz_target;
 use std::sync::Once;
+use treesplit_cli::{flags, plan};
 
 static CWD: Once = Once::new();
 

@@ -248,9 +248,9 @@ pub struct PuzzleSpec {
     pub random_order: Option<u64>,
 }
 
-/// Korf's 100 instances with their optimal lengths and node counts (R. E. Korf, 1985; see
-/// `crates/apps/tests/data/SOURCES-shared-data.txt`).
-const KORF100: &str = include_str!("../tests/data/korf100.tsv");
+/// Korf's 100 instances with their optimal lengths and node counts (R. E. Korf, 1985; the
+/// file's header names its sources).
+const KORF100: &str = include_str!("../data/korf100.tsv");
 
 impl PuzzleSpec {
     /// Korf's instance `k` (1..=100) from the data file `path` (`-`: standard input).
@@ -265,8 +265,8 @@ impl PuzzleSpec {
         Self::korf_in(&path.display().to_string(), &text, k)
     }
 
-    /// Korf's instance `k` from the copy of `korf100.tsv` built into the program (the same
-    /// file as `crates/apps/tests/data/korf100.tsv`), so that no default path points outside
+    /// Korf's instance `k` from the copy of `korf100.tsv` built into the program (the file
+    /// `crates/apps/data/korf100.tsv`), so that no default path points outside
     /// the repository or depends on the working directory.
     pub fn korf_built_in(k: usize) -> Result<Self, String> {
         Self::korf_in("korf100.tsv (built in)", KORF100, k)

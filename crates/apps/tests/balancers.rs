@@ -7,16 +7,12 @@
 //! poll-and-shuffle variant, neighbourhood, round length) are tested on the library's own
 //! tasks in `crates/treesplit/tests/balancers.rs`.
 
-/// The library's test support (one copy of `within` for both crates).
-#[path = "../../treesplit/tests/support/mod.rs"]
-mod support;
-
 use std::time::Duration;
-use support::within;
 use treesplit::{
     run, run_sequential, simulate, Balancer, BalancerKind, Config, Jobs, PollingOptions, SimConfig,
     Task, TerminationKind, Topology,
 };
+use treesplit_testkit::support::within;
 
 /// The static balancers need a bag size: alternately 2^h jobs and q jobs per PE.
 fn with_jobs(cfg: Config, case: usize) -> Config {

@@ -8,10 +8,11 @@ use std::sync::Arc;
 use treesplit::dag::{evaluate, Dag, DagTask};
 use treesplit::{run, simulate, Config, ConfigError, DagScheduler, RunError, SimConfig};
 use treesplit_apps::dag::{multiply, parse_stg, random_layered};
+use treesplit_testkit::data;
 
 fn stg(name: &str) -> Dag {
-    let path = format!("{}/tests/data/dag/{name}", env!("CARGO_MANIFEST_DIR"));
-    parse_stg(&std::fs::read_to_string(&path).unwrap(), &path).unwrap()
+    let rel = format!("dag/{name}");
+    parse_stg(&data::read(&rel), &data::path(&rel).display().to_string()).unwrap()
 }
 
 fn dags() -> Vec<(&'static str, Arc<Dag>)> {

@@ -4,13 +4,10 @@
 //! multiple assignment (each PE's units are the sum over its q buckets), and a piece carries
 //! only its own buckets' keys on the wire.
 
-#[path = "../../treesplit/tests/support/mod.rs"]
-mod support;
-
 use std::time::Duration;
-use support::within;
 use treesplit::{run, run_sequential, simulate, BalancerKind, Config, Jobs, SimConfig, Task};
 use treesplit_apps::hashtable::{dedup, generate, insert_bucket, parse_keys, HashTable};
+use treesplit_testkit::support::within;
 
 #[test]
 fn a_bucket_costs_x_x_plus_1_over_2() {

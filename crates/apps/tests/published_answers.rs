@@ -2,16 +2,12 @@
 //! gives the sequential answer and the published one, and does exactly the sequential
 //! number of work units (nothing lost, nothing done twice).
 
-/// The library's test support (one copy of `within` for both crates).
-#[path = "../../treesplit/tests/support/mod.rs"]
-mod support;
-
 use std::time::Duration;
-use support::within;
 use treesplit::{run, run_sequential, Config, Report, Task};
 use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 use treesplit_apps::uts::{Uts, UtsParams};
 use treesplit_apps::NQueens;
+use treesplit_testkit::support::within;
 
 const PES: [usize; 6] = [1, 2, 3, 4, 7, 16];
 const SEEDS: [u64; 3] = [1, 2, 3];
@@ -22,9 +18,9 @@ fn run_checked<T: Task>(root: T, cfg: Config) -> Report<T::Output> {
     })
 }
 
-/// N-Queens totals by n, from the OEIS A000170 table in tests/data.
+/// N-Queens totals by n, from the OEIS A000170 table in the test kit's fixtures.
 fn published_nqueens() -> Vec<(u32, u64)> {
-    include_str!("data/n-queens.tsv")
+    treesplit_testkit::data::read("n-queens.tsv")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {

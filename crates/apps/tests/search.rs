@@ -1,24 +1,19 @@
 //! Branch-and-bound and decision search on every machine with published answers: knapsack
-//! optima (`../shared/data/knapsack/index.tsv`, up to 1000 items of each class), optimal
+//! optima (the test kit's `knapsack/index.tsv`, up to 1000 items of each class), optimal
 //! Golomb rulers (OEIS A003022, n ≤ 9), and Korf's 15-puzzle instances (optimal lengths and
-//! node counts from `../shared/data/korf100.tsv`), on threads and in the simulator for
+//! node counts from `crates/apps/data/korf100.tsv`), on threads and in the simulator for
 //! P ∈ {1, 2, 4, 7} and several balancers; early stop ends without a hang and with a valid
 //! solution.
 
-/// The library's test support (one copy of `within` for both crates).
-#[path = "../../treesplit/tests/support/mod.rs"]
-mod support;
-
 use std::path::Path;
 use std::time::Duration;
-use support::within;
 use treesplit::{run, run_sequential, simulate, Balancer, BalancerKind, Config, Jobs, SimConfig};
 use treesplit_apps::golomb::{is_golomb, Golomb};
 use treesplit_apps::knapsack::{Knapsack, Packing};
 use treesplit_apps::puzzle15::{ida_star, solves, IdaResult};
 use treesplit_apps::spec::{KnapsackFile, PuzzleSpec, GOLOMB_LENGTHS};
-
-const DATA: &str = "tests/data"; // copies of ../shared/data (see SOURCES-shared-data.txt)
+use treesplit_testkit::data;
+use treesplit_testkit::support::within;
 
 fn configs() -> Vec<Config> {
     let mut v = Vec::new();
@@ -72,7 +67,7 @@ fn knapsack_reaches_every_published_optimum_up_to_1000_items() {
         "knapPI_2_1000_1000_1",
         "knapPI_3_1000_1000_1",
     ] {
-        let path = Path::new(DATA).join("knapsack").join(format!("{name}.txt"));
+        let path = data::path(&format!("knapsack/{name}.txt"));
         let k = KnapsackFile::read(&path).unwrap();
         let optimum = k.optimum.expect("listed in index.tsv");
         let seq = run_sequential(Knapsack::new(k.instance.clone()));
@@ -118,10 +113,10 @@ fn knapsack_reaches_every_published_optimum_up_to_1000_items() {
     }
 }
 
-/// Issue 12, defect 5: when every item fits, each "take" improves the incumbent; building
-/// each improvement's packing (O(n)) made the search quadratic (10^5 items did not finish in
-/// a minute). Now 10^5 items finish in well under a second (release) with the optimum Σ p.
-/// Each run gets 90 s: with compact knapsack pieces (issue 14) the whole test takes ~15 s in
+/// When every item fits, each "take" improves the incumbent; building each improvement's
+/// packing (O(n)) would make the search quadratic (10^5 items would not finish in a minute).
+/// 10^5 items finish in well under a second (release) with the optimum Σ p.
+/// Each run gets 90 s: with compact knapsack pieces the whole test takes ~15 s in
 /// the dev profile on an idle machine and exceeded 20 s per run under a loaded CI machine;
 /// a quadratic search takes far longer than 90 s.
 #[test]
@@ -192,7 +187,11 @@ fn golomb_rulers_are_optimal_up_to_9_marks() {
 }
 
 fn korf(k: usize) -> PuzzleSpec {
-    PuzzleSpec::korf(&Path::new(DATA).join("korf100.tsv"), k).unwrap()
+    PuzzleSpec::korf(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("data/korf100.tsv"),
+        k,
+    )
+    .unwrap()
 }
 
 fn ida_threads(spec: &PuzzleSpec, cfg: &Config, stop: bool) -> IdaResult {

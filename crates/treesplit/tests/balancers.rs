@@ -7,16 +7,16 @@
 //! (and name the missing number of jobs, typed, for a task without);
 //! prefix sums balance as their theorems say; fast initialization starts PEs busy.
 
-mod support;
-
 use std::fmt::Debug;
 use std::time::Duration;
-use support::{jobs, jobs_expected, with_polling, with_round, within, Find, Knap, RangeSum, Tree};
 use treesplit::machine::sim::Delay;
 use treesplit::{
     run, run_sequential, simulate, Adaptive, Balancer, BalancerKind, BundleRule, Config,
     ConfigError, Jobs, PermutationKind, PhaseSync, PollingOptions, SimConfig, StaticPermutation,
     Task, TerminationKind, Topology,
+};
+use treesplit_testkit::support::{
+    self, jobs, jobs_expected, with_polling, with_round, within, Find, Knap, RangeSum, Tree,
 };
 
 const THREAD_PES: [usize; 4] = [1, 2, 3, 7];

@@ -6,18 +6,16 @@
 //! run the computation in epochs and write a file that decodes; branch-and-bound keeps its
 //! incumbent across a resume.
 
-mod support;
-
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use support::{Knap, Tree, TreeStats};
 use treesplit::checkpoint::{run_epochs, Ended, Plan, Snapshot};
 use treesplit::task::pieces::Pieces;
 use treesplit::{
     simulate, Balancer, BalancerKind, Config, Jobs, Limit, Outcome, RunError, SimConfig, Task,
     Threads,
 };
+use treesplit_testkit::support::{Knap, Tree, TreeStats};
 
 fn config(kind: BalancerKind, p: usize) -> Config {
     let mut c = Config::new(p).balancer(kind).delta_t(50).seed(p as u64);

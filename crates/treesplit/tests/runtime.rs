@@ -2,16 +2,14 @@
 //! that end the run with an error, termination that waits for work in transit, and runs
 //! that end within a time bound; bad configurations rejected with typed errors.
 
-mod support;
-
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
-use support::{within, RangeSum, Tree};
 use treesplit::config::{MAX_H, MAX_PES};
 use treesplit::{
     run, run_sequential, Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError,
     Context, Jobs, PermutationKind, PhaseSync, PollingOptions, RunError, Task, Threads,
 };
+use treesplit_testkit::support::{within, RangeSum, Tree};
 
 /// Σ f(i) over 0..n with a costly f (128 rounds of mixing per unit).
 fn range(n: u64) -> RangeSum {

@@ -5,15 +5,13 @@
 //! errors instead of hangs (panics, no progress, the event limit, bad machines), and the
 //! efficiency random polling must reach on the synthetic tree of paper 004.
 
-mod support;
-
-use support::{with_round, Alpha, RangeSum, Tree};
 use treesplit::machine::sim::adversary::EmptySplits;
 use treesplit::machine::sim::{Activity, Delay};
 use treesplit::{
     run_sequential, simulate, Balancer, BalancerKind, Config, ConfigError, Jobs, RunError,
     SimConfig, Topology,
 };
+use treesplit_testkit::support::{with_round, Alpha, RangeSum, Tree};
 
 #[test]
 fn every_p_and_network_gives_the_sequential_answer() {

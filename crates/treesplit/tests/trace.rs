@@ -3,14 +3,12 @@
 //! histogram counts exactly the requests answered; messages pair up; a small ring drops the
 //! oldest events and counts them; the simulator records the same timeline in virtual time.
 
-mod support;
-
 use std::time::Duration;
-use support::{within, RangeSum};
 use treesplit::trace::{EventKind, MessageKind, PeState, DEFAULT_TRACE_CAPACITY};
 use treesplit::{
     run, simulate, Balancer, Config, ConfigError, PollingOptions, Report, SimConfig, Trace,
 };
+use treesplit_testkit::support::{within, RangeSum};
 
 fn polling(p: usize) -> Config {
     Config::new(p)

@@ -1,0 +1,330 @@
+//! `run --checkpoint FILE [--checkpoint-every D]` and `resume FILE`: a computation that
+//! survives the end of a batch job.
+//!
+//! The computation runs in epochs (`treesplit::checkpoint`): each is a run that keeps its
+//! unfinished pieces when it stops; the pieces, the output so far, the units done and the
+//! incumbent go to FILE (atomically: a temporary file, then a rename), and the next epoch
+//! starts from them. An epoch ends at the next `--checkpoint-every`, at the run's own
+//! `--time-limit` or `--max-units` (both count for the whole computation), or on SIGTERM,
+//! SIGINT or SIGUSR1. `resume` reads FILE and carries on with any P, machine or balancer.
+//!
+//! On MPI, rank 0 holds the snapshot and decides each epoch's configuration (limits left,
+//! incumbent, a static balancer's number of jobs from the pieces' estimates); every rank
+//! learns it through `Machine::share_from_0`, and rank 0's decision to go on or end too.
+//! Open MPI's `mpirun` forwards SIGUSR1 to every rank (SIGTERM ends the job): send SIGUSR1
+//! to checkpoint an MPI job, e.g. Slurm's `--signal=B:USR1@120`.
+//!
+//! The signals are also how a run without `--checkpoint` ends cleanly: it stops within a
+//! slice, prints what it did and exits 1. A second SIGTERM or SIGINT ends the process at once.
+
+use super::CliMachine;
+use crate::output::{self, print_published, verdict, Failure, Notes};
+use crate::plan::{App, CheckpointPlan, Published, RunPlan};
+use serde::Serialize;
+use std::fmt::{Debug, Display};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+use treesplit::checkpoint::{after_epoch, epoch_config, Ended, Plan, Snapshot};
+use treesplit::task::pieces::Pieces;
+use treesplit::{Config, Jobs, Report, RunError, Task};
+use treesplit_apps::spec::Objective;
+
+/// The flag SIGTERM, SIGINT and SIGUSR1 set, installed once per process; a run whose
+/// configuration carries it (`Config::interrupt`) stops after its PEs' current slices, as at
+/// a limit. While the flag is set, a second SIGTERM or SIGINT ends the process (exit 1).
+pub fn interrupt_flag() -> Result<Arc<AtomicBool>, Failure> {
+    static FLAG: OnceLock<Result<Arc<AtomicBool>, String>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        #[cfg(unix)]
+        {
+            use signal_hook::consts::{SIGINT, SIGTERM, SIGUSR1};
+            use signal_hook::flag;
+            for signal in [SIGTERM, SIGINT] {
+                flag::register_conditional_shutdown(signal, 1, flag.clone())
+                    .map_err(|e| format!("cannot install a signal handler: {e}"))?;
+            }
+            for signal in [SIGTERM, SIGINT, SIGUSR1] {
+                flag::register(signal, flag.clone())
+                    .map_err(|e| format!("cannot install a signal handler: {e}"))?;
+            }
+        }
+        Ok(flag)
+    })
+    .clone()
+    .map_err(Failure::run)
+}
+
+/// The words that name the application in a checkpoint (`resume` parses them as the
+/// arguments of `treesplit run`); a knapsack file is named by its absolute path.
+fn app_words(app: &App) -> Vec<String> {
+    match app {
+        App::Knapsack(k) => vec![
+            "knapsack".into(),
+            std::fs::canonicalize(&k.path)
+                .unwrap_or_else(|_| k.path.clone())
+                .display()
+                .to_string(),
+        ],
+        other => other
+            .cli_args()
+            .split_whitespace()
+            .map(str::to_string)
+            .collect(),
+    }
+}
+
+/// What every rank learns of the next epoch from rank 0.
+#[derive(Default)]
+struct EpochWire {
+    /// 0: none, else units + 1.
+    max_units: u64,
+    /// 0: none, else nanoseconds + 1.
+    time_limit: u64,
+    /// 0: none, else 1 with the value in `incumbent`.
+    has_incumbent: u64,
+    incumbent: u64,
+    /// Static balancers: 0 as configured, 1 `Jobs::Depth`, 2 `Jobs::PerPe`.
+    jobs_kind: u64,
+    jobs: u64,
+}
+
+impl EpochWire {
+    fn from_config(c: &Config) -> Self {
+        let (jobs_kind, jobs) = match c.balancer.jobs() {
+            Some(Jobs::Depth(h)) => (1, u64::from(h)),
+            Some(Jobs::PerPe(q)) => (2, q),
+            _ => (0, 0),
+        };
+        EpochWire {
+            max_units: c.max_units.map_or(0, |u| u.saturating_add(1)),
+            time_limit: c
+                .time_limit
+                .map_or(0, |t| (t.as_nanos().min(u64::MAX as u128 - 1) as u64) + 1),
+            has_incumbent: u64::from(c.incumbent.is_some()),
+            incumbent: c.incumbent.unwrap_or(0) as u64,
+            jobs_kind,
+            jobs,
+        }
+    }
+
+    fn to_array(&self) -> [u64; 6] {
+        [
+            self.max_units,
+            self.time_limit,
+            self.has_incumbent,
+            self.incumbent,
+            self.jobs_kind,
+            self.jobs,
+        ]
+    }
+
+    /// The epoch's configuration: `base` with the shared values.
+    fn config(a: [u64; 6], base: &Config) -> Config {
+        let mut c = base.clone().keep_remaining(true);
+        c.max_units = (a[0] > 0).then(|| a[0] - 1);
+        c.time_limit = (a[1] > 0).then(|| std::time::Duration::from_nanos(a[1] - 1));
+        c.incumbent = (a[2] == 1).then_some(a[3] as i64);
+        match a[4] {
+            1 => c.balancer = c.balancer.with_jobs(Jobs::Depth(a[5] as u32)),
+            2 => c.balancer = c.balancer.with_jobs(Jobs::PerPe(a[5])),
+            _ => {}
+        }
+        c
+    }
+}
+
+/// Rank 0's decision after an epoch.
+const GO_ON: u64 = 1;
+const END: u64 = 0;
+const FAILED: u64 = 2;
+
+/// Run a checkpointed computation on `machine` and print its result (rank 0).
+#[allow(clippy::too_many_arguments)]
+pub fn run<T, M>(
+    plan: &RunPlan,
+    cp: &CheckpointPlan,
+    machine: &M,
+    config: Config,
+    make_root: impl Fn() -> T,
+    published: impl Fn(&T::Output) -> Option<Published>,
+    notes: Notes,
+) -> Result<(), Failure>
+where
+    T: Task,
+    T::Output: Display + PartialEq + Debug + Objective,
+    M: CliMachine,
+{
+    let rank0 = machine.prints();
+    let ck = Plan {
+        path: cp.path.clone(),
+        every: cp.every,
+    };
+    // Every rank reads the file (so that a bad one fails everywhere alike); rank 0 keeps it.
+    let mut snapshot = match &cp.resume {
+        Some(file) => {
+            let s = Snapshot::<T>::read(file)
+                .map_err(|e| Failure::input(format!("{}: {e}", file.display())))?;
+            notes.note(format_args!(
+                "resuming {}: {} pieces, {} work units done (runs so far: {})",
+                file.display(),
+                s.pieces.len(),
+                s.work_units,
+                s.runs
+            ));
+            rank0.then_some(s)
+        }
+        None => rank0.then(|| Snapshot::start(make_root(), app_words(&plan.app))),
+    };
+    let started = Instant::now();
+    let mut first = true;
+    let ended = loop {
+        let mut wire = [0u64; 6];
+        let mut by_checkpoint = false;
+        let mut root = Pieces::new(Vec::new());
+        let mut failure = None;
+        if let Some(s) = snapshot.as_mut() {
+            let (epoch, by) = epoch_config(&config, s, &ck, started);
+            by_checkpoint = by;
+            root = Pieces::new(std::mem::take(&mut s.pieces));
+            // A static balancer's number of jobs, from the pieces' estimates, decided here
+            // for every rank (only rank 0 holds the pieces).
+            let quiet = Notes { quiet: true };
+            match super::resolve_jobs(&epoch, &root, if first { notes } else { quiet }) {
+                Ok(epoch) => wire = EpochWire::from_config(&epoch).to_array(),
+                Err(f) => failure = Some(f),
+            }
+        }
+        // One broadcast: the epoch's configuration, and whether rank 0 failed to make it.
+        let mut shared = [0u64; 7];
+        shared[..6].copy_from_slice(&wire);
+        shared[6] = u64::from(failure.is_some());
+        machine.share_from_0(&mut shared);
+        if shared[6] == 1 {
+            return Err(failure.unwrap_or_else(|| Failure::run("rank 0 failed")));
+        }
+        wire.copy_from_slice(&shared[..6]);
+        first = false;
+        let epoch = EpochWire::config(wire, &config);
+        let result = machine.run(root, &epoch);
+        let mut decision = [END];
+        let mut outcome = None;
+        if let Some(s) = snapshot.as_mut() {
+            let result = match result {
+                Ok(Some(r)) => Ok(r.as_ref().clone()),
+                Ok(None) => Err(RunError::Internal("rank 0 has no report".into())),
+                Err(e) => Err(e),
+            };
+            match after_epoch(s, result, &ck, by_checkpoint) {
+                Ok(None) => {
+                    decision = [GO_ON];
+                    notes.note(format_args!(
+                        "checkpoint {}: {} pieces, {} work units done",
+                        ck.path.display(),
+                        s.pieces.len(),
+                        s.work_units
+                    ));
+                }
+                Ok(Some(ended)) => outcome = Some(Ok(ended)),
+                Err(e) => {
+                    decision = [FAILED];
+                    outcome = Some(Err(e));
+                }
+            }
+        } else if let Err(e) = result {
+            return Err(Failure::from(e));
+        }
+        machine.share_from_0(&mut decision);
+        match decision[0] {
+            GO_ON => continue,
+            _ => break outcome,
+        }
+    };
+    let Some(ended) = ended else {
+        return Ok(()); // ranks other than 0 print nothing
+    };
+    let snapshot = snapshot.expect("rank 0's snapshot");
+    match ended.map_err(Failure::from)? {
+        Ended::Finished(report) => {
+            finished(plan, cp, &snapshot, *report, make_root, published, notes)
+        }
+        Ended::Stopped(limit, partial) => {
+            notes.note(format_args!(
+                "checkpoint written to {}: {} pieces left, {} work units done (runs so far: {}); continue with `treesplit resume {}`",
+                cp.path.display(),
+                snapshot.pieces.len(),
+                snapshot.work_units,
+                snapshot.runs,
+                cp.path.display()
+            ));
+            Err(super::finish::limit_reached::<T::Output>(
+                plan, limit, partial,
+            ))
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct FinishedJson<'a, O> {
+    app: String,
+    result: &'a O,
+    published: Option<Published>,
+    /// Runs (epochs) of the whole computation, resumed ones included.
+    runs: u32,
+    /// Seconds of those runs.
+    seconds: f64,
+    work_units: u64,
+    /// The last run's report (its output and work units are the whole computation's).
+    report: &'a Report<O>,
+}
+
+/// The computation is complete: print its result, check it, remove the checkpoint.
+fn finished<T>(
+    plan: &RunPlan,
+    cp: &CheckpointPlan,
+    snapshot: &Snapshot<T>,
+    report: Report<T::Output>,
+    make_root: impl Fn() -> T,
+    published: impl Fn(&T::Output) -> Option<Published>,
+    notes: Notes,
+) -> Result<(), Failure>
+where
+    T: Task,
+    T::Output: Display + PartialEq + Debug + Objective,
+{
+    let check = published(&report.output);
+    if plan.out.json {
+        output::print_json(&FinishedJson {
+            app: plan.app.describe(),
+            result: &report.output,
+            published: check.clone(),
+            runs: snapshot.runs,
+            seconds: snapshot.seconds,
+            work_units: snapshot.work_units,
+            report: &report,
+        })?;
+    } else {
+        println!("{}: {}", plan.app.describe(), report.output);
+        print_published(&check);
+        print!("{}", report.summary());
+        println!(
+            "checkpointed computation: {} work units in {:.3} s in all, over {} runs",
+            snapshot.work_units, snapshot.seconds, snapshot.runs
+        );
+    }
+    if cp.path.exists() {
+        match std::fs::remove_file(&cp.path) {
+            Ok(()) => notes.note(format_args!(
+                "the computation is complete: removed the checkpoint {}",
+                cp.path.display()
+            )),
+            Err(e) => notes.note(format_args!(
+                "the computation is complete, but the checkpoint {} could not be removed: {e}",
+                cp.path.display()
+            )),
+        }
+    }
+    verdict(&check)?;
+    super::finish::check_result(plan, &report, make_root, notes)
+}

@@ -1,0 +1,425 @@
+//! Pictures of a run with plotters: per-PE Gantt charts (working, splitting, sending, idle;
+//! real runs: requesting and terminating too) above the utilization curve when a timeline
+//! was kept (P ≤ 512), the utilization curve alone otherwise. The simulator's chart is drawn
+//! from its own segments in virtual time ([`draw`]), a real run's from its recorded trace in
+//! milliseconds ([`draw_trace`]), by the same code. SVG or PNG by the file's extension. The font is
+//! embedded (DejaVu Sans, see assets/DejaVuSans-LICENSE.txt), so no system library is needed.
+//! Part of the output layer; imports none of our modules.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::path::Path;
+use std::sync::Once;
+use treesplit::machine::sim::timeline::Utilization;
+use treesplit::machine::sim::{Activity, Segment};
+use treesplit::{Report, SimReport, Trace};
+
+/// Real runs draw per-PE rows up to this P (as the simulator keeps its timeline).
+const GANTT_MAX_PES: usize = 512;
+
+static FONT: Once = Once::new();
+
+pub(crate) fn register_font() {
+    FONT.call_once(|| {
+        let bytes: &'static [u8] = include_bytes!("../../../../assets/DejaVuSans.ttf");
+        let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, bytes);
+    });
+}
+
+/// Check that `path` names a file type we can draw.
+pub fn check_path(path: &Path, flag: &str) -> Result<(), String> {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("svg" | "png") => Ok(()),
+        _ => Err(format!(
+            "{flag} {}: the file name must end in .svg or .png",
+            path.display()
+        )),
+    }
+}
+
+/// A chart of one run: Gantt rows (if kept) above the utilization curve, times in ticks.
+struct Chart<'a> {
+    title: String,
+    segments: Option<&'a [Segment]>,
+    pes: usize,
+    /// The end of the run in ticks.
+    t_end: f64,
+    /// (tick, fraction of PEs busy).
+    utilization: Vec<(f64, f64)>,
+    /// Ticks to the unit of the time axis, and its name.
+    scale: f64,
+    x_desc: &'static str,
+}
+
+/// Draw a simulation's `report` to `path` (.svg or .png).
+pub fn draw<O>(path: &Path, report: &SimReport<O>) -> Result<(), String> {
+    let r = &report.report;
+    let chart = Chart {
+        title: format!(
+            "{} on P = {} ({}, T_rout {}), T_par = {}, efficiency {:.3}",
+            r.config.balancer,
+            r.pes(),
+            report.sim.topology,
+            report.sim.t_rout,
+            r.t_par,
+            r.efficiency().unwrap_or(0.0)
+        ),
+        segments: report.timeline.as_deref(),
+        pes: r.pes(),
+        t_end: r.t_par.max(1.0),
+        utilization: report
+            .utilization
+            .iter()
+            .map(|&(t, f)| (t as f64, f))
+            .collect(),
+        scale: 1.0,
+        x_desc: "virtual time",
+    };
+    draw_chart(path, &chart)
+}
+
+/// Draw a real run's recorded `trace` (threads, MPI) to `path` (.svg or .png), in
+/// milliseconds since the start.
+pub fn draw_trace<O>(path: &Path, report: &Report<O>, trace: &Trace) -> Result<(), String> {
+    let p = report.pes();
+    let segments = trace.segments();
+    let end = trace.end().max(1);
+    let mut busy = Utilization::default();
+    for s in &segments {
+        if matches!(s.activity, Activity::Working | Activity::Splitting) {
+            busy.add(s.start, s.end);
+        }
+    }
+    let chart = Chart {
+        title: format!(
+            "{} on P = {} ({}), T_par = {:.4} s, utilization {:.3}",
+            report.config.balancer,
+            p,
+            report.machine,
+            report.t_par,
+            report.utilization()
+        ),
+        segments: (p <= GANTT_MAX_PES).then_some(&segments[..]),
+        pes: p,
+        t_end: end as f64,
+        utilization: busy
+            .curve(p, end)
+            .into_iter()
+            .map(|(t, f)| (t as f64, f))
+            .collect(),
+        scale: trace.tick_seconds * 1e3,
+        x_desc: "time (ms)",
+    };
+    draw_chart(path, &chart)
+}
+
+fn draw_chart(path: &Path, chart: &Chart<'_>) -> Result<(), String> {
+    register_font();
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    let size = (1200, if chart.segments.is_some() { 800 } else { 400 });
+    match ext.as_deref() {
+        Some("svg") => draw_on(SVGBackend::new(path, size).into_drawing_area(), chart),
+        Some("png") => draw_on(BitMapBackend::new(path, size).into_drawing_area(), chart),
+        _ => Err("the file name must end in .svg or .png".into()),
+    }
+}
+
+/// Draw a DAG schedule (paper 001 Fig. 14.7): one line per PE, a box per task labelled with
+/// its id (when there is room), times in ticks × `tick_seconds` (the simulator: virtual time;
+/// real machines: shown in ms).
+pub fn draw_dag(
+    path: &Path,
+    title: &str,
+    pes: usize,
+    schedule: &[treesplit::dag::Placement],
+    tick_seconds: f64,
+    virtual_time: bool,
+) -> Result<(), String> {
+    register_font();
+    let rows = (pes as u32).clamp(1, 64);
+    let size = (1200, (120 + 40 * rows).min(900));
+    let (scale, x_desc) = if virtual_time {
+        (1.0, "virtual time")
+    } else {
+        (tick_seconds * 1e3, "time (ms)")
+    };
+    let d = DagChart {
+        title,
+        pes,
+        schedule,
+        scale,
+        x_desc,
+    };
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("svg") => dag_on(SVGBackend::new(path, size).into_drawing_area(), &d),
+        Some("png") => dag_on(BitMapBackend::new(path, size).into_drawing_area(), &d),
+        _ => Err("the file name must end in .svg or .png".into()),
+    }
+}
+
+struct DagChart<'a> {
+    title: &'a str,
+    pes: usize,
+    schedule: &'a [treesplit::dag::Placement],
+    scale: f64,
+    x_desc: &'static str,
+}
+
+fn dag_on<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    d: &DagChart<'_>,
+) -> Result<(), String> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(err)?;
+    let end = d
+        .schedule
+        .iter()
+        .map(|r| r.finish)
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64
+        * d.scale;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(d.title, ("sans-serif", 18))
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0f64..end, 0f64..d.pes.max(1) as f64)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .x_desc(d.x_desc)
+        .y_desc("PE")
+        .draw()
+        .map_err(err)?;
+    let fill = color(Activity::Working);
+    chart
+        .draw_series(d.schedule.iter().map(|r| {
+            let y = f64::from(r.pe);
+            Rectangle::new(
+                [
+                    (r.start as f64 * d.scale, y + 0.1),
+                    (r.finish as f64 * d.scale, y + 0.9),
+                ],
+                fill.filled(),
+            )
+        }))
+        .map_err(err)?;
+    chart
+        .draw_series(d.schedule.iter().map(|r| {
+            let y = f64::from(r.pe);
+            Rectangle::new(
+                [
+                    (r.start as f64 * d.scale, y + 0.1),
+                    (r.finish as f64 * d.scale, y + 0.9),
+                ],
+                WHITE.stroke_width(1),
+            )
+        }))
+        .map_err(err)?;
+    // Task ids, where a box is wide and tall enough to hold one.
+    if d.pes <= 64 {
+        let px_per_tick = 1100.0 / end;
+        chart
+            .draw_series(
+                d.schedule
+                    .iter()
+                    .filter(|r| (r.finish - r.start) as f64 * d.scale * px_per_tick >= 24.0)
+                    .map(|r| {
+                        let x = (r.start as f64 + 0.15 * (r.finish - r.start) as f64) * d.scale;
+                        Text::new(
+                            r.task.to_string(),
+                            (x, f64::from(r.pe) + 0.65),
+                            ("sans-serif", 13).into_font().color(&WHITE),
+                        )
+                    }),
+            )
+            .map_err(err)?;
+    }
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+/// Draw a balancer comparison: efficiency per balancer (name, efficiency) as bars.
+pub fn draw_comparison(path: &Path, title: &str, rows: &[(String, f64)]) -> Result<(), String> {
+    register_font();
+    let size = (1000, 500);
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("svg") => comparison_on(SVGBackend::new(path, size).into_drawing_area(), title, rows),
+        Some("png") => comparison_on(
+            BitMapBackend::new(path, size).into_drawing_area(),
+            title,
+            rows,
+        ),
+        _ => Err("the file name must end in .svg or .png".into()),
+    }
+}
+
+fn comparison_on<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    title: &str,
+    rows: &[(String, f64)],
+) -> Result<(), String> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(err)?;
+    let n = rows.len() as u32;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 18))
+        .margin(15)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d((0u32..n).into_segmented(), 0f64..1.05)
+        .map_err(err)?;
+    let names: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .y_desc("efficiency T_seq/(P·T_par)")
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),
+            _ => String::new(),
+        })
+        .draw()
+        .map_err(err)?;
+    chart
+        .draw_series(rows.iter().enumerate().map(|(i, r)| {
+            let i = i as u32;
+            Rectangle::new(
+                [
+                    (SegmentValue::Exact(i), 0.0),
+                    (SegmentValue::Exact(i + 1), r.1),
+                ],
+                color(Activity::Working).filled(),
+            )
+        }))
+        .map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+fn color(a: Activity) -> RGBColor {
+    match a {
+        Activity::Working => RGBColor(46, 139, 87),
+        Activity::Splitting => RGBColor(230, 140, 20),
+        Activity::Sending => RGBColor(65, 105, 225),
+        Activity::Receiving => RGBColor(148, 103, 189),
+        Activity::Idle => RGBColor(225, 225, 225),
+        Activity::Requesting => RGBColor(250, 210, 120),
+        Activity::Terminating => RGBColor(130, 130, 130),
+    }
+}
+
+fn draw_on<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, c: &Chart<'_>) -> Result<(), String> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(err)?;
+    let t_end = c.t_end * c.scale;
+    let util_area = match c.segments {
+        Some(segments) => {
+            let (upper, lower) = root.split_vertically(560);
+            gantt(&upper, segments, c, &c.title).map_err(err)?;
+            lower
+        }
+        None => root.clone(),
+    };
+    let caption = if c.segments.is_some() {
+        "fraction of PEs busy".to_string()
+    } else {
+        c.title.clone()
+    };
+    let mut chart = ChartBuilder::on(&util_area)
+        .caption(caption, ("sans-serif", 16))
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0f64..t_end, 0f64..1.05)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc(c.x_desc)
+        .y_desc("busy")
+        .draw()
+        .map_err(err)?;
+    let points: Vec<(f64, f64)> = c
+        .utilization
+        .iter()
+        .map(|&(t, f)| (t * c.scale, f))
+        .collect();
+    chart
+        .draw_series(LineSeries::new(
+            points,
+            color(Activity::Working).stroke_width(2),
+        ))
+        .map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+fn gantt<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    segments: &[Segment],
+    c: &Chart<'_>,
+    title: &str,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let (p, t_end, k) = (c.pes, c.t_end * c.scale, c.scale);
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 18))
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0f64..t_end, 0f64..p as f64)?;
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .x_desc(c.x_desc)
+        .y_desc("PE")
+        .draw()?;
+    for activity in [
+        Activity::Idle,
+        Activity::Working,
+        Activity::Splitting,
+        Activity::Sending,
+        Activity::Receiving,
+        Activity::Requesting,
+        Activity::Terminating,
+    ] {
+        if !segments.iter().any(|s| s.activity == activity) {
+            continue;
+        }
+        let c = color(activity);
+        chart
+            .draw_series(segments.iter().filter(|s| s.activity == activity).map(|s| {
+                let y = f64::from(s.pe);
+                Rectangle::new(
+                    [(s.start as f64 * k, y + 0.05), (s.end as f64 * k, y + 0.95)],
+                    c.filled(),
+                )
+            }))?
+            .label(format!("{activity:?}").to_lowercase())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()?;
+    Ok(())
+}

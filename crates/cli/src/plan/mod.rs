@@ -1,0 +1,998 @@
+//! The plan layer: from the parsed flags to a checked, typed description of what to run —
+//! the application, the machine, the balancer configuration and the output options. Every
+//! check of the input happens here (bad values and flags that do not apply, see [`rules`]),
+//! so the commands below only run plans, and read no flags.
+
+pub mod app;
+pub mod dag;
+pub mod rules;
+pub mod scatter;
+
+use crate::flags::{
+    AppArgs, BalancerName, BalancerOpts, BenchArgs, Cli, Command, Common, CompareArgs, DepthArgs,
+    DstArgs, Given, LimitFlags, MachineArg, ResumeArgs, RunArgs, SimArgs, SimOpts, SplitRuleArg,
+};
+use crate::output::{self, plot, Failure, Notes};
+pub use app::{App, AppVisitor, Published};
+use std::path::PathBuf;
+use treesplit::config::{DEFAULT_ROUND, MAX_H};
+use treesplit::embedding;
+use treesplit::machine::sim::adversary::parse_pe_list;
+use treesplit::machine::sim::{Delay, MessageLength};
+use treesplit::task::bag::theorem3_h;
+use treesplit::topology::Topology;
+use treesplit::{
+    Adaptive, Balancer, BalancerKind, BundleRule, Config, Embedding, Jobs, PermutationKind,
+    PhaseSync, PollingOptions, SimConfig, StaticPermutation, TerminationKind,
+};
+use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
+
+/// What a subcommand prints: `--json` and `--quiet`.
+#[derive(Debug, Clone, Copy)]
+pub struct Output {
+    pub json: bool,
+    pub quiet: bool,
+}
+
+impl Output {
+    fn from(o: &Common) -> Self {
+        Output {
+            json: o.json,
+            quiet: o.quiet,
+        }
+    }
+
+    /// Notes on stderr, silenced by `--quiet`.
+    pub fn notes(&self) -> Notes {
+        Notes { quiet: self.quiet }
+    }
+
+    /// Whether progress indicators are drawn (never under `--quiet` or `--json`; the
+    /// indicator itself also checks that stderr is a terminal).
+    pub fn progress(&self) -> bool {
+        !self.quiet && !self.json
+    }
+}
+
+/// The one P of `--pes` (a list only `depth` takes), or `default`.
+fn one_pes(c: &Common, default: impl FnOnce() -> usize) -> Result<usize, Failure> {
+    match c.pes[..] {
+        [] => Ok(default()),
+        [p] => Ok(p),
+        _ => Err(Failure::input(
+            "--pes takes one number here (only `treesplit depth` takes a list of PE counts)",
+        )),
+    }
+}
+
+/// More threads than the thread machine runs is bad input; threads far beyond the cores
+/// time-share them: one warning line (a note, so `--quiet` silences it) that timings are
+/// oversubscribed, pointing to the simulator.
+fn check_threads(threads: usize, notes: Notes) -> Result<(), Failure> {
+    let max = treesplit::machine::threads::MAX_THREADS;
+    if threads > max {
+        return Err(Failure::input(output::config_error(
+            &treesplit::ConfigError::TooManyThreads { pes: threads, max },
+        )));
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if threads > 4 * cores {
+        notes.note(format_args!(
+            "warning: {threads} threads on {cores} cores: timings are oversubscribed (the threads time-share the cores); `treesplit sim` models machines of this size"
+        ));
+    }
+    Ok(())
+}
+
+/// Fault injection (`TREESPLIT_FAULT`, see `commands::fault`) is for `treesplit run` only.
+fn reject_fault(what: &str) -> Result<(), Failure> {
+    match std::env::var_os("TREESPLIT_FAULT") {
+        Some(v) => Err(Failure::input(format!(
+            "TREESPLIT_FAULT={} is set, but fault injection applies only to `treesplit run` (threads, MPI, --sequential), not to {what}; unset it",
+            v.to_string_lossy()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// One subcommand, checked.
+pub enum Plan {
+    Run(RunPlan),
+    Bench(BenchPlan),
+    Compare(ComparePlan),
+    Dst(DstPlan),
+    Depth(DepthPlan),
+    Trees(Output),
+    Scatter(scatter::ScatterPlan),
+    /// `run|sim dag`.
+    Dag(dag::DagPlan),
+    Reproduce(ReproducePlan),
+}
+
+/// `reproduce`: which experiments, how big, where the report goes.
+pub struct ReproducePlan {
+    pub quick: bool,
+    pub only: Vec<String>,
+    pub dir: PathBuf,
+    pub out: Output,
+}
+
+/// Where a single application runs.
+pub enum MachinePlan {
+    /// The sequential baseline, no runtime (`run --sequential`).
+    Sequential,
+    /// Threads in this process; `baseline`: time the sequential baseline first.
+    Threads { pes: usize, baseline: bool },
+    /// MPI ranks (P is the number of ranks; `pes` must match it when given).
+    Mpi { pes: Option<usize> },
+    /// The simulator, with its adversaries and an optional picture.
+    Sim {
+        pes: usize,
+        sim: SimConfig,
+        empty_splits: f64,
+    },
+}
+
+/// The balancer configuration for any P and any balancer: the options the flags gave, with
+/// the machine's defaults applied. Each balancer takes the options it has a place for (the
+/// rules have rejected the ones given that none of the chosen balancers reads).
+#[derive(Debug, Clone)]
+pub struct Balance {
+    kind: BalancerKind,
+    delta_t: u64,
+    seed: u64,
+    termination: TerminationKind,
+    polling: PollingOptions,
+    round: u64,
+    /// Poll-and-shuffle's phase (the round, or, in the simulator, the network's default).
+    shuffle_round: u64,
+    neighbourhood: Topology,
+    permutation: PermutationKind,
+    sync: PhaseSync,
+    adaptive: Option<Adaptive>,
+    embedding: Embedding,
+    jobs: JobsPlan,
+    static_permutation: StaticPermutation,
+    bundle: BundleRule,
+    splittable: bool,
+    limits: Option<LimitFlags>,
+}
+
+/// Where a static balancer's number of jobs comes from.
+#[derive(Debug, Clone, Copy)]
+enum JobsPlan {
+    Given(Jobs),
+    /// `--h-from-alpha A`: Theorem 3's depth for α = A and the run's P.
+    FromAlpha(f64),
+}
+
+impl Balance {
+    /// The run configuration of the chosen balancer for `pes` PEs (checked, but for a static
+    /// balancer's number of jobs, which may still come from the root).
+    pub fn config(&self, pes: usize) -> Result<Config, Failure> {
+        self.config_for(self.kind, pes)
+    }
+
+    /// The run configuration of balancer `kind` for `pes` PEs.
+    pub fn config_for(&self, kind: BalancerKind, pes: usize) -> Result<Config, Failure> {
+        let polling = self.polling;
+        let round = self.round;
+        let jobs = match self.jobs {
+            JobsPlan::Given(jobs) => jobs,
+            JobsPlan::FromAlpha(alpha) => {
+                let h = theorem3_h(alpha, pes);
+                if h > MAX_H {
+                    return Err(Failure::input(format!(
+                        "--h-from-alpha {alpha:e}: Theorem 3 of paper 004 asks for more than the 2^{MAX_H} jobs supported; give a larger α or --h"
+                    )));
+                }
+                Jobs::Depth(h)
+            }
+        };
+        let balancer = match kind {
+            BalancerKind::RandomPolling => Balancer::RandomPolling { polling },
+            BalancerKind::NeighbourPolling => Balancer::NeighbourPolling {
+                polling,
+                neighbourhood: self.neighbourhood,
+            },
+            BalancerKind::GlobalRoundRobin => Balancer::GlobalRoundRobin { polling },
+            BalancerKind::RandomShift => Balancer::RandomShift { polling, round },
+            BalancerKind::PollAndShuffle => Balancer::PollAndShuffle {
+                polling,
+                round: self.shuffle_round,
+                permutation: self.permutation,
+                adaptive: self.adaptive,
+                sync: self.sync,
+                embedding: self.embedding,
+            },
+            BalancerKind::RandomStatic => Balancer::RandomStatic {
+                jobs,
+                permutation: self.static_permutation,
+            },
+            BalancerKind::Block => Balancer::Block { jobs },
+            BalancerKind::RoundRobin => Balancer::RoundRobin { jobs },
+            BalancerKind::RandomAssignment => Balancer::RandomAssignment { jobs },
+            BalancerKind::MasterWorker => Balancer::MasterWorker {
+                jobs,
+                bundle: self.bundle,
+            },
+            BalancerKind::PrefixSum => Balancer::PrefixSum {
+                jobs,
+                splittable: self.splittable,
+            },
+        };
+        let mut config = Config::new(pes)
+            .balancer(balancer)
+            .delta_t(self.delta_t)
+            .seed(self.seed)
+            .termination(self.termination);
+        if let Some(l) = self.limits {
+            config.max_units = l.max_units;
+            config.time_limit = l.time_limit;
+            config.check = l.check;
+        }
+        config
+            .validate_options()
+            .map_err(|e| Failure::input(output::config_error(&e)))?;
+        Ok(config)
+    }
+
+    /// The balancer.
+    pub fn balancer(&self) -> BalancerKind {
+        self.kind
+    }
+
+    /// Whether the run checks the task's contract and its answer (`--check`).
+    pub fn checks(&self) -> bool {
+        self.limits.is_some_and(|l| l.check)
+    }
+
+    /// Runs get the limits and contract checks of `limits` (`--max-units`, `--time-limit`,
+    /// `--check`), checked.
+    fn with_limits(mut self, limits: LimitFlags) -> Result<Self, Failure> {
+        self.limits = Some(limits);
+        self.config(1)?;
+        Ok(self)
+    }
+}
+
+/// `run` or `sim`: one application on one machine.
+pub struct RunPlan {
+    pub app: App,
+    pub machine: MachinePlan,
+    pub balance: Balance,
+    pub out: Output,
+    pub timeline: Timeline,
+    /// `--checkpoint` / `resume`: where the computation's checkpoint goes, and where it
+    /// resumes from.
+    pub checkpoint: Option<CheckpointPlan>,
+}
+
+/// A checkpointed run (`run --checkpoint FILE [--checkpoint-every D]`, `resume FILE`).
+#[derive(Debug, Clone)]
+pub struct CheckpointPlan {
+    /// Where the snapshot is written.
+    pub path: PathBuf,
+    /// How often (None: only when the run stops).
+    pub every: Option<std::time::Duration>,
+    /// `resume`: the checkpoint the run starts from.
+    pub resume: Option<PathBuf>,
+}
+
+/// Where a run's timeline goes: `--trace` (Chrome trace JSON) and `--gantt` (a picture; the
+/// simulator draws its own segments, real machines the recorded trace). Both paths were
+/// checked writable when the plan was made, so a bad path fails before the run.
+#[derive(Debug, Clone, Default)]
+pub struct Timeline {
+    pub trace: Option<PathBuf>,
+    pub gantt: Option<PathBuf>,
+}
+
+impl Timeline {
+    /// Check the paths: the picture's type, and that both can be written.
+    fn checked(trace: Option<PathBuf>, gantt: Option<PathBuf>) -> Result<Self, Failure> {
+        if let Some(path) = &gantt {
+            plot::check_path(path, "--gantt").map_err(Failure::input)?;
+            output::trace::check_writable(path, "--gantt").map_err(Failure::input)?;
+        }
+        if let Some(path) = &trace {
+            output::trace::check_writable(path, "--trace").map_err(Failure::input)?;
+        }
+        Ok(Timeline { trace, gantt })
+    }
+}
+
+/// `bench`: sequential, treesplit at 1 and P PEs, rayon.
+pub struct BenchPlan {
+    pub app: App,
+    pub pes: usize,
+    pub repeat: usize,
+    pub seed: u64,
+    pub delta_t: u64,
+    pub rayon_depth: Option<u32>,
+    pub out: Output,
+}
+
+/// `compare`: every chosen balancer in the simulator.
+pub struct ComparePlan {
+    pub app: App,
+    pub balance: Balance,
+    pub pes: usize,
+    pub sim: SimConfig,
+    pub empty_splits: f64,
+    pub balancers: Vec<BalancerKind>,
+    pub svg: Option<PathBuf>,
+    pub out: Output,
+}
+
+/// `dst`: random simulated cases.
+pub struct DstPlan {
+    pub cases: u64,
+    pub seed: u64,
+    pub max_pes: usize,
+    pub out: Output,
+}
+
+/// `depth`: random-static's smallest h per P.
+pub struct DepthPlan {
+    pub pes: Vec<usize>,
+    pub params: SyntheticParams,
+    pub epsilon: f64,
+    pub permutation: StaticPermutation,
+    pub max_h: u32,
+    pub seed: u64,
+    pub out: Output,
+}
+
+/// The plan of a parsed command line.
+pub fn plan(cli: Cli, given: &Given) -> Result<Plan, Failure> {
+    match cli.command {
+        Command::Run(r) if dag::is_dag(&r.app) => dag::run_plan(r, given).map(Plan::Dag),
+        Command::Sim(s) if dag::is_dag(&s.app) => dag::sim_plan(s, given).map(Plan::Dag),
+        Command::Run(r) => run_plan(r, given).map(Plan::Run),
+        Command::Resume(r) => resume_plan(r, given).map(Plan::Run),
+        Command::Sim(s) => {
+            reject_fault("`treesplit sim` (the simulator)")?;
+            sim_plan(s, given).map(Plan::Run)
+        }
+        Command::Bench(b) => {
+            reject_fault("`treesplit bench`")?;
+            bench_plan(b, given).map(Plan::Bench)
+        }
+        Command::Compare(c) => {
+            reject_fault("`treesplit compare`")?;
+            compare_plan(c, given).map(Plan::Compare)
+        }
+        Command::Dst(d) => {
+            reject_fault("`treesplit dst`")?;
+            dst_plan(d, given)
+        }
+        Command::Depth(d) => {
+            reject_fault("`treesplit depth`")?;
+            depth_plan(d).map(Plan::Depth)
+        }
+        Command::Scatter(s) => {
+            reject_fault("`treesplit scatter`")?;
+            scatter::plan(s, given).map(Plan::Scatter)
+        }
+        Command::Reproduce(r) => {
+            reject_fault("`treesplit reproduce`")?;
+            rules::reject(
+                given,
+                &[("seed", "--seed"), ("pes", "--pes")],
+                "does not apply to reproduce: every experiment fixes its own seeds and P (see its section)",
+            )?;
+            let ids = treesplit_lab::reproduce::ids();
+            if let Some(bad) = r.only.iter().find(|id| !ids.contains(&id.as_str())) {
+                return Err(Failure::input(format!(
+                    "--only: unknown experiment id '{bad}'; the ids are: {}",
+                    ids.join(", ")
+                )));
+            }
+            Ok(Plan::Reproduce(ReproducePlan {
+                quick: r.quick,
+                only: r.only,
+                dir: r.out,
+                out: Output::from(&r.common),
+            }))
+        }
+        Command::Trees(t) => {
+            reject_fault("`treesplit trees`")?;
+            rules::reject(
+                given,
+                &[("seed", "--seed"), ("pes", "--pes")],
+                "does not apply to trees, which only lists the named UTS trees",
+            )?;
+            Ok(Plan::Trees(Output::from(&t.common)))
+        }
+    }
+}
+
+/// The hash table takes `--q` as its subtable size whatever the balancer: the balancer rules
+/// do not judge it there.
+fn table_flags(app: &App, given: &Given) -> Given {
+    match app {
+        App::Hashtable(_) => given.without("jobs_per_pe"),
+        _ => given.clone(),
+    }
+}
+
+fn application(args: &AppArgs, given: &Given) -> Result<App, Failure> {
+    if let AppArgs::Puzzle15 { tiles: Some(_), .. } = args {
+        rules::reject(
+            given,
+            &[("korf_file", "--korf-file")],
+            "applies only with --korf (a board given by --tiles needs no data file)",
+        )?;
+    }
+    let app = app::from_args(args).map_err(Failure::input)?;
+    if let App::Uts(p) = &app {
+        p.check_size(given.has("max_units") || given.has("time_limit"))
+            .map_err(Failure::input)?;
+    }
+    Ok(app)
+}
+
+/// The balancer options with the machine's defaults (Δt, round, neighbourhood).
+fn balance(
+    o: &BalancerOpts,
+    seed: Option<u64>,
+    default_delta_t: u64,
+    default_round: u64,
+    default_neighbourhood: Topology,
+) -> Result<Balance, Failure> {
+    let neighbourhood = match &o.neighbourhood {
+        Some(n) => n.parse().map_err(Failure::input)?,
+        None => default_neighbourhood,
+    };
+    if let Some(alpha) = o.h_from_alpha {
+        if !(alpha > 0.0 && alpha <= 0.5) {
+            return Err(Failure::input(format!(
+                "--h-from-alpha must be in (0, 0.5], got {alpha}"
+            )));
+        }
+    }
+    if let Some(q) = o.jobs_per_pe.filter(|&q| q > 1 << MAX_H) {
+        return Err(Failure::input(format!(
+            "--q {q} jobs per PE is more than the supported 2^{MAX_H} jobs in all"
+        )));
+    }
+    let jobs = match (o.h, o.jobs_per_pe, o.h_from_alpha) {
+        (Some(h), _, _) => JobsPlan::Given(Jobs::Depth(h)),
+        (None, Some(q), _) => JobsPlan::Given(Jobs::PerPe(q)),
+        (None, None, Some(alpha)) => JobsPlan::FromAlpha(alpha),
+        (None, None, None) => JobsPlan::Given(Jobs::FromEstimates),
+    };
+    let kind = match o.balancer {
+        BalancerName::Tree(kind) => kind,
+        BalancerName::Dag(s) => {
+            return Err(Failure::input(format!(
+                "--balancer {s} schedules task DAGs only (`treesplit run|sim dag`)"
+            )))
+        }
+    };
+    let balance = Balance {
+        kind,
+        delta_t: o.delta_t.unwrap_or(default_delta_t),
+        seed: seed.unwrap_or(1),
+        termination: o.termination,
+        polling: PollingOptions {
+            trim: o.trim,
+            fast_init: o.fast_init,
+        },
+        round: o.round.unwrap_or(default_round),
+        shuffle_round: o.round.unwrap_or(default_round),
+        neighbourhood,
+        permutation: o.permutation.unwrap_or(match o.sync {
+            PhaseSync::Global => PermutationKind::Messages,
+            PhaseSync::Local => PermutationKind::Pseudorandom,
+        }),
+        sync: o.sync,
+        adaptive: o.adaptive.then_some(Adaptive {
+            c: o.adaptive_c,
+            gamma: o.adaptive_gamma,
+        }),
+        embedding: Embedding::Network,
+        jobs,
+        static_permutation: o.static_permutation,
+        bundle: o.bundle,
+        splittable: !o.atomic_jobs,
+        limits: None,
+    };
+    balance.config(1)?;
+    Ok(balance)
+}
+
+fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
+    if r.opts.machine == MachineArg::Mpi && app::reads_stdin(&r.app) {
+        return Err(Failure::input(
+            "`-` (standard input) is not available with --machine mpi: mpirun gives standard input to rank 0 only; give a file",
+        ));
+    }
+    let mut app = application(&r.app, given)?;
+    let o = &r.opts;
+    let is_table = matches!(app, App::Hashtable(_));
+    let balance = balance(
+        &o.balance,
+        o.common.seed,
+        app.default_delta_t(),
+        DEFAULT_ROUND,
+        Topology::Ring,
+    )?;
+    let out = Output::from(&o.common);
+    if o.sequential {
+        let mut flags = rules::ALL_BALANCER_FLAGS.to_vec();
+        flags.extend(rules::LIMIT_FLAGS);
+        flags.extend([
+            ("pes", "--pes"),
+            ("machine", "--machine"),
+            ("baseline", "--baseline"),
+            ("trace", "--trace"),
+            ("gantt", "--gantt"),
+            ("checkpoint", "--checkpoint"),
+            ("checkpoint_every", "--checkpoint-every"),
+        ]);
+        // The hash table's --q is its subtable size (one PE: m = q) and --seed its keys'.
+        flags.retain(|(id, _)| !is_table || !matches!(*id, "jobs_per_pe" | "seed"));
+        app::set_table(&mut app, o.balance.jobs_per_pe, 1, o.common.seed)
+            .map_err(Failure::input)?;
+        rules::reject(
+            given,
+            &flags,
+            "does not apply with --sequential (the sequential baseline runs on one core, without a machine or balancer)",
+        )?;
+        return Ok(RunPlan {
+            app,
+            machine: MachinePlan::Sequential,
+            balance,
+            out,
+            timeline: Timeline::default(),
+            checkpoint: None,
+        });
+    }
+    rules::check_balancer_options(&table_flags(&app, given), &[balance.balancer()])?;
+    let balance = balance.with_limits(o.limits)?;
+    if matches!(app, App::Bfs(_)) {
+        rules::reject(
+            given,
+            &[("baseline", "--baseline"), ("trace", "--trace"), ("gantt", "--gantt")],
+            "does not apply to bfs: its levels are one computation each, so there is no single timeline or baseline (time `run bfs --sequential` or use `bench bfs`)",
+        )?;
+        rules::reject(given, rules::LIMIT_FLAGS, BFS_LIMITS)?;
+        rules::reject(
+            given,
+            &[("checkpoint", "--checkpoint"), ("checkpoint_every", "--checkpoint-every")],
+            "does not apply to bfs: its levels are one computation each (checkpoint an application with one tree search)",
+        )?;
+    }
+    if matches!(app, App::Puzzle15(_)) {
+        rules::reject(
+            given,
+            &[("baseline", "--baseline")],
+            "does not apply to puzzle15 (IDA* runs one computation per threshold; time `run puzzle15 --sequential` separately)",
+        )?;
+        rules::reject(
+            given,
+            &[("trace", "--trace"), ("gantt", "--gantt")],
+            "does not apply to puzzle15: IDA* runs one computation per threshold, so there is no single timeline",
+        )?;
+        rules::reject(
+            given,
+            &[("checkpoint", "--checkpoint"), ("checkpoint_every", "--checkpoint-every")],
+            "does not apply to puzzle15: IDA* runs one computation per threshold (checkpoint an application with one tree search)",
+        )?;
+    }
+    if given.has("checkpoint_every") && !given.has("checkpoint") {
+        return Err(Failure::input(
+            "--checkpoint-every needs --checkpoint FILE (where to write the checkpoint)",
+        ));
+    }
+    if let Some(path) = &o.checkpoint {
+        output::trace::check_writable(path, "--checkpoint").map_err(Failure::input)?;
+    }
+    if o.checkpoint.is_some() && given.has("baseline") {
+        return Err(Failure::input(
+            "--baseline does not apply with --checkpoint: a checkpointed computation runs in several runs (time `run --sequential` separately)",
+        ));
+    }
+    let machine = match o.machine {
+        MachineArg::Threads => {
+            let ranks = output::launcher_size();
+            if ranks > 1 {
+                return Err(Failure::input(format!(
+                    "this process is one of {ranks} started by an MPI launcher, but --machine threads (the default) would run {ranks} independent computations: add --machine mpi (a build with --features mpi)"
+                )));
+            }
+            let pes = one_pes(&o.common, || {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            })?;
+            balance.config(pes)?;
+            check_threads(pes, out.notes())?;
+            MachinePlan::Threads {
+                pes,
+                baseline: o.baseline,
+            }
+        }
+        MachineArg::Mpi => {
+            if o.baseline {
+                return Err(Failure::input(
+                    "--baseline is not available with --machine mpi (run --sequential separately)",
+                ));
+            }
+            MachinePlan::Mpi {
+                pes: match o.common.pes[..] {
+                    [] => None,
+                    _ => Some(one_pes(&o.common, || 0)?),
+                },
+            }
+        }
+    };
+    let pes = match machine {
+        MachinePlan::Threads { pes, .. } | MachinePlan::Mpi { pes: Some(pes) } => pes,
+        _ => output::launcher_size(),
+    };
+    app::set_table(&mut app, o.balance.jobs_per_pe, pes, o.common.seed).map_err(Failure::input)?;
+    Ok(RunPlan {
+        app,
+        machine,
+        balance,
+        out,
+        timeline: Timeline::checked(o.trace.clone(), o.gantt.clone())?,
+        checkpoint: o.checkpoint.clone().map(|path| CheckpointPlan {
+            path,
+            every: o.checkpoint_every,
+            resume: None,
+        }),
+    })
+}
+
+/// `resume FILE`: the run its checkpoint describes, with this command line's machine and
+/// balancer options.
+fn resume_plan(r: ResumeArgs, given: &Given) -> Result<RunPlan, Failure> {
+    rules::reject(
+        given,
+        &[("sequential", "--sequential"), ("baseline", "--baseline")],
+        "does not apply to resume, which continues a parallel computation",
+    )?;
+    let words = treesplit::checkpoint::read_app(&r.file)
+        .map_err(|e| Failure::input(format!("{}: {e}", r.file.display())))?;
+    let line = ["treesplit".to_string(), "run".to_string()]
+        .into_iter()
+        .chain(words.iter().cloned());
+    let app = match <Cli as clap::Parser>::try_parse_from(line).map(|c| c.command) {
+        Ok(Command::Run(run)) => run.app,
+        _ => {
+            return Err(Failure::input(format!(
+                "{}: the checkpoint names an application this treesplit does not know: {}",
+                r.file.display(),
+                words.join(" ")
+            )))
+        }
+    };
+    let every = r.opts.checkpoint_every;
+    let path = r.opts.checkpoint.clone().unwrap_or_else(|| r.file.clone());
+    let mut given = given.clone();
+    given.insert("checkpoint");
+    let mut plan = run_plan(RunArgs { app, opts: r.opts }, &given)?;
+    if plan.checkpoint.is_none() {
+        output::trace::check_writable(&path, "resume").map_err(Failure::input)?;
+    }
+    plan.checkpoint = Some(CheckpointPlan {
+        path,
+        every,
+        resume: Some(r.file),
+    });
+    Ok(plan)
+}
+
+/// The simulated machine and the balancer configuration the simulator options describe.
+fn sim_machine(o: &SimOpts) -> Result<(usize, SimConfig, Balance), Failure> {
+    let pes = one_pes(&o.common, || 64)?;
+    let topology: Topology = o.net.parse().map_err(Failure::input)?;
+    let delay: Delay = o.delay.parse().map_err(Failure::input)?;
+    if o.routing.is_some() && o.byte_time.is_none() {
+        return Err(Failure::input(
+            "--routing applies only with --byte-time (it says how message length is charged)",
+        ));
+    }
+    if let Some(b) = o.byte_time.filter(|b| !(b.is_finite() && *b >= 0.0)) {
+        return Err(Failure::input(format!(
+            "--byte-time must be a non-negative number, got {b}"
+        )));
+    }
+    let length = o.byte_time.map(|byte_time| MessageLength {
+        byte_time,
+        routing: o.routing.unwrap_or_default(),
+    });
+    let sim = SimConfig {
+        topology,
+        t_rout: o.t_rout,
+        t_hop: o.t_hop,
+        t_split: o.t_split,
+        t_send: o.t_send,
+        t_recv: o.t_recv,
+        delay,
+        length,
+        slow: parse_pe_list(&o.slow, "slow PE")
+            .map_err(|e| Failure::input(format!("--slow: {e}")))?,
+        slow_links: parse_pe_list(&o.slow_links, "slow link")
+            .map_err(|e| Failure::input(format!("--slow-links: {e}")))?,
+        ..SimConfig::default()
+    };
+    if !(0.0..=1.0).contains(&o.empty_splits) {
+        return Err(Failure::input(format!(
+            "--empty-splits must be a fraction in [0, 1], got {}",
+            o.empty_splits
+        )));
+    }
+    // On a crossbar every PE is a neighbour; neighbour polling then means a ring.
+    let neighbourhood = if topology == Topology::Crossbar {
+        Topology::Ring
+    } else {
+        topology
+    };
+    let delta_t = o.balance.delta_t.unwrap_or(o.t_rout.max(1));
+    // A round must fit a request, the victim's next poll, a split and the answer.
+    let default_round = o
+        .t_rout
+        .saturating_mul(2)
+        .saturating_add(o.t_split)
+        .saturating_add(delta_t);
+    let mut balance = balance(
+        &o.balance,
+        o.common.seed,
+        delta_t,
+        default_round,
+        neighbourhood,
+    )?;
+    // Poll-and-shuffle on the network (paper 002 §4): its hypercube embedding, and without
+    // --round a phase as long as the network's most expensive kept phase asks for.
+    balance.embedding = o.embedding.unwrap_or_default();
+    if let Some(c) = o.phase_c {
+        if !(c.is_finite() && c > 0.0 && c <= 1e6) {
+            return Err(Failure::input(format!(
+                "--phase-c must be a positive number (at most 10^6), got {c}"
+            )));
+        }
+    }
+    if o.balance.round.is_none() && balance.embedding == Embedding::Network {
+        let t_hop = o.t_hop.unwrap_or(o.t_rout);
+        balance.shuffle_round = embedding::default_round(
+            topology,
+            pes,
+            balance.embedding,
+            (t_hop, o.t_split, delta_t),
+            o.phase_c.unwrap_or(embedding::DEFAULT_PHASE_C),
+        );
+    }
+    balance.config(pes)?;
+    sim.validate(pes)
+        .map_err(|e| Failure::input(output::config_error(&e)))?;
+    Ok((pes, sim, balance))
+}
+
+fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
+    let mut app = application(&s.app, given)?;
+    if let App::Synthetic(p) = &mut app {
+        // Time is virtual in the simulator: spinning per unit would only cost real time.
+        if !given.has("spin") {
+            p.spin = 1;
+        }
+    }
+    let o = &s.opts;
+    let (pes, sim, balance) = sim_machine(o)?;
+    rules::check_balancer_options(&table_flags(&app, given), &[balance.balancer()])?;
+    app::set_table(&mut app, o.balance.jobs_per_pe, pes, o.common.seed).map_err(Failure::input)?;
+    let balance = balance.with_limits(o.limits)?;
+    if matches!(app, App::Bfs(_)) {
+        rules::reject(
+            given,
+            &[("trace", "--trace"), ("gantt", "--gantt")],
+            "does not apply to bfs: its levels are simulated one after another, so there is no single timeline",
+        )?;
+        rules::reject(given, rules::LIMIT_FLAGS, BFS_LIMITS)?;
+    }
+    if let Some(path) = &o.gantt {
+        plot::check_path(path, "--gantt").map_err(Failure::input)?;
+        if matches!(app, App::Puzzle15(_)) {
+            return Err(Failure::input(
+                "--gantt does not apply to puzzle15: IDA* simulates one computation per threshold, so there is no single timeline to draw",
+            ));
+        }
+    }
+    if matches!(app, App::Puzzle15(_)) {
+        rules::reject(
+            given,
+            &[("trace", "--trace")],
+            "does not apply to puzzle15: IDA* simulates one computation per threshold, so there is no single timeline",
+        )?;
+    }
+    Ok(RunPlan {
+        app,
+        machine: MachinePlan::Sim {
+            pes,
+            sim,
+            empty_splits: o.empty_splits,
+        },
+        balance,
+        out: Output::from(&o.common),
+        timeline: Timeline::checked(o.trace.clone(), o.gantt.clone())?,
+        checkpoint: None,
+    })
+}
+
+fn bench_plan(b: BenchArgs, given: &Given) -> Result<BenchPlan, Failure> {
+    let app = application(&b.app, given)?;
+    if matches!(app, App::Hashtable(_)) {
+        return Err(Failure::input(
+            "bench does not apply to hashtable (it has no --q here); use `treesplit run hashtable … --baseline` or `treesplit sim hashtable …`",
+        ));
+    }
+    let pes = one_pes(&b.common, || 2)?;
+    if pes == 0 || b.repeat == 0 {
+        return Err(Failure::input("bench needs --pes ≥ 1 and --repeat ≥ 1"));
+    }
+    // Checked before any thread starts (the rayon pool of P threads is built first).
+    let out = Output::from(&b.common);
+    check_threads(pes, out.notes())?;
+    if !matches!(app, App::NQueens(_) | App::Uts(_)) {
+        rules::reject(
+            given,
+            &[("rayon_depth", "--rayon-depth")],
+            "applies only to nqueens and uts (the rayon peers with a depth cut-off)",
+        )?;
+    }
+    if b.delta_t == Some(0) {
+        return Err(Failure::input(output::config_error(
+            &treesplit::ConfigError::ZeroDeltaT,
+        )));
+    }
+    rules::reject(
+        given,
+        rules::LIMIT_FLAGS,
+        "does not apply to bench, which times complete runs (sequential and rayon runs included); use it with `run` or `sim`",
+    )?;
+    Ok(BenchPlan {
+        delta_t: b.delta_t.unwrap_or_else(|| app.default_delta_t()),
+        app,
+        pes,
+        repeat: b.repeat,
+        seed: b.common.seed.unwrap_or(1),
+        rayon_depth: b.rayon_depth,
+        out,
+    })
+}
+
+/// Why run limits are refused for BFS.
+const BFS_LIMITS: &str = "does not apply to bfs: its levels run one after another, each a computation of its own, and every run is checked against a sequential BFS";
+
+fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
+    let mut app = application(&c.app, given)?;
+    if matches!(app, App::Bfs(_)) {
+        return Err(Failure::input(
+            "compare does not apply to bfs (a sequence of level computations); run `treesplit sim bfs … --balancer B` for each balancer",
+        ));
+    }
+    rules::reject(
+        given,
+        &[("balancer", "--balancer")],
+        "does not apply to compare, which runs every balancer (choose some with --balancers)",
+    )?;
+    rules::reject(
+        given,
+        &[("gantt", "--gantt"), ("trace", "--trace")],
+        "does not apply to compare, which runs many simulations (draw the comparison with --svg, or one run's timeline with `treesplit sim … --gantt`)",
+    )?;
+    rules::reject(
+        given,
+        rules::LIMIT_FLAGS,
+        "does not apply to compare, which runs every balancer to the end and checks each against the sequential run already; use it with `sim`",
+    )?;
+    let (pes, sim, balance) = sim_machine(&c.opts)?;
+    let balancers = if c.balancers.is_empty() {
+        BalancerKind::ALL.to_vec()
+    } else {
+        c.balancers.clone()
+    };
+    if let Some(b) = balancers
+        .iter()
+        .enumerate()
+        .find_map(|(i, b)| balancers[..i].contains(b).then_some(b))
+    {
+        return Err(Failure::input(format!(
+            "--balancers names {b} twice (each balancer runs once)"
+        )));
+    }
+    rules::check_balancer_options(&table_flags(&app, given), &balancers)?;
+    app::set_table(
+        &mut app,
+        c.opts.balance.jobs_per_pe,
+        pes,
+        c.opts.common.seed,
+    )
+    .map_err(Failure::input)?;
+    if let Some(path) = &c.svg {
+        plot::check_path(path, "--svg").map_err(Failure::input)?;
+        output::trace::check_writable(path, "--svg").map_err(Failure::input)?;
+    }
+    Ok(ComparePlan {
+        app,
+        balance,
+        pes,
+        sim,
+        empty_splits: c.opts.empty_splits,
+        balancers,
+        svg: c.svg,
+        out: Output::from(&c.opts.common),
+    })
+}
+
+fn dst_plan(d: DstArgs, given: &Given) -> Result<Plan, Failure> {
+    rules::reject(
+        given,
+        &[("pes", "--pes")],
+        "does not apply to dst, which draws P for each case (bound it with --max-pes)",
+    )?;
+    if d.max_pes == 0 {
+        return Err(Failure::input("--max-pes must be at least 1"));
+    }
+    Ok(Plan::Dst(DstPlan {
+        cases: d.cases,
+        seed: d.common.seed.unwrap_or(0),
+        max_pes: d.max_pes,
+        out: Output::from(&d.common),
+    }))
+}
+
+fn depth_plan(d: DepthArgs) -> Result<DepthPlan, Failure> {
+    let pes = match &d.common.pes[..] {
+        [] => vec![64, 256, 1024, 4096],
+        list => list.to_vec(),
+    };
+    let seed = d.common.seed.unwrap_or(1);
+    if pes.iter().any(|&p| p < 2) {
+        return Err(Failure::input(
+            "--pes needs a list of PE counts, each at least 2",
+        ));
+    }
+    if d.epsilon.is_nan() || d.epsilon <= 0.0 {
+        return Err(Failure::input("--epsilon must be positive"));
+    }
+    let params = SyntheticParams {
+        work: d.work,
+        alpha: d.alpha,
+        atomic: 1,
+        rule: match d.split {
+            SplitRuleArg::Random => SplitRule::Random,
+            SplitRuleArg::Adversarial => SplitRule::Adversarial,
+        },
+        spin: 1,
+        seed,
+    };
+    params.validate().map_err(Failure::input)?;
+    let max = treesplit::task::bag::DEFAULT_MAX_H;
+    if d.max_h > max {
+        return Err(Failure::input(format!(
+            "--max-h {}: at most {max} (every try simulates all 2^h jobs, and the time doubles with each h)",
+            d.max_h
+        )));
+    }
+    if let Some(&p) = pes
+        .iter()
+        .find(|&&p| (p.max(1) as u64).next_power_of_two().trailing_zeros() > d.max_h)
+    {
+        return Err(Failure::input(format!(
+            "--max-h {} is below log₂ P for P = {p}: random-static needs at least P jobs",
+            d.max_h
+        )));
+    }
+    Ok(DepthPlan {
+        pes,
+        params,
+        epsilon: d.epsilon,
+        permutation: d.permutation,
+        max_h: d.max_h,
+        seed,
+        out: Output::from(&d.common),
+    })
+}

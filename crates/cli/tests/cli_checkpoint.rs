@@ -1,0 +1,307 @@
+//! Checkpoint and resume from the command line: a run stopped by a limit or by
+//! SIGTERM writes its checkpoint and exits 1; `resume` on another P and balancer gives the
+//! published answer, and the units of all runs add up to the sequential count; periodic
+//! checkpoints finish exactly; damaged, truncated and foreign files are bad input (exit 2);
+//! flags that do not apply are refused; SIGTERM without --checkpoint prints the partial
+//! report and exits 1 within a second.
+
+mod cli_support;
+
+use cli_support::{stderr, stdout, treesplit};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ts-cli-ckpt-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn code(o: &Output, expected: i32, what: &str) {
+    assert_eq!(
+        o.status.code(),
+        Some(expected),
+        "{what}: stdout {} stderr {}",
+        stdout(o),
+        stderr(o)
+    );
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
+}
+
+/// Work units of the sequential run.
+fn sequential_units(app: &[&str]) -> u64 {
+    let mut args = vec!["run"];
+    args.extend(app);
+    args.extend(["--sequential", "--json"]);
+    let o = treesplit(&args);
+    code(&o, 0, "sequential");
+    json(&o)["work_units"].as_u64().unwrap()
+}
+
+/// The units a stopped run's partial JSON report says were done.
+fn partial_units(o: &Output) -> u64 {
+    let j = json(o);
+    assert_eq!(j["partial"], true, "{j}");
+    j["report"]["totals"]["work_units"].as_u64().unwrap()
+}
+
+#[test]
+fn a_limit_stop_resumes_on_another_p_and_balancer_with_the_published_answer() {
+    let d = dir("limit");
+    let file = d.join("q.ckpt");
+    let f = file.to_str().unwrap();
+    let app = ["nqueens", "12"];
+    let total = sequential_units(&app);
+    let o = treesplit(&[
+        "run",
+        "nqueens",
+        "12",
+        "--pes",
+        "2",
+        "--max-units",
+        "300000",
+        "--checkpoint",
+        f,
+        "--json",
+    ]);
+    code(&o, 1, "stopped at the limit");
+    let before = partial_units(&o);
+    assert!(before < total && file.exists());
+    for (balancer, pes) in [("random-static", "3"), ("master-worker", "2")] {
+        let copy = d.join(format!("{balancer}.ckpt"));
+        std::fs::copy(&file, &copy).unwrap();
+        let o = treesplit(&[
+            "resume",
+            copy.to_str().unwrap(),
+            "--pes",
+            pes,
+            "--balancer",
+            balancer,
+            "--json",
+        ]);
+        code(&o, 0, balancer);
+        let j = json(&o);
+        assert_eq!(j["result"], 14200, "{balancer}");
+        assert_eq!(j["published"]["matches"], true);
+        assert_eq!(
+            j["work_units"].as_u64(),
+            Some(total),
+            "{balancer}: units add up"
+        );
+        assert!(
+            !copy.exists(),
+            "a finished computation removes its checkpoint"
+        );
+    }
+}
+
+#[test]
+fn periodic_checkpoints_and_a_second_stop_still_add_up() {
+    let d = dir("epochs");
+    let f = d.join("g.ckpt");
+    let f = f.to_str().unwrap();
+    // Golomb rulers, a branch-and-bound search: stopped twice, then finished elsewhere.
+    let o = treesplit(&[
+        "run",
+        "golomb",
+        "9",
+        "--pes",
+        "2",
+        "--max-units",
+        "20000",
+        "--checkpoint",
+        f,
+    ]);
+    code(&o, 1, "first stop");
+    let o = treesplit(&["resume", f, "--pes", "3", "--max-units", "40000"]);
+    code(&o, 1, "second stop");
+    assert!(
+        stderr(&o).contains("continue with `treesplit resume"),
+        "{}",
+        stderr(&o)
+    );
+    let o = treesplit(&[
+        "resume",
+        f,
+        "--pes",
+        "2",
+        "--checkpoint-every",
+        "20ms",
+        "--json",
+    ]);
+    code(&o, 0, "finish");
+    let j = json(&o);
+    assert_eq!(j["result"]["marks"].as_array().unwrap().last().unwrap(), 44);
+    assert_eq!(j["published"]["matches"], true);
+    assert!(j["runs"].as_u64().unwrap() >= 3, "{j}");
+}
+
+/// Start `treesplit args`, send SIGTERM after `after`, and wait: (output, seconds from the
+/// signal to the end).
+fn terminate(args: &[&str], after: Duration) -> (Output, f64) {
+    let child = Command::new(env!("CARGO_BIN_EXE_treesplit"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let sent = Instant::now();
+    // SAFETY: sending a signal to our own child process.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let o = child.wait_with_output().unwrap();
+    (o, sent.elapsed().as_secs_f64())
+}
+
+#[test]
+fn sigterm_writes_a_checkpoint_and_the_resume_is_exact() {
+    let d = dir("term");
+    let f = d.join("q.ckpt");
+    let f = f.to_str().unwrap();
+    let total = sequential_units(&["nqueens", "15"]);
+    let (o, secs) = terminate(
+        &[
+            "run",
+            "nqueens",
+            "15",
+            "--pes",
+            "2",
+            "--checkpoint",
+            f,
+            "--json",
+        ],
+        Duration::from_millis(300),
+    );
+    code(&o, 1, "SIGTERM");
+    assert!(secs < 1.0, "stopped {secs} s after SIGTERM");
+    let before = partial_units(&o);
+    let o = treesplit(&[
+        "resume",
+        f,
+        "--pes",
+        "3",
+        "--balancer",
+        "poll-and-shuffle",
+        "--json",
+    ]);
+    code(&o, 0, "resume");
+    let j = json(&o);
+    assert_eq!(j["result"], 2279184);
+    assert_eq!(j["work_units"].as_u64(), Some(total));
+    assert!(before < total);
+}
+
+#[test]
+fn sigterm_without_a_checkpoint_prints_what_was_done() {
+    let (o, secs) = terminate(
+        &["run", "nqueens", "16", "--pes", "2"],
+        Duration::from_millis(300),
+    );
+    code(&o, 1, "SIGTERM");
+    assert!(secs < 1.0, "stopped {secs} s after SIGTERM");
+    assert!(
+        stdout(&o).contains("partial, stopped by an interrupt"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stderr(&o).contains("interrupted"), "{}", stderr(&o));
+}
+
+#[test]
+fn damaged_truncated_and_foreign_checkpoints_are_bad_input() {
+    let d = dir("bad");
+    let f = d.join("q.ckpt");
+    let fs = f.to_str().unwrap();
+    let o = treesplit(&[
+        "run",
+        "nqueens",
+        "12",
+        "--pes",
+        "2",
+        "--max-units",
+        "100000",
+        "--checkpoint",
+        fs,
+    ]);
+    code(&o, 1, "stop");
+    let good = std::fs::read(&f).unwrap();
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (
+            {
+                let mut b = good.clone();
+                let i = b.len() / 2;
+                b[i] ^= 1;
+                b
+            },
+            "checksum",
+        ),
+        (good[..good.len() - 5].to_vec(), "truncated"),
+        (
+            b"not a checkpoint at all".to_vec(),
+            "not a treesplit checkpoint",
+        ),
+        (
+            {
+                let mut b = good.clone();
+                b[8] = 99;
+                b
+            },
+            "version 99",
+        ),
+    ];
+    for (bytes, says) in cases {
+        let bad = d.join("bad.ckpt");
+        std::fs::write(&bad, &bytes).unwrap();
+        let o = treesplit(&["resume", bad.to_str().unwrap(), "--pes", "2"]);
+        code(&o, 2, says);
+        assert!(stderr(&o).contains(says), "{says}: {}", stderr(&o));
+    }
+    let o = treesplit(&["resume", d.join("missing").to_str().unwrap()]);
+    code(&o, 2, "missing");
+    // The same file resumed with a wrong application type cannot happen through the CLI (the
+    // file names its application); through the library it is `WrongComputation`.
+}
+
+#[test]
+fn checkpoint_flags_that_do_not_apply_are_refused() {
+    let d = dir("flags");
+    let f = d.join("x.ckpt");
+    let f = f.to_str().unwrap();
+    for (args, says) in [
+        (
+            vec!["run", "nqueens", "8", "--sequential", "--checkpoint", f],
+            "--checkpoint",
+        ),
+        (
+            vec!["run", "nqueens", "8", "--checkpoint-every", "1s"],
+            "--checkpoint-every needs",
+        ),
+        (
+            vec!["run", "puzzle15", "--korf", "1", "--checkpoint", f],
+            "puzzle15",
+        ),
+        (
+            vec!["run", "nqueens", "8", "--checkpoint", f, "--baseline"],
+            "--baseline",
+        ),
+        (
+            vec!["sim", "nqueens", "8", "--checkpoint", f],
+            "--checkpoint",
+        ),
+        (
+            vec!["run", "nqueens", "8", "--checkpoint", "/nonexistent/dir/x"],
+            "cannot write",
+        ),
+    ] {
+        let o = treesplit(&args);
+        code(&o, 2, says);
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+}

@@ -1,0 +1,152 @@
+//! Checkpoint and resume on the MPI machine: a run on 3 ranks stopped by
+//! `--max-units` or by SIGUSR1 to `mpirun` writes its checkpoint (rank 0) and exits 1; the
+//! computation resumed on 2 ranks with periodic checkpoints (epochs agreed over the ranks),
+//! and on threads, gives the published answer with the sequential run's work units.
+//!
+//! Needs Open MPI (`mpirun`) and a build with `--features mpi`; `.ci/run` installs both.
+#![cfg(feature = "mpi")]
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+fn mpirun_command(ranks: usize, args: &[&str]) -> Command {
+    let mut cmd = Command::new("timeout");
+    cmd.args(["--kill-after=10", "120", "mpirun", "-n", &ranks.to_string()]);
+    cmd.arg(env!("CARGO_BIN_EXE_treesplit")).args(args);
+    cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_rmaps_base_oversubscribe", "1");
+    cmd
+}
+
+fn mpirun(ranks: usize, args: &[&str]) -> Output {
+    mpirun_command(ranks, args)
+        .output()
+        .expect("cannot start timeout/mpirun (is Open MPI installed?)")
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ts-mpi-ckpt-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {} / {}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    })
+}
+
+#[test]
+fn a_stopped_mpi_run_resumes_on_fewer_ranks_and_on_threads() {
+    let d = dir("limit");
+    let file = d.join("q.ckpt");
+    let f = file.to_str().unwrap();
+    let total = treesplit::run_sequential(treesplit_apps::NQueens::new(12).unwrap()).work_units;
+    let o = mpirun(
+        3,
+        &[
+            "run",
+            "nqueens",
+            "12",
+            "--machine",
+            "mpi",
+            "--max-units",
+            "400000",
+            "--checkpoint",
+            f,
+        ],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(file.exists());
+    let copy = d.join("copy.ckpt");
+    std::fs::copy(&file, &copy).unwrap();
+    let o = mpirun(
+        2,
+        &[
+            "resume",
+            f,
+            "--machine",
+            "mpi",
+            "--checkpoint-every",
+            "10ms",
+            "--json",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j = json(&o);
+    assert_eq!(j["result"], 14200);
+    assert_eq!(j["work_units"].as_u64(), Some(total), "{j}");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_treesplit"))
+        .args(["resume", copy.to_str().unwrap(), "--pes", "3", "--json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j = json(&o);
+    assert_eq!(j["result"], 14200);
+    assert_eq!(j["work_units"].as_u64(), Some(total));
+}
+
+#[test]
+fn sigusr1_to_mpirun_checkpoints_every_rank() {
+    let d = dir("usr1");
+    let file = d.join("q.ckpt");
+    let f = file.to_str().unwrap();
+    // mpirun itself (not under `timeout`, which does not pass SIGUSR1 on). N-Queens 16: long
+    // enough that the signal comes first on a fast idle machine (15 took about a second).
+    let mut child = Command::new("mpirun")
+        .args(["-n", "3", env!("CARGO_BIN_EXE_treesplit")])
+        .args([
+            "run",
+            "nqueens",
+            "16",
+            "--machine",
+            "mpi",
+            "--checkpoint",
+            f,
+        ])
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cannot start mpirun (is Open MPI installed?)");
+    std::thread::sleep(Duration::from_millis(1500));
+    // mpirun forwards SIGUSR1 to every rank.
+    // SAFETY: a signal to our own child process.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGUSR1);
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("mpirun did not end within 60 s of SIGUSR1");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("checkpoint written to"), "{err}");
+    let o = Command::new(env!("CARGO_BIN_EXE_treesplit"))
+        .args(["resume", f, "--pes", "2", "--json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j = json(&o);
+    assert_eq!(j["result"], 14_772_512);
+    assert_eq!(j["published"]["matches"], true);
+}

@@ -1,0 +1,550 @@
+//! Deterministic simulation testing: random runs of the protocols in the simulator, on
+//! random applications, networks, delays and adversaries, each checked against the
+//! sequential answer.
+//!
+//! A case is drawn from one seed; [`Case::command_line`] prints the `treesplit sim …`
+//! command that replays it exactly. [`Case::check`] verifies: the result equals the
+//! sequential one; work units are conserved exactly; the run terminates (the simulator
+//! reports deadlocks and runaway runs as errors); termination is never declared while work
+//! exists anywhere (the simulator and the protocol check this on every run); and detection
+//! after the last work unit takes O(T_rout · log P).
+
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::fmt::{Debug, Display};
+use treesplit::machine::sim::adversary::EmptySplits;
+use treesplit::machine::sim::{Delay, MessageLength, Routing, Topology};
+use treesplit::{
+    run_sequential, simulate, Adaptive, Balancer, BalancerKind, BundleRule, Config, Embedding,
+    Jobs, PermutationKind, PhaseSync, PollingOptions, SimConfig, SimReport, StaticPermutation,
+    Task, TerminationKind,
+};
+use treesplit_apps::spec::{AppSpec, AppVisitor, Published};
+use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
+use treesplit_apps::uts::UtsParams;
+
+/// The topologies drawn before the hypercubic networks were added (the first six of
+/// `Topology::ALL`): the classic draw keeps its range so that every seed names the same case.
+const CLASSIC_TOPOLOGIES: usize = 6;
+
+/// One simulated run to check.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// The application.
+    pub app: AppSpec,
+    /// P, balancer, Δt, seed.
+    pub config: Config,
+    /// The simulated machine and its adversaries.
+    pub sim: SimConfig,
+    /// Fraction of splits that hand over an empty piece.
+    pub empty_splits: f64,
+}
+
+/// What a checked case measured.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// Virtual time from the last work unit to the result at PE 0.
+    pub termination_delay: u64,
+    /// The bound it was checked against.
+    pub delay_bound: u64,
+    /// Work units (= sequential units).
+    pub work_units: u64,
+}
+
+impl Case {
+    /// The case drawn from `seed`, with P ≤ `max_pes`.
+    pub fn random(seed: u64, max_pes: usize) -> Case {
+        let mut r = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x0D57_D57D_57D5);
+        let max_pes = max_pes.max(1);
+        let pes = match r.random_range(0..10) {
+            0..=4 => r.random_range(1..=16.min(max_pes)),
+            5..=7 => r.random_range(1..=128.min(max_pes)),
+            _ => r.random_range(1..=max_pes),
+        };
+        let app = match r.random_range(0..10) {
+            0..=3 => AppSpec::Synthetic(SyntheticParams {
+                work: r.random_range(1..=200_000),
+                alpha: f64::from(r.random_range(1..=50u32)) / 100.0,
+                atomic: r.random_range(1..=64),
+                rule: if r.random_bool(0.5) {
+                    SplitRule::Random
+                } else {
+                    SplitRule::Adversarial
+                },
+                spin: 1,
+                seed: r.random_range(0..1000),
+            }),
+            4..=6 => AppSpec::NQueens(r.random_range(6..=9)),
+            _ => {
+                let name = ["default", "T1-mini", "T3-mini"][r.random_range(0..3)];
+                AppSpec::Uts(UtsParams::parse(&[name.to_string()]).expect("named tree"))
+            }
+        };
+        let topology = Topology::ALL[r.random_range(0..CLASSIC_TOPOLOGIES)];
+        let delay = match r.random_range(0..3) {
+            0 => Delay::None,
+            1 => Delay::Uniform(r.random_range(0..=100)),
+            _ => Delay::Exponential(f64::from(r.random_range(1..=60u32)) / 2.0),
+        };
+        let slow = if r.random_bool(0.3) {
+            (0..r.random_range(1..=3))
+                .map(|_| {
+                    (
+                        r.random_range(0..pes),
+                        f64::from(r.random_range(2..=16u32)) / 2.0,
+                    )
+                })
+                .collect()
+        } else {
+            vec![]
+        };
+        let slow_links = if r.random_bool(0.2) {
+            (0..r.random_range(1..=2))
+                .map(|_| (r.random_range(0..pes), r.random_range(10..=2000)))
+                .collect()
+        } else {
+            vec![]
+        };
+        // One factor per PE (the command line rejects a PE listed twice).
+        let mut slow: Vec<(usize, f64)> = slow;
+        let mut slow_links: Vec<(usize, u64)> = slow_links;
+        let mut seen = std::collections::HashSet::new();
+        slow.retain(|&(pe, _)| seen.insert(pe));
+        seen.clear();
+        slow_links.retain(|&(pe, _)| seen.insert(pe));
+        let sim = SimConfig {
+            topology,
+            t_rout: r.random_range(1..=50),
+            t_hop: if r.random_bool(0.3) {
+                Some(r.random_range(1..=20))
+            } else {
+                None
+            },
+            t_split: r.random_range(0..=20),
+            t_send: if r.random_bool(0.3) {
+                r.random_range(1..=3)
+            } else {
+                0
+            },
+            t_recv: if r.random_bool(0.3) {
+                r.random_range(1..=3)
+            } else {
+                0
+            },
+            delay,
+            slow,
+            slow_links,
+            ..SimConfig::default()
+        };
+        // Every option is drawn for every case (the same draws in the same order whatever the
+        // balancer, so a seed names the same case), then the balancer takes its own.
+        let kind = BalancerKind::ALL[r.random_range(0..BalancerKind::ALL.len())];
+        let neighbourhood = Topology::ALL[r.random_range(0..CLASSIC_TOPOLOGIES)];
+        let polling = PollingOptions {
+            trim: if r.random_bool(0.25) {
+                Some(r.random_range(1..=4))
+            } else {
+                None
+            },
+            fast_init: r.random_bool(0.3),
+        };
+        let permutation = if r.random_bool(0.5) {
+            PermutationKind::Messages
+        } else {
+            PermutationKind::Pseudorandom
+        };
+        let adaptive_on = r.random_bool(0.4);
+        let adaptive = Adaptive {
+            c: f64::from(r.random_range(1..=16u32)) / 2.0,
+            gamma: f64::from(r.random_range(1..=10u32)) / 10.0,
+        };
+        let adaptive = adaptive_on.then_some(adaptive);
+        // Local synchronization (paper 002 §6.3) for half of the pseudorandom permutations,
+        // drawn from a stream of its own so that every other draw of a seed stays as it was.
+        let sync = if permutation == PermutationKind::Pseudorandom
+            && Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x5C_5C5C_5C5C).random_bool(0.5)
+        {
+            PhaseSync::Local
+        } else {
+            PhaseSync::Global
+        };
+        // A phase must fit a request, a split and the answer (paper 002 §3; paper 001
+        // §14.5.2), and every message the PE sends in it.
+        let round = 2 * sim.t_rout.max(sim.t_hop.unwrap_or(0))
+            + sim.t_split
+            + 8 * (sim.t_send + sim.t_recv)
+            + r.random_range(1..=200);
+        let termination = if r.random_bool(0.5) {
+            TerminationKind::FourCounter
+        } else {
+            TerminationKind::ResponseTree
+        };
+        let delta_t = r.random_range(1..=100);
+        let seed = r.random_range(0..1_000_000);
+        let empty_splits = if r.random_bool(0.2) {
+            f64::from(r.random_range(1..=9u32)) / 10.0
+        } else {
+            0.0
+        };
+        // The static balancers' bag and options.
+        let jobs = if r.random_bool(0.5) {
+            Jobs::Depth(r.random_range(0..=10))
+        } else {
+            Jobs::PerPe(r.random_range(1..=4))
+        };
+        let static_permutation =
+            StaticPermutation::ALL[r.random_range(0..StaticPermutation::ALL.len())];
+        let bundle = match r.random_range(0..3) {
+            0 => BundleRule::Fixed(r.random_range(1..=8)),
+            1 => BundleRule::Sqrt {
+                startup: f64::from(r.random_range(1..=100u32)),
+                max_job: f64::from(r.random_range(1..=1000u32)),
+            },
+            _ => BundleRule::Adaptive {
+                c: f64::from(r.random_range(1..=8u32)) / 2.0,
+                w_min: r.random_range(0..=200),
+            },
+        };
+        let splittable = kind.is_static() && r.random_bool(0.5);
+        // Paper 002 §4 and §6.1, drawn from a stream of their own so that the
+        // cases drawn before keep their every other choice: a hypercubic network (for the
+        // machine or neighbour polling), message-length charging, and poll-and-shuffle's
+        // row-major embedding.
+        let mut x = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x4E45_5457_4F52_4B53);
+        let hypercubic: Vec<Topology> = Topology::ALL
+            .iter()
+            .copied()
+            .filter(|t| t.is_hypercubic())
+            .collect();
+        let mut sim = sim;
+        if x.random_bool(0.2) {
+            sim.topology = hypercubic[x.random_range(0..hypercubic.len())];
+        }
+        let neighbourhood = if x.random_bool(0.2) {
+            hypercubic[x.random_range(0..hypercubic.len())]
+        } else {
+            neighbourhood
+        };
+        if x.random_bool(0.15) {
+            sim.length = Some(MessageLength {
+                byte_time: f64::from(x.random_range(1..=20u32)) / 10.0,
+                routing: if x.random_bool(0.5) {
+                    Routing::Packet
+                } else {
+                    Routing::CutThrough
+                },
+            });
+        }
+        let embedding = if x.random_bool(0.25) {
+            Embedding::RowMajor
+        } else {
+            Embedding::Network
+        };
+        let balancer = match kind {
+            BalancerKind::RandomPolling => Balancer::RandomPolling { polling },
+            BalancerKind::NeighbourPolling => Balancer::NeighbourPolling {
+                polling,
+                neighbourhood,
+            },
+            BalancerKind::GlobalRoundRobin => Balancer::GlobalRoundRobin { polling },
+            BalancerKind::RandomShift => Balancer::RandomShift { polling, round },
+            BalancerKind::PollAndShuffle => Balancer::PollAndShuffle {
+                polling,
+                round,
+                permutation,
+                adaptive,
+                sync,
+                embedding,
+            },
+            BalancerKind::RandomStatic => Balancer::RandomStatic {
+                jobs,
+                permutation: static_permutation,
+            },
+            BalancerKind::Block => Balancer::Block { jobs },
+            BalancerKind::RoundRobin => Balancer::RoundRobin { jobs },
+            BalancerKind::RandomAssignment => Balancer::RandomAssignment { jobs },
+            BalancerKind::MasterWorker => Balancer::MasterWorker { jobs, bundle },
+            BalancerKind::PrefixSum => Balancer::PrefixSum { jobs, splittable },
+        };
+        let config = Config::new(pes)
+            .balancer(balancer)
+            .termination(termination)
+            .delta_t(delta_t)
+            .seed(seed);
+        Case {
+            app,
+            config,
+            sim,
+            empty_splits,
+        }
+    }
+
+    /// The command that replays this case exactly.
+    pub fn command_line(&self) -> String {
+        let c = &self.config;
+        let s = &self.sim;
+        let mut line = format!(
+            "treesplit sim {} --pes {} --balancer {} --delta-t {} --seed {} --net {} --t-rout {} --t-split {} --t-send {} --t-recv {} --delay {}",
+            self.app.cli_args(),
+            c.pes,
+            c.balancer,
+            c.delta_t,
+            c.seed,
+            s.topology,
+            s.t_rout,
+            s.t_split,
+            s.t_send,
+            s.t_recv,
+            s.delay
+        );
+        if let Some(polling) = c.balancer.polling() {
+            if let Some(t) = polling.trim {
+                line.push_str(&format!(" --trim {t}"));
+            }
+            if polling.fast_init {
+                line.push_str(" --fast-init");
+            }
+        }
+        line.push_str(&format!(" --termination {}", c.termination));
+        if let Some(round) = c.balancer.round() {
+            line.push_str(&format!(" --round {round}"));
+        }
+        match c.balancer {
+            Balancer::PollAndShuffle {
+                permutation,
+                adaptive,
+                sync,
+                embedding,
+                ..
+            } => {
+                line.push_str(&format!(" --permutation {permutation}"));
+                if sync == PhaseSync::Local {
+                    line.push_str(" --sync local");
+                }
+                if embedding != Embedding::Network {
+                    line.push_str(&format!(" --embedding {embedding}"));
+                }
+                if let Some(a) = adaptive {
+                    line.push_str(&format!(
+                        " --adaptive --adaptive-c {} --adaptive-gamma {}",
+                        a.c, a.gamma
+                    ));
+                }
+            }
+            Balancer::NeighbourPolling { neighbourhood, .. } => {
+                line.push_str(&format!(" --neighbourhood {neighbourhood}"))
+            }
+            Balancer::RandomStatic { permutation, .. } => {
+                line.push_str(&format!(" --static-permutation {permutation}"))
+            }
+            Balancer::MasterWorker { bundle, .. } => line.push_str(&format!(" --bundle {bundle}")),
+            Balancer::PrefixSum {
+                splittable: false, ..
+            } => line.push_str(" --atomic-jobs"),
+            _ => {}
+        }
+        match c.balancer.jobs() {
+            Some(Jobs::Depth(h)) => line.push_str(&format!(" --h {h}")),
+            Some(Jobs::PerPe(q)) => line.push_str(&format!(" --q {q}")),
+            _ => {}
+        }
+        if let Some(h) = s.t_hop {
+            line.push_str(&format!(" --t-hop {h}"));
+        }
+        let list = |v: Vec<String>| v.join(",");
+        if !s.slow.is_empty() {
+            line.push_str(&format!(
+                " --slow {}",
+                list(s.slow.iter().map(|(p, f)| format!("{p}:{f}")).collect())
+            ));
+        }
+        if !s.slow_links.is_empty() {
+            line.push_str(&format!(
+                " --slow-links {}",
+                list(
+                    s.slow_links
+                        .iter()
+                        .map(|(p, d)| format!("{p}:{d}"))
+                        .collect()
+                )
+            ));
+        }
+        if self.empty_splits > 0.0 {
+            line.push_str(&format!(" --empty-splits {}", self.empty_splits));
+        }
+        if let Some(l) = s.length {
+            line.push_str(&format!(
+                " --byte-time {} --routing {}",
+                l.byte_time, l.routing
+            ));
+        }
+        line
+    }
+
+    /// Run the case and return (T_par, messages, splits): the figures a replay must reproduce.
+    pub fn fingerprint(&self) -> Result<(f64, u64, u64), String> {
+        struct Fingerprint<'c>(&'c Case);
+        impl AppVisitor for Fingerprint<'_> {
+            type Out = Result<(f64, u64, u64), String>;
+            fn visit<T>(
+                self,
+                make_root: impl Fn() -> T,
+                _: impl Fn(&T::Output) -> Option<Published>,
+            ) -> Self::Out
+            where
+                T: Task,
+                T::Output: Display + PartialEq + Debug + treesplit_apps::spec::Objective,
+            {
+                let c = self.0;
+                let r = simulate_maybe_adversarial(make_root(), &c.config, &c.sim, c.empty_splits)
+                    .map_err(|e| e.to_string())?;
+                Ok((
+                    r.report.t_par,
+                    r.report.totals.messages,
+                    r.report.totals.splits,
+                ))
+            }
+        }
+        self.app.visit(Fingerprint(self))
+    }
+
+    /// Run the case and check everything; the error says what failed.
+    pub fn check(&self) -> Result<Checked, String> {
+        struct Check<'c>(&'c Case);
+        impl AppVisitor for Check<'_> {
+            type Out = Result<Checked, String>;
+            fn visit<T>(
+                self,
+                make_root: impl Fn() -> T,
+                _: impl Fn(&T::Output) -> Option<Published>,
+            ) -> Self::Out
+            where
+                T: Task,
+                T::Output: Display + PartialEq + Debug + treesplit_apps::spec::Objective,
+            {
+                self.0.check_task(make_root)
+            }
+        }
+        self.app.visit(Check(self))
+    }
+
+    fn check_task<T: Task>(&self, make: impl Fn() -> T) -> Result<Checked, String>
+    where
+        T::Output: PartialEq + Debug,
+    {
+        let seq = run_sequential(make());
+        let r = simulate_maybe_adversarial(make(), &self.config, &self.sim, self.empty_splits)
+            .map_err(|e| e.to_string())?;
+        if r.report.output != seq.output {
+            return Err(format!(
+                "result {:?} differs from the sequential {:?}",
+                r.report.output, seq.output
+            ));
+        }
+        if r.report.totals.work_units != seq.work_units {
+            return Err(format!(
+                "work not conserved: {} units done, the sequential run does {}",
+                r.report.totals.work_units, seq.work_units
+            ));
+        }
+        let bound = self.delay_bound(r.report.totals.max_generation, r.report.t_par);
+        if r.termination_delay > bound {
+            return Err(format!(
+                "termination took {} after the last work unit, more than the O(T_rout·log P) bound {bound}",
+                r.termination_delay
+            ));
+        }
+        Ok(Checked {
+            termination_delay: r.termination_delay,
+            delay_bound: bound,
+            work_units: seq.work_units,
+        })
+    }
+
+    /// Detection after the last unit: at most three reduction waves plus the final broadcast
+    /// and reduction, each 2·depth messages of the slowest latency (four-counter), or the
+    /// chain of responses of the last piece, at most h + 1 messages, plus the broadcast
+    /// (response tree; under poll-and-shuffle each permutation a piece went through adds a
+    /// hop); under global round robin plus PE 0's time to answer the other PEs' counter
+    /// requests.
+    pub fn delay_bound(&self, h: u32, t_par: f64) -> u64 {
+        let p = self.config.pes;
+        let depth = u64::from(usize::BITS - p.leading_zeros()) + 1;
+        let t_hop = self.sim.t_hop.unwrap_or(self.sim.t_rout);
+        let hops = treesplit::machine::sim::Network::new(
+            self.sim.topology,
+            p,
+            t_hop,
+            Delay::None,
+            Default::default(),
+        )
+        .diameter_latency();
+        let slow_link = self
+            .sim
+            .slow_links
+            .iter()
+            .map(|&(_, d)| d)
+            .max()
+            .unwrap_or(0);
+        // Termination messages are a few dozen bytes.
+        let length = self
+            .sim
+            .length
+            .map_or(0, |l| l.charge(hops / t_hop.max(1), 64));
+        let latency = hops
+            + length
+            + slow_link
+            + self.sim.delay.typical_max()
+            + 4 * (self.sim.t_send + self.sim.t_recv);
+        let mut bound = 10 * depth * latency.max(1);
+        if self.config.termination == TerminationKind::ResponseTree {
+            // The last piece's responses climb its chain of ancestors (≤ h hops) to PE 0.
+            bound += 2 * (u64::from(h) + 1) * latency.max(1);
+            if self.config.balancer.polling().is_some_and(|p| p.fast_init) {
+                // Fast initialization's pieces answer up the broadcast tree: log P more hops.
+                bound += 2 * depth * latency.max(1);
+            }
+            if let Balancer::PollAndShuffle {
+                round, embedding, ..
+            } = self.config.balancer
+            {
+                // Every permutation moves pieces whole: one more hop on their response chains.
+                let dims =
+                    treesplit::embedding::plan(Some(self.sim.topology), p, embedding).phases();
+                let permutations = (t_par / (round * dims).max(1) as f64).ceil() as u64 + 1;
+                bound += 2 * permutations * latency.max(1);
+            }
+        }
+        if self.config.balancer.is_static() {
+            // Pieces answer up the root's broadcast tree: log P more hops (response tree).
+            bound += 2 * depth * latency.max(1);
+        }
+        if matches!(
+            self.config.balancer.kind(),
+            BalancerKind::GlobalRoundRobin | BalancerKind::MasterWorker
+        ) {
+            // PE 0 is the counter's hot spot: before each termination message it passes on, it
+            // may first have to answer a counter request of every other PE, T_send each.
+            bound += 4 * p as u64 * (self.sim.t_send + self.sim.t_recv);
+        }
+        bound
+    }
+}
+
+/// Simulate `root`, wrapped in the empty-split adversary when `empty_splits > 0`.
+pub fn simulate_maybe_adversarial<T: Task>(
+    root: T,
+    config: &Config,
+    sim: &SimConfig,
+    empty_splits: f64,
+) -> Result<SimReport<T::Output>, treesplit::RunError> {
+    if empty_splits > 0.0 {
+        simulate(
+            EmptySplits::new(root, empty_splits, config.seed),
+            config,
+            sim,
+        )
+    } else {
+        simulate(root, config, sim)
+    }
+}

@@ -1,0 +1,18 @@
+//! The papers' lab for treesplit: what checks the papers' claims rather than solving a
+//! problem. The applications it measures live in `treesplit-apps`; the command line reaches
+//! all of this through `treesplit reproduce`, `treesplit dst`, `treesplit scatter` and
+//! `treesplit depth`.
+//!
+//! - [`reproduce`]: the catalogue of claims (one file per paper) and the report it writes;
+//! - [`experiments`]: the measurement sweeps behind the figures (the `figures` binary prints
+//!   their rows);
+//! - [`scatter`]: randomly scattered data and adversarial job sizes: models, numeric
+//!   predictions, Monte Carlo;
+//! - [`dst`] and [`dst_systems`]: deterministic simulation testing, random simulated runs
+//!   checked against their sequential answers.
+
+pub mod dst;
+pub mod dst_systems;
+pub mod experiments;
+pub mod reproduce;
+pub mod scatter;

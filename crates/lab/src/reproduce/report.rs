@@ -1,0 +1,272 @@
+//! The report of `treesplit reproduce`: DIR/index.md (one section per claim: the claim and
+//! its source, the prediction, the table, the plot, the verdict with its criterion, the
+//! command), DIR/results.json (every number) and one SVG per plot (plotters; the font is
+//! embedded, so nothing is needed from the system).
+
+use super::{Cell, Plot, Section, Verdict};
+use plotters::prelude::*;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::Once;
+
+static FONT: Once = Once::new();
+
+fn register_font() {
+    FONT.call_once(|| {
+        let bytes: &'static [u8] = include_bytes!("../../../../assets/DejaVuSans.ttf");
+        let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, bytes);
+    });
+}
+
+/// results.json.
+#[derive(Serialize)]
+struct Results<'a> {
+    quick: bool,
+    counts: Counts,
+    sections: &'a [Section],
+}
+
+/// How many claims got each verdict.
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+pub struct Counts {
+    /// PASS.
+    pub pass: usize,
+    /// FAIL.
+    pub fail: usize,
+    /// INCONCLUSIVE.
+    pub inconclusive: usize,
+    /// NOT YET MEASURED.
+    pub not_yet_measured: usize,
+}
+
+/// Count the verdicts.
+pub fn counts(sections: &[Section]) -> Counts {
+    let mut c = Counts::default();
+    for s in sections {
+        match s.finding.verdict {
+            Verdict::Pass => c.pass += 1,
+            Verdict::Fail => c.fail += 1,
+            Verdict::Inconclusive => c.inconclusive += 1,
+            Verdict::NotYetMeasured => c.not_yet_measured += 1,
+        }
+    }
+    c
+}
+
+/// A number for a table: integers as such, others with 4 significant digits.
+fn num(x: f64) -> String {
+    if !x.is_finite() {
+        return format!("{x}");
+    }
+    if x == x.round() && x.abs() < 1e15 {
+        return format!("{}", x as i64);
+    }
+    let a = x.abs();
+    if !(1e-3..1e6).contains(&a) {
+        format!("{x:.3e}")
+    } else {
+        let digits = (3 - a.log10().floor() as i32).clamp(0, 6) as usize;
+        format!("{x:.digits$}")
+    }
+}
+
+/// Write the report into `dir` (created if missing).
+pub fn write(dir: &Path, sections: &[Section], quick: bool) -> Result<Counts, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let c = counts(sections);
+    let mut md = String::new();
+    let judged = c.pass + c.fail + c.inconclusive;
+    let _ = writeln!(
+        md,
+        "# treesplit reproduce{}: the papers' claims, measured\n\n\
+         Written by `treesplit reproduce{}` (every number is also in `results.json`). \
+         {judged} claims judged: **{} PASS, {} FAIL, {} INCONCLUSIVE**; {} not yet measured. \
+         Each criterion is fixed in code (crates/lab/src/reproduce) before the run; simulator \
+         numbers are the same bit for bit on every rerun of the command under a section. \
+         Papers: 000 P. Sanders, *Asynchronous Random Polling Dynamic Load Balancing*; \
+         001 Sanders, Mehlhorn, Dietzfelbinger, Dementiev, *Sequential and Parallel Algorithms \
+         and Data Structures*, ch. 14 \"Load Balancing\"; 002 P. Sanders, *Better Algorithms \
+         for Parallel Backtracking*; 003 K. Kimura, N. Ichiyoshi, *Iso-efficiency Analysis of \
+         Load Balancing with Randomly Scattered Data*; 004 P. Sanders, *On the Competitive \
+         Analysis of Randomized Static Load Balancing*.\n",
+        if quick { " --quick" } else { "" },
+        if quick { " --quick" } else { "" },
+        c.pass,
+        c.fail,
+        c.inconclusive,
+        c.not_yet_measured
+    );
+    let _ = writeln!(md, "| id | source | verdict |\n|---|---|---|");
+    for s in sections {
+        let _ = writeln!(
+            md,
+            "| [{}](#{}) | {} | {} |",
+            s.id,
+            s.id.replace('.', ""),
+            s.source,
+            s.finding.verdict.label()
+        );
+    }
+    for s in sections {
+        let f = &s.finding;
+        let _ = writeln!(md, "\n## {}\n", s.id);
+        let _ = writeln!(md, "**Claim** ({}): {}\n", s.source, s.claim);
+        let _ = writeln!(md, "**Prediction:** {}\n", f.prediction);
+        let _ = writeln!(
+            md,
+            "**Criterion (fixed before the run):** {}\n",
+            s.criterion
+        );
+        let _ = writeln!(md, "**Measured:** {}\n", f.measured);
+        let _ = writeln!(md, "**Verdict: {}**\n", f.verdict.label());
+        if !f.remark.is_empty() {
+            let _ = writeln!(md, "*Remark:* {}\n", f.remark);
+        }
+        if !f.table.columns.is_empty() {
+            let _ = writeln!(md, "| {} |", f.table.columns.join(" | "));
+            let _ = writeln!(md, "|{}", "---|".repeat(f.table.columns.len()));
+            for row in &f.table.rows {
+                let cells: Vec<String> = row
+                    .iter()
+                    .map(|c| match c {
+                        Cell::Num(x) => num(*x),
+                        Cell::Text(t) => t.clone(),
+                    })
+                    .collect();
+                let _ = writeln!(md, "| {} |", cells.join(" | "));
+            }
+            md.push('\n');
+        }
+        if let Some(plot) = &f.plot {
+            let file = format!("{}.svg", s.id);
+            draw(&dir.join(&file), &s.id, plot)?;
+            let _ = writeln!(md, "![{}]({file})\n", s.id);
+        }
+        let _ = writeln!(md, "Reproduce: `{}`", s.command);
+    }
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.join(name), text)
+            .map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))
+    };
+    write("index.md", &md)?;
+    let json = serde_json::to_string_pretty(&Results {
+        quick,
+        counts: c,
+        sections,
+    })
+    .map_err(|e| e.to_string())?;
+    write("results.json", &(json + "\n"))?;
+    Ok(c)
+}
+
+/// Draw `plot` to an SVG file. Logarithmic axes plot log10 of the values.
+fn draw(path: &Path, title: &str, plot: &Plot) -> Result<(), String> {
+    register_font();
+    let tx = |x: f64| if plot.log_x { x.log10() } else { x };
+    let ty = |y: f64| if plot.log_y { y.log10() } else { y };
+    let ok = |x: f64, y: f64| {
+        x.is_finite() && y.is_finite() && (!plot.log_x || x > 0.0) && (!plot.log_y || y > 0.0)
+    };
+    let mut xs = Vec::new();
+    let mut ys = Vec::new();
+    for s in &plot.series {
+        for (i, &(x, y)) in s.points.iter().enumerate() {
+            if ok(x, y) {
+                xs.push(tx(x));
+                let e =
+                    s.ci.get(i)
+                        .copied()
+                        .filter(|e| e.is_finite())
+                        .unwrap_or(0.0);
+                ys.push(ty(y));
+                if ok(x, y + e) {
+                    ys.push(ty(y + e));
+                }
+                if ok(x, y - e) {
+                    ys.push(ty(y - e));
+                }
+            }
+        }
+    }
+    let range = |v: &[f64]| {
+        let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if !lo.is_finite() {
+            return (0.0, 1.0);
+        }
+        let pad = ((hi - lo) * 0.05).max(1e-9 + lo.abs() * 0.05);
+        (lo - pad, hi + pad)
+    };
+    let (x0, x1) = range(&xs);
+    let (y0, y1) = range(&ys);
+    let e = |e: DrawingAreaErrorKind<std::io::Error>| format!("{}: {e}", path.display());
+    let root = SVGBackend::new(path, (760, 440)).into_drawing_area();
+    root.fill(&WHITE).map_err(e)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x0..x1, y0..y1)
+        .map_err(e)?;
+    let lx = if plot.log_x {
+        format!("log10 {}", plot.x)
+    } else {
+        plot.x.clone()
+    };
+    let ly = if plot.log_y {
+        format!("log10 {}", plot.y)
+    } else {
+        plot.y.clone()
+    };
+    chart
+        .configure_mesh()
+        .x_desc(lx)
+        .y_desc(ly)
+        .label_style(("sans-serif", 12))
+        .draw()
+        .map_err(e)?;
+    for (k, s) in plot.series.iter().enumerate() {
+        let color = Palette99::pick(k).to_rgba();
+        let pts: Vec<(f64, f64)> = s
+            .points
+            .iter()
+            .filter(|&&(x, y)| ok(x, y))
+            .map(|&(x, y)| (tx(x), ty(y)))
+            .collect();
+        if s.line {
+            chart
+                .draw_series(LineSeries::new(pts, color.stroke_width(2)))
+                .map_err(e)?
+                .label(s.label.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
+        } else {
+            chart
+                .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
+                .map_err(e)?
+                .label(s.label.clone())
+                .legend(move |(x, y)| Circle::new((x + 8, y), 4, color.filled()));
+            let bars: Vec<_> = s
+                .points
+                .iter()
+                .zip(&s.ci)
+                .filter(|&(&(x, y), &c)| c.is_finite() && ok(x, y - c) && ok(x, y + c))
+                .map(|(&(x, y), &c)| {
+                    PathElement::new(vec![(tx(x), ty(y - c)), (tx(x), ty(y + c))], color)
+                })
+                .collect();
+            chart.draw_series(bars).map_err(e)?;
+        }
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 12))
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+        .map_err(e)?;
+    root.present().map_err(e)?;
+    Ok(())
+}

@@ -1,0 +1,219 @@
+//! Golden outputs of the simulator: a fixed corpus of simulated runs (every balancer on every
+//! topology, synthetic, UTS, N-Queens, knapsack and Golomb trees, timelines on and off, unit
+//! limits, adversaries, and the first DST cases) whose complete output (the JSON report with
+//! every counter and virtual time, the recorded trace, the Gantt segments, the error of a
+//! limited run) must stay byte for byte what `data/golden_sim/` holds. It pins the
+//! simulator's semantics while its engine is made faster: an optimization that changes any
+//! figure of any run fails here.
+//!
+//! The stored file holds one SHA-1 digest of each run's output (the outputs themselves are
+//! megabytes). On a mismatch the test writes the new outputs to `target/golden_sim/` to be
+//! compared. Regenerate (only for an intended change of the simulator's semantics, and say so
+//! in the commit) with `TREESPLIT_BLESS=1 cargo test -p treesplit-testkit --test golden_sim`.
+
+use sha1::{Digest, Sha1};
+use std::fmt::{Debug, Display};
+use std::path::PathBuf;
+use treesplit::machine::sim::{Delay, Topology};
+use treesplit::{BalancerKind, RunError, SimReport, Task};
+use treesplit_apps::spec::{AppSpec, AppVisitor, KnapsackFile, Objective, Published};
+use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
+use treesplit_apps::uts::UtsParams;
+use treesplit_lab::dst::{simulate_maybe_adversarial, Case};
+use treesplit_testkit::data;
+
+/// The whole output of one run, as text.
+struct Golden<'c>(&'c Case);
+
+impl AppVisitor for Golden<'_> {
+    type Out = String;
+    fn visit<T>(
+        self,
+        make_root: impl Fn() -> T,
+        _: impl Fn(&T::Output) -> Option<Published>,
+    ) -> String
+    where
+        T: Task,
+        T::Output: Display + PartialEq + Debug + Objective,
+    {
+        let c = self.0;
+        let show = |r: &SimReport<T::Output>| {
+            format!(
+                "{}\ntrace {}\ntimeline {:?}\n",
+                json(r),
+                json(&r.report.trace),
+                r.timeline
+            )
+        };
+        match simulate_maybe_adversarial(make_root(), &c.config, &c.sim, c.empty_splits) {
+            Ok(r) => show(&r),
+            Err(RunError::LimitReached { limit, partial }) => {
+                let report = partial.report::<T::Output>().expect("the run's report");
+                format!(
+                    "limit {limit:?} units {} t_par {}\n{}\ntrace {}\n",
+                    partial.work_units,
+                    partial.t_par,
+                    json(&report),
+                    json(&report.trace)
+                )
+            }
+            Err(e) => format!("error {e}\n"),
+        }
+    }
+}
+
+/// JSON with the keys of every map in order (the trace's maps are hash maps).
+fn json(value: &impl serde::Serialize) -> String {
+    let value = serde_json::to_value(value).expect("a report serializes");
+    serde_json::to_string(&value).expect("a value serializes")
+}
+
+fn synthetic(work: u64, alpha: f64, rule: SplitRule) -> AppSpec {
+    AppSpec::Synthetic(SyntheticParams {
+        work,
+        alpha,
+        atomic: 8,
+        rule,
+        spin: 1,
+        seed: 7,
+    })
+}
+
+/// The corpus: (name, case).
+fn corpus() -> Vec<(String, Case)> {
+    let mut cases = Vec::new();
+    // The first DST cases, as the test suite and `treesplit dst` draw them.
+    for seed in 0..400u64 {
+        cases.push((format!("dst-{seed}"), Case::random(seed, 512)));
+    }
+    // Every balancer on every topology: a DST case of that balancer, put on each network.
+    for kind in BalancerKind::ALL {
+        let (seed, base) = (1000u64..)
+            .map(|s| (s, Case::random(s, 64)))
+            .find(|(_, c)| c.config.balancer.kind() == *kind)
+            .expect("every balancer is drawn");
+        for topology in Topology::ALL {
+            let mut c = base.clone();
+            c.sim.topology = *topology;
+            c.app = synthetic(30_000, 0.3, SplitRule::Random);
+            cases.push((format!("{kind:?}-{topology}-from-{seed}"), c));
+        }
+    }
+    // Applications, timelines and limits on a few balancers.
+    let knapsack = KnapsackFile::read(&data::path("knapsack/f1_l-d_kp_10_269.txt"))
+        .expect("the knapsack instance");
+    let apps = [
+        ("synthetic", synthetic(50_000, 0.3, SplitRule::Random)),
+        (
+            "synthetic-adv",
+            synthetic(20_000, 0.1, SplitRule::Adversarial),
+        ),
+        (
+            "uts",
+            AppSpec::Uts(UtsParams::parse(&["T1-mini".to_string()]).expect("a named tree")),
+        ),
+        ("nqueens", AppSpec::NQueens(8)),
+        ("knapsack", AppSpec::Knapsack(knapsack)),
+        ("golomb", AppSpec::Golomb(6)),
+    ];
+    for (seed, base) in [2000u64, 2001, 2002, 2003, 2004, 2005]
+        .iter()
+        .map(|&s| (s, Case::random(s, 100)))
+    {
+        for (app_name, app) in &apps {
+            for (variant, trace, limit) in [
+                ("plain", None, None),
+                ("trace", Some(64), None),
+                ("limit", None, Some(5_000)),
+                ("trace-limit", Some(16), Some(2_000)),
+            ] {
+                let mut c = base.clone();
+                c.app = app.clone();
+                c.config.trace = trace;
+                c.config.max_units = limit;
+                cases.push((format!("{app_name}-{variant}-from-{seed}"), c));
+            }
+        }
+    }
+    // Default machine (crossbar, T_rout 10, no delay) with timelines recorded for the Gantt
+    // chart, and a loaded network.
+    for (i, (_, mut c)) in [(0, Case::random(3000, 64)), (1, Case::random(3001, 64))]
+        .into_iter()
+        .enumerate()
+    {
+        c.sim = treesplit::SimConfig {
+            delay: if i == 0 {
+                Delay::None
+            } else {
+                Delay::Exponential(12.5)
+            },
+            t_send: i as u64,
+            t_recv: i as u64,
+            ..treesplit::SimConfig::default()
+        };
+        c.app = synthetic(100_000, 0.3, SplitRule::Random);
+        cases.push((format!("default-machine-{i}"), c));
+    }
+    // Many PEs: where the event queue holds thousands of events at once.
+    let mut c = Case::random(3002, 64);
+    c.config = treesplit::Config::new(2048)
+        .balancer(treesplit::Balancer::new(BalancerKind::RandomPolling))
+        .delta_t(10)
+        .seed(5);
+    c.sim = treesplit::SimConfig::default();
+    c.app = synthetic(1_000_000, 0.3, SplitRule::Random);
+    cases.push(("default-machine-2048".into(), c));
+    cases
+}
+
+fn data_file() -> PathBuf {
+    data::path("golden_sim/digests.tsv")
+}
+
+#[test]
+fn simulator_outputs_are_byte_identical_to_the_stored_ones() {
+    let mut lines = String::new();
+    let mut outputs = Vec::new();
+    for (name, case) in corpus() {
+        let text = case.app.visit(Golden(&case));
+        let digest: String = Sha1::digest(text.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        lines.push_str(&format!("{name}\t{digest}\n"));
+        outputs.push((name, text));
+    }
+    if let Some(dir) = std::env::var_os("TREESPLIT_GOLDEN_DUMP") {
+        // Every output in full, to compare two versions of the simulator.
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, text) in &outputs {
+            std::fs::write(PathBuf::from(&dir).join(format!("{name}.txt")), text).unwrap();
+        }
+    }
+    let path = data_file();
+    if std::env::var_os("TREESPLIT_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &lines).unwrap();
+        return;
+    }
+    let stored = std::fs::read_to_string(&path).expect("the stored digests");
+    if stored != lines {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/golden_sim");
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut differ = Vec::new();
+        for ((name, text), (new, old)) in outputs.iter().zip(lines.lines().zip(stored.lines())) {
+            if new != old {
+                std::fs::write(dir.join(format!("{name}.txt")), text).unwrap();
+                differ.push(name.clone());
+            }
+        }
+        panic!(
+            "{} of {} simulator outputs differ from the stored ones (corpus size {} stored): {:?}; new outputs in {}",
+            differ.len(),
+            outputs.len(),
+            stored.lines().count(),
+            differ,
+            dir.display()
+        );
+    }
+}
