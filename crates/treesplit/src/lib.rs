@@ -61,6 +61,10 @@ pub mod error;
 pub mod machine;
 pub mod names;
 #[cfg(feature = "unstable")]
+pub mod piece;
+#[cfg(not(feature = "unstable"))]
+pub(crate) mod piece;
+#[cfg(feature = "unstable")]
 pub mod protocol;
 #[cfg(not(feature = "unstable"))]
 pub(crate) mod protocol;

@@ -21,7 +21,6 @@
 //! are the machine's ticks: nanoseconds since the common start on real machines, virtual time
 //! units in the simulator ([`Trace::tick_seconds`]).
 
-use crate::machine::sim::{Activity, Segment};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -30,6 +29,38 @@ pub const DEFAULT_TRACE_CAPACITY: usize = 1 << 16;
 
 /// The largest capacity accepted (per PE: 2^24 events, 384 MiB).
 pub const MAX_TRACE_CAPACITY: usize = 1 << 24;
+
+/// What a PE is doing during a segment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Activity {
+    /// Working on its task.
+    Working,
+    /// Splitting its task for a requester (T_split).
+    Splitting,
+    /// Sending messages (the sender's overhead, T_send).
+    Sending,
+    /// Handling received messages (the receiver's overhead, T_recv).
+    Receiving,
+    /// Idle, waiting for a message.
+    Idle,
+    /// Real runs: waiting for the answer to a work request.
+    Requesting,
+    /// Real runs: waiting after termination was detected (result reduction).
+    Terminating,
+}
+
+/// A PE's activity over `[start, end)` in virtual time.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct Segment {
+    /// The PE.
+    pub pe: u32,
+    /// Start time.
+    pub start: u64,
+    /// End time.
+    pub end: u64,
+    /// What it did.
+    pub activity: Activity,
+}
 
 /// What a PE is doing, from one state change to the next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -58,7 +89,7 @@ impl PeState {
         }
     }
 
-    /// The activity of the simulator's Gantt charts that draws this state.
+    /// The activity of the Gantt charts that draws this state.
     pub fn activity(self) -> Activity {
         match self {
             PeState::Working => Activity::Working,

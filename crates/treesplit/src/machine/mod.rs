@@ -7,6 +7,7 @@
 
 #[cfg(feature = "mpi")]
 pub mod mpi;
+mod run;
 pub mod sim;
 pub mod threads;
 

@@ -36,7 +36,6 @@
 
 use super::Polling;
 use crate::protocol::Message;
-use crate::task::Task;
 
 /// A PE's local phase state.
 #[derive(Debug)]
@@ -92,7 +91,7 @@ impl LocalSync {
     }
 }
 
-impl<T: Task> Polling<T> {
+impl Polling {
     fn local(&mut self) -> &mut LocalSync {
         self.shuffle
             .as_deref_mut()
@@ -195,30 +194,9 @@ impl<T: Task> Polling<T> {
 #[cfg(test)]
 mod tests {
     use crate::config::{Balancer, Config, PermutationKind, PhaseSync};
+    use crate::protocol::polling::testing::{pe as new_pe, units};
     use crate::protocol::polling::Polling;
     use crate::protocol::{Message, PeId, Protocol, Step};
-    use crate::task::{Context, Task};
-    use serde::{Deserialize, Serialize};
-
-    /// n units of work, halved by a split.
-    #[derive(Clone, Debug, Serialize, Deserialize)]
-    struct Countdown(u64);
-    impl Task for Countdown {
-        type Output = u64;
-        fn work(&mut self, budget: u64, _: &mut Context<'_, u64>) -> u64 {
-            let n = budget.min(self.0);
-            self.0 -= n;
-            n
-        }
-        fn split(&mut self) -> Option<Self> {
-            let half = self.0 / 2;
-            self.0 -= half;
-            Some(Countdown(half))
-        }
-        fn is_empty(&self) -> bool {
-            self.0 == 0
-        }
-    }
 
     fn config(p: usize) -> Config {
         Config::new(p).balancer(Balancer::PollAndShuffle {
@@ -231,12 +209,12 @@ mod tests {
         })
     }
 
-    fn drain(pe: &mut Polling<Countdown>) -> Vec<(PeId, String)> {
+    fn drain(pe: &mut Polling) -> Vec<(PeId, String)> {
         let mut out = Vec::new();
         while let Some((to, m)) = pe.poll_transmit() {
             let name = match m {
                 Message::Phase { phase, idle } => format!("phase {phase} {idle}"),
-                Message::Work { task, .. } => format!("work {}", task.0),
+                Message::Work { task, .. } => format!("work {}", units(&task)),
                 Message::Reject => "reject".into(),
                 other => format!("{other:?}")
                     .split([' ', '{', '('])
@@ -254,7 +232,7 @@ mod tests {
     #[test]
     fn idle_pe_waits_for_its_partner_and_the_answer() {
         let config = config(8);
-        let mut pe: Polling<Countdown> = Polling::new(5, &config, None);
+        let mut pe = new_pe(5, &config, None);
         assert_eq!(pe.round_length(), None, "no rounds: no wall clock");
         assert_eq!(pe.step(), Step::Wait);
         assert_eq!(drain(&mut pe), [(4, "phase 0 true".to_string())]);
@@ -295,7 +273,7 @@ mod tests {
     #[test]
     fn busy_pe_keeps_working_and_answers_its_idle_partner() {
         let config = config(2);
-        let mut pe: Polling<Countdown> = Polling::new(0, &config, Some(Countdown(1000)));
+        let mut pe = new_pe(0, &config, Some(1000));
         assert!(matches!(pe.step(), Step::Work { .. }));
         assert_eq!(drain(&mut pe), []);
         pe.work(60, &crate::task::SharedIncumbent::new());
