@@ -20,10 +20,10 @@
 //! Debug builds check the budget always (the cheap part), checked or not.
 
 use crate::error::{violation, RunError};
-use crate::piece::{Decoders, Erased, Piece, Worked, Yield};
+use crate::piece::{Bench, Decoders, Erased, Piece, Worked};
 use crate::sequential::run_sequential;
 use crate::stats::Report;
-use crate::task::{Incumbent, Task};
+use crate::task::Task;
 use serde::{Deserialize, Serialize};
 use std::any::Any;
 use std::fmt;
@@ -146,14 +146,8 @@ impl Checked {
 }
 
 impl Erased for Checked {
-    fn work(
-        &mut self,
-        budget: u64,
-        output: &mut Yield,
-        incumbent: &dyn Incumbent,
-        pe: usize,
-    ) -> Worked {
-        let worked = self.task.work(budget, output, incumbent, pe);
+    fn work(&mut self, budget: u64, bench: &mut Bench<'_>) -> Worked {
+        let worked = self.task.work(budget, bench);
         let units = worked.units;
         if units > budget {
             violation(format!(

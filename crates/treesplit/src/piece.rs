@@ -22,6 +22,17 @@ use std::fmt;
 /// A piece of work of the run's task type, its type erased.
 pub struct Piece(Box<dyn Erased>);
 
+/// What a work slice works with: the PE's result accumulator (of the run's outcome type), the
+/// incumbent it sees and its number.
+pub struct Bench<'a> {
+    /// The PE's result accumulator.
+    pub output: &'a mut Yield,
+    /// The incumbent the PE sees.
+    pub incumbent: &'a dyn Incumbent,
+    /// The PE.
+    pub pe: usize,
+}
+
 /// What one work slice on a piece did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Worked {
@@ -36,14 +47,8 @@ pub struct Worked {
 /// The virtual functions of a piece: every [`Task`] has them, and so do wrappers that work
 /// on pieces (the contract checks).
 pub trait Erased: Send {
-    /// Work for at most `budget` units into `output`, the run's outcome type.
-    fn work(
-        &mut self,
-        budget: u64,
-        output: &mut Yield,
-        incumbent: &dyn Incumbent,
-        pe: usize,
-    ) -> Worked;
+    /// Work for at most `budget` units at `bench`.
+    fn work(&mut self, budget: u64, bench: &mut Bench<'_>) -> Worked;
     /// `Task::split`.
     fn split(&mut self) -> Option<Piece>;
     /// `Task::split_at`.
@@ -64,15 +69,9 @@ pub trait Erased: Send {
 
 impl<T: Task> Erased for T {
     #[inline]
-    fn work(
-        &mut self,
-        budget: u64,
-        output: &mut Yield,
-        incumbent: &dyn Incumbent,
-        pe: usize,
-    ) -> Worked {
-        let output = output.downcast_mut::<T::Output>();
-        let mut ctx = Context::new(output, incumbent, pe);
+    fn work(&mut self, budget: u64, bench: &mut Bench<'_>) -> Worked {
+        let output = bench.output.downcast_mut::<T::Output>();
+        let mut ctx = Context::new(output, bench.incumbent, bench.pe);
         let units = Task::work(self, budget, &mut ctx);
         Worked {
             units,
@@ -117,16 +116,10 @@ impl Piece {
         Piece(erased)
     }
 
-    /// Work for at most `budget` units, the results going into `output`.
+    /// Work for at most `budget` units at `bench`.
     #[inline]
-    pub fn work(
-        &mut self,
-        budget: u64,
-        output: &mut Yield,
-        incumbent: &dyn Incumbent,
-        pe: usize,
-    ) -> Worked {
-        self.0.work(budget, output, incumbent, pe)
+    pub fn work(&mut self, budget: u64, bench: &mut Bench<'_>) -> Worked {
+        self.0.work(budget, bench)
     }
 
     /// Hand part of what is left to a new piece (`Task::split`).
@@ -166,17 +159,7 @@ impl Piece {
 
     /// The user's task back, without any wrapper (a piece of a run of `T` is a `T`).
     pub fn into_typed<T: 'static>(self) -> T {
-        *self
-            .0
-            .into_any()
-            .downcast()
-            .unwrap_or_else(|_| panic!("a piece of the run's task type"))
-    }
-}
-
-impl Clone for Piece {
-    fn clone(&self) -> Self {
-        self.0.clone_piece()
+        typed(self.0.into_any())
     }
 }
 
@@ -186,19 +169,42 @@ impl fmt::Debug for Piece {
     }
 }
 
-impl Serialize for Piece {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        erased_serde::serialize(self.0.as_serialize(), serializer)
-    }
+/// A value of the run's types, erased: the run's types are the only ones there are.
+fn typed<X: 'static>(erased: Box<dyn Any>) -> X {
+    *erased
+        .downcast()
+        .unwrap_or_else(|_| panic!("a value of the run's types"))
 }
 
-impl<'de> Deserialize<'de> for Piece {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let decoders = Decoders::current::<D::Error>()?;
-        let mut erased = <dyn erased_serde::Deserializer>::erase(deserializer);
-        (decoders.piece)(&mut erased).map_err(D::Error::custom)
-    }
+/// Clone and serde for an erased value (`$erased`, with its value in `.0`, cloned by its
+/// `$clone`): the typed value's own bytes, decoded by the run's decoder `$decode` (a field
+/// of [`Decoders`]).
+macro_rules! typed_value {
+    ($erased:ty, $clone:ident, $decode:ident) => {
+        impl Clone for $erased {
+            fn clone(&self) -> Self {
+                self.0.$clone()
+            }
+        }
+
+        impl Serialize for $erased {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                erased_serde::serialize(self.0.as_serialize(), serializer)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $erased {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let decoders = Decoders::current::<D::Error>()?;
+                let mut erased = <dyn erased_serde::Deserializer>::erase(deserializer);
+                (decoders.$decode)(&mut erased).map_err(D::Error::custom)
+            }
+        }
+    };
 }
+
+typed_value!(Piece, clone_piece, piece);
+typed_value!(Yield, clone_yield, output);
 
 /// A PE's result accumulator of the run's outcome type, its type erased.
 pub struct Yield(Box<dyn ErasedOutcome>);
@@ -213,17 +219,17 @@ trait ErasedOutcome: Send + fmt::Debug {
 }
 
 impl<O: Outcome> ErasedOutcome for O {
-    fn merge(&mut self, other: Yield) {
-        Outcome::merge(self, other.into_typed());
-    }
-    fn clone_yield(&self) -> Yield {
-        Yield::new(self.clone())
-    }
     fn as_serialize(&self) -> &dyn erased_serde::Serialize {
         self
     }
+    fn merge(&mut self, other: Yield) {
+        Outcome::merge(self, other.into_typed());
+    }
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
+    }
+    fn clone_yield(&self) -> Yield {
+        Yield::new(self.clone())
     }
     fn into_any(self: Box<Self>) -> Box<dyn Any> {
         self
@@ -252,37 +258,13 @@ impl Yield {
 
     /// The typed outcome back.
     pub fn into_typed<O: 'static>(self) -> O {
-        *self
-            .0
-            .into_any()
-            .downcast()
-            .unwrap_or_else(|_| panic!("a yield of the run's outcome type"))
-    }
-}
-
-impl Clone for Yield {
-    fn clone(&self) -> Self {
-        self.0.clone_yield()
+        typed(self.0.into_any())
     }
 }
 
 impl fmt::Debug for Yield {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)
-    }
-}
-
-impl Serialize for Yield {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        erased_serde::serialize(self.0.as_serialize(), serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Yield {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let decoders = Decoders::current::<D::Error>()?;
-        let mut erased = <dyn erased_serde::Deserializer>::erase(deserializer);
-        (decoders.output)(&mut erased).map_err(D::Error::custom)
     }
 }
 
@@ -369,24 +351,14 @@ impl Drop for Decoding {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::task::range::{IndexJob, IndexRange};
-    use serde::Deserialize;
-
-    #[derive(Clone, Serialize, Deserialize)]
-    struct Squares;
-    impl IndexJob for Squares {
-        type Output = u64;
-        fn run(&self, i: u64, ctx: &mut Context<'_, u64>) -> u64 {
-            *ctx.output() += i * i;
-            1
-        }
-    }
+    use crate::task::range::IndexRange;
+    use crate::task::testing::{sum, Sum};
 
     /// A piece and a yield are the typed values' bytes, and decode back with the run's
     /// decoders installed (and only then).
     #[test]
     fn pieces_keep_the_bytes_of_their_type() {
-        let task = IndexRange::new(Squares, 3, 1000);
+        let task = sum(3, 1000);
         let typed = postcard::to_allocvec(&task).unwrap();
         let piece = Piece::new(task);
         assert_eq!(postcard::to_allocvec(&piece).unwrap(), typed);
@@ -395,23 +367,31 @@ mod tests {
             postcard::to_allocvec(&77u64).unwrap()
         );
         assert!(postcard::from_bytes::<Piece>(&typed).is_err());
-        let _decoding = Decoding::install(Decoders::of::<IndexRange<Squares>>());
-        let back: IndexRange<Squares> = postcard::from_bytes::<Piece>(&typed).unwrap().into_typed();
+        let _decoding = Decoding::install(Decoders::of::<IndexRange<Sum>>());
+        let back: IndexRange<Sum> = postcard::from_bytes::<Piece>(&typed).unwrap().into_typed();
         assert_eq!((back.lo, back.hi), (3, 1000));
+    }
+
+    fn bench<'a>(output: &'a mut Yield, incumbent: &'a dyn Incumbent) -> Bench<'a> {
+        Bench {
+            output,
+            incumbent,
+            pe: 0,
+        }
     }
 
     /// Work, splits and merges go through to the typed task and outcome.
     #[test]
     fn pieces_work_split_and_merge_as_their_type() {
         let incumbent = crate::task::SharedIncumbent::new();
-        let mut piece = Piece::new(IndexRange::new(Squares, 0, 10));
+        let mut piece = Piece::new(sum(0, 10));
         let mut other = piece.split().unwrap();
         let (mut a, mut b) = (Yield::new(0u64), Fresh::of::<u64>().make());
-        let worked = piece.work(100, &mut a, &incumbent, 0);
+        let worked = piece.work(100, &mut bench(&mut a, &incumbent));
         assert_eq!((worked.units, worked.stop, worked.empty), (5, false, true));
-        other.work(100, &mut b, &incumbent, 1);
+        other.work(100, &mut bench(&mut b, &incumbent));
         a.merge(b.clone());
-        assert_eq!(a.into_typed::<u64>(), (0..10).map(|i| i * i).sum::<u64>());
-        assert_eq!(b.into_typed::<u64>(), (5..10).map(|i| i * i).sum::<u64>());
+        assert_eq!(a.into_typed::<u64>(), (0..10).sum::<u64>());
+        assert_eq!(b.into_typed::<u64>(), (5..10).sum::<u64>());
     }
 }

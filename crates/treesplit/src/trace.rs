@@ -234,24 +234,30 @@ impl PeTrace {
 
     /// The PE sent a message of `kind` to PE `to` at tick `at`.
     pub fn send(&mut self, to: u32, kind: MessageKind, at: u64) {
-        let slot = self.peers.entry(to).or_default();
-        let seq = slot.0;
-        slot.0 = seq.wrapping_add(1);
-        self.push(Event {
-            at,
-            kind: EventKind::Send { to, seq, kind },
-        });
+        let kind = EventKind::Send {
+            to,
+            seq: self.next_seq(to, true),
+            kind,
+        };
+        self.push(Event { at, kind });
     }
 
     /// The PE received a message of `kind` from PE `from` at tick `at`.
     pub fn receive(&mut self, from: u32, kind: MessageKind, at: u64) {
-        let slot = self.peers.entry(from).or_default();
-        let seq = slot.1;
-        slot.1 = seq.wrapping_add(1);
+        let seq = self.next_seq(from, false);
         self.push(Event {
             at,
             kind: EventKind::Receive { from, seq, kind },
         });
+    }
+
+    /// The number of the next message sent to (`sent`) or received from PE `peer`.
+    fn next_seq(&mut self, peer: u32, sent: bool) -> u32 {
+        let (to, from) = self.peers.entry(peer).or_default();
+        let count = if sent { to } else { from };
+        let seq = *count;
+        *count = seq.wrapping_add(1);
+        seq
     }
 
     /// The events kept, oldest first.

@@ -36,12 +36,12 @@ mod pe;
 mod wire;
 
 pub(crate) use bounds::BoundExchange;
-pub(crate) use pe::{MachineTime, PeDriver, PeEnd};
+pub(crate) use pe::{drive, MachineTime, PeDriver, PeEnd};
 pub(crate) use wire::WireStats;
 
 use crate::error::RunError;
-use crate::protocol::{Costs, Message, PeId, Step};
-use crate::trace::{MessageKind, PeState};
+use crate::protocol::{Costs, Message, PeId};
+use crate::trace::MessageKind;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -130,124 +130,6 @@ pub(crate) trait Transport {
     /// Run limits: wall-clock time since the run started (the simulator's too: time limits
     /// are real time on every machine). Only called when `time_limit` is set.
     fn wall_clock(&mut self) -> Duration;
-}
-
-/// Send everything the PE has queued: the driver's own envelopes (incumbents), then the
-/// protocol's messages, straight from its queue.
-fn flush(pe: &mut PeDriver, net: &mut impl Transport) -> Result<(), RunError> {
-    if pe.bounds_pending {
-        pe.bounds_pending = false;
-        for (to, value) in std::mem::take(&mut pe.bounds_out) {
-            if let Some(t) = &mut pe.trace {
-                t.send(to, MessageKind::Bound, net.now());
-            }
-            let bytes = net.send(to as PeId, Envelope::Bound(value), pe.best())?;
-            pe.bytes += bytes;
-        }
-    }
-    while let Some((to, message)) = pe.proto.poll_transmit() {
-        if matches!(message, Message::Request) {
-            pe.request_out = net.now();
-        }
-        if pe.trace.is_some()
-            || matches!(
-                message,
-                Message::Work { .. } | Message::Bundle { .. } | Message::Termination(_)
-            )
-        {
-            pe.note_sent(to, &message, || net.now());
-        }
-        let bytes = net.send(to, Envelope::Protocol(message), pe.best())?;
-        pe.bytes += bytes;
-    }
-    Ok(())
-}
-
-/// Timeline: handling a delivered message split the task (at `now`): the PE is splitting
-/// until the flush that sends the piece is done, then back in its state before.
-#[cold]
-#[inline(never)]
-fn flush_splitting(pe: &mut PeDriver, net: &mut impl Transport, now: u64) -> Result<(), RunError> {
-    let before = pe.trace.as_mut().and_then(|t| {
-        let before = t.state();
-        t.enter(PeState::Splitting, now);
-        before
-    });
-    flush(pe, net)?;
-    if let Some(state) = before {
-        pe.trace_state_cold(state, net);
-    }
-    Ok(())
-}
-
-/// Drive PE `pe` over `net`: deliver → step → flush → act, until the PE finishes
-/// (`Ok(Step::Finished)`) or the transport suspends it in a slice (`Ok(Step::Work { .. })`)
-/// or while it waits (`Ok(Step::Wait)`); a suspended PE is driven again at its next event.
-/// Inlined into each machine's one caller: the simulator runs it once per event, and its
-/// transport's calls (`worked`, `try_recv`) are then inlined too.
-#[inline(always)]
-pub(crate) fn drive(pe: &mut PeDriver, net: &mut impl Transport) -> Result<Step, RunError> {
-    loop {
-        if pe.is_waiting() {
-            pe.wake(net.now());
-        }
-        if pe.clocked {
-            // The DAG schedulers: a task finished by the last slice completes now.
-            pe.proto.on_clock(net.now());
-            flush(pe, net)?;
-        }
-        // Deliver what has arrived.
-        while let Some(incoming) = net.try_recv()? {
-            let now = net.now();
-            let handled = pe.handle(incoming, now);
-            net.handled(&handled);
-            if handled.costs.splits > 0 && pe.trace.is_some() {
-                flush_splitting(pe, net, now)?;
-            } else {
-                flush(pe, net)?;
-            }
-        }
-        if pe.has_rounds() {
-            let now = net.now();
-            pe.handle_timeout(now);
-        }
-        // Decide first, then send what the decision produced, then act on it. A busy PE's
-        // decision rarely produces a message (a pending termination signal): it goes out with
-        // the slice's own, right after the slice, in one flush per slice. (The simulator
-        // charges the slice's time only in `worked`, so these messages leave at the slice's
-        // start in virtual time, as they did before the driver existed; a known
-        // simplification: an incumbent found in a slice is announced up to Δt early.)
-        let action = pe.poll();
-        if !matches!(action, Step::Work { .. }) {
-            flush(pe, net)?;
-        }
-        match action {
-            Step::Work { budget } => {
-                pe.trace_state(PeState::Working, net);
-                if pe.clocked {
-                    pe.proto.on_clock(net.now());
-                }
-                let slice = pe.work(budget);
-                if pe.max_units.is_some() || pe.time_limit.is_some() || pe.interrupt.0.is_some() {
-                    pe.check_limits(slice.units, net);
-                }
-                flush(pe, net)?;
-                if net.worked(&slice)? == Flow::Suspend {
-                    return Ok(action);
-                }
-            }
-            Step::Wait => {
-                pe.waiting_since = net.now();
-                if pe.trace.is_some() {
-                    pe.trace_wait(net);
-                }
-                if net.recv_until(pe.poll_timeout())? == Flow::Suspend {
-                    return Ok(action);
-                }
-            }
-            Step::Finished => return Ok(action),
-        }
-    }
 }
 
 /// A message's kind in the timeline.

@@ -1,14 +1,21 @@
 //! [`PeDriver`]: one PE's protocol state machine with everything every machine needs around
-//! it: the incumbent it knows and how improvements travel, rounds, run limits, its timing
-//! and statistics, and its timeline. [`super::drive`] runs it.
+//! it (the incumbent it knows and how improvements travel, rounds, run limits, its timing),
+//! and [`drive`], the loop that runs it. Its timeline is recorded in `timeline.rs`, its end
+//! of a run taken in `end.rs`.
 
-use super::{message_kind, BoundExchange, Envelope, Handled, Incoming, Slice, Transport};
+mod end;
+mod timeline;
+
+pub(crate) use end::PeEnd;
+use timeline::flush_splitting;
+
+use super::{message_kind, BoundExchange, Envelope, Flow, Handled, Incoming, Slice, Transport};
 use crate::config::Config;
-use crate::error::Limit;
-use crate::piece::{Fresh, Piece, Yield};
+use crate::error::{Limit, RunError};
+use crate::piece::{Fresh, Piece};
 use crate::protocol::termination::Signal;
 use crate::protocol::{self, Message, PeId, Protocol, Step};
-use crate::stats::{Log2Histogram, PeStats, SplitSizes};
+use crate::stats::{Log2Histogram, SplitSizes};
 use crate::task::{CountingIncumbent, Incumbent, SharedIncumbent};
 use crate::trace::{MessageKind, PeState, PeTrace};
 use std::sync::Arc;
@@ -24,58 +31,58 @@ pub(super) const NONE: u64 = u64::MAX;
 #[repr(C)]
 pub(crate) struct PeDriver {
     // First 64 bytes: a work slice and a wake-up.
-    pub(super) proto: Box<dyn Protocol>,
+    proto: Box<dyn Protocol>,
     /// The incumbent this PE knows.
-    pub(super) incumbent: Known,
+    incumbent: Known,
     /// The best value this PE has announced or learned (only better ones are sent).
-    pub(super) announced: i64,
+    announced: i64,
     /// The tick the PE has waited since (`NONE`: it is not waiting), and idle ticks in all.
-    pub(super) waiting_since: u64,
-    pub(super) idle: u64,
+    waiting_since: u64,
+    idle: u64,
     /// Synchronous balancers: the round length in ticks (0: no rounds).
-    pub(super) round_ticks: u64,
+    round_ticks: u64,
     // Next 64 bytes: sending and answering.
     /// The request in flight since this tick (`NONE`: none), and the answered requests'
     /// round trips (sum, count).
-    pub(super) request_out: u64,
-    pub(super) rtt: (u64, u64),
-    pub(super) bytes: u64,
+    request_out: u64,
+    rtt: (u64, u64),
+    bytes: u64,
     /// The timeline, when the configuration asks for one (checked at every slice and
     /// message, so it lives here; None costs one comparison).
-    pub(super) trace: Option<Box<PeTrace>>,
+    trace: Option<Box<PeTrace>>,
     /// The next round to start.
-    pub(super) next_round: u64,
-    pub(super) me: u32,
+    next_round: u64,
+    me: u32,
     /// How improvements travel.
-    pub(super) bounds: BoundExchange,
+    bounds: BoundExchange,
     /// `bounds_out` holds values to send (checked at every flush).
-    pub(super) bounds_pending: bool,
+    bounds_pending: bool,
     /// The PE has seen termination detected (timeline: it waits as "terminating").
-    pub(super) terminating: bool,
+    terminating: bool,
     /// The protocol wants the clock (`Protocol::on_clock`): the DAG schedulers.
-    pub(super) clocked: bool,
+    clocked: bool,
     /// The best value this PE has sent or passed on.
-    pub(super) flooded: i64,
+    flooded: i64,
     // Touched rarely.
     /// Incumbent values to send, with their destinations.
-    pub(super) bounds_out: Vec<(u32, i64)>,
+    bounds_out: Vec<(u32, i64)>,
     /// The tick the PE started.
-    pub(super) born: u64,
-    pub(super) p: u32,
+    born: u64,
+    p: u32,
     /// Seconds per tick, for the report (1 in the simulator: virtual units stay units).
-    pub(super) tick_seconds: f64,
+    tick_seconds: f64,
     /// This PE's offers that improved its incumbent.
-    pub(super) improvements: u64,
+    improvements: u64,
     /// Request latencies in ticks, and the pieces this PE gave away.
-    pub(super) latency: Log2Histogram,
-    pub(super) split_sizes: SplitSizes,
+    latency: Log2Histogram,
+    split_sizes: SplitSizes,
     /// Run limits (`Config::max_units`, `Config::time_limit`), and the one this PE found
     /// reached.
-    pub(super) max_units: Option<u64>,
-    pub(super) time_limit: Option<Duration>,
+    max_units: Option<u64>,
+    time_limit: Option<Duration>,
     /// Stops the run like a limit once set (`Config::interrupt`).
-    pub(super) interrupt: crate::config::Interrupt,
-    pub(super) limit_hit: Option<Limit>,
+    interrupt: crate::config::Interrupt,
+    limit_hit: Option<Limit>,
 }
 
 impl PeDriver {
@@ -139,75 +146,6 @@ impl PeDriver {
             interrupt: config.interrupt.clone(),
             limit_hit: None,
         }
-    }
-
-    /// Timeline: the PE enters `state` now (the clock is read only on a change). The
-    /// recording code stays out of line, so that [`drive`] stays small enough to be inlined
-    /// into the simulator's event loop, as it was before timelines existed.
-    #[inline]
-    pub(super) fn trace_state(&mut self, state: PeState, net: &mut impl Transport) {
-        if self.trace.is_some() {
-            self.trace_state_cold(state, net);
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    pub(super) fn trace_state_cold(&mut self, state: PeState, net: &mut impl Transport) {
-        if let Some(t) = &mut self.trace {
-            if t.state() != Some(state) {
-                t.enter(state, net.now());
-            }
-        }
-    }
-
-    /// Timeline: the PE waits (requesting, idle or terminating).
-    #[cold]
-    #[inline(never)]
-    pub(super) fn trace_wait(&mut self, net: &mut impl Transport) {
-        let state = if self.terminating {
-            PeState::Terminating
-        } else if self.request_out != NONE {
-            PeState::Requesting
-        } else {
-            PeState::Idle
-        };
-        self.trace_state_cold(state, net);
-    }
-
-    /// Timeline: a message of `kind` from `from` was delivered at `now`.
-    #[cold]
-    #[inline(never)]
-    fn trace_receive(&mut self, from: PeId, kind: MessageKind, now: u64) {
-        if let Some(t) = &mut self.trace {
-            t.receive(from as u32, kind, now);
-        }
-    }
-
-    /// Statistics of a message sent that is more than a request: a piece's size, the
-    /// termination signal, and the timeline's record of the message.
-    #[inline(never)]
-    pub(super) fn note_sent(&mut self, to: PeId, message: &Message, now: impl FnOnce() -> u64) {
-        match message {
-            Message::Work {
-                task, generation, ..
-            } => self.split_sizes.add(task.estimate(), *generation),
-            Message::Bundle { tasks, .. } => {
-                for (task, generation) in tasks {
-                    self.split_sizes.add(task.estimate(), *generation);
-                }
-            }
-            Message::Termination(Signal::Finish) => self.terminating = true,
-            _ => {}
-        }
-        if let Some(t) = &mut self.trace {
-            t.send(to as u32, message_kind(message), now());
-        }
-    }
-
-    /// The run limit this PE found reached and stopped the run for, if any.
-    pub(crate) fn limit_hit(&self) -> Option<Limit> {
-        self.limit_hit
     }
 
     /// After a slice of `units`: stop the run if a limit is reached (first time only).
@@ -402,36 +340,106 @@ impl PeDriver {
     pub(crate) fn has_rounds(&self) -> bool {
         self.round_ticks > 0
     }
+}
 
-    /// The work a stop left unfinished on this PE (`Config::keep_remaining`).
-    pub(crate) fn take_remaining(&mut self) -> Vec<Piece> {
-        self.proto.take_remaining()
+/// Send everything the PE has queued: the driver's own envelopes (incumbents), then the
+/// protocol's messages, straight from its queue.
+fn flush(pe: &mut PeDriver, net: &mut impl Transport) -> Result<(), RunError> {
+    if pe.bounds_pending {
+        pe.bounds_pending = false;
+        for (to, value) in std::mem::take(&mut pe.bounds_out) {
+            if let Some(t) = &mut pe.trace {
+                t.send(to, MessageKind::Bound, net.now());
+            }
+            let bytes = net.send(to as PeId, Envelope::Bound(value), pe.best())?;
+            pe.bytes += bytes;
+        }
     }
+    while let Some((to, message)) = pe.proto.poll_transmit() {
+        if matches!(message, Message::Request) {
+            pe.request_out = net.now();
+        }
+        if pe.trace.is_some()
+            || matches!(
+                message,
+                Message::Work { .. } | Message::Bundle { .. } | Message::Termination(_)
+            )
+        {
+            pe.note_sent(to, &message, || net.now());
+        }
+        let bytes = net.send(to, Envelope::Protocol(message), pe.best())?;
+        pe.bytes += bytes;
+    }
+    Ok(())
+}
 
-    /// The PE's record at tick `now` (its end) and, on PE 0, the merged result.
-    pub(crate) fn finish(&mut self, now: u64) -> (PeStats, Option<Yield>) {
-        self.wake(now);
-        let s = self.tick_seconds;
-        let life = now.saturating_sub(self.born);
-        let stats = PeStats {
-            pe: self.me as PeId,
-            counters: self.proto.counters().clone(),
-            busy: life.saturating_sub(self.idle) as f64 * s,
-            idle: self.idle as f64 * s,
-            bytes_sent: self.bytes,
-            request_rtt: (self.rtt.1 > 0).then(|| self.rtt.0 as f64 * s / self.rtt.1 as f64),
-            improvements: self.improvements,
-            bound_latency: None,
-            request_latency: std::mem::take(&mut self.latency),
-            split_sizes: std::mem::take(&mut self.split_sizes),
-            trace: self.trace.take().map(|mut t| {
-                t.end = now;
-                *t
-            }),
-            incumbent: Some(self.best()).filter(|&b| b != i64::MIN),
-            phases: self.proto.phase_stats(),
-        };
-        (stats, self.proto.take_output())
+/// Drive PE `pe` over `net`: deliver → step → flush → act, until the PE finishes
+/// (`Ok(Step::Finished)`) or the transport suspends it in a slice (`Ok(Step::Work { .. })`)
+/// or while it waits (`Ok(Step::Wait)`); a suspended PE is driven again at its next event.
+/// Inlined into each machine's one caller: the simulator runs it once per event, and its
+/// transport's calls (`worked`, `try_recv`) are then inlined too.
+#[inline(always)]
+pub(crate) fn drive(pe: &mut PeDriver, net: &mut impl Transport) -> Result<Step, RunError> {
+    loop {
+        if pe.is_waiting() {
+            pe.wake(net.now());
+        }
+        if pe.clocked {
+            // The DAG schedulers: a task finished by the last slice completes now.
+            pe.proto.on_clock(net.now());
+            flush(pe, net)?;
+        }
+        // Deliver what has arrived.
+        while let Some(incoming) = net.try_recv()? {
+            let now = net.now();
+            let handled = pe.handle(incoming, now);
+            net.handled(&handled);
+            if handled.costs.splits > 0 && pe.trace.is_some() {
+                flush_splitting(pe, net, now)?;
+            } else {
+                flush(pe, net)?;
+            }
+        }
+        if pe.has_rounds() {
+            let now = net.now();
+            pe.handle_timeout(now);
+        }
+        // Decide first, then send what the decision produced, then act on it. A busy PE's
+        // decision rarely produces a message (a pending termination signal): it goes out with
+        // the slice's own, right after the slice, in one flush per slice. (The simulator
+        // charges the slice's time only in `worked`, so these messages leave at the slice's
+        // start in virtual time, as they did before the driver existed; a known
+        // simplification: an incumbent found in a slice is announced up to Δt early.)
+        let action = pe.poll();
+        if !matches!(action, Step::Work { .. }) {
+            flush(pe, net)?;
+        }
+        match action {
+            Step::Work { budget } => {
+                pe.trace_state(PeState::Working, net);
+                if pe.clocked {
+                    pe.proto.on_clock(net.now());
+                }
+                let slice = pe.work(budget);
+                if pe.max_units.is_some() || pe.time_limit.is_some() || pe.interrupt.0.is_some() {
+                    pe.check_limits(slice.units, net);
+                }
+                flush(pe, net)?;
+                if net.worked(&slice)? == Flow::Suspend {
+                    return Ok(action);
+                }
+            }
+            Step::Wait => {
+                pe.waiting_since = net.now();
+                if pe.trace.is_some() {
+                    pe.trace_wait(net);
+                }
+                if net.recv_until(pe.poll_timeout())? == Flow::Suspend {
+                    return Ok(action);
+                }
+            }
+            Step::Finished => return Ok(action),
+        }
     }
 }
 
@@ -460,33 +468,6 @@ pub(crate) struct MachineTime {
     pub ticks_per_round_unit: u64,
     /// Seconds per tick in reports (1e-9 on real machines; 1 in the simulator).
     pub tick_seconds: f64,
-}
-
-/// What one PE ends a run with.
-pub(crate) struct PeEnd {
-    /// Its record.
-    pub stats: PeStats,
-    /// The merged result of the whole run (PE 0).
-    pub output: Option<Yield>,
-    /// The run limit this PE found reached, if any.
-    pub limit: Option<Limit>,
-    /// The work a stop left unfinished here (`Config::keep_remaining`).
-    pub remaining: Vec<Piece>,
-}
-
-impl PeDriver {
-    /// The PE's end at tick `now`.
-    pub(crate) fn end(&mut self, now: u64) -> PeEnd {
-        let limit = self.limit_hit();
-        let remaining = self.take_remaining();
-        let (stats, output) = self.finish(now);
-        PeEnd {
-            stats,
-            output,
-            limit,
-            remaining,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -5,6 +5,33 @@
 //! code that runs several computations in a row (IDA*'s iterations) be written once for all
 //! of them.
 
+/// The [`Machine`] impl of one of this crate's machines: its name, its report type, and how
+/// it runs a root (`|machine, root, config| …`, giving `Ok(None)` on a process that gets no
+/// report), then any other methods.
+macro_rules! machine {
+    ($machine:ty, $name:literal, $report:ident, |$m:ident, $root:ident, $config:ident| $run:expr
+     $(, $item:item)*) => {
+        impl $crate::machine::Machine for $machine {
+            type Report<O> = $report<O>;
+
+            fn name(&self) -> &'static str {
+                $name
+            }
+
+            fn run<T: $crate::task::Task>(
+                &self,
+                root: T,
+                config: &$crate::config::Config,
+            ) -> Result<Option<$report<T::Output>>, $crate::error::RunError> {
+                let ($m, $root, $config) = (self, root, config);
+                $run
+            }
+
+            $($item)*
+        }
+    };
+}
+
 #[cfg(feature = "mpi")]
 pub mod mpi;
 mod run;
@@ -47,18 +74,6 @@ impl<O> AsRef<Report<O>> for Report<O> {
     }
 }
 
-impl Machine for Threads<'_> {
-    type Report<O> = Report<O>;
-
-    fn name(&self) -> &'static str {
-        "threads"
-    }
-
-    fn run<T: Task>(
-        &self,
-        root: T,
-        config: &Config,
-    ) -> Result<Option<Report<T::Output>>, RunError> {
-        Threads::run(self, root, config).map(Some)
-    }
-}
+machine!(Threads<'_>, "threads", Report, |m, root, config| {
+    Threads::run(m, root, config).map(Some)
+});

@@ -113,11 +113,7 @@ impl Mpi {
     /// One rank's run: rank 0 gets the report, the run limit any rank reached and the work
     /// left on all ranks.
     fn run_rank(&self, start: Start<'_>) -> Ran<()> {
-        let Start {
-            root,
-            config,
-            fresh,
-        } = start;
+        let (root, config, fresh) = (start.root, start.config, start.fresh);
         let rank = self.rank();
         self.world.barrier();
         // Rounds of synchronous balancers run on the local clock, started together by the
@@ -340,22 +336,12 @@ impl Backend for Mpi {
     }
 }
 
-impl super::Machine for Mpi {
-    type Report<O> = Report<O>;
-
-    fn name(&self) -> &'static str {
-        "mpi"
-    }
-
-    fn run<T: Task>(
-        &self,
-        root: T,
-        config: &Config,
-    ) -> Result<Option<Report<T::Output>>, RunError> {
-        Mpi::run(self, || root, config)
-    }
-
+machine!(
+    Mpi,
+    "mpi",
+    Report,
+    |m, root, config| Mpi::run(m, || root, config),
     fn share_from_0(&self, values: &mut [u64]) {
         self.broadcast_from_0(values);
     }
-}
+);

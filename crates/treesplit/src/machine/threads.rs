@@ -119,11 +119,7 @@ impl Backend for Threads<'_> {
     type Extra = ();
 
     fn run(&self, start: Start<'_>) -> Ran<()> {
-        let Start {
-            root,
-            config,
-            fresh,
-        } = start;
+        let (root, config, fresh) = (start.root, start.config, start.fresh);
         let p = config.pes;
         if p > MAX_THREADS {
             return Err(RunError::InvalidConfig(ConfigError::TooManyThreads {

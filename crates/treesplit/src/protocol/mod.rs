@@ -33,6 +33,7 @@ use crate::config::{Balancer, Config};
 use crate::piece::{Fresh, Piece, Yield};
 pub use crate::stats::PeCounters;
 use crate::task::Incumbent;
+use pe::PeCore;
 use serde::{Deserialize, Serialize};
 
 /// Index of a processing element, `0..P`.
@@ -173,14 +174,26 @@ pub trait Protocol: Send {
     fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64;
     /// A message from PE `from` has been taken from this PE's queue.
     fn receive(&mut self, from: PeId, message: Message);
+    /// The housekeeping of this PE that every balancer shares ([`pe::PeCore`]).
+    fn core(&self) -> &PeCore;
+    /// The same, to change.
+    fn core_mut(&mut self) -> &mut PeCore;
     /// The next message to send, if any (call until `None`).
-    fn poll_transmit(&mut self) -> Option<(PeId, Message)>;
+    fn poll_transmit(&mut self) -> Option<(PeId, Message)> {
+        self.core_mut().poll_transmit()
+    }
     /// This PE's counters.
-    fn counters(&self) -> &PeCounters;
+    fn counters(&self) -> &PeCounters {
+        self.core().counters()
+    }
     /// The costs incurred since the last call (the call resets them).
-    fn take_costs(&mut self) -> Costs;
+    fn take_costs(&mut self) -> Costs {
+        self.core_mut().take_costs()
+    }
     /// The merged result of the whole run: `Some` on PE 0 once it has finished.
-    fn take_output(&mut self) -> Option<Yield>;
+    fn take_output(&mut self) -> Option<Yield> {
+        self.core_mut().take_output()
+    }
     /// True while this PE holds a non-empty task.
     fn is_busy(&self) -> bool;
     /// Stop the whole run early, as if the task had called `Context::stop` here: the driver
@@ -189,7 +202,9 @@ pub trait Protocol: Send {
     /// The work this PE's stop left unfinished, kept under `Config::keep_remaining` (a
     /// checkpoint): every piece the PE held, had queued, or received after the stop. The
     /// pieces of all PEs and the work done before together are the whole computation.
-    fn take_remaining(&mut self) -> Vec<Piece>;
+    fn take_remaining(&mut self) -> Vec<Piece> {
+        self.core_mut().take_kept()
+    }
     /// Synchronous protocols: the round length Δ. The machine then calls [`Protocol::on_round`]
     /// at every multiple of Δ (virtual time units in the simulator, microseconds since the
     /// start on real machines). `None` (the default): no rounds.

@@ -25,7 +25,7 @@
 use super::termination::{Local, Signal, Termination};
 use super::{tree, Costs, Message, PeCounters, PeId, Step};
 use crate::config::Config;
-use crate::piece::{Fresh, Piece, Yield};
+use crate::piece::{Bench, Fresh, Piece, Yield};
 use crate::task::Incumbent;
 use std::collections::VecDeque;
 
@@ -231,10 +231,19 @@ impl PeCore {
 
     // --- work ------------------------------------------------------------------------------
 
+    /// Where a slice works: this PE's accumulator, with `incumbent`.
+    fn bench<'a>(&'a mut self, incumbent: &'a dyn Incumbent) -> Bench<'a> {
+        Bench {
+            output: &mut self.output,
+            incumbent,
+            pe: self.me,
+        }
+    }
+
     /// Run `task` for at most `budget` units, count the slice and apply the progress rule
     /// (module comment).
     pub fn work_on(&mut self, task: &mut Piece, budget: u64, incumbent: &dyn Incumbent) -> Slice {
-        let worked = task.work(budget, &mut self.output, incumbent, self.me);
+        let worked = task.work(budget, &mut self.bench(incumbent));
         let units = worked.units;
         let end = if worked.stop {
             SliceEnd::Stop
@@ -293,7 +302,7 @@ impl PeCore {
         let mut slices = 0;
         while slices < max {
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                task.work(budget, &mut self.output, &tentative, self.me)
+                task.work(budget, &mut self.bench(&tentative))
             }));
             let plain = matches!(outcome, Ok(w) if w.units == budget && !w.stop && !w.empty)
                 && !tentative
@@ -347,7 +356,7 @@ impl PeCore {
     /// Do again `n` slices run ahead (plain, as they were the first time), uncounted.
     fn redo(&mut self, task: &mut Piece, budget: u64, n: u32, tentative: &Tentative<'_>) {
         for _ in 0..n {
-            let worked = task.work(budget, &mut self.output, tentative, self.me);
+            let worked = task.work(budget, &mut self.bench(tentative));
             debug_assert_eq!(worked.units, budget, "a slice run ahead ran the same again");
         }
     }

@@ -169,21 +169,7 @@ pub fn measure_alpha<T: Task>(root: &T, depth: u32, min_size: u64) -> Option<f64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::task::range::{IndexJob, IndexRange};
-    use crate::task::Context;
-    use serde::{Deserialize, Serialize};
-
-    #[derive(Clone, Serialize, Deserialize)]
-    struct Unit;
-    impl IndexJob for Unit {
-        type Output = u64;
-        fn run(&self, _i: u64, _ctx: &mut Context<'_, u64>) -> u64 {
-            1
-        }
-        fn estimate(&self, _i: u64) -> Option<u64> {
-            Some(1)
-        }
-    }
+    use crate::task::testing::sum;
 
     #[test]
     fn depth_rules_follow_the_theorems() {
@@ -191,7 +177,7 @@ mod tests {
         assert_eq!(theorem3_h(0.5, 1024), 10 + 4); // ⌈10 + 3.32⌉
         assert!((theorem4_h(0.5, 1024) - 10.0).abs() < 1e-9);
         assert!(theorem3_h(0.1, 64) > theorem3_h(0.3, 64));
-        let alpha = measure_alpha(&IndexRange::new(Unit, 0, 1 << 12), 6, 8).unwrap();
+        let alpha = measure_alpha(&sum(0, 1 << 12), 6, 8).unwrap();
         assert!((alpha - 0.5).abs() < 1e-9);
     }
 }

@@ -89,6 +89,8 @@ pub trait Task: Sized + Clone + Send + Serialize + DeserializeOwned + 'static {
 pub mod bag;
 pub mod pieces;
 pub mod range;
+#[cfg(test)]
+pub(crate) mod testing;
 
 /// The global incumbent of a branch-and-bound search: the best objective value known anywhere.
 ///

@@ -151,26 +151,18 @@ impl SimConfig {
                 });
             }
         }
+        let exists = |what, pe| match pe < p {
+            true => Ok(()),
+            false => Err(ConfigError::NoSuchPe { what, pe, pes: p }),
+        };
         for &(pe, factor) in &self.slow {
-            if pe >= p {
-                return Err(ConfigError::NoSuchPe {
-                    what: "slow PE",
-                    pe,
-                    pes: p,
-                });
-            }
+            exists("slow PE", pe)?;
             if !(factor.is_finite() && (1.0..=MAX_SLOWNESS).contains(&factor)) {
                 return Err(ConfigError::Slowness { pe, factor });
             }
         }
         for &(pe, _) in &self.slow_links {
-            if pe >= p {
-                return Err(ConfigError::NoSuchPe {
-                    what: "the sender of slow link",
-                    pe,
-                    pes: p,
-                });
-            }
+            exists("the sender of slow link", pe)?;
         }
         if let Some(l) = self.length {
             if !(l.byte_time.is_finite() && (0.0..=1e6).contains(&l.byte_time)) {
@@ -210,11 +202,7 @@ impl Backend for SimConfig {
     type Extra = SimFigures;
 
     fn run(&self, start: Start<'_>) -> Ran<SimFigures> {
-        let Start {
-            root,
-            config,
-            fresh,
-        } = start;
+        let (root, config, fresh) = (start.root, start.config, start.fresh);
         let sim = self;
         sim.validate(config.pes)?;
         let start = Instant::now();
@@ -328,18 +316,6 @@ pub struct Simulator {
     pub sim: SimConfig,
 }
 
-impl super::Machine for Simulator {
-    type Report<O> = SimReport<O>;
-
-    fn name(&self) -> &'static str {
-        "sim"
-    }
-
-    fn run<T: Task>(
-        &self,
-        root: T,
-        config: &Config,
-    ) -> Result<Option<SimReport<T::Output>>, RunError> {
-        simulate(root, config, &self.sim).map(Some)
-    }
-}
+machine!(Simulator, "sim", SimReport, |m, root, config| {
+    simulate(root, config, &m.sim).map(Some)
+});

@@ -132,26 +132,16 @@ impl Iterator for Cutter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::task::range::{IndexJob, IndexRange};
-    use crate::task::Context;
-    use serde::{Deserialize, Serialize};
-
-    #[derive(Clone, Serialize, Deserialize)]
-    struct Unit;
-    impl IndexJob for Unit {
-        type Output = u64;
-        fn run(&self, _i: u64, _ctx: &mut Context<'_, u64>) -> u64 {
-            1
-        }
-    }
+    use crate::task::range::IndexRange;
+    use crate::task::testing::{sum, Sum};
 
     fn range(n: u64) -> Piece {
-        Piece::new(IndexRange::new(Unit, 0, n))
+        Piece::new(sum(0, n))
     }
 
     /// The indices `lo..hi` a job of a range covers.
     fn bounds(piece: &Piece) -> (u64, u64) {
-        let r = piece.downcast_ref::<IndexRange<Unit>>().expect("a range");
+        let r = piece.downcast_ref::<IndexRange<Sum>>().expect("a range");
         (r.lo, r.hi)
     }
 

@@ -276,11 +276,13 @@ impl Core {
 }
 
 /// The `Protocol` methods every static balancer delegates to its `core` alike;
-/// `delegate_to_core!(setup: f)` also adds `step` and `work` for a balancer whose set-up
-/// `self.f()` runs in the first work slice after the root arrived (and whose `after_stop`
-/// runs after an early stop).
+/// `delegate_to_core!(setup: f)` also adds `step`, `work` and `stop` for a balancer whose
+/// set-up `self.f()` runs in the first work slice after the root arrived (and whose
+/// `after_stop` runs after an early stop); `delegate_to_core!(setup: f, refill: g)` for one
+/// that cuts its jobs lazily: `self.g()` runs in a slice that finds the queue empty while the
+/// core has jobs `pending`.
 macro_rules! delegate_to_core {
-    (setup: $setup:ident) => {
+    (setup: $setup:ident $(, refill: $refill:ident)?) => {
         fn step(&mut self) -> Step {
             self.core.step()
         }
@@ -291,6 +293,13 @@ macro_rules! delegate_to_core {
                 self.core.advance_termination();
                 return 0;
             }
+            $(
+                if self.core.jobs.is_empty() && self.core.pending {
+                    self.$refill();
+                    self.core.advance_termination();
+                    return 0;
+                }
+            )?
             self.core.work(budget, incumbent)
         }
 
@@ -302,28 +311,16 @@ macro_rules! delegate_to_core {
         delegate_to_core!();
     };
     () => {
-        fn poll_transmit(&mut self) -> Option<(PeId, Message)> {
-            self.core.pe.poll_transmit()
+        fn core(&self) -> &crate::protocol::pe::PeCore {
+            &self.core.pe
         }
 
-        fn counters(&self) -> &crate::protocol::PeCounters {
-            self.core.pe.counters()
-        }
-
-        fn take_costs(&mut self) -> crate::protocol::Costs {
-            self.core.pe.take_costs()
-        }
-
-        fn take_output(&mut self) -> Option<crate::piece::Yield> {
-            self.core.pe.take_output()
+        fn core_mut(&mut self) -> &mut crate::protocol::pe::PeCore {
+            &mut self.core.pe
         }
 
         fn is_busy(&self) -> bool {
             self.core.is_busy()
-        }
-
-        fn take_remaining(&mut self) -> Vec<crate::piece::Piece> {
-            self.core.pe.take_kept()
         }
     };
 }

@@ -274,30 +274,7 @@ fn take_one(walk: &mut Cutter, core: &mut Core) -> Option<(Piece, u32)> {
 }
 
 impl Protocol for Share {
-    fn step(&mut self) -> Step {
-        self.core.step()
-    }
-
-    fn work(&mut self, budget: u64, incumbent: &dyn crate::task::Incumbent) -> u64 {
-        if self.core.take_setup() {
-            self.place_share();
-            self.core.advance_termination();
-            return 0;
-        }
-        if self.core.jobs.is_empty() && self.core.pending {
-            self.refill();
-            self.core.advance_termination();
-            return 0;
-        }
-        self.core.work(budget, incumbent)
-    }
-
-    fn stop(&mut self) {
-        self.core.begin_stop(None);
-        self.after_stop();
-    }
-
-    delegate_to_core!();
+    delegate_to_core!(setup: place_share, refill: refill);
 
     fn receive(&mut self, from: PeId, message: Message) {
         let stop = matches!(message, Message::Stop);

@@ -35,10 +35,10 @@
 use super::assignment::permutation::Permutation;
 use super::pe::PeCore;
 use super::polling::victim::pe_rng;
-use super::{Costs, Message, PeCounters, PeId, Protocol, Step};
+use super::{Message, PeId, Protocol, Step};
 use crate::config::{Config, DagScheduler, StaticPermutation};
 use crate::dag::{Dag, DagTask, Placement, Schedule, TaskId};
-use crate::piece::{Fresh, Piece, Yield};
+use crate::piece::{Fresh, Piece};
 use crate::task::Incumbent;
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -439,29 +439,16 @@ impl Protocol for DagPe {
         }
     }
 
-    fn poll_transmit(&mut self) -> Option<(PeId, Message)> {
-        self.core.poll_transmit()
+    fn core(&self) -> &PeCore {
+        &self.core
     }
 
-    fn counters(&self) -> &PeCounters {
-        self.core.counters()
-    }
-
-    fn take_costs(&mut self) -> Costs {
-        self.core.take_costs()
-    }
-
-    fn take_output(&mut self) -> Option<Yield> {
-        self.core.take_output()
+    fn core_mut(&mut self) -> &mut PeCore {
+        &mut self.core
     }
 
     fn is_busy(&self) -> bool {
         self.running.is_some() || self.finished.is_some() || !self.ready.is_empty()
-    }
-
-    /// DAG runs take no checkpoints (`Config::validate_root` refuses `keep_remaining`).
-    fn take_remaining(&mut self) -> Vec<Piece> {
-        Vec::new()
     }
 
     fn stop(&mut self) {

@@ -209,6 +209,10 @@ mod tests {
         })
     }
 
+    fn marker(phase: u64, idle: bool) -> Message {
+        Message::Phase { phase, idle }
+    }
+
     fn drain(pe: &mut Polling) -> Vec<(PeId, String)> {
         let mut out = Vec::new();
         while let Some((to, m)) = pe.poll_transmit() {
@@ -237,23 +241,11 @@ mod tests {
         assert_eq!(pe.step(), Step::Wait);
         assert_eq!(drain(&mut pe), [(4, "phase 0 true".to_string())]);
         // Partner 4 was busy at its phase end: PE 5 asked and waits for the answer.
-        pe.receive(
-            4,
-            Message::Phase {
-                phase: 0,
-                idle: false,
-            },
-        );
+        pe.receive(4, marker(0, false));
         assert_eq!(pe.step(), Step::Wait);
         assert_eq!(drain(&mut pe), []);
         // An early marker of phase 1 (partner 7) waits until phase 1.
-        pe.receive(
-            7,
-            Message::Phase {
-                phase: 1,
-                idle: true,
-            },
-        );
+        pe.receive(7, marker(1, true));
         assert_eq!(pe.step(), Step::Wait);
         assert_eq!(drain(&mut pe), []);
         pe.receive(4, Message::Reject);
@@ -283,13 +275,7 @@ mod tests {
         assert!(matches!(pe.step(), Step::Work { .. }), "still working");
         assert_eq!(drain(&mut pe), [(1, "phase 0 false".to_string())]);
         pe.work(40, &crate::task::SharedIncumbent::new());
-        pe.receive(
-            1,
-            Message::Phase {
-                phase: 0,
-                idle: true,
-            },
-        );
+        pe.receive(1, marker(0, true));
         pe.step();
         // 1000 − 160 = 840 left: split in halves, 420 to PE 1. With d = 1 every phase ends a
         // cycle; the permutation of two PEs may keep or swap the pieces.

@@ -31,9 +31,9 @@ pub use random_shift::round_shift;
 pub use victim::pe_rng;
 
 use super::pe::{PeCore, SliceEnd};
-use super::{Costs, Message, PeCounters, PeId, Protocol, Step};
+use super::{Message, PeId, Protocol, Step};
 use crate::config::{Balancer, Config};
-use crate::piece::{Fresh, Piece, Yield};
+use crate::piece::{Fresh, Piece};
 use crate::task::Incumbent;
 use poll_and_shuffle::PollAndShuffle;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -373,28 +373,16 @@ impl Protocol for Polling {
         }
     }
 
-    fn poll_transmit(&mut self) -> Option<(PeId, Message)> {
-        self.pe.poll_transmit()
+    fn core(&self) -> &PeCore {
+        &self.pe
     }
 
-    fn counters(&self) -> &PeCounters {
-        self.pe.counters()
-    }
-
-    fn take_costs(&mut self) -> Costs {
-        self.pe.take_costs()
-    }
-
-    fn take_output(&mut self) -> Option<Yield> {
-        self.pe.take_output()
+    fn core_mut(&mut self) -> &mut PeCore {
+        &mut self.pe
     }
 
     fn is_busy(&self) -> bool {
         !self.pieces.is_empty()
-    }
-
-    fn take_remaining(&mut self) -> Vec<Piece> {
-        self.pe.take_kept()
     }
 
     fn round_length(&self) -> Option<u64> {
