@@ -15,9 +15,10 @@
 use crate::task::{Context, Incumbent, Outcome, Task};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use std::any::Any;
+use std::any::{Any, TypeId};
 use std::cell::Cell;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A piece of work of the run's task type, its type erased.
 pub struct Piece(Box<dyn Erased>);
@@ -49,6 +50,26 @@ pub struct Worked {
 pub trait Erased: Send {
     /// Work for at most `budget` units at `bench`.
     fn work(&mut self, budget: u64, bench: &mut Bench<'_>) -> Worked;
+    /// The simulator's run-ahead: up to `max` slices of `budget` units while each is *plain*
+    /// (it does its whole budget, leaves the task non-empty, asks for no stop, and leaves
+    /// `improved` unset), counting them in `plain`; the first slice that is not plain is done
+    /// too, and ends the loop. One call for all the slices: a task's own loop overrides this.
+    fn run_plain(
+        &mut self,
+        budget: u64,
+        max: u32,
+        bench: &mut Bench<'_>,
+        improved: &AtomicBool,
+        plain: &mut u32,
+    ) {
+        while *plain < max {
+            let w = self.work(budget, bench);
+            if w.units != budget || w.stop || w.empty || improved.load(Ordering::Relaxed) {
+                return;
+            }
+            *plain += 1;
+        }
+    }
     /// `Task::split`.
     fn split(&mut self) -> Option<Piece>;
     /// `Task::split_at`.
@@ -59,6 +80,12 @@ pub trait Erased: Send {
     fn estimate(&self) -> Option<u64>;
     /// A copy.
     fn clone_piece(&self) -> Piece;
+    /// Copy this piece onto `target`, in its memory where it is of this very type.
+    fn clone_onto(&self, target: &mut Piece) {
+        *target = self.clone_piece();
+    }
+    /// This very value, whatever it wraps, to look at its type.
+    fn as_exact_mut(&mut self) -> &mut dyn Any;
     /// The value to serialize (the typed value's own bytes).
     fn as_serialize(&self) -> &dyn erased_serde::Serialize;
     /// The user's task (beneath any wrapper), to look at.
@@ -79,6 +106,28 @@ impl<T: Task> Erased for T {
             empty: Task::is_empty(self),
         }
     }
+    fn run_plain(
+        &mut self,
+        budget: u64,
+        max: u32,
+        bench: &mut Bench<'_>,
+        improved: &AtomicBool,
+        plain: &mut u32,
+    ) {
+        let output = bench.output.downcast_mut::<T::Output>();
+        let mut ctx = Context::new(output, bench.incumbent, bench.pe);
+        while *plain < max {
+            let units = Task::work(self, budget, &mut ctx);
+            if units != budget
+                || ctx.stop_requested()
+                || improved.load(Ordering::Relaxed)
+                || Task::is_empty(self)
+            {
+                return;
+            }
+            *plain += 1;
+        }
+    }
     fn split(&mut self) -> Option<Piece> {
         Task::split(self).map(Piece::new)
     }
@@ -93,6 +142,15 @@ impl<T: Task> Erased for T {
     }
     fn clone_piece(&self) -> Piece {
         Piece::new(self.clone())
+    }
+    fn clone_onto(&self, target: &mut Piece) {
+        match target.0.as_exact_mut().downcast_mut::<T>() {
+            Some(task) => task.clone_from(self),
+            None => *target = self.clone_piece(),
+        }
+    }
+    fn as_exact_mut(&mut self) -> &mut dyn Any {
+        self
     }
     fn as_serialize(&self) -> &dyn erased_serde::Serialize {
         self
@@ -120,6 +178,20 @@ impl Piece {
     #[inline]
     pub fn work(&mut self, budget: u64, bench: &mut Bench<'_>) -> Worked {
         self.0.work(budget, bench)
+    }
+
+    /// The simulator's run-ahead: up to `max` slices of `budget` units at `bench` while each
+    /// is plain ([`Erased::run_plain`]), counted in `plain`, in one call.
+    #[inline]
+    pub fn run_plain(
+        &mut self,
+        budget: u64,
+        max: u32,
+        bench: &mut Bench<'_>,
+        improved: &AtomicBool,
+        plain: &mut u32,
+    ) {
+        self.0.run_plain(budget, max, bench, improved, plain)
     }
 
     /// Hand part of what is left to a new piece (`Task::split`).
@@ -185,6 +257,10 @@ macro_rules! typed_value {
             fn clone(&self) -> Self {
                 self.0.$clone()
             }
+
+            fn clone_from(&mut self, source: &Self) {
+                source.0.clone_onto(self);
+            }
         }
 
         impl Serialize for $erased {
@@ -207,14 +283,14 @@ typed_value!(Piece, clone_piece, piece);
 typed_value!(Yield, clone_yield, output);
 
 /// A PE's result accumulator of the run's outcome type, its type erased.
-pub struct Yield(Box<dyn ErasedOutcome>);
+pub struct Yield(Box<dyn ErasedOutcome>, TypeId);
 
 /// The virtual functions of an outcome.
 trait ErasedOutcome: Send + fmt::Debug {
     fn merge(&mut self, other: Yield);
     fn clone_yield(&self) -> Yield;
+    fn clone_onto(&self, target: &mut Yield);
     fn as_serialize(&self) -> &dyn erased_serde::Serialize;
-    fn as_any_mut(&mut self) -> &mut dyn Any;
     fn into_any(self: Box<Self>) -> Box<dyn Any>;
 }
 
@@ -225,11 +301,15 @@ impl<O: Outcome> ErasedOutcome for O {
     fn merge(&mut self, other: Yield) {
         Outcome::merge(self, other.into_typed());
     }
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
     fn clone_yield(&self) -> Yield {
         Yield::new(self.clone())
+    }
+    fn clone_onto(&self, target: &mut Yield) {
+        if target.1 == TypeId::of::<O>() {
+            target.downcast_mut::<O>().clone_from(self);
+        } else {
+            *target = self.clone_yield();
+        }
     }
     fn into_any(self: Box<Self>) -> Box<dyn Any> {
         self
@@ -239,7 +319,7 @@ impl<O: Outcome> ErasedOutcome for O {
 impl Yield {
     /// `output` as a yield.
     pub fn new<O: Outcome>(output: O) -> Yield {
-        Yield(Box::new(output))
+        Yield(Box::new(output), TypeId::of::<O>())
     }
 
     /// Fold `other` (of the same type) into this one (`Outcome::merge`).
@@ -250,10 +330,13 @@ impl Yield {
     /// The typed accumulator (a yield of a run of `O` is an `O`).
     #[inline]
     pub fn downcast_mut<O: 'static>(&mut self) -> &mut O {
-        self.0
-            .as_any_mut()
-            .downcast_mut()
-            .expect("a yield of the run's outcome type")
+        assert!(
+            self.1 == TypeId::of::<O>(),
+            "a yield of the run's outcome type"
+        );
+        // SAFETY: the box holds an `O` (its type id says so, checked above); the data pointer
+        // of the trait object is a pointer to it.
+        unsafe { &mut *(&mut *self.0 as *mut dyn ErasedOutcome as *mut O) }
     }
 
     /// The typed outcome back.

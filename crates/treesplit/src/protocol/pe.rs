@@ -74,12 +74,14 @@ pub struct PeCore {
     kept: Vec<Piece>,
     /// The simulator's run-ahead in progress, if any ([`PeCore::run_ahead`]).
     ahead: Option<Ahead>,
+    /// The state a run-ahead returns to (its task and accumulator), kept between run-aheads
+    /// so that taking one copies into memory it already has.
+    snapshot: Option<(Piece, Yield)>,
 }
 
-/// Slices done ahead of their time, and the state to return to should a message come first.
+/// Slices done ahead of their time (the state to return to should a message come first is
+/// `PeCore::snapshot`).
 struct Ahead {
-    task: Piece,
-    output: Yield,
     slices: u32,
     budget: u64,
 }
@@ -131,6 +133,7 @@ impl PeCore {
             kept: Vec::new(),
             stalled_slices: 0,
             ahead: None,
+            snapshot: None,
         }
     }
 
@@ -294,41 +297,43 @@ impl PeCore {
         if budget == 0 || max == 0 {
             return 0;
         }
-        let start = (task.clone(), self.output.clone());
+        let (mut before, mut before_output) = match self.snapshot.take() {
+            Some((mut before, mut before_output)) => {
+                before.clone_from(task);
+                before_output.clone_from(&self.output);
+                (before, before_output)
+            }
+            None => (task.clone(), self.output.clone()),
+        };
         let tentative = Tentative {
             inner: incumbent,
             improved: false.into(),
         };
+        // One call for all the slices (the loop runs in the task's own code); a panic ends
+        // them like a slice that is not plain.
         let mut slices = 0;
-        while slices < max {
-            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                task.work(budget, &mut self.bench(&tentative))
-            }));
-            let plain = matches!(outcome, Ok(w) if w.units == budget && !w.stop && !w.empty)
-                && !tentative
-                    .improved
-                    .load(std::sync::atomic::Ordering::Relaxed);
-            if !plain {
-                // Undo this slice: back to the start and the plain slices again (no copy of
-                // the task per slice: that cost more than the slices for large tasks).
-                if slices == 0 {
-                    (*task, self.output) = start;
-                    return 0;
-                }
-                (*task, self.output) = (start.0.clone(), start.1.clone());
-                self.redo(task, budget, slices, &tentative);
-                break;
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let bench = &mut self.bench(&tentative);
+            task.run_plain(budget, max, bench, &tentative.improved, &mut slices)
+        }));
+        if slices < max {
+            // Undo the slice that was not plain: back to the start and the plain slices again
+            // (no copy of the task per slice: that cost more than the slices for large tasks).
+            if slices == 0 {
+                std::mem::swap(task, &mut before);
+                std::mem::swap(&mut self.output, &mut before_output);
+                self.snapshot = Some((before, before_output));
+                return 0;
             }
-            slices += 1;
+            task.clone_from(&before);
+            self.output.clone_from(&before_output);
+            tentative
+                .improved
+                .store(false, std::sync::atomic::Ordering::Relaxed);
+            self.redo(task, budget, slices, &tentative);
         }
-        if slices > 0 {
-            self.ahead = Some(Ahead {
-                task: start.0,
-                output: start.1,
-                slices,
-                budget,
-            });
-        }
+        self.snapshot = Some((before, before_output));
+        self.ahead = Some(Ahead { slices, budget });
         slices
     }
 
@@ -341,8 +346,12 @@ impl PeCore {
         };
         debug_assert!(keep <= ahead.slices);
         if keep < ahead.slices {
-            *task = ahead.task;
-            self.output = ahead.output;
+            let (before, before_output) = self
+                .snapshot
+                .as_mut()
+                .expect("the state before a run-ahead");
+            std::mem::swap(task, before);
+            std::mem::swap(&mut self.output, before_output);
             let tentative = Tentative {
                 inner: incumbent,
                 improved: false.into(),
@@ -355,10 +364,10 @@ impl PeCore {
 
     /// Do again `n` slices run ahead (plain, as they were the first time), uncounted.
     fn redo(&mut self, task: &mut Piece, budget: u64, n: u32, tentative: &Tentative<'_>) {
-        for _ in 0..n {
-            let worked = task.work(budget, &mut self.bench(tentative));
-            debug_assert_eq!(worked.units, budget, "a slice run ahead ran the same again");
-        }
+        let mut done = 0;
+        let bench = &mut self.bench(tentative);
+        task.run_plain(budget, n, bench, &tentative.improved, &mut done);
+        debug_assert_eq!(done, n, "the slices run ahead ran the same again");
     }
 
     /// The step of a PE that holds work: `Work` (or `Finished`, should termination be done).
