@@ -1,4 +1,5 @@
-//! Measurements of a run: per-PE counts and times, totals, efficiency, the request-latency
+//! Measurements of a run: per-PE counts ([`PeCounters`], kept by the protocols) and times,
+//! totals, efficiency, the request-latency
 //! histogram and split-size statistics, and a readable summary (the JSON form is the serde
 //! serialization of [`Report`]; a recorded [`Trace`] travels beside it, not in it).
 

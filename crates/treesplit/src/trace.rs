@@ -20,6 +20,9 @@
 //! order (threads, MPI; the simulator keeps it unless random delays reorder messages). Times
 //! are the machine's ticks: nanoseconds since the common start on real machines, virtual time
 //! units in the simulator ([`Trace::tick_seconds`]).
+//!
+//! Gantt charts draw a timeline as [`Segment`]s of one [`Activity`] each; the simulator's own
+//! timeline (`machine::sim::timeline`) records the same segments.
 
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;

@@ -12,7 +12,7 @@
 //!   improvement travels on this machine;
 //! - **PE timing and statistics**: idle time, busy time, request round trips and their
 //!   latency histogram, the sizes of pieces given away, bytes, and the per-PE record
-//!   ([`PeStats`]) the report is built from;
+//!   (`PeStats`, in the PE's end of a run, [`PeEnd`]) the report is built from;
 //! - **the timeline** ([`crate::trace`], when configured): state changes (working,
 //!   splitting, requesting, idle, terminating) and messages, in a preallocated ring per PE;
 //! - **the lost-work check**: [`Envelope::carries_work`] is the one test for work that must
@@ -20,9 +20,9 @@
 //! - **run limits** (`Config::max_units`, `Config::time_limit`, and the interrupt flag
 //!   `Config::interrupt`): checked after every work
 //!   slice; a PE that finds a limit reached stops the run through the protocol's early stop
-//!   ([`Protocol::stop`], flooded over the tree of PEs), so every machine ends such a run
-//!   cleanly, with no work lost, and reports [`PeDriver::limit_hit`]. Each PE finishes the
-//!   slice it is in, so a run overshoots `max_units` by at most P·Δt units.
+//!   (`Protocol::stop`, flooded over the tree of PEs), so every machine ends such a run
+//!   cleanly, with no work lost, and reports the limit in the PE's end ([`PeEnd`]). Each PE
+//!   finishes the slice it is in, so a run overshoots `max_units` by at most P·Δt units.
 //!
 //! Machines become transports ([`Transport`]): send an envelope, take one that arrived, wait
 //! for one until a deadline, and account for a slice of work. Real machines (threads, MPI)

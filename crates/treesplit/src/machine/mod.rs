@@ -3,7 +3,9 @@
 //! A machine owns the I/O (channels, MPI, virtual time); the protocols own the decisions and
 //! the driver (`crate::driver`) runs them, the same code on every machine. [`Machine`] lets
 //! code that runs several computations in a row (IDA*'s iterations) be written once for all
-//! of them.
+//! of them. What a run does around the machine's own work (resolving the jobs, contract
+//! checks, erasing the task's type and restoring it, panics, gathering the PEs' ends, the
+//! report, run limits) is written once, in `run.rs`, for all three.
 
 /// The [`Machine`] impl of one of this crate's machines: its name, its report type, and how
 /// it runs a root (`|machine, root, config| …`, giving `Ok(None)` on a process that gets no

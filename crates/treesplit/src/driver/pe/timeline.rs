@@ -10,7 +10,7 @@ use crate::trace::{MessageKind, PeState};
 
 impl PeDriver {
     /// Timeline: the PE enters `state` now (the clock is read only on a change). The
-    /// recording code stays out of line, so that [`drive`] stays small enough to be inlined
+    /// recording code stays out of line, so that [`super::drive`] stays small enough to be inlined
     /// into the simulator's event loop, as it was before timelines existed.
     #[inline]
     pub(in crate::driver) fn trace_state(&mut self, state: PeState, net: &mut impl Transport) {

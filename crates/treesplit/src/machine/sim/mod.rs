@@ -13,11 +13,13 @@
 //! `Config::time_limit` is wall-clock time, as on the other machines (it bounds how long
 //! the simulation itself runs, not virtual time, and is not reproducible).
 //!
-//! This file holds the machine's parameters ([`SimConfig`]), [`simulate`] and its report
-//! (with Theorem 1 of paper 000 beside the measurement); `engine.rs` is the event loop,
-//! `queue.rs` its event queue (a calendar of one bucket per time unit, a heap beyond it:
-//! events leave in (time, PE, kind, sender) order), `network.rs` the latencies,
-//! `timeline.rs` what is recorded over time, `adversary.rs` the adversarial splitter.
+//! This file holds the machine's parameters ([`SimConfig`]) and [`simulate`]; `report.rs` its
+//! report (with Theorem 1 of paper 000 beside the measurement); `engine.rs` is the event loop,
+//! `world.rs` the machine it plays (the PEs' engine-side state, and the link that is the
+//! driver's transport), `events.rs` and `queue.rs` its event queue (a calendar of one bucket
+//! per time unit, a heap beyond it: events leave in (time, PE, kind, sender) order),
+//! `network.rs` the latencies, `timeline.rs` what is recorded over time, `huge_pages.rs` the
+//! memory hints for many PEs, `adversary.rs` the adversarial splitter.
 //!
 //! Every poll of a busy PE's queue is a point where a message may have arrived, so every work
 //! slice ends at a slice end of its own; the reports are identical whatever the engine's
