@@ -93,7 +93,7 @@ pub(crate) fn run<T: Task, B: Backend>(
     let root = (holds_root || measures).then(make_root);
     let resolved = match &root {
         Some(root) => resolve_depth(config, root)?,
-        None => resolve(config, || {
+        None => resolve(config, &|| {
             unreachable!("the root is built where it is measured")
         })?,
     };
@@ -111,16 +111,12 @@ pub(crate) fn run<T: Task, B: Backend>(
         config,
         fresh: Fresh::of::<T::Output>(),
     };
-    let ended = match catch_quietly(|| backend.run(start)) {
-        Ok(ended) => ended?,
-        Err(payload) => return Err(panic_error(usize::MAX, payload)),
-    };
     let Some(Ended {
         report,
         limit,
         remaining,
         extra,
-    }) = ended
+    }) = run_erased(backend, start)?
     else {
         return Ok(None);
     };
@@ -135,6 +131,14 @@ pub(crate) fn run<T: Task, B: Backend>(
             })
         }
         None => Ok(Some((report, extra))),
+    }
+}
+
+/// The machine's erased run, a panic there becoming an error (compiled once per machine).
+fn run_erased<B: Backend>(backend: &B, start: Start<'_>) -> Ran<B::Extra> {
+    match catch_quietly(|| backend.run(start)) {
+        Ok(ended) => ended,
+        Err(payload) => Err(panic_error(usize::MAX, payload)),
     }
 }
 

@@ -40,14 +40,14 @@ pub const DEFAULT_JOBS_PER_PE: u64 = 16;
 /// Every choice is said in [`Resolved::note`], caps and floors included. Every machine calls
 /// this before a run.
 pub fn resolve_depth<T: Task>(config: &Config, root: &T) -> Result<Resolved, ConfigError> {
-    resolve(config, || (measure_alpha(root, 8, 64), root.estimate()))
+    resolve(config, &|| (measure_alpha(root, 8, 64), root.estimate()))
 }
 
 /// [`resolve_depth`] for a root that `measure` measures when asked: α from its size
-/// estimates, and its estimate of the whole work.
+/// estimates, and its estimate of the whole work (compiled once, whatever the task type).
 pub(crate) fn resolve(
     config: &Config,
-    measure: impl FnOnce() -> (Option<f64>, Option<u64>),
+    measure: &dyn Fn() -> (Option<f64>, Option<u64>),
 ) -> Result<Resolved, ConfigError> {
     let mut config = config.clone();
     let mut resolved = Resolved {
