@@ -1,7 +1,8 @@
 //! The one run wrapper of every machine: what a run does around the machine's own work.
 //!
-//! The machines' generic entry points (`Threads::run`, `simulate`, the MPI machine's `run`)
-//! hand their root to [`run`], the only part of a run compiled once per task type. It
+//! The machines' generic entry points (`Threads::run`, `simulate`, the MPI machine's `run`,
+//! which also installs the decoders of its task type) hand their root to [`run`], which with
+//! the pieces' virtual functions is all of a run that is compiled once per task type. It
 //! - checks the root's kind against the configuration and resolves a static balancer's
 //!   number of jobs (`task::bag::resolve_depth`);
 //! - erases the root into a piece (`crate::piece`), under contract checks when
