@@ -3,7 +3,8 @@
 //! that loses work drops it), so a checked run verifies the contract as it goes and stops
 //! with [`RunError::ContractViolated`] naming the PE and the piece.
 //!
-//! The machines run a checked task as [`Checked`], a wrapper that verifies on every call:
+//! The machines run a checked task as `Checked`, a wrapper of the run's pieces that verifies on
+//! every call:
 //! - `work(budget)` returns at most `budget`, and at least 1 on a task that is not empty
 //!   (unless the task asked for an early stop);
 //! - `split()` (and `split_at`) conserve [`Task::estimate`] where the task gives one: the
@@ -19,17 +20,19 @@
 //! Debug builds check the budget always (the cheap part), checked or not.
 
 use crate::error::{violation, RunError};
+use crate::piece::{Bench, Decoders, Erased, Piece, Worked};
 use crate::sequential::run_sequential;
 use crate::stats::Report;
-use crate::task::{Context, Task};
+use crate::task::Task;
 use serde::{Deserialize, Serialize};
+use std::any::Any;
 use std::fmt;
 
-/// A task under contract checks (the machines wrap the root in it when `Config::check`).
-#[derive(Clone, Serialize, Deserialize)]
-#[serde(bound = "")]
-pub(crate) struct Checked<T: Task> {
-    task: T,
+/// A piece under contract checks (the machines wrap the root in it when `Config::check`).
+/// It serializes as the task followed by its name.
+#[derive(Clone, Serialize)]
+pub(crate) struct Checked {
+    task: Piece,
     name: PieceName,
 }
 
@@ -66,18 +69,52 @@ impl fmt::Display for PieceName {
     }
 }
 
-impl<T: Task> Checked<T> {
+impl Checked {
     /// The root under checks.
-    pub(crate) fn new(task: T) -> Self {
-        Checked {
+    pub(crate) fn root(task: Piece) -> Piece {
+        Piece::wrap(Box::new(Checked {
             task,
             name: PieceName::default(),
+        }))
+    }
+
+    /// The decoders of a checked run of `T`: its pieces travel with their names.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn decoders<T: Task>() -> Decoders {
+        #[derive(Deserialize)]
+        #[serde(bound = "")]
+        struct Wire<T: Task> {
+            task: T,
+            name: PieceName,
+        }
+        Decoders {
+            piece: |d| {
+                let wire: Wire<T> = erased_serde::deserialize(d)?;
+                Ok(Piece::wrap(Box::new(Checked {
+                    task: Piece::new(wire.task),
+                    name: wire.name,
+                })))
+            },
+            ..Decoders::of::<T>()
         }
     }
 
-    /// The task without its checks (a checkpoint keeps the user's pieces).
-    pub(crate) fn into_inner(self) -> T {
-        self.task
+    /// The other part of a split that took `task` off this piece (`what`: the call), checked.
+    fn split_off(
+        &mut self,
+        what: &str,
+        before: Option<u64>,
+        was_empty: bool,
+        task: Piece,
+    ) -> Piece {
+        let parent = self.name;
+        self.name = parent.child(false);
+        let other = Checked {
+            task,
+            name: parent.child(true),
+        };
+        self.check_split(what, before, was_empty, &other);
+        Piece::wrap(Box::new(other))
     }
 
     /// After a split of a piece whose estimate was `before`: the two parts conserve it.
@@ -108,38 +145,35 @@ impl<T: Task> Checked<T> {
     }
 }
 
-impl<T: Task> Task for Checked<T> {
-    type Output = T::Output;
-
-    fn work(&mut self, budget: u64, ctx: &mut Context<'_, T::Output>) -> u64 {
-        let units = self.task.work(budget, ctx);
+impl Erased for Checked {
+    fn work(&mut self, budget: u64, bench: &mut Bench<'_>) -> Worked {
+        let worked = self.task.work(budget, bench);
+        let units = worked.units;
         if units > budget {
             violation(format!(
                 "Task::work did {units} units for a budget of {budget} ({})",
                 self.name
             ));
         }
-        if units == 0 && budget > 0 && !ctx.stop_requested() && !self.task.is_empty() {
+        if units == 0 && budget > 0 && !worked.stop && !worked.empty {
             violation(format!(
                 "Task::work made no progress on a task that is not empty (budget {budget}, {})",
                 self.name
             ));
         }
-        units
+        worked
     }
 
-    fn split(&mut self) -> Option<Self> {
-        let before = self.task.estimate();
-        let was_empty = self.task.is_empty();
+    fn split(&mut self) -> Option<Piece> {
+        let (before, was_empty) = (self.task.estimate(), self.task.is_empty());
         let task = self.task.split()?;
-        let parent = self.name;
-        self.name = parent.child(false);
-        let other = Checked {
-            task,
-            name: parent.child(true),
-        };
-        self.check_split("Task::split", before, was_empty, &other);
-        Some(other)
+        Some(self.split_off("Task::split", before, was_empty, task))
+    }
+
+    fn split_at(&mut self, units: u64) -> Option<Piece> {
+        let (before, was_empty) = (self.task.estimate(), self.task.is_empty());
+        let task = self.task.split_at(units)?;
+        Some(self.split_off("Task::split_at", before, was_empty, task))
     }
 
     fn is_empty(&self) -> bool {
@@ -150,18 +184,25 @@ impl<T: Task> Task for Checked<T> {
         self.task.estimate()
     }
 
-    fn split_at(&mut self, units: u64) -> Option<Self> {
-        let before = self.task.estimate();
-        let was_empty = self.task.is_empty();
-        let task = self.task.split_at(units)?;
-        let parent = self.name;
-        self.name = parent.child(false);
-        let other = Checked {
-            task,
-            name: parent.child(true),
-        };
-        self.check_split("Task::split_at", before, was_empty, &other);
-        Some(other)
+    fn clone_piece(&self) -> Piece {
+        Piece::wrap(Box::new(self.clone()))
+    }
+
+    fn as_exact_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+
+    fn as_serialize(&self) -> &dyn erased_serde::Serialize {
+        self
+    }
+
+    /// The user's task: a stopped run's pieces lose their checks.
+    fn as_any(&self) -> &dyn Any {
+        self.task.as_any()
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
+        self.task.into_any()
     }
 }
 
@@ -188,21 +229,4 @@ where
         )));
     }
     Ok(())
-}
-
-/// A run of checked tasks, as a run of the user's: the unfinished pieces of a stopped run
-/// (`Config::keep_remaining`) lose their checks.
-pub(crate) fn unchecked<T: Task, R>(result: Result<R, RunError>) -> Result<R, RunError> {
-    match result {
-        Err(RunError::LimitReached { limit, partial }) => {
-            let partial = match partial.take_remaining::<Checked<T>>() {
-                Some(pieces) => {
-                    partial.with_remaining(pieces.into_iter().map(Checked::into_inner).collect())
-                }
-                None => partial,
-            };
-            Err(RunError::LimitReached { limit, partial })
-        }
-        other => other,
-    }
 }

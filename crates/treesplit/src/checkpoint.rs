@@ -422,20 +422,11 @@ pub fn run_epochs<T: Task>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::task::range::{IndexJob, IndexRange};
-
-    #[derive(Debug, Clone, Serialize, Deserialize)]
-    struct Sum;
-    impl IndexJob for Sum {
-        type Output = u64;
-        fn run(&self, i: u64, ctx: &mut crate::task::Context<'_, u64>) -> u64 {
-            *ctx.output() += i;
-            1
-        }
-    }
+    use crate::task::range::IndexRange;
+    use crate::task::testing::{sum, Sum};
 
     fn snapshot() -> Snapshot<IndexRange<Sum>> {
-        let mut s = Snapshot::start(IndexRange::new(Sum, 0, 1000), vec!["sum".into()]);
+        let mut s = Snapshot::start(sum(0, 1000), vec!["sum".into()]);
         s.work_units = 7;
         s
     }

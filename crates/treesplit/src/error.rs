@@ -1,7 +1,7 @@
 //! Errors a run can end with, and how a panic caught on a PE becomes one.
 //!
 //! Panics the library catches and reports itself print nothing on their own: inside
-//! [`catch_quietly`] the panic hook stays silent (the message travels in the error), so a
+//! `catch_quietly` the panic hook stays silent (the message travels in the error), so a
 //! user sees one `error: …` line instead of a raw `thread 'pe-3' panicked at file:line`.
 //! A panic whose location lies in this crate's own source is a broken invariant of the
 //! library ([`RunError::Internal`]); one elsewhere is the user's code ([`RunError::PePanicked`]);

@@ -7,13 +7,16 @@
 //! The crate has one folder per layer:
 //! - [`task`]: the task model a user implements (`work`, `split`, `is_empty`, an outcome
 //!   that merges).
+//! - `piece` (internal; public with the feature `unstable`): the task and its outcome with
+//!   their types erased. Only the machines' entry points know the task type; the protocols,
+//!   the driver and the machines below them are compiled once for all task types.
 //! - `protocol`: load balancers and termination detection as per-PE state machines that
 //!   do no I/O (public with the feature `unstable`).
 //! - `driver` (internal): the one loop that runs a PE's state machine on every machine:
 //!   step → flush → act, rounds, incumbents, timing, statistics, the lost-work check.
 //! - [`machine`]: the transports the driver runs on: threads (the default), the simulator
 //!   of the papers' machine model in virtual time, and MPI (feature `mpi`); [`Machine`] is
-//!   their common interface.
+//!   their common interface, and one run wrapper serves all three.
 //! - [`config`]: what to run with: P, the balancer with its own options, Δt, the seed.
 //! - [`trace`]: per-PE timelines (states and messages) that the driver records on every
 //!   machine when `Config::trace` asks for them.
@@ -60,6 +63,10 @@ pub(crate) mod driver;
 pub mod error;
 pub mod machine;
 pub mod names;
+#[cfg(feature = "unstable")]
+pub mod piece;
+#[cfg(not(feature = "unstable"))]
+pub(crate) mod piece;
 #[cfg(feature = "unstable")]
 pub mod protocol;
 #[cfg(not(feature = "unstable"))]

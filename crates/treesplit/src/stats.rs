@@ -1,12 +1,41 @@
-//! Measurements of a run: per-PE counts and times, totals, efficiency, the request-latency
+//! Measurements of a run: per-PE counts ([`PeCounters`], kept by the protocols) and times,
+//! totals, efficiency, the request-latency
 //! histogram and split-size statistics, and a readable summary (the JSON form is the serde
 //! serialization of [`Report`]; a recorded [`Trace`] travels beside it, not in it).
 
 use crate::config::Config;
-pub use crate::protocol::PeCounters;
 use crate::trace::{PeTrace, Trace};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
+
+/// Counts a protocol keeps for one PE (the machine adds wall-clock times).
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PeCounters {
+    /// Work units done on this PE.
+    pub work_units: u64,
+    /// Work slices run (calls of `work`).
+    pub slices: u64,
+    /// Requests this PE sent.
+    pub requests_sent: u64,
+    /// Requests that reached this PE.
+    pub requests_received: u64,
+    /// Requests this PE answered with a rejection.
+    pub rejections_sent: u64,
+    /// Rejections this PE received.
+    pub rejections_received: u64,
+    /// Splits of this PE's task that produced a piece to send.
+    pub splits: u64,
+    /// Pieces of work sent.
+    pub pieces_sent: u64,
+    /// Pieces of work received.
+    pub pieces_received: u64,
+    /// Largest generation of a piece held by this PE (the splitting depth seen here).
+    pub max_generation: u32,
+    /// All messages sent, of any kind.
+    pub messages_sent: u64,
+    /// Messages sent by termination detection and result reduction.
+    pub termination_messages: u64,
+}
 
 /// What one PE did during a run.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -269,6 +298,21 @@ pub struct Report<O> {
 }
 
 impl<O> Report<O> {
+    /// The same report with its output mapped by `f`.
+    pub(crate) fn map_output<P>(self, f: impl FnOnce(O) -> P) -> Report<P> {
+        Report {
+            output: f(self.output),
+            machine: self.machine,
+            config: self.config,
+            t_par: self.t_par,
+            t_seq: self.t_seq,
+            per_pe: self.per_pe,
+            totals: self.totals,
+            notes: self.notes,
+            trace: self.trace,
+        }
+    }
+
     /// Branch-and-bound: the best incumbent value any PE knew at its end (`None`: none).
     pub fn incumbent(&self) -> Option<i64> {
         self.per_pe.iter().filter_map(|s| s.incumbent).max()

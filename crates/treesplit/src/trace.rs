@@ -20,8 +20,10 @@
 //! order (threads, MPI; the simulator keeps it unless random delays reorder messages). Times
 //! are the machine's ticks: nanoseconds since the common start on real machines, virtual time
 //! units in the simulator ([`Trace::tick_seconds`]).
+//!
+//! Gantt charts draw a timeline as [`Segment`]s of one [`Activity`] each; the simulator's own
+//! timeline (`machine::sim::timeline`) records the same segments.
 
-use crate::machine::sim::{Activity, Segment};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -30,6 +32,38 @@ pub const DEFAULT_TRACE_CAPACITY: usize = 1 << 16;
 
 /// The largest capacity accepted (per PE: 2^24 events, 384 MiB).
 pub const MAX_TRACE_CAPACITY: usize = 1 << 24;
+
+/// What a PE is doing during a segment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Activity {
+    /// Working on its task.
+    Working,
+    /// Splitting its task for a requester (T_split).
+    Splitting,
+    /// Sending messages (the sender's overhead, T_send).
+    Sending,
+    /// Handling received messages (the receiver's overhead, T_recv).
+    Receiving,
+    /// Idle, waiting for a message.
+    Idle,
+    /// Real runs: waiting for the answer to a work request.
+    Requesting,
+    /// Real runs: waiting after termination was detected (result reduction).
+    Terminating,
+}
+
+/// A PE's activity over `[start, end)` in virtual time.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct Segment {
+    /// The PE.
+    pub pe: u32,
+    /// Start time.
+    pub start: u64,
+    /// End time.
+    pub end: u64,
+    /// What it did.
+    pub activity: Activity,
+}
 
 /// What a PE is doing, from one state change to the next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -58,7 +92,7 @@ impl PeState {
         }
     }
 
-    /// The activity of the simulator's Gantt charts that draws this state.
+    /// The activity of the Gantt charts that draws this state.
     pub fn activity(self) -> Activity {
         match self {
             PeState::Working => Activity::Working,
@@ -203,24 +237,30 @@ impl PeTrace {
 
     /// The PE sent a message of `kind` to PE `to` at tick `at`.
     pub fn send(&mut self, to: u32, kind: MessageKind, at: u64) {
-        let slot = self.peers.entry(to).or_default();
-        let seq = slot.0;
-        slot.0 = seq.wrapping_add(1);
-        self.push(Event {
-            at,
-            kind: EventKind::Send { to, seq, kind },
-        });
+        let kind = EventKind::Send {
+            to,
+            seq: self.next_seq(to, true),
+            kind,
+        };
+        self.push(Event { at, kind });
     }
 
     /// The PE received a message of `kind` from PE `from` at tick `at`.
     pub fn receive(&mut self, from: u32, kind: MessageKind, at: u64) {
-        let slot = self.peers.entry(from).or_default();
-        let seq = slot.1;
-        slot.1 = seq.wrapping_add(1);
+        let seq = self.next_seq(from, false);
         self.push(Event {
             at,
             kind: EventKind::Receive { from, seq, kind },
         });
+    }
+
+    /// The number of the next message sent to (`sent`) or received from PE `peer`.
+    fn next_seq(&mut self, peer: u32, sent: bool) -> u32 {
+        let (to, from) = self.peers.entry(peer).or_default();
+        let count = if sent { to } else { from };
+        let seq = *count;
+        *count = seq.wrapping_add(1);
+        seq
     }
 
     /// The events kept, oldest first.

@@ -3,7 +3,6 @@
 //! polling, a round length for block assignment) cannot be written.
 
 use crate::names::named;
-use crate::protocol::polling::embedding::Embedding;
 use crate::topology::Topology;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -508,5 +507,31 @@ impl BalancerKind {
     /// True for the balancers of [`BalancerKind::STATIC`].
     pub fn is_static(self) -> bool {
         BalancerKind::STATIC.contains(&self)
+    }
+}
+
+named! {
+    /// How poll-and-shuffle lays its hypercube onto the network.
+    pub enum Embedding("embedding") {
+        /// The network's own plan (`treesplit::embedding`): Morton labels and omitted phases on
+        /// meshes, sub fat trees on fat trees, the plain hypercube elsewhere.
+        Network = "network",
+        /// PE numbers as labels (row-major on meshes) and all ⌈log₂ P⌉ phases, on every
+        /// network: the hypercube algorithm of §3 run as it is.
+        RowMajor = "row-major",
+    }
+}
+
+impl Embedding {
+    /// True for the default, [`Embedding::Network`] (left out of serialized configs).
+    pub fn is_network(&self) -> bool {
+        *self == Embedding::Network
+    }
+}
+
+#[allow(clippy::derivable_impls)] // the enum is written by `named!`
+impl Default for Embedding {
+    fn default() -> Self {
+        Embedding::Network
     }
 }

@@ -26,9 +26,8 @@
 mod balancer;
 mod error;
 
-pub use crate::protocol::polling::embedding::Embedding;
 pub use balancer::{
-    Adaptive, BadBundleRule, Balancer, BalancerKind, BundleRule, DagScheduler, Jobs,
+    Adaptive, BadBundleRule, Balancer, BalancerKind, BundleRule, DagScheduler, Embedding, Jobs,
     PermutationKind, PhaseSync, PollingOptions, StaticPermutation, TerminationKind, DEFAULT_ROUND,
 };
 pub use error::ConfigError;
@@ -147,11 +146,11 @@ impl Config {
         self
     }
 
-    /// Check that the root's kind matches the configuration: a `dag::DagTask` needs a DAG
-    /// scheduler, and a DAG scheduler runs nothing else (nor the options it does not support).
-    pub fn validate_task<T: crate::task::Task>(&self) -> Result<(), ConfigError> {
-        let is_dag = std::any::TypeId::of::<T>() == std::any::TypeId::of::<crate::dag::DagTask>();
-        match (self.dag, is_dag) {
+    /// Check that the root's kind matches the configuration (`dag_root`: the root is a task
+    /// DAG, a `dag::DagTask`): a DAG needs a DAG scheduler, and a DAG scheduler runs nothing
+    /// else (nor the options it does not support).
+    pub fn validate_root(&self, dag_root: bool) -> Result<(), ConfigError> {
+        match (self.dag, dag_root) {
             (Some(s), false) => Err(ConfigError::DagSchedulerOnTree(s)),
             (None, true) => Err(ConfigError::TreeBalancerOnDag(self.balancer.kind())),
             (None, false) => Ok(()),

@@ -414,15 +414,15 @@ mod tests {
         Dag::new(vec![2, 3, 1, 2], vec![vec![], vec![0], vec![0], vec![1, 2]]).unwrap()
     }
 
+    /// The analysis of a schedule of the diamond on 2 PEs: (task, PE, start, finish) each.
+    fn diamond_analysis(records: [(TaskId, u32, u64, u64); 4]) -> Analysis {
+        let s = Schedule(records.map(|(t, pe, a, b)| rec(t, pe, a, b)).to_vec());
+        analyse(&diamond(), &s, 2, 2, 1).unwrap()
+    }
+
     #[test]
     fn a_greedy_schedule_without_latency_has_no_communication_term() {
-        let s = Schedule(vec![
-            rec(0, 0, 0, 2),
-            rec(1, 0, 2, 5),
-            rec(2, 1, 2, 3),
-            rec(3, 0, 5, 7),
-        ]);
-        let a = analyse(&diamond(), &s, 2, 2, 1).unwrap();
+        let a = diamond_analysis([(0, 0, 0, 2), (1, 0, 2, 5), (2, 1, 2, 3), (3, 0, 5, 7)]);
         assert_eq!(a.makespan, 7);
         assert_eq!(a.measured_work, 8);
         assert_eq!(a.measured_critical_path, 7);
@@ -434,13 +434,7 @@ mod tests {
     #[test]
     fn waiting_while_a_pe_is_idle_is_the_communication_term() {
         // Task 1 waits 4 ticks after 0 finished, task 3 waits 1: C = 5.
-        let s = Schedule(vec![
-            rec(0, 0, 0, 2),
-            rec(1, 1, 6, 9),
-            rec(2, 0, 2, 3),
-            rec(3, 0, 10, 12),
-        ]);
-        let a = analyse(&diamond(), &s, 2, 2, 1).unwrap();
+        let a = diamond_analysis([(0, 0, 0, 2), (1, 1, 6, 9), (2, 0, 2, 3), (3, 0, 10, 12)]);
         assert_eq!(a.communication_term, 5);
         assert_eq!(a.makespan, 12);
         assert!(a.makespan as f64 <= a.bound_with_communication(2));

@@ -3,10 +3,40 @@
 //! A machine owns the I/O (channels, MPI, virtual time); the protocols own the decisions and
 //! the driver (`crate::driver`) runs them, the same code on every machine. [`Machine`] lets
 //! code that runs several computations in a row (IDA*'s iterations) be written once for all
-//! of them.
+//! of them. What a run does around the machine's own work (resolving the jobs, contract
+//! checks, erasing the task's type and restoring it, panics, gathering the PEs' ends, the
+//! report, run limits) is written once, in `run.rs`, for all three.
+
+/// The [`Machine`] impl of one of this crate's machines: its name, its report type, and how
+/// it runs a root (`|machine, root, config| …`, giving `Ok(None)` on a process that gets no
+/// report), then any other methods.
+macro_rules! machine {
+    ($machine:ty, $name:literal, $report:ident, |$m:ident, $root:ident, $config:ident| $run:expr
+     $(, $item:item)*) => {
+        impl $crate::machine::Machine for $machine {
+            type Report<O> = $report<O>;
+
+            fn name(&self) -> &'static str {
+                $name
+            }
+
+            fn run<T: $crate::task::Task>(
+                &self,
+                root: T,
+                config: &$crate::config::Config,
+            ) -> Result<Option<$report<T::Output>>, $crate::error::RunError> {
+                let ($m, $root, $config) = (self, root, config);
+                $run
+            }
+
+            $($item)*
+        }
+    };
+}
 
 #[cfg(feature = "mpi")]
 pub mod mpi;
+mod run;
 pub mod sim;
 pub mod threads;
 
@@ -46,18 +76,6 @@ impl<O> AsRef<Report<O>> for Report<O> {
     }
 }
 
-impl Machine for Threads<'_> {
-    type Report<O> = Report<O>;
-
-    fn name(&self) -> &'static str {
-        "threads"
-    }
-
-    fn run<T: Task>(
-        &self,
-        root: T,
-        config: &Config,
-    ) -> Result<Option<Report<T::Output>>, RunError> {
-        Threads::run(self, root, config).map(Some)
-    }
-}
+machine!(Threads<'_>, "threads", Report, |m, root, config| {
+    Threads::run(m, root, config).map(Some)
+});

@@ -22,14 +22,17 @@
 //! naming the rank and calls `MPI_Abort`, which ends the whole job with a non-zero exit; a rank
 //! that dies is detected by the MPI launcher, which ends the job.
 
-use crate::config::{Config, ConfigError, Jobs};
+use super::run::{self, Backend, Gather, Ran, Start};
+use crate::check::Checked;
+use crate::config::{Config, ConfigError};
 use crate::driver::{
     self, BoundExchange, Envelope, Flow, Handled, Incoming, MachineTime, PeDriver, Slice,
     Transport, WireStats,
 };
-use crate::error::{catch_quietly, panic_error, Limit, Partial, RunError};
+use crate::error::{catch_quietly, panic_error, RunError};
+use crate::piece::{Decoders, Decoding};
 use crate::protocol::PeId;
-use crate::stats::{PeStats, Report};
+use crate::stats::Report;
 use crate::task::Task;
 use mpi::environment::Universe;
 use mpi::point_to_point::{Message as MpiMessage, Status};
@@ -98,72 +101,19 @@ impl Mpi {
                 machine: self.size(),
             }));
         }
-        let rank = self.rank();
-        // A static balancer that derives its number of jobs from the root's estimates: every
-        // rank builds the root and derives the same number (the derivation is deterministic).
-        let (config, root, note) = if config.balancer.jobs() == Some(Jobs::FromEstimates) {
-            let root = make_root();
-            let resolved = crate::task::bag::resolve_depth(config, &root)?;
-            (resolved.config, (rank == 0).then_some(root), resolved.note)
+        // Messages decode to pieces of `T` (with their names under contract checks).
+        let _decoding = Decoding::install(if config.check {
+            Checked::decoders::<T>()
         } else {
-            config.validate()?;
-            config.validate_task::<T>()?;
-            (config.clone(), (rank == 0).then(make_root), None)
-        };
-        let outcome = catch_quietly(|| {
-            if config.check {
-                self.run_rank(root.map(crate::check::Checked::new), &config)
-                    .map(|end| {
-                        end.map(|(report, limit, remaining)| {
-                            let remaining = remaining
-                                .into_iter()
-                                .map(crate::check::Checked::into_inner)
-                                .collect();
-                            (report, limit, remaining)
-                        })
-                    })
-            } else {
-                self.run_rank(root, &config)
-            }
+            Decoders::of::<T>()
         });
-        match outcome {
-            Ok(Ok(Some((mut report, limit, remaining)))) => {
-                report.notes.extend(note);
-                match limit {
-                    Some(limit) => Err(RunError::LimitReached {
-                        limit,
-                        partial: Partial::new(report).with_remaining(remaining),
-                    }),
-                    None => Ok(Some(report)),
-                }
-            }
-            Ok(Ok(None)) => Ok(None),
-            // The other ranks would wait for this one forever: end the job.
-            Ok(Err(e)) => {
-                eprintln!("error: MPI rank {rank}: {e}; aborting the MPI job");
-                self.abort(1)
-            }
-            // A failed run: exit code 1, as on the other machines (it was 70, EX_SOFTWARE).
-            Err(payload) => {
-                match panic_error(rank, payload) {
-                    RunError::PePanicked { message, .. } => eprintln!(
-                        "error: PE {rank} (MPI rank {rank}) panicked: {message}; aborting the MPI job"
-                    ),
-                    other => eprintln!("error: MPI rank {rank}: {other}; aborting the MPI job"),
-                }
-                // A failed run (exit code 1), like every other error once ranks communicate.
-                self.abort(1)
-            }
-        }
+        Ok(run::run(self, make_root, config)?.map(|(report, ())| report))
     }
 
-    /// One rank's run: rank 0 gets the report and the run limit any rank reached.
-    #[allow(clippy::type_complexity)]
-    fn run_rank<T: Task>(
-        &self,
-        root: Option<T>,
-        config: &Config,
-    ) -> Result<Option<RankEnd<T>>, RunError> {
+    /// One rank's run: rank 0 gets the report, the run limit any rank reached and the work
+    /// left on all ranks.
+    fn run_rank(&self, start: Start<'_>) -> Ran<()> {
+        let (root, config, fresh) = (start.root, start.config, start.fresh);
         let rank = self.rank();
         self.world.barrier();
         // Rounds of synchronous balancers run on the local clock, started together by the
@@ -195,83 +145,44 @@ impl Mpi {
             ticks_per_round_unit: 1000,
             tick_seconds: 1e-9,
         };
-        let mut pe = PeDriver::new(rank, config, root, clock, BoundExchange::ToAll, None);
+        let mut pe = PeDriver::new(rank, config, fresh, root, clock, BoundExchange::ToAll, None);
         driver::drive(&mut pe, &mut link)?;
         let now = link.elapsed();
         let t_par = now as f64 * 1e-9;
-        let (stats, output) = pe.finish(now);
-        let mut remaining = pe.take_remaining();
+        let end = pe.end(now);
 
         // Statistics to rank 0; protocol messages still arriving are late requests and
         // rejections, which the lost-work check looks at.
-        let mut limit = pe.limit_hit();
         let result = if rank == 0 {
-            let mut per_pe: Vec<Option<PeStats>> = vec![None; self.size()];
-            per_pe[0] = Some(stats);
-            let mut gather = |from: usize, w: &WireStats| -> Result<(), RunError> {
-                if !w.remaining.is_empty() {
-                    let pieces: Vec<T> = postcard::from_bytes(&w.remaining).map_err(|e| {
-                        RunError::Internal(format!("rank {from}'s unfinished work: {e}"))
-                    })?;
-                    remaining.extend(pieces);
-                }
-                Ok(())
-            };
+            let mut gather = Gather::new(self.size());
+            gather.add(0, end);
             for (from, w) in std::mem::take(&mut link.early_stats) {
-                limit = limit.or(w.limit);
-                gather(from, &w)?;
-                per_pe[from] = Some(w.into_stats(from));
+                gather.add(from, w.into_end(from)?);
             }
-            while per_pe.iter().any(Option::is_none) {
-                let (from, envelope) =
-                    link.receive::<T>(self.world.any_process().matched_probe())?;
+            while !gather.is_complete() {
+                let (from, envelope) = link.receive(self.world.any_process().matched_probe())?;
                 match envelope {
-                    Envelope::Stats(w) => {
-                        limit = limit.or(w.limit);
-                        gather(from, &w)?;
-                        per_pe[from] = Some(w.into_stats(from))
-                    }
+                    Envelope::Stats(w) => gather.add(from, w.into_end(from)?),
                     other => driver::check_leftover(from, rank, &other)?,
                 }
             }
-            let output = output
-                .ok_or_else(|| RunError::Internal("PE 0 finished without the result".into()))?;
-            Some((
-                Report::new(
-                    output,
-                    "mpi",
-                    config.clone(),
-                    t_par,
-                    per_pe.into_iter().flatten().collect(),
-                ),
-                limit,
-                remaining,
-            ))
+            Some(gather.finish("mpi", config, t_par)?)
         } else {
-            let mut wire = WireStats::from(stats);
-            wire.limit = limit;
-            if !remaining.is_empty() {
-                wire.remaining = postcard::to_allocvec(&remaining).map_err(|e| {
-                    RunError::Internal(format!("rank {rank}'s unfinished work: {e}"))
-                })?;
-            }
-            link.send(0, Envelope::<T>::Stats(Box::new(wire)), 0)?;
+            let wire = WireStats::from_end(end)
+                .map_err(|e| RunError::Internal(format!("rank {rank}'s unfinished work: {e}")))?;
+            link.send(0, Envelope::Stats(Box::new(wire)), 0)?;
             None
         };
         // Everyone is done sending; drop the requests and rejections still queued (the
         // protocol guarantees that no work is among them, and the check makes sure).
         self.world.barrier();
         while let Some(probed) = self.world.any_process().immediate_matched_probe() {
-            let (from, envelope) = link.receive::<T>(probed)?;
+            let (from, envelope) = link.receive(probed)?;
             driver::check_leftover(from, rank, &envelope)?;
         }
         Ok(result)
     }
 }
-
-/// What rank 0 ends a run with: the report, the run limit any rank reached, and the work
-/// a stop left unfinished on all ranks (`Config::keep_remaining`).
-type RankEnd<T> = (Report<<T as Task>::Output>, Option<Limit>, Vec<T>);
 
 /// One rank's end of the MPI machine: every envelope is postcard-encoded under one tag.
 struct Link<'a> {
@@ -295,10 +206,7 @@ impl Link<'_> {
     }
 
     /// Receive a probed message and decode its envelope.
-    fn receive<T: Task>(
-        &self,
-        probed: (MpiMessage, Status),
-    ) -> Result<(usize, Envelope<T>), RunError> {
+    fn receive(&self, probed: (MpiMessage, Status)) -> Result<(usize, Envelope), RunError> {
         let (bytes, status) = probed.matched_receive_vec::<u8>();
         let from = status.source_rank() as usize;
         if status.tag() != TAG_ENVELOPE {
@@ -318,12 +226,12 @@ impl Link<'_> {
     }
 }
 
-impl<T: Task> Transport<T> for Link<'_> {
+impl Transport for Link<'_> {
     fn now(&mut self) -> u64 {
         self.elapsed()
     }
 
-    fn send(&mut self, to: PeId, envelope: Envelope<T>, _bound: i64) -> Result<u64, RunError> {
+    fn send(&mut self, to: PeId, envelope: Envelope, _bound: i64) -> Result<u64, RunError> {
         let bytes = postcard::to_allocvec(&envelope)
             .map_err(|e| RunError::Internal(format!("cannot serialize a message: {e}")))?;
         self.world
@@ -332,7 +240,7 @@ impl<T: Task> Transport<T> for Link<'_> {
         Ok(bytes.len() as u64)
     }
 
-    fn try_recv(&mut self) -> Result<Option<Incoming<T>>, RunError> {
+    fn try_recv(&mut self) -> Result<Option<Incoming>, RunError> {
         loop {
             let probed = match self.pending.take() {
                 Some(probed) => probed,
@@ -341,7 +249,7 @@ impl<T: Task> Transport<T> for Link<'_> {
                     None => return Ok(None),
                 },
             };
-            match self.receive::<T>(probed)? {
+            match self.receive(probed)? {
                 (from, Envelope::Stats(w)) if self.rank == 0 => self.early_stats.push((from, *w)),
                 (from, Envelope::Stats(_) | Envelope::Abort) => {
                     return Err(RunError::Internal(format!(
@@ -398,22 +306,42 @@ impl<T: Task> Transport<T> for Link<'_> {
     }
 }
 
-impl super::Machine for Mpi {
-    type Report<O> = Report<O>;
+impl Backend for Mpi {
+    type Extra = ();
 
-    fn name(&self) -> &'static str {
-        "mpi"
+    fn holds_root(&self) -> bool {
+        self.rank() == 0
     }
 
-    fn run<T: Task>(
-        &self,
-        root: T,
-        config: &Config,
-    ) -> Result<Option<Report<T::Output>>, RunError> {
-        Mpi::run(self, || root, config)
+    /// Once the ranks communicate, a panic or an error on any rank is printed and aborts the
+    /// whole job (the other ranks could not finish without it): a failed run, exit code 1.
+    fn run(&self, start: Start<'_>) -> Ran<()> {
+        let rank = self.rank();
+        match catch_quietly(|| self.run_rank(start)) {
+            Ok(Ok(ended)) => Ok(ended),
+            Ok(Err(e)) => {
+                eprintln!("error: MPI rank {rank}: {e}; aborting the MPI job");
+                self.abort(1)
+            }
+            Err(payload) => {
+                match panic_error(rank, payload) {
+                    RunError::PePanicked { message, .. } => eprintln!(
+                        "error: PE {rank} (MPI rank {rank}) panicked: {message}; aborting the MPI job"
+                    ),
+                    other => eprintln!("error: MPI rank {rank}: {other}; aborting the MPI job"),
+                }
+                self.abort(1)
+            }
+        }
     }
+}
 
+machine!(
+    Mpi,
+    "mpi",
+    Report,
+    |m, root, config| Mpi::run(m, || root, config),
     fn share_from_0(&self, values: &mut [u64]) {
         self.broadcast_from_0(values);
     }
-}
+);

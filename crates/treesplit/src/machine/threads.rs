@@ -11,13 +11,16 @@
 //! of all PEs in one shared atomic counter (updated once per slice, only when a limit is set).
 //! Any P ≥ 1 works, including more PEs than cores.
 
+use super::run::{self, Backend, Gather, Ran, Start};
 use crate::config::{Config, ConfigError};
 use crate::driver::{
-    self, BoundExchange, Envelope, Flow, Handled, Incoming, MachineTime, PeDriver, Slice, Transport,
+    self, BoundExchange, Envelope, Flow, Handled, Incoming, MachineTime, PeDriver, PeEnd, Slice,
+    Transport,
 };
-use crate::error::{catch_quietly, panic_error, Limit, Partial, RunError};
+use crate::error::{catch_quietly, panic_error, RunError};
+use crate::piece::{Fresh, Piece};
 use crate::protocol::{PeId, Step};
-use crate::stats::{PeStats, Report};
+use crate::stats::Report;
 use crate::task::{SharedIncumbent, Task};
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use crossbeam_utils::CachePadded;
@@ -26,10 +29,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// What travels through a PE's inbox: the sender and its envelope.
-type Inbound<T> = (PeId, Envelope<T>);
+type Inbound = (PeId, Envelope);
 
 /// A delayed message on its way through the courier: (deliver at, to, what).
-type Delayed<T> = (Instant, PeId, Inbound<T>);
+type Delayed = (Instant, PeId, Inbound);
 
 /// The most PEs the thread machine runs, one OS thread each: beyond a few thousand threads
 /// the OS runs out of stack mappings (std aborts the process), and a 2-core machine spends
@@ -46,8 +49,8 @@ pub struct Threads<'a> {
     slow_sender: Option<(PeId, Duration)>,
 }
 
-struct Shared<'s, T: Task> {
-    inboxes: &'s [Sender<Inbound<T>>],
+struct Shared<'s> {
+    inboxes: &'s [Sender<Inbound>],
     abort: AtomicBool,
     failure: Mutex<Option<RunError>>,
     incumbent: Arc<SharedIncumbent>,
@@ -55,12 +58,12 @@ struct Shared<'s, T: Task> {
     /// Work units of all PEs (kept only under `Config::max_units`).
     total: CachePadded<AtomicU64>,
     /// Messages of the slow PE go through the courier: (deliver at, to, envelope).
-    courier: Option<(PeId, Duration, Sender<Delayed<T>>)>,
+    courier: Option<(PeId, Duration, Sender<Delayed>)>,
     /// The common origin of every PE's clock (rounds, timing) and of T_par.
     start: Instant,
 }
 
-impl<T: Task> Shared<'_, T> {
+impl Shared<'_> {
     fn fail(&self, error: RunError) {
         let mut slot = self.failure.lock().unwrap_or_else(|e| e.into_inner());
         if slot.is_none() {
@@ -73,7 +76,7 @@ impl<T: Task> Shared<'_, T> {
         }
     }
 
-    fn deliver(&self, from: PeId, to: PeId, envelope: Envelope<T>) {
+    fn deliver(&self, from: PeId, to: PeId, envelope: Envelope) {
         if let Some((slow, delay, courier)) = &self.courier {
             if *slow == from {
                 let _ = courier.send((Instant::now() + *delay, to, (from, envelope)));
@@ -107,26 +110,16 @@ impl<'a> Threads<'a> {
     /// Run `root` on `config.pes` threads with the configured balancer (under contract
     /// checks when `config.check`).
     pub fn run<T: Task>(&self, root: T, config: &Config) -> Result<Report<T::Output>, RunError> {
-        let resolved = crate::task::bag::resolve_depth(config, &root)?;
-        let config = &resolved.config;
-        let result = if config.check {
-            crate::check::unchecked::<T, _>(
-                self.run_resolved(crate::check::Checked::new(root), config),
-            )
-        } else {
-            self.run_resolved(root, config)
-        };
-        result.map(|mut report| {
-            report.notes.extend(resolved.note.clone());
-            report
-        })
+        let ran = run::run(self, || root, config)?;
+        Ok(ran.expect("the thread machine reports").0)
     }
+}
 
-    fn run_resolved<T: Task>(
-        &self,
-        root: T,
-        config: &Config,
-    ) -> Result<Report<T::Output>, RunError> {
+impl Backend for Threads<'_> {
+    type Extra = ();
+
+    fn run(&self, start: Start<'_>) -> Ran<()> {
+        let (root, config, fresh) = (start.root, start.config, start.fresh);
         let p = config.pes;
         if p > MAX_THREADS {
             return Err(RunError::InvalidConfig(ConfigError::TooManyThreads {
@@ -134,9 +127,8 @@ impl<'a> Threads<'a> {
                 max: MAX_THREADS,
             }));
         }
-        let (senders, receivers): (Vec<_>, Vec<_>) =
-            (0..p).map(|_| unbounded::<Inbound<T>>()).unzip();
-        let (courier_tx, courier_rx) = unbounded::<Delayed<T>>();
+        let (senders, receivers): (Vec<_>, Vec<_>) = (0..p).map(|_| unbounded::<Inbound>()).unzip();
+        let (courier_tx, courier_rx) = unbounded::<Delayed>();
         let shared = Shared {
             inboxes: &senders,
             abort: AtomicBool::new(false),
@@ -151,16 +143,16 @@ impl<'a> Threads<'a> {
         };
         drop(courier_tx);
         let (done_tx, done_rx) = unbounded::<()>();
-        let mut root = Some(root);
+        let mut root = root;
 
-        let results: Vec<Option<PeEnd<T>>> = std::thread::scope(|scope| {
+        let results: Vec<Option<PeEnd>> = std::thread::scope(|scope| {
             let mut handles = Vec::with_capacity(p);
             for (me, inbox) in receivers.iter().enumerate() {
                 let shared = &shared;
                 let done_tx = done_tx.clone();
                 let root = if me == 0 { root.take() } else { None };
                 let body = move || {
-                    let outcome = catch_quietly(|| pe_loop(me, config, root, inbox, shared));
+                    let outcome = catch_quietly(|| pe_loop(me, config, fresh, root, inbox, shared));
                     let result = match outcome {
                         Ok(r) => r,
                         Err(payload) => {
@@ -229,46 +221,25 @@ impl<'a> Threads<'a> {
         while let Ok((_, to, (from, envelope))) = courier_rx.try_recv() {
             driver::check_leftover(from, to, &envelope)?;
         }
-        let mut per_pe = Vec::with_capacity(p);
-        let mut output = None;
-        let mut limit = None;
-        let mut remaining = Vec::new();
-        for (pe, r) in results.into_iter().enumerate() {
-            let (stats, out, hit, kept) = r.ok_or_else(|| {
-                RunError::Internal(format!("PE {pe} ended without its statistics"))
-            })?;
-            if pe == 0 {
-                output = out;
+        let mut gather = Gather::new(p);
+        for (pe, end) in results.into_iter().enumerate() {
+            if let Some(end) = end {
+                gather.add(pe, end);
             }
-            limit = limit.or(hit);
-            remaining.extend(kept);
-            per_pe.push(stats);
         }
-        let output =
-            output.ok_or_else(|| RunError::Internal("PE 0 finished without the result".into()))?;
-        let report = Report::new(output, "threads", config.clone(), t_par, per_pe);
-        match limit {
-            Some(limit) => Err(RunError::LimitReached {
-                limit,
-                partial: Partial::new(report).with_remaining(remaining),
-            }),
-            None => Ok(report),
-        }
+        gather.finish("threads", config, t_par).map(Some)
     }
 }
 
-/// What a PE ends with: its record, the result (PE 0), the run limit it found reached, and
-/// the work a stop left unfinished there (`Config::keep_remaining`).
-type PeEnd<T> = (PeStats, Option<<T as Task>::Output>, Option<Limit>, Vec<T>);
-
 /// The life of one PE: drive its protocol until it finishes or the run is aborted.
-fn pe_loop<T: Task>(
+fn pe_loop(
     me: PeId,
     config: &Config,
-    root: Option<T>,
-    inbox: &Receiver<Inbound<T>>,
-    shared: &Shared<'_, T>,
-) -> Option<PeEnd<T>> {
+    fresh: Fresh,
+    root: Option<Piece>,
+    inbox: &Receiver<Inbound>,
+    shared: &Shared<'_>,
+) -> Option<PeEnd> {
     let mut link = Link {
         me,
         inbox,
@@ -284,6 +255,7 @@ fn pe_loop<T: Task>(
     let mut pe = PeDriver::new(
         me,
         config,
+        fresh,
         root,
         clock,
         BoundExchange::Shared,
@@ -294,23 +266,22 @@ fn pe_loop<T: Task>(
         Ok(Step::Finished) => {}
         Ok(_) | Err(_) => return None,
     }
-    let (stats, output) = pe.finish(link.now());
-    Some((stats, output, pe.limit_hit(), pe.take_remaining()))
+    Some(pe.end(link.now()))
 }
 
 /// One PE's end of the thread machine: its inbox and every other PE's.
-struct Link<'a, 's, T: Task> {
+struct Link<'a, 's> {
     me: PeId,
-    inbox: &'a Receiver<Inbound<T>>,
-    shared: &'a Shared<'s, T>,
+    inbox: &'a Receiver<Inbound>,
+    shared: &'a Shared<'s>,
     /// What a blocking wait received, for the next `try_recv`.
-    pending: Option<Inbound<T>>,
+    pending: Option<Inbound>,
     /// Work units this PE has done (for the progress report).
     units: u64,
 }
 
-impl<T: Task> Link<'_, '_, T> {
-    fn accept(&mut self, (from, envelope): Inbound<T>) -> Result<Incoming<T>, RunError> {
+impl Link<'_, '_> {
+    fn accept(&mut self, (from, envelope): Inbound) -> Result<Incoming, RunError> {
         match envelope {
             Envelope::Abort => Err(RunError::Machine("aborted".into())),
             envelope => Ok(Incoming {
@@ -322,17 +293,17 @@ impl<T: Task> Link<'_, '_, T> {
     }
 }
 
-impl<T: Task> Transport<T> for Link<'_, '_, T> {
+impl Transport for Link<'_, '_> {
     fn now(&mut self) -> u64 {
         self.shared.start.elapsed().as_nanos() as u64
     }
 
-    fn send(&mut self, to: PeId, envelope: Envelope<T>, _bound: i64) -> Result<u64, RunError> {
+    fn send(&mut self, to: PeId, envelope: Envelope, _bound: i64) -> Result<u64, RunError> {
         self.shared.deliver(self.me, to, envelope);
         Ok(0)
     }
 
-    fn try_recv(&mut self) -> Result<Option<Incoming<T>>, RunError> {
+    fn try_recv(&mut self) -> Result<Option<Incoming>, RunError> {
         let next = match self.pending.take() {
             Some(inbound) => inbound,
             None => match self.inbox.try_recv() {
@@ -390,11 +361,7 @@ impl<T: Task> Transport<T> for Link<'_, '_, T> {
 }
 
 /// Deliver delayed messages when their time has come (FIFO: all have the same delay).
-fn courier_loop<T: Task>(
-    queue: &Receiver<Delayed<T>>,
-    inboxes: &[Sender<Inbound<T>>],
-    abort: &AtomicBool,
-) {
+fn courier_loop(queue: &Receiver<Delayed>, inboxes: &[Sender<Inbound>], abort: &AtomicBool) {
     while !abort.load(Ordering::SeqCst) {
         match queue.recv_timeout(Duration::from_millis(10)) {
             Ok((at, to, env)) => {

@@ -30,7 +30,10 @@ pub mod tree;
 pub use tree::neighbours as tree_neighbours;
 
 use crate::config::{Balancer, Config};
-use crate::task::{Incumbent, Task};
+use crate::piece::{Fresh, Piece, Yield};
+pub use crate::stats::PeCounters;
+use crate::task::Incumbent;
+use pe::PeCore;
 use serde::{Deserialize, Serialize};
 
 /// Index of a processing element, `0..P`.
@@ -39,8 +42,7 @@ pub type PeId = usize;
 /// A message between PEs. One wire format for all balancers, so every machine carries
 /// every balancer.
 #[derive(Debug, Serialize, Deserialize)]
-#[serde(bound = "")]
-pub enum Message<T: Task> {
+pub enum Message {
     /// An idle PE asks for work.
     Request,
     /// The answer to a request when the PE has nothing to give (an empty task, paper 000 §2).
@@ -48,7 +50,7 @@ pub enum Message<T: Task> {
     /// The answer to a request: a piece of work and its generation (splitting depth).
     Work {
         /// The piece.
-        task: T,
+        task: Piece,
         /// Generation of the piece: the number of splits between it and the root.
         generation: u32,
         /// The termination protocol's return address for this piece (response tree).
@@ -57,7 +59,7 @@ pub enum Message<T: Task> {
     /// Fast initialization: a copy of the root, broadcast down the binary tree of PEs.
     Root {
         /// The root task.
-        task: T,
+        task: Piece,
         /// The termination protocol's return address (response tree).
         token: u64,
     },
@@ -78,7 +80,7 @@ pub enum Message<T: Task> {
         /// Permutation number.
         n: u64,
         /// The piece, its generation and its termination token.
-        piece: Option<(T, u32, u64)>,
+        piece: Option<(Piece, u32, u64)>,
     },
     /// Poll-and-shuffle, permutation by messages: counting and prefix sums.
     Shuffling(polling::shuffle::ShuffleSignal),
@@ -89,7 +91,7 @@ pub enum Message<T: Task> {
     /// Master–worker: a bundle of jobs (each with its generation) for the worker.
     Bundle {
         /// The jobs.
-        tasks: Vec<(T, u32)>,
+        tasks: Vec<(Piece, u32)>,
         /// The termination protocol's return address for the bundle.
         token: u64,
     },
@@ -115,7 +117,7 @@ pub enum Message<T: Task> {
     /// still arrives; termination detection then ends the run as usual.
     Stop,
     /// Termination detection and the final result reduction.
-    Termination(termination::Signal<T::Output>),
+    Termination(termination::Signal),
     /// Poll-and-shuffle under local synchronization (paper 002 §6.3, Fig. 4): this PE has
     /// finished phase `phase` (to its partner along the phase's dimension); `idle`: it holds
     /// no work and asks the partner for some.
@@ -127,7 +129,7 @@ pub enum Message<T: Task> {
     },
 }
 
-impl<T: Task> Message<T> {
+impl Message {
     /// True for messages that carry work (the only ones termination detection counts).
     pub fn carries_work(&self) -> bool {
         matches!(
@@ -156,35 +158,6 @@ pub enum Step {
     Finished,
 }
 
-/// Counts a protocol keeps for one PE (the machine adds wall-clock times).
-#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PeCounters {
-    /// Work units done on this PE.
-    pub work_units: u64,
-    /// Work slices run (calls of `work`).
-    pub slices: u64,
-    /// Requests this PE sent.
-    pub requests_sent: u64,
-    /// Requests that reached this PE.
-    pub requests_received: u64,
-    /// Requests this PE answered with a rejection.
-    pub rejections_sent: u64,
-    /// Rejections this PE received.
-    pub rejections_received: u64,
-    /// Splits of this PE's task that produced a piece to send.
-    pub splits: u64,
-    /// Pieces of work sent.
-    pub pieces_sent: u64,
-    /// Pieces of work received.
-    pub pieces_received: u64,
-    /// Largest generation of a piece held by this PE (the splitting depth seen here).
-    pub max_generation: u32,
-    /// All messages sent, of any kind.
-    pub messages_sent: u64,
-    /// Messages sent by termination detection and result reduction.
-    pub termination_messages: u64,
-}
-
 /// Costs a PE incurred since the machine last asked ([`Protocol::take_costs`]): events a
 /// machine may charge time for (the simulator charges T_split per split).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -194,21 +167,33 @@ pub struct Costs {
 }
 
 /// A per-PE load-balancing state machine.
-pub trait Protocol<T: Task>: Send {
+pub trait Protocol: Send {
     /// What the machine should do next.
     fn step(&mut self) -> Step;
     /// Run the local task for at most `budget` units; returns the units done.
     fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64;
     /// A message from PE `from` has been taken from this PE's queue.
-    fn receive(&mut self, from: PeId, message: Message<T>);
+    fn receive(&mut self, from: PeId, message: Message);
+    /// The housekeeping of this PE that every balancer shares ([`pe::PeCore`]).
+    fn core(&self) -> &PeCore;
+    /// The same, to change.
+    fn core_mut(&mut self) -> &mut PeCore;
     /// The next message to send, if any (call until `None`).
-    fn poll_transmit(&mut self) -> Option<(PeId, Message<T>)>;
+    fn poll_transmit(&mut self) -> Option<(PeId, Message)> {
+        self.core_mut().poll_transmit()
+    }
     /// This PE's counters.
-    fn counters(&self) -> &PeCounters;
+    fn counters(&self) -> &PeCounters {
+        self.core().counters()
+    }
     /// The costs incurred since the last call (the call resets them).
-    fn take_costs(&mut self) -> Costs;
+    fn take_costs(&mut self) -> Costs {
+        self.core_mut().take_costs()
+    }
     /// The merged result of the whole run: `Some` on PE 0 once it has finished.
-    fn take_output(&mut self) -> Option<T::Output>;
+    fn take_output(&mut self) -> Option<Yield> {
+        self.core_mut().take_output()
+    }
     /// True while this PE holds a non-empty task.
     fn is_busy(&self) -> bool;
     /// Stop the whole run early, as if the task had called `Context::stop` here: the driver
@@ -217,7 +202,9 @@ pub trait Protocol<T: Task>: Send {
     /// The work this PE's stop left unfinished, kept under `Config::keep_remaining` (a
     /// checkpoint): every piece the PE held, had queued, or received after the stop. The
     /// pieces of all PEs and the work done before together are the whole computation.
-    fn take_remaining(&mut self) -> Vec<T>;
+    fn take_remaining(&mut self) -> Vec<Piece> {
+        self.core_mut().take_kept()
+    }
     /// Synchronous protocols: the round length Δ. The machine then calls [`Protocol::on_round`]
     /// at every multiple of Δ (virtual time units in the simulator, microseconds since the
     /// start on real machines). `None` (the default): no rounds.
@@ -250,28 +237,31 @@ pub trait Protocol<T: Task>: Send {
     fn settle_ahead(&mut self, _keep: u32, _incumbent: &dyn Incumbent) {}
 }
 
-/// Build the state machine of PE `me` for the configured balancer. PE 0 gets the root task.
-pub fn new_pe<T: Task>(me: PeId, config: &Config, root: Option<T>) -> Box<dyn Protocol<T>> {
+/// Build the state machine of PE `me` for the configured balancer. PE 0 gets the root task;
+/// `fresh` makes the run's result accumulators.
+pub fn new_pe(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> Box<dyn Protocol> {
     if let Some(scheduler) = config.dag {
-        return dag::new_pe(me, config, scheduler, root);
+        return Box::new(dag::DagPe::new(me, config, fresh, scheduler, root));
     }
     match config.balancer {
         Balancer::RandomPolling { .. }
         | Balancer::NeighbourPolling { .. }
         | Balancer::GlobalRoundRobin { .. }
         | Balancer::RandomShift { .. }
-        | Balancer::PollAndShuffle { .. } => Box::new(polling::Polling::new(me, config, root)),
+        | Balancer::PollAndShuffle { .. } => {
+            Box::new(polling::Polling::new(me, config, fresh, root))
+        }
         Balancer::RandomStatic { .. }
         | Balancer::Block { .. }
         | Balancer::RoundRobin { .. }
         | Balancer::RandomAssignment { .. } => {
-            Box::new(assignment::share::Share::new(me, config, root))
+            Box::new(assignment::share::Share::new(me, config, fresh, root))
         }
         Balancer::MasterWorker { .. } => Box::new(assignment::master_worker::MasterWorker::new(
-            me, config, root,
+            me, config, fresh, root,
         )),
-        Balancer::PrefixSum { .. } => {
-            Box::new(assignment::prefix_sum::PrefixSum::new(me, config, root))
-        }
+        Balancer::PrefixSum { .. } => Box::new(assignment::prefix_sum::PrefixSum::new(
+            me, config, fresh, root,
+        )),
     }
 }

@@ -25,7 +25,8 @@
 use super::termination::{Local, Signal, Termination};
 use super::{tree, Costs, Message, PeCounters, PeId, Step};
 use crate::config::Config;
-use crate::task::{Context, Incumbent, Task};
+use crate::piece::{Bench, Fresh, Piece, Yield};
+use crate::task::Incumbent;
 use std::collections::VecDeque;
 
 /// Consecutive work slices without progress on a non-empty task after which a PE panics.
@@ -56,29 +57,31 @@ pub struct Slice {
 /// queue, counters and costs, the result accumulator, termination detection and the
 /// early-stop flag. (`repr(C)`: the fields a work slice touches come first.)
 #[repr(C)]
-pub struct PeCore<T: Task> {
+pub struct PeCore {
     delta_t: u64,
     costs: Costs,
     stalled_slices: u32,
     stopped: bool,
     /// `Config::keep_remaining`: a stop keeps the work it would drop, in `kept`.
     keep_remaining: bool,
-    output: T::Output,
+    output: Yield,
     counters: PeCounters,
-    out: VecDeque<(PeId, Message<T>)>,
-    termination: Termination<T::Output>,
+    out: VecDeque<(PeId, Message)>,
+    termination: Termination,
     me: PeId,
     p: usize,
     /// The work a stop left unfinished on this PE (only under `keep_remaining`).
-    kept: Vec<T>,
+    kept: Vec<Piece>,
     /// The simulator's run-ahead in progress, if any ([`PeCore::run_ahead`]).
-    ahead: Option<Ahead<T>>,
+    ahead: Option<Ahead>,
+    /// The state a run-ahead returns to (its task and accumulator), kept between run-aheads
+    /// so that taking one copies into memory it already has.
+    snapshot: Option<(Piece, Yield)>,
 }
 
-/// Slices done ahead of their time, and the state to return to should a message come first.
-struct Ahead<T: Task> {
-    task: T,
-    output: T::Output,
+/// Slices done ahead of their time (the state to return to should a message come first is
+/// `PeCore::snapshot`).
+struct Ahead {
     slices: u32,
     budget: u64,
 }
@@ -104,12 +107,13 @@ impl Incumbent for Tentative<'_> {
     }
 }
 
-impl<T: Task> PeCore<T> {
+impl PeCore {
     /// The record of the root piece on the PE that starts with it.
-    pub const ROOT_RECORD: u64 = Termination::<T::Output>::ROOT_RECORD;
+    pub const ROOT_RECORD: u64 = Termination::ROOT_RECORD;
 
-    /// PE `me` of the configured run; `holds_root` on the PE that starts with work.
-    pub fn new(me: PeId, config: &Config, holds_root: bool) -> Self {
+    /// PE `me` of the configured run; `holds_root` on the PE that starts with work; `fresh`
+    /// makes the run's result accumulators.
+    pub fn new(me: PeId, config: &Config, fresh: Fresh, holds_root: bool) -> Self {
         PeCore {
             me,
             p: config.pes,
@@ -122,13 +126,14 @@ impl<T: Task> PeCore<T> {
             out: VecDeque::new(),
             counters: PeCounters::default(),
             costs: Costs::default(),
-            output: T::Output::default(),
-            termination: Termination::new(config.termination, me, config.pes, holds_root),
+            output: fresh.make(),
+            termination: Termination::new(config.termination, me, config.pes, holds_root, fresh),
             stopped: false,
             keep_remaining: config.keep_remaining,
             kept: Vec::new(),
             stalled_slices: 0,
             ahead: None,
+            snapshot: None,
         }
     }
 
@@ -145,20 +150,20 @@ impl<T: Task> PeCore<T> {
     // --- messages and counters -------------------------------------------------------------
 
     /// Queue a message (and count it).
-    pub fn send(&mut self, to: PeId, message: Message<T>) {
+    pub fn send(&mut self, to: PeId, message: Message) {
         self.counters.messages_sent += 1;
         self.out.push_back((to, message));
     }
 
     /// Queue `message()` for each child in the binary tree of PEs.
-    pub fn send_to_children(&mut self, message: impl Fn() -> Message<T>) {
+    pub fn send_to_children(&mut self, message: impl Fn() -> Message) {
         for child in tree::children(self.me, self.p) {
             self.send(child, message());
         }
     }
 
     /// The next message to send.
-    pub fn poll_transmit(&mut self) -> Option<(PeId, Message<T>)> {
+    pub fn poll_transmit(&mut self) -> Option<(PeId, Message)> {
         self.out.pop_front()
     }
 
@@ -168,7 +173,7 @@ impl<T: Task> PeCore<T> {
     }
 
     /// This PE's result accumulator (the DAG schedulers record their tasks in it).
-    pub fn output_mut(&mut self) -> &mut T::Output {
+    pub fn output_mut(&mut self) -> &mut Yield {
         &mut self.output
     }
 
@@ -198,7 +203,7 @@ impl<T: Task> PeCore<T> {
     /// Send a piece split off (or taken whole from) the piece kept under `record` to PE `to`:
     /// `message(token)` builds the message from the token it travels with. Counted as a work
     /// message, so termination cannot be declared while it travels.
-    pub fn send_piece(&mut self, to: PeId, record: u64, message: impl FnOnce(u64) -> Message<T>) {
+    pub fn send_piece(&mut self, to: PeId, record: u64, message: impl FnOnce(u64) -> Message) {
         self.counters.pieces_sent += 1;
         let token = self.termination.on_piece_sent(record);
         self.send(to, message(token));
@@ -218,7 +223,7 @@ impl<T: Task> PeCore<T> {
 
     /// Broadcast the root down the binary tree of PEs: a copy to each child as `Root`, sent
     /// from the piece kept under `record` (fast initialization; the static balancers' start).
-    pub fn broadcast_root(&mut self, root: &T, record: u64) {
+    pub fn broadcast_root(&mut self, root: &Piece, record: u64) {
         for child in tree::children(self.me, self.p) {
             self.send_piece(child, record, |token| Message::Root {
                 task: root.clone(),
@@ -229,14 +234,23 @@ impl<T: Task> PeCore<T> {
 
     // --- work ------------------------------------------------------------------------------
 
+    /// Where a slice works: this PE's accumulator, with `incumbent`.
+    fn bench<'a>(&'a mut self, incumbent: &'a dyn Incumbent) -> Bench<'a> {
+        Bench {
+            output: &mut self.output,
+            incumbent,
+            pe: self.me,
+        }
+    }
+
     /// Run `task` for at most `budget` units, count the slice and apply the progress rule
     /// (module comment).
-    pub fn work_on(&mut self, task: &mut T, budget: u64, incumbent: &dyn Incumbent) -> Slice {
-        let mut ctx = Context::new(&mut self.output, incumbent, self.me);
-        let units = task.work(budget, &mut ctx);
-        let end = if ctx.stop_requested() {
+    pub fn work_on(&mut self, task: &mut Piece, budget: u64, incumbent: &dyn Incumbent) -> Slice {
+        let worked = task.work(budget, &mut self.bench(incumbent));
+        let units = worked.units;
+        let end = if worked.stop {
             SliceEnd::Stop
-        } else if task.is_empty() {
+        } else if worked.empty {
             SliceEnd::Emptied
         } else {
             SliceEnd::More
@@ -274,7 +288,7 @@ impl<T: Task> PeCore<T> {
     /// rule's count is then 0 and stays so).
     pub fn run_ahead(
         &mut self,
-        task: &mut T,
+        task: &mut Piece,
         budget: u64,
         max: u32,
         incumbent: &dyn Incumbent,
@@ -283,58 +297,61 @@ impl<T: Task> PeCore<T> {
         if budget == 0 || max == 0 {
             return 0;
         }
-        let start = (task.clone(), self.output.clone());
+        let (mut before, mut before_output) = match self.snapshot.take() {
+            Some((mut before, mut before_output)) => {
+                before.clone_from(task);
+                before_output.clone_from(&self.output);
+                (before, before_output)
+            }
+            None => (task.clone(), self.output.clone()),
+        };
         let tentative = Tentative {
             inner: incumbent,
             improved: false.into(),
         };
+        // One call for all the slices (the loop runs in the task's own code); a panic ends
+        // them like a slice that is not plain.
         let mut slices = 0;
-        while slices < max {
-            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let mut ctx = Context::new(&mut self.output, &tentative, self.me);
-                let units = task.work(budget, &mut ctx);
-                (units, ctx.stop_requested())
-            }));
-            let plain = matches!(outcome, Ok((units, false)) if units == budget)
-                && !tentative
-                    .improved
-                    .load(std::sync::atomic::Ordering::Relaxed)
-                && !task.is_empty();
-            if !plain {
-                // Undo this slice: back to the start and the plain slices again (no copy of
-                // the task per slice: that cost more than the slices for large tasks).
-                if slices == 0 {
-                    (*task, self.output) = start;
-                    return 0;
-                }
-                (*task, self.output) = (start.0.clone(), start.1.clone());
-                self.redo(task, budget, slices, &tentative);
-                break;
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let bench = &mut self.bench(&tentative);
+            task.run_plain(budget, max, bench, &tentative.improved, &mut slices)
+        }));
+        if slices < max {
+            // Undo the slice that was not plain: back to the start and the plain slices again
+            // (no copy of the task per slice: that cost more than the slices for large tasks).
+            if slices == 0 {
+                std::mem::swap(task, &mut before);
+                std::mem::swap(&mut self.output, &mut before_output);
+                self.snapshot = Some((before, before_output));
+                return 0;
             }
-            slices += 1;
+            task.clone_from(&before);
+            self.output.clone_from(&before_output);
+            tentative
+                .improved
+                .store(false, std::sync::atomic::Ordering::Relaxed);
+            self.redo(task, budget, slices, &tentative);
         }
-        if slices > 0 {
-            self.ahead = Some(Ahead {
-                task: start.0,
-                output: start.1,
-                slices,
-                budget,
-            });
-        }
+        self.snapshot = Some((before, before_output));
+        self.ahead = Some(Ahead { slices, budget });
         slices
     }
 
     /// End the run-ahead on `task` (if one is in progress): keep its first `keep` slices —
     /// count them as slices of this PE — and undo the others (return to the state before the
     /// run-ahead and do the `keep` slices again).
-    pub fn settle_ahead(&mut self, task: &mut T, keep: u32, incumbent: &dyn Incumbent) {
+    pub fn settle_ahead(&mut self, task: &mut Piece, keep: u32, incumbent: &dyn Incumbent) {
         let Some(ahead) = self.ahead.take() else {
             return;
         };
         debug_assert!(keep <= ahead.slices);
         if keep < ahead.slices {
-            *task = ahead.task;
-            self.output = ahead.output;
+            let (before, before_output) = self
+                .snapshot
+                .as_mut()
+                .expect("the state before a run-ahead");
+            std::mem::swap(task, before);
+            std::mem::swap(&mut self.output, before_output);
             let tentative = Tentative {
                 inner: incumbent,
                 improved: false.into(),
@@ -346,12 +363,11 @@ impl<T: Task> PeCore<T> {
     }
 
     /// Do again `n` slices run ahead (plain, as they were the first time), uncounted.
-    fn redo(&mut self, task: &mut T, budget: u64, n: u32, tentative: &Tentative<'_>) {
-        for _ in 0..n {
-            let mut ctx = Context::new(&mut self.output, tentative, self.me);
-            let units = task.work(budget, &mut ctx);
-            debug_assert_eq!(units, budget, "a slice run ahead ran the same again");
-        }
+    fn redo(&mut self, task: &mut Piece, budget: u64, n: u32, tentative: &Tentative<'_>) {
+        let mut done = 0;
+        let bench = &mut self.bench(tentative);
+        task.run_plain(budget, n, bench, &tentative.improved, &mut done);
+        debug_assert_eq!(done, n, "the slices run ahead ran the same again");
     }
 
     /// The step of a PE that holds work: `Work` (or `Finished`, should termination be done).
@@ -405,7 +421,7 @@ impl<T: Task> PeCore<T> {
     }
 
     /// Handle a termination signal from PE `from`.
-    pub fn receive_termination(&mut self, from: PeId, signal: Signal<T::Output>, idle: bool) {
+    pub fn receive_termination(&mut self, from: PeId, signal: Signal, idle: bool) {
         let local = self.local(idle);
         self.termination
             .receive(from, signal, local, &mut self.output);
@@ -426,7 +442,7 @@ impl<T: Task> PeCore<T> {
     }
 
     /// The merged result of the whole run: `Some` on PE 0 once it has finished.
-    pub fn take_output(&mut self) -> Option<T::Output> {
+    pub fn take_output(&mut self) -> Option<Yield> {
         self.termination.take_result()
     }
 
@@ -445,14 +461,14 @@ impl<T: Task> PeCore<T> {
 
     /// A stop ends `task` unfinished: keep it for the checkpoint under `keep_remaining`
     /// (else, or when empty, it is dropped). The caller still finishes its piece.
-    pub fn keep(&mut self, task: T) {
+    pub fn keep(&mut self, task: Piece) {
         if self.keep_remaining && !task.is_empty() {
             self.kept.push(task);
         }
     }
 
     /// The unfinished work kept on this PE (see [`PeCore::keep`]).
-    pub fn take_kept(&mut self) -> Vec<T> {
+    pub fn take_kept(&mut self) -> Vec<Piece> {
         std::mem::take(&mut self.kept)
     }
 

@@ -13,8 +13,8 @@
 //! outcomes are plain serde data.
 //!
 //! Beside the trait: [`range`], the ready-made task over an index range for bags of
-//! independent jobs, and [`bag`], which cuts any root into m jobs by recursive splitting (the
-//! input of the static balancers).
+//! independent jobs, [`pieces`], several pieces of one computation as one task (resuming a
+//! checkpoint), and [`bag`], which chooses how many jobs the static balancers cut a root into.
 
 use serde::{de::DeserializeOwned, Serialize};
 use std::fmt::Debug;
@@ -89,6 +89,8 @@ pub trait Task: Sized + Clone + Send + Serialize + DeserializeOwned + 'static {
 pub mod bag;
 pub mod pieces;
 pub mod range;
+#[cfg(test)]
+pub(crate) mod testing;
 
 /// The global incumbent of a branch-and-bound search: the best objective value known anywhere.
 ///

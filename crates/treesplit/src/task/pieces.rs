@@ -109,29 +109,12 @@ impl<T: Task> Task for Pieces<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::task::range::{IndexJob, IndexRange};
-
-    #[derive(Clone, Serialize, Deserialize)]
-    struct Unit;
-    impl IndexJob for Unit {
-        type Output = u64;
-        fn run(&self, i: u64, ctx: &mut Context<'_, u64>) -> u64 {
-            *ctx.output() += i;
-            1
-        }
-        fn estimate(&self, _: u64) -> Option<u64> {
-            Some(1)
-        }
-    }
+    use crate::task::testing::sum;
 
     /// Splitting and cutting the pieces loses and duplicates nothing.
     #[test]
     fn pieces_conserve_work() {
-        let parts = vec![
-            IndexRange::new(Unit, 0, 10),
-            IndexRange::new(Unit, 10, 11),
-            IndexRange::new(Unit, 11, 100),
-        ];
+        let parts = vec![sum(0, 10), sum(10, 11), sum(11, 100)];
         let mut all = Pieces::new(parts);
         assert_eq!(all.estimate(), Some(100));
         let mut cut = all.split_at(40).unwrap();

@@ -1,14 +1,12 @@
 //! The simulator's engine: a discrete-event loop in virtual time that runs every PE through
 //! the one PE driver ([`crate::driver::drive`]) and plays the network.
 //!
-//! The engine is the driver's transport: sending costs the sender T_send and the message
-//! arrives after the network's latency; handling a message costs the receiver T_recv; a
-//! split costs T_split; a work slice of u units takes u time units (times the PE's slowness)
-//! and suspends the PE until the slice ends. An idle PE suspends until a message arrives or,
+//! The driver's transport is the PE's link to the simulated world (`world.rs`): a work slice
+//! suspends the PE until the slice ends; an idle PE suspends until a message arrives or,
 //! under a synchronous balancer, its next round starts (a wake-up event). Branch-and-bound
 //! incumbents are flooded over the tree of PEs and piggybacked on every message.
 //!
-//! Events are ordered by (time, PE, kind, sender): at one time the PEs' events come in the order
+//! Events are ordered by (time, PE, kind, sender) (`events.rs`): at one time the PEs' events come in the order
 //! of their numbers, and a PE's messages come before its slice end (a message that arrives
 //! when a slice ends is seen by that slice's poll) and its wake-up. Every random choice comes
 //! from seeded generators, so a run is reproducible bit for bit from its seed.
@@ -22,417 +20,17 @@
 //! declared while any PE holds work or any work message is in flight, if work reaches a
 //! finished PE, or if the run deadlocks.
 
-use super::network::Network;
-use super::queue::TimeQueue;
-use super::timeline::{Activity, Timeline, Utilization};
-use super::SimConfig;
+use super::events::{Event, SLICE_END};
+use super::timeline::Activity;
+use super::world::{Link, Slot, State, MAX_AHEAD};
 use crate::config::ConfigError;
-use crate::driver::{self, Envelope, Flow, Handled, Incoming, PeDriver, Slice, Transport};
+use crate::driver::{self, Envelope};
 use crate::error::{catch_quietly, panic_error, RunError};
-use crate::protocol::termination::Signal;
 use crate::protocol::{Message, PeId, Step};
-use crate::task::Task;
-use rand_xoshiro::Xoshiro256PlusPlus;
-use std::collections::VecDeque;
-
-pub(super) enum Event<T: Task> {
-    /// A PE's work slice ends; stale unless the PE's slice-end generation is still `gen`.
-    SliceEnd { pe: PeId, gen: u32 },
-    /// A waiting PE's deadline (its next round); stale unless the PE still waits in `epoch`.
-    Wake { pe: PeId, epoch: u32 },
-    /// An envelope reaches PE `to`, with the sender's incumbent piggybacked.
-    Arrive {
-        from: PeId,
-        to: PeId,
-        envelope: Envelope<T>,
-        bound: i64,
-    },
-}
-
-/// The most slices a busy PE runs ahead at once (`Engine::resume`): more saves events and
-/// runs of the driver, fewer saves work undone when a message comes first. Each PE adapts
-/// its own limit between 0 (no run-ahead) and this: it doubles after a run-ahead that no
-/// message cut short and drops to the slices begun after one that a message did, so that
-/// the work done ahead and undone stays about the work kept (it matters where copying and
-/// redoing a task is dear: UTS); a slice end with no message sets it from 0 to 1 again.
-const MAX_AHEAD: u32 = 64;
 
 /// Virtual time never reaches this (2^63): a run whose times would is stopped with an error
 /// rather than letting them wrap around.
 const TIME_LIMIT: u64 = 1 << 63;
-
-/// An event's payload in the time queue: the slab slot of the event, or, with this bit set,
-/// a slice end and its generation (31 bits, wrapping).
-const SLICE_END: u32 = 1 << 31;
-
-/// An event's kinds in the order they take at one time and PE (bits 24.. of the order).
-const ARRIVE: u64 = 0;
-const SLICE: u64 = 1;
-const WAKE: u64 = 2;
-
-/// An event's order among the events of its time: its PE (high 32 bits), its kind, and for
-/// a message its sender.
-#[inline]
-fn order(pe: PeId, kind: u64, from: PeId) -> u64 {
-    (pe as u64) << 32 | kind << 24 | from as u64
-}
-
-/// The event queue: the time queue orders (order, payload) pairs by time and order; the
-/// events that carry messages and tasks wait in a slab and never move. The most common event,
-/// the end of a work slice, carries nothing but its PE and generation and lives in the time
-/// queue alone.
-pub(super) struct EventQueue<T: Task> {
-    times: TimeQueue,
-    slab: Vec<Option<Event<T>>>,
-    free: Vec<u32>,
-}
-
-impl<T: Task> EventQueue<T> {
-    pub(super) fn new() -> Self {
-        EventQueue {
-            times: TimeQueue::new(),
-            slab: Vec::new(),
-            free: Vec::new(),
-        }
-    }
-
-    fn push(&mut self, time: u64, event: Event<T>) {
-        // P ≤ 2^20 (config::MAX_PES): a PE fits in 24 bits.
-        let order = match event {
-            Event::SliceEnd { pe, gen } => {
-                self.times
-                    .push(time, order(pe, SLICE, 0), SLICE_END | gen & !SLICE_END);
-                return;
-            }
-            Event::Wake { pe, .. } => order(pe, WAKE, 0),
-            Event::Arrive { from, to, .. } => order(to, ARRIVE, from),
-        };
-        let slot = match self.free.pop() {
-            Some(slot) => {
-                self.slab[slot as usize] = Some(event);
-                slot
-            }
-            None => {
-                self.slab.push(Some(event));
-                assert!(self.slab.len() < SLICE_END as usize, "event slab overflow");
-                (self.slab.len() - 1) as u32
-            }
-        };
-        self.times.push(time, order, slot);
-    }
-
-    /// The earliest event (ties: by PE, kind and sender, then the one scheduled first).
-    pub(super) fn pop(&mut self) -> Option<(u64, Event<T>)> {
-        let (time, order, slot) = self.times.pop()?;
-        if slot & SLICE_END != 0 {
-            let (pe, gen) = ((order >> 32) as PeId, slot & !SLICE_END);
-            return Some((time, Event::SliceEnd { pe, gen }));
-        }
-        let event = self.slab[slot as usize]
-            .take()
-            .expect("a scheduled slot holds its event");
-        self.free.push(slot);
-        Some((time, event))
-    }
-
-    /// The PE of the event `ahead` events after the next one, if that event is due now, and
-    /// where its slab entry lies, if it has one (to prefetch them).
-    #[inline]
-    fn upcoming(&self, ahead: usize) -> Option<(PeId, Option<*const u8>)> {
-        let (order, slot) = self.times.upcoming(ahead)?;
-        let entry = (slot & SLICE_END == 0)
-            .then(|| self.slab.as_ptr().wrapping_add(slot as usize) as *const u8);
-        Some(((order >> 32) as PeId, entry))
-    }
-}
-
-/// What a PE is doing, as the engine sees it.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[repr(u8)]
-pub(super) enum State {
-    Working,
-    Waiting { since: u64, epoch: u32 },
-    Done { at: u64 },
-}
-
-/// The engine's side of one PE (the driver holds the protocol's side): what every event
-/// reads first, in one cache line.
-#[repr(C)]
-pub(super) struct SimPe<T: Task> {
-    pub(super) state: State,
-    /// The time of the PE's slice-end event that counts, and its generation (an event of an
-    /// older generation is stale: a message moved the slice end earlier).
-    due: u64,
-    gen: u32,
-    /// Run-ahead: slices the driver did ahead of their time (0: none), each taking
-    /// `slice_time`, the first beginning at `chain_start` (see `Engine::resume`).
-    ahead: u32,
-    /// The most slices the PE runs ahead next time (adaptive, see [`MAX_AHEAD`]).
-    limit: u32,
-    chain_start: u64,
-    slice_time: u64,
-    inbox: VecDeque<(PeId, Envelope<T>, i64)>,
-    slowness: f64,
-    /// Waits begun so far (a wake-up event names the wait it ends).
-    epoch: u32,
-}
-
-impl<T: Task> SimPe<T> {
-    /// The PE's slice end is now due at `at`: a new generation, which makes any slice-end
-    /// event already scheduled for it stale. Returns the generation to schedule.
-    fn slice_end_at(&mut self, at: u64) -> u32 {
-        self.due = at;
-        self.gen = self.gen.wrapping_add(1);
-        self.gen
-    }
-
-    pub(super) fn new(slowness: f64) -> Self {
-        SimPe {
-            state: State::Waiting { since: 0, epoch: 0 },
-            due: 0,
-            gen: 0,
-            ahead: 0,
-            limit: MAX_AHEAD.min(4),
-            chain_start: 0,
-            slice_time: 0,
-            inbox: VecDeque::new(),
-            slowness,
-            epoch: 0,
-        }
-    }
-}
-
-/// Branch-and-bound: the global improvements a PE has learned of (a prefix of
-/// `World::improvements`), and the sum and count of the delays with which it learned them.
-#[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Learning {
-    learned: usize,
-    pub(super) latency: (u64, u64),
-}
-
-/// One PE: the engine's side of it and its driver, side by side in memory and aligned to a
-/// cache line, so that an event reads a few neighbouring lines of PE state.
-#[repr(C, align(64))]
-pub(super) struct Slot<T: Task> {
-    pub(super) sim: SimPe<T>,
-    pub(super) driver: PeDriver<T>,
-}
-
-/// Everything of the simulated machine but the PEs.
-pub(super) struct World<'c, T: Task> {
-    pub(super) config: &'c SimConfig,
-    pub(super) queue: EventQueue<T>,
-    pub(super) network: Network,
-    pub(super) rng: Xoshiro256PlusPlus,
-    /// Values that raised the best known anywhere, with the time they were found.
-    pub(super) improvements: Vec<(i64, u64)>,
-    /// What each PE learned of them.
-    pub(super) learning: Vec<Learning>,
-    pub(super) work_in_flight: u64,
-    pub(super) last_work_end: u64,
-    pub(super) events: u64,
-    pub(super) timeline: Option<Timeline>,
-    pub(super) utilization: Utilization,
-    pub(super) violation: Option<String>,
-    /// PE 0 has just declared termination (checked once its step is over).
-    pub(super) finish_sent: bool,
-    /// Run limits: work units of all PEs so far (kept only under `Config::max_units`), and
-    /// the real time the simulation started (time limits are wall-clock time).
-    pub(super) total_units: u64,
-    pub(super) started: std::time::Instant,
-    /// Paper 000 Lemma 1(3): the requests already queued where each request arrives.
-    pub(super) request_queue: super::RequestQueue,
-    /// Where the heap ended when last advised to use huge pages (see `huge_pages`).
-    pub(super) heap_advised: usize,
-}
-
-impl<T: Task> World<'_, T> {
-    fn record(&mut self, pe: PeId, start: u64, end: u64, activity: Activity) {
-        if matches!(activity, Activity::Working | Activity::Splitting) {
-            self.utilization.add(start, end);
-        }
-        if let Some(t) = &mut self.timeline {
-            t.record(pe, start, end, activity);
-        }
-    }
-}
-
-/// PE `i`'s link to the simulated machine while the driver runs it, at its local time `now`.
-struct Link<'a, 'c, T: Task> {
-    world: &'a mut World<'c, T>,
-    pe: &'a mut SimPe<T>,
-    i: PeId,
-    now: u64,
-    /// The end of the slice the PE is suspended in, if it is.
-    slice_end: Option<u64>,
-    /// The last slice did its whole budget at no cost and improved nothing, taking this
-    /// much virtual time: the PE may run ahead.
-    plain: Option<u64>,
-}
-
-impl<T: Task> Link<'_, '_, T> {
-    /// The PE spends `d` time units on `activity` (sending, receiving, splitting).
-    fn spend(&mut self, d: u64, activity: Activity) {
-        if d > 0 {
-            let end = self.now.saturating_add(d);
-            self.world.record(self.i, self.now, end, activity);
-            self.now = end;
-        }
-    }
-
-    fn pe(&mut self) -> &mut SimPe<T> {
-        self.pe
-    }
-
-    /// The PE learned the incumbent `value` now: account for the delay of every global
-    /// improvement it thereby learned of.
-    fn learned(&mut self, value: i64) {
-        let now = self.now;
-        let w = &mut *self.world;
-        let pe = &mut w.learning[self.i];
-        while let Some(&(v, found)) = w.improvements.get(pe.learned) {
-            if v > value {
-                break;
-            }
-            pe.latency.0 += now.saturating_sub(found);
-            pe.latency.1 += 1;
-            pe.learned += 1;
-        }
-    }
-}
-
-impl<T: Task> Transport<T> for Link<'_, '_, T> {
-    fn now(&mut self) -> u64 {
-        self.now
-    }
-
-    fn send(&mut self, to: PeId, envelope: Envelope<T>, bound: i64) -> Result<u64, RunError> {
-        self.spend(self.world.config.t_send, Activity::Sending);
-        let w = &mut *self.world;
-        if envelope.carries_work() {
-            w.work_in_flight += 1;
-        }
-        if self.i == 0
-            && matches!(
-                envelope,
-                Envelope::Protocol(Message::Termination(Signal::Finish))
-            )
-        {
-            w.finish_sent = true;
-        }
-        // The bytes the MPI machine would send, counted without writing them.
-        let bytes = postcard::experimental::serialized_size(&envelope).unwrap_or(0) as u64;
-        let at = w.network.arrival(self.now, self.i, to, bytes, &mut w.rng);
-        // Run-ahead relies on it (see `Engine::arrive`): a message never arrives at the time
-        // it is sent (`SimConfig` rejects zero latencies), so it cannot reach a PE whose
-        // slice end at that very time has already been handled.
-        debug_assert!(at > self.now, "a message arrived when it was sent");
-        w.queue.push(
-            at,
-            Event::Arrive {
-                from: self.i,
-                to,
-                envelope,
-                bound,
-            },
-        );
-        Ok(bytes)
-    }
-
-    fn try_recv(&mut self) -> Result<Option<Incoming<T>>, RunError> {
-        let Some((from, envelope, bound)) = self.pe().inbox.pop_front() else {
-            return Ok(None);
-        };
-        if envelope.carries_work() {
-            self.world.work_in_flight -= 1;
-        }
-        self.spend(self.world.config.t_recv, Activity::Receiving);
-        // A bound message's value is its own piggyback.
-        let bound = (!matches!(envelope, Envelope::Bound(_))).then_some(bound);
-        Ok(Some(Incoming {
-            from,
-            envelope,
-            bound,
-        }))
-    }
-
-    fn recv_until(&mut self, deadline: Option<u64>) -> Result<Flow, RunError> {
-        if !self.pe().inbox.is_empty() {
-            return Ok(Flow::Continue);
-        }
-        let now = self.now;
-        let i = self.i;
-        let pe = self.pe();
-        pe.epoch = pe.epoch.wrapping_add(1);
-        let epoch = pe.epoch;
-        pe.state = State::Waiting { since: now, epoch };
-        if let Some(at) = deadline {
-            self.world
-                .queue
-                .push(at.max(now), Event::Wake { pe: i, epoch });
-        }
-        Ok(Flow::Suspend)
-    }
-
-    fn handled(&mut self, handled: &Handled) {
-        self.spend(
-            handled.costs.splits * self.world.config.t_split,
-            Activity::Splitting,
-        );
-        if let Some(value) = handled.learned {
-            self.learned(value);
-        }
-    }
-
-    fn worked(&mut self, slice: &Slice) -> Result<Flow, RunError> {
-        if let Some(best) = slice.improved {
-            let now = self.now;
-            let w = &mut *self.world;
-            if w.improvements.last().is_none_or(|&(v, _)| best > v) {
-                // A new global best: everyone else has yet to learn of it.
-                w.improvements.push((best, now));
-                w.learning[self.i].learned = w.improvements.len();
-            }
-        }
-        // Splits done in a work slice (static balancers cutting their jobs from the root)
-        // cost T_split each, like splits on request.
-        self.spend(
-            slice.costs.splits * self.world.config.t_split,
-            Activity::Splitting,
-        );
-        let slowness = self.pe().slowness;
-        let d = if slowness == 1.0 {
-            slice.units
-        } else {
-            (slice.units as f64 * slowness).ceil() as u64
-        };
-        let (i, now) = (self.i, self.now);
-        let w = &mut *self.world;
-        let end = now.saturating_add(d);
-        w.record(i, now, end, Activity::Working);
-        if slice.units > 0 {
-            w.last_work_end = w.last_work_end.max(end);
-        }
-        self.pe.state = State::Working;
-        // Scheduled by `Engine::resume`, once it knows how far the PE runs ahead.
-        self.slice_end = Some(end);
-        self.plain = (slice.units == slice.budget
-            && slice.units > 0
-            && slice.costs.splits == 0
-            && slice.improved.is_none())
-        .then_some(d);
-        Ok(Flow::Suspend)
-    }
-
-    fn total_units(&mut self, units: u64) -> u64 {
-        self.world.total_units += units;
-        self.world.total_units
-    }
-
-    fn wall_clock(&mut self) -> std::time::Duration {
-        self.world.started.elapsed()
-    }
-}
 
 /// A hint to bring the cache line at `address` in; it never faults and changes nothing else.
 #[inline(always)]
@@ -449,14 +47,14 @@ fn prefetch(address: *const u8) {
 }
 
 /// The simulated machine: the PEs and the world around them.
-pub(super) struct Engine<'c, T: Task> {
-    pub(super) pes: Vec<Slot<T>>,
-    pub(super) world: World<'c, T>,
+pub(super) struct Engine<'c> {
+    pub(super) pes: Vec<Slot>,
+    pub(super) world: super::world::World<'c>,
     /// The PE being run (named if it panics).
     pub(super) current: PeId,
 }
 
-impl<T: Task> Engine<'_, T> {
+impl Engine<'_> {
     /// Run PE `i` from its local time `now` until it suspends or finishes.
     ///
     /// Run-ahead: when the PE suspends in a slice that did its whole budget at no cost, the
@@ -525,7 +123,7 @@ impl<T: Task> Engine<'_, T> {
         }
     }
 
-    fn handle(&mut self, time: u64, event: Event<T>) -> Result<(), RunError> {
+    fn handle(&mut self, time: u64, event: Event) -> Result<(), RunError> {
         match event {
             Event::SliceEnd { pe: i, .. } => {
                 let slot = &mut self.pes[i];
@@ -588,7 +186,7 @@ impl<T: Task> Engine<'_, T> {
         time: u64,
         from: PeId,
         to: PeId,
-        envelope: Envelope<T>,
+        envelope: Envelope,
         bound: i64,
     ) -> Result<(), RunError> {
         match self.pes[to].sim.state {
@@ -644,8 +242,8 @@ impl<T: Task> Engine<'_, T> {
         const PROTOCOL_AHEAD: usize = 4;
         let queue = &self.world.queue;
         if let Some((pe, entry)) = queue.upcoming(SLOT_AHEAD) {
-            let slot = &self.pes[pe] as *const Slot<T> as *const u8;
-            for line in (0..std::mem::size_of::<Slot<T>>()).step_by(64) {
+            let slot = &self.pes[pe] as *const Slot as *const u8;
+            for line in (0..std::mem::size_of::<Slot>()).step_by(64) {
                 prefetch(slot.wrapping_add(line));
             }
             if let Some(entry) = entry {

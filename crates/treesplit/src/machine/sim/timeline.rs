@@ -2,39 +2,7 @@
 //! and the utilization curve (any P), kept in a fixed number of bins whose width doubles
 //! as the run grows, so memory stays constant even for 65,536 PEs.
 
-use serde::{Deserialize, Serialize};
-
-/// What a PE is doing during a segment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Activity {
-    /// Working on its task.
-    Working,
-    /// Splitting its task for a requester (T_split).
-    Splitting,
-    /// Sending messages (the sender's overhead, T_send).
-    Sending,
-    /// Handling received messages (the receiver's overhead, T_recv).
-    Receiving,
-    /// Idle, waiting for a message.
-    Idle,
-    /// Real runs: waiting for the answer to a work request.
-    Requesting,
-    /// Real runs: waiting after termination was detected (result reduction).
-    Terminating,
-}
-
-/// A PE's activity over `[start, end)` in virtual time.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
-pub struct Segment {
-    /// The PE.
-    pub pe: u32,
-    /// Start time.
-    pub start: u64,
-    /// End time.
-    pub end: u64,
-    /// What it did.
-    pub activity: Activity,
-}
+pub use crate::trace::{Activity, Segment};
 
 /// Per-PE segments, merged when contiguous and alike.
 #[derive(Debug, Default)]

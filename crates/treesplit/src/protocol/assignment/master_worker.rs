@@ -13,16 +13,17 @@
 //! The master works no jobs itself unless it is the only PE. Its sending time grows with m/b
 //! and with P, which the simulator shows as the scheme's bottleneck.
 
+use super::cutter::Cutter;
 use super::{delegate_to_core, Core};
 use crate::config::{Balancer, BundleRule, Config};
+use crate::piece::{Fresh, Piece};
 use crate::protocol::{Message, PeId, Protocol, Step};
-use crate::task::bag::Cutter;
-use crate::task::{Incumbent, Task};
+use crate::task::Incumbent;
 
-enum Role<T> {
+enum Role {
     Master {
         /// Cuts the jobs in order as they are handed out (None: all out).
-        cutter: Option<Cutter<T>>,
+        cutter: Option<Cutter>,
         /// The estimated work not yet handed out (W): the root's estimate minus the jobs'
         /// (job counts when the task gives no estimates).
         remaining: u64,
@@ -36,17 +37,17 @@ enum Role<T> {
 }
 
 /// A PE of master–worker.
-pub struct MasterWorker<T: Task> {
-    core: Core<T>,
-    role: Role<T>,
+pub struct MasterWorker {
+    core: Core,
+    role: Role,
     rule: BundleRule,
 }
 
-impl<T: Task> MasterWorker<T> {
+impl MasterWorker {
     /// PE `me` of the configured run; PE 0 (the master) passes the root. The master cuts the
     /// jobs from the root as it hands them out (T_split each, charged to the master).
-    pub fn new(me: PeId, config: &Config, root: Option<T>) -> Self {
-        let mut core = Core::new(me, config, root, false);
+    pub fn new(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> Self {
+        let mut core = Core::new(me, config, fresh, root, false);
         let role = if me == 0 {
             let remaining = match &core.root {
                 Some(root) => root.estimate().unwrap_or(core.m),
@@ -85,7 +86,7 @@ impl<T: Task> MasterWorker<T> {
     }
 
     /// The master: cut the next non-empty job from the root, with its estimated size.
-    fn cut_next(&mut self) -> Option<(T, u32, u64)> {
+    fn cut_next(&mut self) -> Option<(Piece, u32, u64)> {
         let Role::Master { cutter, remaining } = &mut self.role else {
             return None;
         };
@@ -174,7 +175,7 @@ impl<T: Task> MasterWorker<T> {
     }
 }
 
-impl<T: Task> Protocol<T> for MasterWorker<T> {
+impl Protocol for MasterWorker {
     fn step(&mut self) -> Step {
         if let Role::Worker {
             awaiting,
@@ -205,7 +206,7 @@ impl<T: Task> Protocol<T> for MasterWorker<T> {
         self.done_if_all_out();
     }
 
-    fn receive(&mut self, from: PeId, message: Message<T>) {
+    fn receive(&mut self, from: PeId, message: Message) {
         match (message, &mut self.role) {
             (Message::Request, Role::Master { .. }) => self.serve(from),
             (Message::Bundle { tasks, token }, Role::Worker { awaiting, .. }) => {

@@ -1,5 +1,5 @@
 //! The static and semi-static balancers of paper 001 ch. 14 and papers 003–004, which share
-//! out a *bag of independent jobs* cut from the root (`task::bag`) instead of splitting on
+//! out a *bag of independent jobs* cut from the root ([`cutter`]) instead of splitting on
 //! demand:
 //!
 //! - [`share`]: every PE derives its own jobs without communication — block, round-robin,
@@ -16,6 +16,7 @@
 //! balancer (messages, counters, the broadcast, termination plumbing, early stop, the progress
 //! rule) is [`PeCore`](super::pe::PeCore), which `Core` holds as `pe`.
 
+pub mod cutter;
 pub mod master_worker;
 pub mod permutation;
 pub mod prefix_sum;
@@ -24,32 +25,33 @@ pub mod share;
 use super::pe::{PeCore, SliceEnd};
 use super::{Message, PeId, Step};
 use crate::config::Config;
-use crate::task::{Incumbent, Task};
+use crate::piece::{Fresh, Piece};
+use crate::task::Incumbent;
 use std::collections::{HashMap, VecDeque};
 
 /// A job to work on, with the record of the piece it belongs to (its generation is counted
 /// when it is queued).
 #[derive(Debug)]
-pub struct Job<T> {
+pub struct Job {
     /// The job.
-    pub task: T,
+    pub task: Piece,
     /// The termination record it belongs to.
     pub record: u64,
 }
 
 /// What every static balancer's PE has beyond [`PeCore`]: the root copy, its queue of jobs
 /// and the count of jobs held per record.
-pub struct Core<T: Task> {
+pub struct Core {
     /// The shared PE housekeeping (messages, counters, termination, early stop).
-    pub pe: PeCore<T>,
+    pub pe: PeCore,
     /// The number of jobs m of the bag.
     pub m: u64,
     /// The copy of the root, once it arrived (PE 0: from the start).
-    pub root: Option<T>,
+    pub root: Option<Piece>,
     /// The record the root copy is kept under.
     pub root_record: u64,
     /// Jobs waiting to be worked on; the front one is worked on.
-    pub jobs: VecDeque<Job<T>>,
+    pub jobs: VecDeque<Job>,
     /// Jobs held per record; a record is finished when its count drops to zero and it is
     /// not `producing`.
     held: HashMap<u64, u64>,
@@ -64,15 +66,22 @@ pub struct Core<T: Task> {
     setup_due: bool,
 }
 
-impl<T: Task> Core<T> {
-    /// PE `me`'s core; PE 0 passes the root and, with `broadcast`, sends copies down the tree.
-    pub fn new(me: PeId, config: &Config, root: Option<T>, broadcast: bool) -> Self {
+impl Core {
+    /// PE `me`'s core; PE 0 passes the root and, with `broadcast`, sends copies down the tree;
+    /// `fresh` makes the run's result accumulators.
+    pub fn new(
+        me: PeId,
+        config: &Config,
+        fresh: Fresh,
+        root: Option<Piece>,
+        broadcast: bool,
+    ) -> Self {
         let root = root.filter(|r| !r.is_empty());
         let mut core = Core {
-            pe: PeCore::new(me, config, root.is_some()),
+            pe: PeCore::new(me, config, fresh, root.is_some()),
             m: config.jobs().expect("a validated static configuration"),
             root: None,
-            root_record: PeCore::<T>::ROOT_RECORD,
+            root_record: PeCore::ROOT_RECORD,
             jobs: VecDeque::new(),
             held: HashMap::new(),
             producing: false,
@@ -81,7 +90,7 @@ impl<T: Task> Core<T> {
         };
         if let Some(root) = root {
             if broadcast {
-                core.take_root(root, PeCore::<T>::ROOT_RECORD);
+                core.take_root(root, PeCore::ROOT_RECORD);
             } else {
                 // The balancer keeps the root and cuts jobs from it as it goes (master–worker).
                 core.root = Some(root);
@@ -103,7 +112,7 @@ impl<T: Task> Core<T> {
 
     /// Keep the root copy (under `record`) and pass copies to the children in the binary tree
     /// of PEs; counted as work messages, so termination waits for them.
-    fn take_root(&mut self, root: T, record: u64) {
+    fn take_root(&mut self, root: Piece, record: u64) {
         self.pe.broadcast_root(&root, record);
         self.root = Some(root);
         self.root_record = record;
@@ -124,7 +133,7 @@ impl<T: Task> Core<T> {
     }
 
     /// Queue job `task` under `record` (empty jobs are done at once).
-    pub fn push_job(&mut self, task: T, generation: u32, record: u64) {
+    pub fn push_job(&mut self, task: Piece, generation: u32, record: u64) {
         self.pe.note_generation(generation);
         if task.is_empty() || self.pe.is_stopped() {
             self.pe.keep(task);
@@ -154,7 +163,7 @@ impl<T: Task> Core<T> {
     }
 
     /// Send a whole job to PE `to` as a `Work` message.
-    pub fn ship(&mut self, to: PeId, task: T, generation: u32) {
+    pub fn ship(&mut self, to: PeId, task: Piece, generation: u32) {
         let record = self.root_record;
         self.pe.send_piece(to, record, |token| Message::Work {
             task,
@@ -168,7 +177,7 @@ impl<T: Task> Core<T> {
         &mut self,
         from: PeId,
         token: u64,
-        jobs: impl IntoIterator<Item = (T, u32)>,
+        jobs: impl IntoIterator<Item = (Piece, u32)>,
     ) {
         let record = self.pe.receive_piece(from, token);
         for (task, generation) in jobs {
@@ -204,7 +213,7 @@ impl<T: Task> Core<T> {
         if !self.pe.begin_stop(from) {
             return;
         }
-        let jobs: Vec<Job<T>> = self.jobs.drain(..).collect();
+        let jobs: Vec<Job> = self.jobs.drain(..).collect();
         for job in jobs {
             self.pe.keep(job.task);
             if let Some(held) = self.held.get_mut(&job.record) {
@@ -250,7 +259,7 @@ impl<T: Task> Core<T> {
 
     /// The messages every static balancer handles alike: the root copy, early stop and
     /// termination; anything else is a mixed-up configuration (panics).
-    pub fn receive(&mut self, from: PeId, message: Message<T>) {
+    pub fn receive(&mut self, from: PeId, message: Message) {
         match message {
             Message::Root { task, token } => {
                 let record = self.pe.receive_piece(from, token);
@@ -267,11 +276,13 @@ impl<T: Task> Core<T> {
 }
 
 /// The `Protocol` methods every static balancer delegates to its `core` alike;
-/// `delegate_to_core!(setup: f)` also adds `step` and `work` for a balancer whose set-up
-/// `self.f()` runs in the first work slice after the root arrived (and whose `after_stop`
-/// runs after an early stop).
+/// `delegate_to_core!(setup: f)` also adds `step`, `work` and `stop` for a balancer whose
+/// set-up `self.f()` runs in the first work slice after the root arrived (and whose
+/// `after_stop` runs after an early stop); `delegate_to_core!(setup: f, refill: g)` for one
+/// that cuts its jobs lazily: `self.g()` runs in a slice that finds the queue empty while the
+/// core has jobs `pending`.
 macro_rules! delegate_to_core {
-    (setup: $setup:ident) => {
+    (setup: $setup:ident $(, refill: $refill:ident)?) => {
         fn step(&mut self) -> Step {
             self.core.step()
         }
@@ -282,6 +293,13 @@ macro_rules! delegate_to_core {
                 self.core.advance_termination();
                 return 0;
             }
+            $(
+                if self.core.jobs.is_empty() && self.core.pending {
+                    self.$refill();
+                    self.core.advance_termination();
+                    return 0;
+                }
+            )?
             self.core.work(budget, incumbent)
         }
 
@@ -293,35 +311,23 @@ macro_rules! delegate_to_core {
         delegate_to_core!();
     };
     () => {
-        fn poll_transmit(&mut self) -> Option<(PeId, Message<T>)> {
-            self.core.pe.poll_transmit()
+        fn core(&self) -> &crate::protocol::pe::PeCore {
+            &self.core.pe
         }
 
-        fn counters(&self) -> &crate::protocol::PeCounters {
-            self.core.pe.counters()
-        }
-
-        fn take_costs(&mut self) -> crate::protocol::Costs {
-            self.core.pe.take_costs()
-        }
-
-        fn take_output(&mut self) -> Option<T::Output> {
-            self.core.pe.take_output()
+        fn core_mut(&mut self) -> &mut crate::protocol::pe::PeCore {
+            &mut self.core.pe
         }
 
         fn is_busy(&self) -> bool {
             self.core.is_busy()
-        }
-
-        fn take_remaining(&mut self) -> Vec<T> {
-            self.core.pe.take_kept()
         }
     };
 }
 pub(crate) use delegate_to_core;
 
 /// Panic on a message no static balancer sends (a mixed-up configuration across PEs).
-pub fn unexpected<T: Task>(me: PeId, from: PeId, message: &Message<T>) -> ! {
+pub fn unexpected(me: PeId, from: PeId, message: &Message) -> ! {
     let kind = match message {
         Message::Request => "Request",
         Message::Reject => "Reject",

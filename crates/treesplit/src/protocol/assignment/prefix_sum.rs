@@ -2,14 +2,14 @@
 //! when sizes are known.
 //!
 //! After the root's broadcast, PE i cuts the consecutive jobs ⌊i·m/P⌋..⌊(i+1)·m/P⌋ from its
-//! copy and sums their estimated sizes t_j ([`Task::estimate`]; 1 each when the task gives
+//! copy and sums their estimated sizes t_j (`Task::estimate`; 1 each when the task gives
 //! none) into s_i. A parallel prefix sum over one value per PE then gives every PE its offset
 //! S_i = Σ_{k<i} s_k and the total T: an up-sweep and a down-sweep over the binomial tree of
 //! PEs (PE i's subtree is the contiguous range i..i+lowbit(i), so sums arrive in PE order).
 //! With s = ⌈T/P⌉, job j covers the unit intervals T_j..T_j+t_j and PE k is responsible for
 //! k·s..(k+1)·s:
 //!
-//! - **splittable**: job j is cut ([`Task::split_at`]) at the multiples of s it spans and each
+//! - **splittable**: job j is cut (`Task::split_at`) at the multiples of s it spans and each
 //!   part goes to the PE responsible for it; a job that cannot be cut there goes whole to the
 //!   PE where it starts;
 //! - **atomic** (the 2-approximation of §14.2): job j goes whole to PE ⌊T_j/s⌋.
@@ -17,10 +17,11 @@
 //! Jobs for other PEs travel as `Work` messages. How good the result is depends on how good
 //! the estimates are; the report's per-PE work shows it.
 
+use super::cutter::Cutter;
 use super::{delegate_to_core, unexpected, Core};
 use crate::config::{Balancer, Config};
+use crate::piece::{Fresh, Piece};
 use crate::protocol::{tree, Message, PeId, Protocol, Step};
-use crate::task::Task;
 use serde::{Deserialize, Serialize};
 
 /// Messages of the prefix sum.
@@ -42,11 +43,11 @@ pub enum ScanSignal {
 }
 
 /// A PE of prefix-sum assignment.
-pub struct PrefixSum<T: Task> {
-    core: Core<T>,
+pub struct PrefixSum {
+    core: Core,
     splittable: bool,
     /// This PE's jobs with their estimated sizes, until they are assigned.
-    local: Vec<(T, u32, u64)>,
+    local: Vec<(Piece, u32, u64)>,
     /// Σ of the local estimates (None until the root arrived).
     local_sum: Option<u64>,
     children: Vec<PeId>,
@@ -55,12 +56,12 @@ pub struct PrefixSum<T: Task> {
     sent_up: bool,
 }
 
-impl<T: Task> PrefixSum<T> {
+impl PrefixSum {
     /// PE `me` of the configured run; PE 0 passes the root.
-    pub fn new(me: PeId, config: &Config, root: Option<T>) -> Self {
+    pub fn new(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> Self {
         let children = tree::binomial_children(me, config.pes);
         PrefixSum {
-            core: Core::new(me, config, root, true),
+            core: Core::new(me, config, fresh, root, true),
             splittable: !matches!(
                 config.balancer,
                 Balancer::PrefixSum {
@@ -82,7 +83,7 @@ impl<T: Task> PrefixSum<T> {
             return; // dropped by an early stop
         };
         let block = self.core.block(self.core.me());
-        let mut cutter = crate::task::bag::Cutter::new(&root, self.core.m, block);
+        let mut cutter = Cutter::new(&root, self.core.m, block);
         for (_, task, generation) in cutter.by_ref() {
             let size = task.estimate().unwrap_or(1).max(1);
             self.local.push((task, generation, size));
@@ -187,7 +188,7 @@ impl<T: Task> PrefixSum<T> {
         self.core.advance_termination();
     }
 
-    fn place(&mut self, to: PeId, task: T, generation: u32) {
+    fn place(&mut self, to: PeId, task: Piece, generation: u32) {
         if to == self.core.me() {
             let record = self.core.root_record;
             self.core.push_job(task, generation, record);
@@ -197,10 +198,10 @@ impl<T: Task> PrefixSum<T> {
     }
 }
 
-impl<T: Task> Protocol<T> for PrefixSum<T> {
+impl Protocol for PrefixSum {
     delegate_to_core!(setup: cut_local_jobs);
 
-    fn receive(&mut self, from: PeId, message: Message<T>) {
+    fn receive(&mut self, from: PeId, message: Message) {
         match message {
             Message::Scan(_) if self.core.pe.is_stopped() => {} // the assignment no longer matters
             Message::Stop => {
@@ -213,11 +214,7 @@ impl<T: Task> Protocol<T> for PrefixSum<T> {
                     .iter()
                     .position(|&c| c == from)
                     .unwrap_or_else(|| {
-                        unexpected(
-                            self.core.me(),
-                            from,
-                            &Message::<T>::Scan(ScanSignal::Up { sum }),
-                        )
+                        unexpected(self.core.me(), from, &Message::Scan(ScanSignal::Up { sum }))
                     });
                 self.child_sums[k] = Some(sum);
                 self.try_up();

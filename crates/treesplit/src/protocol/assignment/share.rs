@@ -20,15 +20,15 @@
 //!
 //! Scattered shares are cut a chunk at a time: up to [`CHUNK`] job numbers are sorted and cut
 //! in one walk over the splitting tree that skips subtrees without a wanted job and empty
-//! subtrees (`task::bag::Cutter`), so memory stays O(CHUNK) beside the jobs themselves and a
+//! subtrees ([`Cutter`]), so memory stays O(CHUNK) beside the jobs themselves and a
 //! bag of mostly empty jobs (a large h on a small tree) costs little.
 
+use super::cutter::{Cutter, Wanted};
 use super::permutation::Permutation;
 use super::{delegate_to_core, Core};
 use crate::config::{Balancer, Config, StaticPermutation};
+use crate::piece::{Fresh, Piece};
 use crate::protocol::{hash, Message, PeId, Protocol, Step};
-use crate::task::bag::{Cutter, Wanted};
-use crate::task::Task;
 use rand::SeedableRng;
 use rand_distr::{Binomial, Distribution};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -43,11 +43,11 @@ enum Rule {
 
 /// Where a PE's jobs still to be cut come from: one walk over the splitting tree, or an
 /// unordered share cut a sorted chunk at a time.
-enum Source<T> {
-    Walk(Cutter<T>),
+enum Source {
+    Walk(Cutter),
     Chunks {
         share: Box<dyn Iterator<Item = u64> + Send>,
-        walk: Option<Cutter<T>>,
+        walk: Option<Cutter>,
     },
 }
 
@@ -60,11 +60,11 @@ pub const SPARSE_SPLITS: u64 = 1 << 18;
 pub const BATCH: usize = 64;
 
 /// A PE of a communication-free static balancer.
-pub struct Share<T: Task> {
-    core: Core<T>,
+pub struct Share {
+    core: Core,
     rule: Rule,
     /// The jobs still to cut (None: all cut).
-    source: Option<Source<T>>,
+    source: Option<Source>,
 }
 
 /// Job numbers sorted and cut per walk over the splitting tree.
@@ -104,10 +104,10 @@ pub fn random_share(seed: u64, m: u64, p: usize, me: PeId) -> (std::ops::Range<u
     (start..start + n, sigma)
 }
 
-impl<T: Task> Share<T> {
+impl Share {
     /// PE `me` of the configured run; PE 0 passes the root.
-    pub fn new(me: PeId, config: &Config, root: Option<T>) -> Self {
-        let core = Core::new(me, config, root, true);
+    pub fn new(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> Self {
+        let core = Core::new(me, config, fresh, root, true);
         let rule = match config.balancer {
             Balancer::Block { .. } => Rule::Block,
             Balancer::RoundRobin { .. } => Rule::RoundRobin,
@@ -250,7 +250,7 @@ impl<T: Task> Share<T> {
     }
 }
 
-impl<T: Task> Share<T> {
+impl Share {
     /// After a stop: drop the rest of the share, or under `keep_remaining` cut it all into the
     /// kept work (a set-up still due does that when it runs).
     fn after_stop(&mut self) {
@@ -266,40 +266,17 @@ impl<T: Task> Share<T> {
 }
 
 /// The next job of `walk`, counting the splits it took on the PE.
-fn take_one<T: Task>(walk: &mut Cutter<T>, core: &mut Core<T>) -> Option<(T, u32)> {
+fn take_one(walk: &mut Cutter, core: &mut Core) -> Option<(Piece, u32)> {
     let before = walk.splits;
     let next = walk.next();
     core.pe.count_splits(walk.splits - before);
     next.map(|(_, task, generation)| (task, generation))
 }
 
-impl<T: Task> Protocol<T> for Share<T> {
-    fn step(&mut self) -> Step {
-        self.core.step()
-    }
+impl Protocol for Share {
+    delegate_to_core!(setup: place_share, refill: refill);
 
-    fn work(&mut self, budget: u64, incumbent: &dyn crate::task::Incumbent) -> u64 {
-        if self.core.take_setup() {
-            self.place_share();
-            self.core.advance_termination();
-            return 0;
-        }
-        if self.core.jobs.is_empty() && self.core.pending {
-            self.refill();
-            self.core.advance_termination();
-            return 0;
-        }
-        self.core.work(budget, incumbent)
-    }
-
-    fn stop(&mut self) {
-        self.core.begin_stop(None);
-        self.after_stop();
-    }
-
-    delegate_to_core!();
-
-    fn receive(&mut self, from: PeId, message: Message<T>) {
+    fn receive(&mut self, from: PeId, message: Message) {
         let stop = matches!(message, Message::Stop);
         self.core.receive(from, message);
         if stop {

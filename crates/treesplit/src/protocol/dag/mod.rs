@@ -35,34 +35,15 @@
 use super::assignment::permutation::Permutation;
 use super::pe::PeCore;
 use super::polling::victim::pe_rng;
-use super::{Costs, Message, PeCounters, PeId, Protocol, Step};
+use super::{Message, PeId, Protocol, Step};
 use crate::config::{Config, DagScheduler, StaticPermutation};
 use crate::dag::{Dag, DagTask, Placement, Schedule, TaskId};
-use crate::task::{Incumbent, Task};
+use crate::piece::{Fresh, Piece};
+use crate::task::Incumbent;
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::any::Any;
 use std::collections::VecDeque;
 use std::sync::Arc;
-
-/// Build PE `me`'s DAG scheduler. `T` is `DagTask` (the machines check it first:
-/// `Config::validate_task`).
-pub fn new_pe<T: Task>(
-    me: PeId,
-    config: &Config,
-    scheduler: DagScheduler,
-    root: Option<T>,
-) -> Box<dyn Protocol<T>> {
-    let root = root.map(|r| {
-        *(Box::new(r) as Box<dyn Any>)
-            .downcast::<DagTask>()
-            .expect("a DAG scheduler runs a DagTask (checked by Config::validate_task)")
-    });
-    let pe: Box<dyn Protocol<DagTask>> = Box::new(DagPe::new(me, config, scheduler, root));
-    *(Box::new(pe) as Box<dyn Any>)
-        .downcast::<Box<dyn Protocol<T>>>()
-        .expect("T is DagTask")
-}
 
 /// The master of master–worker.
 const MASTER: PeId = 0;
@@ -79,7 +60,7 @@ struct Running {
 
 /// One PE of a DAG scheduler (module comment).
 pub struct DagPe {
-    core: PeCore<DagTask>,
+    core: PeCore,
     scheduler: DagScheduler,
     me: PeId,
     p: usize,
@@ -89,7 +70,7 @@ pub struct DagPe {
     dag: Option<Arc<Dag>>,
     unit_ns: u64,
     /// Messages that arrived before the root.
-    early: Vec<(PeId, Message<DagTask>)>,
+    early: Vec<(PeId, Message)>,
     /// The last clock reading.
     clock: u64,
     running: Option<Running>,
@@ -112,10 +93,17 @@ pub struct DagPe {
 }
 
 impl DagPe {
-    /// PE `me` running `scheduler`; PE 0 passes the root.
-    pub fn new(me: PeId, config: &Config, scheduler: DagScheduler, root: Option<DagTask>) -> Self {
+    /// PE `me` running `scheduler`; PE 0 passes the root, a [`DagTask`] (the machines check
+    /// the root's kind first: `Config::validate_root`); `fresh` makes the run's accumulators.
+    pub fn new(
+        me: PeId,
+        config: &Config,
+        fresh: Fresh,
+        scheduler: DagScheduler,
+        root: Option<Piece>,
+    ) -> Self {
         let mut pe = DagPe {
-            core: PeCore::new(me, config, root.is_some()),
+            core: PeCore::new(me, config, fresh, root.is_some()),
             scheduler,
             me,
             p: config.pes,
@@ -136,16 +124,18 @@ impl DagPe {
             rng: pe_rng(config.seed, me),
         };
         if let Some(root) = root {
-            pe.core
-                .broadcast_root(&root, PeCore::<DagTask>::ROOT_RECORD);
-            pe.start(root);
+            pe.core.broadcast_root(&root, PeCore::ROOT_RECORD);
+            pe.start(&root);
         }
         pe
     }
 
     /// The root arrived (or this is PE 0): learn the DAG, set up the counts and the first
     /// ready tasks, then handle what arrived early.
-    fn start(&mut self, root: DagTask) {
+    fn start(&mut self, root: &Piece) {
+        let root = root
+            .downcast_ref::<DagTask>()
+            .expect("a DAG scheduler runs a DagTask (checked by Config::validate_root)");
         let dag = root.dag.clone();
         self.unit_ns = root.unit_ns;
         let n = dag.len();
@@ -214,26 +204,32 @@ impl DagPe {
 
     fn send_tasks(&mut self, to: PeId, tasks: Vec<TaskId>) {
         self.core
-            .send_piece(to, PeCore::<DagTask>::ROOT_RECORD, |token| {
-                Message::DagTasks { tasks, token }
+            .send_piece(to, PeCore::ROOT_RECORD, |token| Message::DagTasks {
+                tasks,
+                token,
             });
     }
 
     fn send_done(&mut self, to: PeId, tasks: Vec<TaskId>) {
         self.core
-            .send_piece(to, PeCore::<DagTask>::ROOT_RECORD, |token| {
-                Message::DagDone { tasks, token }
+            .send_piece(to, PeCore::ROOT_RECORD, |token| Message::DagDone {
+                tasks,
+                token,
             });
     }
 
     /// Task `v` finished here at `now`: record it and tell whoever counts its successors.
     fn complete(&mut self, v: TaskId, start: u64, now: u64) {
-        self.core.output_mut().0.push(Placement {
-            task: v,
-            pe: self.me as u32,
-            start,
-            finish: now,
-        });
+        self.core
+            .output_mut()
+            .downcast_mut::<Schedule>()
+            .0
+            .push(Placement {
+                task: v,
+                pe: self.me as u32,
+                start,
+                finish: now,
+            });
         match self.scheduler {
             DagScheduler::MasterWorker => {
                 if self.me == MASTER {
@@ -314,7 +310,7 @@ fn owner_of(perm: &Permutation, v: TaskId, n: usize, p: usize) -> PeId {
     (perm.apply_below(v as u64, n as u64) % p as u64) as PeId
 }
 
-impl Protocol<DagTask> for DagPe {
+impl Protocol for DagPe {
     fn step(&mut self) -> Step {
         if self.running.is_none() && self.finished.is_none() && !self.core.is_stopped() {
             if let Some(v) = self.ready.pop_front() {
@@ -371,7 +367,7 @@ impl Protocol<DagTask> for DagPe {
         units
     }
 
-    fn receive(&mut self, from: PeId, message: Message<DagTask>) {
+    fn receive(&mut self, from: PeId, message: Message) {
         if self.dag.is_none()
             && !matches!(
                 message,
@@ -384,9 +380,8 @@ impl Protocol<DagTask> for DagPe {
         match message {
             Message::Root { task, token } => {
                 self.core.receive_piece(from, token);
-                self.core
-                    .broadcast_root(&task, PeCore::<DagTask>::ROOT_RECORD);
-                self.start(task);
+                self.core.broadcast_root(&task, PeCore::ROOT_RECORD);
+                self.start(&task);
             }
             Message::DagTasks { tasks, token } => {
                 self.core.receive_piece(from, token);
@@ -444,29 +439,16 @@ impl Protocol<DagTask> for DagPe {
         }
     }
 
-    fn poll_transmit(&mut self) -> Option<(PeId, Message<DagTask>)> {
-        self.core.poll_transmit()
+    fn core(&self) -> &PeCore {
+        &self.core
     }
 
-    fn counters(&self) -> &PeCounters {
-        self.core.counters()
-    }
-
-    fn take_costs(&mut self) -> Costs {
-        self.core.take_costs()
-    }
-
-    fn take_output(&mut self) -> Option<Schedule> {
-        self.core.take_output()
+    fn core_mut(&mut self) -> &mut PeCore {
+        &mut self.core
     }
 
     fn is_busy(&self) -> bool {
         self.running.is_some() || self.finished.is_some() || !self.ready.is_empty()
-    }
-
-    /// DAG runs take no checkpoints (`Config::validate_task` refuses `keep_remaining`).
-    fn take_remaining(&mut self) -> Vec<DagTask> {
-        Vec::new()
     }
 
     fn stop(&mut self) {

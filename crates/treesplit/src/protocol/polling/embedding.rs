@@ -20,7 +20,7 @@
 //!   constant-factor emulation of a normal algorithm, which would move all pieces along the
 //!   shuffle edges every phase); the default phase length grows with that cost.
 //!
-//! [`Embedding::RowMajor`] keeps the plan of the hypercube on every network (labels = PE
+//! [`Embedding::RowMajor`] (a configuration choice) keeps the plan of the hypercube on every network (labels = PE
 //! numbers in row-major order, all dimensions): the variant the project ran before.
 //!
 //! T_phase: [`default_round`] is c times the communication of the most expensive phase
@@ -33,31 +33,7 @@ use crate::topology::{ceil_root, Topology};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-crate::names::named! {
-    /// How poll-and-shuffle lays its hypercube onto the network.
-    pub enum Embedding("embedding") {
-        /// The network's own plan (module comment): Morton labels and omitted phases on
-        /// meshes, sub fat trees on fat trees, the plain hypercube elsewhere.
-        Network = "network",
-        /// PE numbers as labels (row-major on meshes) and all ⌈log₂ P⌉ phases, on every
-        /// network: the hypercube algorithm of §3 run as it is.
-        RowMajor = "row-major",
-    }
-}
-
-impl Embedding {
-    /// True for the default, [`Embedding::Network`] (left out of serialized configs).
-    pub fn is_network(&self) -> bool {
-        *self == Embedding::Network
-    }
-}
-
-#[allow(clippy::derivable_impls)] // the enum is written by `named!`
-impl Default for Embedding {
-    fn default() -> Self {
-        Embedding::Network
-    }
-}
+pub use crate::config::Embedding;
 
 /// The default c of T_phase = c·(2·H·T_hop + T_split + Δt) ([`default_round`]).
 pub const DEFAULT_PHASE_C: f64 = 1.0;

@@ -10,12 +10,12 @@
 //! both bring it work; the simulation tests caught exactly this).
 
 use super::Polling;
-use crate::task::Task;
+use crate::piece::Piece;
 
-impl<T: Task> Polling<T> {
+impl Polling {
     /// The copy of the root kept under `record` is here: pass copies to the children, then
     /// cut this PE's piece from it.
-    pub(super) fn init_from_root(&mut self, root: T, record: u64) {
+    pub(super) fn init_from_root(&mut self, root: Piece, record: u64) {
         self.pe.broadcast_root(&root, record);
         let (me, p) = (self.pe.me(), self.pe.p());
         let levels = usize::BITS - 1 - p.leading_zeros(); // ⌊log₂ P⌋

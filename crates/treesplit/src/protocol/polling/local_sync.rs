@@ -36,7 +36,6 @@
 
 use super::Polling;
 use crate::protocol::Message;
-use crate::task::Task;
 
 /// A PE's local phase state.
 #[derive(Debug)]
@@ -92,7 +91,7 @@ impl LocalSync {
     }
 }
 
-impl<T: Task> Polling<T> {
+impl Polling {
     fn local(&mut self) -> &mut LocalSync {
         self.shuffle
             .as_deref_mut()
@@ -195,30 +194,9 @@ impl<T: Task> Polling<T> {
 #[cfg(test)]
 mod tests {
     use crate::config::{Balancer, Config, PermutationKind, PhaseSync};
+    use crate::protocol::polling::testing::{pe as new_pe, units};
     use crate::protocol::polling::Polling;
     use crate::protocol::{Message, PeId, Protocol, Step};
-    use crate::task::{Context, Task};
-    use serde::{Deserialize, Serialize};
-
-    /// n units of work, halved by a split.
-    #[derive(Clone, Debug, Serialize, Deserialize)]
-    struct Countdown(u64);
-    impl Task for Countdown {
-        type Output = u64;
-        fn work(&mut self, budget: u64, _: &mut Context<'_, u64>) -> u64 {
-            let n = budget.min(self.0);
-            self.0 -= n;
-            n
-        }
-        fn split(&mut self) -> Option<Self> {
-            let half = self.0 / 2;
-            self.0 -= half;
-            Some(Countdown(half))
-        }
-        fn is_empty(&self) -> bool {
-            self.0 == 0
-        }
-    }
 
     fn config(p: usize) -> Config {
         Config::new(p).balancer(Balancer::PollAndShuffle {
@@ -231,12 +209,16 @@ mod tests {
         })
     }
 
-    fn drain(pe: &mut Polling<Countdown>) -> Vec<(PeId, String)> {
+    fn marker(phase: u64, idle: bool) -> Message {
+        Message::Phase { phase, idle }
+    }
+
+    fn drain(pe: &mut Polling) -> Vec<(PeId, String)> {
         let mut out = Vec::new();
         while let Some((to, m)) = pe.poll_transmit() {
             let name = match m {
                 Message::Phase { phase, idle } => format!("phase {phase} {idle}"),
-                Message::Work { task, .. } => format!("work {}", task.0),
+                Message::Work { task, .. } => format!("work {}", units(&task)),
                 Message::Reject => "reject".into(),
                 other => format!("{other:?}")
                     .split([' ', '{', '('])
@@ -254,28 +236,16 @@ mod tests {
     #[test]
     fn idle_pe_waits_for_its_partner_and_the_answer() {
         let config = config(8);
-        let mut pe: Polling<Countdown> = Polling::new(5, &config, None);
+        let mut pe = new_pe(5, &config, None);
         assert_eq!(pe.round_length(), None, "no rounds: no wall clock");
         assert_eq!(pe.step(), Step::Wait);
         assert_eq!(drain(&mut pe), [(4, "phase 0 true".to_string())]);
         // Partner 4 was busy at its phase end: PE 5 asked and waits for the answer.
-        pe.receive(
-            4,
-            Message::Phase {
-                phase: 0,
-                idle: false,
-            },
-        );
+        pe.receive(4, marker(0, false));
         assert_eq!(pe.step(), Step::Wait);
         assert_eq!(drain(&mut pe), []);
         // An early marker of phase 1 (partner 7) waits until phase 1.
-        pe.receive(
-            7,
-            Message::Phase {
-                phase: 1,
-                idle: true,
-            },
-        );
+        pe.receive(7, marker(1, true));
         assert_eq!(pe.step(), Step::Wait);
         assert_eq!(drain(&mut pe), []);
         pe.receive(4, Message::Reject);
@@ -295,7 +265,7 @@ mod tests {
     #[test]
     fn busy_pe_keeps_working_and_answers_its_idle_partner() {
         let config = config(2);
-        let mut pe: Polling<Countdown> = Polling::new(0, &config, Some(Countdown(1000)));
+        let mut pe = new_pe(0, &config, Some(1000));
         assert!(matches!(pe.step(), Step::Work { .. }));
         assert_eq!(drain(&mut pe), []);
         pe.work(60, &crate::task::SharedIncumbent::new());
@@ -305,13 +275,7 @@ mod tests {
         assert!(matches!(pe.step(), Step::Work { .. }), "still working");
         assert_eq!(drain(&mut pe), [(1, "phase 0 false".to_string())]);
         pe.work(40, &crate::task::SharedIncumbent::new());
-        pe.receive(
-            1,
-            Message::Phase {
-                phase: 0,
-                idle: true,
-            },
-        );
+        pe.receive(1, marker(0, true));
         pe.step();
         // 1000 − 160 = 840 left: split in halves, 420 to PE 1. With d = 1 every phase ends a
         // cycle; the permutation of two PEs may keep or swap the pieces.

@@ -23,15 +23,18 @@ pub mod local_sync;
 pub mod poll_and_shuffle;
 pub mod random_shift;
 pub mod shuffle;
+#[cfg(test)]
+mod testing;
 pub mod victim;
 
 pub use random_shift::round_shift;
 pub use victim::pe_rng;
 
 use super::pe::{PeCore, SliceEnd};
-use super::{Costs, Message, PeCounters, PeId, Protocol, Step};
+use super::{Message, PeId, Protocol, Step};
 use crate::config::{Balancer, Config};
-use crate::task::{Incumbent, Task};
+use crate::piece::{Fresh, Piece};
+use crate::task::Incumbent;
 use poll_and_shuffle::PollAndShuffle;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use victim::VictimRule;
@@ -39,8 +42,8 @@ use victim::VictimRule;
 /// A piece held by this PE: a task, its generation (splits since the root) and the
 /// termination record it is kept under.
 #[derive(Debug)]
-pub(crate) struct Piece<T> {
-    task: T,
+pub(crate) struct Held {
+    task: Piece,
     generation: u32,
     record: u64,
 }
@@ -64,12 +67,12 @@ impl Trim {
 /// The polling state machine of one PE. (`repr(C)`: what a work slice touches comes first,
 /// then the shared core, whose hot fields come first too.)
 #[repr(C)]
-pub struct Polling<T: Task> {
+pub struct Polling {
     /// The pieces this PE holds; it works on the last. Only poll-and-shuffle ever holds more
     /// than one (a permuted piece and a late answer may arrive together).
-    pieces: Vec<Piece<T>>,
+    pieces: Vec<Held>,
     trim: Trim,
-    pe: PeCore<T>,
+    pe: PeCore,
     rule: VictimRule,
     rng: Xoshiro256PlusPlus,
     /// The run's seed (random shift and the pseudorandom permutation derive from it).
@@ -80,13 +83,13 @@ pub struct Polling<T: Task> {
     /// or the root and an answer could both bring work).
     awaiting_root: bool,
     /// Poll-and-shuffle's phases, cycles and permutations (None for the other balancers).
-    shuffle: Option<Box<PollAndShuffle<T>>>,
+    shuffle: Option<Box<PollAndShuffle>>,
 }
 
-impl<T: Task> Polling<T> {
+impl Polling {
     /// PE `me` of the configured run; PE 0 passes the root task. The victim rule follows
-    /// `config.balancer`.
-    pub fn new(me: PeId, config: &Config, root: Option<T>) -> Self {
+    /// `config.balancer`; `fresh` makes the run's result accumulators.
+    pub fn new(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> Self {
         let p = config.pes;
         let root = root.filter(|t| !t.is_empty());
         let options = *config
@@ -95,7 +98,7 @@ impl<T: Task> Polling<T> {
             .expect("a polling balancer has polling options");
         let fast_init = options.fast_init && p > 1;
         let mut pe = Polling {
-            pe: PeCore::new(me, config, root.is_some()),
+            pe: PeCore::new(me, config, fresh, root.is_some()),
             pieces: Vec::new(),
             rule: VictimRule::new(me, config),
             rng: pe_rng(config.seed, me),
@@ -112,12 +115,12 @@ impl<T: Task> Polling<T> {
         if let Some(root) = root {
             if fast_init {
                 // Exercise 14.7 of paper 001: PE 0 broadcasts the root down the binary tree.
-                pe.init_from_root(root, PeCore::<T>::ROOT_RECORD);
+                pe.init_from_root(root, PeCore::ROOT_RECORD);
             } else {
-                pe.pieces.push(Piece {
+                pe.pieces.push(Held {
                     task: root,
                     generation: 0,
-                    record: PeCore::<T>::ROOT_RECORD,
+                    record: PeCore::ROOT_RECORD,
                 });
             }
         }
@@ -210,13 +213,13 @@ impl<T: Task> Polling<T> {
 
     /// Keep a piece that arrived or was split off locally (an empty one, or any after an
     /// early stop, is done at once).
-    fn take_piece(&mut self, task: T, generation: u32, record: u64) {
+    fn take_piece(&mut self, task: Piece, generation: u32, record: u64) {
         self.pe.note_generation(generation);
         if task.is_empty() || self.pe.is_stopped() {
             self.pe.keep(task);
             self.pe.finish_piece(record);
         } else {
-            self.pieces.push(Piece {
+            self.pieces.push(Held {
                 task,
                 generation,
                 record,
@@ -225,7 +228,7 @@ impl<T: Task> Polling<T> {
     }
 
     /// Send a whole piece to PE `to` as `Work`.
-    fn move_piece(&mut self, to: PeId, piece: Piece<T>) {
+    fn move_piece(&mut self, to: PeId, piece: Held) {
         self.send_whole(to, piece, |task, generation, token| Message::Work {
             task,
             generation,
@@ -238,8 +241,8 @@ impl<T: Task> Polling<T> {
     fn send_whole(
         &mut self,
         to: PeId,
-        piece: Piece<T>,
-        message: impl FnOnce(T, u32, u64) -> Message<T>,
+        piece: Held,
+        message: impl FnOnce(Piece, u32, u64) -> Message,
     ) {
         let record = piece.record;
         self.pe.send_piece(to, record, |token| {
@@ -263,7 +266,7 @@ impl<T: Task> Polling<T> {
     }
 }
 
-impl<T: Task> Protocol<T> for Polling<T> {
+impl Protocol for Polling {
     fn step(&mut self) -> Step {
         if self.is_local() {
             self.local_progress();
@@ -319,7 +322,7 @@ impl<T: Task> Protocol<T> for Polling<T> {
         self.pe.settle_ahead(&mut piece.task, keep, incumbent);
     }
 
-    fn receive(&mut self, from: PeId, message: Message<T>) {
+    fn receive(&mut self, from: PeId, message: Message) {
         match message {
             Message::Request => self.answer_request(from),
             Message::Reject => {
@@ -370,28 +373,16 @@ impl<T: Task> Protocol<T> for Polling<T> {
         }
     }
 
-    fn poll_transmit(&mut self) -> Option<(PeId, Message<T>)> {
-        self.pe.poll_transmit()
+    fn core(&self) -> &PeCore {
+        &self.pe
     }
 
-    fn counters(&self) -> &PeCounters {
-        self.pe.counters()
-    }
-
-    fn take_costs(&mut self) -> Costs {
-        self.pe.take_costs()
-    }
-
-    fn take_output(&mut self) -> Option<T::Output> {
-        self.pe.take_output()
+    fn core_mut(&mut self) -> &mut PeCore {
+        &mut self.pe
     }
 
     fn is_busy(&self) -> bool {
         !self.pieces.is_empty()
-    }
-
-    fn take_remaining(&mut self) -> Vec<T> {
-        self.pe.take_kept()
     }
 
     fn round_length(&self) -> Option<u64> {

@@ -41,11 +41,10 @@
 use super::embedding::{self, PhasePlan};
 use super::local_sync::LocalSync;
 use super::shuffle::Shuffler;
-use super::{Piece, Polling};
+use super::{Held, Polling};
 use crate::config::{Balancer, Config, PermutationKind, PhaseSync};
 use crate::protocol::{hash, Message, PeId};
 use crate::stats::{IdleEstimate, PhaseStats};
-use crate::task::Task;
 use rand::RngExt;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -81,7 +80,7 @@ struct Adaptive {
 }
 
 /// The poll-and-shuffle state of one PE.
-pub(crate) struct PollAndShuffle<T> {
+pub(crate) struct PollAndShuffle {
     /// d: phases per cycle (⌈log₂ P⌉, the hypercube's dimension, unless the network's plan
     /// omits some).
     dims: u64,
@@ -90,7 +89,7 @@ pub(crate) struct PollAndShuffle<T> {
     kind: PermutationKind,
     adaptive: Option<Adaptive>,
     /// The permutation by messages (also tracks the start of the current cycle).
-    shuffler: Shuffler<Piece<T>>,
+    shuffler: Shuffler<Held>,
     /// PE 0: permutations started so far, i.e. the next one's number (collective triggers).
     started: u64,
     /// Local synchronization (§6.3): the phase markers' state (None: a global clock).
@@ -103,7 +102,7 @@ pub(crate) struct PollAndShuffle<T> {
     stats: PhaseStats,
 }
 
-impl<T> PollAndShuffle<T> {
+impl PollAndShuffle {
     /// The state of PE `me` of the configured run.
     pub(crate) fn new(me: PeId, config: &Config) -> Self {
         let p = config.pes;
@@ -224,8 +223,8 @@ enum Action {
     Nothing,
 }
 
-impl<T: Task> Polling<T> {
-    fn shuffle_state(&mut self) -> &mut PollAndShuffle<T> {
+impl Polling {
+    fn shuffle_state(&mut self) -> &mut PollAndShuffle {
         self.shuffle
             .as_deref_mut()
             .expect("a poll-and-shuffle PE has its state")
@@ -295,7 +294,7 @@ impl<T: Task> Polling<T> {
 
     /// The poll-and-shuffle messages: idle notes, a permutation's start, scattered pieces and
     /// the permutation's counting signals.
-    pub(super) fn receive_shuffle(&mut self, from: PeId, message: Message<T>) {
+    pub(super) fn receive_shuffle(&mut self, from: PeId, message: Message) {
         if self.pe.is_finishing() {
             if let Message::Scatter { piece, .. } = &message {
                 assert!(
@@ -332,7 +331,7 @@ impl<T: Task> Polling<T> {
                 }
             }
             Message::Scatter { n, piece } => {
-                let piece = piece.map(|(task, generation, token)| Piece {
+                let piece = piece.map(|(task, generation, token)| Held {
                     task,
                     generation,
                     record: self.pe.receive_piece(from, token),
@@ -425,7 +424,7 @@ impl<T: Task> Polling<T> {
     /// subproblem) goes to a uniformly random PE.
     fn scatter(&mut self, n: u64) {
         let (me, p) = (self.pe.me(), self.pe.p());
-        let pieces: Vec<Option<Piece<T>>> = if self.pieces.is_empty() {
+        let pieces: Vec<Option<Held>> = if self.pieces.is_empty() {
             vec![None]
         } else {
             std::mem::take(&mut self.pieces)
@@ -455,7 +454,7 @@ impl<T: Task> Polling<T> {
     }
 
     /// Permutation by messages, step 4: pieces numbered for other PEs travel there.
-    fn place(&mut self, placed: Vec<(PeId, Piece<T>)>) {
+    fn place(&mut self, placed: Vec<(PeId, Held)>) {
         let me = self.pe.me();
         for (to, piece) in placed {
             if to == me && self.pe.is_stopped() {
@@ -489,34 +488,13 @@ mod tests {
     use super::shuffle_target;
     use crate::config::{Balancer, BalancerKind, Config, PermutationKind};
     use crate::protocol::polling::shuffle::ShuffleSignal;
+    use crate::protocol::polling::testing::pe as new_pe;
     use crate::protocol::polling::Polling;
     use crate::protocol::{Message, PeId, Protocol};
-    use crate::task::{Context, Task};
-    use serde::{Deserialize, Serialize};
-
-    /// n units of work, halved by a split.
-    #[derive(Clone, Serialize, Deserialize)]
-    struct Countdown(u64);
-    impl Task for Countdown {
-        type Output = u64;
-        fn work(&mut self, budget: u64, _: &mut Context<'_, u64>) -> u64 {
-            let n = budget.min(self.0);
-            self.0 -= n;
-            n
-        }
-        fn split(&mut self) -> Option<Self> {
-            let half = self.0 / 2;
-            self.0 -= half;
-            Some(Countdown(half))
-        }
-        fn is_empty(&self) -> bool {
-            self.0 == 0
-        }
-    }
 
     /// The PEs PE `pe` asks at the start of each of `rounds` (answering every request with a
     /// rejection), the other messages dropped.
-    fn asked(pe: &mut Polling<Countdown>, rounds: std::ops::Range<u64>) -> Vec<PeId> {
+    fn asked(pe: &mut Polling, rounds: std::ops::Range<u64>) -> Vec<PeId> {
         let mut asked = Vec::new();
         for round in rounds {
             pe.on_round(round);
@@ -542,7 +520,7 @@ mod tests {
                 ..
             }
         ));
-        let mut pe: Polling<Countdown> = Polling::new(5, &config, None);
+        let mut pe = new_pe(5, &config, None);
         assert_eq!(asked(&mut pe, 0..4), [4, 7, 1, 4]);
         // Permutation 0 reaches PE 5 from its parent, PE 2: it scatters its placeholder and
         // asks no one until its part is done.
@@ -575,7 +553,7 @@ mod tests {
             sync: Default::default(),
             embedding: Default::default(),
         });
-        let mut pe: Polling<Countdown> = Polling::new(5, &config, None);
+        let mut pe = new_pe(5, &config, None);
         assert_eq!(asked(&mut pe, 0..9), [4, 7, 1, 4, 7, 1, 4]);
     }
 

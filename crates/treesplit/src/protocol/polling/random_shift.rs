@@ -9,7 +9,6 @@
 
 use super::Polling;
 use crate::protocol::hash;
-use crate::task::Task;
 
 /// The shift k ∈ 1..P of round `round`: the same on every PE, from the run's seed alone.
 pub fn round_shift(seed: u64, round: u64, p: usize) -> usize {
@@ -17,7 +16,7 @@ pub fn round_shift(seed: u64, round: u64, p: usize) -> usize {
     1 + (x % (p as u64 - 1)) as usize
 }
 
-impl<T: Task> Polling<T> {
+impl Polling {
     /// Round `round` starts: an idle PE asks PE (i + k_round) mod P.
     pub(super) fn random_shift_round(&mut self, round: u64) {
         if self.may_ask() {

@@ -19,7 +19,6 @@
 use super::Polling;
 use crate::config::{Balancer, Config};
 use crate::protocol::{hash, Message, PeId};
-use crate::task::Task;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -81,7 +80,7 @@ pub fn pe_rng(seed: u64, me: PeId) -> Xoshiro256PlusPlus {
     Xoshiro256PlusPlus::seed_from_u64(hash::stream_seed(seed, me as u64))
 }
 
-impl<T: Task> Polling<T> {
+impl Polling {
     /// An idle PE starts asking for work according to an asynchronous victim rule.
     pub(super) fn ask(&mut self) {
         let me = self.pe.me();
@@ -123,7 +122,7 @@ impl<T: Task> Polling<T> {
     }
 
     /// Global round robin: PE 0 answers `Counter` with `Victim(v)`; the requester then asks v.
-    pub(super) fn receive_victim(&mut self, from: PeId, message: Message<T>) {
+    pub(super) fn receive_victim(&mut self, from: PeId, message: Message) {
         if self.pe.is_finishing() {
             return;
         }

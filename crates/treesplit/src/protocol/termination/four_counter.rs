@@ -21,23 +21,24 @@
 //! its signals; they hold no termination logic themselves.
 
 use super::{Local, Signal};
+use crate::piece::{Fresh, Yield};
 use crate::protocol::{tree, PeId};
-use crate::task::Outcome;
 use std::collections::VecDeque;
 
 #[derive(Debug)]
-enum Phase<O> {
+enum Phase {
     /// Running reduction waves.
     Detecting,
     /// `Finish` seen: collecting children's results.
-    Collecting { results: usize, acc: O },
+    Collecting { results: usize, acc: Yield },
     /// Result sent to the parent (PE 0: result ready).
     Done,
 }
 
 /// The four-counter protocol state of one PE.
 #[derive(Debug)]
-pub struct FourCounter<O: Outcome> {
+pub struct FourCounter {
+    fresh: Fresh,
     me: PeId,
     p: usize,
     wave: u64,
@@ -47,16 +48,18 @@ pub struct FourCounter<O: Outcome> {
     acc: (u64, u64),
     previous: Option<(u64, u64)>,
     waves_completed: u64,
-    phase: Phase<O>,
-    result: Option<O>,
-    out: VecDeque<(PeId, Signal<O>)>,
+    phase: Phase,
+    result: Option<Yield>,
+    out: VecDeque<(PeId, Signal)>,
 }
 
-impl<O: Outcome> FourCounter<O> {
-    /// The state of PE `me` of `p`. PE 0 starts the first wave at once.
-    pub fn new(me: PeId, p: usize) -> Self {
+impl FourCounter {
+    /// The state of PE `me` of `p`, whose results `fresh` makes. PE 0 starts the first wave
+    /// at once.
+    pub fn new(me: PeId, p: usize, fresh: Fresh) -> Self {
         assert!(me < p, "PE {me} out of range for P = {p}");
         let mut fc = FourCounter {
+            fresh,
             me,
             p,
             wave: 0,
@@ -104,12 +107,12 @@ impl<O: Outcome> FourCounter<O> {
         }
         self.phase = Phase::Collecting {
             results: 0,
-            acc: O::default(),
+            acc: self.fresh.make(),
         };
     }
 
     /// Handle a termination signal from PE `from`, then make what progress is possible.
-    pub fn receive(&mut self, from: PeId, signal: Signal<O>, local: Local, output: &mut O) {
+    pub fn receive(&mut self, from: PeId, signal: Signal, local: Local, output: &mut Yield) {
         match signal {
             Signal::WaveStart { wave } => {
                 assert_eq!(
@@ -158,7 +161,7 @@ impl<O: Outcome> FourCounter<O> {
     }
 
     /// Make what progress is possible given the local state (call whenever the PE is idle).
-    pub fn advance(&mut self, local: Local, output: &mut O) {
+    pub fn advance(&mut self, local: Local, output: &mut Yield) {
         let n_children = self.children().count();
         loop {
             match &mut self.phase {
@@ -167,8 +170,8 @@ impl<O: Outcome> FourCounter<O> {
                     if *results < n_children {
                         return;
                     }
-                    let mut total = std::mem::take(acc);
-                    total.merge(std::mem::take(output));
+                    let mut total = std::mem::replace(acc, self.fresh.make());
+                    total.merge(std::mem::replace(output, self.fresh.make()));
                     if self.me == 0 {
                         self.result = Some(total);
                     } else {
@@ -217,7 +220,7 @@ impl<O: Outcome> FourCounter<O> {
     }
 
     /// The next signal to send, if any.
-    pub fn poll_transmit(&mut self) -> Option<(PeId, Signal<O>)> {
+    pub fn poll_transmit(&mut self) -> Option<(PeId, Signal)> {
         self.out.pop_front()
     }
 
@@ -232,7 +235,7 @@ impl<O: Outcome> FourCounter<O> {
     }
 
     /// PE 0: the merged result of the run, once done.
-    pub fn take_result(&mut self) -> Option<O> {
+    pub fn take_result(&mut self) -> Option<Yield> {
         self.result.take()
     }
 
@@ -248,21 +251,27 @@ mod tests {
     use super::*;
     use std::collections::VecDeque;
 
+    fn result(pe: &mut FourCounter) -> Option<u64> {
+        pe.take_result().map(Yield::into_typed)
+    }
+
     /// A hand-driven network of `p` PEs running only termination detection; `busy` marks
     /// PEs holding work and `counts` their (sent, received) work messages.
     struct Net {
-        pes: Vec<FourCounter<u64>>,
-        outputs: Vec<u64>,
+        pes: Vec<FourCounter>,
+        outputs: Vec<Yield>,
         busy: Vec<bool>,
         counts: Vec<(u64, u64)>,
-        queue: VecDeque<(PeId, PeId, Signal<u64>)>,
+        queue: VecDeque<(PeId, PeId, Signal)>,
     }
 
     impl Net {
         fn new(p: usize) -> Self {
             let mut net = Net {
-                pes: (0..p).map(|i| FourCounter::new(i, p)).collect(),
-                outputs: (0..p as u64).map(|i| i + 1).collect(),
+                pes: (0..p)
+                    .map(|i| FourCounter::new(i, p, Fresh::of::<u64>()))
+                    .collect(),
+                outputs: (0..p as u64).map(|i| Yield::new(i + 1)).collect(),
                 busy: vec![false; p],
                 counts: vec![(0, 0); p],
                 queue: VecDeque::new(),
@@ -310,7 +319,7 @@ mod tests {
         net.busy[0] = false;
         net.collect();
         assert!(net.pes[0].is_done());
-        assert_eq!(net.pes[0].take_result(), Some(1));
+        assert_eq!(result(&mut net.pes[0]), Some(1));
     }
 
     #[test]
@@ -340,7 +349,7 @@ mod tests {
                 "P={p}: did not terminate"
             );
             let expected: u64 = (1..=p as u64).sum();
-            assert_eq!(net.pes[0].take_result(), Some(expected));
+            assert_eq!(result(&mut net.pes[0]), Some(expected));
         }
     }
 

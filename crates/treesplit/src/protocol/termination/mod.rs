@@ -15,14 +15,13 @@ pub use four_counter::FourCounter;
 pub use response_tree::ResponseTree;
 
 use crate::config::TerminationKind;
+use crate::piece::{Fresh, Yield};
 use crate::protocol::PeId;
-use crate::task::Outcome;
 use serde::{Deserialize, Serialize};
 
 /// Messages of termination detection and result collection (both protocols).
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(bound = "")]
-pub enum Signal<O: Outcome> {
+pub enum Signal {
     /// Four-counter: PE 0 starts reduction wave `wave`; forwarded down the tree.
     WaveStart {
         /// Wave number, from 1.
@@ -42,7 +41,7 @@ pub enum Signal<O: Outcome> {
     /// Four-counter: a subtree's merged result, sent to the parent after `Finish`.
     Result {
         /// The merged outcome of the subtree.
-        output: O,
+        output: Yield,
     },
     /// Response tree: the piece the receiver sent with token `record`, and everything split
     /// off from it, is done; here is its result.
@@ -50,7 +49,7 @@ pub enum Signal<O: Outcome> {
         /// The token the piece was sent with (the sender's record of it).
         record: u64,
         /// The merged outcome of that piece and its descendants.
-        output: O,
+        output: Yield,
     },
 }
 
@@ -67,33 +66,36 @@ pub struct Local {
 
 /// The termination protocol of one PE.
 #[derive(Debug)]
-pub enum Termination<O: Outcome> {
+pub enum Termination {
     /// Four-counter waves.
-    FourCounter(FourCounter<O>),
+    FourCounter(FourCounter),
     /// Response tree.
-    ResponseTree(ResponseTree<O>),
+    ResponseTree(ResponseTree),
 }
 
-impl<O: Outcome> Termination<O> {
-    /// The protocol state of PE `me` of `p`; `holds_root` on the PE that starts with work.
-    pub fn new(kind: TerminationKind, me: PeId, p: usize, holds_root: bool) -> Self {
+impl Termination {
+    /// The protocol state of PE `me` of `p`; `holds_root` on the PE that starts with work;
+    /// `fresh` makes the run's result accumulators.
+    pub fn new(kind: TerminationKind, me: PeId, p: usize, holds_root: bool, fresh: Fresh) -> Self {
         match kind {
-            TerminationKind::FourCounter => Termination::FourCounter(FourCounter::new(me, p)),
+            TerminationKind::FourCounter => {
+                Termination::FourCounter(FourCounter::new(me, p, fresh))
+            }
             TerminationKind::ResponseTree => {
-                Termination::ResponseTree(ResponseTree::new(me, p, holds_root))
+                Termination::ResponseTree(ResponseTree::new(me, p, holds_root, fresh))
             }
         }
     }
 
     /// Make what progress is possible given the local state (call whenever the PE is idle).
-    pub fn advance(&mut self, local: Local, output: &mut O) {
+    pub fn advance(&mut self, local: Local, output: &mut Yield) {
         if let Termination::FourCounter(t) = self {
             t.advance(local, output);
         }
     }
 
     /// Handle a signal from PE `from`.
-    pub fn receive(&mut self, from: PeId, signal: Signal<O>, local: Local, output: &mut O) {
+    pub fn receive(&mut self, from: PeId, signal: Signal, local: Local, output: &mut Yield) {
         match self {
             Termination::FourCounter(t) => t.receive(from, signal, local, output),
             Termination::ResponseTree(t) => t.receive(from, signal, local, output),
@@ -121,14 +123,14 @@ impl<O: Outcome> Termination<O> {
     }
 
     /// The piece kept under `record` has been worked to the end (or given away entirely).
-    pub fn on_piece_finished(&mut self, record: u64, output: &mut O) {
+    pub fn on_piece_finished(&mut self, record: u64, output: &mut Yield) {
         if let Termination::ResponseTree(t) = self {
             t.on_piece_finished(record, output);
         }
     }
 
     /// The next signal to send, if any.
-    pub fn poll_transmit(&mut self) -> Option<(PeId, Signal<O>)> {
+    pub fn poll_transmit(&mut self) -> Option<(PeId, Signal)> {
         match self {
             Termination::FourCounter(t) => t.poll_transmit(),
             Termination::ResponseTree(t) => t.poll_transmit(),
@@ -152,7 +154,7 @@ impl<O: Outcome> Termination<O> {
     }
 
     /// PE 0: the merged result of the run, once done.
-    pub fn take_result(&mut self) -> Option<O> {
+    pub fn take_result(&mut self) -> Option<Yield> {
         match self {
             Termination::FourCounter(t) => t.take_result(),
             Termination::ResponseTree(t) => t.take_result(),

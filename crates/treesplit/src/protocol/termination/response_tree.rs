@@ -15,37 +15,40 @@
 //! accumulator exactly once, and merging is associative and commutative).
 
 use super::{Local, Signal};
+use crate::piece::{Fresh, Yield};
 use crate::protocol::{tree, PeId};
-use crate::task::Outcome;
 use std::collections::{HashMap, VecDeque};
 
 /// The record id of the root on PE 0.
 pub const ROOT: u64 = 0;
 
 #[derive(Debug)]
-struct Record<O> {
+struct Record {
     parent: Option<(PeId, u64)>,
     outstanding: u64,
     done: bool,
-    acc: O,
+    acc: Yield,
 }
 
 /// The response-tree state of one PE.
 #[derive(Debug)]
-pub struct ResponseTree<O: Outcome> {
+pub struct ResponseTree {
+    fresh: Fresh,
     me: PeId,
     p: usize,
-    records: HashMap<u64, Record<O>>,
+    records: HashMap<u64, Record>,
     next_id: u64,
     finishing: bool,
-    result: Option<O>,
-    out: VecDeque<(PeId, Signal<O>)>,
+    result: Option<Yield>,
+    out: VecDeque<(PeId, Signal)>,
 }
 
-impl<O: Outcome> ResponseTree<O> {
-    /// The state of PE `me` of `p`; PE 0 opens the root record (done at once if it holds no work).
-    pub fn new(me: PeId, p: usize, holds_root: bool) -> Self {
+impl ResponseTree {
+    /// The state of PE `me` of `p`, whose results `fresh` makes; PE 0 opens the root record
+    /// (done at once if it holds no work).
+    pub fn new(me: PeId, p: usize, holds_root: bool, fresh: Fresh) -> Self {
         let mut rt = ResponseTree {
+            fresh,
             me,
             p,
             records: HashMap::new(),
@@ -58,7 +61,7 @@ impl<O: Outcome> ResponseTree<O> {
             let id = rt.open(None);
             debug_assert_eq!(id, ROOT);
             if !holds_root {
-                rt.on_piece_finished(ROOT, &mut O::default());
+                rt.on_piece_finished(ROOT, &mut fresh.make());
             }
         }
         rt
@@ -73,7 +76,7 @@ impl<O: Outcome> ResponseTree<O> {
                 parent,
                 outstanding: 0,
                 done: false,
-                acc: O::default(),
+                acc: self.fresh.make(),
             },
         );
         id
@@ -96,7 +99,7 @@ impl<O: Outcome> ResponseTree<O> {
     }
 
     /// The own work of the piece of record `record` is done (worked or given away).
-    pub fn on_piece_finished(&mut self, record: u64, output: &mut O) {
+    pub fn on_piece_finished(&mut self, record: u64, output: &mut Yield) {
         let me = self.me;
         self.records
             .get_mut(&record)
@@ -105,7 +108,7 @@ impl<O: Outcome> ResponseTree<O> {
         self.try_complete(record, output);
     }
 
-    fn try_complete(&mut self, id: u64, output: &mut O) {
+    fn try_complete(&mut self, id: u64, output: &mut Yield) {
         let complete = self
             .records
             .get(&id)
@@ -115,7 +118,7 @@ impl<O: Outcome> ResponseTree<O> {
         }
         let record = self.records.remove(&id).expect("checked");
         let mut total = record.acc;
-        total.merge(std::mem::take(output));
+        total.merge(std::mem::replace(output, self.fresh.make()));
         match record.parent {
             Some((pe, token)) => self.out.push_back((
                 pe,
@@ -140,7 +143,7 @@ impl<O: Outcome> ResponseTree<O> {
     }
 
     /// Handle a signal from PE `from`.
-    pub fn receive(&mut self, from: PeId, signal: Signal<O>, local: Local, output: &mut O) {
+    pub fn receive(&mut self, from: PeId, signal: Signal, local: Local, output: &mut Yield) {
         match signal {
             Signal::Response {
                 record,
@@ -182,7 +185,7 @@ impl<O: Outcome> ResponseTree<O> {
     }
 
     /// The next signal to send, if any.
-    pub fn poll_transmit(&mut self) -> Option<(PeId, Signal<O>)> {
+    pub fn poll_transmit(&mut self) -> Option<(PeId, Signal)> {
         self.out.pop_front()
     }
 
@@ -197,7 +200,7 @@ impl<O: Outcome> ResponseTree<O> {
     }
 
     /// PE 0: the result of the run.
-    pub fn take_result(&mut self) -> Option<O> {
+    pub fn take_result(&mut self) -> Option<Yield> {
         self.result.take()
     }
 }
@@ -206,7 +209,11 @@ impl<O: Outcome> ResponseTree<O> {
 mod tests {
     use super::*;
 
-    fn drain(rt: &mut ResponseTree<u64>) -> Vec<(PeId, Signal<u64>)> {
+    fn tree(me: PeId, p: usize, holds_root: bool) -> ResponseTree {
+        ResponseTree::new(me, p, holds_root, Fresh::of::<u64>())
+    }
+
+    fn drain(rt: &mut ResponseTree) -> Vec<(PeId, Signal)> {
         std::iter::from_fn(|| rt.poll_transmit()).collect()
     }
 
@@ -217,15 +224,15 @@ mod tests {
             sent: 0,
             received: 0,
         };
-        let mut pe0 = ResponseTree::<u64>::new(0, 3, true);
-        let mut pe1 = ResponseTree::<u64>::new(1, 3, false);
-        let mut pe2 = ResponseTree::<u64>::new(2, 3, false);
+        let mut pe0 = tree(0, 3, true);
+        let mut pe1 = tree(1, 3, false);
+        let mut pe2 = tree(2, 3, false);
         // PE 0 splits twice: a piece to PE 1, which passes a piece on to PE 2.
         let t1 = pe0.on_piece_sent(ROOT);
         let r1 = pe1.on_piece_received(0, t1);
         let t2 = pe1.on_piece_sent(r1);
         let r2 = pe2.on_piece_received(1, t2);
-        let (mut o0, mut o1, mut o2) = (5u64, 7u64, 11u64);
+        let (mut o0, mut o1, mut o2) = (Yield::new(5u64), Yield::new(7u64), Yield::new(11u64));
         pe0.on_piece_finished(ROOT, &mut o0);
         pe1.on_piece_finished(r1, &mut o1);
         assert!(
@@ -241,15 +248,18 @@ mod tests {
         assert!(!pe0.is_finishing());
         pe0.receive(1, s, idle, &mut o0);
         assert!(pe0.is_finishing());
-        assert_eq!(pe0.take_result(), Some(5 + 7 + 11));
+        assert_eq!(
+            pe0.take_result().map(Yield::into_typed),
+            Some(5u64 + 7 + 11)
+        );
         let finish: Vec<_> = drain(&mut pe0).into_iter().map(|(to, _)| to).collect();
         assert_eq!(finish, vec![1, 2]);
     }
 
     #[test]
     fn empty_root_finishes_at_once() {
-        let mut pe0 = ResponseTree::<u64>::new(0, 1, false);
+        let mut pe0 = tree(0, 1, false);
         assert!(pe0.is_done());
-        assert_eq!(pe0.take_result(), Some(0));
+        assert_eq!(pe0.take_result().map(Yield::into_typed), Some(0u64));
     }
 }

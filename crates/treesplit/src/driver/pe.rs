@@ -1,0 +1,490 @@
+//! [`PeDriver`]: one PE's protocol state machine with everything every machine needs around
+//! it (the incumbent it knows and how improvements travel, rounds, run limits, its timing),
+//! and [`drive`], the loop that runs it. Its timeline is recorded in `timeline.rs`, its end
+//! of a run taken in `end.rs`.
+
+mod end;
+mod timeline;
+
+pub(crate) use end::PeEnd;
+use timeline::flush_splitting;
+
+use super::{message_kind, BoundExchange, Envelope, Flow, Handled, Incoming, Slice, Transport};
+use crate::config::Config;
+use crate::error::{Limit, RunError};
+use crate::piece::{Fresh, Piece};
+use crate::protocol::termination::Signal;
+use crate::protocol::{self, Message, PeId, Protocol, Step};
+use crate::stats::{Log2Histogram, SplitSizes};
+use crate::task::{CountingIncumbent, Incumbent, SharedIncumbent};
+use crate::trace::{MessageKind, PeState, PeTrace};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// "No tick": a PE not waiting, or no request in flight.
+pub(super) const NONE: u64 = u64::MAX;
+
+/// A PE's state machine with everything the machines need around it. The fields a work
+/// slice or a wake-up touches fill the first 64 bytes, those of sending and answering the
+/// next 64 (`repr(C)` keeps them there): the simulator runs millions of events over up to a
+/// million PEs, and every cache line an event touches counts.
+#[repr(C)]
+pub(crate) struct PeDriver {
+    // First 64 bytes: a work slice and a wake-up.
+    proto: Box<dyn Protocol>,
+    /// The incumbent this PE knows.
+    incumbent: Known,
+    /// The best value this PE has announced or learned (only better ones are sent).
+    announced: i64,
+    /// The tick the PE has waited since (`NONE`: it is not waiting), and idle ticks in all.
+    waiting_since: u64,
+    idle: u64,
+    /// Synchronous balancers: the round length in ticks (0: no rounds).
+    round_ticks: u64,
+    // Next 64 bytes: sending and answering.
+    /// The request in flight since this tick (`NONE`: none), and the answered requests'
+    /// round trips (sum, count).
+    request_out: u64,
+    rtt: (u64, u64),
+    bytes: u64,
+    /// The timeline, when the configuration asks for one (checked at every slice and
+    /// message, so it lives here; None costs one comparison).
+    trace: Option<Box<PeTrace>>,
+    /// The next round to start.
+    next_round: u64,
+    me: u32,
+    /// How improvements travel.
+    bounds: BoundExchange,
+    /// `bounds_out` holds values to send (checked at every flush).
+    bounds_pending: bool,
+    /// The PE has seen termination detected (timeline: it waits as "terminating").
+    terminating: bool,
+    /// The protocol wants the clock (`Protocol::on_clock`): the DAG schedulers.
+    clocked: bool,
+    /// The best value this PE has sent or passed on.
+    flooded: i64,
+    // Touched rarely.
+    /// Incumbent values to send, with their destinations.
+    bounds_out: Vec<(u32, i64)>,
+    /// The tick the PE started.
+    born: u64,
+    p: u32,
+    /// Seconds per tick, for the report (1 in the simulator: virtual units stay units).
+    tick_seconds: f64,
+    /// This PE's offers that improved its incumbent.
+    improvements: u64,
+    /// Request latencies in ticks, and the pieces this PE gave away.
+    latency: Log2Histogram,
+    split_sizes: SplitSizes,
+    /// Run limits (`Config::max_units`, `Config::time_limit`), and the one this PE found
+    /// reached.
+    max_units: Option<u64>,
+    time_limit: Option<Duration>,
+    /// Stops the run like a limit once set (`Config::interrupt`).
+    interrupt: crate::config::Interrupt,
+    limit_hit: Option<Limit>,
+}
+
+impl PeDriver {
+    /// PE `me` of the configured run (PE 0 passes the root; `fresh` makes the run's result
+    /// accumulators), with the machine's clock, its rule for incumbents, and the incumbent all PEs share if they share one (else the PE
+    /// keeps its own).
+    pub(crate) fn new(
+        me: PeId,
+        config: &Config,
+        fresh: Fresh,
+        root: Option<Piece>,
+        machine: MachineTime,
+        bounds: BoundExchange,
+        shared: Option<Arc<SharedIncumbent>>,
+    ) -> Self {
+        let incumbent = match shared {
+            Some(shared) => Known::Shared(shared),
+            None => Known::Own(SharedIncumbent::new()),
+        };
+        if let Some(value) = config.incumbent {
+            // A resumed search starts from the bound it had found.
+            incumbent.get().offer(value);
+        }
+        let proto = protocol::new_pe(me, config, fresh, root);
+        let round_ticks = proto
+            .round_length()
+            .map_or(0, |r| r.saturating_mul(machine.ticks_per_round_unit).max(1));
+        let clocked = proto.wants_clock();
+        PeDriver {
+            clocked,
+            proto,
+            announced: incumbent.get().best(),
+            incumbent,
+            round_ticks,
+            waiting_since: NONE,
+            // MAX_PES (2^20) fits.
+            me: me as u32,
+            bounds,
+            bounds_pending: false,
+            flooded: i64::MIN,
+            bounds_out: Vec::new(),
+            next_round: 0,
+            p: config.pes as u32,
+            improvements: 0,
+            born: machine.now,
+            idle: 0,
+            request_out: NONE,
+            rtt: (0, 0),
+            bytes: 0,
+            tick_seconds: machine.tick_seconds,
+            latency: Log2Histogram::default(),
+            split_sizes: SplitSizes::default(),
+            trace: config.trace.map(|capacity| {
+                let mut t = Box::new(PeTrace::new(me as u32, capacity));
+                t.enter(PeState::Idle, machine.now);
+                t
+            }),
+            terminating: false,
+            max_units: config.max_units,
+            time_limit: config.time_limit,
+            interrupt: config.interrupt.clone(),
+            limit_hit: None,
+        }
+    }
+
+    /// After a slice of `units`: stop the run if a limit is reached (first time only).
+    pub(super) fn check_limits(&mut self, units: u64, net: &mut impl Transport) {
+        if self.limit_hit.is_some() {
+            return;
+        }
+        let hit = match (self.max_units, self.time_limit) {
+            (Some(max), _) if net.total_units(units) >= max => Some(Limit::Units(max)),
+            (_, Some(limit)) if net.wall_clock() >= limit => Some(Limit::Time(limit)),
+            _ if self.interrupt.is_set() => Some(Limit::Interrupted),
+            _ => None,
+        };
+        if let Some(limit) = hit {
+            self.limit_hit = Some(limit);
+            self.proto.stop();
+        }
+    }
+
+    /// The tick at which the next round starts (None: the protocol has no rounds; round 0
+    /// starts at tick 0).
+    pub(crate) fn poll_timeout(&self) -> Option<u64> {
+        (self.round_ticks > 0).then(|| self.next_round.saturating_mul(self.round_ticks))
+    }
+
+    /// Start every round due by tick `now`, in order: synchronous protocols (the permutation
+    /// rounds of poll-and-shuffle) must not miss one, even after a long slice.
+    pub(crate) fn handle_timeout(&mut self, now: u64) {
+        if self.round_ticks == 0 {
+            return;
+        }
+        let due = now / self.round_ticks;
+        while self.next_round <= due {
+            self.proto.on_round(self.next_round);
+            self.next_round += 1;
+        }
+    }
+
+    /// The PE stops waiting at tick `now` (no-op when it was not waiting).
+    pub(crate) fn wake(&mut self, now: u64) {
+        if self.waiting_since != NONE {
+            self.idle += now.saturating_sub(self.waiting_since);
+            self.waiting_since = NONE;
+        }
+    }
+
+    /// True while the PE waits.
+    pub(crate) fn is_waiting(&self) -> bool {
+        self.waiting_since != NONE
+    }
+
+    /// Decide what to do next; the messages the decision produced wait in the protocol's
+    /// queue for the next flush.
+    pub(crate) fn poll(&mut self) -> Step {
+        self.proto.step()
+    }
+
+    /// Run a work slice of at most `budget` units.
+    pub(crate) fn work(&mut self, budget: u64) -> Slice {
+        let counted = CountingIncumbent::new(self.incumbent.get());
+        let units = self.proto.work(budget, &counted);
+        let improvements = counted.improvements();
+        if improvements > 0 {
+            self.improvements += improvements;
+        }
+        let best = self.incumbent.get().best();
+        let improved = (best > self.announced).then(|| {
+            self.announced = best;
+            self.flooded = self.flooded.max(best);
+            for to in self.bounds.targets(self.me as PeId, self.p as usize, None) {
+                self.bounds_out.push((to as u32, best));
+                self.bounds_pending = true;
+            }
+            best
+        });
+        Slice {
+            units,
+            budget,
+            costs: self.proto.take_costs(),
+            improved,
+        }
+    }
+
+    /// The simulator's run-ahead, right after a slice of `budget` units that did its whole
+    /// budget at no cost and improved nothing: do up to `max` more such slices now
+    /// ([`crate::protocol::pe::PeCore::run_ahead`]); returns how many were done. None where the
+    /// loop of [`drive`] would do more than work between two slices of a busy PE with no
+    /// message: rounds, the clock, a timeline, run limits, incumbents to send.
+    pub(crate) fn run_ahead(&mut self, budget: u64, max: u32) -> u32 {
+        if self.round_ticks > 0
+            || self.clocked
+            || self.trace.is_some()
+            || self.bounds_pending
+            || self.max_units.is_some()
+            || self.time_limit.is_some()
+            || self.interrupt.0.is_some()
+        {
+            return 0;
+        }
+        self.proto.run_ahead(budget, max, self.incumbent.get())
+    }
+
+    /// End the run-ahead: the first `keep` of its slices are done, the others undone.
+    pub(crate) fn settle_ahead(&mut self, keep: u32) {
+        self.proto.settle_ahead(keep, self.incumbent.get());
+    }
+
+    /// Handle an envelope that arrived at tick `now`. Machine envelopes (abort, statistics)
+    /// are the transport's business and never reach here.
+    pub(crate) fn handle(&mut self, incoming: Incoming, now: u64) -> Handled {
+        let Incoming {
+            from,
+            envelope,
+            bound,
+        } = incoming;
+        let mut learned = bound.and_then(|b| self.learn(b));
+        match envelope {
+            Envelope::Protocol(message) => {
+                // The answers to a request: a rejection, a piece, or a master's bundle.
+                if matches!(
+                    message,
+                    Message::Reject | Message::Work { .. } | Message::Bundle { .. }
+                ) && self.request_out != NONE
+                {
+                    let latency = now.saturating_sub(self.request_out);
+                    self.rtt.0 += latency;
+                    self.rtt.1 += 1;
+                    self.latency.add(latency);
+                    self.request_out = NONE;
+                }
+                if self.trace.is_some() {
+                    self.trace_receive(from, message_kind(&message), now);
+                }
+                if matches!(message, Message::Termination(Signal::Finish)) {
+                    self.terminating = true;
+                }
+                self.proto.receive(from, message);
+            }
+            Envelope::Bound(value) => {
+                if self.trace.is_some() {
+                    self.trace_receive(from, MessageKind::Bound, now);
+                }
+                learned = self.learn(value).or(learned);
+                // Pass on every value not passed on yet, even one already learned from a
+                // piggyback: the flood must reach this PE's part of the tree.
+                if value > self.flooded {
+                    self.flooded = value;
+                    let v = value;
+                    for to in self
+                        .bounds
+                        .targets(self.me as PeId, self.p as usize, Some(from))
+                    {
+                        self.bounds_out.push((to as u32, v));
+                        self.bounds_pending = true;
+                    }
+                }
+            }
+            Envelope::Abort | Envelope::Stats(_) => {
+                unreachable!("machine envelopes are handled by the transport")
+            }
+        }
+        Handled {
+            costs: self.proto.take_costs(),
+            learned,
+        }
+    }
+
+    /// Learn of `value` from elsewhere; `Some(value)` when it improved what this PE knew.
+    fn learn(&mut self, value: i64) -> Option<i64> {
+        self.announced = self.announced.max(value);
+        self.incumbent.get().offer(value).then_some(value)
+    }
+
+    /// The best incumbent value this PE knows.
+    pub(crate) fn best(&self) -> i64 {
+        self.incumbent.get().best()
+    }
+
+    /// Where the protocol's state lies in memory (the simulator prefetches it for the PEs
+    /// about to run).
+    #[inline]
+    pub(crate) fn protocol_address(&self) -> *const u8 {
+        &*self.proto as *const dyn Protocol as *const u8
+    }
+
+    /// True while the PE holds work.
+    pub(crate) fn is_busy(&self) -> bool {
+        self.proto.is_busy()
+    }
+
+    /// True for protocols that run in rounds.
+    pub(crate) fn has_rounds(&self) -> bool {
+        self.round_ticks > 0
+    }
+}
+
+/// Send everything the PE has queued: the driver's own envelopes (incumbents), then the
+/// protocol's messages, straight from its queue.
+fn flush(pe: &mut PeDriver, net: &mut impl Transport) -> Result<(), RunError> {
+    if pe.bounds_pending {
+        pe.bounds_pending = false;
+        for (to, value) in std::mem::take(&mut pe.bounds_out) {
+            if let Some(t) = &mut pe.trace {
+                t.send(to, MessageKind::Bound, net.now());
+            }
+            let bytes = net.send(to as PeId, Envelope::Bound(value), pe.best())?;
+            pe.bytes += bytes;
+        }
+    }
+    while let Some((to, message)) = pe.proto.poll_transmit() {
+        if matches!(message, Message::Request) {
+            pe.request_out = net.now();
+        }
+        if pe.trace.is_some()
+            || matches!(
+                message,
+                Message::Work { .. } | Message::Bundle { .. } | Message::Termination(_)
+            )
+        {
+            pe.note_sent(to, &message, || net.now());
+        }
+        let bytes = net.send(to, Envelope::Protocol(message), pe.best())?;
+        pe.bytes += bytes;
+    }
+    Ok(())
+}
+
+/// Drive PE `pe` over `net`: deliver → step → flush → act, until the PE finishes
+/// (`Ok(Step::Finished)`) or the transport suspends it in a slice (`Ok(Step::Work { .. })`)
+/// or while it waits (`Ok(Step::Wait)`); a suspended PE is driven again at its next event.
+/// Inlined into each machine's one caller: the simulator runs it once per event, and its
+/// transport's calls (`worked`, `try_recv`) are then inlined too.
+#[inline(always)]
+pub(crate) fn drive(pe: &mut PeDriver, net: &mut impl Transport) -> Result<Step, RunError> {
+    loop {
+        if pe.is_waiting() {
+            pe.wake(net.now());
+        }
+        if pe.clocked {
+            // The DAG schedulers: a task finished by the last slice completes now.
+            pe.proto.on_clock(net.now());
+            flush(pe, net)?;
+        }
+        // Deliver what has arrived.
+        while let Some(incoming) = net.try_recv()? {
+            let now = net.now();
+            let handled = pe.handle(incoming, now);
+            net.handled(&handled);
+            if handled.costs.splits > 0 && pe.trace.is_some() {
+                flush_splitting(pe, net, now)?;
+            } else {
+                flush(pe, net)?;
+            }
+        }
+        if pe.has_rounds() {
+            let now = net.now();
+            pe.handle_timeout(now);
+        }
+        // Decide first, then send what the decision produced, then act on it. A busy PE's
+        // decision rarely produces a message (a pending termination signal): it goes out with
+        // the slice's own, right after the slice, in one flush per slice. (The simulator
+        // charges the slice's time only in `worked`, so these messages leave at the slice's
+        // start in virtual time, as they did before the driver existed; a known
+        // simplification: an incumbent found in a slice is announced up to Δt early.)
+        let action = pe.poll();
+        if !matches!(action, Step::Work { .. }) {
+            flush(pe, net)?;
+        }
+        match action {
+            Step::Work { budget } => {
+                pe.trace_state(PeState::Working, net);
+                if pe.clocked {
+                    pe.proto.on_clock(net.now());
+                }
+                let slice = pe.work(budget);
+                if pe.max_units.is_some() || pe.time_limit.is_some() || pe.interrupt.0.is_some() {
+                    pe.check_limits(slice.units, net);
+                }
+                flush(pe, net)?;
+                if net.worked(&slice)? == Flow::Suspend {
+                    return Ok(action);
+                }
+            }
+            Step::Wait => {
+                pe.waiting_since = net.now();
+                if pe.trace.is_some() {
+                    pe.trace_wait(net);
+                }
+                if net.recv_until(pe.poll_timeout())? == Flow::Suspend {
+                    return Ok(action);
+                }
+            }
+            Step::Finished => return Ok(action),
+        }
+    }
+}
+
+/// The incumbent a PE knows: its own (kept inline, next to the rest of the PE's state), or
+/// one that all PEs of a process share (threads).
+pub(super) enum Known {
+    Own(SharedIncumbent),
+    Shared(Arc<SharedIncumbent>),
+}
+
+impl Known {
+    pub(super) fn get(&self) -> &SharedIncumbent {
+        match self {
+            Known::Own(own) => own,
+            Known::Shared(shared) => shared,
+        }
+    }
+}
+
+/// A machine's clock, as a new PE sees it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MachineTime {
+    /// The tick the PE starts at.
+    pub now: u64,
+    /// Ticks per unit of `Config::round` (1000 on real machines: rounds are in µs).
+    pub ticks_per_round_unit: u64,
+    /// Seconds per tick in reports (1e-9 on real machines; 1 in the simulator).
+    pub tick_seconds: f64,
+}
+
+#[cfg(test)]
+mod layout {
+    /// The fields a slice and a flush touch stay in the first 128 bytes.
+    #[test]
+    fn hot_fields_fill_the_first_two_cache_lines() {
+        use std::mem::offset_of;
+        type D = super::PeDriver;
+        assert!(offset_of!(D, round_ticks) < 64);
+        for offset in [
+            offset_of!(D, trace),
+            offset_of!(D, bounds_pending),
+            offset_of!(D, terminating),
+            offset_of!(D, request_out),
+        ] {
+            assert!((64..128).contains(&offset), "{offset}");
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! The one run wrapper of every machine: what a run does around the machine's own work.
+//!
+//! The machines' generic entry points (`Threads::run`, `simulate`, the MPI machine's `run`,
+//! which also installs the decoders of its task type) hand their root to [`run`], which with
+//! the pieces' virtual functions is all of a run that is compiled once per task type. It
+//! - checks the root's kind against the configuration and resolves a static balancer's
+//!   number of jobs (`task::bag::resolve_depth`);
+//! - erases the root into a piece (`crate::piece`), under contract checks when
+//!   `Config::check` asks (`crate::check`);
+//! - runs the machine's erased run ([`Backend`]), a panic there becoming an error;
+//! - turns the merged output back into `T::Output` and the unfinished pieces into `Vec<T>`,
+//!   and a run limit reached into [`RunError::LimitReached`] with the partial report.
+//!
+//! The machines gather what their PEs ended with in a [`Gather`], which builds the report.
+
+use crate::check::Checked;
+use crate::config::{Config, Jobs};
+use crate::dag::DagTask;
+use crate::driver::PeEnd;
+use crate::error::{catch_quietly, panic_error, Limit, Partial, RunError};
+use crate::piece::{Fresh, Piece, Yield};
+use crate::stats::{PeStats, Report};
+use crate::task::bag::{resolve, resolve_depth};
+use crate::task::Task;
+use std::any::TypeId;
+
+/// A machine's erased run.
+pub(crate) trait Backend {
+    /// What the machine reports beside the common report (the simulator: its figures).
+    type Extra;
+
+    /// True on the process that starts with the root and gets the result (MPI: rank 0).
+    fn holds_root(&self) -> bool {
+        true
+    }
+
+    /// Run from `start`.
+    fn run(&self, start: Start<'_>) -> Ran<Self::Extra>;
+}
+
+/// What an erased run starts from.
+pub(crate) struct Start<'a> {
+    /// The root, on the process that holds it.
+    pub root: Option<Piece>,
+    /// The resolved configuration.
+    pub config: &'a Config,
+    /// Makes the run's result accumulators.
+    pub fresh: Fresh,
+}
+
+/// How an erased run ended: `Ok(None)` on a process that does not get the result.
+pub(crate) type Ran<X> = Result<Option<Ended<X>>, RunError>;
+
+/// How a typed run ended, on the process that gets the result: the report and the machine's
+/// own figures.
+pub(crate) type Finished<O, X> = Option<(Report<O>, X)>;
+
+/// How an erased run ended, on the process that gets the result.
+pub(crate) struct Ended<X> {
+    /// The report, the output merged from all PEs.
+    pub report: Report<Yield>,
+    /// The run limit a PE found reached, if any.
+    pub limit: Option<Limit>,
+    /// The work a stop left unfinished (`Config::keep_remaining`).
+    pub remaining: Vec<Piece>,
+    /// The machine's own figures.
+    pub extra: X,
+}
+
+impl Ended<()> {
+    /// The same end with the machine's figures.
+    pub(crate) fn with<X>(self, extra: X) -> Ended<X> {
+        Ended {
+            report: self.report,
+            limit: self.limit,
+            remaining: self.remaining,
+            extra,
+        }
+    }
+}
+
+/// Run the root `make_root` builds with `config` on `backend`: the typed side of every
+/// machine's run (module comment). `Ok(None)` on a process that does not get the result.
+pub(crate) fn run<T: Task, B: Backend>(
+    backend: &B,
+    make_root: impl FnOnce() -> T,
+    config: &Config,
+) -> Result<Finished<T::Output, B::Extra>, RunError> {
+    config.validate_root(TypeId::of::<T>() == TypeId::of::<DagTask>())?;
+    // A static balancer that derives its number of jobs from the root's estimates: every
+    // process builds the root and derives the same number (the derivation is deterministic).
+    let holds_root = backend.holds_root();
+    let measures = config.balancer.jobs() == Some(Jobs::FromEstimates);
+    let root = (holds_root || measures).then(make_root);
+    let resolved = match &root {
+        Some(root) => resolve_depth(config, root)?,
+        None => resolve(config, &|| {
+            unreachable!("the root is built where it is measured")
+        })?,
+    };
+    let config = &resolved.config;
+    let root = root.filter(|_| holds_root).map(|root| {
+        let piece = Piece::new(root);
+        if config.check {
+            Checked::root(piece)
+        } else {
+            piece
+        }
+    });
+    let start = Start {
+        root,
+        config,
+        fresh: Fresh::of::<T::Output>(),
+    };
+    let Some(Ended {
+        report,
+        limit,
+        remaining,
+        extra,
+    }) = run_erased(backend, start)?
+    else {
+        return Ok(None);
+    };
+    let mut report = report.map_output(Yield::into_typed::<T::Output>);
+    report.notes.extend(resolved.note);
+    match limit {
+        Some(limit) => {
+            let remaining: Vec<T> = remaining.into_iter().map(Piece::into_typed).collect();
+            Err(RunError::LimitReached {
+                limit,
+                partial: Partial::new(report).with_remaining(remaining),
+            })
+        }
+        None => Ok(Some((report, extra))),
+    }
+}
+
+/// The machine's erased run, a panic there becoming an error (compiled once per machine).
+fn run_erased<B: Backend>(backend: &B, start: Start<'_>) -> Ran<B::Extra> {
+    match catch_quietly(|| backend.run(start)) {
+        Ok(ended) => ended,
+        Err(payload) => Err(panic_error(usize::MAX, payload)),
+    }
+}
+
+/// What the PEs of a run ended with, gathered on the process that gets the result.
+pub(crate) struct Gather {
+    per_pe: Vec<Option<PeStats>>,
+    output: Option<Yield>,
+    limit: Option<Limit>,
+    remaining: Vec<Piece>,
+}
+
+impl Gather {
+    /// Nothing gathered yet from the `p` PEs.
+    pub(crate) fn new(p: usize) -> Self {
+        Gather {
+            per_pe: vec![None; p],
+            output: None,
+            limit: None,
+            remaining: Vec::new(),
+        }
+    }
+
+    /// PE `pe` ended with `end` (PE 0 brings the result).
+    pub(crate) fn add(&mut self, pe: usize, end: PeEnd) {
+        if pe == 0 {
+            self.output = end.output;
+        }
+        self.limit = self.limit.or(end.limit);
+        self.remaining.extend(end.remaining);
+        self.per_pe[pe] = Some(end.stats);
+    }
+
+    /// True once every PE's end is here.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub(crate) fn is_complete(&self) -> bool {
+        self.per_pe.iter().all(Option::is_some)
+    }
+
+    /// The report of the run of `config` on `machine`, which took `t_par`.
+    pub(crate) fn finish(
+        self,
+        machine: &str,
+        config: &Config,
+        t_par: f64,
+    ) -> Result<Ended<()>, RunError> {
+        let per_pe = self
+            .per_pe
+            .into_iter()
+            .enumerate()
+            .map(|(pe, stats)| {
+                stats.ok_or_else(|| {
+                    RunError::Internal(format!("PE {pe} ended without its statistics"))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let output = self
+            .output
+            .ok_or_else(|| RunError::Internal("PE 0 finished without the result".into()))?;
+        Ok(Ended {
+            report: Report::new(output, machine, config.clone(), t_par, per_pe),
+            limit: self.limit,
+            remaining: self.remaining,
+            extra: (),
+        })
+    }
+}

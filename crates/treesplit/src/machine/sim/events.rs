@@ -1,0 +1,106 @@
+//! The simulator's event queue: events ordered by (time, PE, kind, sender), whatever the
+//! order they were scheduled in (`engine.rs` relies on it to leave out slice ends).
+
+use super::queue::TimeQueue;
+use crate::driver::Envelope;
+use crate::protocol::PeId;
+
+/// An event of the simulation.
+pub(super) enum Event {
+    /// A PE's work slice ends; stale unless the PE's slice-end generation is still `gen`.
+    SliceEnd { pe: PeId, gen: u32 },
+    /// A waiting PE's deadline (its next round); stale unless the PE still waits in `epoch`.
+    Wake { pe: PeId, epoch: u32 },
+    /// An envelope reaches PE `to`, with the sender's incumbent piggybacked.
+    Arrive {
+        from: PeId,
+        to: PeId,
+        envelope: Envelope,
+        bound: i64,
+    },
+}
+
+/// An event's payload in the time queue: the slab slot of the event, or, with this bit set,
+/// a slice end and its generation (31 bits, wrapping).
+pub(super) const SLICE_END: u32 = 1 << 31;
+
+/// An event's kinds in the order they take at one time and PE (bits 24.. of the order).
+const ARRIVE: u64 = 0;
+const SLICE: u64 = 1;
+const WAKE: u64 = 2;
+
+/// An event's order among the events of its time: its PE (high 32 bits), its kind, and for
+/// a message its sender.
+#[inline]
+fn order(pe: PeId, kind: u64, from: PeId) -> u64 {
+    (pe as u64) << 32 | kind << 24 | from as u64
+}
+
+/// The event queue: the time queue orders (order, payload) pairs by time and order; the
+/// events that carry messages and tasks wait in a slab and never move. The most common event,
+/// the end of a work slice, carries nothing but its PE and generation and lives in the time
+/// queue alone.
+pub(super) struct EventQueue {
+    times: TimeQueue,
+    slab: Vec<Option<Event>>,
+    free: Vec<u32>,
+}
+
+impl EventQueue {
+    pub(super) fn new() -> Self {
+        EventQueue {
+            times: TimeQueue::new(),
+            slab: Vec::new(),
+            free: Vec::new(),
+        }
+    }
+
+    pub(super) fn push(&mut self, time: u64, event: Event) {
+        // P ≤ 2^20 (config::MAX_PES): a PE fits in 24 bits.
+        let order = match event {
+            Event::SliceEnd { pe, gen } => {
+                self.times
+                    .push(time, order(pe, SLICE, 0), SLICE_END | gen & !SLICE_END);
+                return;
+            }
+            Event::Wake { pe, .. } => order(pe, WAKE, 0),
+            Event::Arrive { from, to, .. } => order(to, ARRIVE, from),
+        };
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.slab[slot as usize] = Some(event);
+                slot
+            }
+            None => {
+                self.slab.push(Some(event));
+                assert!(self.slab.len() < SLICE_END as usize, "event slab overflow");
+                (self.slab.len() - 1) as u32
+            }
+        };
+        self.times.push(time, order, slot);
+    }
+
+    /// The earliest event (ties: by PE, kind and sender, then the one scheduled first).
+    pub(super) fn pop(&mut self) -> Option<(u64, Event)> {
+        let (time, order, slot) = self.times.pop()?;
+        if slot & SLICE_END != 0 {
+            let (pe, gen) = ((order >> 32) as PeId, slot & !SLICE_END);
+            return Some((time, Event::SliceEnd { pe, gen }));
+        }
+        let event = self.slab[slot as usize]
+            .take()
+            .expect("a scheduled slot holds its event");
+        self.free.push(slot);
+        Some((time, event))
+    }
+
+    /// The PE of the event `ahead` events after the next one, if that event is due now, and
+    /// where its slab entry lies, if it has one (to prefetch them).
+    #[inline]
+    pub(super) fn upcoming(&self, ahead: usize) -> Option<(PeId, Option<*const u8>)> {
+        let (order, slot) = self.times.upcoming(ahead)?;
+        let entry = (slot & SLICE_END == 0)
+            .then(|| self.slab.as_ptr().wrapping_add(slot as usize) as *const u8);
+        Some(((order >> 32) as PeId, entry))
+    }
+}

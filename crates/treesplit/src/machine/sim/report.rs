@@ -1,0 +1,239 @@
+//! What a simulation reports ([`SimReport`]): the common report, and beside it the
+//! simulated machine, virtual-time figures and the bounds of the papers' theorems next to
+//! the measurement.
+
+use super::timeline::{Segment, Timeline, Utilization};
+use super::SimConfig;
+use crate::config::{Balancer, Config};
+use crate::stats::Report;
+use serde::{Deserialize, Serialize};
+
+/// The bound of Theorem 1 of paper 000 beside the measured time.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Theorem1 {
+    /// T_seq / P.
+    pub t_seq_over_p: f64,
+    /// The measured lower-order term T_par − T_seq/P.
+    pub lower_order: f64,
+    /// The splitting depth h seen (largest generation).
+    pub h: u32,
+    /// lower_order / (h · (T_rout + T_split)): the constant hidden in the O(·); `None` when
+    /// nothing was split (h = 0), where the ratio has no meaning.
+    pub constant: Option<f64>,
+}
+
+/// Paper 000 Lemma 1(3): how many requests a request finds already waiting in the queue of
+/// the PE it arrives at (the proof bounds the expectation by 1: at most P requests are
+/// active, spread over P PEs).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestQueue {
+    /// Requests that arrived at a PE that had not finished.
+    pub requests: u64,
+    /// The sum over them of the requests they found waiting.
+    pub waiting: u64,
+    /// The most requests any request found waiting.
+    pub max_waiting: u64,
+}
+
+impl RequestQueue {
+    pub(crate) fn add(&mut self, waiting: u64) {
+        self.requests += 1;
+        self.waiting += waiting;
+        self.max_waiting = self.max_waiting.max(waiting);
+    }
+
+    /// The mean queue length a request met (`None` without requests).
+    pub fn mean(&self) -> Option<f64> {
+        (self.requests > 0).then(|| self.waiting as f64 / self.requests as f64)
+    }
+}
+
+/// Everything a simulation measured.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SimReport<O> {
+    /// The common report (times in virtual units; `t_seq` = total work units).
+    pub report: Report<O>,
+    /// The simulated machine.
+    pub sim: SimConfig,
+    /// When the last work unit ended.
+    pub last_work_end: u64,
+    /// Virtual time from the last work unit to PE 0 holding the result.
+    pub termination_delay: u64,
+    /// The largest message latency without random delays (for reading the delay).
+    pub diameter_latency: u64,
+    /// Theorem 1 of paper 000 against the measurement.
+    pub theorem1: Theorem1,
+    /// Random shift: the bound of Theorem 14.2 of paper 001, T_seq/P + (3ch + 3)Δ with
+    /// c = 2 + 4 ln 2 (probability ≥ 1 − 1/P) and the measured h, not counting t_atomic.
+    pub theorem_14_2: Option<f64>,
+    /// (time, fraction of PEs busy).
+    pub utilization: Vec<(u64, f64)>,
+    /// Events simulated.
+    pub events: u64,
+    /// Paper 000 Lemma 1(3): the requests a request found queued where it arrived (not
+    /// serialized, so that reports stay as they were).
+    #[serde(skip)]
+    pub request_queue: RequestQueue,
+    /// Real seconds the simulation took (not serialized: output stays reproducible).
+    #[serde(skip)]
+    pub wall_seconds: f64,
+    /// Per-PE activity segments (only when P ≤ timeline_limit).
+    #[serde(skip)]
+    pub timeline: Option<Vec<Segment>>,
+}
+
+impl<O> SimReport<O> {
+    /// A readable summary of the simulation-specific figures.
+    pub fn summary(&self) -> String {
+        let t = &self.theorem1;
+        let shift = match self.theorem_14_2 {
+            Some(b) => format!(
+                "Theorem 14.2 (random shift, Δ = {}): T_par ≤ T_seq/P + (3ch+3)Δ + t_atomic = {b:.0} + t_atomic; measured {}\n",
+                self.report.config.balancer.round().unwrap_or_default(),
+                self.report.t_par
+            ),
+            None => String::new(),
+        };
+        let hop = self.sim.t_hop.unwrap_or(self.sim.t_rout);
+        format!(
+            "network {} (T_rout {}, T_hop {hop}, T_split {}, T_send {}, T_recv {}, delay {})\n\
+             T_par {} (virtual)  T_seq {}  efficiency {:.4}\n\
+             Theorem 1: T_seq/P = {:.1}   T_par − T_seq/P = {:.1}   h = {}   (T_par − T_seq/P)/(h·(T_rout+T_split)) = {}\n\
+             termination detected {} after the last work unit ({:.2} × diameter latency {})\n\
+             {}{} events\n",
+            self.sim.topology,
+            self.sim.t_rout,
+            self.sim.t_split,
+            self.sim.t_send,
+            self.sim.t_recv,
+            self.sim.delay,
+            self.report.t_par,
+            self.report.t_seq.unwrap_or(0.0),
+            self.report.efficiency().unwrap_or(0.0),
+            t.t_seq_over_p,
+            t.lower_order,
+            t.h,
+            t.constant
+                .map_or("— (h = 0: nothing was split)".into(), |c| format!("{c:.3}")),
+            self.termination_delay,
+            self.termination_delay as f64 / self.diameter_latency.max(1) as f64,
+            self.diameter_latency,
+            shift,
+            self.events,
+        )
+    }
+
+    /// How fast the simulator ran (real time; differs between runs, so kept apart).
+    pub fn speed(&self) -> String {
+        format!(
+            "simulated {} events in {:.3} s: {:.2} M events/s",
+            self.events,
+            self.wall_seconds,
+            self.events as f64 / self.wall_seconds.max(1e-9) / 1e6
+        )
+    }
+}
+
+impl<O> AsRef<Report<O>> for SimReport<O> {
+    fn as_ref(&self) -> &Report<O> {
+        &self.report
+    }
+}
+
+/// Everything a simulation measured beside the common report (the fields of [`SimReport`]
+/// but `report`).
+pub(crate) struct SimFigures {
+    sim: SimConfig,
+    last_work_end: u64,
+    termination_delay: u64,
+    diameter_latency: u64,
+    theorem1: Theorem1,
+    theorem_14_2: Option<f64>,
+    utilization: Vec<(u64, f64)>,
+    events: u64,
+    request_queue: RequestQueue,
+    wall_seconds: f64,
+    timeline: Option<Vec<Segment>>,
+}
+
+/// What the engine measured of a run, besides the PEs' records.
+pub(crate) struct Measured {
+    /// When the last work unit ended.
+    pub last_work_end: u64,
+    /// The largest message latency without random delays.
+    pub diameter_latency: u64,
+    /// The fraction of PEs busy over time.
+    pub utilization: Utilization,
+    /// Events simulated.
+    pub events: u64,
+    /// Requests queued where each request arrived.
+    pub request_queue: RequestQueue,
+    /// Real seconds the simulation took.
+    pub wall_seconds: f64,
+    /// Per-PE activity segments, when recorded.
+    pub timeline: Option<Timeline>,
+}
+
+impl SimFigures {
+    /// The figures of a run of `config` on `sim` that ended at `t_par` with `report` (whose
+    /// T_seq this sets: the total work units), from what the engine `measured`.
+    pub(crate) fn new<O>(
+        report: &mut Report<O>,
+        config: &Config,
+        sim: &SimConfig,
+        t_par: u64,
+        measured: Measured,
+    ) -> Self {
+        let p = config.pes;
+        let t_seq = report.totals.work_units as f64;
+        report.t_seq = Some(t_seq);
+        let h = report.totals.max_generation;
+        let t_seq_over_p = t_seq / p as f64;
+        let lower_order = t_par as f64 - t_seq_over_p;
+        let theorem1 = Theorem1 {
+            t_seq_over_p,
+            lower_order,
+            h,
+            constant: (h > 0)
+                .then(|| lower_order / (f64::from(h) * (sim.t_rout + sim.t_split).max(1) as f64)),
+        };
+        let theorem_14_2 = match config.balancer {
+            Balancer::RandomShift { round, .. } => {
+                let c = 2.0 + 4.0 * std::f64::consts::LN_2;
+                Some(t_seq_over_p + (3.0 * c * f64::from(h) + 3.0) * round as f64)
+            }
+            _ => None,
+        };
+        SimFigures {
+            theorem_14_2,
+            sim: sim.clone(),
+            last_work_end: measured.last_work_end,
+            termination_delay: t_par.saturating_sub(measured.last_work_end),
+            diameter_latency: measured.diameter_latency,
+            theorem1,
+            utilization: measured.utilization.curve(p, t_par),
+            events: measured.events,
+            request_queue: measured.request_queue,
+            wall_seconds: measured.wall_seconds,
+            timeline: measured.timeline.map(Timeline::into_segments),
+        }
+    }
+
+    /// The simulation's report around `report`.
+    pub(crate) fn report<O>(self, report: Report<O>) -> SimReport<O> {
+        SimReport {
+            report,
+            sim: self.sim,
+            last_work_end: self.last_work_end,
+            termination_delay: self.termination_delay,
+            diameter_latency: self.diameter_latency,
+            theorem1: self.theorem1,
+            theorem_14_2: self.theorem_14_2,
+            utilization: self.utilization,
+            events: self.events,
+            request_queue: self.request_queue,
+            wall_seconds: self.wall_seconds,
+            timeline: self.timeline,
+        }
+    }
+}

@@ -1,0 +1,480 @@
+//! The task and its outcome with their types erased: what the protocols, the driver and the
+//! machines run.
+//!
+//! Only the machines' entry points (`run`, `simulate`, the MPI machine's `run`) know the task
+//! type `T`. They turn the root into a [`Piece`], a boxed task behind a small table of virtual
+//! functions (work, split, …), and the PEs' results into [`Yield`]s, boxed outcomes that
+//! merge; everything below the entry points is written, and compiled, once for all task types.
+//! The hot loop stays inside `Task::work`: a work slice is one virtual call.
+//!
+//! Pieces and yields serialize to exactly the bytes of the typed values (through
+//! `erased-serde`): the simulator charges message sizes and the MPI machine sends them.
+//! Decoding needs the type back: the entry point installs the decoders of its `T` on its
+//! thread for the duration of the run ([`Decoding`]); only the MPI machine decodes.
+
+use crate::task::{Context, Incumbent, Outcome, Task};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::any::{Any, TypeId};
+use std::cell::Cell;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A piece of work of the run's task type, its type erased.
+pub struct Piece(Box<dyn Erased>);
+
+/// What a work slice works with: the PE's result accumulator (of the run's outcome type), the
+/// incumbent it sees and its number.
+pub struct Bench<'a> {
+    /// The PE's result accumulator.
+    pub output: &'a mut Yield,
+    /// The incumbent the PE sees.
+    pub incumbent: &'a dyn Incumbent,
+    /// The PE.
+    pub pe: usize,
+}
+
+/// What one work slice on a piece did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Worked {
+    /// Work units done.
+    pub units: u64,
+    /// The task asked for an early stop (`Context::stop`).
+    pub stop: bool,
+    /// The task is empty after the slice.
+    pub empty: bool,
+}
+
+/// The virtual functions of a piece: every [`Task`] has them, and so do wrappers that work
+/// on pieces (the contract checks).
+pub trait Erased: Send {
+    /// Work for at most `budget` units at `bench`.
+    fn work(&mut self, budget: u64, bench: &mut Bench<'_>) -> Worked;
+    /// The simulator's run-ahead: up to `max` slices of `budget` units while each is *plain*
+    /// (it does its whole budget, leaves the task non-empty, asks for no stop, and leaves
+    /// `improved` unset), counting them in `plain`; the first slice that is not plain is done
+    /// too, and ends the loop. One call for all the slices: a task's own loop overrides this.
+    fn run_plain(
+        &mut self,
+        budget: u64,
+        max: u32,
+        bench: &mut Bench<'_>,
+        improved: &AtomicBool,
+        plain: &mut u32,
+    ) {
+        while *plain < max {
+            let w = self.work(budget, bench);
+            if w.units != budget || w.stop || w.empty || improved.load(Ordering::Relaxed) {
+                return;
+            }
+            *plain += 1;
+        }
+    }
+    /// `Task::split`.
+    fn split(&mut self) -> Option<Piece>;
+    /// `Task::split_at`.
+    fn split_at(&mut self, units: u64) -> Option<Piece>;
+    /// `Task::is_empty`.
+    fn is_empty(&self) -> bool;
+    /// `Task::estimate`.
+    fn estimate(&self) -> Option<u64>;
+    /// A copy.
+    fn clone_piece(&self) -> Piece;
+    /// Copy this piece onto `target`, in its memory where it is of this very type.
+    fn clone_onto(&self, target: &mut Piece) {
+        *target = self.clone_piece();
+    }
+    /// This very value, whatever it wraps, to look at its type.
+    fn as_exact_mut(&mut self) -> &mut dyn Any;
+    /// The value to serialize (the typed value's own bytes).
+    fn as_serialize(&self) -> &dyn erased_serde::Serialize;
+    /// The user's task (beneath any wrapper), to look at.
+    fn as_any(&self) -> &dyn Any;
+    /// The user's task (beneath any wrapper), to take back.
+    fn into_any(self: Box<Self>) -> Box<dyn Any>;
+}
+
+impl<T: Task> Erased for T {
+    #[inline]
+    fn work(&mut self, budget: u64, bench: &mut Bench<'_>) -> Worked {
+        let output = bench.output.downcast_mut::<T::Output>();
+        let mut ctx = Context::new(output, bench.incumbent, bench.pe);
+        let units = Task::work(self, budget, &mut ctx);
+        Worked {
+            units,
+            stop: ctx.stop_requested(),
+            empty: Task::is_empty(self),
+        }
+    }
+    fn run_plain(
+        &mut self,
+        budget: u64,
+        max: u32,
+        bench: &mut Bench<'_>,
+        improved: &AtomicBool,
+        plain: &mut u32,
+    ) {
+        let output = bench.output.downcast_mut::<T::Output>();
+        let mut ctx = Context::new(output, bench.incumbent, bench.pe);
+        while *plain < max {
+            let units = Task::work(self, budget, &mut ctx);
+            if units != budget
+                || ctx.stop_requested()
+                || improved.load(Ordering::Relaxed)
+                || Task::is_empty(self)
+            {
+                return;
+            }
+            *plain += 1;
+        }
+    }
+    fn split(&mut self) -> Option<Piece> {
+        Task::split(self).map(Piece::new)
+    }
+    fn split_at(&mut self, units: u64) -> Option<Piece> {
+        Task::split_at(self, units).map(Piece::new)
+    }
+    fn is_empty(&self) -> bool {
+        Task::is_empty(self)
+    }
+    fn estimate(&self) -> Option<u64> {
+        Task::estimate(self)
+    }
+    fn clone_piece(&self) -> Piece {
+        Piece::new(self.clone())
+    }
+    fn clone_onto(&self, target: &mut Piece) {
+        match target.0.as_exact_mut().downcast_mut::<T>() {
+            Some(task) => task.clone_from(self),
+            None => *target = self.clone_piece(),
+        }
+    }
+    fn as_exact_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+    fn as_serialize(&self) -> &dyn erased_serde::Serialize {
+        self
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
+        self
+    }
+}
+
+impl Piece {
+    /// `task` as a piece.
+    pub fn new<T: Task>(task: T) -> Piece {
+        Piece(Box::new(task))
+    }
+
+    /// A piece of a wrapper that works on pieces.
+    pub fn wrap(erased: Box<dyn Erased>) -> Piece {
+        Piece(erased)
+    }
+
+    /// Work for at most `budget` units at `bench`.
+    #[inline]
+    pub fn work(&mut self, budget: u64, bench: &mut Bench<'_>) -> Worked {
+        self.0.work(budget, bench)
+    }
+
+    /// The simulator's run-ahead: up to `max` slices of `budget` units at `bench` while each
+    /// is plain ([`Erased::run_plain`]), counted in `plain`, in one call.
+    #[inline]
+    pub fn run_plain(
+        &mut self,
+        budget: u64,
+        max: u32,
+        bench: &mut Bench<'_>,
+        improved: &AtomicBool,
+        plain: &mut u32,
+    ) {
+        self.0.run_plain(budget, max, bench, improved, plain)
+    }
+
+    /// Hand part of what is left to a new piece (`Task::split`).
+    pub fn split(&mut self) -> Option<Piece> {
+        self.0.split()
+    }
+
+    /// Cut after about `units` estimated units (`Task::split_at`).
+    pub fn split_at(&mut self, units: u64) -> Option<Piece> {
+        self.0.split_at(units)
+    }
+
+    /// True when no work is left.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The estimated work units left, where the task gives them.
+    pub fn estimate(&self) -> Option<u64> {
+        self.0.estimate()
+    }
+
+    /// The user's task beneath any wrapper.
+    pub fn as_any(&self) -> &dyn Any {
+        self.0.as_any()
+    }
+
+    /// The user's task beneath any wrapper, taken.
+    pub fn into_any(self) -> Box<dyn Any> {
+        self.0.into_any()
+    }
+
+    /// The user's task, when it is a `T`.
+    pub fn downcast_ref<T: 'static>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref()
+    }
+
+    /// The user's task back, without any wrapper (a piece of a run of `T` is a `T`).
+    pub fn into_typed<T: 'static>(self) -> T {
+        typed(self.0.into_any())
+    }
+}
+
+impl fmt::Debug for Piece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Piece")
+    }
+}
+
+/// A value of the run's types, erased: the run's types are the only ones there are.
+fn typed<X: 'static>(erased: Box<dyn Any>) -> X {
+    *erased
+        .downcast()
+        .unwrap_or_else(|_| panic!("a value of the run's types"))
+}
+
+/// Clone and serde for an erased value (`$erased`, with its value in `.0`, cloned by its
+/// `$clone`): the typed value's own bytes, decoded by the run's decoder `$decode` (a field
+/// of [`Decoders`]).
+macro_rules! typed_value {
+    ($erased:ty, $clone:ident, $decode:ident) => {
+        impl Clone for $erased {
+            fn clone(&self) -> Self {
+                self.0.$clone()
+            }
+
+            fn clone_from(&mut self, source: &Self) {
+                source.0.clone_onto(self);
+            }
+        }
+
+        impl Serialize for $erased {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                erased_serde::serialize(self.0.as_serialize(), serializer)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $erased {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let decoders = Decoders::current::<D::Error>()?;
+                let mut erased = <dyn erased_serde::Deserializer>::erase(deserializer);
+                (decoders.$decode)(&mut erased).map_err(D::Error::custom)
+            }
+        }
+    };
+}
+
+typed_value!(Piece, clone_piece, piece);
+typed_value!(Yield, clone_yield, output);
+
+/// A PE's result accumulator of the run's outcome type, its type erased.
+pub struct Yield(Box<dyn ErasedOutcome>, TypeId);
+
+/// The virtual functions of an outcome.
+trait ErasedOutcome: Send + fmt::Debug {
+    fn merge(&mut self, other: Yield);
+    fn clone_yield(&self) -> Yield;
+    fn clone_onto(&self, target: &mut Yield);
+    fn as_serialize(&self) -> &dyn erased_serde::Serialize;
+    fn into_any(self: Box<Self>) -> Box<dyn Any>;
+}
+
+impl<O: Outcome> ErasedOutcome for O {
+    fn as_serialize(&self) -> &dyn erased_serde::Serialize {
+        self
+    }
+    fn merge(&mut self, other: Yield) {
+        Outcome::merge(self, other.into_typed());
+    }
+    fn clone_yield(&self) -> Yield {
+        Yield::new(self.clone())
+    }
+    fn clone_onto(&self, target: &mut Yield) {
+        if target.1 == TypeId::of::<O>() {
+            target.downcast_mut::<O>().clone_from(self);
+        } else {
+            *target = self.clone_yield();
+        }
+    }
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
+        self
+    }
+}
+
+impl Yield {
+    /// `output` as a yield.
+    pub fn new<O: Outcome>(output: O) -> Yield {
+        Yield(Box::new(output), TypeId::of::<O>())
+    }
+
+    /// Fold `other` (of the same type) into this one (`Outcome::merge`).
+    pub fn merge(&mut self, other: Yield) {
+        self.0.merge(other);
+    }
+
+    /// The typed accumulator (a yield of a run of `O` is an `O`).
+    #[inline]
+    pub fn downcast_mut<O: 'static>(&mut self) -> &mut O {
+        assert!(
+            self.1 == TypeId::of::<O>(),
+            "a yield of the run's outcome type"
+        );
+        // SAFETY: the box holds an `O` (its type id says so, checked above); the data pointer
+        // of the trait object is a pointer to it.
+        unsafe { &mut *(&mut *self.0 as *mut dyn ErasedOutcome as *mut O) }
+    }
+
+    /// The typed outcome back.
+    pub fn into_typed<O: 'static>(self) -> O {
+        typed(self.0.into_any())
+    }
+}
+
+impl fmt::Debug for Yield {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// How a run makes a fresh accumulator of its outcome type (`Outcome`'s default).
+#[derive(Clone, Copy)]
+pub struct Fresh(fn() -> Yield);
+
+impl Fresh {
+    /// Fresh accumulators of `O`.
+    pub fn of<O: Outcome>() -> Fresh {
+        Fresh(|| Yield::new(O::default()))
+    }
+
+    /// A fresh accumulator.
+    pub fn make(self) -> Yield {
+        (self.0)()
+    }
+}
+
+impl fmt::Debug for Fresh {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Fresh")
+    }
+}
+
+/// Decodes a piece or a yield of the run's types.
+pub type Decode<X> =
+    for<'de> fn(&mut dyn erased_serde::Deserializer<'de>) -> erased_serde::Result<X>;
+
+/// The decoders of one run's task and outcome types (only the MPI machine decodes).
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+#[derive(Clone, Copy)]
+pub struct Decoders {
+    /// Decodes a piece (as the run serialized it: a checked run's pieces carry their names).
+    pub piece: Decode<Piece>,
+    /// Decodes an outcome.
+    pub output: Decode<Yield>,
+}
+
+thread_local! {
+    /// The decoders of the run in progress on this thread.
+    static DECODERS: Cell<Option<Decoders>> = const { Cell::new(None) };
+}
+
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+impl Decoders {
+    /// The decoders of a run of `T`.
+    pub fn of<T: Task>() -> Decoders {
+        Decoders {
+            piece: |d| erased_serde::deserialize::<T>(d).map(Piece::new),
+            output: |d| erased_serde::deserialize::<T::Output>(d).map(Yield::new),
+        }
+    }
+
+    fn current<E: serde::de::Error>() -> Result<Decoders, E> {
+        DECODERS
+            .with(Cell::get)
+            .ok_or_else(|| E::custom("no run on this thread decodes pieces"))
+    }
+}
+
+/// The decoders of a run installed on this thread until dropped.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub struct Decoding {
+    previous: Option<Decoders>,
+}
+
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+impl Decoding {
+    /// Decode pieces and yields with `decoders` on this thread while the value lives.
+    pub fn install(decoders: Decoders) -> Decoding {
+        Decoding {
+            previous: DECODERS.with(|d| d.replace(Some(decoders))),
+        }
+    }
+}
+
+impl Drop for Decoding {
+    fn drop(&mut self) {
+        DECODERS.with(|d| d.set(self.previous));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::task::range::IndexRange;
+    use crate::task::testing::{sum, Sum};
+
+    /// A piece and a yield are the typed values' bytes, and decode back with the run's
+    /// decoders installed (and only then).
+    #[test]
+    fn pieces_keep_the_bytes_of_their_type() {
+        let task = sum(3, 1000);
+        let typed = postcard::to_allocvec(&task).unwrap();
+        let piece = Piece::new(task);
+        assert_eq!(postcard::to_allocvec(&piece).unwrap(), typed);
+        assert_eq!(
+            postcard::to_allocvec(&Yield::new(77u64)).unwrap(),
+            postcard::to_allocvec(&77u64).unwrap()
+        );
+        assert!(postcard::from_bytes::<Piece>(&typed).is_err());
+        let _decoding = Decoding::install(Decoders::of::<IndexRange<Sum>>());
+        let back: IndexRange<Sum> = postcard::from_bytes::<Piece>(&typed).unwrap().into_typed();
+        assert_eq!((back.lo, back.hi), (3, 1000));
+    }
+
+    fn bench<'a>(output: &'a mut Yield, incumbent: &'a dyn Incumbent) -> Bench<'a> {
+        Bench {
+            output,
+            incumbent,
+            pe: 0,
+        }
+    }
+
+    /// Work, splits and merges go through to the typed task and outcome.
+    #[test]
+    fn pieces_work_split_and_merge_as_their_type() {
+        let incumbent = crate::task::SharedIncumbent::new();
+        let mut piece = Piece::new(sum(0, 10));
+        let mut other = piece.split().unwrap();
+        let (mut a, mut b) = (Yield::new(0u64), Fresh::of::<u64>().make());
+        let worked = piece.work(100, &mut bench(&mut a, &incumbent));
+        assert_eq!((worked.units, worked.stop, worked.empty), (5, false, true));
+        other.work(100, &mut bench(&mut b, &incumbent));
+        a.merge(b.clone());
+        assert_eq!(a.into_typed::<u64>(), (0..10).sum::<u64>());
+        assert_eq!(b.into_typed::<u64>(), (5..10).sum::<u64>());
+    }
+}
