@@ -23,7 +23,7 @@
 //!
 //! Every poll of a busy PE's queue is a point where a message may have arrived, so every work
 //! slice ends at a slice end of its own; the reports are identical whatever the engine's
-//! speed, and `crates/apps/tests/golden_sim.rs` holds them to it. What makes slices cheap is
+//! speed, and `crates/testkit/tests/golden_sim.rs` holds them to it. What makes slices cheap is
 //! *run-ahead* (`engine.rs`): after a slice that did its whole budget at no cost, the driver
 //! does up to 64 more such slices at once on the real task, keeping a snapshot (task and
 //! result accumulator; `Task: Clone`), and stops before the first that is not plain (the end
