@@ -44,7 +44,7 @@ pub enum Verdict {
     Fail,
     /// The measurement cannot decide (the section says why).
     Inconclusive,
-    /// The experiment waits for its issue to land (a hook, not silently left out).
+    /// The experiment is not written yet (a hook, not silently left out).
     NotYetMeasured,
 }
 
@@ -212,7 +212,7 @@ pub struct Finding {
 }
 
 impl Finding {
-    /// A finding for an experiment whose issue has not landed: `hook` names the function to
+    /// A finding for an experiment not written yet: `hook` names the function to
     /// fill in.
     pub fn not_yet(hook: &str) -> Finding {
         Finding {
@@ -222,7 +222,7 @@ impl Finding {
             plot: None,
             verdict: Verdict::NotYetMeasured,
             remark: format!(
-                "Waits for its issue to land; wire the measurement into `{hook}` (crates/lab/src/reproduce)."
+                "Not measured yet; wire the measurement into `{hook}` (crates/lab/src/reproduce)."
             ),
         }
     }
