@@ -343,7 +343,8 @@ pub struct RunOpts {
     /// Keep a checkpoint of the computation in FILE: written when the run stops (at
     /// --time-limit or --max-units, or on SIGTERM, SIGINT or SIGUSR1) and every
     /// --checkpoint-every; continue it with `treesplit resume FILE` on any P, machine or
-    /// balancer. Removed when the computation finishes.
+    /// balancer. Removed when the computation finishes. An existing FILE must be a checkpoint
+    /// of the same computation: treesplit never replaces another file.
     #[arg(long, global = true, value_name = "FILE")]
     pub checkpoint: Option<std::path::PathBuf>,
     /// With --checkpoint: also write it this often (30s, 5m, 1.5h, 250ms or plain seconds).

@@ -3,7 +3,8 @@
 //! published answer, and the units of all runs add up to the sequential count; periodic
 //! checkpoints finish exactly; damaged, truncated and foreign files are bad input (exit 2);
 //! flags that do not apply are refused; SIGTERM without --checkpoint prints the partial
-//! report and exits 1.
+//! report and exits 1; a checkpoint path that holds anything but a checkpoint of the same
+//! computation is bad input and is never replaced or removed.
 
 mod support;
 
@@ -300,4 +301,104 @@ fn checkpoint_flags_that_do_not_apply_are_refused() {
         code(&o, 2, says);
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
     }
+}
+
+/// `--checkpoint FILE` replaces only a treesplit checkpoint of the same computation: a user's
+/// file, or another computation's checkpoint, is bad input before the run and stays byte for
+/// byte as it was, whether the run would finish, stop at a limit, or resume; a finished run
+/// removes only a checkpoint it wrote itself or resumed from.
+#[test]
+fn a_checkpoint_path_holding_anything_else_is_never_replaced_or_removed() {
+    let d = dir("guard");
+    let precious = d.join("precious.txt");
+    std::fs::write(&precious, "data\n").unwrap();
+    let p = precious.to_str().unwrap();
+    let unchanged = |what: &str| {
+        assert_eq!(
+            std::fs::read(&precious).unwrap(),
+            b"data\n",
+            "{what} changed the file"
+        );
+    };
+    for (args, what) in [
+        (
+            vec!["run", "nqueens", "10", "--pes", "2", "--checkpoint", p],
+            "a run that finishes",
+        ),
+        (
+            vec![
+                "run",
+                "nqueens",
+                "12",
+                "--pes",
+                "2",
+                "--max-units",
+                "100000",
+                "--checkpoint",
+                p,
+            ],
+            "a run that stops at a limit",
+        ),
+    ] {
+        let o = treesplit(&args);
+        code(&o, 2, what);
+        assert!(
+            stderr(&o).contains(&format!(
+                "--checkpoint {p}: the file exists and is not a treesplit checkpoint"
+            )),
+            "{what}: {}",
+            stderr(&o)
+        );
+        unchanged(what);
+    }
+    // A real checkpoint of nqueens 12, then `resume` into the user's file.
+    let ckpt = d.join("q12.ckpt");
+    let c = ckpt.to_str().unwrap();
+    let o = treesplit(&[
+        "run",
+        "nqueens",
+        "12",
+        "--pes",
+        "2",
+        "--max-units",
+        "100000",
+        "--checkpoint",
+        c,
+    ]);
+    code(&o, 1, "stop");
+    let saved = std::fs::read(&ckpt).unwrap();
+    let o = treesplit(&["resume", c, "--pes", "2", "--checkpoint", p]);
+    code(&o, 2, "resume --checkpoint onto a user's file");
+    assert!(
+        stderr(&o).contains("not a treesplit checkpoint"),
+        "{}",
+        stderr(&o)
+    );
+    unchanged("resume --checkpoint");
+    // Another computation's checkpoint is not replaced either.
+    let o = treesplit(&["run", "nqueens", "11", "--pes", "2", "--checkpoint", c]);
+    code(&o, 2, "another computation");
+    assert!(
+        stderr(&o).contains("the checkpoint of another computation (nqueens 12)"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read(&ckpt).unwrap(),
+        saved,
+        "another computation's checkpoint changed"
+    );
+    // A checkpoint of the same computation that a finished run never wrote stays.
+    let o = treesplit(&["run", "nqueens", "12", "--pes", "2", "--checkpoint", c]);
+    code(&o, 0, "the same computation, finished in one run");
+    assert_eq!(
+        std::fs::read(&ckpt).unwrap(),
+        saved,
+        "a finished run removed a file it did not write"
+    );
+    assert!(stderr(&o).contains("was left as it was"), "{}", stderr(&o));
+    // The one it resumed from is removed once the computation is complete.
+    let o = treesplit(&["resume", c, "--pes", "2"]);
+    code(&o, 0, "resume to the end");
+    assert!(!ckpt.exists(), "the resumed checkpoint stays after the end");
 }
