@@ -402,3 +402,53 @@ fn a_checkpoint_path_holding_anything_else_is_never_replaced_or_removed() {
     code(&o, 0, "resume to the end");
     assert!(!ckpt.exists(), "the resumed checkpoint stays after the end");
 }
+
+/// A missing checkpoint names its path once; a checkpoint whose instance file changed since it
+/// was written says so.
+#[test]
+fn a_missing_checkpoint_and_a_changed_instance_say_what_happened() {
+    let d = dir("changed");
+    let missing = d.join("nonexistent.ckpt");
+    let m = missing.to_str().unwrap();
+    let o = treesplit(&["resume", m]);
+    code(&o, 2, "missing");
+    assert_eq!(stderr(&o).matches(m).count(), 1, "{}", stderr(&o));
+    let items = d.join("items.txt");
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../testkit/data/knapsack/knapPI_1_100_1000_1.txt"
+        ),
+        &items,
+    )
+    .unwrap();
+    let f = d.join("k.ckpt");
+    let o = treesplit(&[
+        "run",
+        "knapsack",
+        items.to_str().unwrap(),
+        "--pes",
+        "2",
+        "--max-units",
+        "200",
+        "--checkpoint",
+        f.to_str().unwrap(),
+    ]);
+    code(&o, 1, "stopped");
+    // One item's profit changes.
+    let text = std::fs::read_to_string(&items).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let last = lines.len() - 1;
+    let fields: Vec<&str> = lines[last].split_whitespace().collect();
+    let profit: u64 = fields[0].parse().unwrap();
+    lines[last] = format!("{} {}", profit + 1, fields[1]);
+    std::fs::write(&items, lines.join("\n") + "\n").unwrap();
+    let o = treesplit(&["resume", f.to_str().unwrap(), "--pes", "2"]);
+    code(&o, 2, "resume after the instance changed");
+    assert!(
+        stderr(&o).contains("the instance changed since the checkpoint was written"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("Serde"), "{}", stderr(&o));
+}

@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::{json_of, stderr, stdout, treesplit};
+use support::{json_of, stderr, stdout, treesplit, treesplit_with};
 
 #[test]
 fn examples_report_their_answers_on_threads_and_sim() {
@@ -82,6 +82,18 @@ fn examples_report_their_answers_on_threads_and_sim() {
         assert_eq!(j["result"]["depth"], 2, "{j}");
         assert_eq!(j["matches_sequential"], true, "{j}");
     }
+    // `-`: the edge list from standard input.
+    let o = treesplit_with(
+        &["run", "bfs", "-", "--source", "0", "--pes", "2", "--json"],
+        &[],
+        Some(&std::fs::read(&edges).unwrap()),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["result"]["reached"], 4, "{j}");
+    let o = treesplit(&["run", "bfs", "-", "--machine", "mpi"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("rank 0 only"), "{}", stderr(&o));
     let j = json_of(&[
         "run",
         "bfs",

@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::{stderr, stdout, treesplit};
+use support::{bad_input, scratch, stderr, stdout, treesplit};
 
 #[test]
 fn dst_command_runs_and_counts() {
@@ -117,4 +117,43 @@ fn reproduce_writes_a_report_and_rejects_unknown_ids() {
     let o = treesplit(&["reproduce", "--quick", "--seed", "3"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--seed"), "{}", stderr(&o));
+}
+
+/// `reproduce --out` that cannot take the report is bad input before any experiment runs (the
+/// whole catalogue would outlast the runner's hang limit).
+#[test]
+fn reproduce_checks_its_out_path_before_the_experiments() {
+    let dir = scratch("reproduce-out");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "not a directory\n").unwrap();
+    for out in [file.join("report"), file.clone()] {
+        let out = out.to_str().unwrap();
+        let o = treesplit(&["reproduce", "--out", out]);
+        bad_input(&o, "reproduce --out", &["--out", out]);
+        assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    }
+    assert_eq!(std::fs::read(&file).unwrap(), b"not a directory\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Progress lines (the step done, the time so far) go to a terminal only: a pipe or a log file
+/// gets the results and the notes.
+#[test]
+fn progress_lines_stay_off_a_stderr_that_is_not_a_terminal() {
+    let o = treesplit(&["depth", "--pes", "4", "--work", "20000", "--max-h", "6"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("so far"), "{}", stderr(&o));
+    let dir = scratch("reproduce-progress");
+    let o = treesplit(&[
+        "reproduce",
+        "--quick",
+        "--only",
+        "001-ex14.2",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("so far"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("[1/1]"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
 }

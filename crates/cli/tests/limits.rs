@@ -218,7 +218,7 @@ fn bad_limits_and_flags_that_do_not_apply_are_bad_input() {
             "more than zero",
         ),
         (
-            &["run", "nqueens", "8", "--time-limit", "3 days"],
+            &["run", "nqueens", "8", "--time-limit", "3 eons"],
             "not a duration",
         ),
         (
@@ -321,4 +321,81 @@ fn a_huge_delta_t_does_not_overshoot_max_units() {
             stdout(&o)
         );
     }
+}
+
+/// Under `--json` a run stopped by a limit prints one document, the partial report on stdout
+/// (its `stopped_by` says why), and no error document on stderr beside it.
+#[test]
+fn under_json_a_limit_stop_prints_only_the_partial_report() {
+    let dir = std::env::temp_dir().join(format!("treesplit-json-stop-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let ckpt = dir.join("q.ckpt");
+    for args in [
+        vec![
+            "run",
+            "uts",
+            "T3-mini",
+            "-q",
+            "1",
+            "--pes",
+            "2",
+            "--max-units",
+            "1000",
+            "--json",
+        ],
+        vec![
+            "run",
+            "nqueens",
+            "12",
+            "--pes",
+            "2",
+            "--max-units",
+            "100000",
+            "--checkpoint",
+            ckpt.to_str().unwrap(),
+            "--json",
+        ],
+    ] {
+        let o = expect(&args, 1);
+        let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+        assert_eq!(j["partial"], true, "{j}");
+        assert!(
+            j["stopped_by"].as_str().unwrap().contains("work units"),
+            "{j}"
+        );
+        assert!(
+            !stderr(&o).contains("exit_code"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("error"), "{args:?}: {}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Durations take humantime's forms beside decimals with one unit and plain seconds.
+#[test]
+fn durations_take_microseconds_and_compound_forms() {
+    for limit in ["1h30m", "1h 30m", "90min", "2days"] {
+        expect(
+            &["run", "nqueens", "8", "--pes", "2", "--time-limit", limit],
+            0,
+        );
+    }
+    let o = expect(
+        &[
+            "run",
+            "uts",
+            "T3-mini",
+            "-q",
+            "1",
+            "--pes",
+            "2",
+            "--time-limit",
+            "100us",
+        ],
+        1,
+    );
+    assert!(stdout(&o).contains("partial"), "{}", stdout(&o));
 }

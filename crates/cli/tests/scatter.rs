@@ -4,7 +4,7 @@
 
 mod support;
 
-use support::{json_of, stderr, stdout, treesplit};
+use support::{json_of, stderr, stdout, treesplit, treesplit_with};
 
 #[test]
 fn scatter_json_measures_eta_beside_the_predictions() {
@@ -151,6 +151,34 @@ fn hashtable_equals_the_sequential_dedup_on_threads_and_sim() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("bad.txt:3:"), "{}", stderr(&o));
+    // `-`: the keys from standard input.
+    let o = treesplit_with(
+        &["run", "hashtable", "--file", "-", "--q", "2", "--pes", "2"],
+        &[],
+        Some(
+            b"# keys
+5
+7
+5
+9
+7
+",
+        ),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("3 distinct keys"), "{}", stdout(&o));
+    let o = treesplit_with(
+        &["run", "hashtable", "--file", "-", "--q", "2"],
+        &[],
+        Some(
+            b"5
+
+seven
+",
+        ),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("<stdin>:3:"), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

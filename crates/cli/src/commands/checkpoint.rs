@@ -165,8 +165,9 @@ where
     // Every rank reads the file (so that a bad one fails everywhere alike); rank 0 keeps it.
     let mut snapshot = match &cp.resume {
         Some(file) => {
-            let s = Snapshot::<T>::read(file)
-                .map_err(|e| Failure::input(format!("{}: {e}", file.display())))?;
+            let s = Snapshot::<T>::read(file).map_err(|e| {
+                Failure::input(output::checkpoint_error(file, &e, &app_words(&plan.app)))
+            })?;
             notes.note(format_args!(
                 "resuming {}: {} pieces, {} work units done (runs so far: {})",
                 file.display(),

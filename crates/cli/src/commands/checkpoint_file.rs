@@ -7,7 +7,7 @@
 use crate::output::{Failure, Notes};
 use crate::plan::CheckpointPlan;
 use std::path::Path;
-use treesplit::checkpoint::read_app;
+use treesplit::checkpoint::{read_app, CheckpointError};
 
 /// Refuse a checkpoint path that holds anything but a checkpoint of the computation `app`
 /// (the application's command-line words, as the checkpoint stores them); a path that does
@@ -24,10 +24,20 @@ pub fn check_replaceable(path: &Path, app: &[String]) -> Result<(), Failure> {
             path.display(),
             found.join(" ")
         ))),
-        Err(e) => Err(Failure::input(format!(
-            "--checkpoint {}: the file exists and is not a treesplit checkpoint ({e}); {keep}",
+        Err(CheckpointError::NotACheckpoint) => Err(Failure::input(format!(
+            "--checkpoint {}: the file exists and is not a treesplit checkpoint; {keep}",
             path.display()
         ))),
+        Err(e) => {
+            let why = match e {
+                CheckpointError::Io(_, why) => why,
+                e => e.to_string(),
+            };
+            Err(Failure::input(format!(
+                "--checkpoint {}: the file exists and is not a treesplit checkpoint that can be read ({why}); {keep}",
+                path.display()
+            )))
+        }
     }
 }
 
