@@ -143,6 +143,9 @@ fn progress_lines_stay_off_a_stderr_that_is_not_a_terminal() {
     let o = treesplit(&["depth", "--pes", "4", "--work", "20000", "--max-h", "6"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stderr(&o).contains("so far"), "{}", stderr(&o));
+    let o = treesplit(&["dst", "--cases", "1001", "--max-pes", "8"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("1000 cases"), "{}", stderr(&o));
     let dir = scratch("reproduce-progress");
     let o = treesplit(&[
         "reproduce",
