@@ -153,8 +153,13 @@ impl Graph {
         Ok(Graph::from_edges(n as usize, &edges))
     }
 
-    /// Read a SNAP edge list from `path`.
+    /// Read a SNAP edge list from `path` (`-`: standard input).
     pub fn read(path: &std::path::Path) -> Result<Graph, String> {
+        if path == std::path::Path::new("-") {
+            let text = std::io::read_to_string(std::io::stdin())
+                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            return Graph::parse(&text, "<stdin>");
+        }
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         Graph::parse(&text, &path.display().to_string())

@@ -98,7 +98,7 @@ pub struct LimitFlags {
     /// run then exits 1 with its partial report. Deterministic in the simulator.
     #[arg(long = "max-units", global = true, value_name = "N")]
     pub max_units: Option<u64>,
-    /// Stop the run after this much wall-clock time: 30s, 5m, 1.5h, 250ms or plain seconds
+    /// Stop the run after this much wall-clock time: 30s, 5m, 1h30m, 1.5h, 250ms or plain seconds
     /// (real time in the simulator too, so not reproducible there: prefer --max-units); the
     /// run then exits 1 with its partial report.
     #[arg(long = "time-limit", global = true, value_name = "D", value_parser = parse_duration)]
@@ -110,36 +110,9 @@ pub struct LimitFlags {
     pub check: bool,
 }
 
-/// A duration: a number with `ms`, `s`, `m` or `h` (plain: seconds), more than zero.
+/// A duration (`crate::duration`): `1h30m`, `1.5h`, `250ms`, `100us` or plain seconds.
 fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
-    let t = text.trim();
-    let (number, unit) = match t.find(|c: char| c.is_ascii_alphabetic()) {
-        Some(i) => t.split_at(i),
-        None => (t, "s"),
-    };
-    let scale = match unit.trim() {
-        "ms" => 1e-3,
-        "s" => 1.0,
-        "m" | "min" => 60.0,
-        "h" => 3600.0,
-        _ => {
-            return Err(format!(
-                "'{text}' is not a duration (use e.g. 30s, 5m, 1.5h, 250ms)"
-            ))
-        }
-    };
-    let value: f64 = number
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{text}' is not a duration (use e.g. 30s, 5m, 1.5h, 250ms)"))?;
-    let seconds = value * scale;
-    if !(seconds.is_finite() && seconds > 0.0) {
-        return Err(format!(
-            "the time limit must be more than zero, got '{text}'"
-        ));
-    }
-    std::time::Duration::try_from_secs_f64(seconds)
-        .map_err(|_| format!("the time limit '{text}' is too long"))
+    crate::duration::parse(text)
 }
 
 /// treesplit: tree-shaped computations on many PEs with provably good load balance.
@@ -343,10 +316,11 @@ pub struct RunOpts {
     /// Keep a checkpoint of the computation in FILE: written when the run stops (at
     /// --time-limit or --max-units, or on SIGTERM, SIGINT or SIGUSR1) and every
     /// --checkpoint-every; continue it with `treesplit resume FILE` on any P, machine or
-    /// balancer. Removed when the computation finishes.
+    /// balancer. Removed when the computation finishes. An existing FILE must be a checkpoint
+    /// of the same computation: treesplit never replaces another file.
     #[arg(long, global = true, value_name = "FILE")]
     pub checkpoint: Option<std::path::PathBuf>,
-    /// With --checkpoint: also write it this often (30s, 5m, 1.5h, 250ms or plain seconds).
+    /// With --checkpoint: also write it this often (30s, 5m, 1h30m, 1.5h, 250ms or plain seconds).
     #[arg(long = "checkpoint-every", global = true, value_name = "D", value_parser = parse_duration)]
     pub checkpoint_every: Option<std::time::Duration>,
 }

@@ -8,9 +8,11 @@
 //!   output options; the rules of which flags apply);
 //! - [`commands`]: run a plan (run/sim, bench, compare, dst, depth, trees, scatter, dag,
 //!   reproduce) on a machine;
-//! - [`output`]: exit codes, `error: …` printing, JSON, pictures.
+//! - [`output`]: exit codes, `error: …` printing, JSON, pictures;
+//! - [`duration`]: durations as the flags take them (used by `flags`).
 
 pub mod commands;
+pub mod duration;
 pub mod flags;
 pub mod output;
 pub mod plan;

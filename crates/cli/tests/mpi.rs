@@ -6,7 +6,7 @@
 //! Needs Open MPI (`mpirun`) and a build with `--features mpi`; `.ci/run` installs both.
 #![cfg(feature = "mpi")]
 
-mod chrome_trace;
+mod support;
 
 use std::process::{Command, Output};
 
@@ -388,7 +388,7 @@ fn trace_and_gantt_on_3_ranks() {
         &[],
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let doc = chrome_trace::check_chrome_trace(&json, 3);
+    let doc = support::chrome_trace::check_chrome_trace(&json, 3);
     assert_eq!(doc["otherData"]["machine"], "mpi");
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
     let _ = std::fs::remove_dir_all(&dir);

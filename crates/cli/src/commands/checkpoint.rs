@@ -157,6 +157,7 @@ where
     M: CliMachine,
 {
     let rank0 = machine.prints();
+    super::checkpoint_file::check_replaceable(&cp.path, &app_words(&plan.app))?;
     let ck = Plan {
         path: cp.path.clone(),
         every: cp.every,
@@ -164,8 +165,9 @@ where
     // Every rank reads the file (so that a bad one fails everywhere alike); rank 0 keeps it.
     let mut snapshot = match &cp.resume {
         Some(file) => {
-            let s = Snapshot::<T>::read(file)
-                .map_err(|e| Failure::input(format!("{}: {e}", file.display())))?;
+            let s = Snapshot::<T>::read(file).map_err(|e| {
+                Failure::input(output::checkpoint_error(file, &e, &app_words(&plan.app)))
+            })?;
             notes.note(format_args!(
                 "resuming {}: {} pieces, {} work units done (runs so far: {})",
                 file.display(),
@@ -179,6 +181,7 @@ where
     };
     let started = Instant::now();
     let mut first = true;
+    let mut wrote = false;
     let ended = loop {
         let mut wire = [0u64; 6];
         let mut by_checkpoint = false;
@@ -219,6 +222,7 @@ where
             match after_epoch(s, result, &ck, by_checkpoint) {
                 Ok(None) => {
                     decision = [GO_ON];
+                    wrote = true;
                     notes.note(format_args!(
                         "checkpoint {}: {} pieces, {} work units done",
                         ck.path.display(),
@@ -246,9 +250,9 @@ where
     };
     let snapshot = snapshot.expect("rank 0's snapshot");
     match ended.map_err(Failure::from)? {
-        Ended::Finished(report) => {
-            finished(plan, cp, &snapshot, *report, make_root, published, notes)
-        }
+        Ended::Finished(report) => finished(
+            plan, cp, wrote, &snapshot, *report, make_root, published, notes,
+        ),
         Ended::Stopped(limit, partial) => {
             notes.note(format_args!(
                 "checkpoint written to {}: {} pieces left, {} work units done (runs so far: {}); continue with `treesplit resume {}`",
@@ -279,10 +283,13 @@ struct FinishedJson<'a, O> {
     report: &'a Report<O>,
 }
 
-/// The computation is complete: print its result, check it, remove the checkpoint.
+/// The computation is complete: print its result, check it, remove the checkpoint (if this
+/// run `wrote` it or resumed from it).
+#[allow(clippy::too_many_arguments)]
 fn finished<T>(
     plan: &RunPlan,
     cp: &CheckpointPlan,
+    wrote: bool,
     snapshot: &Snapshot<T>,
     report: Report<T::Output>,
     make_root: impl Fn() -> T,
@@ -313,18 +320,7 @@ where
             snapshot.work_units, snapshot.seconds, snapshot.runs
         );
     }
-    if cp.path.exists() {
-        match std::fs::remove_file(&cp.path) {
-            Ok(()) => notes.note(format_args!(
-                "the computation is complete: removed the checkpoint {}",
-                cp.path.display()
-            )),
-            Err(e) => notes.note(format_args!(
-                "the computation is complete, but the checkpoint {} could not be removed: {e}",
-                cp.path.display()
-            )),
-        }
-    }
+    super::checkpoint_file::remove_when_complete(cp, wrote, notes);
     verdict(&check)?;
     super::finish::check_result(plan, &report, make_root, notes)
 }

@@ -53,10 +53,13 @@ pub fn depth(args: &DepthPlan) -> Result<(), Failure> {
     for &p in &args.pes {
         let row = depth
             .row(p, |h, ratio| {
-                notes.note(format_args!(
-                    "P = {p}, h = {h}: max/avg load {ratio:.3} ({} s so far)",
-                    started.elapsed().as_secs()
-                ))
+                super::progress::line(
+                    notes,
+                    format_args!(
+                        "P = {p}, h = {h}: max/avg load {ratio:.3} ({} s so far)",
+                        started.elapsed().as_secs()
+                    ),
+                )
             })
             .map_err(|e| match e {
                 DepthError::Input(m) => Failure::input(m),

@@ -44,12 +44,15 @@ pub fn dst(args: &DstPlan) -> Result<(), Failure> {
     for k in 0..args.cases {
         bar.inc(1);
         if k > 0 && k % 1000 == 0 && bar.is_hidden() {
-            notes.note(format_args!(
-                "{} cases, {} failed, {:.1} s",
-                k,
-                failed.len(),
-                start.elapsed().as_secs_f64()
-            ));
+            super::progress::line(
+                notes,
+                format_args!(
+                    "{} cases, {} failed, {:.1} s",
+                    k,
+                    failed.len(),
+                    start.elapsed().as_secs_f64()
+                ),
+            );
         }
         let seed = args.seed.wrapping_add(k);
         if is_system_seed(seed) {

@@ -54,7 +54,8 @@ struct PartialJson<'a, O> {
 }
 
 /// A run stopped by `--max-units`, `--time-limit` or a signal: print the partial report
-/// (JSON under `--json`), then fail (exit code 1).
+/// (JSON under `--json`, which then says all: its `stopped_by` names the limit), then fail
+/// (exit code 1).
 pub fn limit_reached<O: Serialize + Display + Clone + 'static>(
     plan: &RunPlan,
     limit: Limit,
@@ -76,6 +77,8 @@ pub fn limit_reached<O: Serialize + Display + Clone + 'static>(
             }) {
                 return f;
             }
+            // The partial report is the one document: no error document beside it.
+            return Failure::from(error).said_in_json();
         } else {
             println!("{app} (partial, stopped by {limit}): {}", report.output);
             print!("{}", report.summary());

@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod bfs;
 pub mod checkpoint;
+pub mod checkpoint_file;
 pub mod compare;
 pub mod dag;
 pub mod depth;

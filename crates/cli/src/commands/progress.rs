@@ -2,8 +2,9 @@
 //! `--quiet` nor `--json` is given: for thread runs, work units done and the rate (shown for
 //! runs that last more than a second); for the other commands ([`steps`]) a bar over their
 //! steps (compare's balancers, bench's measurements, dst's cases) or, for one simulation, a
-//! spinner with the elapsed time.
+//! spinner with the elapsed time; and progress lines ([`line`]) where a command shows no bar.
 
+use crate::output::Notes;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;
@@ -29,6 +30,14 @@ pub fn steps(len: u64, what: &str, enabled: bool) -> ProgressBar {
     bar.set_message(what.to_string());
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
+}
+
+/// A progress line (a command's step done, the time so far) on stderr: only when stderr is a
+/// terminal and notes are on, so that a log file or a pipe gets results, not progress.
+pub fn line(notes: Notes, text: impl std::fmt::Display) {
+    if std::io::stderr().is_terminal() {
+        notes.note(text);
+    }
 }
 
 pub struct Progress {

@@ -1,11 +1,12 @@
 //! `treesplit reproduce`: run the catalogue of claims (`treesplit_lab::reproduce`), show a
 //! progress bar over the experiments, write the report (DIR/index.md, DIR/results.json, SVGs)
 //! and print one line per claim. FAILs are findings, not errors: the command exits 0 once the
-//! report is written (1 if it cannot be).
+//! report is written (1 if it cannot be; 2, before any experiment, if `--out` cannot take it).
 
 use crate::output::{self, Failure};
 use crate::plan::ReproducePlan;
 use serde::Serialize;
+use std::path::Path;
 use std::time::Instant;
 use treesplit_lab::reproduce::{self, report, Ctx};
 
@@ -18,6 +19,7 @@ struct Summary<'a> {
 }
 
 pub fn reproduce(plan: &ReproducePlan) -> Result<(), Failure> {
+    check_out_dir(&plan.dir)?;
     let ctx = Ctx { quick: plan.quick };
     let started = Instant::now();
     let n = if plan.only.is_empty() {
@@ -32,11 +34,14 @@ pub fn reproduce(plan: &ReproducePlan) -> Result<(), Failure> {
         if !id.is_empty() {
             bar.set_message(id.to_string());
             if bar.is_hidden() {
-                notes.note(format_args!(
-                    "[{}/{n}] {id} ({:.0} s so far)",
-                    done + 1,
-                    started.elapsed().as_secs_f64()
-                ));
+                super::progress::line(
+                    notes,
+                    format_args!(
+                        "[{}/{n}] {id} ({:.0} s so far)",
+                        done + 1,
+                        started.elapsed().as_secs_f64()
+                    ),
+                );
             }
         }
     })
@@ -73,4 +78,19 @@ pub fn reproduce(plan: &ReproducePlan) -> Result<(), Failure> {
         );
     }
     Ok(())
+}
+
+/// Make the report's directory and write a file there before any experiment runs, so that a
+/// `--out` that cannot take the report is bad input at once, not after the experiments.
+fn check_out_dir(dir: &Path) -> Result<(), Failure> {
+    let fail = |e: std::io::Error| {
+        Failure::input(format!(
+            "--out {}: cannot write the report there: {e}",
+            dir.display()
+        ))
+    };
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let probe = dir.join(format!(".treesplit-write-test-{}", std::process::id()));
+    std::fs::File::create(&probe).map_err(fail)?;
+    std::fs::remove_file(&probe).map_err(fail)
 }

@@ -57,6 +57,15 @@ impl Failure {
             code: WRONG_ANSWER,
         }
     }
+
+    /// This failure, already said in the one JSON document on stdout (a partial report
+    /// names what stopped the run): it keeps its exit code and prints nothing more.
+    pub fn said_in_json(self) -> Self {
+        Failure {
+            message: String::new(),
+            code: self.code,
+        }
+    }
 }
 
 /// This process's rank when started by an MPI launcher (mpirun, srun), from the launcher's
@@ -139,7 +148,7 @@ pub fn exit(result: Result<(), Failure>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::from(OK),
         Err(f) => {
-            if launcher_rank() == 0 {
+            if launcher_rank() == 0 && !f.message.is_empty() {
                 print_error(&f.message, f.code);
             }
             ExitCode::from(f.code)
@@ -214,6 +223,29 @@ impl Notes {
         if !self.quiet {
             eprintln!("{text}");
         }
+    }
+}
+
+/// A checkpoint file's error in the command line's terms: its path said once, and pieces that
+/// no longer decode against the application's instance (`app`, the checkpoint's words) said as
+/// what that means: the instance changed since the checkpoint was written.
+pub fn checkpoint_error(
+    path: &std::path::Path,
+    e: &treesplit::checkpoint::CheckpointError,
+    app: &[String],
+) -> String {
+    use treesplit::checkpoint::CheckpointError;
+    match e {
+        CheckpointError::Io(..) => e.to_string(),
+        // The frame and the task type are right, so the pieces do not decode against the
+        // instance as the application's words build it now (the decoder's own text says
+        // nothing more).
+        CheckpointError::Decode(_) => format!(
+            "{}: the instance changed since the checkpoint was written: its pieces do not fit `{}` as it is now",
+            path.display(),
+            app.join(" ")
+        ),
+        _ => format!("{}: {e}", path.display()),
     }
 }
 

@@ -17,6 +17,7 @@ pub fn reads_stdin(args: &AppArgs) -> bool {
     let dash = |p: &std::path::Path| p == std::path::Path::new("-");
     match args {
         AppArgs::Knapsack { file } => dash(file),
+        AppArgs::Hashtable { file: Some(f), .. } | AppArgs::Bfs { file: Some(f), .. } => dash(f),
         AppArgs::Dag {
             file: Some(file), ..
         } => dash(file),
@@ -225,9 +226,16 @@ fn hashtable(keys: Option<u64>, file: Option<&std::path::Path>) -> Result<App, S
         }
         (Some(n), None) => (KeySource::Generated { n, seed: 0 }, Vec::new()),
         (None, Some(f)) => {
-            let text = std::fs::read_to_string(f)
-                .map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-            let keys = parse_keys(&text, &f.display().to_string())?;
+            let (text, name) = if f == std::path::Path::new("-") {
+                let text = std::io::read_to_string(std::io::stdin())
+                    .map_err(|e| format!("cannot read standard input: {e}"))?;
+                (text, "<stdin>".to_string())
+            } else {
+                let text = std::fs::read_to_string(f)
+                    .map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+                (text, f.display().to_string())
+            };
+            let keys = parse_keys(&text, &name)?;
             (KeySource::File(f.to_path_buf()), keys)
         }
         _ => return Err("hashtable needs --keys N or --file F".into()),

@@ -655,7 +655,7 @@ fn resume_plan(r: ResumeArgs, given: &Given) -> Result<RunPlan, Failure> {
         "does not apply to resume, which continues a parallel computation",
     )?;
     let words = treesplit::checkpoint::read_app(&r.file)
-        .map_err(|e| Failure::input(format!("{}: {e}", r.file.display())))?;
+        .map_err(|e| Failure::input(output::checkpoint_error(&r.file, &e, &[])))?;
     let line = ["treesplit".to_string(), "run".to_string()]
         .into_iter()
         .chain(words.iter().cloned());

@@ -2,9 +2,9 @@
 //! simulator (P = 8, 64) and threads respecting dependencies and Theorem 14.3 with its
 //! communication term, the Gantt chart, and bad input as exit 2 with a clear message.
 
-mod cli_support;
+mod support;
 
-use cli_support::{stderr, stdout, treesplit, treesplit_with};
+use support::{stderr, stdout, treesplit, treesplit_with};
 
 const FIG: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),

@@ -1,5 +1,5 @@
-//! Shared by the CLI and MPI tests: a check of a `--trace` file against the Chrome
-//! trace-event format (what Perfetto and chrome://tracing read).
+//! A check of a `--trace` file against the Chrome trace-event format (what Perfetto and
+//! chrome://tracing read), shared by the CLI and MPI tests.
 
 /// Check `path` against the Chrome trace-event format for a run on `p` PEs: a JSON object
 /// with `traceEvents` and `displayTimeUnit`; per phase the required fields and types; one

@@ -1,17 +1,16 @@
 //! The `treesplit` binary's run limits, UTS trees that never end, and `--check`:
 //! an infinite tree without a limit is bad input; with `--max-units` or `--time-limit` it
-//! ends within seconds with exit 1 and the partial report; `--check` verifies a run against
+//! ends with exit 1 and the partial report; `--check` verifies a run against
 //! the sequential one; caught panics print no raw panic location.
 
-mod cli_support;
+mod support;
 
-use cli_support::{stderr, stdout, treesplit, treesplit_env};
 use std::process::Output;
-use std::time::{Duration, Instant};
+use support::{stderr, stdout, treesplit, treesplit_env};
 
-/// Run and require exit `code` within `seconds`; returns the output.
-fn expect(args: &[&str], code: i32, seconds: u64) -> Output {
-    let start = Instant::now();
+/// Run and require exit `code` (a run that does not stop is caught by the runner's hang
+/// limit); returns the output.
+fn expect(args: &[&str], code: i32) -> Output {
     let o = treesplit(args);
     assert_eq!(
         o.status.code(),
@@ -19,10 +18,6 @@ fn expect(args: &[&str], code: i32, seconds: u64) -> Output {
         "{args:?}: stdout {} stderr {}",
         stdout(&o),
         stderr(&o)
-    );
-    assert!(
-        start.elapsed() < Duration::from_secs(seconds),
-        "{args:?} took too long"
     );
     o
 }
@@ -37,7 +32,7 @@ fn trees_that_never_end_need_a_limit() {
         &["bench", "uts", "T3-mini", "-q", "1"],
         &["compare", "uts", "T3-mini", "-q", "1"],
     ] {
-        let o = expect(args, 2, 10);
+        let o = expect(args, 2);
         let e = stderr(&o);
         assert!(
             e.contains("would never end") && e.contains("--max-units"),
@@ -45,7 +40,7 @@ fn trees_that_never_end_need_a_limit() {
         );
         assert!(!e.contains("panicked"), "{e}");
     }
-    let o = expect(&["run", "uts", "T3-mini", "-q", "1"], 2, 10);
+    let o = expect(&["run", "uts", "T3-mini", "-q", "1"], 2);
     assert!(stderr(&o).contains("q·m"), "{}", stderr(&o));
 }
 
@@ -65,7 +60,6 @@ fn an_infinite_tree_with_max_units_ends_with_the_partial_report() {
             "--quiet",
         ],
         1,
-        30,
     );
     assert!(stdout(&o).contains("partial, stopped by the limit of 300000 work units"));
     assert!(stderr(&o).contains("error: the run reached the limit of 300000 work units"));
@@ -85,7 +79,6 @@ fn an_infinite_tree_with_max_units_ends_with_the_partial_report() {
             "1000",
         ],
         1,
-        30,
     );
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
     assert_eq!(j["partial"], true);
@@ -112,8 +105,8 @@ fn the_simulator_honours_limits_and_max_units_is_deterministic() {
         "200000",
         "--json",
     ];
-    let a = expect(&args, 1, 30);
-    let b = expect(&args, 1, 30);
+    let a = expect(&args, 1);
+    let b = expect(&args, 1);
     assert_eq!(stdout(&a), stdout(&b));
     let j: serde_json::Value = serde_json::from_slice(&a.stdout).expect("valid JSON");
     assert!(j["report"]["totals"]["work_units"].as_u64().unwrap() >= 200_000);
@@ -129,7 +122,6 @@ fn the_simulator_honours_limits_and_max_units_is_deterministic() {
             "--quiet",
         ],
         1,
-        30,
     );
 }
 
@@ -148,7 +140,6 @@ fn time_limits_stop_every_app() {
             "0.5",
         ],
         1,
-        30,
     );
     expect(
         &[
@@ -162,17 +153,14 @@ fn time_limits_stop_every_app() {
             "--quiet",
         ],
         1,
-        30,
     );
     expect(
         &["run", "nqueens", "16", "--pes", "2", "--time-limit", "1s"],
         1,
-        30,
     );
     expect(
         &["run", "golomb", "13", "--pes", "2", "--max-units", "100000"],
         1,
-        30,
     );
     expect(
         &[
@@ -186,12 +174,10 @@ fn time_limits_stop_every_app() {
             "100000",
         ],
         1,
-        30,
     );
     expect(
         &["sim", "puzzle15", "--korf", "88", "--max-units", "100000"],
         1,
-        30,
     );
     // A run that ends under its limits is unaffected.
     for limit in ["5m", "1.5h", "30s", "2500ms", "7"] {
@@ -208,7 +194,6 @@ fn time_limits_stop_every_app() {
                 limit,
             ],
             0,
-            30,
         );
     }
 }
@@ -233,7 +218,7 @@ fn bad_limits_and_flags_that_do_not_apply_are_bad_input() {
             "more than zero",
         ),
         (
-            &["run", "nqueens", "8", "--time-limit", "3 days"],
+            &["run", "nqueens", "8", "--time-limit", "3 eons"],
             "not a duration",
         ),
         (
@@ -253,14 +238,14 @@ fn bad_limits_and_flags_that_do_not_apply_are_bad_input() {
             "--sequential",
         ),
     ] {
-        let o = expect(args, 2, 10);
+        let o = expect(args, 2);
         assert!(stderr(&o).contains(text), "{args:?}: {}", stderr(&o));
     }
 }
 
 #[test]
 fn check_verifies_runs_against_the_sequential_one() {
-    let o = expect(&["run", "nqueens", "9", "--pes", "3", "--check"], 0, 30);
+    let o = expect(&["run", "nqueens", "9", "--pes", "3", "--check"], 0);
     assert!(
         stderr(&o).contains("match the sequential run"),
         "{}",
@@ -277,12 +262,10 @@ fn check_verifies_runs_against_the_sequential_one() {
             "--check",
         ],
         0,
-        30,
     );
     expect(
         &["sim", "synthetic", "--work", "200000", "--check", "--quiet"],
         0,
-        30,
     );
     expect(
         &[
@@ -296,7 +279,6 @@ fn check_verifies_runs_against_the_sequential_one() {
             "6",
         ],
         0,
-        30,
     );
 }
 
@@ -332,7 +314,6 @@ fn a_huge_delta_t_does_not_overshoot_max_units() {
                 "100000000",
             ],
             1,
-            10,
         );
         assert!(
             stdout(&o).contains(": 1000 nodes"),
@@ -340,4 +321,81 @@ fn a_huge_delta_t_does_not_overshoot_max_units() {
             stdout(&o)
         );
     }
+}
+
+/// Under `--json` a run stopped by a limit prints one document, the partial report on stdout
+/// (its `stopped_by` says why), and no error document on stderr beside it.
+#[test]
+fn under_json_a_limit_stop_prints_only_the_partial_report() {
+    let dir = std::env::temp_dir().join(format!("treesplit-json-stop-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let ckpt = dir.join("q.ckpt");
+    for args in [
+        vec![
+            "run",
+            "uts",
+            "T3-mini",
+            "-q",
+            "1",
+            "--pes",
+            "2",
+            "--max-units",
+            "1000",
+            "--json",
+        ],
+        vec![
+            "run",
+            "nqueens",
+            "12",
+            "--pes",
+            "2",
+            "--max-units",
+            "100000",
+            "--checkpoint",
+            ckpt.to_str().unwrap(),
+            "--json",
+        ],
+    ] {
+        let o = expect(&args, 1);
+        let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+        assert_eq!(j["partial"], true, "{j}");
+        assert!(
+            j["stopped_by"].as_str().unwrap().contains("work units"),
+            "{j}"
+        );
+        assert!(
+            !stderr(&o).contains("exit_code"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("error"), "{args:?}: {}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Durations take humantime's forms beside decimals with one unit and plain seconds.
+#[test]
+fn durations_take_microseconds_and_compound_forms() {
+    for limit in ["1h30m", "1h 30m", "90min", "2days"] {
+        expect(
+            &["run", "nqueens", "8", "--pes", "2", "--time-limit", limit],
+            0,
+        );
+    }
+    let o = expect(
+        &[
+            "run",
+            "uts",
+            "T3-mini",
+            "-q",
+            "1",
+            "--pes",
+            "2",
+            "--time-limit",
+            "100us",
+        ],
+        1,
+    );
+    assert!(stdout(&o).contains("partial"), "{}", stdout(&o));
 }

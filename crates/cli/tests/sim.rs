@@ -1,0 +1,321 @@
+//! `treesplit sim`: byte-for-byte reproducible output, the JSON report and pictures, the
+//! simulator's bad input and time limits, its network flags, and the timelines (`--trace`,
+//! `--gantt`) of real and simulated runs.
+
+mod support;
+
+use support::chrome_trace::check_chrome_trace;
+use support::{stderr, stdout, treesplit};
+
+const SIM: &[&str] = &[
+    "sim",
+    "nqueens",
+    "8",
+    "--pes",
+    "16",
+    "--net",
+    "hypercube",
+    "--t-rout",
+    "10",
+    "--t-split",
+    "5",
+    "--delta-t",
+    "20",
+    "--delay",
+    "exp:4",
+    "--seed",
+    "3",
+];
+
+#[test]
+fn sim_output_is_reproducible_byte_for_byte() {
+    let a = treesplit(SIM);
+    assert!(a.status.success(), "{}", stderr(&a));
+    let b = treesplit(SIM);
+    assert_eq!(a.stdout, b.stdout, "same seed, different output");
+    let out = stdout(&a);
+    assert!(out.contains("nqueens 8: 92"), "{out}");
+    assert!(out.contains("Theorem 1"), "{out}");
+    assert!(out.contains("termination detected"), "{out}");
+    assert!(stderr(&a).contains("events/s"), "speed goes to stderr");
+}
+
+#[test]
+fn sim_json_and_pictures() {
+    let dir = std::env::temp_dir().join(format!("treesplit-cli-sim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("gantt.svg");
+    let png = dir.join("util.png");
+    let o = treesplit(&[
+        "sim",
+        "uts",
+        "T1-mini",
+        "--pes",
+        "8",
+        "--json",
+        "--gantt",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    assert_eq!(j["result"]["nodes"], 63_914);
+    assert_eq!(j["simulation"]["report"]["totals"]["work_units"], 63_914);
+    assert!(j["simulation"]["theorem1"]["h"].as_u64().unwrap() > 0);
+    assert!(j["simulation"]["termination_delay"].is_u64());
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    // Above the timeline limit the picture is the utilization curve.
+    let o = treesplit(&[
+        "sim",
+        "nqueens",
+        "9",
+        "--pes",
+        "600",
+        "--gantt",
+        png.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sim_bad_input_gets_a_clear_error() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["sim", "nqueens", "8", "--net", "torus"],
+            "unknown network",
+        ),
+        (&["sim", "nqueens", "8", "--delay", "gauss:3"], "bad delay"),
+        (
+            &["sim", "nqueens", "8", "--pes", "4", "--slow", "9:2"],
+            "does not exist",
+        ),
+        (
+            &["sim", "nqueens", "8", "--slow", "1:x"],
+            "not a valid value",
+        ),
+        (
+            &["sim", "nqueens", "8", "--empty-splits", "2"],
+            "empty-splits",
+        ),
+        (&["sim", "nqueens", "8", "--t-rout", "0"], "t-rout"),
+        (
+            &["sim", "nqueens", "8", "--gantt", "out.txt"],
+            ".svg or .png",
+        ),
+    ];
+    for (args, expected) in cases {
+        let o = treesplit(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(expected),
+            "{args:?}: '{err}' lacks '{expected}'"
+        );
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    }
+}
+
+/// Simulator time parameters past the limit are bad input naming the flag, never a hang or a
+/// wrapped (faster) result.
+#[test]
+fn simulator_times_have_limits() {
+    for (flag, value) in [
+        ("--t-rout", "1152921504606846976"),
+        ("--t-send", "18446744073709551615"),
+        ("--t-recv", "18446744073709551615"),
+        ("--t-split", "18446744073709551615"),
+        ("--slow-links", "0:18446744073709551615"),
+        ("--delay", "exp:1e300"),
+        ("--slow", "0:1e18"),
+    ] {
+        let o = treesplit(&["sim", "nqueens", "8", "--pes", "4", flag, value]);
+        assert_eq!(o.status.code(), Some(2), "{flag} {value}: {}", stderr(&o));
+        assert!(stderr(&o).contains(flag), "{flag}: {}", stderr(&o));
+    }
+}
+
+/// The network flags of `sim` — bad values and flags that do not apply are exit 2
+/// with a clear message; the new networks and message lengths run to the exact answer.
+#[test]
+fn sim_network_flags() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["sim", "nqueens", "6", "--embedding", "row-major"],
+            "--embedding does not apply to --balancer random-polling",
+        ),
+        (
+            &[
+                "sim",
+                "nqueens",
+                "6",
+                "--balancer",
+                "poll-and-shuffle",
+                "--embedding",
+                "diagonal",
+            ],
+            "unknown embedding",
+        ),
+        (
+            &["sim", "nqueens", "6", "--routing", "packet"],
+            "--routing applies only with --byte-time",
+        ),
+        (&["sim", "nqueens", "6", "--byte-time=-1"], "--byte-time"),
+        (
+            &[
+                "sim",
+                "nqueens",
+                "6",
+                "--byte-time",
+                "1",
+                "--routing",
+                "wormhole",
+            ],
+            "unknown routing",
+        ),
+        (
+            &[
+                "sim",
+                "nqueens",
+                "6",
+                "--balancer",
+                "poll-and-shuffle",
+                "--phase-c",
+                "0",
+            ],
+            "--phase-c must be a positive number",
+        ),
+        (
+            &[
+                "sim",
+                "nqueens",
+                "6",
+                "--balancer",
+                "poll-and-shuffle",
+                "--phase-c",
+                "2",
+                "--round",
+                "40",
+            ],
+            "cannot be used with",
+        ),
+    ];
+    for (args, expected) in cases {
+        let o = treesplit(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(expected),
+            "{args:?}: '{err}' lacks '{expected}'"
+        );
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    }
+    for net in [
+        "butterfly",
+        "ccc",
+        "shuffle-exchange",
+        "de-bruijn",
+        "mesh2d",
+        "fat-tree",
+    ] {
+        for extra in [
+            &[][..],
+            &["--byte-time", "0.5", "--routing", "cut-through"][..],
+        ] {
+            let mut args = vec![
+                "sim",
+                "nqueens",
+                "7",
+                "--pes",
+                "30",
+                "--net",
+                net,
+                "--balancer",
+                "poll-and-shuffle",
+            ];
+            args.extend_from_slice(extra);
+            let o = treesplit(&args);
+            assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+            assert!(stdout(&o).contains("40"), "{args:?}: {}", stdout(&o));
+        }
+    }
+}
+
+#[test]
+fn trace_and_gantt_of_real_and_simulated_runs() {
+    let dir = std::env::temp_dir().join(format!("treesplit-cli-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("run.json");
+    let png = dir.join("run.png");
+    let o = treesplit(&[
+        "run",
+        "uts",
+        "T1-mini",
+        "--pes",
+        "3",
+        "--trace",
+        json.to_str().unwrap(),
+        "--gantt",
+        png.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("63914 nodes"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("request latency"), "{}", stdout(&o));
+    let doc = check_chrome_trace(&json, 3);
+    assert_eq!(doc["otherData"]["machine"], "threads");
+    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
+    // The simulator: virtual time units as µs, the same format.
+    let sim = dir.join("sim.json");
+    let svg = dir.join("sim.svg");
+    let o = treesplit(&[
+        "sim",
+        "nqueens",
+        "8",
+        "--pes",
+        "5",
+        "--json",
+        "--trace",
+        sim.to_str().unwrap(),
+        "--gantt",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc = check_chrome_trace(&sim, 5);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    let end = doc["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["ph"] == "X" && e["tid"] == 0)
+        .map(|e| e["ts"].as_f64().unwrap() + e["dur"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    assert_eq!(end, j["simulation"]["report"]["t_par"].as_f64().unwrap());
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_unwritable_timeline_path_is_bad_input_before_the_run() {
+    // Runs that would not end before the runner's hang limit (a tree that never ends, under a
+    // limit of 10^12 units; every balancer on T1L): the error must come before them.
+    let never = ["uts", "T3-mini", "-q", "1", "--max-units", "1000000000000"];
+    for (command, flag, path) in [
+        ("sim", "--gantt", "/nonexistent-dir/x.svg"),
+        ("sim", "--trace", "/nonexistent-dir/x.json"),
+        ("run", "--trace", "/nonexistent-dir/x.json"),
+        ("run", "--gantt", "/nonexistent-dir/x.png"),
+    ] {
+        let mut args = vec![command];
+        args.extend(never);
+        args.extend([flag, path]);
+        let o = treesplit(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("/nonexistent-dir/x."), "{args:?}: {err}");
+    }
+    let args = ["compare", "uts", "T1L", "--svg", "/nonexistent-dir/x.svg"];
+    let o = treesplit(&args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains("/nonexistent-dir/x."), "{args:?}: {err}");
+}
