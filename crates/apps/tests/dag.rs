@@ -39,7 +39,8 @@ fn every_scheduler_in_the_simulator_respects_dependencies_and_theorem_14_3() {
             for p in [1, 8, 64] {
                 let cfg = Config::new(p).dag(scheduler).seed(3);
                 let r = simulate(DagTask::shared(dag.clone(), 0), &cfg, &SimConfig::default())
-                    .unwrap_or_else(|e| panic!("{name} {scheduler} P={p}: {e}"));
+                    .unwrap_or_else(|e| panic!("{name} {scheduler} P={p}: {e}"))
+                    .into_report();
                 let rep = &r.report;
                 assert_eq!(
                     rep.totals.work_units,
@@ -99,7 +100,9 @@ fn master_worker_meets_its_a_priori_bound() {
                     ..SimConfig::default()
                 };
                 let cfg = Config::new(p).dag(DagScheduler::MasterWorker);
-                let r = simulate(DagTask::shared(dag.clone(), 0), &cfg, &sim).unwrap();
+                let r = simulate(DagTask::shared(dag.clone(), 0), &cfg, &sim)
+                    .unwrap()
+                    .into_report();
                 let (e, _) = evaluate(&dag, &r.report.output, p, p - 1, 1, 1.0).unwrap();
                 let bound = master_worker_bound(&dag, p, t_rout);
                 assert!(
@@ -120,7 +123,8 @@ fn every_scheduler_on_threads_respects_dependencies() {
             let unit_ns = 2_000;
             let cfg = Config::new(p).dag(scheduler);
             let rep = run(DagTask::shared(dag.clone(), unit_ns), &cfg)
-                .unwrap_or_else(|e| panic!("{name} {scheduler}: {e}"));
+                .unwrap_or_else(|e| panic!("{name} {scheduler}: {e}"))
+                .into_report();
             assert_eq!(rep.totals.work_units, dag.work());
             let (e, _) = evaluate(&dag, &rep.output, p, scheduler.workers(p), unit_ns, 1e-9)
                 .unwrap_or_else(|e| panic!("{name} {scheduler}: {e}"));
@@ -135,8 +139,12 @@ fn the_multiplication_dag_is_deterministic_in_the_simulator() {
     let dag = Arc::new(multiply(2).unwrap());
     for scheduler in DagScheduler::ALL.iter().copied() {
         let cfg = Config::new(8).dag(scheduler);
-        let a = simulate(DagTask::shared(dag.clone(), 0), &cfg, &SimConfig::default()).unwrap();
-        let b = simulate(DagTask::shared(dag.clone(), 0), &cfg, &SimConfig::default()).unwrap();
+        let a = simulate(DagTask::shared(dag.clone(), 0), &cfg, &SimConfig::default())
+            .unwrap()
+            .into_report();
+        let b = simulate(DagTask::shared(dag.clone(), 0), &cfg, &SimConfig::default())
+            .unwrap()
+            .into_report();
         let (mut x, mut y) = (a.report.output.0.clone(), b.report.output.0.clone());
         x.sort_by_key(|r| r.task);
         y.sort_by_key(|r| r.task);

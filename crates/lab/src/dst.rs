@@ -16,8 +16,8 @@ use treesplit::machine::sim::adversary::EmptySplits;
 use treesplit::machine::sim::{Delay, MessageLength, Routing, Topology};
 use treesplit::{
     run_sequential, simulate, Adaptive, Balancer, BalancerKind, BundleRule, Config, Embedding,
-    Jobs, PermutationKind, PhaseSync, PollingOptions, SimConfig, SimReport, StaticPermutation,
-    Task, TerminationKind,
+    Ended, Jobs, PermutationKind, PhaseSync, PollingOptions, SimConfig, SimReport,
+    StaticPermutation, Stopped, Task, TerminationKind,
 };
 use treesplit_apps::spec::{AppSpec, AppVisitor, Published};
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
@@ -397,7 +397,8 @@ impl Case {
             {
                 let c = self.0;
                 let r = simulate_maybe_adversarial(make_root(), &c.config, &c.sim, c.empty_splits)
-                    .map_err(|e| e.to_string())?;
+                    .map_err(|e| e.to_string())?
+                    .into_report();
                 Ok((
                     r.report.t_par,
                     r.report.totals.messages,
@@ -434,7 +435,8 @@ impl Case {
     {
         let seq = run_sequential(make());
         let r = simulate_maybe_adversarial(make(), &self.config, &self.sim, self.empty_splits)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| e.to_string())?
+            .into_report();
         if r.report.output != seq.output {
             return Err(format!(
                 "result {:?} differs from the sequential {:?}",
@@ -537,13 +539,25 @@ pub fn simulate_maybe_adversarial<T: Task>(
     config: &Config,
     sim: &SimConfig,
     empty_splits: f64,
-) -> Result<SimReport<T::Output>, treesplit::RunError> {
+) -> Result<Ended<T, SimReport<T::Output>>, treesplit::RunError> {
     if empty_splits > 0.0 {
-        simulate(
+        let ended = simulate(
             EmptySplits::new(root, empty_splits, config.seed),
             config,
             sim,
-        )
+        )?;
+        Ok(match ended {
+            Ended::Finished(r) => Ended::Finished(r),
+            Ended::Stopped(s) => Ended::Stopped(Stopped {
+                limit: s.limit,
+                report: s.report,
+                remaining: s
+                    .remaining
+                    .into_iter()
+                    .filter_map(EmptySplits::into_inner)
+                    .collect(),
+            }),
+        })
     } else {
         simulate(root, config, sim)
     }

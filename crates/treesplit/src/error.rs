@@ -8,15 +8,14 @@
 //! the contract checks raise [`RunError::ContractViolated`] (see `crate::check`).
 
 use crate::config::ConfigError;
-use crate::stats::Report;
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Mutex, Once};
-use std::time::Duration;
+use std::sync::Once;
 
-/// Why a run did not produce a result.
+/// Why a run failed. (A run that a limit or an interrupt stopped did not fail: it ends in
+/// [`crate::Ended::Stopped`].)
 #[derive(Debug, Clone)]
 pub enum RunError {
     /// The configuration is unusable.
@@ -33,14 +32,6 @@ pub enum RunError {
     /// An internal invariant failed: work was lost or duplicated, or the library's own code
     /// panicked. Always a bug of treesplit.
     Internal(String),
-    /// The run reached its `Config::max_units` or `Config::time_limit`: every PE stopped
-    /// cleanly, and `partial` holds the report of what was done until then.
-    LimitReached {
-        /// The limit that stopped the run.
-        limit: Limit,
-        /// The partial report (units done, the partial merged output, T_par).
-        partial: Partial,
-    },
     /// A user's task broke the [`crate::Task`] contract (found by `Config::check`, or the
     /// cheap checks every debug build makes). A failed run, not a wrong answer: the answer
     /// was never produced.
@@ -65,106 +56,11 @@ impl PartialEq for RunError {
             }
             (Machine(a), Machine(b)) | (Internal(a), Internal(b)) => a == b,
             (WrongAnswer(a), WrongAnswer(b)) => a == b,
-            (
-                LimitReached {
-                    limit: a,
-                    partial: p,
-                },
-                LimitReached {
-                    limit: b,
-                    partial: q,
-                },
-            ) => a == b && p.work_units == q.work_units,
             (ContractViolated { pe: a, what: w }, ContractViolated { pe: b, what: v }) => {
                 a == b && w == v
             }
             _ => false,
         }
-    }
-}
-
-/// A run limit (`Config::max_units`, `Config::time_limit`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Limit {
-    /// At most this many work units in all (the run may overshoot by up to P·Δt units: each
-    /// PE finishes the slice it is in).
-    Units(u64),
-    /// At most this long (wall-clock, on every machine; each PE finishes its slice).
-    Time(Duration),
-    /// The run's interrupt flag was set (`Config::interrupt`: a signal, say).
-    Interrupted,
-}
-
-impl fmt::Display for Limit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Limit::Units(n) => write!(f, "the limit of {n} work units"),
-            Limit::Time(d) => write!(f, "the time limit of {:?}", d),
-            Limit::Interrupted => f.write_str("an interrupt"),
-        }
-    }
-}
-
-/// The partial report of a run stopped by a limit. Typed access with [`Partial::report`];
-/// the figures every report has are fields.
-#[derive(Clone)]
-pub struct Partial {
-    /// Work units done by all PEs.
-    pub work_units: u64,
-    /// Seconds (virtual units in the simulator) from the start to the stop.
-    pub t_par: f64,
-    report: Arc<Mutex<Box<dyn Any + Send>>>,
-    /// The unfinished work (`Config::keep_remaining`): a `Vec<T>` of the run's task type.
-    remaining: Arc<Mutex<Option<Box<dyn Any + Send>>>>,
-}
-
-impl Partial {
-    /// Wrap the partial report of a run.
-    pub(crate) fn new<O: Send + 'static>(report: Report<O>) -> Self {
-        Partial {
-            work_units: report.totals.work_units,
-            t_par: report.t_par,
-            report: Arc::new(Mutex::new(Box::new(report))),
-            remaining: Arc::new(Mutex::new(None)),
-        }
-    }
-
-    /// The partial report with the unfinished work of a run under `keep_remaining`.
-    pub(crate) fn with_remaining<T: Send + 'static>(self, remaining: Vec<T>) -> Self {
-        *self.remaining.lock().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(remaining));
-        self
-    }
-
-    /// The unfinished work of a run under `Config::keep_remaining`: every piece that was
-    /// held, queued or in flight when the run stopped (taken: a second call returns `None`;
-    /// `None` too when `T` is not the run's task type or the run did not keep its work).
-    /// The work done (the report's units and output) and these pieces are the whole
-    /// computation.
-    pub fn take_remaining<T: 'static>(&self) -> Option<Vec<T>> {
-        let mut guard = self.remaining.lock().unwrap_or_else(|e| e.into_inner());
-        match guard.take()?.downcast::<Vec<T>>() {
-            Ok(v) => Some(*v),
-            Err(other) => {
-                *guard = Some(other);
-                None
-            }
-        }
-    }
-
-    /// The partial report, with the output merged from every PE so far (`None` when `O` is
-    /// not the run's output type).
-    pub fn report<O: Clone + 'static>(&self) -> Option<Report<O>> {
-        let guard = self.report.lock().unwrap_or_else(|e| e.into_inner());
-        guard.downcast_ref::<Report<O>>().cloned()
-    }
-}
-
-impl fmt::Debug for Partial {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Partial")
-            .field("work_units", &self.work_units)
-            .field("t_par", &self.t_par)
-            .finish_non_exhaustive()
     }
 }
 
@@ -175,19 +71,6 @@ impl fmt::Display for RunError {
             RunError::PePanicked { pe, message } => write!(f, "PE {pe} panicked: {message}"),
             RunError::Machine(m) => write!(f, "machine error: {m}"),
             RunError::Internal(m) => write!(f, "internal error (a treesplit bug): {m}"),
-            RunError::LimitReached {
-                limit: Limit::Interrupted,
-                partial,
-            } => write!(
-                f,
-                "the run was interrupted (a signal) and stopped: {} work units done (T_par {:.6})",
-                partial.work_units, partial.t_par
-            ),
-            RunError::LimitReached { limit, partial } => write!(
-                f,
-                "the run reached {limit} and was stopped: {} work units done (T_par {:.6})",
-                partial.work_units, partial.t_par
-            ),
             RunError::ContractViolated { pe, what } => {
                 write!(f, "the task broke its contract on PE {pe}: {what}")
             }

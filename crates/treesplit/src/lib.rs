@@ -48,7 +48,7 @@
 //!     fn is_empty(&self) -> bool { self.lo >= self.hi }
 //! }
 //!
-//! let report = run(Squares { lo: 0, hi: 100_000 }, &Config::new(4)).unwrap();
+//! let report = run(Squares { lo: 0, hi: 100_000 }, &Config::new(4)).unwrap().into_report();
 //! assert_eq!(report.output, (0..100_000u64).map(|i| i * i).sum::<u64>());
 //! assert_eq!(report.totals.work_units, 100_000);
 //! ```
@@ -60,6 +60,7 @@ pub mod checkpoint;
 pub mod config;
 pub mod dag;
 pub(crate) mod driver;
+pub mod ended;
 pub mod error;
 pub mod machine;
 pub mod names;
@@ -81,7 +82,8 @@ pub use config::{
     Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError, DagScheduler, Embedding,
     Jobs, PermutationKind, PhaseSync, PollingOptions, StaticPermutation, TerminationKind,
 };
-pub use error::{Limit, Partial, RunError};
+pub use ended::{Ended, Limit, Stopped};
+pub use error::RunError;
 pub use machine::{simulate, Machine, SimConfig, SimReport, Simulator, Threads};
 pub use protocol::polling::embedding;
 pub use sequential::{run_sequential, SequentialReport};
@@ -92,6 +94,7 @@ pub use topology::Topology;
 pub use trace::Trace;
 
 /// Run `root` in parallel on the thread machine (one OS thread per PE).
-pub fn run<T: Task>(root: T, config: &Config) -> Result<Report<T::Output>, RunError> {
+/// The run finished, or a limit or an interrupt stopped it ([`Ended`]).
+pub fn run<T: Task>(root: T, config: &Config) -> Result<Ended<T>, RunError> {
     Threads::new().run(root, config)
 }

@@ -92,7 +92,9 @@ where
         let cfg = with_jobs(with_pes(base.clone(), p).delta_t(32).seed(p as u64 + 7), k);
         let r = {
             let (root, cfg) = (root.clone(), cfg.clone());
-            within(Duration::from_secs(60), move || run(root, &cfg))
+            within(Duration::from_secs(60), move || {
+                run(root, &cfg).map(treesplit::Ended::into_report)
+            })
         }
         .unwrap_or_else(|e| panic!("{what} threads P={p} {cfg:?}: {e}"));
         let tag = format!("{what} threads {cfg:?}");
@@ -104,6 +106,7 @@ where
         let cfg = with_jobs(with_pes(base.clone(), p).delta_t(16).seed(p as u64), k + 1);
         let tag = format!("{what} sim {topology} {cfg:?}");
         let s = simulate(root.clone(), &cfg, &sim_for(p, topology))
+            .map(treesplit::Ended::into_report)
             .unwrap_or_else(|e| panic!("{tag}: {e}"));
         assert_eq!(&s.report.output, output, "{tag}");
         assert_eq!(
@@ -356,7 +359,9 @@ fn prefix_sums_balance_as_promised() {
                     splittable,
                 })
                 .seed(p as u64);
-            let s = simulate(RangeSum::new(n), &cfg, &SimConfig::default()).unwrap();
+            let s = simulate(RangeSum::new(n), &cfg, &SimConfig::default())
+                .unwrap()
+                .into_report();
             assert_eq!(s.report.output, n * (n - 1) / 2);
             assert_eq!(s.report.totals.work_units, n);
             let limit = n.div_ceil(p as u64) + if splittable { 0 } else { n.div_ceil(1 << h) };
@@ -419,11 +424,14 @@ fn static_balancers_derive_h_from_estimates() {
             },
             "{kind}"
         );
-        let s = simulate(RangeSum::new(n), &resolved, &SimConfig::default()).unwrap();
+        let s = simulate(RangeSum::new(n), &resolved, &SimConfig::default())
+            .unwrap()
+            .into_report();
         assert_eq!(s.report.output, sum);
         assert_eq!(s.report.totals.work_units, n);
         // The simulator derives the same h itself from the unresolved configuration.
         let direct = simulate(RangeSum::new(n), &cfg, &SimConfig::default())
+            .map(treesplit::Ended::into_report)
             .unwrap_or_else(|e| panic!("{kind}: {e}"));
         assert_eq!(direct.report.output, sum, "{kind}");
         assert_eq!(direct.report.totals.work_units, n, "{kind}");
@@ -447,11 +455,14 @@ fn static_balancers_derive_h_from_estimates() {
                 let what = format!("{kind} noisy={noisy} {:?}", config.balancer.jobs());
                 let r = {
                     let (root, config) = (root.clone(), config.clone());
-                    within(Duration::from_secs(60), move || run(root, &config))
+                    within(Duration::from_secs(60), move || {
+                        run(root, &config).map(treesplit::Ended::into_report)
+                    })
                 }
                 .unwrap_or_else(|e| panic!("{what} threads: {e}"));
                 assert_eq!((r.output, r.totals.work_units), (output, units), "{what}");
                 let s = simulate(root.clone(), &config, &SimConfig::default())
+                    .map(treesplit::Ended::into_report)
                     .unwrap_or_else(|e| panic!("{what} sim: {e}"));
                 assert_eq!(
                     (s.report.output, s.report.totals.work_units),
@@ -473,7 +484,9 @@ fn static_balancers_derive_h_from_estimates() {
         let want = run_sequential(Tree::small());
         let threads = {
             let cfg = cfg.clone();
-            within(Duration::from_secs(60), move || run(Tree::small(), &cfg))
+            within(Duration::from_secs(60), move || {
+                run(Tree::small(), &cfg).map(treesplit::Ended::into_report)
+            })
         }
         .unwrap_or_else(|e| panic!("{kind} threads: {e}"));
         assert_eq!(
@@ -482,6 +495,7 @@ fn static_balancers_derive_h_from_estimates() {
             "{kind} threads"
         );
         let sim = simulate(Tree::small(), &cfg, &SimConfig::default())
+            .map(treesplit::Ended::into_report)
             .unwrap_or_else(|e| panic!("{kind} sim: {e}"));
         assert_eq!(
             (sim.report.output, sim.report.totals.work_units),
@@ -507,7 +521,9 @@ fn fast_initialization_starts_pes_busy() {
                 .delta_t(32)
                 .seed(3);
             assert_eq!(cfg.balancer.polling().map(|o| o.fast_init), Some(true));
-            let s = simulate(Tree::small(), &cfg, &SimConfig::default()).unwrap();
+            let s = simulate(Tree::small(), &cfg, &SimConfig::default())
+                .unwrap()
+                .into_report();
             assert_eq!(s.report.output, Tree::small().count(), "{balancer} P={p}");
             let started = s
                 .report
@@ -548,14 +564,18 @@ fn branch_and_bound_reaches_the_optimum_under_every_balancer() {
                 let what = format!("{balancer} {termination} P={p}");
                 let r = {
                     let (root, cfg) = (knap.clone(), cfg.clone());
-                    within(Duration::from_secs(60), move || run(root, &cfg).unwrap())
+                    within(Duration::from_secs(60), move || {
+                        run(root, &cfg).unwrap().into_report()
+                    })
                 };
                 valid(&r.output, &format!("{what} threads"));
             }
             for p in [1, 3, 16, 64] {
                 let cfg = case(*balancer, *termination, p, 8);
                 let what = format!("{balancer} {termination} sim P={p}");
-                let s = simulate(knap.clone(), &cfg, &SimConfig::default()).unwrap();
+                let s = simulate(knap.clone(), &cfg, &SimConfig::default())
+                    .unwrap()
+                    .into_report();
                 valid(&s.report.output, &what);
                 if p > 1 && s.report.totals.improvements > 1 {
                     assert!(
@@ -592,7 +612,9 @@ fn early_stop_ends_with_the_hit_under_every_balancer() {
                 let what = format!("{balancer} {termination} threads P={p}");
                 let r = {
                     let (root, cfg) = (root.clone(), cfg.clone());
-                    within(Duration::from_secs(60), move || run(root, &cfg).unwrap())
+                    within(Duration::from_secs(60), move || {
+                        run(root, &cfg).unwrap().into_report()
+                    })
                 };
                 assert_eq!(r.output.hit, Some(target), "{what}");
                 assert_eq!(r.output.tested, r.totals.work_units, "{what}");
@@ -601,7 +623,9 @@ fn early_stop_ends_with_the_hit_under_every_balancer() {
             for p in [1, 3, 64] {
                 let cfg = case(*balancer, *termination, p, 64);
                 let what = format!("{balancer} {termination} sim P={p}");
-                let s = simulate(root.clone(), &cfg, &SimConfig::default()).unwrap();
+                let s = simulate(root.clone(), &cfg, &SimConfig::default())
+                    .unwrap()
+                    .into_report();
                 assert_eq!(s.report.output.hit, Some(target), "{what}");
                 assert_eq!(s.report.output.tested, s.report.totals.work_units, "{what}");
                 assert!(s.report.totals.work_units <= n, "{what}");

@@ -27,7 +27,9 @@ use crate::plan::{MachinePlan, Published, RunPlan};
 use progress::Progress;
 use serde::Serialize;
 use std::path::Path;
-use treesplit::{run_sequential, Config, Machine, Report, RunError, SimConfig, SimReport, Task};
+use treesplit::{
+    run_sequential, Config, Ended, Machine, Report, RunError, SimConfig, SimReport, Task,
+};
 use treesplit_lab::dst::simulate_maybe_adversarial;
 
 /// A machine as the commands use it: the library's [`Machine`] plus what the command line
@@ -111,17 +113,14 @@ impl Machine for ThreadsMachine<'_> {
         "threads"
     }
 
-    fn run<T: Task>(
-        &self,
-        root: T,
-        config: &Config,
-    ) -> Result<Option<Report<T::Output>>, RunError> {
+    fn run<T: Task>(&self, root: T, config: &Config) -> Result<Ended<T>, RunError> {
         let t_seq = self.baseline.then(|| run_sequential(root.clone()).t_seq);
         let result = self.threads.run(root, config);
         self.progress.finish();
-        let mut report = result?;
-        report.t_seq = t_seq;
-        Ok(Some(report))
+        Ok(result?.map_report(|mut report| {
+            report.t_seq = t_seq;
+            report
+        }))
     }
 }
 
@@ -153,8 +152,8 @@ impl Machine for SimMachine {
         &self,
         root: T,
         config: &Config,
-    ) -> Result<Option<SimReport<T::Output>>, RunError> {
-        simulate_maybe_adversarial(root, config, &self.sim, self.empty_splits).map(Some)
+    ) -> Result<Ended<T, SimReport<T::Output>>, RunError> {
+        simulate_maybe_adversarial(root, config, &self.sim, self.empty_splits)
     }
 }
 

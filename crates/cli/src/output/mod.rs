@@ -14,7 +14,7 @@ pub mod trace;
 use serde::Serialize;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use treesplit::{ConfigError, RunError};
+use treesplit::{ConfigError, Limit, RunError};
 pub use treesplit_apps::spec::Published;
 
 /// Exit code of a successful run.
@@ -291,10 +291,22 @@ pub fn config_error(e: &ConfigError) -> String {
     }
 }
 
+/// A run that `limit` stopped after `work_units` units and `t_par`: a failed run.
+pub fn stopped(limit: Limit, work_units: u64, t_par: f64) -> Failure {
+    Failure::run(match limit {
+        Limit::Interrupted => format!(
+            "the run was interrupted (a signal) and stopped: {work_units} work units done (T_par {t_par:.6})"
+        ),
+        limit => format!(
+            "the run reached {limit} and was stopped: {work_units} work units done (T_par {t_par:.6})"
+        ),
+    })
+}
+
 impl From<RunError> for Failure {
     /// A run's error: a configuration the library rejects is bad input (in the flags'
     /// terms), a result that differs from the sequential run's a wrong answer, anything else
-    /// (a run limit reached, a task that broke its contract) a failed run.
+    /// (a task that broke its contract, a machine's failure) a failed run.
     fn from(e: RunError) -> Self {
         match e {
             RunError::InvalidConfig(c) => Failure::input(config_error(&c)),

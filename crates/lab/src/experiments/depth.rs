@@ -70,7 +70,8 @@ impl Depth {
                 .seed(self.seed);
             let root = Synthetic::new(params).map_err(DepthError::Input)?;
             let r = simulate(root, &config, &sim)
-                .map_err(|e| DepthError::Run(format!("P = {p}, h = {h}: {e}")))?;
+                .map_err(|e| DepthError::Run(format!("P = {p}, h = {h}: {e}")))?
+                .into_report();
             if r.report.output.units != params.work {
                 return Err(DepthError::Wrong(format!(
                     "P = {p}, h = {h}: {} units done, not {}",

@@ -166,7 +166,9 @@ pub fn measure(
             T: Task,
             T::Output: Display + PartialEq + Debug + Objective,
         {
-            let r = simulate(make_root(), &self.config, &self.sim).map_err(|e| e.to_string())?;
+            let r = simulate(make_root(), &self.config, &self.sim)
+                .map_err(|e| e.to_string())?
+                .into_report();
             let embedding = match self.config.balancer {
                 Balancer::PollAndShuffle { embedding, .. } => Some(embedding),
                 _ => None,

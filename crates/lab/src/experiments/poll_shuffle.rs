@@ -124,7 +124,9 @@ pub fn adaptive_rows(
                 ))
                 .delta_t(10)
                 .seed(1);
-            let s = simulate(synthetic(work, 0.3, 1), &config, net).expect("simulation");
+            let s = simulate(synthetic(work, 0.3, 1), &config, net)
+                .expect("simulation")
+                .into_report();
             let dims = u64::from(usize::BITS - (p.max(2) - 1).leading_zeros());
             let notes: u64 = s
                 .report
@@ -184,7 +186,9 @@ pub fn sync_rows(pes: &[usize], work: u64, round: u64, net: &SimConfig) -> Vec<S
                 .balancer(poll_and_shuffle(round, None, sync))
                 .delta_t(10)
                 .seed(1);
-            let s = simulate(synthetic(work, 0.3, 1), &config, net).expect("simulation");
+            let s = simulate(synthetic(work, 0.3, 1), &config, net)
+                .expect("simulation")
+                .into_report();
             assert_eq!(s.report.totals.work_units, work, "work conserved");
             rows.push(SyncRow {
                 pes: p,
@@ -326,7 +330,9 @@ pub fn knapsack_length_rows(
                 length,
                 ..machine.clone()
             };
-            let s = simulate(root, &config, &sim).map_err(|e| e.to_string())?;
+            let s = simulate(root, &config, &sim)
+                .map_err(|e| e.to_string())?
+                .into_report();
             let t = &s.report.totals;
             rows.push(KnapsackLengthRow {
                 network: sim.topology.to_string(),

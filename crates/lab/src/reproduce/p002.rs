@@ -82,7 +82,9 @@ fn sweep(ctx: &Ctx) -> Result<Arc<Sweep>, String> {
                 timeline_limit: 0,
                 ..SimConfig::default()
             };
-            let r = simulate(Synthetic::new(params)?, &config, &sim).map_err(|e| e.to_string())?;
+            let r = simulate(Synthetic::new(params)?, &config, &sim)
+                .map_err(|e| e.to_string())?
+                .into_report();
             if r.report.output.units != params.work {
                 return Err(format!("{}: wrong units", NAMES[k]));
             }

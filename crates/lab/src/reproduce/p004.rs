@@ -41,7 +41,9 @@ pub fn static_imbalance(
         timeline_limit: 0,
         ..SimConfig::default()
     };
-    let r = simulate(Synthetic::new(params)?, &config, &sim).map_err(|e| e.to_string())?;
+    let r = simulate(Synthetic::new(params)?, &config, &sim)
+        .map_err(|e| e.to_string())?
+        .into_report();
     if r.report.output.units != WORK {
         return Err(format!("α = {alpha}, P = {p}, h = {h}: wrong units"));
     }

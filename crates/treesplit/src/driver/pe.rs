@@ -11,7 +11,8 @@ use timeline::flush_splitting;
 
 use super::{message_kind, BoundExchange, Envelope, Flow, Handled, Incoming, Slice, Transport};
 use crate::config::Config;
-use crate::error::{Limit, RunError};
+use crate::ended::Limit;
+use crate::error::RunError;
 use crate::piece::{Fresh, Piece};
 use crate::protocol::termination::Signal;
 use crate::protocol::{self, Message, PeId, Protocol, Step};

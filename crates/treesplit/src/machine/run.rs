@@ -9,7 +9,8 @@
 //!   `Config::check` asks (`crate::check`);
 //! - runs the machine's erased run ([`Backend`]), a panic there becoming an error;
 //! - turns the merged output back into `T::Output` and the unfinished pieces into `Vec<T>`,
-//!   and a run limit reached into [`RunError::LimitReached`] with the partial report.
+//!   and the run's end into an [`Ended`]: finished, or stopped by a limit with the report and
+//!   the remaining pieces.
 //!
 //! The machines gather what their PEs ended with in a [`Gather`], which builds the report.
 
@@ -17,7 +18,8 @@ use crate::check::Checked;
 use crate::config::{Config, Jobs};
 use crate::dag::DagTask;
 use crate::driver::PeEnd;
-use crate::error::{catch_quietly, panic_error, Limit, Partial, RunError};
+use crate::ended::{self, Limit, Stopped};
+use crate::error::{catch_quietly, panic_error, RunError};
 use crate::piece::{Fresh, Piece, Yield};
 use crate::stats::{PeStats, Report};
 use crate::task::bag::{resolve, resolve_depth};
@@ -51,9 +53,15 @@ pub(crate) struct Start<'a> {
 /// How an erased run ended: `Ok(None)` on a process that does not get the result.
 pub(crate) type Ran<X> = Result<Option<Ended<X>>, RunError>;
 
-/// How a typed run ended, on the process that gets the result: the report and the machine's
-/// own figures.
-pub(crate) type Finished<O, X> = Option<(Report<O>, X)>;
+/// How a typed run ended on one process.
+pub(crate) enum Typed<T: Task, X> {
+    /// On the process that gets the result: the end and the machine's own figures.
+    Here(ended::Ended<T>, X),
+    /// On another process (MPI ranks other than 0): the resolved configuration, which the
+    /// result will be reported under.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    Elsewhere(Config),
+}
 
 /// How an erased run ended, on the process that gets the result.
 pub(crate) struct Ended<X> {
@@ -80,12 +88,12 @@ impl Ended<()> {
 }
 
 /// Run the root `make_root` builds with `config` on `backend`: the typed side of every
-/// machine's run (module comment). `Ok(None)` on a process that does not get the result.
+/// machine's run (module comment).
 pub(crate) fn run<T: Task, B: Backend>(
     backend: &B,
     make_root: impl FnOnce() -> T,
     config: &Config,
-) -> Result<Finished<T::Output, B::Extra>, RunError> {
+) -> Result<Typed<T, B::Extra>, RunError> {
     config.validate_root(TypeId::of::<T>() == TypeId::of::<DagTask>())?;
     // A static balancer that derives its number of jobs from the root's estimates: every
     // process builds the root and derives the same number (the derivation is deterministic).
@@ -119,20 +127,19 @@ pub(crate) fn run<T: Task, B: Backend>(
         extra,
     }) = run_erased(backend, start)?
     else {
-        return Ok(None);
+        return Ok(Typed::Elsewhere(config.clone()));
     };
     let mut report = report.map_output(Yield::into_typed::<T::Output>);
     report.notes.extend(resolved.note);
-    match limit {
-        Some(limit) => {
-            let remaining: Vec<T> = remaining.into_iter().map(Piece::into_typed).collect();
-            Err(RunError::LimitReached {
-                limit,
-                partial: Partial::new(report).with_remaining(remaining),
-            })
-        }
-        None => Ok(Some((report, extra))),
-    }
+    let ended = match limit {
+        Some(limit) => ended::Ended::Stopped(Stopped {
+            limit,
+            report,
+            remaining: remaining.into_iter().map(Piece::into_typed).collect(),
+        }),
+        None => ended::Ended::Finished(report),
+    };
+    Ok(Typed::Here(ended, extra))
 }
 
 /// The machine's erased run, a panic there becoming an error (compiled once per machine).

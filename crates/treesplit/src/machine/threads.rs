@@ -7,7 +7,7 @@
 //! inbox, so all PEs stop and the run returns [`RunError::PePanicked`] instead of hanging
 //! (a contract violation [`RunError::ContractViolated`], a panic of the library's own code
 //! [`RunError::Internal`]). A run limit stops the run through the driver; the run then
-//! returns [`RunError::LimitReached`] with the partial report. `max_units` counts the units
+//! ends [`Stopped`](crate::Ended::Stopped) with the partial report. `max_units` counts the units
 //! of all PEs in one shared atomic counter (updated once per slice, only when a limit is set).
 //! Any P ≥ 1 works, including more PEs than cores.
 
@@ -17,10 +17,10 @@ use crate::driver::{
     self, BoundExchange, Envelope, Flow, Handled, Incoming, MachineTime, PeDriver, PeEnd, Slice,
     Transport,
 };
+use crate::ended::Ended;
 use crate::error::{catch_quietly, panic_error, RunError};
 use crate::piece::{Fresh, Piece};
 use crate::protocol::{PeId, Step};
-use crate::stats::Report;
 use crate::task::{SharedIncumbent, Task};
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use crossbeam_utils::CachePadded;
@@ -109,9 +109,11 @@ impl<'a> Threads<'a> {
 
     /// Run `root` on `config.pes` threads with the configured balancer (under contract
     /// checks when `config.check`).
-    pub fn run<T: Task>(&self, root: T, config: &Config) -> Result<Report<T::Output>, RunError> {
-        let ran = run::run(self, || root, config)?;
-        Ok(ran.expect("the thread machine reports").0)
+    pub fn run<T: Task>(&self, root: T, config: &Config) -> Result<Ended<T>, RunError> {
+        match run::run(self, || root, config)? {
+            run::Typed::Here(ended, ()) => Ok(ended),
+            run::Typed::Elsewhere(_) => unreachable!("the thread machine holds the root"),
+        }
     }
 }
 

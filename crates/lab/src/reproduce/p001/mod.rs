@@ -142,7 +142,9 @@ fn thm14_2(ctx: &Ctx) -> Result<Finding, String> {
                 timeline_limit: 0,
                 ..SimConfig::default()
             };
-            let r = simulate(Synthetic::new(params)?, &config, &sim).map_err(|e| e.to_string())?;
+            let r = simulate(Synthetic::new(params)?, &config, &sim)
+                .map_err(|e| e.to_string())?
+                .into_report();
             Ok((p, r.report.t_par, r.theorem_14_2.unwrap_or(f64::NAN) + 1.0))
         })
         .collect();
@@ -218,7 +220,8 @@ fn prefix_runs(splittable: bool) -> Result<Vec<PrefixRun>, String> {
                 &config,
                 &table_sim(),
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| e.to_string())?
+            .into_report();
             let max_load = r.report.max_work_units();
             Ok((
                 p,
@@ -354,7 +357,8 @@ fn thm14_3(ctx: &Ctx) -> Result<Finding, String> {
                 ..SimConfig::default()
             };
             let r = simulate(DagTask::shared(dag.clone(), 1), &config, &sim)
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| e.to_string())?
+                .into_report();
             let (e, _) = evaluate(dag, &r.report.output, p, s.workers(p), 1, 1.0)
                 .map_err(|e| e.to_string())?;
             Ok(e)

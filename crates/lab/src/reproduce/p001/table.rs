@@ -108,7 +108,9 @@ pub(super) fn job_run(algo: Algo, m: u64, p: usize, seed: u64) -> Result<(f64, u
         .balancer(algo.balancer(m))
         .delta_t(16)
         .seed(seed);
-    let r = simulate(root, &config, &table_sim()).map_err(|e| e.to_string())?;
+    let r = simulate(root, &config, &table_sim())
+        .map_err(|e| e.to_string())?
+        .into_report();
     if r.report.output.units != total {
         return Err(format!(
             "{algo:?}: {} units, not {total}",

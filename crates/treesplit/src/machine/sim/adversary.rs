@@ -30,6 +30,11 @@ impl<T: Task> EmptySplits<T> {
         }
     }
 
+    /// The wrapped task (`None` for an empty piece the adversary made).
+    pub fn into_inner(self) -> Option<T> {
+        self.inner
+    }
+
     fn child(&self, inner: Option<T>) -> Self {
         EmptySplits {
             inner,

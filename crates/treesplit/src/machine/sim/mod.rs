@@ -56,6 +56,7 @@ pub use timeline::{Activity, Segment};
 use super::run::{self, Backend, Gather, Ran, Start};
 use crate::config::{Config, ConfigError};
 use crate::driver::{BoundExchange, MachineTime, PeDriver};
+use crate::ended::Ended;
 use crate::error::RunError;
 use crate::task::Task;
 use engine::Engine;
@@ -195,9 +196,11 @@ pub fn simulate<T: Task>(
     root: T,
     config: &Config,
     sim: &SimConfig,
-) -> Result<SimReport<T::Output>, RunError> {
-    let (report, figures) = run::run(sim, || root, config)?.expect("the simulator reports");
-    Ok(figures.report(report))
+) -> Result<Ended<T, SimReport<T::Output>>, RunError> {
+    match run::run(sim, || root, config)? {
+        run::Typed::Here(ended, figures) => Ok(ended.map_report(|r| figures.report(r))),
+        run::Typed::Elsewhere(_) => unreachable!("the simulator holds the root"),
+    }
 }
 
 impl Backend for SimConfig {
@@ -319,5 +322,5 @@ pub struct Simulator {
 }
 
 machine!(Simulator, "sim", SimReport, |m, root, config| {
-    simulate(root, config, &m.sim).map(Some)
+    simulate(root, config, &m.sim)
 });
