@@ -19,8 +19,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use treesplit::checkpoint::Snapshot;
 use treesplit::dag::{evaluate, Dag, DagTask};
+use treesplit::machine::simulate_dag;
 use treesplit::task::pieces::Pieces;
-use treesplit::{run_sequential, simulate, Config, DagScheduler, Ended, Outcome, SimConfig, Task};
+use treesplit::{
+    run_sequential, simulate, Config, DagConfig, DagScheduler, Ended, Outcome, SimConfig, Task,
+};
 use treesplit_apps::bfs::{level_bfs, sequential_bfs, Graph, LevelPiece};
 use treesplit_apps::hashtable::{HashtableSpec, KeySource};
 use treesplit_apps::integrate::{Integrand, IntegrateParams};
@@ -417,13 +420,11 @@ fn check_bfs(case: &Case, rmat: (u32, u64, u64), source: u32) -> Result<(), Stri
 
 /// A DAG under `scheduler` on the case's simulated machine.
 fn check_dag(case: &Case, dag: &Arc<Dag>, scheduler: DagScheduler) -> Result<(), String> {
-    let config = Config::new(case.config.pes)
-        .dag(scheduler)
+    let config = DagConfig::new(case.config.pes, scheduler)
         .delta_t(case.config.delta_t)
         .seed(case.config.seed);
-    let r = simulate(DagTask::shared(Arc::clone(dag), 0), &config, &case.sim)
-        .map_err(|e| e.to_string())?
-        .into_report();
+    let r = simulate_dag(DagTask::shared(Arc::clone(dag), 0), &config, &case.sim)
+        .map_err(|e| e.to_string())?;
     let p = r.report.pes();
     let (e, _) = evaluate(dag, &r.report.output, p, scheduler.workers(p), 1, 1.0)
         .map_err(|e| format!("infeasible schedule: {e}"))?;

@@ -79,8 +79,9 @@ pub mod topology;
 pub mod trace;
 
 pub use config::{
-    Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError, DagScheduler, Embedding,
-    Jobs, PermutationKind, PhaseSync, PollingOptions, StaticPermutation, TerminationKind,
+    Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError, DagConfig, DagScheduler,
+    Embedding, Jobs, PermutationKind, PhaseSync, PollingOptions, StaticPermutation,
+    TerminationKind,
 };
 pub use ended::{Ended, Limit, Stopped};
 pub use error::RunError;

@@ -88,7 +88,8 @@ pub trait Erased: Send {
     fn as_exact_mut(&mut self) -> &mut dyn Any;
     /// The value to serialize (the typed value's own bytes).
     fn as_serialize(&self) -> &dyn erased_serde::Serialize;
-    /// The user's task (beneath any wrapper), to look at.
+    /// The user's task (beneath any wrapper), to look at (unit tests).
+    #[cfg(test)]
     fn as_any(&self) -> &dyn Any;
     /// The user's task (beneath any wrapper), to take back.
     fn into_any(self: Box<Self>) -> Box<dyn Any>;
@@ -155,6 +156,7 @@ impl<T: Task> Erased for T {
     fn as_serialize(&self) -> &dyn erased_serde::Serialize {
         self
     }
+    #[cfg(test)]
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -214,17 +216,19 @@ impl Piece {
         self.0.estimate()
     }
 
-    /// The user's task beneath any wrapper.
-    pub fn as_any(&self) -> &dyn Any {
-        self.0.as_any()
-    }
-
     /// The user's task beneath any wrapper, taken.
     pub fn into_any(self) -> Box<dyn Any> {
         self.0.into_any()
     }
 
-    /// The user's task, when it is a `T`.
+    /// The user's task beneath any wrapper (unit tests).
+    #[cfg(test)]
+    pub(crate) fn as_any(&self) -> &dyn Any {
+        self.0.as_any()
+    }
+
+    /// The user's task, when it is a `T` (unit tests look at pieces).
+    #[cfg(test)]
     pub fn downcast_ref<T: 'static>(&self) -> Option<&T> {
         self.0.as_any().downcast_ref()
     }

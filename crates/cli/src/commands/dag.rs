@@ -41,7 +41,7 @@ pub fn dag(plan: &DagPlan) -> Result<(), Failure> {
         match &plan.machine {
             MachinePlan::Sim { pes, sim, .. } => {
                 let config = plan.config(*pes)?;
-                let r = treesplit::simulate(root, &config, sim)?.into_report();
+                let r = treesplit::machine::simulate_dag(root, &config, sim)?;
                 output::Notes {
                     quiet: plan.out.quiet,
                 }
@@ -50,7 +50,7 @@ pub fn dag(plan: &DagPlan) -> Result<(), Failure> {
             }
             MachinePlan::Threads { pes, .. } => {
                 let config = plan.config(*pes)?;
-                let r = treesplit::Threads::new().run(root, &config)?.into_report();
+                let r = treesplit::Threads::new().run_dag(root, &config)?;
                 (Some(r), "threads", 1e-9, plan.unit_ns)
             }
             MachinePlan::Mpi { pes } => (mpi_run(plan, root, *pes)?, "mpi", 1e-9, plan.unit_ns),
@@ -195,7 +195,7 @@ fn mpi_run(
         )));
     }
     let config = plan.config(size)?;
-    let report = mpi.run(|| root, &config)?.into_report();
+    let report = mpi.run_dag(|| root, &config)?;
     Ok((mpi.rank() == 0).then_some(report))
 }
 

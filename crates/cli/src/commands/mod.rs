@@ -294,7 +294,7 @@ pub fn resolve_jobs<T: Task>(config: &Config, root: &T, notes: Notes) -> Result<
     let resolved = treesplit::task::bag::resolve_depth(config, root)
         .map_err(|e| Failure::input(output::config_error(&e)))?;
     if let Some(note) = &resolved.note {
-        notes.note(format_args!("{note}"));
+        notes.note(format_args!("{}", output::library_note(note)));
     }
     Ok(resolved.config)
 }

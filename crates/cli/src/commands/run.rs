@@ -206,7 +206,7 @@ where
         };
         let report: &Report<T::Output> = r.as_ref();
         for note in &report.notes {
-            notes.note(format_args!("{note}"));
+            notes.note(format_args!("{}", output::library_note(note)));
         }
         let check = (self.published)(&report.output);
         let table = match &plan.app {

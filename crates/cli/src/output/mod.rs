@@ -282,13 +282,16 @@ pub fn config_error(e: &ConfigError) -> String {
         ConfigError::VirtualTimeOverflow => format!("{e}"),
         ConfigError::ZeroMaxUnits => "--max-units must be at least 1".into(),
         ConfigError::ZeroTimeLimit => "--time-limit must be more than zero".into(),
-        ConfigError::DagSchedulerOnTree(_)
-        | ConfigError::TreeBalancerOnDag(_)
-        | ConfigError::DagOption(_) => format!("{e}"),
         ConfigError::TooManyThreads { pes, max } => format!(
             "--pes {pes} is more than the thread machine runs ({max}, one OS thread per PE); use `treesplit sim` for larger machines"
         ),
     }
+}
+
+/// A note of the library's (`Report::notes`) in the command line's words: the options it
+/// names become the flags that set them.
+pub fn library_note(note: &str) -> String {
+    note.replace("Jobs::Depth or Jobs::PerPe", "--h or --q")
 }
 
 /// A run that `limit` stopped after `work_units` units and `t_par`: a failed run.

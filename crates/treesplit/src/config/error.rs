@@ -1,7 +1,7 @@
 //! What can be wrong with a configuration, in the library's terms. The CLI names its own
 //! flags when it reports these; other front ends can do the same.
 
-use super::balancer::{BalancerKind, DagScheduler};
+use super::balancer::BalancerKind;
 use std::fmt;
 
 /// Why a [`super::Config`] (or a simulated machine) cannot run.
@@ -111,12 +111,6 @@ pub enum ConfigError {
     ZeroMaxUnits,
     /// A time limit of zero.
     ZeroTimeLimit,
-    /// A DAG scheduler was asked to run a tree-shaped task (it runs only `dag::DagTask`).
-    DagSchedulerOnTree(DagScheduler),
-    /// A tree balancer was asked to run a task DAG (`dag::DagTask` needs a DAG scheduler).
-    TreeBalancerOnDag(BalancerKind),
-    /// An option that DAG schedulers do not support (the response tree, limits, `check`).
-    DagOption(&'static str),
 }
 
 impl fmt::Display for ConfigError {
@@ -190,17 +184,6 @@ impl fmt::Display for ConfigError {
             ),
             ConfigError::ZeroMaxUnits => write!(f, "the limit of work units must be at least 1"),
             ConfigError::ZeroTimeLimit => write!(f, "the time limit must be more than zero"),
-            ConfigError::DagSchedulerOnTree(s) => write!(
-                f,
-                "the DAG scheduler {s} runs task DAGs only, not a tree-shaped computation"
-            ),
-            ConfigError::TreeBalancerOnDag(b) => write!(
-                f,
-                "{b} balances tree-shaped computations; a task DAG needs a DAG scheduler (master-worker, random-static or work-stealing)"
-            ),
-            ConfigError::DagOption(what) => {
-                write!(f, "the DAG schedulers do not support {what}")
-            }
             ConfigError::ZeroLatency => write!(
                 f,
                 "the message latency must be at least 1 (messages cannot be instantaneous)"

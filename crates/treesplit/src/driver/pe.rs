@@ -93,6 +93,7 @@ impl PeDriver {
     pub(crate) fn new(
         me: PeId,
         config: &Config,
+        env: &crate::protocol::Env,
         fresh: Fresh,
         root: Option<Piece>,
         machine: MachineTime,
@@ -107,7 +108,7 @@ impl PeDriver {
             // A resumed search starts from the bound it had found.
             incumbent.get().offer(value);
         }
-        let proto = protocol::new_pe(me, config, fresh, root);
+        let proto = protocol::new_pe(me, config, env, fresh, root);
         let round_ticks = proto
             .round_length()
             .map_or(0, |r| r.saturating_mul(machine.ticks_per_round_unit).max(1));

@@ -39,7 +39,7 @@ mod run;
 pub mod sim;
 pub mod threads;
 
-pub use sim::{simulate, SimConfig, SimReport, Simulator};
+pub use sim::{simulate, simulate_dag, SimConfig, SimReport, Simulator};
 pub use threads::Threads;
 
 use crate::config::Config;

@@ -28,7 +28,9 @@
 
 use super::run::{self, Backend, Gather, Ran, Start};
 use crate::check::Checked;
+use crate::config::DagConfig;
 use crate::config::{Config, ConfigError};
+use crate::dag::{DagTask, Schedule};
 use crate::driver::{
     self, BoundExchange, Envelope, Flow, Handled, Incoming, MachineTime, PeDriver, Slice,
     Transport, WireStats,
@@ -36,6 +38,7 @@ use crate::driver::{
 use crate::ended::{Ended, Limit, Stopped};
 use crate::error::{catch_quietly, panic_error, RunError};
 use crate::piece::{Decoders, Decoding};
+use crate::protocol::Env;
 use crate::protocol::PeId;
 use crate::stats::Report;
 use crate::task::Task;
@@ -102,19 +105,48 @@ impl Mpi {
         make_root: impl FnOnce() -> T,
         config: &Config,
     ) -> Result<Ended<T>, RunError> {
-        if config.pes != self.size() {
-            return Err(RunError::InvalidConfig(ConfigError::PesMismatch {
-                pes: config.pes,
-                machine: self.size(),
-            }));
-        }
+        self.check_size(config)?;
         // Messages decode to pieces of `T` (with their names under contract checks).
         let _decoding = Decoding::install(if config.check {
             Checked::decoders::<T>()
         } else {
             Decoders::of::<T>()
         });
-        match run::run(self, make_root, config)? {
+        self.run_with(make_root, config, Env::default())
+    }
+
+    /// Schedule the task DAG `make_root` builds on every rank (see [`DagConfig`]); every
+    /// rank gets the report.
+    pub fn run_dag(
+        &self,
+        make_root: impl FnOnce() -> DagTask,
+        config: &DagConfig,
+    ) -> Result<Report<Schedule>, RunError> {
+        let root = make_root();
+        let (config, env) = run::dag_setup(config, &root);
+        self.check_size(&config)?;
+        let _decoding = Decoding::install(Decoders::of::<DagTask>());
+        Ok(self.run_with(|| root, &config, env)?.into_report())
+    }
+
+    fn check_size(&self, config: &Config) -> Result<(), RunError> {
+        if config.pes != self.size() {
+            return Err(RunError::InvalidConfig(ConfigError::PesMismatch {
+                pes: config.pes,
+                machine: self.size(),
+            }));
+        }
+        Ok(())
+    }
+
+    /// [`Mpi::run`] with the PEs' environment `env`; every rank gets the report.
+    fn run_with<T: Task>(
+        &self,
+        make_root: impl FnOnce() -> T,
+        config: &Config,
+        env: Env,
+    ) -> Result<Ended<T>, RunError> {
+        match run::run(self, make_root, config, env)? {
             run::Typed::Here(ended, ()) => {
                 let mut bytes = encode_report(&ended)?;
                 self.broadcast_bytes(&mut bytes);
@@ -140,7 +172,7 @@ impl Mpi {
     /// One rank's run: rank 0 gets the report, the run limit any rank reached and the work
     /// left on all ranks.
     fn run_rank(&self, start: Start<'_>) -> Ran<()> {
-        let (root, config, fresh) = (start.root, start.config, start.fresh);
+        let (root, config, fresh, env) = (start.root, start.config, start.fresh, &start.env);
         let rank = self.rank();
         self.world.barrier();
         // Rounds of synchronous balancers run on the local clock, started together by the
@@ -172,7 +204,16 @@ impl Mpi {
             ticks_per_round_unit: 1000,
             tick_seconds: 1e-9,
         };
-        let mut pe = PeDriver::new(rank, config, fresh, root, clock, BoundExchange::ToAll, None);
+        let mut pe = PeDriver::new(
+            rank,
+            config,
+            env,
+            fresh,
+            root,
+            clock,
+            BoundExchange::ToAll,
+            None,
+        );
         driver::drive(&mut pe, &mut link)?;
         let now = link.elapsed();
         let t_par = now as f64 * 1e-9;

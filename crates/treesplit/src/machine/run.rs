@@ -3,8 +3,8 @@
 //! The machines' generic entry points (`Threads::run`, `simulate`, the MPI machine's `run`,
 //! which also installs the decoders of its task type) hand their root to [`run`], which with
 //! the pieces' virtual functions is all of a run that is compiled once per task type. It
-//! - checks the root's kind against the configuration and resolves a static balancer's
-//!   number of jobs (`task::bag::resolve_depth`);
+//! - resolves a static balancer's number of jobs (`task::bag::resolve_depth`; a DAG run
+//!   has none);
 //! - erases the root into a piece (`crate::piece`), under contract checks when
 //!   `Config::check` asks (`crate::check`);
 //! - runs the machine's erased run ([`Backend`]), a panic there becoming an error;
@@ -16,15 +16,14 @@
 
 use crate::check::Checked;
 use crate::config::{Config, Jobs};
-use crate::dag::DagTask;
 use crate::driver::PeEnd;
 use crate::ended::{self, Limit, Stopped};
 use crate::error::{catch_quietly, panic_error, RunError};
 use crate::piece::{Fresh, Piece, Yield};
+use crate::protocol::Env;
 use crate::stats::{PeStats, Report};
-use crate::task::bag::{resolve, resolve_depth};
+use crate::task::bag::{resolve, resolve_depth, Resolved};
 use crate::task::Task;
-use std::any::TypeId;
 
 /// A machine's erased run.
 pub(crate) trait Backend {
@@ -48,6 +47,8 @@ pub(crate) struct Start<'a> {
     pub config: &'a Config,
     /// Makes the run's result accumulators.
     pub fresh: Fresh,
+    /// What the entry point tells the PEs (a DAG run); the machine adds its network.
+    pub env: Env,
 }
 
 /// How an erased run ended: `Ok(None)` on a process that does not get the result.
@@ -93,14 +94,23 @@ pub(crate) fn run<T: Task, B: Backend>(
     backend: &B,
     make_root: impl FnOnce() -> T,
     config: &Config,
+    env: Env,
 ) -> Result<Typed<T, B::Extra>, RunError> {
-    config.validate_root(TypeId::of::<T>() == TypeId::of::<DagTask>())?;
     // A static balancer that derives its number of jobs from the root's estimates: every
     // process builds the root and derives the same number (the derivation is deterministic).
     let holds_root = backend.holds_root();
     let measures = config.balancer.jobs() == Some(Jobs::FromEstimates);
     let root = (holds_root || measures).then(make_root);
     let resolved = match &root {
+        // A DAG scheduler cuts no jobs: the balancer is unused.
+        _ if env.dag.is_some() => {
+            config.validate_options()?;
+            Resolved {
+                config: config.clone(),
+                alpha: None,
+                note: None,
+            }
+        }
         Some(root) => resolve_depth(config, root)?,
         None => resolve(config, &|| {
             unreachable!("the root is built where it is measured")
@@ -119,6 +129,7 @@ pub(crate) fn run<T: Task, B: Backend>(
         root,
         config,
         fresh: Fresh::of::<T::Output>(),
+        env,
     };
     let Some(Ended {
         report,
@@ -212,4 +223,20 @@ impl Gather {
             extra: (),
         })
     }
+}
+
+/// The configuration and the PEs' environment of the DAG run of `root` under `config`.
+pub(crate) fn dag_setup(
+    config: &crate::config::DagConfig,
+    root: &crate::dag::DagTask,
+) -> (Config, Env) {
+    let env = Env {
+        network: None,
+        dag: Some(crate::protocol::DagRun {
+            scheduler: config.scheduler,
+            dag: root.dag.clone(),
+            unit_ns: root.unit_ns,
+        }),
+    };
+    (config.config(), env)
 }

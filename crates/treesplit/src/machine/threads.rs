@@ -12,7 +12,9 @@
 //! Any P ≥ 1 works, including more PEs than cores.
 
 use super::run::{self, Backend, Gather, Ran, Start};
+use crate::config::DagConfig;
 use crate::config::{Config, ConfigError};
+use crate::dag::{DagTask, Schedule};
 use crate::driver::{
     self, BoundExchange, Envelope, Flow, Handled, Incoming, MachineTime, PeDriver, PeEnd, Slice,
     Transport,
@@ -20,7 +22,8 @@ use crate::driver::{
 use crate::ended::Ended;
 use crate::error::{catch_quietly, panic_error, RunError};
 use crate::piece::{Fresh, Piece};
-use crate::protocol::{PeId, Step};
+use crate::protocol::{Env, PeId, Step};
+use crate::stats::Report;
 use crate::task::{SharedIncumbent, Task};
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use crossbeam_utils::CachePadded;
@@ -110,8 +113,17 @@ impl<'a> Threads<'a> {
     /// Run `root` on `config.pes` threads with the configured balancer (under contract
     /// checks when `config.check`).
     pub fn run<T: Task>(&self, root: T, config: &Config) -> Result<Ended<T>, RunError> {
-        match run::run(self, || root, config)? {
+        match run::run(self, || root, config, Env::default())? {
             run::Typed::Here(ended, ()) => Ok(ended),
+            run::Typed::Elsewhere(_) => unreachable!("the thread machine holds the root"),
+        }
+    }
+
+    /// Schedule the task DAG `root` on `config.pes` threads (see [`DagConfig`]).
+    pub fn run_dag(&self, root: DagTask, config: &DagConfig) -> Result<Report<Schedule>, RunError> {
+        let (config, env) = run::dag_setup(config, &root);
+        match run::run(self, || root, &config, env)? {
+            run::Typed::Here(ended, ()) => Ok(ended.into_report()),
             run::Typed::Elsewhere(_) => unreachable!("the thread machine holds the root"),
         }
     }
@@ -121,7 +133,7 @@ impl Backend for Threads<'_> {
     type Extra = ();
 
     fn run(&self, start: Start<'_>) -> Ran<()> {
-        let (root, config, fresh) = (start.root, start.config, start.fresh);
+        let (root, config, fresh, env) = (start.root, start.config, start.fresh, &start.env);
         let p = config.pes;
         if p > MAX_THREADS {
             return Err(RunError::InvalidConfig(ConfigError::TooManyThreads {
@@ -154,7 +166,8 @@ impl Backend for Threads<'_> {
                 let done_tx = done_tx.clone();
                 let root = if me == 0 { root.take() } else { None };
                 let body = move || {
-                    let outcome = catch_quietly(|| pe_loop(me, config, fresh, root, inbox, shared));
+                    let outcome =
+                        catch_quietly(|| pe_loop(me, config, env, fresh, root, inbox, shared));
                     let result = match outcome {
                         Ok(r) => r,
                         Err(payload) => {
@@ -237,6 +250,7 @@ impl Backend for Threads<'_> {
 fn pe_loop(
     me: PeId,
     config: &Config,
+    env: &Env,
     fresh: Fresh,
     root: Option<Piece>,
     inbox: &Receiver<Inbound>,
@@ -257,6 +271,7 @@ fn pe_loop(
     let mut pe = PeDriver::new(
         me,
         config,
+        env,
         fresh,
         root,
         clock,

@@ -237,11 +237,40 @@ pub trait Protocol: Send {
     fn settle_ahead(&mut self, _keep: u32, _incumbent: &dyn Incumbent) {}
 }
 
-/// Build the state machine of PE `me` for the configured balancer. PE 0 gets the root task;
-/// `fresh` makes the run's result accumulators.
-pub fn new_pe(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> Box<dyn Protocol> {
-    if let Some(scheduler) = config.dag {
-        return Box::new(dag::DagPe::new(me, config, fresh, scheduler, root));
+/// What the machine and the run's entry point tell every PE beside the user's configuration.
+#[derive(Debug, Clone, Default)]
+pub struct Env {
+    /// The interconnect the PEs sit on, as the machine knows it: the simulator's topology,
+    /// which poll-and-shuffle plans its phases for (`polling::embedding`). None (threads,
+    /// MPI): a hypercube numbering.
+    pub network: Option<crate::topology::Topology>,
+    /// A DAG run (the machines' `run_dag`): its scheduler replaces the balancer.
+    pub dag: Option<DagRun>,
+}
+
+/// A DAG run as its PEs see it: the scheduler and the DAG, which every PE holds from the
+/// entry point (PE 0 still sends the root down the tree of PEs: that message starts them).
+#[derive(Debug, Clone)]
+pub struct DagRun {
+    /// The scheduler.
+    pub scheduler: crate::config::DagScheduler,
+    /// The DAG.
+    pub dag: std::sync::Arc<crate::dag::Dag>,
+    /// Nanoseconds of busy work per unit of cost on real machines.
+    pub unit_ns: u64,
+}
+
+/// Build the state machine of PE `me` for the configured balancer (or the DAG scheduler of
+/// `env`). PE 0 gets the root task; `fresh` makes the run's result accumulators.
+pub fn new_pe(
+    me: PeId,
+    config: &Config,
+    env: &Env,
+    fresh: Fresh,
+    root: Option<Piece>,
+) -> Box<dyn Protocol> {
+    if let Some(run) = &env.dag {
+        return Box::new(dag::DagPe::new(me, config, fresh, run.clone(), root));
     }
     match config.balancer {
         Balancer::RandomPolling { .. }
@@ -249,7 +278,7 @@ pub fn new_pe(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> B
         | Balancer::GlobalRoundRobin { .. }
         | Balancer::RandomShift { .. }
         | Balancer::PollAndShuffle { .. } => {
-            Box::new(polling::Polling::new(me, config, fresh, root))
+            Box::new(polling::Polling::new(me, config, env.network, fresh, root))
         }
         Balancer::RandomStatic { .. }
         | Balancer::Block { .. }

@@ -55,11 +55,6 @@ pub(crate) fn resolve(
         alpha: None,
         note: None,
     };
-    if config.dag.is_some() {
-        // A DAG scheduler cuts no jobs: the balancer and its number of jobs are unused.
-        config.validate_options()?;
-        return Ok(resolved);
-    }
     if config.balancer.jobs() == Some(Jobs::FromEstimates) {
         config.validate_options()?;
         let kind = config.balancer.kind();

@@ -54,10 +54,12 @@ pub use report::{RequestQueue, SimReport, Theorem1};
 pub use timeline::{Activity, Segment};
 
 use super::run::{self, Backend, Gather, Ran, Start};
-use crate::config::{Config, ConfigError};
+use crate::config::{Config, ConfigError, DagConfig};
+use crate::dag::{DagTask, Schedule};
 use crate::driver::{BoundExchange, MachineTime, PeDriver};
 use crate::ended::Ended;
 use crate::error::RunError;
+use crate::protocol::Env;
 use crate::task::Task;
 use engine::Engine;
 use events::EventQueue;
@@ -197,8 +199,22 @@ pub fn simulate<T: Task>(
     config: &Config,
     sim: &SimConfig,
 ) -> Result<Ended<T, SimReport<T::Output>>, RunError> {
-    match run::run(sim, || root, config)? {
+    match run::run(sim, || root, config, Env::default())? {
         run::Typed::Here(ended, figures) => Ok(ended.map_report(|r| figures.report(r))),
+        run::Typed::Elsewhere(_) => unreachable!("the simulator holds the root"),
+    }
+}
+
+/// Simulate the schedule of the task DAG `root` on `config.pes` PEs of the machine `sim`
+/// (see [`DagConfig`]).
+pub fn simulate_dag(
+    root: DagTask,
+    config: &DagConfig,
+    sim: &SimConfig,
+) -> Result<SimReport<Schedule>, RunError> {
+    let (config, env) = run::dag_setup(config, &root);
+    match run::run(sim, || root, &config, env)? {
+        run::Typed::Here(ended, figures) => Ok(figures.report(ended.into_report())),
         run::Typed::Elsewhere(_) => unreachable!("the simulator holds the root"),
     }
 }
@@ -208,17 +224,17 @@ impl Backend for SimConfig {
 
     fn run(&self, start: Start<'_>) -> Ran<SimFigures> {
         let (root, config, fresh) = (start.root, start.config, start.fresh);
+        // The PEs know the network they sit on (poll-and-shuffle plans its phases for it).
+        let env = &Env {
+            network: Some(self.topology),
+            ..start.env
+        };
         let sim = self;
         sim.validate(config.pes)?;
         let start = Instant::now();
         let p = config.pes;
         let slowness: HashMap<usize, f64> = sim.slow.iter().copied().collect();
         let mut root = root;
-        // The PEs know the network they sit on (poll-and-shuffle plans its phases for it).
-        let pe_config = &Config {
-            network: Some(sim.topology),
-            ..config.clone()
-        };
         let clock = MachineTime {
             now: 0,
             ticks_per_round_unit: 1,
@@ -232,7 +248,8 @@ impl Backend for SimConfig {
                 sim: SimPe::new(slowness.get(&i).copied().unwrap_or(1.0)),
                 driver: PeDriver::new(
                     i,
-                    pe_config,
+                    config,
+                    env,
                     fresh,
                     root,
                     clock,
@@ -324,3 +341,19 @@ pub struct Simulator {
 machine!(Simulator, "sim", SimReport, |m, root, config| {
     simulate(root, config, &m.sim)
 });
+
+impl Simulator {
+    /// The simulated machine `sim`.
+    pub fn new(sim: SimConfig) -> Self {
+        Simulator { sim }
+    }
+
+    /// Simulate the schedule of the task DAG `root` (see [`simulate_dag`]).
+    pub fn run_dag(
+        &self,
+        root: DagTask,
+        config: &DagConfig,
+    ) -> Result<SimReport<Schedule>, RunError> {
+        simulate_dag(root, config, &self.sim)
+    }
+}

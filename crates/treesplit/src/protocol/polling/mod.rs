@@ -89,7 +89,13 @@ pub struct Polling {
 impl Polling {
     /// PE `me` of the configured run; PE 0 passes the root task. The victim rule follows
     /// `config.balancer`; `fresh` makes the run's result accumulators.
-    pub fn new(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> Self {
+    pub fn new(
+        me: PeId,
+        config: &Config,
+        network: Option<crate::topology::Topology>,
+        fresh: Fresh,
+        root: Option<Piece>,
+    ) -> Self {
         let p = config.pes;
         let root = root.filter(|t| !t.is_empty());
         let options = *config
@@ -110,7 +116,7 @@ impl Polling {
             awaiting_reply: false,
             awaiting_root: fast_init && me != 0,
             shuffle: matches!(config.balancer, Balancer::PollAndShuffle { .. })
-                .then(|| Box::new(PollAndShuffle::new(me, config))),
+                .then(|| Box::new(PollAndShuffle::new(me, config, network))),
         };
         if let Some(root) = root {
             if fast_init {
