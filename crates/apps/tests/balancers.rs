@@ -8,9 +8,11 @@
 //! tasks in `crates/treesplit/tests/balancers.rs`.
 
 use std::time::Duration;
+use treesplit::config::TerminationKind;
+use treesplit::machine::sim::Topology;
 use treesplit::{
     run, run_sequential, simulate, Balancer, BalancerKind, Config, Jobs, PollingOptions, SimConfig,
-    Task, TerminationKind, Topology,
+    Task,
 };
 use treesplit_testkit::support::within;
 

@@ -12,12 +12,14 @@
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt::{Debug, Display};
+use treesplit::config::{
+    Adaptive, BundleRule, Embedding, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
+};
 use treesplit::machine::sim::adversary::EmptySplits;
 use treesplit::machine::sim::{Delay, MessageLength, Routing, Topology};
 use treesplit::{
-    run_sequential, simulate, Adaptive, Balancer, BalancerKind, BundleRule, Config, Embedding,
-    Ended, Jobs, PermutationKind, PhaseSync, PollingOptions, SimConfig, SimReport,
-    StaticPermutation, Stopped, Task, TerminationKind,
+    run_sequential, simulate, Balancer, BalancerKind, Config, Ended, Jobs, PollingOptions,
+    SimConfig, SimReport, Stopped, Task,
 };
 use treesplit_apps::spec::{AppSpec, AppVisitor, Published};
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
@@ -512,7 +514,8 @@ impl Case {
             {
                 // Every permutation moves pieces whole: one more hop on their response chains.
                 let dims =
-                    treesplit::embedding::plan(Some(self.sim.topology), p, embedding).phases();
+                    treesplit::machine::sim::embedding::plan(Some(self.sim.topology), p, embedding)
+                        .phases();
                 let permutations = (t_par / (round * dims).max(1) as f64).ceil() as u64 + 1;
                 bound += 2 * permutations * latency.max(1);
             }

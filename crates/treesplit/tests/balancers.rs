@@ -9,11 +9,14 @@
 
 use std::fmt::Debug;
 use std::time::Duration;
+use treesplit::config::{
+    Adaptive, BundleRule, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
+};
 use treesplit::machine::sim::Delay;
+use treesplit::machine::sim::Topology;
 use treesplit::{
-    run, run_sequential, simulate, Adaptive, Balancer, BalancerKind, BundleRule, Config,
-    ConfigError, Jobs, PermutationKind, PhaseSync, PollingOptions, SimConfig, StaticPermutation,
-    Task, TerminationKind, Topology,
+    run, run_sequential, simulate, Balancer, BalancerKind, Config, Jobs, PollingOptions, SimConfig,
+    Task,
 };
 use treesplit_testkit::support::{
     self, jobs, jobs_expected, with_polling, with_round, within, Find, Knap, RangeSum, Tree,
@@ -379,6 +382,16 @@ fn prefix_sums_balance_as_promised() {
 /// machines themselves; a task without estimates gets `DEFAULT_JOBS_PER_PE` jobs per PE, and
 /// the report says what was chosen.
 #[test]
+fn a_static_balancer_with_the_default_number_of_jobs_is_a_valid_configuration() {
+    let config = Config::new(8).balancer(BalancerKind::MasterWorker);
+    assert_eq!(config.validate(), Ok(()));
+    // A number of jobs given out of range is still refused.
+    let deep = Config::new(8)
+        .balancer(Balancer::from(BalancerKind::MasterWorker).with_jobs(Jobs::Depth(40)));
+    assert!(deep.validate().is_err());
+}
+
+#[test]
 fn static_balancers_derive_h_from_estimates() {
     use treesplit::task::bag::{resolve_depth, Resolved, DEFAULT_JOBS_PER_PE};
     let (n, sum) = (1u64 << 20, (1u64 << 20) * ((1 << 20) - 1) / 2);
@@ -389,10 +402,9 @@ fn static_balancers_derive_h_from_estimates() {
         assert_eq!(cfg.jobs(), None, "{kind}");
         assert_eq!(
             cfg.validate(),
-            Err(ConfigError::JobsUnknown(*kind)),
-            "{kind}: no job count accepted"
+            Ok(()),
+            "{kind}: resolved when the run starts"
         );
-        assert_eq!(cfg.validate_options(), Ok(()), "{kind}");
         // Theorem 3 asks for 6; raised to log₂ P + 4 = 8 (16 jobs per PE), and said so.
         let Resolved {
             config: resolved,

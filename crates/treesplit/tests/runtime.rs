@@ -4,10 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
+use treesplit::config::{Adaptive, BundleRule, PermutationKind, PhaseSync};
 use treesplit::config::{MAX_H, MAX_PES};
 use treesplit::{
-    run, run_sequential, Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError,
-    Context, Jobs, PermutationKind, PhaseSync, PollingOptions, RunError, Task, Threads,
+    run, run_sequential, Balancer, BalancerKind, Config, ConfigError, Context, Jobs,
+    PollingOptions, RunError, Task, Threads,
 };
 use treesplit_testkit::support::{within, RangeSum, Tree};
 

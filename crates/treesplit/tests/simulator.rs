@@ -6,10 +6,11 @@
 //! efficiency random polling must reach on the synthetic tree of paper 004.
 
 use treesplit::machine::sim::adversary::EmptySplits;
+use treesplit::machine::sim::Topology;
 use treesplit::machine::sim::{Activity, Delay};
 use treesplit::{
     run_sequential, simulate, Balancer, BalancerKind, Config, ConfigError, Jobs, RunError,
-    SimConfig, Topology,
+    SimConfig,
 };
 use treesplit_testkit::support::{with_round, Alpha, RangeSum, Tree};
 

@@ -4,10 +4,9 @@
 //! oldest events and counts them; the simulator records the same timeline in virtual time.
 
 use std::time::Duration;
+use treesplit::trace::Trace;
 use treesplit::trace::{EventKind, MessageKind, PeState, DEFAULT_TRACE_CAPACITY};
-use treesplit::{
-    run, simulate, Balancer, Config, ConfigError, PollingOptions, Report, SimConfig, Trace,
-};
+use treesplit::{run, simulate, Balancer, Config, ConfigError, PollingOptions, Report, SimConfig};
 use treesplit_testkit::support::{within, RangeSum};
 
 fn polling(p: usize) -> Config {

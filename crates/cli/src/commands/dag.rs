@@ -10,7 +10,8 @@ use crate::plan::dag::DagPlan;
 use crate::plan::MachinePlan;
 use serde::Serialize;
 use treesplit::dag::{evaluate, DagTask, Evaluation, Schedule};
-use treesplit::{Report, Totals};
+use treesplit::stats::Totals;
+use treesplit::Report;
 
 /// `run|sim dag --json`.
 #[derive(Serialize)]

@@ -245,9 +245,6 @@ pub fn config_error(e: &ConfigError) -> String {
         ConfigError::TooManyJobs { max_h } => {
             format!("--h/--q: more than 2^{max_h} jobs are not supported")
         }
-        ConfigError::JobsUnknown(kind) => format!(
-            "{kind} needs the number of jobs: give --h (2^h jobs), --q (jobs per PE) or --h-from-alpha A (h from Theorem 3 of paper 004); this application gives no size estimates to measure α from"
-        ),
         ConfigError::PesMismatch { pes, machine } => format!(
             "--pes {pes} does not match the {machine} ranks of the MPI job"
         ),

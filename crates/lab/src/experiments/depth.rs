@@ -5,8 +5,9 @@
 //! Theorem 4's lower bound x(α)·log P. `treesplit depth` prints one row per P.
 
 use serde::Serialize;
+use treesplit::config::StaticPermutation;
 use treesplit::task::bag::{theorem3_depth, theorem4_h};
-use treesplit::{simulate, Balancer, Config, Jobs, SimConfig, StaticPermutation};
+use treesplit::{simulate, Balancer, Config, Jobs, SimConfig};
 use treesplit_apps::synthetic::{Synthetic, SyntheticParams};
 
 /// One sweep over h: the tree, the target and the largest h tried.

@@ -6,11 +6,10 @@
 //! [`fit_exponent`] fits y ∝ x^e on a log-log scale.
 
 use std::fmt::{Debug, Display};
-use treesplit::embedding::{self, Embedding, DEFAULT_PHASE_C};
-use treesplit::{
-    simulate, Balancer, BalancerKind, Config, PermutationKind, PollingOptions, SimConfig, Task,
-    Topology,
-};
+use treesplit::config::PermutationKind;
+use treesplit::machine::sim::embedding::{self, Embedding, DEFAULT_PHASE_C};
+use treesplit::machine::sim::Topology;
+use treesplit::{simulate, Balancer, BalancerKind, Config, PollingOptions, SimConfig, Task};
 use treesplit_apps::spec::{AppSpec, AppVisitor, Objective, Published};
 
 /// T_rout = T_hop of the sweeps.

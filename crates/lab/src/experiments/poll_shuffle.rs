@@ -10,12 +10,11 @@
 
 use serde::Serialize;
 use std::sync::Arc;
+use treesplit::config::{Adaptive, PermutationKind, PhaseSync};
 use treesplit::machine::sim::MessageLength;
+use treesplit::machine::sim::Topology;
 use treesplit::stats::IdleEstimate;
-use treesplit::{
-    simulate, Adaptive, Balancer, Config, PermutationKind, PhaseSync, PollingOptions, SimConfig,
-    SimReport, Task, Topology,
-};
+use treesplit::{simulate, Balancer, Config, PollingOptions, SimConfig, SimReport, Task};
 use treesplit_apps::knapsack::{Instance, Knapsack};
 use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 
@@ -231,7 +230,8 @@ pub struct PieceBytes {
 /// Split a knapsack root repeatedly (working a little between splits) and measure the
 /// pieces given away: as they travel now and as they did with the whole instance inside.
 pub fn knapsack_piece_bytes(instance: Arc<Instance>, splits: usize) -> PieceBytes {
-    use treesplit::{Context, SharedIncumbent};
+    use treesplit::task::SharedIncumbent;
+    use treesplit::Context;
     let mut root = Knapsack::new(Arc::clone(&instance));
     let mut inline = Knapsack::new(Arc::clone(&instance)).with_inline_instance();
     let root_bytes = postcard::to_allocvec(&root).expect("serializes").len();

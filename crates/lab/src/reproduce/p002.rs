@@ -9,9 +9,10 @@
 use super::{loglog_slope, mean_ci, Ctx, Experiment, Finding, Plot, Series, Table, Verdict};
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
+use treesplit::config::PermutationKind;
 use treesplit::config::DEFAULT_ROUND;
 use treesplit::machine::sim::Topology;
-use treesplit::{simulate, Balancer, Config, PermutationKind, PollingOptions, SimConfig};
+use treesplit::{simulate, Balancer, Config, PollingOptions, SimConfig};
 use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 
 const NAMES: [&str; 3] = ["poll-and-shuffle", "random polling", "neighbour polling"];

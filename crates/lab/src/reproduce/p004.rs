@@ -7,8 +7,9 @@ use super::{loglog_slope, Ctx, Experiment, Finding, Plot, Series, Table, Verdict
 use crate::scatter::adversary::{bounds, measure, Instance, Placement};
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
+use treesplit::config::StaticPermutation;
 use treesplit::task::bag::{theorem3_depth, x_alpha};
-use treesplit::{simulate, Balancer, Config, Jobs, SimConfig, StaticPermutation};
+use treesplit::{simulate, Balancer, Config, Jobs, SimConfig};
 use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 
 const EPS: f64 = 0.2;

@@ -1,7 +1,6 @@
 //! What can be wrong with a configuration, in the library's terms. The CLI names its own
 //! flags when it reports these; other front ends can do the same.
 
-use super::balancer::BalancerKind;
 use std::fmt;
 
 /// Why a [`super::Config`] (or a simulated machine) cannot run.
@@ -61,9 +60,6 @@ pub enum ConfigError {
         /// log₂ of the largest bag supported.
         max_h: u32,
     },
-    /// A static balancer was given no number of jobs and the task gives no size estimates to
-    /// derive one from (or `resolve_depth` was not run).
-    JobsUnknown(BalancerKind),
     /// More PEs than the thread machine runs (one OS thread each).
     TooManyThreads {
         /// PEs asked for.
@@ -155,10 +151,6 @@ impl fmt::Display for ConfigError {
             ConfigError::TooManyJobs { max_h } => {
                 write!(f, "more than 2^{max_h} jobs are not supported")
             }
-            ConfigError::JobsUnknown(kind) => write!(
-                f,
-                "{kind} needs the number of jobs (2^h, or q per PE), or a task with size estimates to derive it from (Theorem 3 of paper 004)"
-            ),
             ConfigError::TooManyThreads { pes, max } => write!(
                 f,
                 "{pes} PEs is more than the thread machine runs ({max}, one OS thread each); simulate larger machines"

@@ -3,10 +3,8 @@
 //! [`ConfigError`] says what is wrong in the library's terms (the CLI maps it to its flags).
 //!
 //! ```
-//! use treesplit::{
-//!     Balancer, BalancerKind, Config, ConfigError, Jobs, PollingOptions, StaticPermutation,
-//!     TerminationKind,
-//! };
+//! use treesplit::config::{StaticPermutation, TerminationKind};
+//! use treesplit::{Balancer, BalancerKind, Config, Jobs, PollingOptions};
 //!
 //! let polling = Config::new(8).balancer(Balancer::RandomShift {
 //!     polling: PollingOptions { trim: Some(2), fast_init: true },
@@ -19,14 +17,15 @@
 //! assert_eq!(bag.jobs(), Some(4096));
 //! // Defaults: the number of jobs comes from the task's size estimates at run time.
 //! let defaults = Config::new(8).balancer(BalancerKind::MasterWorker);
-//! assert_eq!(defaults.validate(), Err(ConfigError::JobsUnknown(BalancerKind::MasterWorker)));
-//! assert!(defaults.validate_options().is_ok());
+//! assert!(defaults.validate().is_ok());
+//! assert_eq!(defaults.jobs(), None);
 //! ```
 
 mod balancer;
 mod dag;
 mod error;
 
+pub use crate::names::UnknownName;
 pub use balancer::{
     Adaptive, BadBundleRule, Balancer, BalancerKind, BundleRule, DagScheduler, Embedding, Jobs,
     PermutationKind, PhaseSync, PollingOptions, StaticPermutation, TerminationKind, DEFAULT_ROUND,
@@ -218,14 +217,12 @@ impl Config {
     }
 
     /// Check the configuration: every option in range, and a static balancer's number of
-    /// jobs known (run `task::bag::resolve_depth` first to derive it from the root).
+    /// jobs, where given, at most 2^[`MAX_H`]. A number of jobs left to the task's estimates
+    /// ([`Jobs::FromEstimates`], the default) is resolved when the run starts.
     pub fn validate(&self) -> Result<(), ConfigError> {
         self.validate_options()?;
-        if self.balancer.is_static() {
+        if self.balancer.is_static() && self.balancer.jobs() != Some(Jobs::FromEstimates) {
             match self.jobs() {
-                None if self.balancer.jobs() == Some(Jobs::FromEstimates) => {
-                    return Err(ConfigError::JobsUnknown(self.balancer.kind()))
-                }
                 Some(m) if m <= 1 << MAX_H => {}
                 _ => return Err(ConfigError::TooManyJobs { max_h: MAX_H }),
             }

@@ -49,6 +49,7 @@ mod report;
 pub mod timeline;
 mod world;
 
+pub use crate::protocol::polling::embedding;
 pub use network::{Delay, MessageLength, Network, Routing, Topology};
 pub use report::{RequestQueue, SimReport, Theorem1};
 pub use timeline::{Activity, Segment};

@@ -60,7 +60,7 @@ struct Running {
 }
 
 /// One PE of a DAG scheduler (module comment).
-pub struct DagPe {
+pub(crate) struct DagPe {
     core: PeCore,
     scheduler: DagScheduler,
     me: PeId,
@@ -97,7 +97,7 @@ pub struct DagPe {
 impl DagPe {
     /// PE `me` of the DAG run `run`; PE 0 passes the root, the run's `DagTask`; `fresh`
     /// makes the run's accumulators.
-    pub fn new(
+    pub(crate) fn new(
         me: PeId,
         config: &Config,
         fresh: Fresh,

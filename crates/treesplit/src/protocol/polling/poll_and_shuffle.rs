@@ -52,7 +52,7 @@ use std::sync::Arc;
 /// Where PE `k`'s pieces go in permutation number `n` among `p` PEs: an affine bijection
 /// k ↦ (a·k + b) mod p with gcd(a, p) = 1, a and b drawn from the seed and n (a pseudorandom
 /// permutation that every PE computes without communication).
-pub fn shuffle_target(seed: u64, n: u64, p: usize, k: usize) -> usize {
+pub(crate) fn shuffle_target(seed: u64, n: u64, p: usize, k: usize) -> usize {
     let draw = |salt: u64| {
         super::round_shift(seed ^ salt.wrapping_mul(0xD6E8_FEB8_6659_FD93), n, p.max(2)) as u64
     };
