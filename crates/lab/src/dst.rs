@@ -15,11 +15,10 @@ use std::fmt::{Debug, Display};
 use treesplit::config::{
     Adaptive, BundleRule, Embedding, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
 };
-use treesplit::machine::sim::adversary::EmptySplits;
 use treesplit::machine::sim::{Delay, MessageLength, Routing, Topology};
 use treesplit::{
-    run_sequential, simulate, Balancer, BalancerKind, Config, Ended, Jobs, PollingOptions,
-    SimConfig, SimReport, Stopped, Task,
+    run_sequential, Balancer, BalancerKind, Config, Jobs, Machine, PollingOptions, SimConfig,
+    Simulator, Task,
 };
 use treesplit_apps::spec::{AppSpec, AppVisitor, Published};
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
@@ -383,6 +382,11 @@ impl Case {
         line
     }
 
+    /// The case's simulated machine, with its empty-splits adversary.
+    pub fn simulator(&self) -> Simulator {
+        Simulator::new(self.sim.clone()).empty_splits(self.empty_splits)
+    }
+
     /// Run the case and return (T_par, messages, splits): the figures a replay must reproduce.
     pub fn fingerprint(&self) -> Result<(f64, u64, u64), String> {
         struct Fingerprint<'c>(&'c Case);
@@ -398,7 +402,9 @@ impl Case {
                 T::Output: Display + PartialEq + Debug + treesplit_apps::spec::Objective,
             {
                 let c = self.0;
-                let r = simulate_maybe_adversarial(make_root(), &c.config, &c.sim, c.empty_splits)
+                let r = c
+                    .simulator()
+                    .run(make_root(), &c.config)
                     .map_err(|e| e.to_string())?
                     .into_report();
                 Ok((
@@ -436,7 +442,9 @@ impl Case {
         T::Output: PartialEq + Debug,
     {
         let seq = run_sequential(make());
-        let r = simulate_maybe_adversarial(make(), &self.config, &self.sim, self.empty_splits)
+        let r = self
+            .simulator()
+            .run(make(), &self.config)
             .map_err(|e| e.to_string())?
             .into_report();
         if r.report.output != seq.output {
@@ -533,35 +541,5 @@ impl Case {
             bound += 4 * p as u64 * (self.sim.t_send + self.sim.t_recv);
         }
         bound
-    }
-}
-
-/// Simulate `root`, wrapped in the empty-split adversary when `empty_splits > 0`.
-pub fn simulate_maybe_adversarial<T: Task>(
-    root: T,
-    config: &Config,
-    sim: &SimConfig,
-    empty_splits: f64,
-) -> Result<Ended<T, SimReport<T::Output>>, treesplit::RunError> {
-    if empty_splits > 0.0 {
-        let ended = simulate(
-            EmptySplits::new(root, empty_splits, config.seed),
-            config,
-            sim,
-        )?;
-        Ok(match ended {
-            Ended::Finished(r) => Ended::Finished(r),
-            Ended::Stopped(s) => Ended::Stopped(Stopped {
-                limit: s.limit,
-                report: s.report,
-                remaining: s
-                    .remaining
-                    .into_iter()
-                    .filter_map(EmptySplits::into_inner)
-                    .collect(),
-            }),
-        })
-    } else {
-        simulate(root, config, sim)
     }
 }

@@ -26,6 +26,8 @@ pub enum RunError {
         pe: usize,
         /// The panic message.
         message: String,
+        /// Where in the source it panicked (`file:line:column`), when known.
+        location: Option<String>,
     },
     /// The machine could not run (e.g. a thread could not be spawned).
     Machine(String),
@@ -51,9 +53,18 @@ impl PartialEq for RunError {
         use RunError::*;
         match (self, other) {
             (InvalidConfig(a), InvalidConfig(b)) => a == b,
-            (PePanicked { pe: a, message: m }, PePanicked { pe: b, message: n }) => {
-                a == b && m == n
-            }
+            (
+                PePanicked {
+                    pe: a,
+                    message: m,
+                    location: l,
+                },
+                PePanicked {
+                    pe: b,
+                    message: n,
+                    location: k,
+                },
+            ) => a == b && m == n && l == k,
             (Machine(a), Machine(b)) | (Internal(a), Internal(b)) => a == b,
             (WrongAnswer(a), WrongAnswer(b)) => a == b,
             (ContractViolated { pe: a, what: w }, ContractViolated { pe: b, what: v }) => {
@@ -68,7 +79,17 @@ impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RunError::InvalidConfig(m) => write!(f, "invalid configuration: {m}"),
-            RunError::PePanicked { pe, message } => write!(f, "PE {pe} panicked: {message}"),
+            RunError::PePanicked {
+                pe,
+                message,
+                location,
+            } => {
+                write!(f, "PE {pe} panicked: {message}")?;
+                match location {
+                    Some(at) => write!(f, " ({at})"),
+                    None => Ok(()),
+                }
+            }
             RunError::Machine(m) => write!(f, "machine error: {m}"),
             RunError::Internal(m) => write!(f, "internal error (a treesplit bug): {m}"),
             RunError::ContractViolated { pe, what } => {
@@ -113,8 +134,9 @@ pub(crate) fn violation(what: String) -> ! {
 thread_local! {
     /// Depth of `catch_quietly` regions on this thread.
     static QUIET: Cell<u32> = const { Cell::new(0) };
-    /// Where the last quiet panic happened (file), to tell the library's from the user's.
-    static LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// Where the last quiet panic happened (file, line, column), to tell the library's from
+    /// the user's and to say where.
+    static LOCATION: RefCell<Option<(String, u32, u32)>> = const { RefCell::new(None) };
 }
 
 /// This crate's source directory as the compiler names it (`…/treesplit/src/`).
@@ -131,8 +153,10 @@ fn install_hook() {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
             if QUIET.with(Cell::get) > 0 {
-                let file = info.location().map(|l| l.file().to_string());
-                LOCATION.with(|l| *l.borrow_mut() = file);
+                let at = info
+                    .location()
+                    .map(|l| (l.file().to_string(), l.line(), l.column()));
+                LOCATION.with(|l| *l.borrow_mut() = at);
                 return;
             }
             previous(info)
@@ -158,12 +182,15 @@ pub(crate) fn panic_error(pe: usize, payload: Box<dyn Any + Send>) -> RunError {
         Err(p) => p,
     };
     let message = panic_message(&*payload);
-    let file = LOCATION.with(|l| l.borrow_mut().take());
-    match file {
-        Some(file) if file.starts_with(own_source_dir()) => {
+    match LOCATION.with(|l| l.borrow_mut().take()) {
+        Some((file, ..)) if file.starts_with(own_source_dir()) => {
             RunError::Internal(format!("PE {pe}: {message}"))
         }
-        _ => RunError::PePanicked { pe, message },
+        at => RunError::PePanicked {
+            pe,
+            message,
+            location: at.map(|(file, line, column)| format!("{file}:{line}:{column}")),
+        },
     }
 }
 

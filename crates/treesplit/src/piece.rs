@@ -99,7 +99,7 @@ impl<T: Task> Erased for T {
     #[inline]
     fn work(&mut self, budget: u64, bench: &mut Bench<'_>) -> Worked {
         let output = bench.output.downcast_mut::<T::Output>();
-        let mut ctx = Context::new(output, bench.incumbent, bench.pe);
+        let mut ctx = Context::new(output, bench.incumbent, bench.pe).with_goal(T::GOAL);
         let units = Task::work(self, budget, &mut ctx);
         Worked {
             units,
@@ -116,7 +116,7 @@ impl<T: Task> Erased for T {
         plain: &mut u32,
     ) {
         let output = bench.output.downcast_mut::<T::Output>();
-        let mut ctx = Context::new(output, bench.incumbent, bench.pe);
+        let mut ctx = Context::new(output, bench.incumbent, bench.pe).with_goal(T::GOAL);
         while *plain < max {
             let units = Task::work(self, budget, &mut ctx);
             if units != budget

@@ -72,7 +72,7 @@ fn a_panicking_task_ends_the_run_with_an_error_naming_the_pe() {
             run(root, &cfg).unwrap_err()
         });
         match err {
-            RunError::PePanicked { pe, message } => {
+            RunError::PePanicked { pe, message, .. } => {
                 assert!(pe < p);
                 assert!(message.contains("unit 150000 is poisoned"), "{message}");
             }

@@ -440,7 +440,7 @@ fn a_panicking_task_is_an_error_naming_its_pe() {
             ..RangeSum::new(200_000)
         };
         match simulate(root, &Config::new(p).delta_t(64), &SimConfig::default()) {
-            Err(RunError::PePanicked { pe, message }) => {
+            Err(RunError::PePanicked { pe, message, .. }) => {
                 assert!(pe < p, "P={p}: PE {pe}");
                 assert!(message.contains("unit 150000 is poisoned"), "{message}");
             }

@@ -30,7 +30,6 @@ use std::path::Path;
 use treesplit::{
     run_sequential, Config, Ended, Machine, Report, RunError, SimConfig, SimReport, Task,
 };
-use treesplit_lab::dst::simulate_maybe_adversarial;
 
 /// A machine as the commands use it: the library's [`Machine`] plus what the command line
 /// prints about its runs.
@@ -153,7 +152,9 @@ impl Machine for SimMachine {
         root: T,
         config: &Config,
     ) -> Result<Ended<T, SimReport<T::Output>>, RunError> {
-        simulate_maybe_adversarial(root, config, &self.sim, self.empty_splits)
+        treesplit::Simulator::new(self.sim.clone())
+            .empty_splits(self.empty_splits)
+            .run(root, config)
     }
 }
 

@@ -74,8 +74,9 @@ pub struct Config {
     /// handler or another thread sets it. Checked after every work slice.
     #[serde(skip)]
     pub interrupt: Interrupt,
-    /// Branch-and-bound: the incumbent value every PE starts from (a resumed search keeps
-    /// the bound it had found). `None`: no value yet.
+    /// Branch-and-bound: the incumbent every PE starts from (a resumed search keeps the bound
+    /// it had found), as the incumbent keeps it (`Goal::key` of a minimising task's value).
+    /// `None`: no value yet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incumbent: Option<i64>,
 }

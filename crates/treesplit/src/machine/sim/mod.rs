@@ -62,6 +62,7 @@ use crate::ended::Ended;
 use crate::error::RunError;
 use crate::protocol::Env;
 use crate::task::Task;
+use adversary::EmptySplits;
 use engine::Engine;
 use events::EventQueue;
 use rand::SeedableRng;
@@ -332,21 +333,50 @@ impl Backend for SimConfig {
 }
 
 /// The simulator as a [`Machine`](super::Machine): runs every computation on the simulated
-/// machine `sim`.
+/// machine `sim`, optionally against the empty-splits adversary ([`Simulator::empty_splits`]).
 #[derive(Debug, Clone, Default)]
 pub struct Simulator {
     /// The simulated machine's parameters.
     pub sim: SimConfig,
+    /// The probability that a split hands over an empty piece (0: never).
+    empty_splits: f64,
 }
 
 machine!(Simulator, "sim", SimReport, |m, root, config| {
-    simulate(root, config, &m.sim)
+    if m.empty_splits > 0.0 {
+        let root = EmptySplits::new(root, m.empty_splits, config.seed);
+        Ok(match simulate(root, config, &m.sim)? {
+            Ended::Finished(r) => Ended::Finished(r),
+            Ended::Stopped(s) => Ended::Stopped(crate::ended::Stopped {
+                limit: s.limit,
+                report: s.report,
+                remaining: s
+                    .remaining
+                    .into_iter()
+                    .filter_map(EmptySplits::into_inner)
+                    .collect(),
+            }),
+        })
+    } else {
+        simulate(root, config, &m.sim)
+    }
 });
 
 impl Simulator {
     /// The simulated machine `sim`.
     pub fn new(sim: SimConfig) -> Self {
-        Simulator { sim }
+        Simulator {
+            sim,
+            empty_splits: 0.0,
+        }
+    }
+
+    /// The empty-splits adversary: every split hands over an empty piece with probability
+    /// `probability` (deterministically, from the run's seed; see [`adversary::EmptySplits`]).
+    /// The protocols must treat such a piece as a rejection and lose no work.
+    pub fn empty_splits(mut self, probability: f64) -> Self {
+        self.empty_splits = probability;
+        self
     }
 
     /// Simulate the schedule of the task DAG `root` (see [`simulate_dag`]).
