@@ -90,6 +90,8 @@ impl PeDriver {
     /// PE `me` of the configured run (PE 0 passes the root; `fresh` makes the run's result
     /// accumulators), with the machine's clock, its rule for incumbents, and the incumbent all PEs share if they share one (else the PE
     /// keeps its own).
+    // Each argument is a different fact the machine knows about this PE.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         me: PeId,
         config: &Config,

@@ -150,7 +150,7 @@ impl Mpi {
             run::Typed::Here(ended, ()) => {
                 let mut bytes = encode_report(&ended)?;
                 self.broadcast_bytes(&mut bytes);
-                Ok(ended)
+                Ok(*ended)
             }
             run::Typed::Elsewhere(config) => {
                 let mut bytes = Vec::new();

@@ -57,7 +57,7 @@ pub(crate) type Ran<X> = Result<Option<Ended<X>>, RunError>;
 /// How a typed run ended on one process.
 pub(crate) enum Typed<T: Task, X> {
     /// On the process that gets the result: the end and the machine's own figures.
-    Here(ended::Ended<T>, X),
+    Here(Box<ended::Ended<T>>, X),
     /// On another process (MPI ranks other than 0): the resolved configuration, which the
     /// result will be reported under.
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
@@ -150,7 +150,7 @@ pub(crate) fn run<T: Task, B: Backend>(
         }),
         None => ended::Ended::Finished(report),
     };
-    Ok(Typed::Here(ended, extra))
+    Ok(Typed::Here(Box::new(ended), extra))
 }
 
 /// The machine's erased run, a panic there becoming an error (compiled once per machine).

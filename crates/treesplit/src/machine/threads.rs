@@ -114,7 +114,7 @@ impl<'a> Threads<'a> {
     /// checks when `config.check`).
     pub fn run<T: Task>(&self, root: T, config: &Config) -> Result<Ended<T>, RunError> {
         match run::run(self, || root, config, Env::default())? {
-            run::Typed::Here(ended, ()) => Ok(ended),
+            run::Typed::Here(ended, ()) => Ok(*ended),
             run::Typed::Elsewhere(_) => unreachable!("the thread machine holds the root"),
         }
     }
@@ -123,7 +123,7 @@ impl<'a> Threads<'a> {
     pub fn run_dag(&self, root: DagTask, config: &DagConfig) -> Result<Report<Schedule>, RunError> {
         let (config, env) = run::dag_setup(config, &root);
         match run::run(self, || root, &config, env)? {
-            run::Typed::Here(ended, ()) => Ok(ended.into_report()),
+            run::Typed::Here(ended, ()) => Ok((*ended).into_report()),
             run::Typed::Elsewhere(_) => unreachable!("the thread machine holds the root"),
         }
     }

@@ -202,7 +202,7 @@ pub fn simulate<T: Task>(
     sim: &SimConfig,
 ) -> Result<Ended<T, SimReport<T::Output>>, RunError> {
     match run::run(sim, || root, config, Env::default())? {
-        run::Typed::Here(ended, figures) => Ok(ended.map_report(|r| figures.report(r))),
+        run::Typed::Here(ended, figures) => Ok((*ended).map_report(|r| figures.report(r))),
         run::Typed::Elsewhere(_) => unreachable!("the simulator holds the root"),
     }
 }
@@ -216,7 +216,7 @@ pub fn simulate_dag(
 ) -> Result<SimReport<Schedule>, RunError> {
     let (config, env) = run::dag_setup(config, &root);
     match run::run(sim, || root, &config, env)? {
-        run::Typed::Here(ended, figures) => Ok(figures.report(ended.into_report())),
+        run::Typed::Here(ended, figures) => Ok(figures.report((*ended).into_report())),
         run::Typed::Elsewhere(_) => unreachable!("the simulator holds the root"),
     }
 }
