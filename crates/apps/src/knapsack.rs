@@ -624,7 +624,8 @@ mod tests {
 
     #[test]
     fn a_split_that_takes_the_last_alternative_keeps_the_pending_incumbent() {
-        use treesplit::{Context, SharedIncumbent};
+        use treesplit::task::SharedIncumbent;
+        use treesplit::Context;
         // Item 0 (5, 1) fits; item 1 (400, 100) does not, but its fraction keeps the bound up.
         let inst = Arc::new(Instance::new(10, &[(5, 1), (400, 100)]).unwrap());
         let mut k = Knapsack::new(inst);
@@ -653,7 +654,8 @@ mod tests {
     /// same optimum as the one never shipped.
     #[test]
     fn a_piece_shipped_mid_search_is_the_same_piece() {
-        use treesplit::{Context, Incumbent, SharedIncumbent};
+        use treesplit::task::{Incumbent, SharedIncumbent};
+        use treesplit::Context;
         let items: Vec<(u64, u64)> = (1..=60)
             .map(|i| (i * 7 % 97 + 1, i * 13 % 89 + 1))
             .collect();

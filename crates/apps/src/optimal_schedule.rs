@@ -692,7 +692,8 @@ mod tests {
     /// received, not the originals, finds the optimum.
     #[test]
     fn pieces_round_trip_as_paths() {
-        use treesplit::{Context, SharedIncumbent};
+        use treesplit::task::SharedIncumbent;
+        use treesplit::Context;
         for seed in 0..12 {
             let (costs, preds) = random_dag(seed, 14 + (seed % 4) as usize);
             let inst = Instance::new(costs, &preds, 3).unwrap();

@@ -8,9 +8,11 @@
 //! tasks in `crates/treesplit/tests/balancers.rs`.
 
 use std::time::Duration;
+use treesplit::config::TerminationKind;
+use treesplit::machine::sim::Topology;
 use treesplit::{
     run, run_sequential, simulate, Balancer, BalancerKind, Config, Jobs, PollingOptions, SimConfig,
-    Task, TerminationKind, Topology,
+    Task,
 };
 use treesplit_testkit::support::within;
 
@@ -60,7 +62,7 @@ where
             let r = {
                 let root = root.clone();
                 within(Duration::from_secs(120), move || {
-                    run(root, &cfg).expect("thread run")
+                    run(root, &cfg).expect("thread run").into_report()
                 })
             };
             assert_eq!(
@@ -100,7 +102,9 @@ where
                 slow,
                 ..SimConfig::default()
             };
-            let r = simulate(root.clone(), &cfg, &sim).expect("simulation");
+            let r = simulate(root.clone(), &cfg, &sim)
+                .expect("simulation")
+                .into_report();
             assert_eq!(
                 r.report.output, seq.output,
                 "{name} {balancer} {termination} sim P={p} {topology}"
@@ -137,7 +141,7 @@ where
             let r = {
                 let (root, cfg) = (root.clone(), cfg.clone());
                 within(Duration::from_secs(120), move || {
-                    run(root, &cfg).expect("thread run")
+                    run(root, &cfg).expect("thread run").into_report()
                 })
             };
             assert_eq!(
@@ -145,7 +149,9 @@ where
                 "{name} threads P={p} fast_init={fast_init} trim={trim:?}"
             );
             assert_eq!(r.totals.work_units, seq.work_units, "{name} threads P={p}");
-            let s = simulate(root.clone(), &cfg, &SimConfig::default()).expect("simulation");
+            let s = simulate(root.clone(), &cfg, &SimConfig::default())
+                .expect("simulation")
+                .into_report();
             assert_eq!(
                 s.report.output, seq.output,
                 "{name} sim P={p} fast_init={fast_init} trim={trim:?}"

@@ -2,11 +2,13 @@
 //! and on threads runs every task exactly once, never before its predecessors have
 //! finished, and stays within Theorem 14.3 plus the communication term
 //! (`treesplit::dag::schedule`); in the simulator with zero latency effects removed the
-//! plain theorem is met too where the scheduler is greedy. Bad combinations are errors.
+//! plain theorem is met too where the scheduler is greedy. A DAG given to a tree balancer
+//! runs in topological order on one PE.
 
 use std::sync::Arc;
 use treesplit::dag::{evaluate, Dag, DagTask};
-use treesplit::{run, simulate, Config, ConfigError, DagScheduler, RunError, SimConfig};
+use treesplit::machine::simulate_dag;
+use treesplit::{run, ConfigError, DagConfig, DagScheduler, RunError, SimConfig, Threads};
 use treesplit_apps::dag::{multiply, parse_stg, random_layered};
 use treesplit_testkit::data;
 
@@ -37,8 +39,8 @@ fn every_scheduler_in_the_simulator_respects_dependencies_and_theorem_14_3() {
     for (name, dag) in dags() {
         for scheduler in DagScheduler::ALL.iter().copied() {
             for p in [1, 8, 64] {
-                let cfg = Config::new(p).dag(scheduler).seed(3);
-                let r = simulate(DagTask::shared(dag.clone(), 0), &cfg, &SimConfig::default())
+                let cfg = DagConfig::new(p, scheduler).seed(3);
+                let r = simulate_dag(DagTask::shared(dag.clone(), 0), &cfg, &SimConfig::default())
                     .unwrap_or_else(|e| panic!("{name} {scheduler} P={p}: {e}"));
                 let rep = &r.report;
                 assert_eq!(
@@ -98,8 +100,8 @@ fn master_worker_meets_its_a_priori_bound() {
                     t_rout,
                     ..SimConfig::default()
                 };
-                let cfg = Config::new(p).dag(DagScheduler::MasterWorker);
-                let r = simulate(DagTask::shared(dag.clone(), 0), &cfg, &sim).unwrap();
+                let cfg = DagConfig::new(p, DagScheduler::MasterWorker);
+                let r = simulate_dag(DagTask::shared(dag.clone(), 0), &cfg, &sim).unwrap();
                 let (e, _) = evaluate(&dag, &r.report.output, p, p - 1, 1, 1.0).unwrap();
                 let bound = master_worker_bound(&dag, p, t_rout);
                 assert!(
@@ -118,8 +120,9 @@ fn every_scheduler_on_threads_respects_dependencies() {
         for scheduler in DagScheduler::ALL.iter().copied() {
             let p = 4;
             let unit_ns = 2_000;
-            let cfg = Config::new(p).dag(scheduler);
-            let rep = run(DagTask::shared(dag.clone(), unit_ns), &cfg)
+            let cfg = DagConfig::new(p, scheduler);
+            let rep = Threads::new()
+                .run_dag(DagTask::shared(dag.clone(), unit_ns), &cfg)
                 .unwrap_or_else(|e| panic!("{name} {scheduler}: {e}"));
             assert_eq!(rep.totals.work_units, dag.work());
             let (e, _) = evaluate(&dag, &rep.output, p, scheduler.workers(p), unit_ns, 1e-9)
@@ -134,9 +137,9 @@ fn every_scheduler_on_threads_respects_dependencies() {
 fn the_multiplication_dag_is_deterministic_in_the_simulator() {
     let dag = Arc::new(multiply(2).unwrap());
     for scheduler in DagScheduler::ALL.iter().copied() {
-        let cfg = Config::new(8).dag(scheduler);
-        let a = simulate(DagTask::shared(dag.clone(), 0), &cfg, &SimConfig::default()).unwrap();
-        let b = simulate(DagTask::shared(dag.clone(), 0), &cfg, &SimConfig::default()).unwrap();
+        let cfg = DagConfig::new(8, scheduler);
+        let a = simulate_dag(DagTask::shared(dag.clone(), 0), &cfg, &SimConfig::default()).unwrap();
+        let b = simulate_dag(DagTask::shared(dag.clone(), 0), &cfg, &SimConfig::default()).unwrap();
         let (mut x, mut y) = (a.report.output.0.clone(), b.report.output.0.clone());
         x.sort_by_key(|r| r.task);
         y.sort_by_key(|r| r.task);
@@ -145,30 +148,22 @@ fn the_multiplication_dag_is_deterministic_in_the_simulator() {
 }
 
 #[test]
-fn dag_and_tree_do_not_mix() {
+fn a_dag_under_a_tree_balancer_runs_in_topological_order_on_one_pe() {
+    let dag = Arc::new(multiply(1).unwrap());
+    let r = run(DagTask::shared(dag.clone(), 0), &treesplit::Config::new(2))
+        .unwrap()
+        .into_report();
+    let (e, _) = evaluate(&dag, &r.output, 2, 2, 1, 1.0).unwrap();
+    assert_eq!(e.tasks, dag.len());
+    assert_eq!(e.makespan, dag.work() as f64, "one task after another");
+    assert!(r.output.0.iter().all(|p| p.pe == 0));
+}
+
+#[test]
+fn a_dag_configuration_is_checked() {
     let dag = DagTask::new(multiply(1).unwrap(), 0);
-    let err = run(dag.clone(), &Config::new(2)).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            RunError::InvalidConfig(ConfigError::TreeBalancerOnDag(_))
-        ),
-        "{err:?}"
-    );
-    let tree = treesplit_apps::NQueens::new(6).unwrap();
-    let err = run(tree, &Config::new(2).dag(DagScheduler::WorkStealing)).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            RunError::InvalidConfig(ConfigError::DagSchedulerOnTree(DagScheduler::WorkStealing))
-        ),
-        "{err:?}"
-    );
-    let cfg = Config::new(2)
-        .dag(DagScheduler::MasterWorker)
-        .termination(treesplit::TerminationKind::ResponseTree);
-    assert!(matches!(
-        run(dag, &cfg).unwrap_err(),
-        RunError::InvalidConfig(ConfigError::DagOption(_))
-    ));
+    let err = Threads::new()
+        .run_dag(dag, &DagConfig::new(0, DagScheduler::WorkStealing))
+        .unwrap_err();
+    assert_eq!(err, RunError::InvalidConfig(ConfigError::NoPes));
 }

@@ -80,14 +80,18 @@ fn mandelbrot_counts_on_every_balancer_threads_and_sim() {
         assert_eq!(s.work_units, iterations, "a step is a unit");
         for p in [3, 8] {
             for cfg in configs(p, 5) {
-                let r = run(root(), &cfg).unwrap_or_else(|e| panic!("{cfg:?}: {e}"));
+                let r = run(root(), &cfg)
+                    .unwrap_or_else(|e| panic!("{cfg:?}: {e}"))
+                    .into_report();
                 assert_eq!(r.output, s.output, "threads {:?}", cfg.balancer);
                 assert_eq!(r.totals.work_units, iterations);
             }
         }
         for p in [8, 64] {
             for cfg in configs(p, 8) {
-                let r = simulate(root(), &cfg, &SimConfig::default()).unwrap();
+                let r = simulate(root(), &cfg, &SimConfig::default())
+                    .unwrap()
+                    .into_report();
                 assert_eq!(r.report.output, s.output, "sim P = {p} {:?}", cfg.balancer);
                 assert_eq!(r.report.totals.work_units, iterations);
             }
@@ -106,14 +110,16 @@ fn integrals_within_tolerance_and_bit_identical_everywhere() {
             assert!((v - f.exact()).abs() <= tol, "{f:?} {tol}: {v}");
             assert!(s.output.leaves > 1);
             for cfg in configs(4, 6) {
-                let r = run(root(), &cfg).unwrap();
+                let r = run(root(), &cfg).unwrap().into_report();
                 assert_eq!(r.output, s.output, "threads {:?}", cfg.balancer);
                 assert_eq!(r.output.value().to_bits(), v.to_bits());
                 assert_eq!(r.totals.work_units, s.work_units);
             }
             for p in [8, 64] {
                 for cfg in configs(p, 8) {
-                    let r = simulate(root(), &cfg, &SimConfig::default()).unwrap();
+                    let r = simulate(root(), &cfg, &SimConfig::default())
+                        .unwrap()
+                        .into_report();
                     assert_eq!(r.report.output.value().to_bits(), v.to_bits());
                     assert_eq!(r.report.output.leaves, s.output.leaves);
                     assert_eq!(r.report.totals.work_units, s.work_units);
@@ -187,10 +193,14 @@ fn bfs_distances_equal_a_queue_bfs_on_every_balancer() {
                         let out = if sim {
                             simulate(root, &cfg, &SimConfig::default())
                                 .map_err(|e| e.to_string())?
+                                .into_report()
                                 .report
                                 .output
                         } else {
-                            run(root, &cfg).map_err(|e| e.to_string())?.output
+                            run(root, &cfg)
+                                .map_err(|e| e.to_string())?
+                                .into_report()
+                                .output
                         };
                         Ok(Some(out))
                     },

@@ -69,7 +69,7 @@ fn every_balancer_on_threads_and_in_the_simulator_equals_the_dedup() {
             let r = {
                 let (root, cfg) = (root.clone(), cfg.clone());
                 within(Duration::from_secs(120), move || {
-                    run(root, &cfg).expect("thread run")
+                    run(root, &cfg).expect("thread run").into_report()
                 })
             };
             assert_eq!(r.output, want, "{balancer} threads P={p}");
@@ -84,7 +84,9 @@ fn every_balancer_on_threads_and_in_the_simulator_equals_the_dedup() {
             let seq = run_sequential(root.clone());
             let cfg = Config::new(p).balancer(balancer).delta_t(16).seed(5);
             let cfg = cfg.clone().balancer(cfg.balancer.with_jobs(Jobs::PerPe(q)));
-            let s = simulate(root, &cfg, &SimConfig::default()).expect("simulation");
+            let s = simulate(root, &cfg, &SimConfig::default())
+                .expect("simulation")
+                .into_report();
             assert_eq!(s.report.output, want, "{balancer} sim P={p}");
             assert_eq!(
                 s.report.totals.work_units, seq.work_units,
@@ -101,7 +103,9 @@ fn block_with_q_per_pe_is_paper_003s_multiple_assignment() {
     let sizes = root.bucket_sizes();
     let cfg = Config::new(p).balancer(BalancerKind::Block).delta_t(16);
     let cfg = cfg.clone().balancer(cfg.balancer.with_jobs(Jobs::PerPe(q)));
-    let s = simulate(root, &cfg, &SimConfig::default()).expect("simulation");
+    let s = simulate(root, &cfg, &SimConfig::default())
+        .expect("simulation")
+        .into_report();
     for pe in &s.report.per_pe {
         let block = &sizes[pe.pe * q as usize..(pe.pe + 1) * q as usize];
         let want: u64 = block.iter().map(|x| x * (x + 1) / 2).sum();

@@ -14,7 +14,7 @@ const SEEDS: [u64; 3] = [1, 2, 3];
 
 fn run_checked<T: Task>(root: T, cfg: Config) -> Report<T::Output> {
     within(Duration::from_secs(120), move || {
-        run(root, &cfg).expect("run failed")
+        run(root, &cfg).expect("run failed").into_report()
     })
 }
 

@@ -83,7 +83,7 @@ fn knapsack_reaches_every_published_optimum_up_to_1000_items() {
             let root = Knapsack::new(k.instance.clone());
             let c = cfg.clone();
             let r = within(Duration::from_secs(300), move || {
-                run(root, &c).expect("thread run")
+                run(root, &c).expect("thread run").into_report()
             });
             assert_eq!(
                 r.output.profit, optimum,
@@ -96,7 +96,8 @@ fn knapsack_reaches_every_published_optimum_up_to_1000_items() {
                 &cfg,
                 &SimConfig::default(),
             )
-            .expect("simulation");
+            .expect("simulation")
+            .into_report();
             assert_eq!(
                 s.report.output.profit, optimum,
                 "{name} sim {} P={}",
@@ -143,13 +144,15 @@ fn knapsack_with_every_item_fitting_is_linear_in_n() {
     for cfg in [Config::new(2).delta_t(256), Config::new(4).delta_t(64)] {
         let (i, c) = (inst.clone(), cfg.clone());
         let r = within(Duration::from_secs(90), move || {
-            run(Knapsack::new(i), &c).expect("thread run")
+            run(Knapsack::new(i), &c).expect("thread run").into_report()
         });
         check(&format!("threads P = {}", cfg.pes), &r.output);
     }
     let i = inst.clone();
     let s = within(Duration::from_secs(90), move || {
-        simulate(Knapsack::new(i), &Config::new(8), &SimConfig::default()).expect("simulation")
+        simulate(Knapsack::new(i), &Config::new(8), &SimConfig::default())
+            .expect("simulation")
+            .into_report()
     });
     check("sim P = 8", &s.report.output);
 }
@@ -161,7 +164,9 @@ fn golomb_rulers_are_optimal_up_to_9_marks() {
         for cfg in configs() {
             let c = cfg.clone();
             let r = within(Duration::from_secs(300), move || {
-                run(Golomb::new(n).unwrap(), &c).expect("thread run")
+                run(Golomb::new(n).unwrap(), &c)
+                    .expect("thread run")
+                    .into_report()
             });
             assert_eq!(
                 r.output.length(),
@@ -172,7 +177,9 @@ fn golomb_rulers_are_optimal_up_to_9_marks() {
             );
             assert!(is_golomb(&r.output.marks) && r.output.marks.len() == n);
             if n <= 8 {
-                let s = simulate(Golomb::new(n).unwrap(), &cfg, &SimConfig::default()).unwrap();
+                let s = simulate(Golomb::new(n).unwrap(), &cfg, &SimConfig::default())
+                    .unwrap()
+                    .into_report();
                 assert_eq!(
                     s.report.output.length(),
                     Some(want),
@@ -198,7 +205,7 @@ fn ida_threads(spec: &PuzzleSpec, cfg: &Config, stop: bool) -> IdaResult {
     ida_star(&spec.tiles, stop, |root| -> Result<_, String> {
         let (c, root) = (cfg.clone(), root);
         let r = within(Duration::from_secs(300), move || {
-            run(root, &c).expect("thread run")
+            run(root, &c).expect("thread run").into_report()
         });
         Ok((r.output, r.totals.work_units))
     })
@@ -251,7 +258,9 @@ fn korf_instances_are_solved_optimally_with_korfs_node_counts() {
         }
         for cfg in configs().into_iter().chain([Config::new(64).delta_t(64)]) {
             let r = ida_star(&spec.tiles, true, |root| -> Result<_, String> {
-                let s = simulate(root, &cfg, &SimConfig::default()).map_err(|e| e.to_string())?;
+                let s = simulate(root, &cfg, &SimConfig::default())
+                    .map_err(|e| e.to_string())?
+                    .into_report();
                 Ok((s.report.output, s.report.totals.work_units))
             })
             .unwrap();
@@ -293,14 +302,17 @@ fn optimal_schedules_on_every_machine() {
         assert!(opt <= inst.check(&inst.list_schedule()).unwrap());
         for cfg in configs() {
             let root = OptimalSchedule::new(inst.clone());
-            let r = within(Duration::from_secs(60), move || run(root, &cfg)).unwrap();
+            let r = within(Duration::from_secs(60), move || run(root, &cfg))
+                .unwrap()
+                .into_report();
             assert_eq!(inst.check(&r.output), Ok(opt), "seed {seed}");
             let s = simulate(
                 OptimalSchedule::new(inst.clone()),
                 &Config::new(8).delta_t(16),
                 &SimConfig::default(),
             )
-            .unwrap();
+            .unwrap()
+            .into_report();
             assert_eq!(inst.check(&s.report.output), Ok(opt), "seed {seed} sim");
         }
     }

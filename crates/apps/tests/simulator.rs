@@ -24,13 +24,17 @@ fn every_app_on_every_p_and_network() {
                 ..SimConfig::default()
             };
             let cfg = Config::new(p).delta_t(10).seed(p as u64);
-            let q = simulate(NQueens::new(9).unwrap(), &cfg, &sim).unwrap();
+            let q = simulate(NQueens::new(9).unwrap(), &cfg, &sim)
+                .unwrap()
+                .into_report();
             assert_eq!(q.report.output, 352, "nqueens P={p} {topology}");
             assert_eq!(
                 q.report.totals.work_units, seq_q.work_units,
                 "nqueens P={p} {topology}"
             );
-            let u = simulate(Uts::new(t1_mini()), &cfg, &sim).unwrap();
+            let u = simulate(Uts::new(t1_mini()), &cfg, &sim)
+                .unwrap()
+                .into_report();
             assert_eq!(u.report.output, seq_u.output, "uts P={p} {topology}");
             assert_eq!(u.report.totals.work_units, 63_914, "uts P={p} {topology}");
         }

@@ -5,10 +5,10 @@
 use clap::parser::ValueSource;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::collections::BTreeSet;
-use treesplit::{
-    BalancerKind, BundleRule, DagScheduler, PermutationKind, PhaseSync, StaticPermutation,
-    TerminationKind,
+use treesplit::config::{
+    BundleRule, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
 };
+use treesplit::{BalancerKind, DagScheduler};
 
 /// The ids (clap's field names, e.g. `adaptive_c`) of the arguments given on the command line,
 /// at any level of subcommands; defaults do not count.
@@ -392,8 +392,8 @@ pub struct SimOpts {
     /// Poll-and-shuffle: lay the hypercube onto the network (paper 002 §4): network (Morton
     /// labels and r·log log P fewer phases on meshes, √log P phases on fat trees) or
     /// row-major (PE numbers, every phase: the plain hypercube algorithm).
-    #[arg(long, global = true, value_parser = parse_name::<treesplit::Embedding>)]
-    pub embedding: Option<treesplit::Embedding>,
+    #[arg(long, global = true, value_parser = parse_name::<treesplit::config::Embedding>)]
+    pub embedding: Option<treesplit::config::Embedding>,
     /// Poll-and-shuffle without --round: the phase is C·(2·H·T_hop + T_split + Δt), H the
     /// largest hop distance between partners in a cycle (default 1).
     #[arg(long = "phase-c", global = true, conflicts_with = "round")]

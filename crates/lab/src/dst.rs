@@ -12,12 +12,13 @@
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt::{Debug, Display};
-use treesplit::machine::sim::adversary::EmptySplits;
+use treesplit::config::{
+    Adaptive, BundleRule, Embedding, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
+};
 use treesplit::machine::sim::{Delay, MessageLength, Routing, Topology};
 use treesplit::{
-    run_sequential, simulate, Adaptive, Balancer, BalancerKind, BundleRule, Config, Embedding,
-    Jobs, PermutationKind, PhaseSync, PollingOptions, SimConfig, SimReport, StaticPermutation,
-    Task, TerminationKind,
+    run_sequential, Balancer, BalancerKind, Config, Jobs, Machine, PollingOptions, SimConfig,
+    Simulator, Task,
 };
 use treesplit_apps::spec::{AppSpec, AppVisitor, Published};
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
@@ -381,6 +382,11 @@ impl Case {
         line
     }
 
+    /// The case's simulated machine, with its empty-splits adversary.
+    pub fn simulator(&self) -> Simulator {
+        Simulator::new(self.sim.clone()).empty_splits(self.empty_splits)
+    }
+
     /// Run the case and return (T_par, messages, splits): the figures a replay must reproduce.
     pub fn fingerprint(&self) -> Result<(f64, u64, u64), String> {
         struct Fingerprint<'c>(&'c Case);
@@ -396,8 +402,11 @@ impl Case {
                 T::Output: Display + PartialEq + Debug + treesplit_apps::spec::Objective,
             {
                 let c = self.0;
-                let r = simulate_maybe_adversarial(make_root(), &c.config, &c.sim, c.empty_splits)
-                    .map_err(|e| e.to_string())?;
+                let r = c
+                    .simulator()
+                    .run(make_root(), &c.config)
+                    .map_err(|e| e.to_string())?
+                    .into_report();
                 Ok((
                     r.report.t_par,
                     r.report.totals.messages,
@@ -433,8 +442,11 @@ impl Case {
         T::Output: PartialEq + Debug,
     {
         let seq = run_sequential(make());
-        let r = simulate_maybe_adversarial(make(), &self.config, &self.sim, self.empty_splits)
-            .map_err(|e| e.to_string())?;
+        let r = self
+            .simulator()
+            .run(make(), &self.config)
+            .map_err(|e| e.to_string())?
+            .into_report();
         if r.report.output != seq.output {
             return Err(format!(
                 "result {:?} differs from the sequential {:?}",
@@ -510,7 +522,8 @@ impl Case {
             {
                 // Every permutation moves pieces whole: one more hop on their response chains.
                 let dims =
-                    treesplit::embedding::plan(Some(self.sim.topology), p, embedding).phases();
+                    treesplit::machine::sim::embedding::plan(Some(self.sim.topology), p, embedding)
+                        .phases();
                 let permutations = (t_par / (round * dims).max(1) as f64).ceil() as u64 + 1;
                 bound += 2 * permutations * latency.max(1);
             }
@@ -528,23 +541,5 @@ impl Case {
             bound += 4 * p as u64 * (self.sim.t_send + self.sim.t_recv);
         }
         bound
-    }
-}
-
-/// Simulate `root`, wrapped in the empty-split adversary when `empty_splits > 0`.
-pub fn simulate_maybe_adversarial<T: Task>(
-    root: T,
-    config: &Config,
-    sim: &SimConfig,
-    empty_splits: f64,
-) -> Result<SimReport<T::Output>, treesplit::RunError> {
-    if empty_splits > 0.0 {
-        simulate(
-            EmptySplits::new(root, empty_splits, config.seed),
-            config,
-            sim,
-        )
-    } else {
-        simulate(root, config, sim)
     }
 }

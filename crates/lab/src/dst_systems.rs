@@ -19,9 +19,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use treesplit::checkpoint::Snapshot;
 use treesplit::dag::{evaluate, Dag, DagTask};
+use treesplit::machine::simulate_dag;
 use treesplit::task::pieces::Pieces;
 use treesplit::{
-    run_sequential, simulate, Config, DagScheduler, Outcome, RunError, SimConfig, Task,
+    run_sequential, simulate, Config, DagConfig, DagScheduler, Ended, Outcome, SimConfig, Task,
 };
 use treesplit_apps::bfs::{level_bfs, sequential_bfs, Graph, LevelPiece};
 use treesplit_apps::hashtable::{HashtableSpec, KeySource};
@@ -317,27 +318,15 @@ fn run_into<T: Task>(
     if let Some(units) = limit {
         config = config.max_units(units.max(1));
     }
-    match simulate(Pieces::new(pieces), &config, sim) {
-        Ok(r) => {
-            let report = r.report;
-            let out = report.output.clone();
-            absorb(snapshot, out, report.totals.work_units, Vec::new());
-            Ok(())
-        }
-        Err(RunError::LimitReached { partial, .. }) => {
-            let report = partial
-                .report::<<Pieces<T> as Task>::Output>()
-                .ok_or("a stopped run without its partial report")?;
-            let remaining = partial
-                .take_remaining::<Pieces<T>>()
-                .ok_or("a stopped run without its remaining pieces")?;
-            let pieces = remaining.into_iter().flat_map(Pieces::into_inner).collect();
-            let out = report.output.clone();
-            absorb(snapshot, out, report.totals.work_units, pieces);
-            Ok(())
-        }
-        Err(e) => Err(e.to_string()),
-    }
+    let ended = simulate(Pieces::new(pieces), &config, sim).map_err(|e| e.to_string())?;
+    let (report, remaining) = match ended {
+        Ended::Finished(r) => (r.report, Vec::new()),
+        Ended::Stopped(s) => (s.report.report, s.remaining),
+    };
+    let pieces = remaining.into_iter().flat_map(Pieces::into_inner).collect();
+    let out = report.output.clone();
+    absorb(snapshot, out, report.totals.work_units, pieces);
+    Ok(())
 }
 
 fn absorb<T: Task>(snapshot: &mut Snapshot<T>, output: T::Output, units: u64, pieces: Vec<T>) {
@@ -399,7 +388,8 @@ fn check_bfs(case: &Case, rmat: (u32, u64, u64), source: u32) -> Result<(), Stri
         |key| {
             let seq = run_sequential(LevelPiece::root(key));
             let r = simulate(LevelPiece::root(key), &case.config, &case.sim)
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| e.to_string())?
+                .into_report();
             let mut found = r.report.output.clone();
             let mut expected = seq.output.clone();
             // A vertex reached over two edges of a level may be found twice (on two PEs,
@@ -430,11 +420,10 @@ fn check_bfs(case: &Case, rmat: (u32, u64, u64), source: u32) -> Result<(), Stri
 
 /// A DAG under `scheduler` on the case's simulated machine.
 fn check_dag(case: &Case, dag: &Arc<Dag>, scheduler: DagScheduler) -> Result<(), String> {
-    let config = Config::new(case.config.pes)
-        .dag(scheduler)
+    let config = DagConfig::new(case.config.pes, scheduler)
         .delta_t(case.config.delta_t)
         .seed(case.config.seed);
-    let r = simulate(DagTask::shared(Arc::clone(dag), 0), &config, &case.sim)
+    let r = simulate_dag(DagTask::shared(Arc::clone(dag), 0), &config, &case.sim)
         .map_err(|e| e.to_string())?;
     let p = r.report.pes();
     let (e, _) = evaluate(dag, &r.report.output, p, scheduler.workers(p), 1, 1.0)

@@ -2,8 +2,8 @@
 //! checked versions; the full-size rows behind BENCHMARKS.md's figures come from the
 //! `figures` binary (`cargo run --release -p treesplit-lab --bin figures -- NAME`).
 
+use treesplit::machine::sim::Topology;
 use treesplit::machine::sim::{MessageLength, Routing};
-use treesplit::Topology;
 use treesplit::{Balancer, BalancerKind};
 use treesplit_apps::spec::KnapsackFile;
 use treesplit_lab::experiments::poll_shuffle::{

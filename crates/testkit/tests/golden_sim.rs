@@ -15,11 +15,11 @@ use sha1::{Digest, Sha1};
 use std::fmt::{Debug, Display};
 use std::path::PathBuf;
 use treesplit::machine::sim::{Delay, Topology};
-use treesplit::{BalancerKind, RunError, SimReport, Task};
+use treesplit::{BalancerKind, Ended, Machine, SimReport, Task};
 use treesplit_apps::spec::{AppSpec, AppVisitor, KnapsackFile, Objective, Published};
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 use treesplit_apps::uts::UtsParams;
-use treesplit_lab::dst::{simulate_maybe_adversarial, Case};
+use treesplit_lab::dst::Case;
 use treesplit_testkit::data;
 
 /// The whole output of one run, as text.
@@ -45,15 +45,16 @@ impl AppVisitor for Golden<'_> {
                 r.timeline
             )
         };
-        match simulate_maybe_adversarial(make_root(), &c.config, &c.sim, c.empty_splits) {
-            Ok(r) => show(&r),
-            Err(RunError::LimitReached { limit, partial }) => {
-                let report = partial.report::<T::Output>().expect("the run's report");
+        match c.simulator().run(make_root(), &c.config) {
+            Ok(Ended::Finished(r)) => show(&r),
+            Ok(Ended::Stopped(stopped)) => {
+                let report = &stopped.report.report;
                 format!(
-                    "limit {limit:?} units {} t_par {}\n{}\ntrace {}\n",
-                    partial.work_units,
-                    partial.t_par,
-                    json(&report),
+                    "limit {:?} units {} t_par {}\n{}\ntrace {}\n",
+                    stopped.limit,
+                    report.totals.work_units,
+                    report.t_par,
+                    json(report),
                     json(&report.trace)
                 )
             }

@@ -105,7 +105,8 @@ fn main() {
         SubsetSum::new(weights, target),
         &Config::new(pes).delta_t(1024),
     )
-    .expect("run failed");
+    .expect("run failed")
+    .into_report();
     println!(
         "{n} weights, target {target}: {} subsets (sequential {})",
         report.output, seq.output

@@ -196,7 +196,8 @@ impl Erased for Checked {
         self
     }
 
-    /// The user's task: a stopped run's pieces lose their checks.
+    /// The user's task (unit tests).
+    #[cfg(test)]
     fn as_any(&self) -> &dyn Any {
         self.task.as_any()
     }

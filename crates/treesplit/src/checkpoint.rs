@@ -28,7 +28,8 @@
 //! [`CheckpointError`] that says which.
 
 use crate::config::Config;
-use crate::error::{Limit, Partial, RunError};
+use crate::ended::{self, Limit};
+use crate::error::RunError;
 use crate::stats::Report;
 use crate::task::pieces::Pieces;
 use crate::task::{Outcome, Task};
@@ -318,9 +319,10 @@ pub enum Ended<O> {
     /// The computation is complete: the snapshot holds the answer and no pieces; the last
     /// run's report carries the output and units of all runs.
     Finished(Box<Report<O>>),
-    /// A limit or an interrupt stopped it; the snapshot was written to the plan's path. The
-    /// partial report carries the output and units of all runs so far.
-    Stopped(Limit, Partial),
+    /// A limit or an interrupt stopped it; the snapshot (with the remaining pieces) was
+    /// written to the plan's path. The partial report carries the output and units of all
+    /// runs so far.
+    Stopped(Limit, Box<Report<O>>),
 }
 
 /// The configuration of the next epoch of a computation that started at `started`: the
@@ -356,30 +358,31 @@ pub fn epoch_config<T: Task>(
 /// left. `None`: go on with the next epoch (it stopped at a checkpoint, `by_checkpoint`).
 pub fn after_epoch<T: Task>(
     snapshot: &mut Snapshot<T>,
-    result: Result<Report<T::Output>, RunError>,
+    result: Result<ended::Ended<Pieces<T>>, RunError>,
     plan: &Plan,
     by_checkpoint: bool,
 ) -> Result<Option<Ended<T::Output>>, RunError> {
     let whole = |snapshot: &Snapshot<T>, mut report: Report<T::Output>| {
         report.output = snapshot.output.clone();
         report.totals.work_units = snapshot.work_units;
-        report
+        Box::new(report)
     };
-    match result {
-        Ok(report) => {
+    match result? {
+        ended::Ended::Finished(report) => {
             snapshot.absorb(&report, Vec::new());
-            Ok(Some(Ended::Finished(Box::new(whole(snapshot, report)))))
+            Ok(Some(Ended::Finished(whole(snapshot, report))))
         }
-        Err(RunError::LimitReached { limit, partial }) => {
-            let remaining: Vec<Pieces<T>> = partial.take_remaining().unwrap_or_default();
-            let report = partial.report::<T::Output>().ok_or_else(|| {
-                RunError::Internal("a stopped run without its partial report".into())
-            })?;
-            let remaining = remaining.into_iter().flat_map(Pieces::into_inner).collect();
+        ended::Ended::Stopped(stopped) => {
+            let (limit, report) = (stopped.limit, stopped.report);
+            let remaining = stopped
+                .remaining
+                .into_iter()
+                .flat_map(Pieces::into_inner)
+                .collect();
             snapshot.absorb(&report, remaining);
             if snapshot.is_finished() {
                 // The stop came as the last piece was done.
-                return Ok(Some(Ended::Finished(Box::new(whole(snapshot, report)))));
+                return Ok(Some(Ended::Finished(whole(snapshot, report))));
             }
             snapshot
                 .write(&plan.path)
@@ -387,12 +390,8 @@ pub fn after_epoch<T: Task>(
             if by_checkpoint && Some(limit) == plan.every.map(Limit::Time) {
                 return Ok(None);
             }
-            Ok(Some(Ended::Stopped(
-                limit,
-                Partial::new(whole(snapshot, report)),
-            )))
+            Ok(Some(Ended::Stopped(limit, whole(snapshot, report))))
         }
-        Err(e) => Err(e),
     }
 }
 
@@ -406,7 +405,7 @@ pub fn run_epochs<T: Task>(
     mut snapshot: Snapshot<T>,
     config: &Config,
     plan: &Plan,
-    mut run: impl FnMut(Pieces<T>, &Config) -> Result<Report<T::Output>, RunError>,
+    mut run: impl FnMut(Pieces<T>, &Config) -> Result<ended::Ended<Pieces<T>>, RunError>,
 ) -> Result<(Snapshot<T>, Ended<T::Output>), RunError> {
     let started = Instant::now();
     loop {

@@ -8,15 +8,14 @@
 //! the contract checks raise [`RunError::ContractViolated`] (see `crate::check`).
 
 use crate::config::ConfigError;
-use crate::stats::Report;
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Mutex, Once};
-use std::time::Duration;
+use std::sync::Once;
 
-/// Why a run did not produce a result.
+/// Why a run failed. (A run that a limit or an interrupt stopped did not fail: it ends in
+/// [`crate::Ended::Stopped`].)
 #[derive(Debug, Clone)]
 pub enum RunError {
     /// The configuration is unusable.
@@ -27,20 +26,14 @@ pub enum RunError {
         pe: usize,
         /// The panic message.
         message: String,
+        /// Where in the source it panicked (`file:line:column`), when known.
+        location: Option<String>,
     },
     /// The machine could not run (e.g. a thread could not be spawned).
     Machine(String),
     /// An internal invariant failed: work was lost or duplicated, or the library's own code
     /// panicked. Always a bug of treesplit.
     Internal(String),
-    /// The run reached its `Config::max_units` or `Config::time_limit`: every PE stopped
-    /// cleanly, and `partial` holds the report of what was done until then.
-    LimitReached {
-        /// The limit that stopped the run.
-        limit: Limit,
-        /// The partial report (units done, the partial merged output, T_par).
-        partial: Partial,
-    },
     /// A user's task broke the [`crate::Task`] contract (found by `Config::check`, or the
     /// cheap checks every debug build makes). A failed run, not a wrong answer: the answer
     /// was never produced.
@@ -60,21 +53,20 @@ impl PartialEq for RunError {
         use RunError::*;
         match (self, other) {
             (InvalidConfig(a), InvalidConfig(b)) => a == b,
-            (PePanicked { pe: a, message: m }, PePanicked { pe: b, message: n }) => {
-                a == b && m == n
-            }
+            (
+                PePanicked {
+                    pe: a,
+                    message: m,
+                    location: l,
+                },
+                PePanicked {
+                    pe: b,
+                    message: n,
+                    location: k,
+                },
+            ) => a == b && m == n && l == k,
             (Machine(a), Machine(b)) | (Internal(a), Internal(b)) => a == b,
             (WrongAnswer(a), WrongAnswer(b)) => a == b,
-            (
-                LimitReached {
-                    limit: a,
-                    partial: p,
-                },
-                LimitReached {
-                    limit: b,
-                    partial: q,
-                },
-            ) => a == b && p.work_units == q.work_units,
             (ContractViolated { pe: a, what: w }, ContractViolated { pe: b, what: v }) => {
                 a == b && w == v
             }
@@ -83,111 +75,23 @@ impl PartialEq for RunError {
     }
 }
 
-/// A run limit (`Config::max_units`, `Config::time_limit`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Limit {
-    /// At most this many work units in all (the run may overshoot by up to P·Δt units: each
-    /// PE finishes the slice it is in).
-    Units(u64),
-    /// At most this long (wall-clock, on every machine; each PE finishes its slice).
-    Time(Duration),
-    /// The run's interrupt flag was set (`Config::interrupt`: a signal, say).
-    Interrupted,
-}
-
-impl fmt::Display for Limit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Limit::Units(n) => write!(f, "the limit of {n} work units"),
-            Limit::Time(d) => write!(f, "the time limit of {:?}", d),
-            Limit::Interrupted => f.write_str("an interrupt"),
-        }
-    }
-}
-
-/// The partial report of a run stopped by a limit. Typed access with [`Partial::report`];
-/// the figures every report has are fields.
-#[derive(Clone)]
-pub struct Partial {
-    /// Work units done by all PEs.
-    pub work_units: u64,
-    /// Seconds (virtual units in the simulator) from the start to the stop.
-    pub t_par: f64,
-    report: Arc<Mutex<Box<dyn Any + Send>>>,
-    /// The unfinished work (`Config::keep_remaining`): a `Vec<T>` of the run's task type.
-    remaining: Arc<Mutex<Option<Box<dyn Any + Send>>>>,
-}
-
-impl Partial {
-    /// Wrap the partial report of a run.
-    pub(crate) fn new<O: Send + 'static>(report: Report<O>) -> Self {
-        Partial {
-            work_units: report.totals.work_units,
-            t_par: report.t_par,
-            report: Arc::new(Mutex::new(Box::new(report))),
-            remaining: Arc::new(Mutex::new(None)),
-        }
-    }
-
-    /// The partial report with the unfinished work of a run under `keep_remaining`.
-    pub(crate) fn with_remaining<T: Send + 'static>(self, remaining: Vec<T>) -> Self {
-        *self.remaining.lock().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(remaining));
-        self
-    }
-
-    /// The unfinished work of a run under `Config::keep_remaining`: every piece that was
-    /// held, queued or in flight when the run stopped (taken: a second call returns `None`;
-    /// `None` too when `T` is not the run's task type or the run did not keep its work).
-    /// The work done (the report's units and output) and these pieces are the whole
-    /// computation.
-    pub fn take_remaining<T: 'static>(&self) -> Option<Vec<T>> {
-        let mut guard = self.remaining.lock().unwrap_or_else(|e| e.into_inner());
-        match guard.take()?.downcast::<Vec<T>>() {
-            Ok(v) => Some(*v),
-            Err(other) => {
-                *guard = Some(other);
-                None
-            }
-        }
-    }
-
-    /// The partial report, with the output merged from every PE so far (`None` when `O` is
-    /// not the run's output type).
-    pub fn report<O: Clone + 'static>(&self) -> Option<Report<O>> {
-        let guard = self.report.lock().unwrap_or_else(|e| e.into_inner());
-        guard.downcast_ref::<Report<O>>().cloned()
-    }
-}
-
-impl fmt::Debug for Partial {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Partial")
-            .field("work_units", &self.work_units)
-            .field("t_par", &self.t_par)
-            .finish_non_exhaustive()
-    }
-}
-
 impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RunError::InvalidConfig(m) => write!(f, "invalid configuration: {m}"),
-            RunError::PePanicked { pe, message } => write!(f, "PE {pe} panicked: {message}"),
+            RunError::PePanicked {
+                pe,
+                message,
+                location,
+            } => {
+                write!(f, "PE {pe} panicked: {message}")?;
+                match location {
+                    Some(at) => write!(f, " ({at})"),
+                    None => Ok(()),
+                }
+            }
             RunError::Machine(m) => write!(f, "machine error: {m}"),
             RunError::Internal(m) => write!(f, "internal error (a treesplit bug): {m}"),
-            RunError::LimitReached {
-                limit: Limit::Interrupted,
-                partial,
-            } => write!(
-                f,
-                "the run was interrupted (a signal) and stopped: {} work units done (T_par {:.6})",
-                partial.work_units, partial.t_par
-            ),
-            RunError::LimitReached { limit, partial } => write!(
-                f,
-                "the run reached {limit} and was stopped: {} work units done (T_par {:.6})",
-                partial.work_units, partial.t_par
-            ),
             RunError::ContractViolated { pe, what } => {
                 write!(f, "the task broke its contract on PE {pe}: {what}")
             }
@@ -205,7 +109,7 @@ impl From<ConfigError> for RunError {
 }
 
 /// The text of a panic payload.
-pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_string()
     } else if let Some(s) = payload.downcast_ref::<String>() {
@@ -230,8 +134,9 @@ pub(crate) fn violation(what: String) -> ! {
 thread_local! {
     /// Depth of `catch_quietly` regions on this thread.
     static QUIET: Cell<u32> = const { Cell::new(0) };
-    /// Where the last quiet panic happened (file), to tell the library's from the user's.
-    static LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// Where the last quiet panic happened (file, line, column), to tell the library's from
+    /// the user's and to say where.
+    static LOCATION: RefCell<Option<(String, u32, u32)>> = const { RefCell::new(None) };
 }
 
 /// This crate's source directory as the compiler names it (`…/treesplit/src/`).
@@ -248,8 +153,10 @@ fn install_hook() {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
             if QUIET.with(Cell::get) > 0 {
-                let file = info.location().map(|l| l.file().to_string());
-                LOCATION.with(|l| *l.borrow_mut() = file);
+                let at = info
+                    .location()
+                    .map(|l| (l.file().to_string(), l.line(), l.column()));
+                LOCATION.with(|l| *l.borrow_mut() = at);
                 return;
             }
             previous(info)
@@ -275,12 +182,15 @@ pub(crate) fn panic_error(pe: usize, payload: Box<dyn Any + Send>) -> RunError {
         Err(p) => p,
     };
     let message = panic_message(&*payload);
-    let file = LOCATION.with(|l| l.borrow_mut().take());
-    match file {
-        Some(file) if file.starts_with(own_source_dir()) => {
+    match LOCATION.with(|l| l.borrow_mut().take()) {
+        Some((file, ..)) if file.starts_with(own_source_dir()) => {
             RunError::Internal(format!("PE {pe}: {message}"))
         }
-        _ => RunError::PePanicked { pe, message },
+        at => RunError::PePanicked {
+            pe,
+            message,
+            location: at.map(|(file, line, column)| format!("{file}:{line}:{column}")),
+        },
     }
 }
 

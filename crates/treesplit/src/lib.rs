@@ -7,17 +7,22 @@
 //! The crate has one folder per layer:
 //! - [`task`]: the task model a user implements (`work`, `split`, `is_empty`, an outcome
 //!   that merges).
-//! - `piece` (internal; public with the feature `unstable`): the task and its outcome with
-//!   their types erased. Only the machines' entry points know the task type; the protocols,
-//!   the driver and the machines below them are compiled once for all task types.
-//! - `protocol`: load balancers and termination detection as per-PE state machines that
-//!   do no I/O (public with the feature `unstable`).
+//! - `piece` (internal): the task and its outcome with their types erased. Only the
+//!   machines' entry points know the task type; the protocols, the driver and the machines
+//!   below them are compiled once for all task types.
+//! - `protocol` (internal): load balancers and termination detection as per-PE state
+//!   machines that do no I/O.
 //! - `driver` (internal): the one loop that runs a PE's state machine on every machine:
 //!   step → flush → act, rounds, incumbents, timing, statistics, the lost-work check.
 //! - [`machine`]: the transports the driver runs on: threads (the default), the simulator
 //!   of the papers' machine model in virtual time, and MPI (feature `mpi`); [`Machine`] is
 //!   their common interface, and one run wrapper serves all three.
-//! - [`config`]: what to run with: P, the balancer with its own options, Δt, the seed.
+//! - [`config`]: what to run with: P, the balancer with its own options, Δt, the seed
+//!   ([`DagConfig`] for task DAGs, [`dag`]).
+//! - A run that does not fail has [`Ended`]: it finished, or a [`Limit`] stopped it and it
+//!   hands back its report and its remaining pieces ([`Stopped`]); [`RunError`] is a
+//!   failure. [`stats`] holds the report, [`checkpoint`] resumes a stopped computation,
+//!   [`check`] checks a task's contract.
 //! - [`trace`]: per-PE timelines (states and messages) that the driver records on every
 //!   machine when `Config::trace` asks for them.
 //!
@@ -48,50 +53,44 @@
 //!     fn is_empty(&self) -> bool { self.lo >= self.hi }
 //! }
 //!
-//! let report = run(Squares { lo: 0, hi: 100_000 }, &Config::new(4)).unwrap();
+//! let report = run(Squares { lo: 0, hi: 100_000 }, &Config::new(4)).unwrap().into_report();
 //! assert_eq!(report.output, (0..100_000u64).map(|i| i * i).sum::<u64>());
 //! assert_eq!(report.totals.work_units, 100_000);
 //! ```
 
 #![deny(missing_docs)]
+#![warn(unreachable_pub)]
 
 pub mod check;
 pub mod checkpoint;
 pub mod config;
 pub mod dag;
-pub(crate) mod driver;
-pub mod error;
+mod driver;
+mod ended;
+mod error;
 pub mod machine;
-pub mod names;
-#[cfg(feature = "unstable")]
-pub mod piece;
-#[cfg(not(feature = "unstable"))]
-pub(crate) mod piece;
-#[cfg(feature = "unstable")]
-pub mod protocol;
-#[cfg(not(feature = "unstable"))]
-pub(crate) mod protocol;
-pub mod sequential;
+mod names;
+mod piece;
+mod protocol;
+mod sequential;
 pub mod stats;
 pub mod task;
-pub mod topology;
+mod topology;
 pub mod trace;
 
 pub use config::{
-    Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError, DagScheduler, Embedding,
-    Jobs, PermutationKind, PhaseSync, PollingOptions, StaticPermutation, TerminationKind,
+    Balancer, BalancerKind, Config, ConfigError, DagConfig, DagScheduler, Jobs, PollingOptions,
 };
-pub use error::{Limit, Partial, RunError};
+pub use ended::{Ended, Limit, Stopped};
+pub use error::RunError;
 pub use machine::{simulate, Machine, SimConfig, SimReport, Simulator, Threads};
-pub use protocol::polling::embedding;
 pub use sequential::{run_sequential, SequentialReport};
-pub use stats::{Log2Histogram, PeCounters, PeStats, Report, SplitSizes, Totals};
+pub use stats::Report;
 pub use task::range::{IndexJob, IndexRange};
-pub use task::{Context, Incumbent, Outcome, SharedIncumbent, Task};
-pub use topology::Topology;
-pub use trace::Trace;
+pub use task::{Context, Outcome, Task};
 
 /// Run `root` in parallel on the thread machine (one OS thread per PE).
-pub fn run<T: Task>(root: T, config: &Config) -> Result<Report<T::Output>, RunError> {
+/// The run finished, or a limit or an interrupt stopped it ([`Ended`]).
+pub fn run<T: Task>(root: T, config: &Config) -> Result<Ended<T>, RunError> {
     Threads::new().run(root, config)
 }

@@ -21,11 +21,11 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A piece of work of the run's task type, its type erased.
-pub struct Piece(Box<dyn Erased>);
+pub(crate) struct Piece(Box<dyn Erased>);
 
 /// What a work slice works with: the PE's result accumulator (of the run's outcome type), the
 /// incumbent it sees and its number.
-pub struct Bench<'a> {
+pub(crate) struct Bench<'a> {
     /// The PE's result accumulator.
     pub output: &'a mut Yield,
     /// The incumbent the PE sees.
@@ -36,7 +36,7 @@ pub struct Bench<'a> {
 
 /// What one work slice on a piece did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Worked {
+pub(crate) struct Worked {
     /// Work units done.
     pub units: u64,
     /// The task asked for an early stop (`Context::stop`).
@@ -47,7 +47,7 @@ pub struct Worked {
 
 /// The virtual functions of a piece: every [`Task`] has them, and so do wrappers that work
 /// on pieces (the contract checks).
-pub trait Erased: Send {
+pub(crate) trait Erased: Send {
     /// Work for at most `budget` units at `bench`.
     fn work(&mut self, budget: u64, bench: &mut Bench<'_>) -> Worked;
     /// The simulator's run-ahead: up to `max` slices of `budget` units while each is *plain*
@@ -88,7 +88,8 @@ pub trait Erased: Send {
     fn as_exact_mut(&mut self) -> &mut dyn Any;
     /// The value to serialize (the typed value's own bytes).
     fn as_serialize(&self) -> &dyn erased_serde::Serialize;
-    /// The user's task (beneath any wrapper), to look at.
+    /// The user's task (beneath any wrapper), to look at (unit tests).
+    #[cfg(test)]
     fn as_any(&self) -> &dyn Any;
     /// The user's task (beneath any wrapper), to take back.
     fn into_any(self: Box<Self>) -> Box<dyn Any>;
@@ -98,7 +99,7 @@ impl<T: Task> Erased for T {
     #[inline]
     fn work(&mut self, budget: u64, bench: &mut Bench<'_>) -> Worked {
         let output = bench.output.downcast_mut::<T::Output>();
-        let mut ctx = Context::new(output, bench.incumbent, bench.pe);
+        let mut ctx = Context::new(output, bench.incumbent, bench.pe).with_goal(T::GOAL);
         let units = Task::work(self, budget, &mut ctx);
         Worked {
             units,
@@ -115,7 +116,7 @@ impl<T: Task> Erased for T {
         plain: &mut u32,
     ) {
         let output = bench.output.downcast_mut::<T::Output>();
-        let mut ctx = Context::new(output, bench.incumbent, bench.pe);
+        let mut ctx = Context::new(output, bench.incumbent, bench.pe).with_goal(T::GOAL);
         while *plain < max {
             let units = Task::work(self, budget, &mut ctx);
             if units != budget
@@ -155,6 +156,7 @@ impl<T: Task> Erased for T {
     fn as_serialize(&self) -> &dyn erased_serde::Serialize {
         self
     }
+    #[cfg(test)]
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -165,25 +167,25 @@ impl<T: Task> Erased for T {
 
 impl Piece {
     /// `task` as a piece.
-    pub fn new<T: Task>(task: T) -> Piece {
+    pub(crate) fn new<T: Task>(task: T) -> Piece {
         Piece(Box::new(task))
     }
 
     /// A piece of a wrapper that works on pieces.
-    pub fn wrap(erased: Box<dyn Erased>) -> Piece {
+    pub(crate) fn wrap(erased: Box<dyn Erased>) -> Piece {
         Piece(erased)
     }
 
     /// Work for at most `budget` units at `bench`.
     #[inline]
-    pub fn work(&mut self, budget: u64, bench: &mut Bench<'_>) -> Worked {
+    pub(crate) fn work(&mut self, budget: u64, bench: &mut Bench<'_>) -> Worked {
         self.0.work(budget, bench)
     }
 
     /// The simulator's run-ahead: up to `max` slices of `budget` units at `bench` while each
     /// is plain ([`Erased::run_plain`]), counted in `plain`, in one call.
     #[inline]
-    pub fn run_plain(
+    pub(crate) fn run_plain(
         &mut self,
         budget: u64,
         max: u32,
@@ -195,42 +197,44 @@ impl Piece {
     }
 
     /// Hand part of what is left to a new piece (`Task::split`).
-    pub fn split(&mut self) -> Option<Piece> {
+    pub(crate) fn split(&mut self) -> Option<Piece> {
         self.0.split()
     }
 
     /// Cut after about `units` estimated units (`Task::split_at`).
-    pub fn split_at(&mut self, units: u64) -> Option<Piece> {
+    pub(crate) fn split_at(&mut self, units: u64) -> Option<Piece> {
         self.0.split_at(units)
     }
 
     /// True when no work is left.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// The estimated work units left, where the task gives them.
-    pub fn estimate(&self) -> Option<u64> {
+    pub(crate) fn estimate(&self) -> Option<u64> {
         self.0.estimate()
     }
 
-    /// The user's task beneath any wrapper.
-    pub fn as_any(&self) -> &dyn Any {
-        self.0.as_any()
-    }
-
     /// The user's task beneath any wrapper, taken.
-    pub fn into_any(self) -> Box<dyn Any> {
+    pub(crate) fn into_any(self) -> Box<dyn Any> {
         self.0.into_any()
     }
 
-    /// The user's task, when it is a `T`.
-    pub fn downcast_ref<T: 'static>(&self) -> Option<&T> {
+    /// The user's task beneath any wrapper (unit tests).
+    #[cfg(test)]
+    pub(crate) fn as_any(&self) -> &dyn Any {
+        self.0.as_any()
+    }
+
+    /// The user's task, when it is a `T` (unit tests look at pieces).
+    #[cfg(test)]
+    pub(crate) fn downcast_ref<T: 'static>(&self) -> Option<&T> {
         self.0.as_any().downcast_ref()
     }
 
     /// The user's task back, without any wrapper (a piece of a run of `T` is a `T`).
-    pub fn into_typed<T: 'static>(self) -> T {
+    pub(crate) fn into_typed<T: 'static>(self) -> T {
         typed(self.0.into_any())
     }
 }
@@ -283,7 +287,7 @@ typed_value!(Piece, clone_piece, piece);
 typed_value!(Yield, clone_yield, output);
 
 /// A PE's result accumulator of the run's outcome type, its type erased.
-pub struct Yield(Box<dyn ErasedOutcome>, TypeId);
+pub(crate) struct Yield(Box<dyn ErasedOutcome>, TypeId);
 
 /// The virtual functions of an outcome.
 trait ErasedOutcome: Send + fmt::Debug {
@@ -318,18 +322,18 @@ impl<O: Outcome> ErasedOutcome for O {
 
 impl Yield {
     /// `output` as a yield.
-    pub fn new<O: Outcome>(output: O) -> Yield {
+    pub(crate) fn new<O: Outcome>(output: O) -> Yield {
         Yield(Box::new(output), TypeId::of::<O>())
     }
 
     /// Fold `other` (of the same type) into this one (`Outcome::merge`).
-    pub fn merge(&mut self, other: Yield) {
+    pub(crate) fn merge(&mut self, other: Yield) {
         self.0.merge(other);
     }
 
     /// The typed accumulator (a yield of a run of `O` is an `O`).
     #[inline]
-    pub fn downcast_mut<O: 'static>(&mut self) -> &mut O {
+    pub(crate) fn downcast_mut<O: 'static>(&mut self) -> &mut O {
         assert!(
             self.1 == TypeId::of::<O>(),
             "a yield of the run's outcome type"
@@ -340,7 +344,7 @@ impl Yield {
     }
 
     /// The typed outcome back.
-    pub fn into_typed<O: 'static>(self) -> O {
+    pub(crate) fn into_typed<O: 'static>(self) -> O {
         typed(self.0.into_any())
     }
 }
@@ -353,16 +357,16 @@ impl fmt::Debug for Yield {
 
 /// How a run makes a fresh accumulator of its outcome type (`Outcome`'s default).
 #[derive(Clone, Copy)]
-pub struct Fresh(fn() -> Yield);
+pub(crate) struct Fresh(fn() -> Yield);
 
 impl Fresh {
     /// Fresh accumulators of `O`.
-    pub fn of<O: Outcome>() -> Fresh {
+    pub(crate) fn of<O: Outcome>() -> Fresh {
         Fresh(|| Yield::new(O::default()))
     }
 
     /// A fresh accumulator.
-    pub fn make(self) -> Yield {
+    pub(crate) fn make(self) -> Yield {
         (self.0)()
     }
 }
@@ -374,13 +378,13 @@ impl fmt::Debug for Fresh {
 }
 
 /// Decodes a piece or a yield of the run's types.
-pub type Decode<X> =
+pub(crate) type Decode<X> =
     for<'de> fn(&mut dyn erased_serde::Deserializer<'de>) -> erased_serde::Result<X>;
 
 /// The decoders of one run's task and outcome types (only the MPI machine decodes).
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 #[derive(Clone, Copy)]
-pub struct Decoders {
+pub(crate) struct Decoders {
     /// Decodes a piece (as the run serialized it: a checked run's pieces carry their names).
     pub piece: Decode<Piece>,
     /// Decodes an outcome.
@@ -395,7 +399,7 @@ thread_local! {
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 impl Decoders {
     /// The decoders of a run of `T`.
-    pub fn of<T: Task>() -> Decoders {
+    pub(crate) fn of<T: Task>() -> Decoders {
         Decoders {
             piece: |d| erased_serde::deserialize::<T>(d).map(Piece::new),
             output: |d| erased_serde::deserialize::<T::Output>(d).map(Yield::new),
@@ -411,14 +415,14 @@ impl Decoders {
 
 /// The decoders of a run installed on this thread until dropped.
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-pub struct Decoding {
+pub(crate) struct Decoding {
     previous: Option<Decoders>,
 }
 
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 impl Decoding {
     /// Decode pieces and yields with `decoders` on this thread while the value lives.
-    pub fn install(decoders: Decoders) -> Decoding {
+    pub(crate) fn install(decoders: Decoders) -> Decoding {
         Decoding {
             previous: DECODERS.with(|d| d.replace(Some(decoders))),
         }

@@ -23,7 +23,7 @@ pub fn run_sequential<T: Task>(mut root: T) -> SequentialReport<T::Output> {
     let mut output = T::Output::default();
     let start = Instant::now();
     let mut work_units = 0;
-    let mut ctx = Context::new(&mut output, &incumbent, 0);
+    let mut ctx = Context::new(&mut output, &incumbent, 0).with_goal(T::GOAL);
     while !root.is_empty() && !ctx.stop_requested() {
         work_units += root.work(u64::MAX, &mut ctx);
     }

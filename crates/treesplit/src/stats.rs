@@ -313,7 +313,9 @@ impl<O> Report<O> {
         }
     }
 
-    /// Branch-and-bound: the best incumbent value any PE knew at its end (`None`: none).
+    /// Branch-and-bound: the best incumbent any PE knew at its end (`None`: none), as the
+    /// incumbent keeps it: the value itself for a maximising task, its key for a minimising
+    /// one (`Goal::value` gives the value back).
     pub fn incumbent(&self) -> Option<i64> {
         self.per_pe.iter().filter_map(|s| s.incumbent).max()
     }

@@ -9,11 +9,14 @@
 
 use std::fmt::Debug;
 use std::time::Duration;
+use treesplit::config::{
+    Adaptive, BundleRule, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
+};
 use treesplit::machine::sim::Delay;
+use treesplit::machine::sim::Topology;
 use treesplit::{
-    run, run_sequential, simulate, Adaptive, Balancer, BalancerKind, BundleRule, Config,
-    ConfigError, Jobs, PermutationKind, PhaseSync, PollingOptions, SimConfig, StaticPermutation,
-    Task, TerminationKind, Topology,
+    run, run_sequential, simulate, Balancer, BalancerKind, Config, Jobs, PollingOptions, SimConfig,
+    Task,
 };
 use treesplit_testkit::support::{
     self, jobs, jobs_expected, with_polling, with_round, within, Find, Knap, RangeSum, Tree,
@@ -92,7 +95,9 @@ where
         let cfg = with_jobs(with_pes(base.clone(), p).delta_t(32).seed(p as u64 + 7), k);
         let r = {
             let (root, cfg) = (root.clone(), cfg.clone());
-            within(Duration::from_secs(60), move || run(root, &cfg))
+            within(Duration::from_secs(60), move || {
+                run(root, &cfg).map(treesplit::Ended::into_report)
+            })
         }
         .unwrap_or_else(|e| panic!("{what} threads P={p} {cfg:?}: {e}"));
         let tag = format!("{what} threads {cfg:?}");
@@ -104,6 +109,7 @@ where
         let cfg = with_jobs(with_pes(base.clone(), p).delta_t(16).seed(p as u64), k + 1);
         let tag = format!("{what} sim {topology} {cfg:?}");
         let s = simulate(root.clone(), &cfg, &sim_for(p, topology))
+            .map(treesplit::Ended::into_report)
             .unwrap_or_else(|e| panic!("{tag}: {e}"));
         assert_eq!(&s.report.output, output, "{tag}");
         assert_eq!(
@@ -356,7 +362,9 @@ fn prefix_sums_balance_as_promised() {
                     splittable,
                 })
                 .seed(p as u64);
-            let s = simulate(RangeSum::new(n), &cfg, &SimConfig::default()).unwrap();
+            let s = simulate(RangeSum::new(n), &cfg, &SimConfig::default())
+                .unwrap()
+                .into_report();
             assert_eq!(s.report.output, n * (n - 1) / 2);
             assert_eq!(s.report.totals.work_units, n);
             let limit = n.div_ceil(p as u64) + if splittable { 0 } else { n.div_ceil(1 << h) };
@@ -374,6 +382,16 @@ fn prefix_sums_balance_as_promised() {
 /// machines themselves; a task without estimates gets `DEFAULT_JOBS_PER_PE` jobs per PE, and
 /// the report says what was chosen.
 #[test]
+fn a_static_balancer_with_the_default_number_of_jobs_is_a_valid_configuration() {
+    let config = Config::new(8).balancer(BalancerKind::MasterWorker);
+    assert_eq!(config.validate(), Ok(()));
+    // A number of jobs given out of range is still refused.
+    let deep = Config::new(8)
+        .balancer(Balancer::from(BalancerKind::MasterWorker).with_jobs(Jobs::Depth(40)));
+    assert!(deep.validate().is_err());
+}
+
+#[test]
 fn static_balancers_derive_h_from_estimates() {
     use treesplit::task::bag::{resolve_depth, Resolved, DEFAULT_JOBS_PER_PE};
     let (n, sum) = (1u64 << 20, (1u64 << 20) * ((1 << 20) - 1) / 2);
@@ -384,10 +402,9 @@ fn static_balancers_derive_h_from_estimates() {
         assert_eq!(cfg.jobs(), None, "{kind}");
         assert_eq!(
             cfg.validate(),
-            Err(ConfigError::JobsUnknown(*kind)),
-            "{kind}: no job count accepted"
+            Ok(()),
+            "{kind}: resolved when the run starts"
         );
-        assert_eq!(cfg.validate_options(), Ok(()), "{kind}");
         // Theorem 3 asks for 6; raised to log₂ P + 4 = 8 (16 jobs per PE), and said so.
         let Resolved {
             config: resolved,
@@ -419,11 +436,14 @@ fn static_balancers_derive_h_from_estimates() {
             },
             "{kind}"
         );
-        let s = simulate(RangeSum::new(n), &resolved, &SimConfig::default()).unwrap();
+        let s = simulate(RangeSum::new(n), &resolved, &SimConfig::default())
+            .unwrap()
+            .into_report();
         assert_eq!(s.report.output, sum);
         assert_eq!(s.report.totals.work_units, n);
         // The simulator derives the same h itself from the unresolved configuration.
         let direct = simulate(RangeSum::new(n), &cfg, &SimConfig::default())
+            .map(treesplit::Ended::into_report)
             .unwrap_or_else(|e| panic!("{kind}: {e}"));
         assert_eq!(direct.report.output, sum, "{kind}");
         assert_eq!(direct.report.totals.work_units, n, "{kind}");
@@ -447,11 +467,14 @@ fn static_balancers_derive_h_from_estimates() {
                 let what = format!("{kind} noisy={noisy} {:?}", config.balancer.jobs());
                 let r = {
                     let (root, config) = (root.clone(), config.clone());
-                    within(Duration::from_secs(60), move || run(root, &config))
+                    within(Duration::from_secs(60), move || {
+                        run(root, &config).map(treesplit::Ended::into_report)
+                    })
                 }
                 .unwrap_or_else(|e| panic!("{what} threads: {e}"));
                 assert_eq!((r.output, r.totals.work_units), (output, units), "{what}");
                 let s = simulate(root.clone(), &config, &SimConfig::default())
+                    .map(treesplit::Ended::into_report)
                     .unwrap_or_else(|e| panic!("{what} sim: {e}"));
                 assert_eq!(
                     (s.report.output, s.report.totals.work_units),
@@ -473,7 +496,9 @@ fn static_balancers_derive_h_from_estimates() {
         let want = run_sequential(Tree::small());
         let threads = {
             let cfg = cfg.clone();
-            within(Duration::from_secs(60), move || run(Tree::small(), &cfg))
+            within(Duration::from_secs(60), move || {
+                run(Tree::small(), &cfg).map(treesplit::Ended::into_report)
+            })
         }
         .unwrap_or_else(|e| panic!("{kind} threads: {e}"));
         assert_eq!(
@@ -482,6 +507,7 @@ fn static_balancers_derive_h_from_estimates() {
             "{kind} threads"
         );
         let sim = simulate(Tree::small(), &cfg, &SimConfig::default())
+            .map(treesplit::Ended::into_report)
             .unwrap_or_else(|e| panic!("{kind} sim: {e}"));
         assert_eq!(
             (sim.report.output, sim.report.totals.work_units),
@@ -507,7 +533,9 @@ fn fast_initialization_starts_pes_busy() {
                 .delta_t(32)
                 .seed(3);
             assert_eq!(cfg.balancer.polling().map(|o| o.fast_init), Some(true));
-            let s = simulate(Tree::small(), &cfg, &SimConfig::default()).unwrap();
+            let s = simulate(Tree::small(), &cfg, &SimConfig::default())
+                .unwrap()
+                .into_report();
             assert_eq!(s.report.output, Tree::small().count(), "{balancer} P={p}");
             let started = s
                 .report
@@ -548,14 +576,18 @@ fn branch_and_bound_reaches_the_optimum_under_every_balancer() {
                 let what = format!("{balancer} {termination} P={p}");
                 let r = {
                     let (root, cfg) = (knap.clone(), cfg.clone());
-                    within(Duration::from_secs(60), move || run(root, &cfg).unwrap())
+                    within(Duration::from_secs(60), move || {
+                        run(root, &cfg).unwrap().into_report()
+                    })
                 };
                 valid(&r.output, &format!("{what} threads"));
             }
             for p in [1, 3, 16, 64] {
                 let cfg = case(*balancer, *termination, p, 8);
                 let what = format!("{balancer} {termination} sim P={p}");
-                let s = simulate(knap.clone(), &cfg, &SimConfig::default()).unwrap();
+                let s = simulate(knap.clone(), &cfg, &SimConfig::default())
+                    .unwrap()
+                    .into_report();
                 valid(&s.report.output, &what);
                 if p > 1 && s.report.totals.improvements > 1 {
                     assert!(
@@ -592,7 +624,9 @@ fn early_stop_ends_with_the_hit_under_every_balancer() {
                 let what = format!("{balancer} {termination} threads P={p}");
                 let r = {
                     let (root, cfg) = (root.clone(), cfg.clone());
-                    within(Duration::from_secs(60), move || run(root, &cfg).unwrap())
+                    within(Duration::from_secs(60), move || {
+                        run(root, &cfg).unwrap().into_report()
+                    })
                 };
                 assert_eq!(r.output.hit, Some(target), "{what}");
                 assert_eq!(r.output.tested, r.totals.work_units, "{what}");
@@ -601,7 +635,9 @@ fn early_stop_ends_with_the_hit_under_every_balancer() {
             for p in [1, 3, 64] {
                 let cfg = case(*balancer, *termination, p, 64);
                 let what = format!("{balancer} {termination} sim P={p}");
-                let s = simulate(root.clone(), &cfg, &SimConfig::default()).unwrap();
+                let s = simulate(root.clone(), &cfg, &SimConfig::default())
+                    .unwrap()
+                    .into_report();
                 assert_eq!(s.report.output.hit, Some(target), "{what}");
                 assert_eq!(s.report.output.tested, s.report.totals.work_units, "{what}");
                 assert!(s.report.totals.work_units <= n, "{what}");

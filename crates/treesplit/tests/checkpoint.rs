@@ -12,10 +12,10 @@ use std::time::Duration;
 use treesplit::checkpoint::{run_epochs, Ended, Plan, Snapshot};
 use treesplit::task::pieces::Pieces;
 use treesplit::{
-    simulate, Balancer, BalancerKind, Config, Jobs, Limit, Outcome, RunError, SimConfig, Task,
-    Threads,
+    simulate, Balancer, BalancerKind, Config, Ended as RunEnded, Jobs, Limit, Outcome, SimConfig,
+    Stopped, Task, Threads,
 };
-use treesplit_testkit::support::{Knap, Tree, TreeStats};
+use treesplit_testkit::support::{Knap, Tree};
 
 fn config(kind: BalancerKind, p: usize) -> Config {
     let mut c = Config::new(p).balancer(kind).delta_t(50).seed(p as u64);
@@ -32,17 +32,15 @@ where
 {
     let config = config.clone().keep_remaining(true);
     let result = if sim {
-        simulate(root, &config, &SimConfig::default()).map(|r| r.report)
+        simulate(root, &config, &SimConfig::default()).map(|e| e.map_report(|r| r.report))
     } else {
         Threads::new().run(root, &config)
     };
     match result {
-        Err(RunError::LimitReached { partial, .. }) => {
-            let report = partial.report::<T::Output>().expect("the partial report");
-            let pieces = partial.take_remaining::<T>().expect("the remaining pieces");
-            (report.output, report.totals.work_units, pieces)
-        }
-        Ok(report) => (report.output, report.totals.work_units, Vec::new()),
+        Ok(RunEnded::Stopped(Stopped {
+            report, remaining, ..
+        })) => (report.output, report.totals.work_units, remaining),
+        Ok(RunEnded::Finished(report)) => (report.output, report.totals.work_units, Vec::new()),
         Err(e) => panic!("{e}"),
     }
 }
@@ -70,9 +68,12 @@ fn every_balancer_keeps_its_pieces_and_a_resume_on_another_completes_exactly() {
             let rest = Pieces::new(pieces2.into_iter().flat_map(Pieces::into_inner).collect());
             let last = config(kind, 5);
             let r = if sim {
-                simulate(rest, &last, &SimConfig::default()).unwrap().report
+                simulate(rest, &last, &SimConfig::default())
+                    .unwrap()
+                    .into_report()
+                    .report
             } else {
-                Threads::new().run(rest, &last).unwrap()
+                Threads::new().run(rest, &last).unwrap().into_report()
             };
             output.merge(r.output);
             assert_eq!(output, expected, "{kind} then {next}, sim={sim}");
@@ -90,16 +91,8 @@ fn every_balancer_keeps_its_pieces_and_a_resume_on_another_completes_exactly() {
 fn without_keep_remaining_nothing_is_kept() {
     let config = Config::new(4).delta_t(50).max_units(1000);
     match simulate(Tree::medium(), &config, &SimConfig::default()) {
-        Err(RunError::LimitReached { partial, .. }) => {
-            assert_eq!(
-                partial
-                    .take_remaining::<Tree>()
-                    .map(|v| v.len())
-                    .unwrap_or(0),
-                0
-            );
-        }
-        other => panic!("{:?}", other.map(|r| r.report.totals.work_units)),
+        Ok(RunEnded::Stopped(stopped)) => assert_eq!(stopped.remaining.len(), 0),
+        other => panic!("{:?}", other.map(|r| r.is_finished())),
     }
 }
 
@@ -121,16 +114,15 @@ fn an_interrupt_stops_a_thread_run_and_keeps_its_pieces() {
         .interrupt(flag)
         .keep_remaining(true);
     let (mut output, units, pieces) = match Threads::new().run(tree.clone(), &config) {
-        Err(RunError::LimitReached { limit, partial }) => {
+        Ok(RunEnded::Stopped(Stopped {
+            limit,
+            report,
+            remaining,
+        })) => {
             assert_eq!(limit, Limit::Interrupted);
-            let r = partial.report::<TreeStats>().unwrap();
-            (
-                r.output,
-                r.totals.work_units,
-                partial.take_remaining::<Tree>().unwrap(),
-            )
+            (report.output, report.totals.work_units, remaining)
         }
-        other => panic!("not interrupted: {:?}", other.map(|r| r.totals.work_units)),
+        other => panic!("not interrupted: {:?}", other.map(|r| r.is_finished())),
     };
     setter.join().unwrap();
     let rest = treesplit::run_sequential(Pieces::new(pieces));
@@ -191,10 +183,15 @@ fn branch_and_bound_resumes_with_its_incumbent() {
         let out = if sim {
             simulate(rest, &config, &SimConfig::default())
                 .unwrap()
+                .into_report()
                 .report
                 .output
         } else {
-            Threads::new().run(rest, &config).unwrap().output
+            Threads::new()
+                .run(rest, &config)
+                .unwrap()
+                .into_report()
+                .output
         };
         let mut all = best;
         all.merge(out);

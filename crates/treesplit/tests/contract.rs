@@ -102,8 +102,10 @@ fn violation(result: Result<u64, RunError>, p: usize) -> String {
 #[test]
 fn unchecked_faulty_splits_give_wrong_answers() {
     // Why the checks exist: the runs "succeed" with wrong results.
-    let dup = treesplit::run(root(Fault::Duplicate, true), &Config::new(4).delta_t(500));
-    let lost = treesplit::run(root(Fault::Lose, true), &Config::new(4).delta_t(500));
+    let dup = treesplit::run(root(Fault::Duplicate, true), &Config::new(4).delta_t(500))
+        .map(treesplit::Ended::into_report);
+    let lost = treesplit::run(root(Fault::Lose, true), &Config::new(4).delta_t(500))
+        .map(treesplit::Ended::into_report);
     assert!(dup.unwrap().output > N);
     assert!(lost.unwrap().output < N);
 }
@@ -112,7 +114,9 @@ fn unchecked_faulty_splits_give_wrong_answers() {
 fn threads_catch_each_fault_naming_the_pe_and_piece() {
     for p in [2, 4] {
         let dup = violation(
-            treesplit::run(root(Fault::Duplicate, true), &config(p)).map(|r| r.output),
+            treesplit::run(root(Fault::Duplicate, true), &config(p))
+                .map(treesplit::Ended::into_report)
+                .map(|r| r.output),
             p,
         );
         assert!(
@@ -120,7 +124,9 @@ fn threads_catch_each_fault_naming_the_pe_and_piece() {
             "{dup}"
         );
         let lost = violation(
-            treesplit::run(root(Fault::Lose, true), &config(p)).map(|r| r.output),
+            treesplit::run(root(Fault::Lose, true), &config(p))
+                .map(treesplit::Ended::into_report)
+                .map(|r| r.output),
             p,
         );
         assert!(
@@ -128,7 +134,9 @@ fn threads_catch_each_fault_naming_the_pe_and_piece() {
             "{lost}"
         );
         let over = violation(
-            treesplit::run(root(Fault::Overrun, false), &config(p)).map(|r| r.output),
+            treesplit::run(root(Fault::Overrun, false), &config(p))
+                .map(treesplit::Ended::into_report)
+                .map(|r| r.output),
             p,
         );
         assert!(over.contains("budget of 500"), "{over}");
@@ -143,7 +151,9 @@ fn the_simulator_catches_each_fault_naming_the_pe_and_piece() {
         (Fault::Lose, true, "loses work"),
         (Fault::Overrun, false, "budget of 500"),
     ] {
-        let r = simulate(root(fault, estimates), &config(16), &sim).map(|r| r.report.output);
+        let r = simulate(root(fault, estimates), &config(16), &sim)
+            .map(treesplit::Ended::into_report)
+            .map(|r| r.report.output);
         let what = violation(r, 16);
         assert!(what.contains(text), "{fault:?}: {what}");
     }
@@ -151,7 +161,9 @@ fn the_simulator_catches_each_fault_naming_the_pe_and_piece() {
 
 #[test]
 fn without_estimates_the_sequential_comparison_catches_duplicated_work() {
-    let r = treesplit::run(root(Fault::Duplicate, false), &config(4)).unwrap();
+    let r = treesplit::run(root(Fault::Duplicate, false), &config(4))
+        .unwrap()
+        .into_report();
     let err = check::against_sequential(root(Fault::Duplicate, false), &r).unwrap_err();
     assert!(
         matches!(&err, RunError::WrongAnswer(m) if m.contains("differs")),
@@ -161,13 +173,17 @@ fn without_estimates_the_sequential_comparison_catches_duplicated_work() {
 
 #[test]
 fn a_correct_task_passes_every_check() {
-    let r = treesplit::run(root(Fault::None, true), &config(4)).unwrap();
+    let r = treesplit::run(root(Fault::None, true), &config(4))
+        .unwrap()
+        .into_report();
     assert_eq!(r.output, N);
     check::against_sequential(root(Fault::None, true), &r).unwrap();
     assert_eq!(
         run_sequential(root(Fault::None, true)).work_units,
         r.totals.work_units
     );
-    let s = simulate(root(Fault::None, true), &config(16), &SimConfig::default()).unwrap();
+    let s = simulate(root(Fault::None, true), &config(16), &SimConfig::default())
+        .unwrap()
+        .into_report();
     assert_eq!(s.report.output, N);
 }

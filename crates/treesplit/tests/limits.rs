@@ -1,12 +1,13 @@
 //! Run limits (`Config::max_units`, `Config::time_limit`) on every machine: a run of a
-//! practically endless task stops cleanly with `RunError::LimitReached`, its partial report
+//! practically endless task stops cleanly (`Ended::Stopped`), its partial report
 //! holds what was done (the output counts exactly the units done), and the units stay within
 //! the documented slack of P·Δt above the limit.
 
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use treesplit::{
-    simulate, BalancerKind, Config, Context, Jobs, Limit, RunError, SimConfig, Task, Threads,
+    simulate, BalancerKind, Config, Context, Ended, Jobs, Limit, Report, RunError, SimConfig,
+    Stopped, Task, Threads,
 };
 use treesplit_testkit::support::within;
 
@@ -59,28 +60,26 @@ fn endless() -> Endless {
 
 /// The partial report of a run stopped by `expected`: units within [limit, limit + P·Δt]
 /// (units limits), and the merged output equal to the units done.
-fn check_partial(result: Result<u64, RunError>, expected: Limit, p: u64, delta_t: u64) -> u64 {
-    let Err(RunError::LimitReached { limit, partial }) = result else {
-        panic!("expected a limit stop, got {result:?}");
+fn check_partial(
+    result: Result<Ended<Endless, Report<u64>>, RunError>,
+    expected: Limit,
+    p: u64,
+    delta_t: u64,
+) -> u64 {
+    let Ok(Ended::Stopped(Stopped { limit, report, .. })) = result else {
+        panic!("expected a limit stop, got {:?}", result.map(|e| e.limit()));
     };
     assert_eq!(limit, expected);
-    let report = partial
-        .report::<u64>()
-        .expect("the partial report of a u64 run");
-    assert_eq!(report.totals.work_units, partial.work_units);
-    assert_eq!(
-        report.output, partial.work_units,
-        "every unit done is in the output"
-    );
+    let units = report.totals.work_units;
+    assert_eq!(report.output, units, "every unit done is in the output");
     if let Limit::Units(n) = limit {
         assert!(
-            partial.work_units >= n && partial.work_units <= n + p * delta_t,
-            "{} units for a limit of {n} (slack P·Δt = {})",
-            partial.work_units,
+            units >= n && units <= n + p * delta_t,
+            "{units} units for a limit of {n} (slack P·Δt = {})",
             p * delta_t
         );
     }
-    partial.work_units
+    units
 }
 
 #[test]
@@ -99,9 +98,7 @@ fn threads_stop_at_max_units() {
         } else {
             config
         };
-        let r = within(HANG, move || {
-            Threads::new().run(endless(), &config).map(|r| r.output)
-        });
+        let r = within(HANG, move || Threads::new().run(endless(), &config));
         check_partial(r, Limit::Units(2_000_000), 4, 1000);
     }
 }
@@ -111,9 +108,7 @@ fn threads_stop_at_time_limit() {
     let config = Config::new(3)
         .delta_t(1000)
         .time_limit(Duration::from_millis(300));
-    let r = within(HANG, move || {
-        Threads::new().run(endless(), &config).map(|r| r.output)
-    });
+    let r = within(HANG, move || Threads::new().run(endless(), &config));
     let units = check_partial(r, Limit::Time(Duration::from_millis(300)), 3, 1000);
     assert!(units > 0);
 }
@@ -122,7 +117,7 @@ fn threads_stop_at_time_limit() {
 fn simulator_stops_at_max_units_deterministically() {
     let config = Config::new(16).delta_t(100).max_units(500_000);
     let sim = SimConfig::default();
-    let run = || simulate(endless(), &config, &sim).map(|r| r.report.output);
+    let run = || simulate(endless(), &config, &sim).map(|e| e.map_report(|r| r.report));
     let a = check_partial(run(), Limit::Units(500_000), 16, 100);
     let b = check_partial(run(), Limit::Units(500_000), 16, 100);
     assert_eq!(a, b, "a units limit keeps the simulator deterministic");
@@ -134,7 +129,7 @@ fn simulator_stops_at_time_limit() {
         .delta_t(100)
         .time_limit(Duration::from_millis(300));
     let r = within(HANG, move || {
-        simulate(endless(), &config, &SimConfig::default()).map(|r| r.report.output)
+        simulate(endless(), &config, &SimConfig::default()).map(|e| e.map_report(|r| r.report))
     });
     check_partial(r, Limit::Time(Duration::from_millis(300)), 8, 100);
 }
@@ -145,6 +140,8 @@ fn a_run_under_its_limit_is_unaffected() {
         .max_units(1 << 40)
         .time_limit(Duration::from_secs(600));
     let r = treesplit::run(Endless { lo: 0, hi: 100_000 }, &config).unwrap();
+    assert!(r.is_finished());
+    let r = r.into_report();
     assert_eq!(r.output, 100_000);
     assert_eq!(r.totals.work_units, 100_000);
 }
@@ -153,14 +150,14 @@ fn a_run_under_its_limit_is_unaffected() {
 fn zero_limits_are_bad_input() {
     let zero = Config::new(2).max_units(0);
     assert_eq!(
-        treesplit::run(endless(), &zero).map(|r| r.output),
+        treesplit::run(endless(), &zero).map(|r| r.into_report().output),
         Err(RunError::InvalidConfig(
             treesplit::ConfigError::ZeroMaxUnits
         ))
     );
     let zero = Config::new(2).time_limit(Duration::ZERO);
     assert_eq!(
-        treesplit::run(endless(), &zero).map(|r| r.output),
+        treesplit::run(endless(), &zero).map(|r| r.into_report().output),
         Err(RunError::InvalidConfig(
             treesplit::ConfigError::ZeroTimeLimit
         ))
@@ -177,10 +174,11 @@ fn every_balancer_stops_cleanly_at_a_limit_in_the_simulator_and_on_threads() {
         if kind.is_static() {
             config = config.balancer(treesplit::Balancer::from(kind).with_jobs(Jobs::PerPe(4)));
         }
-        let r = simulate(endless(), &config, &SimConfig::default()).map(|r| r.report.output);
+        let r =
+            simulate(endless(), &config, &SimConfig::default()).map(|e| e.map_report(|r| r.report));
         check_partial(r, Limit::Units(300_000), 8, 100);
         let config = Config { pes: 3, ..config };
-        let r = Threads::new().run(endless(), &config).map(|r| r.output);
+        let r = Threads::new().run(endless(), &config);
         check_partial(r, Limit::Units(300_000), 3, 100);
     }
 }

@@ -4,10 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
+use treesplit::config::{Adaptive, BundleRule, PermutationKind, PhaseSync};
 use treesplit::config::{MAX_H, MAX_PES};
 use treesplit::{
-    run, run_sequential, Adaptive, Balancer, BalancerKind, BundleRule, Config, ConfigError,
-    Context, Jobs, PermutationKind, PhaseSync, PollingOptions, RunError, Task, Threads,
+    run, run_sequential, Balancer, BalancerKind, Config, ConfigError, Context, Jobs,
+    PollingOptions, RunError, Task, Threads,
 };
 use treesplit_testkit::support::{within, RangeSum, Tree};
 
@@ -26,7 +27,7 @@ fn every_p_gives_the_sequential_answer_and_conserves_work() {
         for seed in [1, 2, 3] {
             let cfg = Config::new(p).delta_t(64).seed(seed);
             let r = within(Duration::from_secs(60), move || {
-                run(range(n), &cfg).unwrap()
+                run(range(n), &cfg).unwrap().into_report()
             });
             assert_eq!(r.output, seq.output, "P={p} seed={seed}");
             assert_eq!(
@@ -53,7 +54,7 @@ fn every_p_gives_the_sequential_answer_and_conserves_work() {
 fn more_pes_than_cores() {
     let cfg = Config::new(64).delta_t(32);
     let r = within(Duration::from_secs(60), move || {
-        run(range(200_000), &cfg).unwrap()
+        run(range(200_000), &cfg).unwrap().into_report()
     });
     assert_eq!(r.totals.work_units, 200_000);
     assert_eq!(r.output, run_sequential(range(200_000)).output);
@@ -71,7 +72,7 @@ fn a_panicking_task_ends_the_run_with_an_error_naming_the_pe() {
             run(root, &cfg).unwrap_err()
         });
         match err {
-            RunError::PePanicked { pe, message } => {
+            RunError::PePanicked { pe, message, .. } => {
                 assert!(pe < p);
                 assert!(message.contains("unit 150000 is poisoned"), "{message}");
             }
@@ -93,6 +94,7 @@ fn termination_waits_for_work_in_transit() {
                 .delay_messages_from(1, Duration::from_millis(30))
                 .run(range(n), &cfg)
                 .unwrap()
+                .into_report()
         });
         assert_eq!(r.totals.work_units, n, "P={p}");
         assert_eq!(r.output, expected, "P={p}");
@@ -260,7 +262,9 @@ fn bad_configurations_are_rejected() {
     // A static balancer given no number of jobs, on a task without estimates: the default
     // number of jobs per PE, said in the report.
     let cfg = Config::new(2).balancer(BalancerKind::MasterWorker);
-    let report = within(Duration::from_secs(10), move || run(Tree::small(), &cfg)).unwrap();
+    let report = within(Duration::from_secs(10), move || run(Tree::small(), &cfg))
+        .unwrap()
+        .into_report();
     assert_eq!(
         report.output,
         treesplit::run_sequential(Tree::small()).output
@@ -282,7 +286,7 @@ fn the_default_configuration_uses_every_core() {
 fn an_empty_root_finishes_at_once() {
     for p in [1, 4] {
         let r = within(Duration::from_secs(10), move || {
-            run(range(0), &Config::new(p)).unwrap()
+            run(range(0), &Config::new(p)).unwrap().into_report()
         });
         assert_eq!(r.totals.work_units, 0);
         assert_eq!(r.output, 0);
@@ -305,6 +309,7 @@ fn the_thread_machine_refuses_more_pes_than_threads() {
     );
     // The simulator takes the same configuration.
     let r = treesplit::simulate(RangeSum::new(100_000), &too_many, &Default::default())
-        .expect("the simulator runs 4,097 PEs");
+        .expect("the simulator runs 4,097 PEs")
+        .into_report();
     assert_eq!(r.report.totals.work_units, 100_000);
 }

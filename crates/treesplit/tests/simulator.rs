@@ -6,10 +6,11 @@
 //! efficiency random polling must reach on the synthetic tree of paper 004.
 
 use treesplit::machine::sim::adversary::EmptySplits;
+use treesplit::machine::sim::Topology;
 use treesplit::machine::sim::{Activity, Delay};
 use treesplit::{
     run_sequential, simulate, Balancer, BalancerKind, Config, ConfigError, Jobs, RunError,
-    SimConfig, Topology,
+    SimConfig,
 };
 use treesplit_testkit::support::{with_round, Alpha, RangeSum, Tree};
 
@@ -25,7 +26,7 @@ fn every_p_and_network_gives_the_sequential_answer() {
                 ..SimConfig::default()
             };
             let cfg = Config::new(p).delta_t(10).seed(p as u64);
-            let r = simulate(tree.clone(), &cfg, &sim).unwrap();
+            let r = simulate(tree.clone(), &cfg, &sim).unwrap().into_report();
             assert_eq!(r.report.output, want, "P={p} {topology}");
             assert_eq!(r.report.totals.work_units, want.nodes, "P={p} {topology}");
             assert_eq!(r.report.per_pe.len(), p);
@@ -50,7 +51,8 @@ fn same_seed_same_report_byte_for_byte() {
             &Config::new(37).delta_t(16).seed(seed),
             &sim,
         )
-        .unwrap();
+        .unwrap()
+        .into_report();
         r.wall_seconds = 0.0;
         format!("{r:?}")
     };
@@ -81,7 +83,8 @@ fn adversaries_do_not_change_the_answer() {
                 .delta_t(25)
                 .seed(11);
             let r = simulate(EmptySplits::new(tree.clone(), 0.5, 9), &cfg, &sim)
-                .unwrap_or_else(|e| panic!("{balancer} P={p}: {e}"));
+                .unwrap_or_else(|e| panic!("{balancer} P={p}: {e}"))
+                .into_report();
             assert_eq!(r.report.output, want, "{balancer} P={p}");
             assert_eq!(r.report.totals.work_units, want.nodes, "{balancer} P={p}");
         }
@@ -94,7 +97,9 @@ fn a_single_pe_takes_exactly_t_seq() {
         let cfg = Config::new(1)
             .delta_t(7)
             .balancer(Balancer::new(*balancer).with_jobs(Jobs::Depth(4)));
-        let r = simulate(Tree::small(), &cfg, &SimConfig::default()).unwrap();
+        let r = simulate(Tree::small(), &cfg, &SimConfig::default())
+            .unwrap()
+            .into_report();
         let units = Tree::small().count().nodes;
         assert_eq!(r.report.totals.messages, 0, "{balancer}");
         if !balancer.is_static() {
@@ -121,12 +126,16 @@ fn a_single_pe_takes_exactly_t_seq() {
 #[test]
 fn slow_pes_take_proportionally_longer() {
     for (factor, n) in [(3.0, 100_000u64), (2.5, 10_001)] {
-        let fast = simulate(RangeSum::new(n), &Config::new(1), &SimConfig::default()).unwrap();
+        let fast = simulate(RangeSum::new(n), &Config::new(1), &SimConfig::default())
+            .unwrap()
+            .into_report();
         let slow_sim = SimConfig {
             slow: vec![(0, factor)],
             ..SimConfig::default()
         };
-        let slow = simulate(RangeSum::new(n), &Config::new(1).delta_t(n), &slow_sim).unwrap();
+        let slow = simulate(RangeSum::new(n), &Config::new(1).delta_t(n), &slow_sim)
+            .unwrap()
+            .into_report();
         assert_eq!(fast.report.t_par, n as f64);
         assert_eq!(
             slow.report.t_par,
@@ -166,7 +175,8 @@ fn the_first_steal_waits_for_a_request_and_an_answer() {
             &Config::new(2).delta_t(delta_t),
             &sim,
         )
-        .unwrap();
+        .unwrap()
+        .into_report();
         let segments = r.timeline.as_ref().expect("a timeline at P = 2");
         let first = segments
             .iter()
@@ -195,7 +205,9 @@ fn a_slow_link_can_keep_a_pe_out_of_the_run() {
         slow_links: vec![(1, 5_000)],
         ..SimConfig::default()
     };
-    let r = simulate(RangeSum::new(3_000), &Config::new(2).delta_t(10), &sim).unwrap();
+    let r = simulate(RangeSum::new(3_000), &Config::new(2).delta_t(10), &sim)
+        .unwrap()
+        .into_report();
     assert_eq!(r.report.per_pe[1].counters.work_units, 0);
     assert_eq!(r.report.per_pe[0].counters.work_units, 3_000);
     assert_eq!(r.last_work_end, 3_000);
@@ -223,7 +235,9 @@ fn diameter_latency_follows_the_topology() {
             t_hop: Some(t_hop),
             ..SimConfig::default()
         };
-        let r = simulate(RangeSum::new(5_000), &Config::new(p).delta_t(20), &sim).unwrap();
+        let r = simulate(RangeSum::new(5_000), &Config::new(p).delta_t(20), &sim)
+            .unwrap()
+            .into_report();
         assert_eq!(r.diameter_latency, hops * t_hop, "{topology} P={p}");
         assert_eq!(r.report.totals.work_units, 5_000);
     }
@@ -238,7 +252,9 @@ fn longer_latencies_cost_time() {
             t_rout,
             ..SimConfig::default()
         };
-        let r = simulate(Tree::medium(), &Config::new(16).delta_t(10), &sim).unwrap();
+        let r = simulate(Tree::medium(), &Config::new(16).delta_t(10), &sim)
+            .unwrap()
+            .into_report();
         assert!(
             r.report.t_par > last,
             "T_rout={t_rout}: T_par {} not above {last}",
@@ -267,7 +283,8 @@ fn busy_time_is_work_plus_the_charged_overheads() {
                 &Config::new(8).delta_t(10).balancer(balancer),
                 &sim,
             )
-            .unwrap();
+            .unwrap()
+            .into_report();
             let t = &r.report.totals;
             assert!(t.splits > 0 && t.messages > 0);
             let base = t.work_units + t_send * t.messages + t_split * t.splits;
@@ -300,7 +317,9 @@ fn timeline_segments_are_disjoint_and_account_for_busy_time() {
         slow: vec![(3, 2.0)],
         ..SimConfig::default()
     };
-    let r = simulate(Tree::medium(), &Config::new(8).delta_t(10), &sim).unwrap();
+    let r = simulate(Tree::medium(), &Config::new(8).delta_t(10), &sim)
+        .unwrap()
+        .into_report();
     let segments = r.timeline.as_ref().unwrap();
     for pe in 0..8u32 {
         let mut mine: Vec<_> = segments.iter().filter(|s| s.pe == pe).collect();
@@ -324,7 +343,9 @@ fn timeline_segments_are_disjoint_and_account_for_busy_time() {
         timeline_limit: 4,
         ..SimConfig::default()
     };
-    let r = simulate(Tree::small(), &Config::new(8), &big).unwrap();
+    let r = simulate(Tree::small(), &Config::new(8), &big)
+        .unwrap()
+        .into_report();
     assert!(r.timeline.is_none(), "a timeline beyond timeline_limit");
 }
 
@@ -344,7 +365,9 @@ fn theorem_figures_are_computed_from_the_run() {
             balancer == BalancerKind::RandomShift
         );
         let n = 200_000u64;
-        let r = simulate(RangeSum::new(n), &cfg, &sim).unwrap();
+        let r = simulate(RangeSum::new(n), &cfg, &sim)
+            .unwrap()
+            .into_report();
         let t = &r.theorem1;
         let what = format!("{balancer} P={p}");
         assert_eq!(t.t_seq_over_p, n as f64 / p as f64, "{what}");
@@ -396,7 +419,8 @@ fn random_polling_is_efficient_on_the_synthetic_tree_of_paper_004() {
         &Config::new(256).delta_t(10),
         &SimConfig::default(),
     )
-    .unwrap();
+    .unwrap()
+    .into_report();
     let e = r.report.efficiency().unwrap();
     assert!(e >= 0.9, "efficiency {e} at P = 256");
     assert!(
@@ -416,7 +440,7 @@ fn a_panicking_task_is_an_error_naming_its_pe() {
             ..RangeSum::new(200_000)
         };
         match simulate(root, &Config::new(p).delta_t(64), &SimConfig::default()) {
-            Err(RunError::PePanicked { pe, message }) => {
+            Err(RunError::PePanicked { pe, message, .. }) => {
                 assert!(pe < p, "P={p}: PE {pe}");
                 assert!(message.contains("unit 150000 is poisoned"), "{message}");
             }
@@ -535,10 +559,14 @@ fn bad_simulator_configurations_are_rejected() {
     // A static balancer given no number of jobs: h is derived from a task's estimates, and a
     // task without estimates gets 16 jobs per PE.
     let block = Config::new(4).balancer(BalancerKind::Block);
-    let r = simulate(RangeSum::new(100), &block, &SimConfig::default()).unwrap();
+    let r = simulate(RangeSum::new(100), &block, &SimConfig::default())
+        .unwrap()
+        .into_report();
     assert_eq!(r.report.output, 100 * 99 / 2);
     assert_eq!(r.report.totals.work_units, 100);
-    let r = simulate(Tree::small(), &block, &SimConfig::default()).unwrap();
+    let r = simulate(Tree::small(), &block, &SimConfig::default())
+        .unwrap()
+        .into_report();
     assert_eq!(r.report.config.jobs(), Some(64));
     assert_eq!(r.report.output, run_sequential(Tree::small()).output);
 }
@@ -607,6 +635,8 @@ fn virtual_time_is_bounded_not_wrapped() {
         t_split: MAX_TIME_PARAMETER,
         ..SimConfig::default()
     };
-    let r = simulate(Lazy { left: 1000 }, &Config::new(4), &big).expect("a run at the limits");
+    let r = simulate(Lazy { left: 1000 }, &Config::new(4), &big)
+        .expect("a run at the limits")
+        .into_report();
     assert_eq!(r.report.output, 1000);
 }

@@ -4,10 +4,9 @@
 //! oldest events and counts them; the simulator records the same timeline in virtual time.
 
 use std::time::Duration;
+use treesplit::trace::Trace;
 use treesplit::trace::{EventKind, MessageKind, PeState, DEFAULT_TRACE_CAPACITY};
-use treesplit::{
-    run, simulate, Balancer, Config, ConfigError, PollingOptions, Report, SimConfig, Trace,
-};
+use treesplit::{run, simulate, Balancer, Config, ConfigError, PollingOptions, Report, SimConfig};
 use treesplit_testkit::support::{within, RangeSum};
 
 fn polling(p: usize) -> Config {
@@ -95,7 +94,9 @@ fn a_traced_thread_run_is_exact_and_every_pe_has_a_timeline() {
     let root = RangeSum::spinning(n, 64);
     let expected = root.expected();
     let cfg = polling(p).trace(DEFAULT_TRACE_CAPACITY);
-    let r = within(Duration::from_secs(60), move || run(root, &cfg).unwrap());
+    let r = within(Duration::from_secs(60), move || {
+        run(root, &cfg).unwrap().into_report()
+    });
     assert_eq!(r.output, expected);
     assert_eq!(r.totals.work_units, n);
     let trace = r.trace.as_ref().expect("a trace was asked for");
@@ -105,6 +106,7 @@ fn a_traced_thread_run_is_exact_and_every_pe_has_a_timeline() {
     // The trace stays out of the JSON report, and the config says nothing when it is off.
     assert!(run(RangeSum::new(1000), &Config::new(2))
         .unwrap()
+        .into_report()
         .trace
         .is_none());
 }
@@ -114,7 +116,9 @@ fn a_small_ring_keeps_the_newest_events_and_counts_the_rest() {
     let root = RangeSum::spinning(200_000, 16);
     let expected = root.expected();
     let cfg = polling(3).delta_t(16).trace(4);
-    let r = within(Duration::from_secs(60), move || run(root, &cfg).unwrap());
+    let r = within(Duration::from_secs(60), move || {
+        run(root, &cfg).unwrap().into_report()
+    });
     assert_eq!(r.output, expected);
     let trace = r.trace.unwrap();
     for pe in &trace.pes {
@@ -127,7 +131,9 @@ fn a_small_ring_keeps_the_newest_events_and_counts_the_rest() {
 fn the_simulator_records_the_same_timeline_in_virtual_time() {
     let (n, p) = (50_000, 8);
     let cfg = polling(p).delta_t(10).trace(DEFAULT_TRACE_CAPACITY);
-    let s = simulate(RangeSum::new(n), &cfg, &SimConfig::default()).unwrap();
+    let s = simulate(RangeSum::new(n), &cfg, &SimConfig::default())
+        .unwrap()
+        .into_report();
     let r = &s.report;
     assert_eq!(r.output, RangeSum::new(n).expected());
     let trace = r.trace.as_ref().unwrap();
@@ -146,7 +152,9 @@ fn the_simulator_records_the_same_timeline_in_virtual_time() {
     }
     assert_eq!(trace.pes[0].end as f64, r.t_par);
     // Deterministic: the same run records the same timeline.
-    let again = simulate(RangeSum::new(n), &cfg, &SimConfig::default()).unwrap();
+    let again = simulate(RangeSum::new(n), &cfg, &SimConfig::default())
+        .unwrap()
+        .into_report();
     let a: Vec<_> = trace.pes.iter().map(|pe| pe.states()).collect();
     let b: Vec<_> = again
         .report

@@ -117,7 +117,8 @@ where
             let config = Config::new(p).delta_t(delta_t).seed(args.seed);
             let r = Threads::new()
                 .run(make_root(), &config)
-                .map_err(Failure::from)?;
+                .map_err(Failure::from)?
+                .into_report();
             if r.output != s.output || r.totals.work_units != s.work_units {
                 return Err(fail(
                     &format!("treesplit at P = {p}"),

@@ -13,7 +13,7 @@ use crate::plan::{BenchPlan, MachinePlan, RunPlan};
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
-use treesplit::{Config, RunError, Threads};
+use treesplit::{Config, Ended, RunError, Threads};
 use treesplit_apps::bfs::{level_bfs, sequential_bfs, summarize, BfsSummary, LevelPiece};
 use treesplit_apps::spec::BfsSpec;
 
@@ -137,12 +137,16 @@ fn run_levels<M: CliMachine>(
             let cfg = resolve_jobs(config, &root, quiet_after_first)?;
             // The static balancers' job count is chosen per level; say so once.
             quiet_after_first = Notes { quiet: true };
-            let r = match machine.run(root, &cfg) {
-                Ok(Some(r)) => r,
-                Ok(None) => return Ok(None),
-                Err(e @ RunError::LimitReached { .. }) => return Err(Failure::from(e)),
-                Err(e) => return Err(Failure::from(e)),
+            let r = match machine.run(root, &cfg).map_err(Failure::from)? {
+                Ended::Finished(r) => r,
+                Ended::Stopped(s) => {
+                    let r = s.report.as_ref();
+                    return Err(output::stopped(s.limit, r.totals.work_units, r.t_par));
+                }
             };
+            if !machine.prints() {
+                return Ok(None);
+            }
             let r = r.as_ref();
             totals.levels += 1;
             totals.t_par += r.t_par;
@@ -307,8 +311,8 @@ impl treesplit::Machine for ThreadsOnly<'_, '_> {
         &self,
         root: T,
         config: &Config,
-    ) -> Result<Option<treesplit::Report<T::Output>>, RunError> {
-        self.0.run(root, config).map(Some)
+    ) -> Result<treesplit::Ended<T>, RunError> {
+        self.0.run(root, config)
     }
 }
 

@@ -27,7 +27,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 use treesplit::checkpoint::{after_epoch, epoch_config, Ended, Plan, Snapshot};
 use treesplit::task::pieces::Pieces;
-use treesplit::{Config, Jobs, Report, RunError, Task};
+use treesplit::{Config, Jobs, Report, Task};
 use treesplit_apps::spec::Objective;
 
 /// The flag SIGTERM, SIGINT and SIGUSR1 set, installed once per process; a run whose
@@ -214,11 +214,7 @@ where
         let mut decision = [END];
         let mut outcome = None;
         if let Some(s) = snapshot.as_mut() {
-            let result = match result {
-                Ok(Some(r)) => Ok(r.as_ref().clone()),
-                Ok(None) => Err(RunError::Internal("rank 0 has no report".into())),
-                Err(e) => Err(e),
-            };
+            let result = result.map(|ended| ended.map_report(|r| r.as_ref().clone()));
             match after_epoch(s, result, &ck, by_checkpoint) {
                 Ok(None) => {
                     decision = [GO_ON];
@@ -253,7 +249,7 @@ where
         Ended::Finished(report) => finished(
             plan, cp, wrote, &snapshot, *report, make_root, published, notes,
         ),
-        Ended::Stopped(limit, partial) => {
+        Ended::Stopped(limit, report) => {
             notes.note(format_args!(
                 "checkpoint written to {}: {} pieces left, {} work units done (runs so far: {}); continue with `treesplit resume {}`",
                 cp.path.display(),
@@ -262,9 +258,7 @@ where
                 snapshot.runs,
                 cp.path.display()
             ));
-            Err(super::finish::limit_reached::<T::Output>(
-                plan, limit, partial,
-            ))
+            Err(super::finish::limit_reached(plan, limit, &report))
         }
     }
 }

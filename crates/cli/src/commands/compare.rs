@@ -131,12 +131,10 @@ impl AppVisitor for CompareApp<'_> {
             bar.inc(1);
             let config = self.plan.balance.config_for(balancer, config.pes)?;
             let config = resolve_jobs(&config, &make_root(), notes)?;
-            let Some(r) = machine
+            let r = machine
                 .run(make_root(), &config)
                 .map_err(|e| Failure::run(format!("{balancer}: {e}")))?
-            else {
-                continue;
-            };
+                .into_report();
             let out = &r.report.output;
             let right = match published(out) {
                 // A search: search overhead is normal, and any optimal solution will do.

@@ -10,7 +10,8 @@ use crate::plan::dag::DagPlan;
 use crate::plan::MachinePlan;
 use serde::Serialize;
 use treesplit::dag::{evaluate, DagTask, Evaluation, Schedule};
-use treesplit::{Report, Totals};
+use treesplit::stats::Totals;
+use treesplit::Report;
 
 /// `run|sim dag --json`.
 #[derive(Serialize)]
@@ -41,7 +42,7 @@ pub fn dag(plan: &DagPlan) -> Result<(), Failure> {
         match &plan.machine {
             MachinePlan::Sim { pes, sim, .. } => {
                 let config = plan.config(*pes)?;
-                let r = treesplit::simulate(root, &config, sim)?;
+                let r = treesplit::machine::simulate_dag(root, &config, sim)?;
                 output::Notes {
                     quiet: plan.out.quiet,
                 }
@@ -50,7 +51,7 @@ pub fn dag(plan: &DagPlan) -> Result<(), Failure> {
             }
             MachinePlan::Threads { pes, .. } => {
                 let config = plan.config(*pes)?;
-                let r = treesplit::Threads::new().run(root, &config)?;
+                let r = treesplit::Threads::new().run_dag(root, &config)?;
                 (Some(r), "threads", 1e-9, plan.unit_ns)
             }
             MachinePlan::Mpi { pes } => (mpi_run(plan, root, *pes)?, "mpi", 1e-9, plan.unit_ns),
@@ -171,10 +172,12 @@ fn optimal_makespan(dag: &treesplit::dag::Dag, workers: usize) -> Result<u64, Fa
     use treesplit_apps::optimal_schedule::{from_dag, OptimalSchedule};
     let inst = from_dag(dag, workers.max(1)).map_err(Failure::input)?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let r = treesplit::Threads::new().run(
-        OptimalSchedule::new(inst.clone()),
-        &treesplit::Config::new(threads),
-    )?;
+    let r = treesplit::Threads::new()
+        .run(
+            OptimalSchedule::new(inst.clone()),
+            &treesplit::Config::new(threads),
+        )?
+        .into_report();
     inst.check(&r.output)
         .map_err(|err| Failure::wrong(format!("the optimal schedule found is infeasible: {err}")))
 }
@@ -193,7 +196,8 @@ fn mpi_run(
         )));
     }
     let config = plan.config(size)?;
-    Ok(mpi.run(|| root, &config)?)
+    let report = mpi.run_dag(|| root, &config)?;
+    Ok((mpi.rank() == 0).then_some(report))
 }
 
 #[cfg(not(feature = "mpi"))]

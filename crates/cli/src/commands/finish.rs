@@ -6,7 +6,7 @@ use crate::output::{self, Failure, Notes};
 use crate::plan::RunPlan;
 use serde::Serialize;
 use std::fmt::{Debug, Display};
-use treesplit::{run_sequential, Limit, Partial, Report, RunError, Task};
+use treesplit::{run_sequential, Limit, Report, Task};
 use treesplit_apps::spec::Objective;
 
 /// `--check`: the contract was kept during the run; now the answer against a sequential run.
@@ -56,33 +56,27 @@ struct PartialJson<'a, O> {
 /// A run stopped by `--max-units`, `--time-limit` or a signal: print the partial report
 /// (JSON under `--json`, which then says all: its `stopped_by` names the limit), then fail
 /// (exit code 1).
-pub fn limit_reached<O: Serialize + Display + Clone + 'static>(
+pub fn limit_reached<O: Serialize + Display>(
     plan: &RunPlan,
     limit: Limit,
-    partial: Partial,
+    report: &Report<O>,
 ) -> Failure {
-    let error = RunError::LimitReached {
-        limit,
-        partial: partial.clone(),
-    };
-    if let Some(report) = partial.report::<O>() {
-        let app = plan.app.describe();
-        if plan.out.json {
-            if let Err(f) = output::print_json(&PartialJson {
-                app,
-                stopped_by: limit.to_string(),
-                partial: true,
-                result: &report.output,
-                report: &report,
-            }) {
-                return f;
-            }
-            // The partial report is the one document: no error document beside it.
-            return Failure::from(error).said_in_json();
-        } else {
-            println!("{app} (partial, stopped by {limit}): {}", report.output);
-            print!("{}", report.summary());
+    let app = plan.app.describe();
+    let failure = output::stopped(limit, report.totals.work_units, report.t_par);
+    if plan.out.json {
+        if let Err(f) = output::print_json(&PartialJson {
+            app,
+            stopped_by: limit.to_string(),
+            partial: true,
+            result: &report.output,
+            report,
+        }) {
+            return f;
         }
+        // The partial report is the one document: no error document beside it.
+        return failure.said_in_json();
     }
-    Failure::from(error)
+    println!("{app} (partial, stopped by {limit}): {}", report.output);
+    print!("{}", report.summary());
+    failure
 }

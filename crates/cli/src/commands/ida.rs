@@ -12,7 +12,7 @@ use super::{resolve_jobs, with_machine, CliMachine, UseMachine};
 use crate::output::{self, print_published, verdict, Failure, Notes};
 use crate::plan::{MachinePlan, Published, RunPlan};
 use serde::Serialize;
-use treesplit::{run_sequential, Config, Limit, RunError};
+use treesplit::{run_sequential, Config, Ended, Limit};
 use treesplit_apps::puzzle15::{manhattan, moves_string, solves, IdaResult, Iteration, Puzzle15};
 use treesplit_apps::spec::PuzzleSpec;
 
@@ -86,21 +86,22 @@ impl UseMachine for Ida<'_> {
                     left.time_limit = Some(rest.max(std::time::Duration::from_millis(1)));
                 }
                 let left = resolve_jobs(&left, &root, notes)?;
-                let r = match machine.run(root, &left) {
-                    Ok(Some(r)) => r,
-                    Ok(None) => return Ok(None),
+                let ended = machine.run(root, &left).map_err(Failure::from)?;
+                if !machine.prints() {
+                    return Ok(None);
+                }
+                let r = match ended {
+                    Ended::Finished(r) => r,
                     // The whole search's limit: every rank learns of it through `share`.
-                    Err(RunError::LimitReached { limit, partial }) => {
-                        let limit = match limit {
+                    Ended::Stopped(stopped) => {
+                        let limit = match stopped.limit {
                             Limit::Units(_) => Limit::Units(config.max_units.unwrap_or(0)),
                             Limit::Time(_) => Limit::Time(config.time_limit.unwrap_or_default()),
                             Limit::Interrupted => Limit::Interrupted,
                         };
-                        let out = partial.report::<Iteration>().map(|r| r.output);
-                        let out = out.ok_or_else(|| Failure::run("no partial report"))?;
-                        return Ok(Some((out, partial.work_units, Some(limit))));
+                        let r = stopped.report.as_ref();
+                        return Ok(Some((r.output.clone(), r.totals.work_units, Some(limit))));
                     }
-                    Err(e) => return Err(Failure::from(e)),
                 };
                 totals
                     .termination_delays

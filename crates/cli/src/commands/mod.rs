@@ -28,8 +28,9 @@ use crate::plan::{MachinePlan, Published, RunPlan};
 use progress::Progress;
 use serde::Serialize;
 use std::path::Path;
-use treesplit::{run_sequential, Config, Machine, Report, RunError, SimConfig, SimReport, Task};
-use treesplit_lab::dst::simulate_maybe_adversarial;
+use treesplit::{
+    run_sequential, Config, Ended, Machine, Report, RunError, SimConfig, SimReport, Task,
+};
 
 /// A machine as the commands use it: the library's [`Machine`] plus what the command line
 /// prints about its runs.
@@ -112,17 +113,14 @@ impl Machine for ThreadsMachine<'_> {
         "threads"
     }
 
-    fn run<T: Task>(
-        &self,
-        root: T,
-        config: &Config,
-    ) -> Result<Option<Report<T::Output>>, RunError> {
+    fn run<T: Task>(&self, root: T, config: &Config) -> Result<Ended<T>, RunError> {
         let t_seq = self.baseline.then(|| run_sequential(root.clone()).t_seq);
         let result = self.threads.run(root, config);
         self.progress.finish();
-        let mut report = result?;
-        report.t_seq = t_seq;
-        Ok(Some(report))
+        Ok(result?.map_report(|mut report| {
+            report.t_seq = t_seq;
+            report
+        }))
     }
 }
 
@@ -154,8 +152,10 @@ impl Machine for SimMachine {
         &self,
         root: T,
         config: &Config,
-    ) -> Result<Option<SimReport<T::Output>>, RunError> {
-        simulate_maybe_adversarial(root, config, &self.sim, self.empty_splits).map(Some)
+    ) -> Result<Ended<T, SimReport<T::Output>>, RunError> {
+        treesplit::Simulator::new(self.sim.clone())
+            .empty_splits(self.empty_splits)
+            .run(root, config)
     }
 }
 
@@ -296,7 +296,7 @@ pub fn resolve_jobs<T: Task>(config: &Config, root: &T, notes: Notes) -> Result<
     let resolved = treesplit::task::bag::resolve_depth(config, root)
         .map_err(|e| Failure::input(output::config_error(&e)))?;
     if let Some(note) = &resolved.note {
-        notes.note(format_args!("{note}"));
+        notes.note(format_args!("{}", output::library_note(note)));
     }
     Ok(resolved.config)
 }

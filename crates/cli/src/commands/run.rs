@@ -11,7 +11,7 @@ use crate::plan::{App, AppVisitor, MachinePlan, Published, RunPlan};
 use serde::Serialize;
 use std::fmt::{Debug, Display};
 use treesplit::trace::DEFAULT_TRACE_CAPACITY;
-use treesplit::{run_sequential, Config, Report, RunError, Task};
+use treesplit::{run_sequential, Config, Ended, Report, Task};
 use treesplit_apps::spec::Objective;
 
 pub fn run(plan: &RunPlan) -> Result<(), Failure> {
@@ -194,17 +194,19 @@ where
                 notes,
             );
         }
-        let r = match machine.run((self.make_root)(), &config) {
-            Ok(Some(r)) => r,
-            Ok(None) => return Ok(()), // ranks other than 0 print nothing
-            Err(RunError::LimitReached { limit, partial }) => {
-                return Err(limit_reached::<T::Output>(plan, limit, partial))
+        let ended = machine.run((self.make_root)(), &config);
+        if !machine.prints() {
+            return Ok(()); // ranks other than 0 print nothing
+        }
+        let r = match ended.map_err(Failure::from)? {
+            Ended::Finished(r) => r,
+            Ended::Stopped(stopped) => {
+                return Err(limit_reached(plan, stopped.limit, stopped.report.as_ref()))
             }
-            Err(e) => return Err(Failure::from(e)),
         };
         let report: &Report<T::Output> = r.as_ref();
         for note in &report.notes {
-            notes.note(format_args!("{note}"));
+            notes.note(format_args!("{}", output::library_note(note)));
         }
         let check = (self.published)(&report.output);
         let table = match &plan.app {

@@ -648,7 +648,7 @@ fn tail_on<DB: DrawingBackend>(
 pub fn hashtable_eta(
     spec: &treesplit_apps::hashtable::HashtableSpec,
     balancer: treesplit::BalancerKind,
-    totals: &treesplit::Totals,
+    totals: &treesplit::stats::Totals,
     pes: usize,
 ) -> String {
     use treesplit::BalancerKind;

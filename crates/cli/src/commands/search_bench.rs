@@ -65,7 +65,8 @@ impl AppVisitor for Bench<'_> {
             let config = Config::new(p).delta_t(args.delta_t).seed(args.seed);
             let r = Threads::new()
                 .run(make_root(), &config)
-                .map_err(Failure::run)?;
+                .map_err(Failure::run)?
+                .into_report();
             if published(&r.output).is_some_and(|c| !c.matches) {
                 return Err(Failure::wrong(format!(
                     "parallel result {} is wrong",

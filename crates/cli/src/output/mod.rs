@@ -14,7 +14,7 @@ pub mod trace;
 use serde::Serialize;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use treesplit::{ConfigError, RunError};
+use treesplit::{ConfigError, Limit, RunError};
 pub use treesplit_apps::spec::Published;
 
 /// Exit code of a successful run.
@@ -277,9 +277,6 @@ pub fn config_error(e: &ConfigError) -> String {
         ConfigError::TooManyJobs { max_h } => {
             format!("--h/--q: more than 2^{max_h} jobs are not supported")
         }
-        ConfigError::JobsUnknown(kind) => format!(
-            "{kind} needs the number of jobs: give --h (2^h jobs), --q (jobs per PE) or --h-from-alpha A (h from Theorem 3 of paper 004); this application gives no size estimates to measure α from"
-        ),
         ConfigError::PesMismatch { pes, machine } => format!(
             "--pes {pes} does not match the {machine} ranks of the MPI job"
         ),
@@ -314,19 +311,34 @@ pub fn config_error(e: &ConfigError) -> String {
         ConfigError::VirtualTimeOverflow => format!("{e}"),
         ConfigError::ZeroMaxUnits => "--max-units must be at least 1".into(),
         ConfigError::ZeroTimeLimit => "--time-limit must be more than zero".into(),
-        ConfigError::DagSchedulerOnTree(_)
-        | ConfigError::TreeBalancerOnDag(_)
-        | ConfigError::DagOption(_) => format!("{e}"),
         ConfigError::TooManyThreads { pes, max } => format!(
             "--pes {pes} is more than the thread machine runs ({max}, one OS thread per PE); use `treesplit sim` for larger machines"
         ),
     }
 }
 
+/// A note of the library's (`Report::notes`) in the command line's words: the options it
+/// names become the flags that set them.
+pub fn library_note(note: &str) -> String {
+    note.replace("Jobs::Depth or Jobs::PerPe", "--h or --q")
+}
+
+/// A run that `limit` stopped after `work_units` units and `t_par`: a failed run.
+pub fn stopped(limit: Limit, work_units: u64, t_par: f64) -> Failure {
+    Failure::run(match limit {
+        Limit::Interrupted => format!(
+            "the run was interrupted (a signal) and stopped: {work_units} work units done (T_par {t_par:.6})"
+        ),
+        limit => format!(
+            "the run reached {limit} and was stopped: {work_units} work units done (T_par {t_par:.6})"
+        ),
+    })
+}
+
 impl From<RunError> for Failure {
     /// A run's error: a configuration the library rejects is bad input (in the flags'
     /// terms), a result that differs from the sequential run's a wrong answer, anything else
-    /// (a run limit reached, a task that broke its contract) a failed run.
+    /// (a task that broke its contract, a machine's failure) a failed run.
     fn from(e: RunError) -> Self {
         match e {
             RunError::InvalidConfig(c) => Failure::input(config_error(&c)),

@@ -12,7 +12,8 @@ use std::path::Path;
 use std::sync::Once;
 use treesplit::machine::sim::timeline::Utilization;
 use treesplit::machine::sim::{Activity, Segment};
-use treesplit::{Report, SimReport, Trace};
+use treesplit::trace::Trace;
+use treesplit::{Report, SimReport};
 
 /// Real runs draw per-PE rows up to this P (as the simulator keeps its timeline).
 const GANTT_MAX_PES: usize = 512;

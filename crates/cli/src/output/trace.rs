@@ -1,4 +1,4 @@
-//! `--trace FILE.json`: a run's recorded timeline ([`treesplit::Trace`]) in the Chrome
+//! `--trace FILE.json`: a run's recorded timeline ([`treesplit::trace::Trace`]) in the Chrome
 //! trace-event format, which Perfetto (ui.perfetto.dev) and chrome://tracing open. One
 //! process, one track (tid) per PE named by `thread_name` metadata; each state interval is a
 //! complete event (`ph: "X"`, `ts`/`dur` in µs: wall-clock on real machines, one virtual time
@@ -11,7 +11,7 @@ use serde::Serialize;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::Path;
-use treesplit::Trace;
+use treesplit::trace::Trace;
 
 #[derive(Serialize)]
 struct ChromeTrace<'a> {

@@ -9,7 +9,7 @@ use crate::output::{self, plot, Failure};
 use std::path::PathBuf;
 use std::sync::Arc;
 use treesplit::dag::Dag;
-use treesplit::{BalancerKind, Config, DagScheduler};
+use treesplit::{BalancerKind, DagConfig, DagScheduler};
 use treesplit_apps::dag::{multiply, parse_stg, random_layered, MAX_MULTIPLY_K, MAX_RANDOM_TASKS};
 
 /// The default unit of cost on real machines: 10 µs of busy work.
@@ -35,13 +35,12 @@ pub struct DagPlan {
 
 impl DagPlan {
     /// The run configuration for `pes` PEs.
-    pub fn config(&self, pes: usize) -> Result<Config, Failure> {
-        let config = Config::new(pes)
-            .dag(self.scheduler)
+    pub fn config(&self, pes: usize) -> Result<DagConfig, Failure> {
+        let config = DagConfig::new(pes, self.scheduler)
             .delta_t(self.delta_t)
             .seed(self.seed);
         config
-            .validate_options()
+            .validate()
             .map_err(|e| Failure::input(output::config_error(&e)))?;
         Ok(config)
     }

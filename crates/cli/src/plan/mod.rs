@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod dag;
+mod pe_list;
 pub mod rules;
 pub mod scatter;
 
@@ -14,17 +15,17 @@ use crate::flags::{
 };
 use crate::output::{self, plot, Failure, Notes};
 pub use app::{App, AppVisitor, Published};
+use pe_list::parse_pe_list;
 use std::path::PathBuf;
+use treesplit::config::{
+    Adaptive, BundleRule, Embedding, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
+};
 use treesplit::config::{DEFAULT_ROUND, MAX_H};
-use treesplit::embedding;
-use treesplit::machine::sim::adversary::parse_pe_list;
+use treesplit::machine::sim::embedding;
+use treesplit::machine::sim::Topology;
 use treesplit::machine::sim::{Delay, MessageLength};
 use treesplit::task::bag::theorem3_h;
-use treesplit::topology::Topology;
-use treesplit::{
-    Adaptive, Balancer, BalancerKind, BundleRule, Config, Embedding, Jobs, PermutationKind,
-    PhaseSync, PollingOptions, SimConfig, StaticPermutation, TerminationKind,
-};
+use treesplit::{Balancer, BalancerKind, Config, Jobs, PollingOptions, SimConfig};
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 
 /// What a subcommand prints: `--json` and `--quiet`.

@@ -5,8 +5,9 @@
 //! Theorem 4's lower bound x(α)·log P. `treesplit depth` prints one row per P.
 
 use serde::Serialize;
+use treesplit::config::StaticPermutation;
 use treesplit::task::bag::{theorem3_depth, theorem4_h};
-use treesplit::{simulate, Balancer, Config, Jobs, SimConfig, StaticPermutation};
+use treesplit::{simulate, Balancer, Config, Jobs, SimConfig};
 use treesplit_apps::synthetic::{Synthetic, SyntheticParams};
 
 /// One sweep over h: the tree, the target and the largest h tried.
@@ -70,7 +71,8 @@ impl Depth {
                 .seed(self.seed);
             let root = Synthetic::new(params).map_err(DepthError::Input)?;
             let r = simulate(root, &config, &sim)
-                .map_err(|e| DepthError::Run(format!("P = {p}, h = {h}: {e}")))?;
+                .map_err(|e| DepthError::Run(format!("P = {p}, h = {h}: {e}")))?
+                .into_report();
             if r.report.output.units != params.work {
                 return Err(DepthError::Wrong(format!(
                     "P = {p}, h = {h}: {} units done, not {}",

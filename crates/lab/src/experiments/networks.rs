@@ -6,11 +6,10 @@
 //! [`fit_exponent`] fits y ∝ x^e on a log-log scale.
 
 use std::fmt::{Debug, Display};
-use treesplit::embedding::{self, Embedding, DEFAULT_PHASE_C};
-use treesplit::{
-    simulate, Balancer, BalancerKind, Config, PermutationKind, PollingOptions, SimConfig, Task,
-    Topology,
-};
+use treesplit::config::PermutationKind;
+use treesplit::machine::sim::embedding::{self, Embedding, DEFAULT_PHASE_C};
+use treesplit::machine::sim::Topology;
+use treesplit::{simulate, Balancer, BalancerKind, Config, PollingOptions, SimConfig, Task};
 use treesplit_apps::spec::{AppSpec, AppVisitor, Objective, Published};
 
 /// T_rout = T_hop of the sweeps.
@@ -166,7 +165,9 @@ pub fn measure(
             T: Task,
             T::Output: Display + PartialEq + Debug + Objective,
         {
-            let r = simulate(make_root(), &self.config, &self.sim).map_err(|e| e.to_string())?;
+            let r = simulate(make_root(), &self.config, &self.sim)
+                .map_err(|e| e.to_string())?
+                .into_report();
             let embedding = match self.config.balancer {
                 Balancer::PollAndShuffle { embedding, .. } => Some(embedding),
                 _ => None,

@@ -10,12 +10,11 @@
 
 use serde::Serialize;
 use std::sync::Arc;
+use treesplit::config::{Adaptive, PermutationKind, PhaseSync};
 use treesplit::machine::sim::MessageLength;
+use treesplit::machine::sim::Topology;
 use treesplit::stats::IdleEstimate;
-use treesplit::{
-    simulate, Adaptive, Balancer, Config, PermutationKind, PhaseSync, PollingOptions, SimConfig,
-    SimReport, Task, Topology,
-};
+use treesplit::{simulate, Balancer, Config, PollingOptions, SimConfig, SimReport, Task};
 use treesplit_apps::knapsack::{Instance, Knapsack};
 use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 
@@ -124,7 +123,9 @@ pub fn adaptive_rows(
                 ))
                 .delta_t(10)
                 .seed(1);
-            let s = simulate(synthetic(work, 0.3, 1), &config, net).expect("simulation");
+            let s = simulate(synthetic(work, 0.3, 1), &config, net)
+                .expect("simulation")
+                .into_report();
             let dims = u64::from(usize::BITS - (p.max(2) - 1).leading_zeros());
             let notes: u64 = s
                 .report
@@ -184,7 +185,9 @@ pub fn sync_rows(pes: &[usize], work: u64, round: u64, net: &SimConfig) -> Vec<S
                 .balancer(poll_and_shuffle(round, None, sync))
                 .delta_t(10)
                 .seed(1);
-            let s = simulate(synthetic(work, 0.3, 1), &config, net).expect("simulation");
+            let s = simulate(synthetic(work, 0.3, 1), &config, net)
+                .expect("simulation")
+                .into_report();
             assert_eq!(s.report.totals.work_units, work, "work conserved");
             rows.push(SyncRow {
                 pes: p,
@@ -227,7 +230,8 @@ pub struct PieceBytes {
 /// Split a knapsack root repeatedly (working a little between splits) and measure the
 /// pieces given away: as they travel now and as they did with the whole instance inside.
 pub fn knapsack_piece_bytes(instance: Arc<Instance>, splits: usize) -> PieceBytes {
-    use treesplit::{Context, SharedIncumbent};
+    use treesplit::task::SharedIncumbent;
+    use treesplit::Context;
     let mut root = Knapsack::new(Arc::clone(&instance));
     let mut inline = Knapsack::new(Arc::clone(&instance)).with_inline_instance();
     let root_bytes = postcard::to_allocvec(&root).expect("serializes").len();
@@ -326,7 +330,9 @@ pub fn knapsack_length_rows(
                 length,
                 ..machine.clone()
             };
-            let s = simulate(root, &config, &sim).map_err(|e| e.to_string())?;
+            let s = simulate(root, &config, &sim)
+                .map_err(|e| e.to_string())?
+                .into_report();
             let t = &s.report.totals;
             rows.push(KnapsackLengthRow {
                 network: sim.topology.to_string(),

@@ -89,7 +89,9 @@ pub(super) fn simulate_setup(s: &Setup, seed: u64) -> Result<Run, String> {
         timeline_limit: 0,
         ..SimConfig::default()
     };
-    let r = simulate(Synthetic::new(params)?, &config, &sim).map_err(|e| e.to_string())?;
+    let r = simulate(Synthetic::new(params)?, &config, &sim)
+        .map_err(|e| e.to_string())?
+        .into_report();
     if r.report.output.units != s.work {
         return Err(format!(
             "{}: {} units, not {}",

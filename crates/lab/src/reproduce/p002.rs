@@ -9,9 +9,10 @@
 use super::{loglog_slope, mean_ci, Ctx, Experiment, Finding, Plot, Series, Table, Verdict};
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
+use treesplit::config::PermutationKind;
 use treesplit::config::DEFAULT_ROUND;
 use treesplit::machine::sim::Topology;
-use treesplit::{simulate, Balancer, Config, PermutationKind, PollingOptions, SimConfig};
+use treesplit::{simulate, Balancer, Config, PollingOptions, SimConfig};
 use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 
 const NAMES: [&str; 3] = ["poll-and-shuffle", "random polling", "neighbour polling"];
@@ -82,7 +83,9 @@ fn sweep(ctx: &Ctx) -> Result<Arc<Sweep>, String> {
                 timeline_limit: 0,
                 ..SimConfig::default()
             };
-            let r = simulate(Synthetic::new(params)?, &config, &sim).map_err(|e| e.to_string())?;
+            let r = simulate(Synthetic::new(params)?, &config, &sim)
+                .map_err(|e| e.to_string())?
+                .into_report();
             if r.report.output.units != params.work {
                 return Err(format!("{}: wrong units", NAMES[k]));
             }

@@ -7,8 +7,9 @@ use super::{loglog_slope, Ctx, Experiment, Finding, Plot, Series, Table, Verdict
 use crate::scatter::adversary::{bounds, measure, Instance, Placement};
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
+use treesplit::config::StaticPermutation;
 use treesplit::task::bag::{theorem3_depth, x_alpha};
-use treesplit::{simulate, Balancer, Config, Jobs, SimConfig, StaticPermutation};
+use treesplit::{simulate, Balancer, Config, Jobs, SimConfig};
 use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 
 const EPS: f64 = 0.2;
@@ -41,7 +42,9 @@ pub fn static_imbalance(
         timeline_limit: 0,
         ..SimConfig::default()
     };
-    let r = simulate(Synthetic::new(params)?, &config, &sim).map_err(|e| e.to_string())?;
+    let r = simulate(Synthetic::new(params)?, &config, &sim)
+        .map_err(|e| e.to_string())?
+        .into_report();
     if r.report.output.units != WORK {
         return Err(format!("α = {alpha}, P = {p}, h = {h}: wrong units"));
     }

@@ -37,7 +37,7 @@ named! {
 }
 
 named! {
-    /// The schedulers of task DAGs (paper 001 §14.6), set in `Config::dag`.
+    /// The schedulers of task DAGs (paper 001 §14.6), given in `DagConfig`.
     pub enum DagScheduler("DAG scheduler") {
         /// The master (PE 0) is told of finished tasks and hands ready ones to idle workers.
         MasterWorker = "master-worker",
@@ -287,7 +287,7 @@ pub enum Balancer {
         /// pseudorandom permutation; Δ is then work units per phase).
         #[serde(default, skip_serializing_if = "PhaseSync::is_global")]
         sync: PhaseSync,
-        /// How the hypercube is laid onto the network (paper 002 §4; `Config::network`).
+        /// How the hypercube is laid onto the network (paper 002 §4; the network the machine runs on).
         #[serde(default, skip_serializing_if = "Embedding::is_network")]
         embedding: Embedding,
     },

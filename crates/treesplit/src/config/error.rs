@@ -1,7 +1,6 @@
 //! What can be wrong with a configuration, in the library's terms. The CLI names its own
 //! flags when it reports these; other front ends can do the same.
 
-use super::balancer::{BalancerKind, DagScheduler};
 use std::fmt;
 
 /// Why a [`super::Config`] (or a simulated machine) cannot run.
@@ -61,9 +60,6 @@ pub enum ConfigError {
         /// log₂ of the largest bag supported.
         max_h: u32,
     },
-    /// A static balancer was given no number of jobs and the task gives no size estimates to
-    /// derive one from (or `resolve_depth` was not run).
-    JobsUnknown(BalancerKind),
     /// More PEs than the thread machine runs (one OS thread each).
     TooManyThreads {
         /// PEs asked for.
@@ -111,12 +107,6 @@ pub enum ConfigError {
     ZeroMaxUnits,
     /// A time limit of zero.
     ZeroTimeLimit,
-    /// A DAG scheduler was asked to run a tree-shaped task (it runs only `dag::DagTask`).
-    DagSchedulerOnTree(DagScheduler),
-    /// A tree balancer was asked to run a task DAG (`dag::DagTask` needs a DAG scheduler).
-    TreeBalancerOnDag(BalancerKind),
-    /// An option that DAG schedulers do not support (the response tree, limits, `check`).
-    DagOption(&'static str),
 }
 
 impl fmt::Display for ConfigError {
@@ -161,10 +151,6 @@ impl fmt::Display for ConfigError {
             ConfigError::TooManyJobs { max_h } => {
                 write!(f, "more than 2^{max_h} jobs are not supported")
             }
-            ConfigError::JobsUnknown(kind) => write!(
-                f,
-                "{kind} needs the number of jobs (2^h, or q per PE), or a task with size estimates to derive it from (Theorem 3 of paper 004)"
-            ),
             ConfigError::TooManyThreads { pes, max } => write!(
                 f,
                 "{pes} PEs is more than the thread machine runs ({max}, one OS thread each); simulate larger machines"
@@ -190,17 +176,6 @@ impl fmt::Display for ConfigError {
             ),
             ConfigError::ZeroMaxUnits => write!(f, "the limit of work units must be at least 1"),
             ConfigError::ZeroTimeLimit => write!(f, "the time limit must be more than zero"),
-            ConfigError::DagSchedulerOnTree(s) => write!(
-                f,
-                "the DAG scheduler {s} runs task DAGs only, not a tree-shaped computation"
-            ),
-            ConfigError::TreeBalancerOnDag(b) => write!(
-                f,
-                "{b} balances tree-shaped computations; a task DAG needs a DAG scheduler (master-worker, random-static or work-stealing)"
-            ),
-            ConfigError::DagOption(what) => {
-                write!(f, "the DAG schedulers do not support {what}")
-            }
             ConfigError::ZeroLatency => write!(
                 f,
                 "the message latency must be at least 1 (messages cannot be instantaneous)"

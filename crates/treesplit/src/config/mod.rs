@@ -3,10 +3,8 @@
 //! [`ConfigError`] says what is wrong in the library's terms (the CLI maps it to its flags).
 //!
 //! ```
-//! use treesplit::{
-//!     Balancer, BalancerKind, Config, ConfigError, Jobs, PollingOptions, StaticPermutation,
-//!     TerminationKind,
-//! };
+//! use treesplit::config::{StaticPermutation, TerminationKind};
+//! use treesplit::{Balancer, BalancerKind, Config, Jobs, PollingOptions};
 //!
 //! let polling = Config::new(8).balancer(Balancer::RandomShift {
 //!     polling: PollingOptions { trim: Some(2), fast_init: true },
@@ -19,17 +17,20 @@
 //! assert_eq!(bag.jobs(), Some(4096));
 //! // Defaults: the number of jobs comes from the task's size estimates at run time.
 //! let defaults = Config::new(8).balancer(BalancerKind::MasterWorker);
-//! assert_eq!(defaults.validate(), Err(ConfigError::JobsUnknown(BalancerKind::MasterWorker)));
-//! assert!(defaults.validate_options().is_ok());
+//! assert!(defaults.validate().is_ok());
+//! assert_eq!(defaults.jobs(), None);
 //! ```
 
 mod balancer;
+mod dag;
 mod error;
 
+pub use crate::names::UnknownName;
 pub use balancer::{
     Adaptive, BadBundleRule, Balancer, BalancerKind, BundleRule, DagScheduler, Embedding, Jobs,
     PermutationKind, PhaseSync, PollingOptions, StaticPermutation, TerminationKind, DEFAULT_ROUND,
 };
+pub use dag::DagConfig;
 pub use error::ConfigError;
 
 use serde::{Deserialize, Serialize};
@@ -64,10 +65,6 @@ pub struct Config {
     /// that splits conserve `Task::estimate`. Debug builds always check the budget.
     #[serde(default)]
     pub check: bool,
-    /// Task DAGs (paper 001 §14.6): the DAG scheduler that runs a `dag::DagTask` root
-    /// (`balancer` is then unused). `None` (the default): a tree-shaped computation.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dag: Option<DagScheduler>,
     /// A run stopped by a limit or an interrupt keeps its unfinished work instead of dropping
     /// it: `Partial::remaining` then holds every piece, so that the run can be resumed
     /// (`crate::checkpoint`). Off by default.
@@ -77,15 +74,11 @@ pub struct Config {
     /// handler or another thread sets it. Checked after every work slice.
     #[serde(skip)]
     pub interrupt: Interrupt,
-    /// Branch-and-bound: the incumbent value every PE starts from (a resumed search keeps
-    /// the bound it had found). `None`: no value yet.
+    /// Branch-and-bound: the incumbent every PE starts from (a resumed search keeps the bound
+    /// it had found), as the incumbent keeps it (`Goal::key` of a minimising task's value).
+    /// `None`: no value yet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incumbent: Option<i64>,
-    /// The interconnect the PEs sit on, as the machine knows it: the simulator sets its
-    /// topology here, and poll-and-shuffle plans its phases for it
-    /// (`protocol::polling::embedding`). None (threads, MPI): a hypercube numbering.
-    #[serde(skip)]
-    pub network: Option<crate::topology::Topology>,
 }
 
 /// A flag that stops a run when set ([`Config::interrupt`]); unset by default. Two
@@ -135,45 +128,6 @@ impl Config {
             keep_remaining: false,
             interrupt: Interrupt::default(),
             incumbent: None,
-            network: None,
-            dag: None,
-        }
-    }
-
-    /// Builder: run a task DAG with `scheduler` (see [`Config::dag`]).
-    pub fn dag(mut self, scheduler: DagScheduler) -> Self {
-        self.dag = Some(scheduler);
-        self
-    }
-
-    /// Check that the root's kind matches the configuration (`dag_root`: the root is a task
-    /// DAG, a `dag::DagTask`): a DAG needs a DAG scheduler, and a DAG scheduler runs nothing
-    /// else (nor the options it does not support).
-    pub fn validate_root(&self, dag_root: bool) -> Result<(), ConfigError> {
-        match (self.dag, dag_root) {
-            (Some(s), false) => Err(ConfigError::DagSchedulerOnTree(s)),
-            (None, true) => Err(ConfigError::TreeBalancerOnDag(self.balancer.kind())),
-            (None, false) => Ok(()),
-            (Some(_), true) => {
-                if self.termination != TerminationKind::FourCounter {
-                    Err(ConfigError::DagOption(
-                        "the response tree (they use four-counter termination)",
-                    ))
-                } else if self.max_units.is_some()
-                    || self.time_limit.is_some()
-                    || self.interrupt.0.is_some()
-                {
-                    Err(ConfigError::DagOption("run limits and interrupts"))
-                } else if self.keep_remaining {
-                    Err(ConfigError::DagOption("checkpoints (keep_remaining)"))
-                } else if self.check {
-                    Err(ConfigError::DagOption(
-                        "contract checks (DagTask is the library's own)",
-                    ))
-                } else {
-                    Ok(())
-                }
-            }
         }
     }
 
@@ -264,14 +218,12 @@ impl Config {
     }
 
     /// Check the configuration: every option in range, and a static balancer's number of
-    /// jobs known (run `task::bag::resolve_depth` first to derive it from the root).
+    /// jobs, where given, at most 2^[`MAX_H`]. A number of jobs left to the task's estimates
+    /// ([`Jobs::FromEstimates`], the default) is resolved when the run starts.
     pub fn validate(&self) -> Result<(), ConfigError> {
         self.validate_options()?;
-        if self.balancer.is_static() {
+        if self.balancer.is_static() && self.balancer.jobs() != Some(Jobs::FromEstimates) {
             match self.jobs() {
-                None if self.balancer.jobs() == Some(Jobs::FromEstimates) => {
-                    return Err(ConfigError::JobsUnknown(self.balancer.kind()))
-                }
                 Some(m) if m <= 1 << MAX_H => {}
                 _ => return Err(ConfigError::TooManyJobs { max_h: MAX_H }),
             }

@@ -1,6 +1,7 @@
-//! [`DagTask`]: a task DAG as the root of a run. The DAG schedulers (`protocol/dag`) take it
-//! from PE 0, broadcast it down the tree of PEs (so every PE knows the DAG) and run its
-//! tasks; the output is the [`Schedule`] of (task, PE, start, finish) records.
+//! [`DagTask`]: a task DAG as the root of a run. The machines' `run_dag` entry points give
+//! every PE the DAG and run a DAG scheduler (`protocol/dag`), which broadcasts the root from
+//! PE 0 down the tree of PEs and runs its tasks; the output is the [`Schedule`] of (task, PE,
+//! start, finish) records.
 //!
 //! **Time.** A task busy-works for its cost t_v: in the simulator a unit of cost is a unit of
 //! virtual time (the machine charges the units a slice reports), on real machines it spins
@@ -8,8 +9,8 @@
 //! critical path compare with wall time.
 //!
 //! As a plain [`Task`] (the sequential baseline) it runs the tasks one after another in
-//! topological order on PE 0, recording start and finish in units of cost. It never splits:
-//! tree balancers cannot run it, and the machines refuse to try (`ConfigError::DagTask`).
+//! topological order on PE 0, recording start and finish in units of cost. It never splits,
+//! so a tree balancer given it runs it so, on PE 0.
 
 use super::schedule::{Placement, Schedule};
 use super::Dag;

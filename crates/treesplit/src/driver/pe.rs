@@ -11,7 +11,8 @@ use timeline::flush_splitting;
 
 use super::{message_kind, BoundExchange, Envelope, Flow, Handled, Incoming, Slice, Transport};
 use crate::config::Config;
-use crate::error::{Limit, RunError};
+use crate::ended::Limit;
+use crate::error::RunError;
 use crate::piece::{Fresh, Piece};
 use crate::protocol::termination::Signal;
 use crate::protocol::{self, Message, PeId, Protocol, Step};
@@ -89,9 +90,12 @@ impl PeDriver {
     /// PE `me` of the configured run (PE 0 passes the root; `fresh` makes the run's result
     /// accumulators), with the machine's clock, its rule for incumbents, and the incumbent all PEs share if they share one (else the PE
     /// keeps its own).
+    // Each argument is a different fact the machine knows about this PE.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         me: PeId,
         config: &Config,
+        env: &crate::protocol::Env,
         fresh: Fresh,
         root: Option<Piece>,
         machine: MachineTime,
@@ -106,7 +110,7 @@ impl PeDriver {
             // A resumed search starts from the bound it had found.
             incumbent.get().offer(value);
         }
-        let proto = protocol::new_pe(me, config, fresh, root);
+        let proto = protocol::new_pe(me, config, env, fresh, root);
         let round_ticks = proto
             .round_length()
             .map_or(0, |r| r.saturating_mul(machine.ticks_per_round_unit).max(1));

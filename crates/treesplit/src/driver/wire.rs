@@ -1,7 +1,8 @@
 //! A rank's statistics as they travel to rank 0 at the end of an MPI run ([`WireStats`]).
 
 use super::PeEnd;
-use crate::error::{Limit, RunError};
+use crate::ended::Limit;
+use crate::error::RunError;
 use crate::protocol::PeCounters;
 use crate::stats::{Log2Histogram, PeStats, PhaseStats, SplitSizes};
 use crate::trace::PeTrace;
@@ -22,6 +23,7 @@ pub(crate) struct WireStats {
     trace: Option<PeTrace>,
     incumbent: Option<i64>,
     phases: Option<PhaseStats>,
+    bound_latency: Option<f64>,
     /// The run limit the rank found reached, if any.
     limit: Option<Limit>,
     /// The work a stop left unfinished on the rank (`Config::keep_remaining`): its pieces,
@@ -33,14 +35,19 @@ pub(crate) struct WireStats {
 impl WireStats {
     /// What a rank other than 0 sends of its `end` (it has no result to send).
     pub(crate) fn from_end(end: PeEnd) -> Result<Self, postcard::Error> {
-        let s = end.stats;
-        Ok(WireStats {
-            limit: end.limit,
-            remaining: if end.remaining.is_empty() {
-                Vec::new()
-            } else {
-                postcard::to_allocvec(&end.remaining)?
-            },
+        let mut wire = WireStats::from_stats(end.stats);
+        wire.limit = end.limit;
+        if !end.remaining.is_empty() {
+            wire.remaining = postcard::to_allocvec(&end.remaining)?;
+        }
+        Ok(wire)
+    }
+
+    /// A PE's record as it travels (rank 0's report to the other ranks).
+    pub(crate) fn from_stats(s: PeStats) -> Self {
+        WireStats {
+            limit: None,
+            remaining: Vec::new(),
             counters: s.counters,
             busy: s.busy,
             idle: s.idle,
@@ -52,19 +59,30 @@ impl WireStats {
             trace: s.trace,
             incumbent: s.incumbent,
             phases: s.phases,
-        })
+            bound_latency: s.bound_latency,
+        }
     }
 
     /// The end of PE `pe` that sent these statistics (its pieces decode with the run's
     /// decoders, which the MPI machine installs).
-    pub(crate) fn into_end(self, pe: usize) -> Result<PeEnd, RunError> {
+    pub(crate) fn into_end(mut self, pe: usize) -> Result<PeEnd, RunError> {
         let remaining = if self.remaining.is_empty() {
             Vec::new()
         } else {
-            postcard::from_bytes(&self.remaining)
+            postcard::from_bytes(&std::mem::take(&mut self.remaining))
                 .map_err(|e| RunError::Internal(format!("rank {pe}'s unfinished work: {e}")))?
         };
-        let stats = PeStats {
+        Ok(PeEnd {
+            limit: self.limit,
+            stats: self.into_stats(pe),
+            output: None,
+            remaining,
+        })
+    }
+
+    /// The record of PE `pe`.
+    pub(crate) fn into_stats(self, pe: usize) -> PeStats {
+        PeStats {
             pe,
             counters: self.counters,
             busy: self.busy,
@@ -72,18 +90,12 @@ impl WireStats {
             bytes_sent: self.bytes_sent,
             request_rtt: self.request_rtt,
             improvements: self.improvements,
-            bound_latency: None,
+            bound_latency: self.bound_latency,
             request_latency: self.request_latency,
             split_sizes: self.split_sizes,
             trace: self.trace,
             incumbent: self.incumbent,
             phases: self.phases,
-        };
-        Ok(PeEnd {
-            stats,
-            output: None,
-            limit: self.limit,
-            remaining,
-        })
+        }
     }
 }

@@ -8,8 +8,7 @@
 //! report, run limits) is written once, in `run.rs`, for all three.
 
 /// The [`Machine`] impl of one of this crate's machines: its name, its report type, and how
-/// it runs a root (`|machine, root, config| …`, giving `Ok(None)` on a process that gets no
-/// report), then any other methods.
+/// it runs a root (`|machine, root, config| …`), then any other methods.
 macro_rules! machine {
     ($machine:ty, $name:literal, $report:ident, |$m:ident, $root:ident, $config:ident| $run:expr
      $(, $item:item)*) => {
@@ -24,7 +23,7 @@ macro_rules! machine {
                 &self,
                 root: T,
                 config: &$crate::config::Config,
-            ) -> Result<Option<$report<T::Output>>, $crate::error::RunError> {
+            ) -> Result<$crate::ended::Ended<T, $report<T::Output>>, $crate::error::RunError> {
                 let ($m, $root, $config) = (self, root, config);
                 $run
             }
@@ -40,10 +39,11 @@ mod run;
 pub mod sim;
 pub mod threads;
 
-pub use sim::{simulate, SimConfig, SimReport, Simulator};
+pub use sim::{simulate, simulate_dag, SimConfig, SimReport, Simulator};
 pub use threads::Threads;
 
 use crate::config::Config;
+use crate::ended::Ended;
 use crate::error::RunError;
 use crate::stats::Report;
 use crate::task::Task;
@@ -56,13 +56,14 @@ pub trait Machine {
     /// The machine's name in reports ("threads", "sim", "mpi").
     fn name(&self) -> &'static str;
 
-    /// Run `root` with `config`. `Ok(None)` on a process that does not hold the result (MPI
-    /// ranks other than 0); every other machine returns the report.
+    /// Run `root` with `config`: the run finished, or a limit or an interrupt stopped it. Every
+    /// process gets the report (MPI: rank 0 broadcasts it); the remaining pieces of a stopped
+    /// run are rank 0's alone.
     fn run<T: Task>(
         &self,
         root: T,
         config: &Config,
-    ) -> Result<Option<Self::Report<T::Output>>, RunError>;
+    ) -> Result<Ended<T, Self::Report<T::Output>>, RunError>;
 
     /// Make rank 0's `values` known to every process (MPI: a broadcast; nothing to do on
     /// machines that run in one process). Multi-run drivers share what rank 0 learned from a
@@ -77,5 +78,5 @@ impl<O> AsRef<Report<O>> for Report<O> {
 }
 
 machine!(Threads<'_>, "threads", Report, |m, root, config| {
-    Threads::run(m, root, config).map(Some)
+    Threads::run(m, root, config)
 });

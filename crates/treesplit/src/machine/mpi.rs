@@ -15,8 +15,12 @@
 //!
 //! Run limits: `max_units` is enforced per rank (a rank stops the run once its own units
 //! reach ⌈N/P⌉: the ranks keep no shared counter), so a run ends within N + P·Δt units; a
-//! rank that stopped says so in its statistics, and rank 0 returns
-//! [`RunError::LimitReached`] with the partial report (the other ranks return `Ok(None)`).
+//! rank that stopped says so in its statistics, and the run ends
+//! [`Stopped`](crate::Ended::Stopped) with the partial report.
+//!
+//! The report: every rank sends its statistics to rank 0, which builds the report and
+//! broadcasts it, so every rank returns the same report (and multi-run drivers decide alike
+//! on every rank). The remaining pieces of a stopped run stay on rank 0.
 //!
 //! Failures: a panic in user code (or a broken protocol invariant) on any rank prints a message
 //! naming the rank and calls `MPI_Abort`, which ends the whole job with a non-zero exit; a rank
@@ -24,16 +28,21 @@
 
 use super::run::{self, Backend, Gather, Ran, Start};
 use crate::check::Checked;
+use crate::config::DagConfig;
 use crate::config::{Config, ConfigError};
+use crate::dag::{DagTask, Schedule};
 use crate::driver::{
     self, BoundExchange, Envelope, Flow, Handled, Incoming, MachineTime, PeDriver, Slice,
     Transport, WireStats,
 };
+use crate::ended::{Ended, Limit, Stopped};
 use crate::error::{catch_quietly, panic_error, RunError};
 use crate::piece::{Decoders, Decoding};
+use crate::protocol::Env;
 use crate::protocol::PeId;
 use crate::stats::Report;
 use crate::task::Task;
+use crate::trace::Trace;
 use mpi::environment::Universe;
 use mpi::point_to_point::{Message as MpiMessage, Status};
 use mpi::topology::SimpleCommunicator;
@@ -84,8 +93,9 @@ impl Mpi {
         self.world.abort(code)
     }
 
-    /// Run the computation: rank 0 builds the root with `make_root` and gets the report;
-    /// the other ranks get `Ok(None)`. `config.pes` must equal the number of ranks, and a
+    /// Run the computation: rank 0 builds the root with `make_root`; every rank gets the
+    /// report (rank 0 broadcasts it), and the remaining pieces of a stopped run are rank 0's
+    /// alone (the other ranks' [`Stopped::remaining`] is empty). `config.pes` must equal the number of ranks, and a
     /// configuration error is returned on every rank alike before any communication. Once the
     /// ranks communicate, a panic or an error on any rank is printed and aborts the whole job
     /// (the other ranks could not finish without it). A static balancer that derives its
@@ -94,26 +104,75 @@ impl Mpi {
         &self,
         make_root: impl FnOnce() -> T,
         config: &Config,
-    ) -> Result<Option<Report<T::Output>>, RunError> {
-        if config.pes != self.size() {
-            return Err(RunError::InvalidConfig(ConfigError::PesMismatch {
-                pes: config.pes,
-                machine: self.size(),
-            }));
-        }
+    ) -> Result<Ended<T>, RunError> {
+        self.check_size(config)?;
         // Messages decode to pieces of `T` (with their names under contract checks).
         let _decoding = Decoding::install(if config.check {
             Checked::decoders::<T>()
         } else {
             Decoders::of::<T>()
         });
-        Ok(run::run(self, make_root, config)?.map(|(report, ())| report))
+        self.run_with(make_root, config, Env::default())
+    }
+
+    /// Schedule the task DAG `make_root` builds on every rank (see [`DagConfig`]); every
+    /// rank gets the report.
+    pub fn run_dag(
+        &self,
+        make_root: impl FnOnce() -> DagTask,
+        config: &DagConfig,
+    ) -> Result<Report<Schedule>, RunError> {
+        let root = make_root();
+        let (config, env) = run::dag_setup(config, &root);
+        self.check_size(&config)?;
+        let _decoding = Decoding::install(Decoders::of::<DagTask>());
+        Ok(self.run_with(|| root, &config, env)?.into_report())
+    }
+
+    fn check_size(&self, config: &Config) -> Result<(), RunError> {
+        if config.pes != self.size() {
+            return Err(RunError::InvalidConfig(ConfigError::PesMismatch {
+                pes: config.pes,
+                machine: self.size(),
+            }));
+        }
+        Ok(())
+    }
+
+    /// [`Mpi::run`] with the PEs' environment `env`; every rank gets the report.
+    fn run_with<T: Task>(
+        &self,
+        make_root: impl FnOnce() -> T,
+        config: &Config,
+        env: Env,
+    ) -> Result<Ended<T>, RunError> {
+        match run::run(self, make_root, config, env)? {
+            run::Typed::Here(ended, ()) => {
+                let mut bytes = encode_report(&ended)?;
+                self.broadcast_bytes(&mut bytes);
+                Ok(*ended)
+            }
+            run::Typed::Elsewhere(config) => {
+                let mut bytes = Vec::new();
+                self.broadcast_bytes(&mut bytes);
+                decode_report(&bytes, config)
+            }
+        }
+    }
+
+    /// Rank 0's `bytes` on every rank (their length first, then the bytes).
+    fn broadcast_bytes(&self, bytes: &mut Vec<u8>) {
+        let root = self.world.process_at_rank(0);
+        let mut len = [bytes.len() as u64];
+        root.broadcast_into(&mut len[..]);
+        bytes.resize(len[0] as usize, 0);
+        root.broadcast_into(&mut bytes[..]);
     }
 
     /// One rank's run: rank 0 gets the report, the run limit any rank reached and the work
     /// left on all ranks.
     fn run_rank(&self, start: Start<'_>) -> Ran<()> {
-        let (root, config, fresh) = (start.root, start.config, start.fresh);
+        let (root, config, fresh, env) = (start.root, start.config, start.fresh, &start.env);
         let rank = self.rank();
         self.world.barrier();
         // Rounds of synchronous balancers run on the local clock, started together by the
@@ -145,7 +204,16 @@ impl Mpi {
             ticks_per_round_unit: 1000,
             tick_seconds: 1e-9,
         };
-        let mut pe = PeDriver::new(rank, config, fresh, root, clock, BoundExchange::ToAll, None);
+        let mut pe = PeDriver::new(
+            rank,
+            config,
+            env,
+            fresh,
+            root,
+            clock,
+            BoundExchange::ToAll,
+            None,
+        );
         driver::drive(&mut pe, &mut link)?;
         let now = link.elapsed();
         let t_par = now as f64 * 1e-9;
@@ -345,3 +413,59 @@ machine!(
         self.broadcast_from_0(values);
     }
 );
+
+/// A report as rank 0 broadcasts it (postcard cannot encode the configuration, which every
+/// rank has: the resolved one of the run).
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(bound = "O: serde::Serialize + serde::de::DeserializeOwned")]
+struct WireReport<O> {
+    output: O,
+    t_par: f64,
+    t_seq: Option<f64>,
+    per_pe: Vec<WireStats>,
+    notes: Vec<String>,
+    trace: Option<Trace>,
+    limit: Option<Limit>,
+}
+
+/// Rank 0's end of a run, to broadcast.
+fn encode_report<T: Task>(ended: &Ended<T>) -> Result<Vec<u8>, RunError> {
+    let r = ended.report();
+    let wire = WireReport {
+        output: r.output.clone(),
+        t_par: r.t_par,
+        t_seq: r.t_seq,
+        per_pe: r
+            .per_pe
+            .iter()
+            .cloned()
+            .map(WireStats::from_stats)
+            .collect(),
+        notes: r.notes.clone(),
+        trace: r.trace.clone(),
+        limit: ended.limit(),
+    };
+    postcard::to_allocvec(&wire)
+        .map_err(|e| RunError::Internal(format!("cannot encode the report: {e}")))
+}
+
+/// The end of a run as rank 0 broadcast it, on another rank (with no remaining pieces).
+fn decode_report<T: Task>(bytes: &[u8], config: Config) -> Result<Ended<T>, RunError> {
+    let wire: WireReport<T::Output> = postcard::from_bytes(bytes)
+        .map_err(|e| RunError::Internal(format!("cannot decode rank 0's report: {e}")))?;
+    let per_pe = (wire.per_pe.into_iter().enumerate())
+        .map(|(pe, w)| w.into_stats(pe))
+        .collect();
+    let mut report = Report::new(wire.output, "mpi", config, wire.t_par, per_pe);
+    report.t_seq = wire.t_seq;
+    report.notes = wire.notes;
+    report.trace = wire.trace;
+    Ok(match wire.limit {
+        None => Ended::Finished(report),
+        Some(limit) => Ended::Stopped(Stopped {
+            limit,
+            report,
+            remaining: Vec::new(),
+        }),
+    })
+}

@@ -3,26 +3,27 @@
 //! The machines' generic entry points (`Threads::run`, `simulate`, the MPI machine's `run`,
 //! which also installs the decoders of its task type) hand their root to [`run`], which with
 //! the pieces' virtual functions is all of a run that is compiled once per task type. It
-//! - checks the root's kind against the configuration and resolves a static balancer's
-//!   number of jobs (`task::bag::resolve_depth`);
+//! - resolves a static balancer's number of jobs (`task::bag::resolve_depth`; a DAG run
+//!   has none);
 //! - erases the root into a piece (`crate::piece`), under contract checks when
 //!   `Config::check` asks (`crate::check`);
 //! - runs the machine's erased run ([`Backend`]), a panic there becoming an error;
 //! - turns the merged output back into `T::Output` and the unfinished pieces into `Vec<T>`,
-//!   and a run limit reached into [`RunError::LimitReached`] with the partial report.
+//!   and the run's end into an [`Ended`]: finished, or stopped by a limit with the report and
+//!   the remaining pieces.
 //!
 //! The machines gather what their PEs ended with in a [`Gather`], which builds the report.
 
 use crate::check::Checked;
 use crate::config::{Config, Jobs};
-use crate::dag::DagTask;
 use crate::driver::PeEnd;
-use crate::error::{catch_quietly, panic_error, Limit, Partial, RunError};
+use crate::ended::{self, Limit, Stopped};
+use crate::error::{catch_quietly, panic_error, RunError};
 use crate::piece::{Fresh, Piece, Yield};
+use crate::protocol::Env;
 use crate::stats::{PeStats, Report};
-use crate::task::bag::{resolve, resolve_depth};
+use crate::task::bag::{resolve, resolve_depth, Resolved};
 use crate::task::Task;
-use std::any::TypeId;
 
 /// A machine's erased run.
 pub(crate) trait Backend {
@@ -46,14 +47,22 @@ pub(crate) struct Start<'a> {
     pub config: &'a Config,
     /// Makes the run's result accumulators.
     pub fresh: Fresh,
+    /// What the entry point tells the PEs (a DAG run); the machine adds its network.
+    pub env: Env,
 }
 
 /// How an erased run ended: `Ok(None)` on a process that does not get the result.
 pub(crate) type Ran<X> = Result<Option<Ended<X>>, RunError>;
 
-/// How a typed run ended, on the process that gets the result: the report and the machine's
-/// own figures.
-pub(crate) type Finished<O, X> = Option<(Report<O>, X)>;
+/// How a typed run ended on one process.
+pub(crate) enum Typed<T: Task, X> {
+    /// On the process that gets the result: the end and the machine's own figures.
+    Here(Box<ended::Ended<T>>, X),
+    /// On another process (MPI ranks other than 0): the resolved configuration, which the
+    /// result will be reported under.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    Elsewhere(Config),
+}
 
 /// How an erased run ended, on the process that gets the result.
 pub(crate) struct Ended<X> {
@@ -80,19 +89,28 @@ impl Ended<()> {
 }
 
 /// Run the root `make_root` builds with `config` on `backend`: the typed side of every
-/// machine's run (module comment). `Ok(None)` on a process that does not get the result.
+/// machine's run (module comment).
 pub(crate) fn run<T: Task, B: Backend>(
     backend: &B,
     make_root: impl FnOnce() -> T,
     config: &Config,
-) -> Result<Finished<T::Output, B::Extra>, RunError> {
-    config.validate_root(TypeId::of::<T>() == TypeId::of::<DagTask>())?;
+    env: Env,
+) -> Result<Typed<T, B::Extra>, RunError> {
     // A static balancer that derives its number of jobs from the root's estimates: every
     // process builds the root and derives the same number (the derivation is deterministic).
     let holds_root = backend.holds_root();
     let measures = config.balancer.jobs() == Some(Jobs::FromEstimates);
     let root = (holds_root || measures).then(make_root);
     let resolved = match &root {
+        // A DAG scheduler cuts no jobs: the balancer is unused.
+        _ if env.dag.is_some() => {
+            config.validate_options()?;
+            Resolved {
+                config: config.clone(),
+                alpha: None,
+                note: None,
+            }
+        }
         Some(root) => resolve_depth(config, root)?,
         None => resolve(config, &|| {
             unreachable!("the root is built where it is measured")
@@ -111,6 +129,7 @@ pub(crate) fn run<T: Task, B: Backend>(
         root,
         config,
         fresh: Fresh::of::<T::Output>(),
+        env,
     };
     let Some(Ended {
         report,
@@ -119,20 +138,19 @@ pub(crate) fn run<T: Task, B: Backend>(
         extra,
     }) = run_erased(backend, start)?
     else {
-        return Ok(None);
+        return Ok(Typed::Elsewhere(config.clone()));
     };
     let mut report = report.map_output(Yield::into_typed::<T::Output>);
     report.notes.extend(resolved.note);
-    match limit {
-        Some(limit) => {
-            let remaining: Vec<T> = remaining.into_iter().map(Piece::into_typed).collect();
-            Err(RunError::LimitReached {
-                limit,
-                partial: Partial::new(report).with_remaining(remaining),
-            })
-        }
-        None => Ok(Some((report, extra))),
-    }
+    let ended = match limit {
+        Some(limit) => ended::Ended::Stopped(Stopped {
+            limit,
+            report,
+            remaining: remaining.into_iter().map(Piece::into_typed).collect(),
+        }),
+        None => ended::Ended::Finished(report),
+    };
+    Ok(Typed::Here(Box::new(ended), extra))
 }
 
 /// The machine's erased run, a panic there becoming an error (compiled once per machine).
@@ -205,4 +223,20 @@ impl Gather {
             extra: (),
         })
     }
+}
+
+/// The configuration and the PEs' environment of the DAG run of `root` under `config`.
+pub(crate) fn dag_setup(
+    config: &crate::config::DagConfig,
+    root: &crate::dag::DagTask,
+) -> (Config, Env) {
+    let env = Env {
+        network: None,
+        dag: Some(crate::protocol::DagRun {
+            scheduler: config.scheduler,
+            dag: root.dag.clone(),
+            unit_ns: root.unit_ns,
+        }),
+    };
+    (config.config(), env)
 }

@@ -7,19 +7,22 @@
 //! inbox, so all PEs stop and the run returns [`RunError::PePanicked`] instead of hanging
 //! (a contract violation [`RunError::ContractViolated`], a panic of the library's own code
 //! [`RunError::Internal`]). A run limit stops the run through the driver; the run then
-//! returns [`RunError::LimitReached`] with the partial report. `max_units` counts the units
+//! ends [`Stopped`](crate::Ended::Stopped) with the partial report. `max_units` counts the units
 //! of all PEs in one shared atomic counter (updated once per slice, only when a limit is set).
 //! Any P ≥ 1 works, including more PEs than cores.
 
 use super::run::{self, Backend, Gather, Ran, Start};
+use crate::config::DagConfig;
 use crate::config::{Config, ConfigError};
+use crate::dag::{DagTask, Schedule};
 use crate::driver::{
     self, BoundExchange, Envelope, Flow, Handled, Incoming, MachineTime, PeDriver, PeEnd, Slice,
     Transport,
 };
+use crate::ended::Ended;
 use crate::error::{catch_quietly, panic_error, RunError};
 use crate::piece::{Fresh, Piece};
-use crate::protocol::{PeId, Step};
+use crate::protocol::{Env, PeId, Step};
 use crate::stats::Report;
 use crate::task::{SharedIncumbent, Task};
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
@@ -109,9 +112,20 @@ impl<'a> Threads<'a> {
 
     /// Run `root` on `config.pes` threads with the configured balancer (under contract
     /// checks when `config.check`).
-    pub fn run<T: Task>(&self, root: T, config: &Config) -> Result<Report<T::Output>, RunError> {
-        let ran = run::run(self, || root, config)?;
-        Ok(ran.expect("the thread machine reports").0)
+    pub fn run<T: Task>(&self, root: T, config: &Config) -> Result<Ended<T>, RunError> {
+        match run::run(self, || root, config, Env::default())? {
+            run::Typed::Here(ended, ()) => Ok(*ended),
+            run::Typed::Elsewhere(_) => unreachable!("the thread machine holds the root"),
+        }
+    }
+
+    /// Schedule the task DAG `root` on `config.pes` threads (see [`DagConfig`]).
+    pub fn run_dag(&self, root: DagTask, config: &DagConfig) -> Result<Report<Schedule>, RunError> {
+        let (config, env) = run::dag_setup(config, &root);
+        match run::run(self, || root, &config, env)? {
+            run::Typed::Here(ended, ()) => Ok((*ended).into_report()),
+            run::Typed::Elsewhere(_) => unreachable!("the thread machine holds the root"),
+        }
     }
 }
 
@@ -119,7 +133,7 @@ impl Backend for Threads<'_> {
     type Extra = ();
 
     fn run(&self, start: Start<'_>) -> Ran<()> {
-        let (root, config, fresh) = (start.root, start.config, start.fresh);
+        let (root, config, fresh, env) = (start.root, start.config, start.fresh, &start.env);
         let p = config.pes;
         if p > MAX_THREADS {
             return Err(RunError::InvalidConfig(ConfigError::TooManyThreads {
@@ -152,7 +166,8 @@ impl Backend for Threads<'_> {
                 let done_tx = done_tx.clone();
                 let root = if me == 0 { root.take() } else { None };
                 let body = move || {
-                    let outcome = catch_quietly(|| pe_loop(me, config, fresh, root, inbox, shared));
+                    let outcome =
+                        catch_quietly(|| pe_loop(me, config, env, fresh, root, inbox, shared));
                     let result = match outcome {
                         Ok(r) => r,
                         Err(payload) => {
@@ -235,6 +250,7 @@ impl Backend for Threads<'_> {
 fn pe_loop(
     me: PeId,
     config: &Config,
+    env: &Env,
     fresh: Fresh,
     root: Option<Piece>,
     inbox: &Receiver<Inbound>,
@@ -255,6 +271,7 @@ fn pe_loop(
     let mut pe = PeDriver::new(
         me,
         config,
+        env,
         fresh,
         root,
         clock,

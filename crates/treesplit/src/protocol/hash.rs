@@ -6,33 +6,33 @@
 //! replays and the permutation tests depend on them).
 
 /// 2⁶⁴/φ, splitmix64's increment (the "golden gamma").
-pub const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+pub(crate) const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// splitmix64's output function (the finalizer of MurmurHash3's variant 13).
-pub fn finalize(mut x: u64) -> u64 {
+pub(crate) fn finalize(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     x ^ (x >> 31)
 }
 
 /// One step of splitmix64 from state `x`: the output for state x + γ.
-pub fn splitmix64(x: u64) -> u64 {
+pub(crate) fn splitmix64(x: u64) -> u64 {
     finalize(x.wrapping_add(GOLDEN))
 }
 
 /// A value shared by all PEs for index `i` (a round, a job) of the run with seed `seed`;
 /// `salt` separates the uses. The finalizer of seed ⊕ i·γ ⊕ salt.
-pub fn indexed(seed: u64, i: u64, salt: u64) -> u64 {
+pub(crate) fn indexed(seed: u64, i: u64, salt: u64) -> u64 {
     finalize(seed ^ i.wrapping_mul(GOLDEN) ^ salt)
 }
 
 /// The seed of stream `k` (a PE's generator) of the run with seed `seed`: seed ⊕ (k+1)·γ.
-pub fn stream_seed(seed: u64, k: u64) -> u64 {
+pub(crate) fn stream_seed(seed: u64, k: u64) -> u64 {
     seed ^ (k + 1).wrapping_mul(GOLDEN)
 }
 
 /// The greatest common divisor (the affine permutations need units mod P or mod 2^h).
-pub fn gcd(mut a: u64, mut b: u64) -> u64 {
+pub(crate) fn gcd(mut a: u64, mut b: u64) -> u64 {
     while b != 0 {
         (a, b) = (b, a % b);
     }

@@ -19,30 +19,30 @@
 //! - [`tree`]: the binary (and binomial) tree of PEs; [`hash`]: splitmix64 and the shared
 //!   pseudorandom values derived from the run's seed.
 
-pub mod assignment;
-pub mod dag;
-pub mod hash;
-pub mod pe;
-pub mod polling;
-pub mod termination;
-pub mod tree;
+pub(crate) mod assignment;
+pub(crate) mod dag;
+pub(crate) mod hash;
+pub(crate) mod pe;
+pub(crate) mod polling;
+pub(crate) mod termination;
+pub(crate) mod tree;
 
-pub use tree::neighbours as tree_neighbours;
+pub(crate) use tree::neighbours as tree_neighbours;
 
 use crate::config::{Balancer, Config};
 use crate::piece::{Fresh, Piece, Yield};
-pub use crate::stats::PeCounters;
+pub(crate) use crate::stats::PeCounters;
 use crate::task::Incumbent;
 use pe::PeCore;
 use serde::{Deserialize, Serialize};
 
 /// Index of a processing element, `0..P`.
-pub type PeId = usize;
+pub(crate) type PeId = usize;
 
 /// A message between PEs. One wire format for all balancers, so every machine carries
 /// every balancer.
 #[derive(Debug, Serialize, Deserialize)]
-pub enum Message {
+pub(crate) enum Message {
     /// An idle PE asks for work.
     Request,
     /// The answer to a request when the PE has nothing to give (an empty task, paper 000 §2).
@@ -131,7 +131,7 @@ pub enum Message {
 
 impl Message {
     /// True for messages that carry work (the only ones termination detection counts).
-    pub fn carries_work(&self) -> bool {
+    pub(crate) fn carries_work(&self) -> bool {
         matches!(
             self,
             Message::Work { .. }
@@ -146,7 +146,7 @@ impl Message {
 
 /// What the machine should do next with a PE.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     /// Call [`Protocol::work`] with this budget, then deliver the messages that arrived.
     Work {
         /// Work units to do before polling the inbox again (Δt).
@@ -161,13 +161,13 @@ pub enum Step {
 /// Costs a PE incurred since the machine last asked ([`Protocol::take_costs`]): events a
 /// machine may charge time for (the simulator charges T_split per split).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Costs {
+pub(crate) struct Costs {
     /// Splits done: on request, and when cutting jobs from a root copy.
     pub splits: u64,
 }
 
 /// A per-PE load-balancing state machine.
-pub trait Protocol: Send {
+pub(crate) trait Protocol: Send {
     /// What the machine should do next.
     fn step(&mut self) -> Step;
     /// Run the local task for at most `budget` units; returns the units done.
@@ -237,11 +237,40 @@ pub trait Protocol: Send {
     fn settle_ahead(&mut self, _keep: u32, _incumbent: &dyn Incumbent) {}
 }
 
-/// Build the state machine of PE `me` for the configured balancer. PE 0 gets the root task;
-/// `fresh` makes the run's result accumulators.
-pub fn new_pe(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> Box<dyn Protocol> {
-    if let Some(scheduler) = config.dag {
-        return Box::new(dag::DagPe::new(me, config, fresh, scheduler, root));
+/// What the machine and the run's entry point tell every PE beside the user's configuration.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Env {
+    /// The interconnect the PEs sit on, as the machine knows it: the simulator's topology,
+    /// which poll-and-shuffle plans its phases for (`polling::embedding`). None (threads,
+    /// MPI): a hypercube numbering.
+    pub network: Option<crate::topology::Topology>,
+    /// A DAG run (the machines' `run_dag`): its scheduler replaces the balancer.
+    pub dag: Option<DagRun>,
+}
+
+/// A DAG run as its PEs see it: the scheduler and the DAG, which every PE holds from the
+/// entry point (PE 0 still sends the root down the tree of PEs: that message starts them).
+#[derive(Debug, Clone)]
+pub(crate) struct DagRun {
+    /// The scheduler.
+    pub scheduler: crate::config::DagScheduler,
+    /// The DAG.
+    pub dag: std::sync::Arc<crate::dag::Dag>,
+    /// Nanoseconds of busy work per unit of cost on real machines.
+    pub unit_ns: u64,
+}
+
+/// Build the state machine of PE `me` for the configured balancer (or the DAG scheduler of
+/// `env`). PE 0 gets the root task; `fresh` makes the run's result accumulators.
+pub(crate) fn new_pe(
+    me: PeId,
+    config: &Config,
+    env: &Env,
+    fresh: Fresh,
+    root: Option<Piece>,
+) -> Box<dyn Protocol> {
+    if let Some(run) = &env.dag {
+        return Box::new(dag::DagPe::new(me, config, fresh, run.clone(), root));
     }
     match config.balancer {
         Balancer::RandomPolling { .. }
@@ -249,7 +278,7 @@ pub fn new_pe(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> B
         | Balancer::GlobalRoundRobin { .. }
         | Balancer::RandomShift { .. }
         | Balancer::PollAndShuffle { .. } => {
-            Box::new(polling::Polling::new(me, config, fresh, root))
+            Box::new(polling::Polling::new(me, config, env.network, fresh, root))
         }
         Balancer::RandomStatic { .. }
         | Balancer::Block { .. }

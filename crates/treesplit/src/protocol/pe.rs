@@ -30,11 +30,11 @@ use crate::task::Incumbent;
 use std::collections::VecDeque;
 
 /// Consecutive work slices without progress on a non-empty task after which a PE panics.
-pub const STALL_LIMIT: u32 = 1000;
+pub(crate) const STALL_LIMIT: u32 = 1000;
 
 /// How a work slice ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SliceEnd {
+pub(crate) enum SliceEnd {
     /// The task asked for an early stop (`Context::stop`): the caller must call
     /// [`PeCore::begin_stop`] and drop its work.
     Stop,
@@ -46,7 +46,7 @@ pub enum SliceEnd {
 
 /// What one work slice did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Slice {
+pub(crate) struct Slice {
     /// Work units done.
     pub units: u64,
     /// How it ended.
@@ -57,7 +57,7 @@ pub struct Slice {
 /// queue, counters and costs, the result accumulator, termination detection and the
 /// early-stop flag. (`repr(C)`: the fields a work slice touches come first.)
 #[repr(C)]
-pub struct PeCore {
+pub(crate) struct PeCore {
     delta_t: u64,
     costs: Costs,
     stalled_slices: u32,
@@ -109,11 +109,11 @@ impl Incumbent for Tentative<'_> {
 
 impl PeCore {
     /// The record of the root piece on the PE that starts with it.
-    pub const ROOT_RECORD: u64 = Termination::ROOT_RECORD;
+    pub(crate) const ROOT_RECORD: u64 = Termination::ROOT_RECORD;
 
     /// PE `me` of the configured run; `holds_root` on the PE that starts with work; `fresh`
     /// makes the run's result accumulators.
-    pub fn new(me: PeId, config: &Config, fresh: Fresh, holds_root: bool) -> Self {
+    pub(crate) fn new(me: PeId, config: &Config, fresh: Fresh, holds_root: bool) -> Self {
         PeCore {
             me,
             p: config.pes,
@@ -138,63 +138,63 @@ impl PeCore {
     }
 
     /// This PE.
-    pub fn me(&self) -> PeId {
+    pub(crate) fn me(&self) -> PeId {
         self.me
     }
 
     /// The number of PEs.
-    pub fn p(&self) -> usize {
+    pub(crate) fn p(&self) -> usize {
         self.p
     }
 
     // --- messages and counters -------------------------------------------------------------
 
     /// Queue a message (and count it).
-    pub fn send(&mut self, to: PeId, message: Message) {
+    pub(crate) fn send(&mut self, to: PeId, message: Message) {
         self.counters.messages_sent += 1;
         self.out.push_back((to, message));
     }
 
     /// Queue `message()` for each child in the binary tree of PEs.
-    pub fn send_to_children(&mut self, message: impl Fn() -> Message) {
+    pub(crate) fn send_to_children(&mut self, message: impl Fn() -> Message) {
         for child in tree::children(self.me, self.p) {
             self.send(child, message());
         }
     }
 
     /// The next message to send.
-    pub fn poll_transmit(&mut self) -> Option<(PeId, Message)> {
+    pub(crate) fn poll_transmit(&mut self) -> Option<(PeId, Message)> {
         self.out.pop_front()
     }
 
     /// This PE's counters.
-    pub fn counters(&self) -> &PeCounters {
+    pub(crate) fn counters(&self) -> &PeCounters {
         &self.counters
     }
 
     /// This PE's result accumulator (the DAG schedulers record their tasks in it).
-    pub fn output_mut(&mut self) -> &mut Yield {
+    pub(crate) fn output_mut(&mut self) -> &mut Yield {
         &mut self.output
     }
 
     /// This PE's counters, for the balancer's own counts (requests, rejections).
-    pub fn counters_mut(&mut self) -> &mut PeCounters {
+    pub(crate) fn counters_mut(&mut self) -> &mut PeCounters {
         &mut self.counters
     }
 
     /// A piece of generation `generation` is held here (the splitting depth seen).
-    pub fn note_generation(&mut self, generation: u32) {
+    pub(crate) fn note_generation(&mut self, generation: u32) {
         self.counters.max_generation = self.counters.max_generation.max(generation);
     }
 
     /// Count `n` splits of this PE's tasks and charge them as costs.
-    pub fn count_splits(&mut self, n: u64) {
+    pub(crate) fn count_splits(&mut self, n: u64) {
         self.counters.splits += n;
         self.costs.splits += n;
     }
 
     /// The costs since the last call.
-    pub fn take_costs(&mut self) -> Costs {
+    pub(crate) fn take_costs(&mut self) -> Costs {
         std::mem::take(&mut self.costs)
     }
 
@@ -203,27 +203,32 @@ impl PeCore {
     /// Send a piece split off (or taken whole from) the piece kept under `record` to PE `to`:
     /// `message(token)` builds the message from the token it travels with. Counted as a work
     /// message, so termination cannot be declared while it travels.
-    pub fn send_piece(&mut self, to: PeId, record: u64, message: impl FnOnce(u64) -> Message) {
+    pub(crate) fn send_piece(
+        &mut self,
+        to: PeId,
+        record: u64,
+        message: impl FnOnce(u64) -> Message,
+    ) {
         self.counters.pieces_sent += 1;
         let token = self.termination.on_piece_sent(record);
         self.send(to, message(token));
     }
 
     /// A piece sent with `token` arrived from PE `from`: count it; returns its record here.
-    pub fn receive_piece(&mut self, from: PeId, token: u64) -> u64 {
+    pub(crate) fn receive_piece(&mut self, from: PeId, token: u64) -> u64 {
         self.counters.pieces_received += 1;
         self.termination.on_piece_received(from, token)
     }
 
     /// The piece kept under `record` is done: worked to the end, dropped by an early stop, or
     /// given away whole.
-    pub fn finish_piece(&mut self, record: u64) {
+    pub(crate) fn finish_piece(&mut self, record: u64) {
         self.termination.on_piece_finished(record, &mut self.output);
     }
 
     /// Broadcast the root down the binary tree of PEs: a copy to each child as `Root`, sent
     /// from the piece kept under `record` (fast initialization; the static balancers' start).
-    pub fn broadcast_root(&mut self, root: &Piece, record: u64) {
+    pub(crate) fn broadcast_root(&mut self, root: &Piece, record: u64) {
         for child in tree::children(self.me, self.p) {
             self.send_piece(child, record, |token| Message::Root {
                 task: root.clone(),
@@ -245,7 +250,12 @@ impl PeCore {
 
     /// Run `task` for at most `budget` units, count the slice and apply the progress rule
     /// (module comment).
-    pub fn work_on(&mut self, task: &mut Piece, budget: u64, incumbent: &dyn Incumbent) -> Slice {
+    pub(crate) fn work_on(
+        &mut self,
+        task: &mut Piece,
+        budget: u64,
+        incumbent: &dyn Incumbent,
+    ) -> Slice {
         let worked = task.work(budget, &mut self.bench(incumbent));
         let units = worked.units;
         let end = if worked.stop {
@@ -286,7 +296,7 @@ impl PeCore {
     /// through [`PeCore::work_on`]). Returns the slices done; the state before them is kept
     /// until [`PeCore::settle_ahead`]. Only call it right after a plain slice (the progress
     /// rule's count is then 0 and stays so).
-    pub fn run_ahead(
+    pub(crate) fn run_ahead(
         &mut self,
         task: &mut Piece,
         budget: u64,
@@ -340,7 +350,7 @@ impl PeCore {
     /// End the run-ahead on `task` (if one is in progress): keep its first `keep` slices —
     /// count them as slices of this PE — and undo the others (return to the state before the
     /// run-ahead and do the `keep` slices again).
-    pub fn settle_ahead(&mut self, task: &mut Piece, keep: u32, incumbent: &dyn Incumbent) {
+    pub(crate) fn settle_ahead(&mut self, task: &mut Piece, keep: u32, incumbent: &dyn Incumbent) {
         let Some(ahead) = self.ahead.take() else {
             return;
         };
@@ -372,7 +382,7 @@ impl PeCore {
 
     /// The step of a PE that holds work: `Work` (or `Finished`, should termination be done).
     /// The hot path of every slice: it touches no more of the PE than that.
-    pub fn step_busy(&self) -> Step {
+    pub(crate) fn step_busy(&self) -> Step {
         if self.termination.is_done() {
             Step::Finished
         } else {
@@ -384,7 +394,7 @@ impl PeCore {
 
     /// What the machine should do next: `Finished` once termination is done, `Work` while
     /// `has_work`, else `Wait` (after letting termination detection progress with `idle`).
-    pub fn step(&mut self, has_work: bool, idle: bool) -> Step {
+    pub(crate) fn step(&mut self, has_work: bool, idle: bool) -> Step {
         self.drain_termination();
         if self.termination.is_done() {
             return Step::Finished;
@@ -414,14 +424,14 @@ impl PeCore {
 
     /// Let termination detection progress (`idle`: this PE holds no work and will produce
     /// none by itself) and queue its signals.
-    pub fn advance_termination(&mut self, idle: bool) {
+    pub(crate) fn advance_termination(&mut self, idle: bool) {
         let local = self.local(idle);
         self.termination.advance(local, &mut self.output);
         self.drain_termination();
     }
 
     /// Handle a termination signal from PE `from`.
-    pub fn receive_termination(&mut self, from: PeId, signal: Signal, idle: bool) {
+    pub(crate) fn receive_termination(&mut self, from: PeId, signal: Signal, idle: bool) {
         let local = self.local(idle);
         self.termination
             .receive(from, signal, local, &mut self.output);
@@ -429,7 +439,7 @@ impl PeCore {
     }
 
     /// Turn the signals termination detection has queued into messages.
-    pub fn drain_termination(&mut self) {
+    pub(crate) fn drain_termination(&mut self) {
         while let Some((to, signal)) = self.termination.poll_transmit() {
             self.counters.termination_messages += 1;
             self.send(to, Message::Termination(signal));
@@ -437,45 +447,45 @@ impl PeCore {
     }
 
     /// True once the end is known: no more work requests should be made or answered.
-    pub fn is_finishing(&self) -> bool {
+    pub(crate) fn is_finishing(&self) -> bool {
         self.termination.is_finishing()
     }
 
     /// The merged result of the whole run: `Some` on PE 0 once it has finished.
-    pub fn take_output(&mut self) -> Option<Yield> {
+    pub(crate) fn take_output(&mut self) -> Option<Yield> {
         self.termination.take_result()
     }
 
     // --- early stop ------------------------------------------------------------------------
 
     /// True after an early stop: work is dropped and no more is taken.
-    pub fn is_stopped(&self) -> bool {
+    pub(crate) fn is_stopped(&self) -> bool {
         self.stopped
     }
 
     /// True when a stop keeps the work it ends instead of dropping it
     /// (`Config::keep_remaining`: the run is being checkpointed).
-    pub fn keeps_work(&self) -> bool {
+    pub(crate) fn keeps_work(&self) -> bool {
         self.keep_remaining
     }
 
     /// A stop ends `task` unfinished: keep it for the checkpoint under `keep_remaining`
     /// (else, or when empty, it is dropped). The caller still finishes its piece.
-    pub fn keep(&mut self, task: Piece) {
+    pub(crate) fn keep(&mut self, task: Piece) {
         if self.keep_remaining && !task.is_empty() {
             self.kept.push(task);
         }
     }
 
     /// The unfinished work kept on this PE (see [`PeCore::keep`]).
-    pub fn take_kept(&mut self) -> Vec<Piece> {
+    pub(crate) fn take_kept(&mut self) -> Vec<Piece> {
         std::mem::take(&mut self.kept)
     }
 
     /// Early stop (from PE `from`, or found here): pass `Stop` on over the binary tree of PEs,
     /// never back to the sender. Returns true the first time only; the caller then drops its
     /// work (finishing each piece) and lets termination detection advance.
-    pub fn begin_stop(&mut self, from: Option<PeId>) -> bool {
+    pub(crate) fn begin_stop(&mut self, from: Option<PeId>) -> bool {
         if self.stopped {
             return false;
         }

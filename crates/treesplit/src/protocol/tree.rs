@@ -10,29 +10,29 @@
 use super::PeId;
 
 /// The parent of PE `me` in the binary tree of PEs (None for the root, PE 0).
-pub fn parent(me: PeId) -> Option<PeId> {
+pub(crate) fn parent(me: PeId) -> Option<PeId> {
     (me > 0).then(|| (me - 1) / 2)
 }
 
 /// The children of PE `me` among `p` PEs in the binary tree: 2·me+1 and 2·me+2, those < p.
-pub fn children(me: PeId, p: usize) -> impl Iterator<Item = PeId> {
+pub(crate) fn children(me: PeId, p: usize) -> impl Iterator<Item = PeId> {
     [2 * me + 1, 2 * me + 2].into_iter().filter(move |&c| c < p)
 }
 
 /// The neighbours of PE `me` in the binary tree of PEs (parent, then children), which early
 /// stop floods: every PE learns of a stop within 2·log₂ P hops.
-pub fn neighbours(me: PeId, p: usize) -> impl Iterator<Item = PeId> {
+pub(crate) fn neighbours(me: PeId, p: usize) -> impl Iterator<Item = PeId> {
     parent(me).into_iter().chain(children(me, p))
 }
 
 /// The parent of PE `i` > 0 in the binomial tree: `i` without its lowest set bit.
-pub fn binomial_parent(i: PeId) -> PeId {
+pub(crate) fn binomial_parent(i: PeId) -> PeId {
     i - (i & i.wrapping_neg())
 }
 
 /// The binomial-tree children of PE `i` among `p`, in increasing order: i + 2^k for
 /// 2^k < lowbit(i) (all k for PE 0). PE i's subtree is the contiguous range i..i+lowbit(i).
-pub fn binomial_children(i: PeId, p: usize) -> Vec<PeId> {
+pub(crate) fn binomial_children(i: PeId, p: usize) -> Vec<PeId> {
     let limit = if i == 0 {
         p.next_power_of_two()
     } else {

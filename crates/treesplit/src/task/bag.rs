@@ -55,11 +55,6 @@ pub(crate) fn resolve(
         alpha: None,
         note: None,
     };
-    if config.dag.is_some() {
-        // A DAG scheduler cuts no jobs: the balancer and its number of jobs are unused.
-        config.validate_options()?;
-        return Ok(resolved);
-    }
     if config.balancer.jobs() == Some(Jobs::FromEstimates) {
         config.validate_options()?;
         let kind = config.balancer.kind();
@@ -71,7 +66,7 @@ pub(crate) fn resolve(
                     .jobs()
                     .ok_or(ConfigError::TooManyJobs { max_h: MAX_H })?;
                 resolved.note = Some(format!(
-                    "{kind}: {DEFAULT_JOBS_PER_PE} jobs per PE (m = {m}), the default for a task without size estimates; give --h or --q to choose"
+                    "{kind}: {DEFAULT_JOBS_PER_PE} jobs per PE (m = {m}), the default for a task without size estimates; give Jobs::Depth or Jobs::PerPe to choose"
                 ));
             }
             Some(alpha) => {

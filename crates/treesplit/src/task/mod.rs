@@ -36,6 +36,33 @@ impl Outcome for u64 {
     }
 }
 
+/// Whether a branch-and-bound search looks for the largest objective value (the default) or
+/// the smallest: [`Context::best`] and [`Context::offer`] compare by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Goal {
+    /// Larger is better.
+    #[default]
+    Maximise,
+    /// Smaller is better.
+    Minimise,
+}
+
+impl Goal {
+    /// The incumbent's own key of `value`: the incumbent keeps the largest key (a minimising
+    /// search's value v is kept as `!v`, which reverses the order without overflow).
+    pub fn key(self, value: i64) -> i64 {
+        match self {
+            Goal::Maximise => value,
+            Goal::Minimise => !value,
+        }
+    }
+
+    /// The value of the incumbent's key (`key`'s inverse).
+    pub fn value(self, key: i64) -> i64 {
+        self.key(key)
+    }
+}
+
 /// For tasks whose only effect is the work they do.
 impl Outcome for () {
     fn merge(&mut self, _other: Self) {}
@@ -59,6 +86,10 @@ impl Outcome for () {
 pub trait Task: Sized + Clone + Send + Serialize + DeserializeOwned + 'static {
     /// What working on the task produces; merged across PEs.
     type Output: Outcome;
+
+    /// Whether the search's objective (the incumbent, [`Context::best`]) is maximised (the
+    /// default) or minimised.
+    const GOAL: Goal = Goal::Maximise;
 
     /// Do sequential work for at most `budget` units; return the units done.
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, Self::Output>) -> u64;
@@ -87,15 +118,19 @@ pub trait Task: Sized + Clone + Send + Serialize + DeserializeOwned + 'static {
 }
 
 pub mod bag;
+mod outcome;
 pub mod pieces;
 pub mod range;
+
+pub use outcome::{Max, Min};
 #[cfg(test)]
 pub(crate) mod testing;
 
 /// The global incumbent of a branch-and-bound search: the best objective value known anywhere.
 ///
-/// Values are maximised; a minimising search offers negated values. Each machine supplies
-/// its own implementation (an atomic on threads; messages on distributed machines).
+/// The incumbent keeps the largest key; a task's [`Goal`] maps its values to keys (the
+/// [`Context`] does, so a task sees its own values). Each machine supplies its own
+/// implementation (an atomic on threads; messages on distributed machines).
 pub trait Incumbent: Sync {
     /// The best value known to this PE (`i64::MIN` when none).
     fn best(&self) -> i64;
@@ -169,6 +204,7 @@ pub struct Context<'a, O> {
     incumbent: &'a dyn Incumbent,
     pe: usize,
     stop: bool,
+    goal: Goal,
 }
 
 impl<'a, O> Context<'a, O> {
@@ -179,7 +215,14 @@ impl<'a, O> Context<'a, O> {
             incumbent,
             pe,
             stop: false,
+            goal: Goal::Maximise,
         }
+    }
+    /// The same context comparing objective values by `goal` (the machines pass the task's
+    /// [`Task::GOAL`]).
+    pub fn with_goal(mut self, goal: Goal) -> Self {
+        self.goal = goal;
+        self
     }
     /// End the whole search as soon as possible (a decision search found what it looked for):
     /// every PE drops its remaining work, and the run terminates with the results gathered
@@ -195,13 +238,14 @@ impl<'a, O> Context<'a, O> {
     pub fn output(&mut self) -> &mut O {
         self.output
     }
-    /// The best objective value known to this PE.
+    /// The best objective value known to this PE (none yet: `i64::MIN` when maximising,
+    /// `i64::MAX` when minimising).
     pub fn best(&self) -> i64 {
-        self.incumbent.best()
+        self.goal.value(self.incumbent.best())
     }
     /// Offer an objective value; true when it improved the incumbent.
     pub fn offer(&self, value: i64) -> bool {
-        self.incumbent.offer(value)
+        self.incumbent.offer(self.goal.key(value))
     }
     /// The index of the PE doing the work.
     pub fn pe(&self) -> usize {

@@ -39,6 +39,7 @@ impl<T: Task> Pieces<T> {
 
 impl<T: Task> Task for Pieces<T> {
     type Output = T::Output;
+    const GOAL: crate::task::Goal = T::GOAL;
 
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, Self::Output>) -> u64 {
         let mut units = 0;

@@ -16,7 +16,10 @@ use rayon::prelude::*;
 use std::sync::Arc;
 use table::{job_run, smallest_t, table_experiment, table_sim, Algo, BundleKind, ALPHA, T_MAX};
 use treesplit::dag::{evaluate, DagTask};
-use treesplit::{simulate, Balancer, Config, DagScheduler, Jobs, PollingOptions, SimConfig};
+use treesplit::machine::simulate_dag;
+use treesplit::{
+    simulate, Balancer, Config, DagConfig, DagScheduler, Jobs, PollingOptions, SimConfig,
+};
 use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 
 fn thm14_1(ctx: &Ctx) -> Result<Finding, String> {
@@ -142,7 +145,9 @@ fn thm14_2(ctx: &Ctx) -> Result<Finding, String> {
                 timeline_limit: 0,
                 ..SimConfig::default()
             };
-            let r = simulate(Synthetic::new(params)?, &config, &sim).map_err(|e| e.to_string())?;
+            let r = simulate(Synthetic::new(params)?, &config, &sim)
+                .map_err(|e| e.to_string())?
+                .into_report();
             Ok((p, r.report.t_par, r.theorem_14_2.unwrap_or(f64::NAN) + 1.0))
         })
         .collect();
@@ -218,7 +223,8 @@ fn prefix_runs(splittable: bool) -> Result<Vec<PrefixRun>, String> {
                 &config,
                 &table_sim(),
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| e.to_string())?
+            .into_report();
             let max_load = r.report.max_work_units();
             Ok((
                 p,
@@ -348,12 +354,12 @@ fn thm14_3(ctx: &Ctx) -> Result<Finding, String> {
         .par_iter()
         .map(|&(i, s, p)| {
             let dag = &dags[i].1;
-            let config = Config::new(p).dag(s).seed(1 + i as u64);
+            let config = DagConfig::new(p, s).seed(1 + i as u64);
             let sim = SimConfig {
                 timeline_limit: 0,
                 ..SimConfig::default()
             };
-            let r = simulate(DagTask::shared(dag.clone(), 1), &config, &sim)
+            let r = simulate_dag(DagTask::shared(dag.clone(), 1), &config, &sim)
                 .map_err(|e| e.to_string())?;
             let (e, _) = evaluate(dag, &r.report.output, p, s.workers(p), 1, 1.0)
                 .map_err(|e| e.to_string())?;

@@ -5,9 +5,8 @@
 use super::jobs::JobList;
 use crate::reproduce::{loglog_slope, Ctx, Finding, Plot, Series, Table, Verdict};
 use rayon::prelude::*;
-use treesplit::{
-    simulate, Balancer, BundleRule, Config, Jobs, PollingOptions, SimConfig, StaticPermutation,
-};
+use treesplit::config::{BundleRule, StaticPermutation};
+use treesplit::{simulate, Balancer, Config, Jobs, PollingOptions, SimConfig};
 
 /// The machine of the Table 14.1 experiments: latency 10, sender and receiver overhead 5
 /// each, so a message's startup α = 20. Cutting a job costs nothing (T_split = 0): the table
@@ -108,7 +107,9 @@ pub(super) fn job_run(algo: Algo, m: u64, p: usize, seed: u64) -> Result<(f64, u
         .balancer(algo.balancer(m))
         .delta_t(16)
         .seed(seed);
-    let r = simulate(root, &config, &table_sim()).map_err(|e| e.to_string())?;
+    let r = simulate(root, &config, &table_sim())
+        .map_err(|e| e.to_string())?
+        .into_report();
     if r.report.output.units != total {
         return Err(format!(
             "{algo:?}: {} units, not {total}",

@@ -2,7 +2,7 @@
 //! PE 0, the run limit it found reached, and the work a stop left unfinished there.
 
 use super::PeDriver;
-use crate::error::Limit;
+use crate::ended::Limit;
 use crate::piece::{Piece, Yield};
 use crate::protocol::PeId;
 use crate::stats::PeStats;

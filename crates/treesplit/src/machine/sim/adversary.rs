@@ -1,6 +1,6 @@
-//! Adversaries for testing the protocols in the simulator: tasks whose splits sometimes
-//! return an empty piece, slow PEs and PEs with slow outgoing links (the latter two are
-//! parsed here and applied by the simulator and the network).
+//! The empty-splits adversary for testing the protocols in the simulator: a task whose
+//! splits sometimes return an empty piece (`Simulator::empty_splits`). Slow PEs and slow
+//! links are the simulator's own parameters (`SimConfig::slow`, `SimConfig::slow_links`).
 
 use crate::protocol::hash::splitmix64 as mix;
 use crate::task::{Context, Task};
@@ -30,6 +30,11 @@ impl<T: Task> EmptySplits<T> {
         }
     }
 
+    /// The wrapped task (`None` for an empty piece the adversary made).
+    pub fn into_inner(self) -> Option<T> {
+        self.inner
+    }
+
     fn child(&self, inner: Option<T>) -> Self {
         EmptySplits {
             inner,
@@ -42,6 +47,7 @@ impl<T: Task> EmptySplits<T> {
 
 impl<T: Task> Task for EmptySplits<T> {
     type Output = T::Output;
+    const GOAL: crate::task::Goal = T::GOAL;
 
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, T::Output>) -> u64 {
         self.inner.as_mut().map_or(0, |t| t.work(budget, ctx))
@@ -62,37 +68,4 @@ impl<T: Task> Task for EmptySplits<T> {
     fn is_empty(&self) -> bool {
         self.inner.as_ref().is_none_or(|t| t.is_empty())
     }
-}
-
-/// Parse `PE:VALUE,PE:VALUE,…` (e.g. slow PEs `3:4.0,5:2` or slow links `1:1000`).
-pub fn parse_pe_list<V: std::str::FromStr>(s: &str, what: &str) -> Result<Vec<(usize, V)>, String> {
-    if s.trim().is_empty() {
-        return Ok(vec![]);
-    }
-    s.split(',')
-        .map(|item| {
-            let (pe, v) = item
-                .split_once(':')
-                .ok_or_else(|| format!("bad {what} '{item}': expected PE:VALUE"))?;
-            let pe = pe
-                .trim()
-                .parse()
-                .map_err(|_| format!("bad {what} '{item}': '{pe}' is not a PE number"))?;
-            let v = v
-                .trim()
-                .parse()
-                .map_err(|_| format!("bad {what} '{item}': '{v}' is not a valid value"))?;
-            Ok((pe, v))
-        })
-        .collect::<Result<Vec<(usize, V)>, String>>()
-        .and_then(|list| {
-            match list
-                .iter()
-                .enumerate()
-                .find(|(i, (pe, _))| list[..*i].iter().any(|(q, _)| q == pe))
-            {
-                Some((_, (pe, _))) => Err(format!("{what} {pe} is given twice")),
-                None => Ok(list),
-            }
-        })
 }

@@ -49,15 +49,20 @@ mod report;
 pub mod timeline;
 mod world;
 
+pub use crate::protocol::polling::embedding;
 pub use network::{Delay, MessageLength, Network, Routing, Topology};
 pub use report::{RequestQueue, SimReport, Theorem1};
 pub use timeline::{Activity, Segment};
 
 use super::run::{self, Backend, Gather, Ran, Start};
-use crate::config::{Config, ConfigError};
+use crate::config::{Config, ConfigError, DagConfig};
+use crate::dag::{DagTask, Schedule};
 use crate::driver::{BoundExchange, MachineTime, PeDriver};
+use crate::ended::Ended;
 use crate::error::RunError;
+use crate::protocol::Env;
 use crate::task::Task;
+use adversary::EmptySplits;
 use engine::Engine;
 use events::EventQueue;
 use rand::SeedableRng;
@@ -195,9 +200,25 @@ pub fn simulate<T: Task>(
     root: T,
     config: &Config,
     sim: &SimConfig,
-) -> Result<SimReport<T::Output>, RunError> {
-    let (report, figures) = run::run(sim, || root, config)?.expect("the simulator reports");
-    Ok(figures.report(report))
+) -> Result<Ended<T, SimReport<T::Output>>, RunError> {
+    match run::run(sim, || root, config, Env::default())? {
+        run::Typed::Here(ended, figures) => Ok((*ended).map_report(|r| figures.report(r))),
+        run::Typed::Elsewhere(_) => unreachable!("the simulator holds the root"),
+    }
+}
+
+/// Simulate the schedule of the task DAG `root` on `config.pes` PEs of the machine `sim`
+/// (see [`DagConfig`]).
+pub fn simulate_dag(
+    root: DagTask,
+    config: &DagConfig,
+    sim: &SimConfig,
+) -> Result<SimReport<Schedule>, RunError> {
+    let (config, env) = run::dag_setup(config, &root);
+    match run::run(sim, || root, &config, env)? {
+        run::Typed::Here(ended, figures) => Ok(figures.report((*ended).into_report())),
+        run::Typed::Elsewhere(_) => unreachable!("the simulator holds the root"),
+    }
 }
 
 impl Backend for SimConfig {
@@ -205,17 +226,17 @@ impl Backend for SimConfig {
 
     fn run(&self, start: Start<'_>) -> Ran<SimFigures> {
         let (root, config, fresh) = (start.root, start.config, start.fresh);
+        // The PEs know the network they sit on (poll-and-shuffle plans its phases for it).
+        let env = &Env {
+            network: Some(self.topology),
+            ..start.env
+        };
         let sim = self;
         sim.validate(config.pes)?;
         let start = Instant::now();
         let p = config.pes;
         let slowness: HashMap<usize, f64> = sim.slow.iter().copied().collect();
         let mut root = root;
-        // The PEs know the network they sit on (poll-and-shuffle plans its phases for it).
-        let pe_config = &Config {
-            network: Some(sim.topology),
-            ..config.clone()
-        };
         let clock = MachineTime {
             now: 0,
             ticks_per_round_unit: 1,
@@ -229,7 +250,8 @@ impl Backend for SimConfig {
                 sim: SimPe::new(slowness.get(&i).copied().unwrap_or(1.0)),
                 driver: PeDriver::new(
                     i,
-                    pe_config,
+                    config,
+                    env,
                     fresh,
                     root,
                     clock,
@@ -311,13 +333,58 @@ impl Backend for SimConfig {
 }
 
 /// The simulator as a [`Machine`](super::Machine): runs every computation on the simulated
-/// machine `sim`.
+/// machine `sim`, optionally against the empty-splits adversary ([`Simulator::empty_splits`]).
 #[derive(Debug, Clone, Default)]
 pub struct Simulator {
     /// The simulated machine's parameters.
     pub sim: SimConfig,
+    /// The probability that a split hands over an empty piece (0: never).
+    empty_splits: f64,
 }
 
 machine!(Simulator, "sim", SimReport, |m, root, config| {
-    simulate(root, config, &m.sim).map(Some)
+    if m.empty_splits > 0.0 {
+        let root = EmptySplits::new(root, m.empty_splits, config.seed);
+        Ok(match simulate(root, config, &m.sim)? {
+            Ended::Finished(r) => Ended::Finished(r),
+            Ended::Stopped(s) => Ended::Stopped(crate::ended::Stopped {
+                limit: s.limit,
+                report: s.report,
+                remaining: s
+                    .remaining
+                    .into_iter()
+                    .filter_map(EmptySplits::into_inner)
+                    .collect(),
+            }),
+        })
+    } else {
+        simulate(root, config, &m.sim)
+    }
 });
+
+impl Simulator {
+    /// The simulated machine `sim`.
+    pub fn new(sim: SimConfig) -> Self {
+        Simulator {
+            sim,
+            empty_splits: 0.0,
+        }
+    }
+
+    /// The empty-splits adversary: every split hands over an empty piece with probability
+    /// `probability` (deterministically, from the run's seed; see [`adversary::EmptySplits`]).
+    /// The protocols must treat such a piece as a rejection and lose no work.
+    pub fn empty_splits(mut self, probability: f64) -> Self {
+        self.empty_splits = probability;
+        self
+    }
+
+    /// Simulate the schedule of the task DAG `root` (see [`simulate_dag`]).
+    pub fn run_dag(
+        &self,
+        root: DagTask,
+        config: &DagConfig,
+    ) -> Result<SimReport<Schedule>, RunError> {
+        simulate_dag(root, config, &self.sim)
+    }
+}

@@ -16,7 +16,7 @@ use crate::piece::Piece;
 /// Job `j` of `m` cut from `root`, with the number of splits on its path (its generation),
 /// or `None` when the job is empty: the definition the [`Cutter`] follows.
 #[cfg(test)]
-pub fn job(root: &Piece, m: u64, j: u64) -> Option<(Piece, u32)> {
+pub(crate) fn job(root: &Piece, m: u64, j: u64) -> Option<(Piece, u32)> {
     assert!(j < m, "job {j} of a bag of {m}");
     let mut task = root.clone();
     let (mut lo, mut hi, mut generation) = (0, m, 0);
@@ -41,7 +41,7 @@ pub fn job(root: &Piece, m: u64, j: u64) -> Option<(Piece, u32)> {
 
 /// Which jobs of the bag a [`Cutter`] cuts.
 #[derive(Debug, Clone)]
-pub enum Wanted {
+pub(crate) enum Wanted {
     /// The consecutive jobs of a range.
     Range(std::ops::Range<u64>),
     /// Every `stride`-th job from `first` on (round-robin).
@@ -80,7 +80,7 @@ impl Wanted {
 /// splitting tree that skips subtrees holding no wanted job and subtrees that are empty
 /// (atomic tasks): for a range about ⌈log₂ m⌉ + 2·|range| splits in all instead of
 /// ⌈log₂ m⌉ per job. Yields the same pieces as cutting each job alone.
-pub struct Cutter {
+pub(crate) struct Cutter {
     /// (task, its interval lo..hi, its generation), the next one on top.
     stack: Vec<(Piece, u64, u64, u32)>,
     wanted: Wanted,
@@ -90,12 +90,12 @@ pub struct Cutter {
 
 impl Cutter {
     /// The jobs `range` of a bag of `m` cut from `root`.
-    pub fn new(root: &Piece, m: u64, range: std::ops::Range<u64>) -> Self {
+    pub(crate) fn new(root: &Piece, m: u64, range: std::ops::Range<u64>) -> Self {
         Self::wanted(root, m, Wanted::Range(range))
     }
 
     /// The `wanted` jobs of a bag of `m` cut from `root`.
-    pub fn wanted(root: &Piece, m: u64, wanted: Wanted) -> Self {
+    pub(crate) fn wanted(root: &Piece, m: u64, wanted: Wanted) -> Self {
         Cutter {
             stack: vec![(root.clone(), 0, m, 0)],
             wanted,

@@ -37,7 +37,7 @@ enum Role {
 }
 
 /// A PE of master–worker.
-pub struct MasterWorker {
+pub(crate) struct MasterWorker {
     core: Core,
     role: Role,
     rule: BundleRule,
@@ -46,7 +46,7 @@ pub struct MasterWorker {
 impl MasterWorker {
     /// PE `me` of the configured run; PE 0 (the master) passes the root. The master cuts the
     /// jobs from the root as it hands them out (T_split each, charged to the master).
-    pub fn new(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> Self {
+    pub(crate) fn new(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> Self {
         let mut core = Core::new(me, config, fresh, root, false);
         let role = if me == 0 {
             let remaining = match &core.root {

@@ -16,11 +16,11 @@
 //! balancer (messages, counters, the broadcast, termination plumbing, early stop, the progress
 //! rule) is [`PeCore`](super::pe::PeCore), which `Core` holds as `pe`.
 
-pub mod cutter;
-pub mod master_worker;
-pub mod permutation;
-pub mod prefix_sum;
-pub mod share;
+pub(crate) mod cutter;
+pub(crate) mod master_worker;
+pub(crate) mod permutation;
+pub(crate) mod prefix_sum;
+pub(crate) mod share;
 
 use super::pe::{PeCore, SliceEnd};
 use super::{Message, PeId, Step};
@@ -32,7 +32,7 @@ use std::collections::{HashMap, VecDeque};
 /// A job to work on, with the record of the piece it belongs to (its generation is counted
 /// when it is queued).
 #[derive(Debug)]
-pub struct Job {
+pub(crate) struct Job {
     /// The job.
     pub task: Piece,
     /// The termination record it belongs to.
@@ -41,7 +41,7 @@ pub struct Job {
 
 /// What every static balancer's PE has beyond [`PeCore`]: the root copy, its queue of jobs
 /// and the count of jobs held per record.
-pub struct Core {
+pub(crate) struct Core {
     /// The shared PE housekeeping (messages, counters, termination, early stop).
     pub pe: PeCore,
     /// The number of jobs m of the bag.
@@ -69,7 +69,7 @@ pub struct Core {
 impl Core {
     /// PE `me`'s core; PE 0 passes the root and, with `broadcast`, sends copies down the tree;
     /// `fresh` makes the run's result accumulators.
-    pub fn new(
+    pub(crate) fn new(
         me: PeId,
         config: &Config,
         fresh: Fresh,
@@ -101,12 +101,12 @@ impl Core {
     }
 
     /// This PE.
-    pub fn me(&self) -> PeId {
+    pub(crate) fn me(&self) -> PeId {
         self.pe.me()
     }
 
     /// The number of PEs.
-    pub fn p(&self) -> usize {
+    pub(crate) fn p(&self) -> usize {
         self.pe.p()
     }
 
@@ -121,19 +121,19 @@ impl Core {
     }
 
     /// True (once) when the balancer's set-up is due: call it from `work`.
-    pub fn take_setup(&mut self) -> bool {
+    pub(crate) fn take_setup(&mut self) -> bool {
         std::mem::take(&mut self.setup_due)
     }
 
     /// The jobs of PE `i`'s consecutive block, ⌊i·m/P⌋..⌊(i+1)·m/P⌋.
-    pub fn block(&self, i: PeId) -> std::ops::Range<u64> {
+    pub(crate) fn block(&self, i: PeId) -> std::ops::Range<u64> {
         let p = self.p();
         let start = |i: usize| (u128::from(self.m) * i as u128 / p as u128) as u64;
         start(i)..start(i + 1)
     }
 
     /// Queue job `task` under `record` (empty jobs are done at once).
-    pub fn push_job(&mut self, task: Piece, generation: u32, record: u64) {
+    pub(crate) fn push_job(&mut self, task: Piece, generation: u32, record: u64) {
         self.pe.note_generation(generation);
         if task.is_empty() || self.pe.is_stopped() {
             self.pe.keep(task);
@@ -144,7 +144,7 @@ impl Core {
     }
 
     /// The balancer has placed its whole share: the root record finishes once its jobs do.
-    pub fn done_producing(&mut self) {
+    pub(crate) fn done_producing(&mut self) {
         self.producing = false;
         self.root = None;
         self.finish_if_complete(self.root_record);
@@ -152,7 +152,7 @@ impl Core {
 
     /// Finish the piece received under `record` if it holds no more jobs (and, for the root
     /// record, produces none).
-    pub fn finish_if_complete(&mut self, record: u64) {
+    pub(crate) fn finish_if_complete(&mut self, record: u64) {
         let held = self.held.get(&record).copied().unwrap_or(0);
         if held == 0 && !(self.producing && record == self.root_record) {
             self.held.remove(&record);
@@ -163,7 +163,7 @@ impl Core {
     }
 
     /// Send a whole job to PE `to` as a `Work` message.
-    pub fn ship(&mut self, to: PeId, task: Piece, generation: u32) {
+    pub(crate) fn ship(&mut self, to: PeId, task: Piece, generation: u32) {
         let record = self.root_record;
         self.pe.send_piece(to, record, |token| Message::Work {
             task,
@@ -173,7 +173,7 @@ impl Core {
     }
 
     /// A piece of jobs arrived from `from` with `token`: queue them under a new record.
-    pub fn receive_jobs(
+    pub(crate) fn receive_jobs(
         &mut self,
         from: PeId,
         token: u64,
@@ -188,7 +188,7 @@ impl Core {
     }
 
     /// Work on the front job for at most Δt units (the budget given).
-    pub fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64 {
+    pub(crate) fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64 {
         let Some(job) = self.jobs.front_mut() else {
             return 0;
         };
@@ -209,7 +209,7 @@ impl Core {
 
     /// Early stop (from `from`, or found here): pass it on over the tree of PEs once, drop
     /// every job and the rest of the share (each piece finished for termination detection).
-    pub fn begin_stop(&mut self, from: Option<PeId>) {
+    pub(crate) fn begin_stop(&mut self, from: Option<PeId>) {
         if !self.pe.begin_stop(from) {
             return;
         }
@@ -233,7 +233,7 @@ impl Core {
     }
 
     /// True while this PE holds jobs (or has more to cut).
-    pub fn is_busy(&self) -> bool {
+    pub(crate) fn is_busy(&self) -> bool {
         !self.jobs.is_empty() || self.pending
     }
 
@@ -243,7 +243,7 @@ impl Core {
     }
 
     /// The step of a PE whose balancer has nothing else to do.
-    pub fn step(&mut self) -> Step {
+    pub(crate) fn step(&mut self) -> Step {
         let idle = self.idle();
         self.pe.step(
             !self.jobs.is_empty() || self.setup_due || self.pending,
@@ -252,14 +252,14 @@ impl Core {
     }
 
     /// Let termination detection progress and queue its signals.
-    pub fn advance_termination(&mut self) {
+    pub(crate) fn advance_termination(&mut self) {
         let idle = self.idle();
         self.pe.advance_termination(idle);
     }
 
     /// The messages every static balancer handles alike: the root copy, early stop and
     /// termination; anything else is a mixed-up configuration (panics).
-    pub fn receive(&mut self, from: PeId, message: Message) {
+    pub(crate) fn receive(&mut self, from: PeId, message: Message) {
         match message {
             Message::Root { task, token } => {
                 let record = self.pe.receive_piece(from, token);
@@ -327,7 +327,7 @@ macro_rules! delegate_to_core {
 pub(crate) use delegate_to_core;
 
 /// Panic on a message no static balancer sends (a mixed-up configuration across PEs).
-pub fn unexpected(me: PeId, from: PeId, message: &Message) -> ! {
+pub(crate) fn unexpected(me: PeId, from: PeId, message: &Message) -> ! {
     let kind = match message {
         Message::Request => "Request",
         Message::Reject => "Reject",

@@ -18,7 +18,7 @@ use crate::protocol::hash::{gcd, splitmix64 as mix};
 
 /// A pseudorandom permutation of 0..2^h.
 #[derive(Debug, Clone)]
-pub struct Permutation {
+pub(crate) struct Permutation {
     h: u32,
     mask: u64,
     kind: Kind,
@@ -34,7 +34,7 @@ enum Kind {
 impl Permutation {
     /// The member of family `kind` chosen by `seed`, on 0..2^h (h ≤ 40).
     /// `StaticPermutation::Random` is random placement, not a permutation: it has no member.
-    pub fn new(kind: StaticPermutation, h: u32, seed: u64) -> Option<Self> {
+    pub(crate) fn new(kind: StaticPermutation, h: u32, seed: u64) -> Option<Self> {
         assert!(
             h <= 40,
             "permutations of more than 2^40 jobs are not supported"
@@ -72,12 +72,12 @@ impl Permutation {
 
     /// The number of elements, 2^h.
     #[cfg(test)]
-    pub fn size(&self) -> u64 {
+    pub(crate) fn size(&self) -> u64 {
         self.mask + 1
     }
 
     /// π(j) for j < 2^h.
-    pub fn apply(&self, j: u64) -> u64 {
+    pub(crate) fn apply(&self, j: u64) -> u64 {
         debug_assert!(j <= self.mask);
         match self.kind {
             Kind::Lcg { a, c, x0 } => {
@@ -103,7 +103,7 @@ impl Permutation {
 
     /// The permutation of 0..m (m ≤ 2^h) that walks π's cycles until it falls below m
     /// ("cycle walking"): σ(j) for j < m.
-    pub fn apply_below(&self, j: u64, m: u64) -> u64 {
+    pub(crate) fn apply_below(&self, j: u64, m: u64) -> u64 {
         debug_assert!(j < m && m <= self.mask + 1);
         let mut x = self.apply(j);
         while x >= m {
@@ -114,7 +114,7 @@ impl Permutation {
 
     /// π⁻¹(x) for x < 2^h where it is cheap: the Feistel network runs its rounds backwards;
     /// `None` for the LCG and GF(2^h) families, whose inverses are discrete logarithms.
-    pub fn invert(&self, x: u64) -> Option<u64> {
+    pub(crate) fn invert(&self, x: u64) -> Option<u64> {
         debug_assert!(x <= self.mask);
         let Kind::Feistel { half, keys } = self.kind else {
             return None;
@@ -130,7 +130,7 @@ impl Permutation {
 
     /// σ⁻¹(x) for the cycle-walking permutation σ of 0..m of [`Self::apply_below`] (Feistel
     /// only, as [`Self::invert`]).
-    pub fn invert_below(&self, x: u64, m: u64) -> Option<u64> {
+    pub(crate) fn invert_below(&self, x: u64, m: u64) -> Option<u64> {
         let mut y = self.invert(x)?;
         while y >= m {
             y = self.invert(y)?;
@@ -141,12 +141,12 @@ impl Permutation {
     #[cfg(test)]
     /// π(j) for j in `range`, in order: the LCG and GF(2^h) pay one power for the first and
     /// one multiplication per further element (paper 004 §4).
-    pub fn apply_range(&self, range: std::ops::Range<u64>) -> impl Iterator<Item = u64> {
+    pub(crate) fn apply_range(&self, range: std::ops::Range<u64>) -> impl Iterator<Item = u64> {
         self.clone().into_range(range)
     }
 
     /// [`Self::apply_range`], owning the permutation (the iterator outlives the caller).
-    pub fn into_range(self, range: std::ops::Range<u64>) -> impl Iterator<Item = u64> {
+    pub(crate) fn into_range(self, range: std::ops::Range<u64>) -> impl Iterator<Item = u64> {
         let mut state: Option<u64> = None;
         range.map(move |j| match self.kind {
             Kind::Lcg { a, c, .. } => {
@@ -268,7 +268,7 @@ fn prime_factors(mut n: u64) -> Vec<u64> {
 /// The smallest primitive polynomial of degree h over GF(2) (bit i = coefficient of x^i): the
 /// first p with x of order exactly 2^h − 1 modulo p (which also proves p irreducible: then
 /// every nonzero residue is a power of x, hence a unit, so GF(2)[x]/p is a field).
-pub fn primitive_polynomial(h: u32) -> u64 {
+pub(crate) fn primitive_polynomial(h: u32) -> u64 {
     if h <= 1 {
         return 0b11; // x + 1 (GF(2) itself for h = 1; unused for h = 0)
     }

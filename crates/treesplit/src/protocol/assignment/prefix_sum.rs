@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 /// Messages of the prefix sum.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub enum ScanSignal {
+pub(crate) enum ScanSignal {
     /// A subtree's summed estimates, to the parent.
     Up {
         /// The sum.
@@ -43,7 +43,7 @@ pub enum ScanSignal {
 }
 
 /// A PE of prefix-sum assignment.
-pub struct PrefixSum {
+pub(crate) struct PrefixSum {
     core: Core,
     splittable: bool,
     /// This PE's jobs with their estimated sizes, until they are assigned.
@@ -58,7 +58,7 @@ pub struct PrefixSum {
 
 impl PrefixSum {
     /// PE `me` of the configured run; PE 0 passes the root.
-    pub fn new(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> Self {
+    pub(crate) fn new(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> Self {
         let children = tree::binomial_children(me, config.pes);
         PrefixSum {
             core: Core::new(me, config, fresh, root, true),

@@ -53,14 +53,14 @@ enum Source {
 
 /// The most splits a sparse walk may take before the share counts as dense (this bounds its
 /// time and the jobs it holds at once).
-pub const SPARSE_SPLITS: u64 = 1 << 18;
+pub(crate) const SPARSE_SPLITS: u64 = 1 << 18;
 
 /// Jobs cut per refill of the queue: the queue holds at most this many beyond the one worked
 /// on, so memory stays bounded however large the bag (2^30 jobs of a big tree included).
-pub const BATCH: usize = 64;
+pub(crate) const BATCH: usize = 64;
 
 /// A PE of a communication-free static balancer.
-pub struct Share {
+pub(crate) struct Share {
     core: Core,
     rule: Rule,
     /// The jobs still to cut (None: all cut).
@@ -68,14 +68,19 @@ pub struct Share {
 }
 
 /// Job numbers sorted and cut per walk over the splitting tree.
-pub const CHUNK: usize = 1 << 16;
+pub(crate) const CHUNK: usize = 1 << 16;
 
 /// Random placement of `m` jobs on `p` PEs: PE `me`'s share as positions `start..end` in the
 /// dealing order, and the order itself (σ, a pseudorandom permutation of 0..m). The share
 /// sizes are multinomial(m; 1/P, …, 1/P), drawn down a binary tree of PEs: a node with PEs
 /// a..b holding n jobs gives Binomial(n, (mid−a)/(b−a)) of them to a..mid, each node's draw
 /// seeded by (seed, a, b), so that every PE computes the same sizes on its path.
-pub fn random_share(seed: u64, m: u64, p: usize, me: PeId) -> (std::ops::Range<u64>, Permutation) {
+pub(crate) fn random_share(
+    seed: u64,
+    m: u64,
+    p: usize,
+    me: PeId,
+) -> (std::ops::Range<u64>, Permutation) {
     let (mut a, mut b, mut n, mut start) = (0usize, p, m, 0u64);
     while b - a > 1 {
         let mid = a + (b - a) / 2;
@@ -106,7 +111,7 @@ pub fn random_share(seed: u64, m: u64, p: usize, me: PeId) -> (std::ops::Range<u
 
 impl Share {
     /// PE `me` of the configured run; PE 0 passes the root.
-    pub fn new(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> Self {
+    pub(crate) fn new(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> Self {
         let core = Core::new(me, config, fresh, root, true);
         let rule = match config.balancer {
             Balancer::Block { .. } => Rule::Block,

@@ -13,9 +13,10 @@
 //!   random other PE (`Request`); a PE with ready tasks waiting hands the newest one over
 //!   (`DagTasks`), else rejects.
 //!
-//! **Start.** PE 0 holds the root ([`DagTask`]) and broadcasts it down the binary tree of PEs
-//! (`Root`, as fast initialization does), so every PE knows the DAG. A message that arrives
-//! before a PE's copy of the root waits until it does.
+//! **Start.** Every PE holds the DAG from the run's entry point (`super::DagRun`). PE 0 holds
+//! the root (a `DagTask`) and broadcasts it down the binary tree of PEs (`Root`, as fast
+//! initialization does); a PE starts when the root reaches it. A message that arrives before
+//! a PE's copy of the root waits until it does.
 //!
 //! **Time.** The driver feeds the clock (`on_clock`) at every turn and before every slice. A
 //! task starts with the slice that begins it and busy-works its cost (units of virtual time
@@ -37,7 +38,7 @@ use super::pe::PeCore;
 use super::polling::victim::pe_rng;
 use super::{Message, PeId, Protocol, Step};
 use crate::config::{Config, DagScheduler, StaticPermutation};
-use crate::dag::{Dag, DagTask, Placement, Schedule, TaskId};
+use crate::dag::{Dag, Placement, Schedule, TaskId};
 use crate::piece::{Fresh, Piece};
 use crate::task::Incumbent;
 use rand::RngExt;
@@ -59,15 +60,16 @@ struct Running {
 }
 
 /// One PE of a DAG scheduler (module comment).
-pub struct DagPe {
+pub(crate) struct DagPe {
     core: PeCore,
     scheduler: DagScheduler,
     me: PeId,
     p: usize,
     delta_t: u64,
     seed: u64,
-    /// The DAG and the unit of cost, once the root has arrived.
+    /// The DAG, once the root has arrived (the run's DAG until then).
     dag: Option<Arc<Dag>>,
+    run: Arc<Dag>,
     unit_ns: u64,
     /// Messages that arrived before the root.
     early: Vec<(PeId, Message)>,
@@ -93,15 +95,16 @@ pub struct DagPe {
 }
 
 impl DagPe {
-    /// PE `me` running `scheduler`; PE 0 passes the root, a [`DagTask`] (the machines check
-    /// the root's kind first: `Config::validate_root`); `fresh` makes the run's accumulators.
-    pub fn new(
+    /// PE `me` of the DAG run `run`; PE 0 passes the root, the run's `DagTask`; `fresh`
+    /// makes the run's accumulators.
+    pub(crate) fn new(
         me: PeId,
         config: &Config,
         fresh: Fresh,
-        scheduler: DagScheduler,
+        run: super::DagRun,
         root: Option<Piece>,
     ) -> Self {
+        let scheduler = run.scheduler;
         let mut pe = DagPe {
             core: PeCore::new(me, config, fresh, root.is_some()),
             scheduler,
@@ -110,7 +113,8 @@ impl DagPe {
             delta_t: config.delta_t.max(1),
             seed: config.seed,
             dag: None,
-            unit_ns: 0,
+            run: run.dag,
+            unit_ns: run.unit_ns,
             early: Vec::new(),
             clock: 0,
             running: None,
@@ -125,19 +129,15 @@ impl DagPe {
         };
         if let Some(root) = root {
             pe.core.broadcast_root(&root, PeCore::ROOT_RECORD);
-            pe.start(&root);
+            pe.start();
         }
         pe
     }
 
     /// The root arrived (or this is PE 0): learn the DAG, set up the counts and the first
     /// ready tasks, then handle what arrived early.
-    fn start(&mut self, root: &Piece) {
-        let root = root
-            .downcast_ref::<DagTask>()
-            .expect("a DAG scheduler runs a DagTask (checked by Config::validate_root)");
-        let dag = root.dag.clone();
-        self.unit_ns = root.unit_ns;
+    fn start(&mut self) {
+        let dag = self.run.clone();
         let n = dag.len();
         match self.scheduler {
             DagScheduler::MasterWorker => {
@@ -381,7 +381,7 @@ impl Protocol for DagPe {
             Message::Root { task, token } => {
                 self.core.receive_piece(from, token);
                 self.core.broadcast_root(&task, PeCore::ROOT_RECORD);
-                self.start(&task);
+                self.start();
             }
             Message::DagTasks { tasks, token } => {
                 self.core.receive_piece(from, token);

@@ -3,7 +3,7 @@
 //!
 //! Poll-and-shuffle asks, after phase i of a cycle, the partner whose *hypercube label*
 //! differs from one's own in bit i. The [`PhasePlan`] holds the labels and the phases per
-//! cycle for the network the PEs sit on (`Config::network`, set by the simulator):
+//! cycle for the network the PEs sit on (the machine says which: the simulator its topology):
 //!
 //! - **r-dimensional meshes (§4.1, Theorem 3)**: a PE's label is the Morton
 //!   (bit-interleaved) code of its mesh coordinates, so every j-cube lies in a submesh of

@@ -18,17 +18,17 @@
 //! counters, termination, early stop, the progress rule) is [`PeCore`].
 
 pub mod embedding;
-pub mod fast_init;
-pub mod local_sync;
-pub mod poll_and_shuffle;
-pub mod random_shift;
-pub mod shuffle;
+pub(crate) mod fast_init;
+pub(crate) mod local_sync;
+pub(crate) mod poll_and_shuffle;
+pub(crate) mod random_shift;
+pub(crate) mod shuffle;
 #[cfg(test)]
 mod testing;
-pub mod victim;
+pub(crate) mod victim;
 
-pub use random_shift::round_shift;
-pub use victim::pe_rng;
+pub(crate) use random_shift::round_shift;
+pub(crate) use victim::pe_rng;
 
 use super::pe::{PeCore, SliceEnd};
 use super::{Message, PeId, Protocol, Step};
@@ -67,7 +67,7 @@ impl Trim {
 /// The polling state machine of one PE. (`repr(C)`: what a work slice touches comes first,
 /// then the shared core, whose hot fields come first too.)
 #[repr(C)]
-pub struct Polling {
+pub(crate) struct Polling {
     /// The pieces this PE holds; it works on the last. Only poll-and-shuffle ever holds more
     /// than one (a permuted piece and a late answer may arrive together).
     pieces: Vec<Held>,
@@ -89,7 +89,13 @@ pub struct Polling {
 impl Polling {
     /// PE `me` of the configured run; PE 0 passes the root task. The victim rule follows
     /// `config.balancer`; `fresh` makes the run's result accumulators.
-    pub fn new(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> Self {
+    pub(crate) fn new(
+        me: PeId,
+        config: &Config,
+        network: Option<crate::topology::Topology>,
+        fresh: Fresh,
+        root: Option<Piece>,
+    ) -> Self {
         let p = config.pes;
         let root = root.filter(|t| !t.is_empty());
         let options = *config
@@ -110,7 +116,7 @@ impl Polling {
             awaiting_reply: false,
             awaiting_root: fast_init && me != 0,
             shuffle: matches!(config.balancer, Balancer::PollAndShuffle { .. })
-                .then(|| Box::new(PollAndShuffle::new(me, config))),
+                .then(|| Box::new(PollAndShuffle::new(me, config, network))),
         };
         if let Some(root) = root {
             if fast_init {

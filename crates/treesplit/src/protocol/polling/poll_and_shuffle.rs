@@ -52,7 +52,7 @@ use std::sync::Arc;
 /// Where PE `k`'s pieces go in permutation number `n` among `p` PEs: an affine bijection
 /// k ↦ (a·k + b) mod p with gcd(a, p) = 1, a and b drawn from the seed and n (a pseudorandom
 /// permutation that every PE computes without communication).
-pub fn shuffle_target(seed: u64, n: u64, p: usize, k: usize) -> usize {
+pub(crate) fn shuffle_target(seed: u64, n: u64, p: usize, k: usize) -> usize {
     let draw = |salt: u64| {
         super::round_shift(seed ^ salt.wrapping_mul(0xD6E8_FEB8_6659_FD93), n, p.max(2)) as u64
     };
@@ -104,7 +104,11 @@ pub(crate) struct PollAndShuffle {
 
 impl PollAndShuffle {
     /// The state of PE `me` of the configured run.
-    pub(crate) fn new(me: PeId, config: &Config) -> Self {
+    pub(crate) fn new(
+        me: PeId,
+        config: &Config,
+        network: Option<crate::topology::Topology>,
+    ) -> Self {
         let p = config.pes;
         let (kind, adaptive, sync, round, embedding) = match config.balancer {
             Balancer::PollAndShuffle {
@@ -121,7 +125,7 @@ impl PollAndShuffle {
         // Local synchronization pairs PEs along every hypercube dimension of their numbers:
         // with a network's shortened cycle some PE may have no partner in any phase, and an
         // idle one would then pass phases without end (nothing paces it but its partners).
-        let plan = embedding::plan((!local).then_some(config.network).flatten(), p, embedding);
+        let plan = embedding::plan((!local).then_some(network).flatten(), p, embedding);
         let dims = plan.phases();
         PollAndShuffle {
             dims,

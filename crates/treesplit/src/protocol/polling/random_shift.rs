@@ -11,7 +11,7 @@ use super::Polling;
 use crate::protocol::hash;
 
 /// The shift k ∈ 1..P of round `round`: the same on every PE, from the run's seed alone.
-pub fn round_shift(seed: u64, round: u64, p: usize) -> usize {
+pub(crate) fn round_shift(seed: u64, round: u64, p: usize) -> usize {
     let x = hash::indexed(seed, round, 0x5851_F42D_4C95_7F2D);
     1 + (x % (p as u64 - 1)) as usize
 }

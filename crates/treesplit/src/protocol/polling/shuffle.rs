@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// Messages of the counting wave and the prefix sum.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ShuffleSignal {
+pub(crate) enum ShuffleSignal {
     /// PE 0 starts counting wave `wave` of permutation `n`; passed down the tree.
     Wave {
         /// Permutation number.
@@ -71,7 +71,7 @@ struct Round {
 
 /// The permutation state of one PE; `X` is what is moved (a piece of work).
 #[derive(Debug)]
-pub struct Shuffler<X> {
+pub(crate) struct Shuffler<X> {
     me: PeId,
     p: usize,
     current: Option<Round>,
@@ -91,7 +91,7 @@ pub struct Shuffler<X> {
 
 impl<X> Shuffler<X> {
     /// The state of PE `me` of `p`.
-    pub fn new(me: PeId, p: usize) -> Self {
+    pub(crate) fn new(me: PeId, p: usize) -> Self {
         Shuffler {
             me,
             p,
@@ -111,22 +111,22 @@ impl<X> Shuffler<X> {
     }
 
     /// Round `round` starts.
-    pub fn on_round(&mut self, round: u64) {
+    pub(crate) fn on_round(&mut self, round: u64) {
         self.round = round;
     }
 
     /// The round at which phase 0 of the current cycle is (0 before the first permutation).
-    pub fn cycle_start(&self) -> u64 {
+    pub(crate) fn cycle_start(&self) -> u64 {
         self.cycle_start
     }
 
     /// True while a permutation is under way here or waiting to start.
-    pub fn is_busy(&self) -> bool {
+    pub(crate) fn is_busy(&self) -> bool {
         self.current.is_some() || !self.pending.is_empty()
     }
 
     /// True while items that carry work wait here for their placement.
-    pub fn holds_work(&self) -> bool {
+    pub(crate) fn holds_work(&self) -> bool {
         self.arrivals
             .values()
             .any(|v| v.iter().any(Option::is_some))
@@ -134,7 +134,7 @@ impl<X> Shuffler<X> {
 
     /// Permutation `n` starts here: returns whether the caller should scatter now (it must
     /// then call [`Shuffler::scattered`]); otherwise it is queued behind the current one.
-    pub fn request(&mut self, n: u64) -> bool {
+    pub(crate) fn request(&mut self, n: u64) -> bool {
         if self.current.is_none() && self.pending.is_empty() && n == self.completed {
             return true;
         }
@@ -148,7 +148,12 @@ impl<X> Shuffler<X> {
     }
 
     /// The caller scattered `sent` items (placeholders included) for permutation `n`.
-    pub fn scattered<R: RngExt>(&mut self, n: u64, sent: u64, rng: &mut R) -> Vec<(PeId, X)> {
+    pub(crate) fn scattered<R: RngExt>(
+        &mut self,
+        n: u64,
+        sent: u64,
+        rng: &mut R,
+    ) -> Vec<(PeId, X)> {
         self.current = Some(Round {
             n,
             sent,
@@ -172,7 +177,12 @@ impl<X> Shuffler<X> {
     }
 
     /// A scattered item (None: a placeholder) of permutation `n` arrived.
-    pub fn arrive<R: RngExt>(&mut self, n: u64, item: Option<X>, rng: &mut R) -> Vec<(PeId, X)> {
+    pub(crate) fn arrive<R: RngExt>(
+        &mut self,
+        n: u64,
+        item: Option<X>,
+        rng: &mut R,
+    ) -> Vec<(PeId, X)> {
         self.arrivals.entry(n).or_default().push(item);
         self.progress(rng)
     }
@@ -192,7 +202,7 @@ impl<X> Shuffler<X> {
     }
 
     /// Handle a signal; returns items placed on this PE or to be sent: (destination, item).
-    pub fn receive<R: RngExt>(
+    pub(crate) fn receive<R: RngExt>(
         &mut self,
         from: PeId,
         signal: ShuffleSignal,
@@ -303,7 +313,7 @@ impl<X> Shuffler<X> {
     }
 
     /// The next permutation queued here, if its turn has come (the caller scatters for it).
-    pub fn next_pending(&mut self) -> Option<u64> {
+    pub(crate) fn next_pending(&mut self) -> Option<u64> {
         if self.current.is_none() && self.pending.front() == Some(&self.completed) {
             self.pending.pop_front()
         } else {
@@ -312,7 +322,7 @@ impl<X> Shuffler<X> {
     }
 
     /// The next signal to send.
-    pub fn poll_transmit(&mut self) -> Option<(PeId, ShuffleSignal)> {
+    pub(crate) fn poll_transmit(&mut self) -> Option<(PeId, ShuffleSignal)> {
         self.out.pop_front()
     }
 }

@@ -76,7 +76,7 @@ impl VictimRule {
 }
 
 /// The generator of PE `me` for run seed `seed`: independent streams per PE, reproducible.
-pub fn pe_rng(seed: u64, me: PeId) -> Xoshiro256PlusPlus {
+pub(crate) fn pe_rng(seed: u64, me: PeId) -> Xoshiro256PlusPlus {
     Xoshiro256PlusPlus::seed_from_u64(hash::stream_seed(seed, me as u64))
 }
 

@@ -37,7 +37,7 @@ enum Phase {
 
 /// The four-counter protocol state of one PE.
 #[derive(Debug)]
-pub struct FourCounter {
+pub(crate) struct FourCounter {
     fresh: Fresh,
     me: PeId,
     p: usize,
@@ -56,7 +56,7 @@ pub struct FourCounter {
 impl FourCounter {
     /// The state of PE `me` of `p`, whose results `fresh` makes. PE 0 starts the first wave
     /// at once.
-    pub fn new(me: PeId, p: usize, fresh: Fresh) -> Self {
+    pub(crate) fn new(me: PeId, p: usize, fresh: Fresh) -> Self {
         assert!(me < p, "PE {me} out of range for P = {p}");
         let mut fc = FourCounter {
             fresh,
@@ -112,7 +112,7 @@ impl FourCounter {
     }
 
     /// Handle a termination signal from PE `from`, then make what progress is possible.
-    pub fn receive(&mut self, from: PeId, signal: Signal, local: Local, output: &mut Yield) {
+    pub(crate) fn receive(&mut self, from: PeId, signal: Signal, local: Local, output: &mut Yield) {
         match signal {
             Signal::WaveStart { wave } => {
                 assert_eq!(
@@ -161,7 +161,7 @@ impl FourCounter {
     }
 
     /// Make what progress is possible given the local state (call whenever the PE is idle).
-    pub fn advance(&mut self, local: Local, output: &mut Yield) {
+    pub(crate) fn advance(&mut self, local: Local, output: &mut Yield) {
         let n_children = self.children().count();
         loop {
             match &mut self.phase {
@@ -220,28 +220,28 @@ impl FourCounter {
     }
 
     /// The next signal to send, if any.
-    pub fn poll_transmit(&mut self) -> Option<(PeId, Signal)> {
+    pub(crate) fn poll_transmit(&mut self) -> Option<(PeId, Signal)> {
         self.out.pop_front()
     }
 
     /// True once `Finish` has been seen: no more work requests should be made.
-    pub fn is_finishing(&self) -> bool {
+    pub(crate) fn is_finishing(&self) -> bool {
         !matches!(self.phase, Phase::Detecting)
     }
 
     /// True when this PE's part of the run is over.
-    pub fn is_done(&self) -> bool {
+    pub(crate) fn is_done(&self) -> bool {
         matches!(self.phase, Phase::Done)
     }
 
     /// PE 0: the merged result of the run, once done.
-    pub fn take_result(&mut self) -> Option<Yield> {
+    pub(crate) fn take_result(&mut self) -> Option<Yield> {
         self.result.take()
     }
 
     /// PE 0: reduction waves completed so far.
     #[cfg(test)]
-    pub fn waves_completed(&self) -> u64 {
+    pub(crate) fn waves_completed(&self) -> u64 {
         self.waves_completed
     }
 }

@@ -8,11 +8,11 @@
 //!   everything split off from it are done, carrying the results (paper 001 §14.5.3); PE 0
 //!   then broadcasts the end.
 
-pub mod four_counter;
-pub mod response_tree;
+pub(crate) mod four_counter;
+pub(crate) mod response_tree;
 
-pub use four_counter::FourCounter;
-pub use response_tree::ResponseTree;
+pub(crate) use four_counter::FourCounter;
+pub(crate) use response_tree::ResponseTree;
 
 use crate::config::TerminationKind;
 use crate::piece::{Fresh, Yield};
@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 /// Messages of termination detection and result collection (both protocols).
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub enum Signal {
+pub(crate) enum Signal {
     /// Four-counter: PE 0 starts reduction wave `wave`; forwarded down the tree.
     WaveStart {
         /// Wave number, from 1.
@@ -55,7 +55,7 @@ pub enum Signal {
 
 /// What termination detection needs to know of the local PE.
 #[derive(Debug, Clone, Copy)]
-pub struct Local {
+pub(crate) struct Local {
     /// The PE holds no task.
     pub idle: bool,
     /// Work messages this PE has sent.
@@ -66,7 +66,7 @@ pub struct Local {
 
 /// The termination protocol of one PE.
 #[derive(Debug)]
-pub enum Termination {
+pub(crate) enum Termination {
     /// Four-counter waves.
     FourCounter(FourCounter),
     /// Response tree.
@@ -76,7 +76,13 @@ pub enum Termination {
 impl Termination {
     /// The protocol state of PE `me` of `p`; `holds_root` on the PE that starts with work;
     /// `fresh` makes the run's result accumulators.
-    pub fn new(kind: TerminationKind, me: PeId, p: usize, holds_root: bool, fresh: Fresh) -> Self {
+    pub(crate) fn new(
+        kind: TerminationKind,
+        me: PeId,
+        p: usize,
+        holds_root: bool,
+        fresh: Fresh,
+    ) -> Self {
         match kind {
             TerminationKind::FourCounter => {
                 Termination::FourCounter(FourCounter::new(me, p, fresh))
@@ -88,14 +94,14 @@ impl Termination {
     }
 
     /// Make what progress is possible given the local state (call whenever the PE is idle).
-    pub fn advance(&mut self, local: Local, output: &mut Yield) {
+    pub(crate) fn advance(&mut self, local: Local, output: &mut Yield) {
         if let Termination::FourCounter(t) = self {
             t.advance(local, output);
         }
     }
 
     /// Handle a signal from PE `from`.
-    pub fn receive(&mut self, from: PeId, signal: Signal, local: Local, output: &mut Yield) {
+    pub(crate) fn receive(&mut self, from: PeId, signal: Signal, local: Local, output: &mut Yield) {
         match self {
             Termination::FourCounter(t) => t.receive(from, signal, local, output),
             Termination::ResponseTree(t) => t.receive(from, signal, local, output),
@@ -103,11 +109,11 @@ impl Termination {
     }
 
     /// The record of the root piece on the PE that holds it.
-    pub const ROOT_RECORD: u64 = response_tree::ROOT;
+    pub(crate) const ROOT_RECORD: u64 = response_tree::ROOT;
 
     /// A piece split off the piece kept under `record` is about to be sent; returns the token
     /// it travels with (the response tree's return address; unused by four-counter).
-    pub fn on_piece_sent(&mut self, record: u64) -> u64 {
+    pub(crate) fn on_piece_sent(&mut self, record: u64) -> u64 {
         match self {
             Termination::FourCounter(_) => 0,
             Termination::ResponseTree(t) => t.on_piece_sent(record),
@@ -115,7 +121,7 @@ impl Termination {
     }
 
     /// A piece sent with `token` arrived from PE `from`; returns the record to keep it under.
-    pub fn on_piece_received(&mut self, from: PeId, token: u64) -> u64 {
+    pub(crate) fn on_piece_received(&mut self, from: PeId, token: u64) -> u64 {
         match self {
             Termination::FourCounter(_) => 0,
             Termination::ResponseTree(t) => t.on_piece_received(from, token),
@@ -123,14 +129,14 @@ impl Termination {
     }
 
     /// The piece kept under `record` has been worked to the end (or given away entirely).
-    pub fn on_piece_finished(&mut self, record: u64, output: &mut Yield) {
+    pub(crate) fn on_piece_finished(&mut self, record: u64, output: &mut Yield) {
         if let Termination::ResponseTree(t) = self {
             t.on_piece_finished(record, output);
         }
     }
 
     /// The next signal to send, if any.
-    pub fn poll_transmit(&mut self) -> Option<(PeId, Signal)> {
+    pub(crate) fn poll_transmit(&mut self) -> Option<(PeId, Signal)> {
         match self {
             Termination::FourCounter(t) => t.poll_transmit(),
             Termination::ResponseTree(t) => t.poll_transmit(),
@@ -138,7 +144,7 @@ impl Termination {
     }
 
     /// True once the end is known: no more work requests should be made or answered.
-    pub fn is_finishing(&self) -> bool {
+    pub(crate) fn is_finishing(&self) -> bool {
         match self {
             Termination::FourCounter(t) => t.is_finishing(),
             Termination::ResponseTree(t) => t.is_finishing(),
@@ -146,7 +152,7 @@ impl Termination {
     }
 
     /// True when this PE's part of the run is over.
-    pub fn is_done(&self) -> bool {
+    pub(crate) fn is_done(&self) -> bool {
         match self {
             Termination::FourCounter(t) => t.is_done(),
             Termination::ResponseTree(t) => t.is_done(),
@@ -154,7 +160,7 @@ impl Termination {
     }
 
     /// PE 0: the merged result of the run, once done.
-    pub fn take_result(&mut self) -> Option<Yield> {
+    pub(crate) fn take_result(&mut self) -> Option<Yield> {
         match self {
             Termination::FourCounter(t) => t.take_result(),
             Termination::ResponseTree(t) => t.take_result(),

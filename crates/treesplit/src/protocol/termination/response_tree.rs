@@ -20,7 +20,7 @@ use crate::protocol::{tree, PeId};
 use std::collections::{HashMap, VecDeque};
 
 /// The record id of the root on PE 0.
-pub const ROOT: u64 = 0;
+pub(crate) const ROOT: u64 = 0;
 
 #[derive(Debug)]
 struct Record {
@@ -32,7 +32,7 @@ struct Record {
 
 /// The response-tree state of one PE.
 #[derive(Debug)]
-pub struct ResponseTree {
+pub(crate) struct ResponseTree {
     fresh: Fresh,
     me: PeId,
     p: usize,
@@ -46,7 +46,7 @@ pub struct ResponseTree {
 impl ResponseTree {
     /// The state of PE `me` of `p`, whose results `fresh` makes; PE 0 opens the root record
     /// (done at once if it holds no work).
-    pub fn new(me: PeId, p: usize, holds_root: bool, fresh: Fresh) -> Self {
+    pub(crate) fn new(me: PeId, p: usize, holds_root: bool, fresh: Fresh) -> Self {
         let mut rt = ResponseTree {
             fresh,
             me,
@@ -84,7 +84,7 @@ impl ResponseTree {
 
     /// A piece split off the piece of record `record` is sent: one more outstanding response;
     /// the returned token is its return address.
-    pub fn on_piece_sent(&mut self, record: u64) -> u64 {
+    pub(crate) fn on_piece_sent(&mut self, record: u64) -> u64 {
         let me = self.me;
         self.records
             .get_mut(&record)
@@ -94,12 +94,12 @@ impl ResponseTree {
     }
 
     /// A piece arrived from `from` with `token`; returns the record it is kept under.
-    pub fn on_piece_received(&mut self, from: PeId, token: u64) -> u64 {
+    pub(crate) fn on_piece_received(&mut self, from: PeId, token: u64) -> u64 {
         self.open(Some((from, token)))
     }
 
     /// The own work of the piece of record `record` is done (worked or given away).
-    pub fn on_piece_finished(&mut self, record: u64, output: &mut Yield) {
+    pub(crate) fn on_piece_finished(&mut self, record: u64, output: &mut Yield) {
         let me = self.me;
         self.records
             .get_mut(&record)
@@ -143,7 +143,7 @@ impl ResponseTree {
     }
 
     /// Handle a signal from PE `from`.
-    pub fn receive(&mut self, from: PeId, signal: Signal, local: Local, output: &mut Yield) {
+    pub(crate) fn receive(&mut self, from: PeId, signal: Signal, local: Local, output: &mut Yield) {
         match signal {
             Signal::Response {
                 record,
@@ -185,22 +185,22 @@ impl ResponseTree {
     }
 
     /// The next signal to send, if any.
-    pub fn poll_transmit(&mut self) -> Option<(PeId, Signal)> {
+    pub(crate) fn poll_transmit(&mut self) -> Option<(PeId, Signal)> {
         self.out.pop_front()
     }
 
     /// True once the end is known.
-    pub fn is_finishing(&self) -> bool {
+    pub(crate) fn is_finishing(&self) -> bool {
         self.finishing
     }
 
     /// True when this PE's part is over (the end is known and passed on).
-    pub fn is_done(&self) -> bool {
+    pub(crate) fn is_done(&self) -> bool {
         self.finishing
     }
 
     /// PE 0: the result of the run.
-    pub fn take_result(&mut self) -> Option<Yield> {
+    pub(crate) fn take_result(&mut self) -> Option<Yield> {
         self.result.take()
     }
 }
