@@ -181,23 +181,15 @@ pub fn print_json(value: &impl Serialize) -> Result<(), Failure> {
 /// The line comparing a result with its published value, if there is one.
 pub fn print_published(check: &Option<Published>) {
     if let Some(p) = check {
-        let mark = if p.matches {
-            "matches"
-        } else {
-            "DOES NOT MATCH"
-        };
-        println!("published ({}): {} — {mark}", p.source, p.value);
+        println!("{}", p.line());
     }
 }
 
 /// A wrong answer (exit code 3) when the result does not match its published value.
 pub fn verdict(check: &Option<Published>) -> Result<(), Failure> {
-    match check {
-        Some(p) if !p.matches => Err(Failure::wrong(format!(
-            "the result does not match the published {} ({})",
-            p.value, p.source
-        ))),
-        _ => Ok(()),
+    match check.as_ref().and_then(Published::mismatch) {
+        Some(message) => Err(Failure::wrong(message)),
+        None => Ok(()),
     }
 }
 
@@ -288,6 +280,20 @@ pub fn config_error(e: &ConfigError) -> String {
         ConfigError::TooManyThreads { pes, max } => format!(
             "--pes {pes} is more than the thread machine runs ({max}, one OS thread per PE); use `treesplit sim` for larger machines"
         ),
+    }
+}
+
+/// How an application's own loop failed, in exit-code classes; a run's error from the library
+/// as any other run's.
+impl From<treesplit_apps::app::Failed> for Failure {
+    fn from(f: treesplit_apps::app::Failed) -> Self {
+        use treesplit_apps::app::Failed;
+        match f {
+            Failed::Input(m) => Failure::input(m),
+            Failed::Run(m) => Failure::run(m),
+            Failed::Wrong(m) => Failure::wrong(m),
+            Failed::Lib(e) => Failure::from(e),
+        }
     }
 }
 

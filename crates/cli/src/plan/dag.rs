@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use treesplit::dag::Dag;
 use treesplit::{BalancerKind, Config, DagScheduler};
+use treesplit_apps::dag::DagArgs;
 use treesplit_apps::dag::{multiply, parse_stg, random_layered, MAX_MULTIPLY_K, MAX_RANDOM_TASKS};
 
 /// The default unit of cost on real machines: 10 µs of busy work.
@@ -51,18 +52,21 @@ impl DagPlan {
 /// random tasks take up to about 0.4 s on one core, 30 can take hours).
 pub const MAX_OPTIMAL_TASKS: usize = 32;
 
+/// The `dag` application's arguments.
+fn dag_args(app: &AppArgs) -> Result<DagArgs, Failure> {
+    treesplit_apps::app::typed(&app.matches).map_err(Failure::input)
+}
+
 /// `--optimal`, checked against the DAG's size.
 fn optimal(app: &AppArgs, dag: &Dag) -> Result<bool, Failure> {
-    let AppArgs::Dag { optimal, .. } = app else {
-        return Ok(false);
-    };
-    if *optimal && dag.len() > MAX_OPTIMAL_TASKS {
+    let optimal = dag_args(app)?.optimal;
+    if optimal && dag.len() > MAX_OPTIMAL_TASKS {
         return Err(Failure::input(format!(
             "--optimal: the DAG has {} tasks; an optimal schedule is searched for DAGs of at most {MAX_OPTIMAL_TASKS} tasks (the search is exponential)",
             dag.len()
         )));
     }
-    Ok(*optimal)
+    Ok(optimal)
 }
 
 /// Flags that mean nothing for a DAG run.
@@ -100,7 +104,7 @@ const WHY: &str = "does not apply to task DAGs (`dag` takes --balancer master-wo
 
 /// True for the `dag` application.
 pub fn is_dag(app: &AppArgs) -> bool {
-    matches!(app, AppArgs::Dag { .. })
+    app.name == "dag"
 }
 
 /// The scheduler `--balancer` names (the default, random polling, is not one).
@@ -120,15 +124,12 @@ fn scheduler(name: BalancerName, given: &Given) -> Result<DagScheduler, Failure>
 
 /// The DAG the application arguments name, and where it came from.
 fn read_dag(app: &AppArgs, seed: u64) -> Result<(Dag, String), Failure> {
-    let AppArgs::Dag {
+    let DagArgs {
         file,
         multiply: k,
         random,
         ..
-    } = app
-    else {
-        unreachable!("only for the dag application")
-    };
+    } = dag_args(app)?;
     match (file, k, random) {
         (Some(path), None, None) => {
             let (text, name) = if path == std::path::Path::new("-") {
@@ -138,21 +139,21 @@ fn read_dag(app: &AppArgs, seed: u64) -> Result<(Dag, String), Failure> {
                 (text, "<stdin>".to_string())
             } else {
                 let name = path.display().to_string();
-                let text = std::fs::read_to_string(path)
+                let text = std::fs::read_to_string(&path)
                     .map_err(|e| Failure::input(format!("cannot read {name}: {e}")))?;
                 (text, name)
             };
             let dag = parse_stg(&text, &name).map_err(Failure::input)?;
             Ok((dag, name))
         }
-        (None, Some(k), None) => multiply(*k)
+        (None, Some(k), None) => multiply(k)
             .map(|d| (d, format!("multiply {k} (2^{k} digits)")))
             .ok_or_else(|| {
                 Failure::input(format!(
                     "--multiply {k}: K must be at most {MAX_MULTIPLY_K} (2^{MAX_MULTIPLY_K} digits)"
                 ))
             }),
-        (None, None, Some(n)) => random_layered(*n, seed)
+        (None, None, Some(n)) => random_layered(n, seed)
             .map(|d| (d, format!("random {n} (seed {seed})")))
             .ok_or_else(|| {
                 Failure::input(format!(
@@ -200,8 +201,8 @@ pub fn run_plan(r: RunArgs, given: &Given) -> Result<DagPlan, Failure> {
     let scheduler = scheduler(o.balance.balancer, given)?;
     let seed = o.common.seed.unwrap_or(1);
     let (dag, source) = read_dag(&r.app, seed)?;
-    let unit = match &r.app {
-        AppArgs::Dag { unit: Some(u), .. } => parse_unit(u)?,
+    let unit = match &dag_args(&r.app)?.unit {
+        Some(u) => parse_unit(u)?,
         _ => DEFAULT_UNIT_NS,
     };
     let out = Output::from(&o.common);
@@ -217,8 +218,7 @@ pub fn run_plan(r: RunArgs, given: &Given) -> Result<DagPlan, Failure> {
             }
         }
         MachineArg::Mpi => {
-            if matches!(&r.app, AppArgs::Dag { file: Some(f), .. } if f == std::path::Path::new("-"))
-            {
+            if dag_args(&r.app)?.file.as_deref() == Some(std::path::Path::new("-")) {
                 return Err(Failure::input(
                     "`-` (standard input) is not available with --machine mpi: mpirun gives standard input to rank 0 only; give a file",
                 ));

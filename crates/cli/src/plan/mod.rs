@@ -3,17 +3,15 @@
 //! check of the input happens here (bad values and flags that do not apply, see [`rules`]),
 //! so the commands below only run plans, and read no flags.
 
-pub mod app;
 pub mod dag;
 pub mod rules;
 pub mod scatter;
 
 use crate::flags::{
     AppArgs, BalancerName, BalancerOpts, BenchArgs, Cli, Command, Common, CompareArgs, DepthArgs,
-    DstArgs, Given, LimitFlags, MachineArg, ResumeArgs, RunArgs, SimArgs, SimOpts, SplitRuleArg,
+    DstArgs, Given, LimitFlags, MachineArg, ResumeArgs, RunArgs, SimArgs, SimOpts,
 };
 use crate::output::{self, plot, Failure, Notes};
-pub use app::{App, AppVisitor, Published};
 use std::path::PathBuf;
 use treesplit::config::{DEFAULT_ROUND, MAX_H};
 use treesplit::embedding;
@@ -25,7 +23,13 @@ use treesplit::{
     Adaptive, Balancer, BalancerKind, BundleRule, Config, Embedding, Jobs, PermutationKind,
     PhaseSync, PollingOptions, SimConfig, StaticPermutation, TerminationKind,
 };
-use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
+use treesplit_apps::app::Use;
+use treesplit_apps::registry;
+pub use treesplit_apps::spec::{AppVisitor, Published};
+/// An application instance, checked (the applications' own type: the plan asks it what it
+/// refuses and adapts it to the machine, and never names an application).
+pub use treesplit_apps::AppSpec as App;
+use treesplit_lab::experiments::depth::Depth;
 
 /// What a subcommand prints: `--json` and `--quiet`.
 #[derive(Debug, Clone, Copy)]
@@ -336,11 +340,8 @@ pub struct DstPlan {
 /// `depth`: random-static's smallest h per P.
 pub struct DepthPlan {
     pub pes: Vec<usize>,
-    pub params: SyntheticParams,
-    pub epsilon: f64,
-    pub permutation: StaticPermutation,
-    pub max_h: u32,
-    pub seed: u64,
+    /// The measurement: the tree, ε, the permutation, the largest h and the seed.
+    pub depth: Depth,
     pub out: Output,
 }
 
@@ -408,29 +409,37 @@ pub fn plan(cli: Cli, given: &Given) -> Result<Plan, Failure> {
     }
 }
 
-/// The hash table takes `--q` as its subtable size whatever the balancer: the balancer rules
-/// do not judge it there.
+/// An instance that takes `--q` as its own parameter whatever the balancer: the balancer
+/// rules do not judge it there.
 fn table_flags(app: &App, given: &Given) -> Given {
-    match app {
-        App::Hashtable(_) => given.without("jobs_per_pe"),
-        _ => given.clone(),
+    if app.takes_q() {
+        given.without("jobs_per_pe")
+    } else {
+        given.clone()
     }
 }
 
+/// The registry's application the arguments name.
+fn registered(args: &AppArgs) -> Result<&'static dyn treesplit_apps::App, Failure> {
+    registry::find(&args.name)
+        .ok_or_else(|| Failure::input(format!("unknown application '{}'", args.name)))
+}
+
 fn application(args: &AppArgs, given: &Given) -> Result<App, Failure> {
-    if let AppArgs::Puzzle15 { tiles: Some(_), .. } = args {
-        rules::reject(
-            given,
-            &[("korf_file", "--korf-file")],
-            "applies only with --korf (a board given by --tiles needs no data file)",
-        )?;
+    registered(args)?
+        .parse(&args.matches, &|id| given.has(id))
+        .map_err(Failure::input)
+}
+
+/// The flags `app` refuses when `used` so, as bad input.
+fn refusals(app: &App, used: Use, given: &Given) -> Result<(), Failure> {
+    for r in app.refusals(used) {
+        rules::reject(given, r.flags, r.why)?;
     }
-    let app = app::from_args(args).map_err(Failure::input)?;
-    if let App::Uts(p) = &app {
-        p.check_size(given.has("max_units") || given.has("time_limit"))
-            .map_err(Failure::input)?;
+    match app.refuses(used) {
+        Some(why) => Err(Failure::input(why)),
+        None => Ok(()),
     }
-    Ok(app)
 }
 
 /// The balancer options with the machine's defaults (Δt, round, neighbourhood).
@@ -504,14 +513,14 @@ fn balance(
 }
 
 fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
-    if r.opts.machine == MachineArg::Mpi && app::reads_stdin(&r.app) {
+    if r.opts.machine == MachineArg::Mpi && registered(&r.app)?.reads_stdin(&r.app.matches) {
         return Err(Failure::input(
             "`-` (standard input) is not available with --machine mpi: mpirun gives standard input to rank 0 only; give a file",
         ));
     }
     let mut app = application(&r.app, given)?;
     let o = &r.opts;
-    let is_table = matches!(app, App::Hashtable(_));
+    let is_table = app.takes_q();
     let balance = balance(
         &o.balance,
         o.common.seed,
@@ -534,7 +543,7 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
         ]);
         // The hash table's --q is its subtable size (one PE: m = q) and --seed its keys'.
         flags.retain(|(id, _)| !is_table || !matches!(*id, "jobs_per_pe" | "seed"));
-        app::set_table(&mut app, o.balance.jobs_per_pe, 1, o.common.seed)
+        app.adapt(o.balance.jobs_per_pe, 1, o.common.seed)
             .map_err(Failure::input)?;
         rules::reject(
             given,
@@ -552,36 +561,7 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
     }
     rules::check_balancer_options(&table_flags(&app, given), &[balance.balancer()])?;
     let balance = balance.with_limits(o.limits)?;
-    if matches!(app, App::Bfs(_)) {
-        rules::reject(
-            given,
-            &[("baseline", "--baseline"), ("trace", "--trace"), ("gantt", "--gantt")],
-            "does not apply to bfs: its levels are one computation each, so there is no single timeline or baseline (time `run bfs --sequential` or use `bench bfs`)",
-        )?;
-        rules::reject(given, rules::LIMIT_FLAGS, BFS_LIMITS)?;
-        rules::reject(
-            given,
-            &[("checkpoint", "--checkpoint"), ("checkpoint_every", "--checkpoint-every")],
-            "does not apply to bfs: its levels are one computation each (checkpoint an application with one tree search)",
-        )?;
-    }
-    if matches!(app, App::Puzzle15(_)) {
-        rules::reject(
-            given,
-            &[("baseline", "--baseline")],
-            "does not apply to puzzle15 (IDA* runs one computation per threshold; time `run puzzle15 --sequential` separately)",
-        )?;
-        rules::reject(
-            given,
-            &[("trace", "--trace"), ("gantt", "--gantt")],
-            "does not apply to puzzle15: IDA* runs one computation per threshold, so there is no single timeline",
-        )?;
-        rules::reject(
-            given,
-            &[("checkpoint", "--checkpoint"), ("checkpoint_every", "--checkpoint-every")],
-            "does not apply to puzzle15: IDA* runs one computation per threshold (checkpoint an application with one tree search)",
-        )?;
-    }
+    refusals(&app, Use::Run, given)?;
     if given.has("checkpoint_every") && !given.has("checkpoint") {
         return Err(Failure::input(
             "--checkpoint-every needs --checkpoint FILE (where to write the checkpoint)",
@@ -631,7 +611,8 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
         MachinePlan::Threads { pes, .. } | MachinePlan::Mpi { pes: Some(pes) } => pes,
         _ => output::launcher_size(),
     };
-    app::set_table(&mut app, o.balance.jobs_per_pe, pes, o.common.seed).map_err(Failure::input)?;
+    app.adapt(o.balance.jobs_per_pe, pes, o.common.seed)
+        .map_err(Failure::input)?;
     Ok(RunPlan {
         app,
         machine,
@@ -773,39 +754,17 @@ fn sim_machine(o: &SimOpts) -> Result<(usize, SimConfig, Balance), Failure> {
 
 fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
     let mut app = application(&s.app, given)?;
-    if let App::Synthetic(p) = &mut app {
-        // Time is virtual in the simulator: spinning per unit would only cost real time.
-        if !given.has("spin") {
-            p.spin = 1;
-        }
-    }
+    // Time is virtual in the simulator: spinning per unit would only cost real time.
+    app.for_simulator(given.has("spin"));
     let o = &s.opts;
     let (pes, sim, balance) = sim_machine(o)?;
     rules::check_balancer_options(&table_flags(&app, given), &[balance.balancer()])?;
-    app::set_table(&mut app, o.balance.jobs_per_pe, pes, o.common.seed).map_err(Failure::input)?;
+    app.adapt(o.balance.jobs_per_pe, pes, o.common.seed)
+        .map_err(Failure::input)?;
     let balance = balance.with_limits(o.limits)?;
-    if matches!(app, App::Bfs(_)) {
-        rules::reject(
-            given,
-            &[("trace", "--trace"), ("gantt", "--gantt")],
-            "does not apply to bfs: its levels are simulated one after another, so there is no single timeline",
-        )?;
-        rules::reject(given, rules::LIMIT_FLAGS, BFS_LIMITS)?;
-    }
+    refusals(&app, Use::Sim, given)?;
     if let Some(path) = &o.gantt {
         plot::check_path(path, "--gantt").map_err(Failure::input)?;
-        if matches!(app, App::Puzzle15(_)) {
-            return Err(Failure::input(
-                "--gantt does not apply to puzzle15: IDA* simulates one computation per threshold, so there is no single timeline to draw",
-            ));
-        }
-    }
-    if matches!(app, App::Puzzle15(_)) {
-        rules::reject(
-            given,
-            &[("trace", "--trace")],
-            "does not apply to puzzle15: IDA* simulates one computation per threshold, so there is no single timeline",
-        )?;
     }
     Ok(RunPlan {
         app,
@@ -823,11 +782,7 @@ fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
 
 fn bench_plan(b: BenchArgs, given: &Given) -> Result<BenchPlan, Failure> {
     let app = application(&b.app, given)?;
-    if matches!(app, App::Hashtable(_)) {
-        return Err(Failure::input(
-            "bench does not apply to hashtable (it has no --q here); use `treesplit run hashtable … --baseline` or `treesplit sim hashtable …`",
-        ));
-    }
+    refusals(&app, Use::Bench, given)?;
     let pes = one_pes(&b.common, || 2)?;
     if pes == 0 || b.repeat == 0 {
         return Err(Failure::input("bench needs --pes ≥ 1 and --repeat ≥ 1"));
@@ -835,11 +790,11 @@ fn bench_plan(b: BenchArgs, given: &Given) -> Result<BenchPlan, Failure> {
     // Checked before any thread starts (the rayon pool of P threads is built first).
     let out = Output::from(&b.common);
     check_threads(pes, out.notes())?;
-    if !matches!(app, App::NQueens(_) | App::Uts(_)) {
+    if app.rayon_depth().is_none() {
         rules::reject(
             given,
             &[("rayon_depth", "--rayon-depth")],
-            "applies only to nqueens and uts (the rayon peers with a depth cut-off)",
+            treesplit_apps::instance::RAYON_DEPTH_WHY,
         )?;
     }
     if b.delta_t == Some(0) {
@@ -863,16 +818,9 @@ fn bench_plan(b: BenchArgs, given: &Given) -> Result<BenchPlan, Failure> {
     })
 }
 
-/// Why run limits are refused for BFS.
-const BFS_LIMITS: &str = "does not apply to bfs: its levels run one after another, each a computation of its own, and every run is checked against a sequential BFS";
-
 fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
     let mut app = application(&c.app, given)?;
-    if matches!(app, App::Bfs(_)) {
-        return Err(Failure::input(
-            "compare does not apply to bfs (a sequence of level computations); run `treesplit sim bfs … --balancer B` for each balancer",
-        ));
-    }
+    refusals(&app, Use::Compare, given)?;
     rules::reject(
         given,
         &[("balancer", "--balancer")],
@@ -904,13 +852,8 @@ fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
         )));
     }
     rules::check_balancer_options(&table_flags(&app, given), &balancers)?;
-    app::set_table(
-        &mut app,
-        c.opts.balance.jobs_per_pe,
-        pes,
-        c.opts.common.seed,
-    )
-    .map_err(Failure::input)?;
+    app.adapt(c.opts.balance.jobs_per_pe, pes, c.opts.common.seed)
+        .map_err(Failure::input)?;
     if let Some(path) = &c.svg {
         plot::check_path(path, "--svg").map_err(Failure::input)?;
         output::trace::check_writable(path, "--svg").map_err(Failure::input)?;
@@ -958,18 +901,7 @@ fn depth_plan(d: DepthArgs) -> Result<DepthPlan, Failure> {
     if d.epsilon.is_nan() || d.epsilon <= 0.0 {
         return Err(Failure::input("--epsilon must be positive"));
     }
-    let params = SyntheticParams {
-        work: d.work,
-        alpha: d.alpha,
-        atomic: 1,
-        rule: match d.split {
-            SplitRuleArg::Random => SplitRule::Random,
-            SplitRuleArg::Adversarial => SplitRule::Adversarial,
-        },
-        spin: 1,
-        seed,
-    };
-    params.validate().map_err(Failure::input)?;
+    let depth = Depth::new(d.work, d.alpha, d.split, seed).map_err(Failure::input)?;
     let max = treesplit::task::bag::DEFAULT_MAX_H;
     if d.max_h > max {
         return Err(Failure::input(format!(
@@ -988,11 +920,12 @@ fn depth_plan(d: DepthArgs) -> Result<DepthPlan, Failure> {
     }
     Ok(DepthPlan {
         pes,
-        params,
-        epsilon: d.epsilon,
-        permutation: d.permutation,
-        max_h: d.max_h,
-        seed,
+        depth: Depth {
+            epsilon: d.epsilon,
+            permutation: d.permutation,
+            max_h: d.max_h,
+            ..depth
+        },
         out: Output::from(&d.common),
     })
 }

@@ -492,3 +492,7 @@ mod tests {
         }
     }
 }
+
+mod app;
+pub mod search;
+pub use app::App;

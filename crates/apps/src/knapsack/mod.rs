@@ -739,3 +739,6 @@ mod tests {
         assert_eq!(inst.bound(3, 10), 0);
     }
 }
+
+mod app;
+pub use app::App;

@@ -545,3 +545,7 @@ mod tests {
         assert_eq!((g.vertices(), g.edges()), (3, 2));
     }
 }
+
+mod app;
+pub mod levels;
+pub use app::App;
