@@ -3,7 +3,7 @@
 //! (the tree balancers' options, run limits, `--sequential`, `--baseline` and `--trace` do
 //! not: each is an error naming the flag).
 
-use super::{check_threads, one_pes, rules, sim_machine, MachinePlan, Output};
+use super::{check_threads, one_pes, rules, sim_machine, Env, MachinePlan, Output};
 use crate::flags::{AppArgs, BalancerName, Given, MachineArg, RunArgs, SimArgs};
 use crate::output::{self, plot, Failure};
 use std::path::PathBuf;
@@ -194,8 +194,8 @@ fn parse_unit(text: &str) -> Result<u64, Failure> {
 }
 
 /// `run dag …`.
-pub fn run_plan(r: RunArgs, given: &Given) -> Result<DagPlan, Failure> {
-    super::reject_fault("a task DAG")?;
+pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure> {
+    super::reject_fault("a task DAG", env)?;
     rules::reject(given, NOT_FOR_DAGS, WHY)?;
     let o = &r.opts;
     let scheduler = scheduler(o.balance.balancer, given)?;
@@ -208,10 +208,8 @@ pub fn run_plan(r: RunArgs, given: &Given) -> Result<DagPlan, Failure> {
     let out = Output::from(&o.common);
     let machine = match o.machine {
         MachineArg::Threads => {
-            let pes = one_pes(&o.common, || {
-                std::thread::available_parallelism().map_or(1, |n| n.get())
-            })?;
-            check_threads(pes, out.notes())?;
+            let pes = one_pes(&o.common, || env.cores)?;
+            check_threads(pes, out.notes(), env)?;
             MachinePlan::Threads {
                 pes,
                 baseline: false,
@@ -254,8 +252,8 @@ pub fn run_plan(r: RunArgs, given: &Given) -> Result<DagPlan, Failure> {
 }
 
 /// `sim dag …`.
-pub fn sim_plan(mut s: SimArgs, given: &Given) -> Result<DagPlan, Failure> {
-    super::reject_fault("`treesplit sim` (the simulator)")?;
+pub fn sim_plan(mut s: SimArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure> {
+    super::reject_fault("`treesplit sim` (the simulator)", env)?;
     rules::reject(given, NOT_FOR_DAGS, WHY)?;
     rules::reject(
         given,
