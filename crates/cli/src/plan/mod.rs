@@ -352,7 +352,13 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
     )?;
     let out = Output::from(&o.common);
     if o.sequential {
-        let mut flags = rules::ALL_BALANCER_FLAGS.to_vec();
+        let mut flags = rules::all_balancer_flags().to_vec();
+        // The seed, a common option, seeds the balancer.
+        let at = flags
+            .iter()
+            .position(|(id, _)| *id == "delta_t")
+            .map_or(0, |i| i + 1);
+        flags.insert(at, ("seed", "--seed"));
         flags.extend(rules::LIMIT_FLAGS);
         flags.extend([
             ("pes", "--pes"),

@@ -169,3 +169,23 @@ fn pes_is_one_number_except_for_depth() {
         "--pes needs a list of PE counts, each at least 2"
     );
 }
+
+#[test]
+fn balancer_flags_come_from_the_clap_definitions() {
+    use super::rules::{all_balancer_flags, flag, BALANCER_OPTIONS};
+    let all = all_balancer_flags();
+    assert_eq!(all.len(), 18, "{all:?}");
+    for pair in [
+        ("balancer", "--balancer"),
+        ("delta_t", "--delta-t"),
+        ("jobs_per_pe", "--q"),
+        ("h", "--h"),
+        ("atomic_jobs", "--atomic-jobs"),
+    ] {
+        assert!(all.contains(&pair), "{pair:?} in {all:?}");
+    }
+    for o in BALANCER_OPTIONS {
+        assert!(flag(o.id).starts_with("--"), "{} has no flag", o.id);
+    }
+    assert_eq!(flag("phase_c"), "--phase-c");
+}
