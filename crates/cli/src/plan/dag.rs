@@ -69,36 +69,26 @@ fn optimal(app: &AppArgs, dag: &Dag) -> Result<bool, Failure> {
     Ok(optimal)
 }
 
-/// Flags that mean nothing for a DAG run.
-const NOT_FOR_DAGS: &[(&str, &str)] = &[
-    ("termination", "--termination"),
-    ("round", "--round"),
-    ("trim", "--trim"),
-    ("fast_init", "--fast-init"),
-    ("neighbourhood", "--neighbourhood"),
-    ("permutation", "--permutation"),
-    ("adaptive", "--adaptive"),
-    ("sync", "--sync"),
-    ("adaptive_c", "--adaptive-c"),
-    ("adaptive_gamma", "--adaptive-gamma"),
-    ("embedding", "--embedding"),
-    ("phase_c", "--phase-c"),
-    ("h", "--h"),
-    ("jobs_per_pe", "--q"),
-    ("h_from_alpha", "--h-from-alpha"),
-    ("static_permutation", "--static-permutation"),
-    ("bundle", "--bundle"),
-    ("atomic_jobs", "--atomic-jobs"),
-    ("max_units", "--max-units"),
-    ("time_limit", "--time-limit"),
-    ("check", "--check"),
-    ("sequential", "--sequential"),
-    ("baseline", "--baseline"),
-    ("trace", "--trace"),
-    ("empty_splits", "--empty-splits"),
-    ("checkpoint", "--checkpoint"),
-    ("checkpoint_every", "--checkpoint-every"),
-];
+/// Flags that mean nothing for a DAG run: every tree balancer option (a DAG scheduler takes
+/// none), the run limits, and the tree runs' machine and output options.
+fn not_for_dags() -> Vec<(&'static str, &'static str)> {
+    let mut flags: Vec<_> = rules::all_balancer_flags()
+        .iter()
+        .copied()
+        .filter(|(id, _)| !matches!(*id, "balancer" | "delta_t"))
+        .collect();
+    flags.extend(["embedding", "phase_c"].map(|id| (id, rules::flag(id))));
+    flags.extend(rules::LIMIT_FLAGS);
+    flags.extend([
+        ("sequential", "--sequential"),
+        ("baseline", "--baseline"),
+        ("trace", "--trace"),
+        ("empty_splits", "--empty-splits"),
+        ("checkpoint", "--checkpoint"),
+        ("checkpoint_every", "--checkpoint-every"),
+    ]);
+    flags
+}
 
 const WHY: &str = "does not apply to task DAGs (`dag` takes --balancer master-worker|random-static|work-stealing, --delta-t, --seed, --pes, --unit on real machines, --gantt and the simulator's machine options; termination is four-counter)";
 
@@ -196,7 +186,7 @@ fn parse_unit(text: &str) -> Result<u64, Failure> {
 /// `run dag …`.
 pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure> {
     super::reject_fault("a task DAG", env)?;
-    rules::reject(given, NOT_FOR_DAGS, WHY)?;
+    rules::reject(given, &not_for_dags(), WHY)?;
     let o = &r.opts;
     let scheduler = scheduler(o.balance.balancer, given)?;
     let seed = o.common.seed.unwrap_or(1);
@@ -254,7 +244,7 @@ pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
 /// `sim dag …`.
 pub fn sim_plan(mut s: SimArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure> {
     super::reject_fault("`treesplit sim` (the simulator)", env)?;
-    rules::reject(given, NOT_FOR_DAGS, WHY)?;
+    rules::reject(given, &not_for_dags(), WHY)?;
     rules::reject(
         given,
         &[("unit", "--unit")],

@@ -189,3 +189,22 @@ fn balancer_flags_come_from_the_clap_definitions() {
     }
     assert_eq!(flag("phase_c"), "--phase-c");
 }
+
+#[test]
+fn task_dags_take_no_tree_balancer_options() {
+    for flag in [
+        "--trim 2",
+        "--h 3",
+        "--embedding network",
+        "--max-units 9",
+        "--termination response-tree",
+    ] {
+        let line = format!("sim dag --multiply 1 --balancer work-stealing {flag}");
+        let name = flag.split_whitespace().next().unwrap();
+        assert!(
+            refused(&line).starts_with(&format!("{name} does not apply to task DAGs")),
+            "{line}"
+        );
+    }
+    assert!(plan("sim dag --multiply 1 --balancer work-stealing --delta-t 5 --seed 2").is_ok());
+}
