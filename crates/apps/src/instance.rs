@@ -249,7 +249,11 @@ impl AppSpec {
             return None;
         };
         let path = m.png.clone()?;
-        Some(crate::mandelbrot::picture(path, &m.params))
+        Some(Picture {
+            path,
+            side: m.params.n as u32,
+            pixels: crate::mandelbrot::picture(&m.params),
+        })
     }
 
     /// The instance's randomly scattered data, where it has some.

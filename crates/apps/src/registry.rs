@@ -5,17 +5,17 @@ use crate::app::App;
 
 /// Every application.
 pub static APPS: &[&dyn App] = &[
-    &crate::nqueens::App,
-    &crate::uts::App,
-    &crate::knapsack::App,
-    &crate::golomb::App,
-    &crate::puzzle15::App,
-    &crate::hashtable::App,
-    &crate::mandelbrot::App,
-    &crate::integrate::App,
-    &crate::bfs::App,
-    &crate::dag::App,
-    &crate::synthetic::App,
+    &crate::nqueens::app::App,
+    &crate::uts::app::App,
+    &crate::knapsack::app::App,
+    &crate::golomb::app::App,
+    &crate::puzzle15::app::App,
+    &crate::hashtable::app::App,
+    &crate::mandelbrot::app::App,
+    &crate::integrate::app::App,
+    &crate::bfs::app::App,
+    &crate::dag::app::App,
+    &crate::synthetic::app::App,
 ];
 
 /// The application named `name`.

@@ -546,6 +546,5 @@ mod tests {
     }
 }
 
-mod app;
+pub mod app;
 pub mod levels;
-pub use app::App;

@@ -740,5 +740,4 @@ mod tests {
     }
 }
 
-mod app;
-pub use app::App;
+pub mod app;

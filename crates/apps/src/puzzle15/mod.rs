@@ -493,6 +493,5 @@ mod tests {
     }
 }
 
-mod app;
+pub mod app;
 pub mod search;
-pub use app::App;

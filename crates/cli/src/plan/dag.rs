@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use treesplit::dag::Dag;
 use treesplit::{BalancerKind, Config, DagScheduler};
-use treesplit_apps::dag::DagArgs;
+use treesplit_apps::dag::app::DagArgs;
 use treesplit_apps::dag::{multiply, parse_stg, random_layered, MAX_MULTIPLY_K, MAX_RANDOM_TASKS};
 
 /// The default unit of cost on real machines: 10 µs of busy work.
