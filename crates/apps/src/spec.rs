@@ -53,6 +53,28 @@ pub struct Published {
     pub matches: bool,
 }
 
+impl Published {
+    /// The line comparing a result with the published value.
+    pub fn line(&self) -> String {
+        let mark = if self.matches {
+            "matches"
+        } else {
+            "DOES NOT MATCH"
+        };
+        format!("published ({}): {} — {mark}", self.source, self.value)
+    }
+
+    /// The wrong answer, when the result does not match.
+    pub fn mismatch(&self) -> Option<String> {
+        (!self.matches).then(|| {
+            format!(
+                "the result does not match the published {} ({})",
+                self.value, self.source
+            )
+        })
+    }
+}
+
 /// A search's result as its objective value (branch-and-bound: knapsack's profit, a Golomb
 /// ruler's length). Two runs of a search agree when their values do and both solutions are
 /// valid: search overhead changes the work done, and another optimal solution is as good.

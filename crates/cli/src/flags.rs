@@ -5,10 +5,12 @@
 use clap::parser::ValueSource;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::collections::BTreeSet;
+use treesplit::config::DagScheduler;
 use treesplit::config::{
     BundleRule, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
 };
-use treesplit::{BalancerKind, DagScheduler};
+use treesplit::BalancerKind;
+use treesplit_apps::{registry, SplitRule};
 
 /// The ids (clap's field names, e.g. `adaptive_c`) of the arguments given on the command line,
 /// at any level of subcommands; defaults do not count.
@@ -263,8 +265,8 @@ pub struct DepthArgs {
     #[arg(long, default_value_t = 0.3)]
     pub alpha: f64,
     /// How split fractions are chosen.
-    #[arg(long, value_enum, default_value_t = SplitRuleArg::Random)]
-    pub split: SplitRuleArg,
+    #[arg(long, value_enum, default_value_t = SplitRule::Random)]
+    pub split: SplitRule,
     /// Total work units of the tree.
     #[arg(long, default_value_t = 1 << 30)]
     pub work: u64,
@@ -565,185 +567,53 @@ where
     s.parse().map_err(|e: T::Err| e.to_string())
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SplitRuleArg {
-    /// Split fraction uniform in [α, 1−α].
-    Random,
-    /// Always α: the requester gets the small part.
-    Adversarial,
+/// An application's subcommand (`run|sim|bench|compare APP …`): its name and its arguments
+/// as its own command parsed them. The subcommands come from the applications' registry
+/// (`treesplit_apps::registry`), so this layer names no application.
+#[derive(Debug, Clone)]
+pub struct AppArgs {
+    /// The application's name.
+    pub name: String,
+    /// Its arguments.
+    pub matches: clap::ArgMatches,
 }
 
-#[derive(Debug, Subcommand)]
-pub enum AppArgs {
-    /// N-Queens: count all solutions on an n×n board (1 ≤ n ≤ 20).
-    Nqueens {
-        /// Board size.
-        n: u32,
-    },
-    /// UTS, Unbalanced Tree Search: a named tree (T1, T3, T1L, …) and/or UTS flags.
-    Uts {
-        /// A named tree (see `treesplit trees`); flags given beside it override its values.
-        tree: Option<String>,
-        /// Tree type: 0 binomial, 1 geometric, 2 hybrid.
-        #[arg(short = 't')]
-        t: Option<String>,
-        /// Shape of geometric trees: 0 linear, 1 expdec, 2 cyclic, 3 fixed.
-        #[arg(short = 'a')]
-        a: Option<String>,
-        /// Depth parameter d.
-        #[arg(short = 'd')]
-        d: Option<String>,
-        /// Root branching factor b0.
-        #[arg(short = 'b')]
-        b: Option<String>,
-        /// Binomial: probability that a node has children.
-        #[arg(short = 'q')]
-        q: Option<String>,
-        /// Binomial: number of children of a node that has any.
-        #[arg(short = 'm')]
-        m: Option<String>,
-        /// Root seed.
-        #[arg(short = 'r')]
-        r: Option<String>,
-        /// Hybrid: depth fraction where geometric turns binomial.
-        #[arg(short = 'f')]
-        f: Option<String>,
-    },
-    /// 0/1 knapsack by branch-and-bound from an instance file (`n capacity`, then `profit
-    /// weight` per line, `#` comments), checked against `index.tsv` beside it.
-    Knapsack {
-        /// The instance file (`-`: standard input, with no published optimum).
-        file: std::path::PathBuf,
-    },
-    /// An optimal (shortest) Golomb ruler with n marks, 2 ≤ n ≤ 16.
-    Golomb {
-        /// Number of marks.
-        n: usize,
-    },
-    /// The 15-puzzle by IDA* with the Manhattan distance (goal: blank first, 0 1 2 … 15).
-    Puzzle15 {
-        /// Korf's instance K (1..=100) from the data file.
-        #[arg(long, conflicts_with = "tiles")]
-        korf: Option<usize>,
-        /// A board: 16 numbers by position, 0 the blank.
-        #[arg(long)]
-        tiles: Option<String>,
-        /// A file of Korf's instances in the korf100.tsv format (default: the copy built into
-        /// the program; `-`: standard input).
-        #[arg(long = "korf-file")]
-        korf_file: Option<std::path::PathBuf>,
-        /// Explore the last iteration completely (a deterministic node count) instead of
-        /// stopping everywhere at the first solution.
-        #[arg(long = "complete-last-iteration")]
-        complete_last_iteration: bool,
-        /// Randomized IDA* (paper 002 §6.2): every node tries its moves in a pseudorandom
-        /// order drawn from this seed, so the last iteration works on randomly chosen
-        /// subproblems until the first solution (default: Korf's order).
-        #[arg(long = "random-order")]
-        random_order: Option<u64>,
-    },
-    /// Paper 003's distributed hash table: N keys into P·q buckets (q: `--q`, keys from
-    /// `--seed`), X(X+1)/2 key comparisons per bucket; checked against a sequential dedup.
-    Hashtable {
-        /// Number of keys N, generated from --seed.
-        #[arg(long, conflicts_with = "file", required_unless_present = "file")]
-        keys: Option<u64>,
-        /// A file of keys, one unsigned 64-bit integer per line (`#` comments).
-        #[arg(long)]
-        file: Option<std::path::PathBuf>,
-    },
-    /// The Mandelbrot set on an n×n grid c(j,k) = z0 + (j + i·k)·a0/n (paper 001 §14.1.2):
-    /// points in the set and steps in all, bit-identical on every machine.
-    Mandelbrot {
-        /// Grid points per side.
-        #[arg(long, default_value_t = 1024)]
-        n: u64,
-        /// The lower left corner z0 as RE,IM.
-        #[arg(long, default_value = "-2,-1.25", allow_hyphen_values = true)]
-        z0: String,
-        /// The side length a0 of the square.
-        #[arg(long, default_value_t = 2.5, allow_hyphen_values = true)]
-        a0: f64,
-        /// The most steps per point (t̂).
-        #[arg(long = "max-iter", default_value_t = 1000)]
-        max_iter: u64,
-        /// Draw the set to this PNG file (computed again after the run, with rayon).
-        #[arg(long)]
-        png: Option<std::path::PathBuf>,
-    },
-    /// Adaptive Simpson integration of a built-in integrand with a closed form: pi
-    /// (4/(1+x²) on [0,1]), osc (x·sin(1000x) on [0,π]), sing (1/√(x+1e-9) on [0,1]).
-    Integrate {
-        /// The integrand: pi, osc or sing.
-        #[arg(long = "f", default_value = "pi")]
-        f: String,
-        /// The absolute tolerance (≥ 1e-13).
-        #[arg(long, default_value_t = 1e-10, allow_hyphen_values = true)]
-        tol: f64,
-        /// The equal pieces the domain starts cut into.
-        #[arg(long, default_value_t = 64)]
-        pieces: u64,
-    },
-    /// Level-synchronous parallel BFS (paper 001 §14.1.3, §14.5.4) on a SNAP edge list or an
-    /// R-MAT graph; each level is one balanced computation over the frontier's edges.
-    Bfs {
-        /// A SNAP edge list (`u v` per line, 0-based, `#` comments).
-        #[arg(conflicts_with = "rmat")]
-        file: Option<std::path::PathBuf>,
-        /// Generate a Graph500-style R-MAT graph with 2^SCALE vertices instead.
-        #[arg(long, value_name = "SCALE")]
-        rmat: Option<u32>,
-        /// R-MAT: edges per vertex.
-        #[arg(long = "edge-factor", default_value_t = 16)]
-        edge_factor: u64,
-        /// R-MAT: the generator's seed (independent of --seed).
-        #[arg(long = "graph-seed", default_value_t = 1)]
-        graph_seed: u64,
-        /// The source vertex.
-        #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
-        source: i64,
-    },
-    /// A task DAG (paper 001 §14.6) run by a DAG scheduler (--balancer master-worker,
-    /// random-static or work-stealing): a Standard Task Graph file, --multiply K or --random N.
-    Dag {
-        /// A DAG in Standard Task Graph format (Tobita–Kasahara; `-`: standard input).
-        #[arg(required_unless_present_any = ["multiply", "random"], conflicts_with_all = ["multiply", "random"])]
-        file: Option<std::path::PathBuf>,
-        /// The DAG of recursive multiplication of two 2^K-digit numbers (Fig. 14.7 is K = 1).
-        #[arg(long, value_name = "K", conflicts_with = "random")]
-        multiply: Option<u32>,
-        /// A random layered DAG of N tasks (seeded by --seed).
-        #[arg(long, value_name = "N")]
-        random: Option<u64>,
-        /// Threads and MPI: the busy work per unit of cost (e.g. 10us, 500ns, 1ms); the
-        /// simulator takes a unit of cost as a unit of virtual time.
-        #[arg(long, value_name = "TIME")]
-        unit: Option<String>,
-        /// Also find an optimal schedule on the same PEs (branch-and-bound run on treesplit's
-        /// threads; exponential, so for DAGs of at most 32 tasks) and report the ratio to it.
-        #[arg(long)]
-        optimal: bool,
-    },
-    /// A synthetic α-splitting tree with known total work (paper 004 §3).
-    Synthetic {
-        /// Total work units.
-        #[arg(long, default_value_t = 10_000_000)]
-        work: u64,
-        /// Splitting quality α ∈ (0, 0.5].
-        #[arg(long, default_value_t = 0.3)]
-        alpha: f64,
-        /// Pieces of at most this many units are atomic.
-        #[arg(long, default_value_t = 1)]
-        atomic: u64,
-        /// How split fractions are chosen.
-        #[arg(long, value_enum, default_value_t = SplitRuleArg::Random)]
-        split: SplitRuleArg,
-        /// Mixer rounds per unit (CPU cost of a unit). Default 16; 1 in the simulator
-        /// (`treesplit sim`), where time is virtual and spinning only costs real time.
-        #[arg(long, default_value_t = 16)]
-        spin: u32,
-        /// Seed of the tree (split fractions, unit values); independent of --seed.
-        #[arg(long = "tree-seed", default_value_t = 0)]
-        tree_seed: u64,
-    },
+impl FromArgMatches for AppArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        match matches.subcommand() {
+            Some((name, sub)) if registry::find(name).is_some() => Ok(AppArgs {
+                name: name.to_string(),
+                matches: sub.clone(),
+            }),
+            Some((name, _)) => Err(clap::Error::raw(
+                clap::error::ErrorKind::InvalidSubcommand,
+                format!("unknown application '{name}'"),
+            )),
+            None => Err(clap::Error::raw(
+                clap::error::ErrorKind::MissingSubcommand,
+                "an application is required",
+            )),
+        }
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Subcommand for AppArgs {
+    fn augment_subcommands(cmd: clap::Command) -> clap::Command {
+        registry::APPS
+            .iter()
+            .fold(cmd, |cmd, app| cmd.subcommand(app.command()))
+    }
+
+    fn augment_subcommands_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_subcommands(cmd)
+    }
+
+    fn has_subcommand(name: &str) -> bool {
+        registry::find(name).is_some()
+    }
 }

@@ -194,3 +194,5 @@ impl Task for Uts {
         self.stack.is_empty()
     }
 }
+
+pub mod app;

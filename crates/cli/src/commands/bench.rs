@@ -2,13 +2,14 @@
 //! rayon version at P threads, measured in one invocation, interleaved, with ratios.
 //! (Benchmarks, not tests: speed is measured here, correctness is checked by the tests.)
 
+use super::CliSession;
 use crate::output::{self, Failure};
 use crate::plan::{App, BenchPlan};
 use serde::Serialize;
 use std::fmt::Debug;
 use std::time::Instant;
 use treesplit::{run_sequential, Config, Task, Threads};
-use treesplit_apps::{rayon_peers, NQueens, Synthetic, Uts};
+use treesplit_apps::instance::PeerVisitor;
 
 #[derive(Debug, Serialize)]
 struct Series {
@@ -33,7 +34,7 @@ struct BenchReport {
     speedup_rayon: f64,
     /// T_rayon / T_treesplit at P: above 1 means treesplit is faster.
     treesplit_vs_rayon: f64,
-    /// Sequential work units per second (UTS: nodes per second per core).
+    /// Sequential work units per second (a tree search: nodes per second per core).
     sequential_units_per_second: f64,
 }
 
@@ -44,37 +45,46 @@ pub fn bench(args: &BenchPlan) -> Result<(), Failure> {
         .stack_size(256 << 20)
         .build()
         .map_err(|e| Failure::input(format!("cannot build the rayon pool: {e}")))?;
-    let delta_t = args.delta_t;
-    match app {
-        App::NQueens(n) => {
-            let n = *n;
-            measure(
-                app,
-                args,
-                delta_t,
-                || NQueens::new(n).expect("validated by from_args"),
-                || pool.install(|| rayon_peers::nqueens(n, args.rayon_depth.unwrap_or(3))),
-                |s| *s,
-            )
-        }
-        App::Uts(p) => measure(
-            app,
-            args,
-            delta_t,
-            || Uts::new(*p),
-            || pool.install(|| rayon_peers::uts(p, args.rayon_depth.unwrap_or(u32::MAX))),
-            |c| *c,
-        ),
-        App::Synthetic(p) => measure(
-            app,
-            args,
-            delta_t,
-            || Synthetic::new(*p).expect("validated by from_args"),
-            || pool.install(|| rayon_peers::synthetic(p)),
-            |s| *s,
-        ),
-        App::Bfs(spec) => super::bfs::bench(args, spec),
-        _ => super::search_bench::bench(args),
+    let config = Config::new(args.pes).delta_t(args.delta_t).seed(args.seed);
+    let session = CliSession {
+        json: args.out.json,
+        notes: args.out.notes(),
+    };
+    if let Some(result) = app.bench_itself(&config, args.repeat, &session) {
+        return Ok(result?);
+    }
+    let peer = Measure { args, pool: &pool };
+    match app.visit_peer(peer, args.rayon_depth) {
+        Some(result) => result,
+        None => super::search_bench::bench(args),
+    }
+}
+
+/// The task against its rayon peer in the pool.
+struct Measure<'a> {
+    args: &'a BenchPlan,
+    pool: &'a rayon::ThreadPool,
+}
+
+impl PeerVisitor for Measure<'_> {
+    type Out = Result<(), Failure>;
+
+    fn visit<T: Task>(
+        self,
+        make_root: impl Fn() -> T,
+        rayon_run: impl Fn() -> T::Output + Sync,
+    ) -> Self::Out
+    where
+        T::Output: PartialEq + Debug + Send,
+    {
+        let pool = self.pool;
+        measure(
+            &self.args.app,
+            self.args,
+            self.args.delta_t,
+            make_root,
+            || pool.install(&rayon_run),
+        )
     }
 }
 
@@ -89,17 +99,15 @@ fn stats(name: String, mut seconds: Vec<f64>) -> Series {
     }
 }
 
-fn measure<T, R, A>(
+fn measure<T: Task>(
     app: &App,
     args: &BenchPlan,
     delta_t: u64,
     make_root: impl Fn() -> T,
-    rayon_run: impl Fn() -> R,
-    answer: impl Fn(&R) -> A,
+    rayon_run: impl Fn() -> T::Output,
 ) -> Result<(), Failure>
 where
-    T: Task<Output = A>,
-    A: PartialEq + Debug,
+    T::Output: PartialEq + Debug,
 {
     let (mut seq, mut one, mut many, mut ray) = (vec![], vec![], vec![], vec![]);
     let bar = super::progress::steps(args.repeat as u64, "bench", args.out.progress());
@@ -131,8 +139,8 @@ where
         let t0 = Instant::now();
         let r = rayon_run();
         ray.push(t0.elapsed().as_secs_f64());
-        if answer(&r) != s.output {
-            return Err(fail("rayon", &answer(&r), &s.output));
+        if r != s.output {
+            return Err(fail("rayon", &r, &s.output));
         }
         bar.inc(1);
     }

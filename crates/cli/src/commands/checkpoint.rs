@@ -19,7 +19,7 @@
 
 use super::CliMachine;
 use crate::output::{self, print_published, verdict, Failure, Notes};
-use crate::plan::{App, CheckpointPlan, Published, RunPlan};
+use crate::plan::{CheckpointPlan, Published, RunPlan};
 use serde::Serialize;
 use std::fmt::{Debug, Display};
 use std::sync::atomic::AtomicBool;
@@ -54,25 +54,6 @@ pub fn interrupt_flag() -> Result<Arc<AtomicBool>, Failure> {
     })
     .clone()
     .map_err(Failure::run)
-}
-
-/// The words that name the application in a checkpoint (`resume` parses them as the
-/// arguments of `treesplit run`); a knapsack file is named by its absolute path.
-fn app_words(app: &App) -> Vec<String> {
-    match app {
-        App::Knapsack(k) => vec![
-            "knapsack".into(),
-            std::fs::canonicalize(&k.path)
-                .unwrap_or_else(|_| k.path.clone())
-                .display()
-                .to_string(),
-        ],
-        other => other
-            .cli_args()
-            .split_whitespace()
-            .map(str::to_string)
-            .collect(),
-    }
 }
 
 /// What every rank learns of the next epoch from rank 0.
@@ -157,7 +138,7 @@ where
     M: CliMachine,
 {
     let rank0 = machine.prints();
-    super::checkpoint_file::check_replaceable(&cp.path, &app_words(&plan.app))?;
+    super::checkpoint_file::check_replaceable(&cp.path, &plan.app.checkpoint_words())?;
     let ck = Plan {
         path: cp.path.clone(),
         every: cp.every,
@@ -166,7 +147,11 @@ where
     let mut snapshot = match &cp.resume {
         Some(file) => {
             let s = Snapshot::<T>::read(file).map_err(|e| {
-                Failure::input(output::checkpoint_error(file, &e, &app_words(&plan.app)))
+                Failure::input(output::checkpoint_error(
+                    file,
+                    &e,
+                    &plan.app.checkpoint_words(),
+                ))
             })?;
             notes.note(format_args!(
                 "resuming {}: {} pieces, {} work units done (runs so far: {})",
@@ -177,7 +162,7 @@ where
             ));
             rank0.then_some(s)
         }
-        None => rank0.then(|| Snapshot::start(make_root(), app_words(&plan.app))),
+        None => rank0.then(|| Snapshot::start(make_root(), plan.app.checkpoint_words())),
     };
     let started = Instant::now();
     let mut first = true;

@@ -8,8 +8,7 @@ use crate::output::{self, Failure};
 use crate::plan::DepthPlan;
 use serde::Serialize;
 use treesplit::task::bag::x_alpha;
-use treesplit_apps::synthetic::SplitRule;
-use treesplit_lab::experiments::depth::{Depth, DepthError, DepthRow};
+use treesplit_lab::experiments::depth::{DepthError, DepthRow};
 
 #[derive(Serialize)]
 struct DepthJson {
@@ -23,17 +22,18 @@ struct DepthJson {
 }
 
 pub fn depth(args: &DepthPlan) -> Result<(), Failure> {
-    let params = args.params;
+    let depth = args.depth;
+    let params = depth.params;
     let mut rows = Vec::new();
     let json = args.out.json;
     if !json {
         println!(
         "random-static ({} permutation) on a synthetic tree: T_seq = {} units, α = {}, {} splits; target max load ≤ {:.2}·T_seq/P; x(α) = {:.3}",
-        args.permutation,
+        depth.permutation,
         params.work,
         params.alpha,
-        if params.rule == SplitRule::Random { "random" } else { "adversarial" },
-        1.0 + args.epsilon,
+        if depth.adversarial() { "adversarial" } else { "random" },
+        1.0 + depth.epsilon,
         x_alpha(params.alpha)
     );
         println!(
@@ -41,13 +41,6 @@ pub fn depth(args: &DepthPlan) -> Result<(), Failure> {
             "P", "smallest h", "max/avg load", "x(α)(log P+log log P)", "x(α)·log P"
         );
     }
-    let depth = Depth {
-        params,
-        epsilon: args.epsilon,
-        permutation: args.permutation,
-        max_h: args.max_h,
-        seed: args.seed,
-    };
     let notes = args.out.notes();
     let started = std::time::Instant::now();
     for &p in &args.pes {
@@ -80,11 +73,11 @@ pub fn depth(args: &DepthPlan) -> Result<(), Failure> {
     }
     if json {
         output::print_json(&DepthJson {
-            permutation: args.permutation.to_string(),
+            permutation: depth.permutation.to_string(),
             work: params.work,
             alpha: params.alpha,
-            adversarial: params.rule == SplitRule::Adversarial,
-            epsilon: args.epsilon,
+            adversarial: depth.adversarial(),
+            epsilon: depth.epsilon,
             x_alpha: x_alpha(params.alpha),
             rows,
         })?;

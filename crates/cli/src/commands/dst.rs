@@ -56,7 +56,7 @@ pub fn dst(args: &DstPlan) -> Result<(), Failure> {
         }
         let seed = args.seed.wrapping_add(k);
         if is_system_seed(seed) {
-            // Examples, BFS, DAGs and checkpoint/resume (dst_systems).
+            // The examples, the multi-run applications, DAGs and checkpoint/resume (dst_systems).
             let case = SystemCase::random(seed, args.max_pes);
             if let Err(e) = case.check() {
                 let f = Failed {

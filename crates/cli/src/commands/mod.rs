@@ -6,7 +6,6 @@
 //! jobs ([`resolve_jobs`]).
 
 pub mod bench;
-pub mod bfs;
 pub mod checkpoint;
 pub mod checkpoint_file;
 pub mod compare;
@@ -15,7 +14,6 @@ pub mod depth;
 pub mod dst;
 pub mod fault;
 pub mod finish;
-pub mod ida;
 pub mod progress;
 pub mod reproduce;
 pub mod run;
@@ -31,18 +29,12 @@ use std::path::Path;
 use treesplit::{
     run_sequential, Config, Ended, Machine, Report, RunError, SimConfig, SimReport, Task,
 };
+use treesplit_apps::app::{Failed, Host, Session};
 
-/// A machine as the commands use it: the library's [`Machine`] plus what the command line
-/// prints about its runs.
-pub trait CliMachine: Machine {
-    /// Whether this process prints the results (false on MPI ranks other than 0).
-    fn prints(&self) -> bool {
-        true
-    }
-    /// The termination detection delay of a simulated run (virtual time units).
-    fn termination_delay<O>(&self, _report: &Self::Report<O>) -> Option<u64> {
-        None
-    }
+/// A machine as the commands use it: the library's [`Machine`] as the applications' own
+/// loops see it ([`Host`]: whether this process prints, the simulator's termination delay)
+/// plus what the command line prints about its runs.
+pub trait CliMachine: Host {
     /// The JSON document of one run of `app`.
     fn print_json<O: Serialize>(
         &self,
@@ -124,6 +116,8 @@ impl Machine for ThreadsMachine<'_> {
     }
 }
 
+impl Host for ThreadsMachine<'_> {}
+
 impl CliMachine for ThreadsMachine<'_> {
     fn print_json<O: Serialize>(
         &self,
@@ -159,11 +153,17 @@ impl Machine for SimMachine {
     }
 }
 
-impl CliMachine for SimMachine {
+impl Host for SimMachine {
     fn termination_delay<O>(&self, report: &SimReport<O>) -> Option<u64> {
         Some(report.termination_delay)
     }
 
+    fn simulated(&self) -> bool {
+        true
+    }
+}
+
+impl CliMachine for SimMachine {
     fn print_json<O: Serialize>(
         &self,
         app: String,
@@ -205,10 +205,6 @@ mod mpi {
 
     /// MPI ranks (the library's machine: an error once the ranks communicate aborts the job).
     impl CliMachine for Mpi {
-        fn prints(&self) -> bool {
-            self.rank() == 0
-        }
-
         fn print_json<O: Serialize>(
             &self,
             app: String,
@@ -289,6 +285,47 @@ pub fn with_machine<U: UseMachine>(plan: &RunPlan, u: U) -> Result<U::Out, Failu
         }
     }
 }
+
+/// What the applications' own loops (`treesplit_apps::app::Session`) get from a command:
+/// its output options, its notes and the command line's words for configuration errors.
+pub struct CliSession {
+    pub json: bool,
+    pub notes: Notes,
+}
+
+impl Session for CliSession {
+    fn json(&self) -> bool {
+        self.json
+    }
+
+    fn note(&self, text: &str) {
+        self.notes.note(text);
+    }
+
+    fn print_json(&self, doc: &dyn erased_serde::Serialize) -> Result<(), Failed> {
+        output::print_json(&doc).map_err(|f| Failed::Run(f.message))
+    }
+
+    fn config_error(&self, e: &treesplit::ConfigError) -> String {
+        output::config_error(e)
+    }
+
+    fn quiet(&self) -> &dyn Session {
+        &QUIET[usize::from(self.json)]
+    }
+}
+
+/// Sessions without notes, by `--json`.
+static QUIET: [CliSession; 2] = [
+    CliSession {
+        json: false,
+        notes: Notes { quiet: true },
+    },
+    CliSession {
+        json: true,
+        notes: Notes { quiet: true },
+    },
+];
 
 /// A static balancer's number of jobs, measured from the root where the options leave it
 /// open (`task::bag::resolve_depth`); says on stderr what it chose unless `notes` are quiet.

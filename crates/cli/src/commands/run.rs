@@ -1,17 +1,19 @@
 //! `treesplit run` and `treesplit sim`: one application on the machine its plan names —
 //! threads (default), MPI ranks (`--machine mpi`), the simulator (`sim`; its report on stdout
 //! is reproducible byte for byte from the seed, its speed goes to stderr) — or the sequential
-//! baseline. The 15-puzzle, a sequence of computations, goes to `ida`.
+//! baseline. An application that runs as a sequence of computations (`runs_itself`) runs its
+//! own loop on the same machine.
 
 use super::fault::{self, Faulty};
 use super::finish::{check_result, limit_reached};
-use super::{bfs, ida, with_machine, CliMachine, UseMachine};
+use super::{with_machine, CliMachine, CliSession, UseMachine};
 use crate::output::{self, print_published, verdict, Failure, Notes};
-use crate::plan::{App, AppVisitor, MachinePlan, Published, RunPlan};
+use crate::plan::{AppVisitor, MachinePlan, Published, RunPlan};
 use serde::Serialize;
 use std::fmt::{Debug, Display};
 use treesplit::trace::DEFAULT_TRACE_CAPACITY;
 use treesplit::{run_sequential, Config, Ended, Report, Task};
+use treesplit_apps::app::Use;
 use treesplit_apps::spec::Objective;
 
 pub fn run(plan: &RunPlan) -> Result<(), Failure> {
@@ -33,34 +35,56 @@ pub fn run(plan: &RunPlan) -> Result<(), Failure> {
                 f.pe()
             )));
         }
-        if matches!(plan.app, App::Puzzle15(_)) {
-            return Err(Failure::input(
-                "TREESPLIT_FAULT does not apply to puzzle15 (IDA* runs no injected faults); use another application",
-            ));
-        }
-        if matches!(plan.app, App::Bfs(_)) {
-            return Err(Failure::input(
-                "TREESPLIT_FAULT does not apply to bfs (its levels run no injected faults); use another application",
-            ));
+        if let Some(why) = plan.app.refuses(Use::Fault) {
+            return Err(Failure::input(why));
         }
     }
-    if let App::Puzzle15(spec) = &plan.app {
-        return ida::run(plan, spec);
-    }
-    if let App::Bfs(spec) = &plan.app {
-        return bfs::run(plan, spec);
+    if plan.app.runs_itself() {
+        return run_sequence(plan);
     }
     plan.app.visit(RunApp { plan, fault })?;
-    if let App::Mandelbrot(m) = &plan.app {
-        if let Some(path) = m.png.as_deref().filter(|_| output::launcher_rank() == 0) {
-            output::picture::mandelbrot_png(path, &m.params)
-                .map_err(|e| Failure::run(format!("cannot draw {}: {e}", path.display())))?;
-            plan.out
-                .notes()
-                .note(format_args!("wrote {}", path.display()));
+    if output::launcher_rank() == 0 {
+        if let Some(picture) = plan.app.picture() {
+            let path = picture.path.display();
+            output::picture::draw(&picture)
+                .map_err(|e| Failure::run(format!("cannot draw {path}: {e}")))?;
+            plan.out.notes().note(format_args!("wrote {path}"));
         }
     }
     Ok(())
+}
+
+/// An application's own loop of computations, on the plan's machine or sequentially.
+fn run_sequence(plan: &RunPlan) -> Result<(), Failure> {
+    if let MachinePlan::Sequential = plan.machine {
+        let session = CliSession {
+            json: plan.out.json,
+            notes: plan.out.notes(),
+        };
+        return Ok(plan.app.run_sequence_sequential(&session)?);
+    }
+    with_machine(plan, Sequence { plan })
+}
+
+/// An application's own loop on one machine.
+struct Sequence<'a> {
+    plan: &'a RunPlan,
+}
+
+impl UseMachine for Sequence<'_> {
+    type Out = ();
+
+    fn with<M: CliMachine>(self, machine: &M, config: Config) -> Result<(), Failure> {
+        let session = CliSession {
+            json: self.plan.out.json,
+            notes: if machine.prints() {
+                self.plan.out.notes()
+            } else {
+                Notes { quiet: true }
+            },
+        };
+        Ok(self.plan.app.run_sequence(machine, &config, &session)?)
+    }
 }
 
 struct RunApp<'a> {
@@ -209,19 +233,19 @@ where
             notes.note(format_args!("{}", output::library_note(note)));
         }
         let check = (self.published)(&report.output);
-        let table = match &plan.app {
-            App::Hashtable(h) => Some(super::scatter::hashtable_eta(
-                h,
+        let table = plan.app.scattered().map(|data| {
+            let eta = super::scatter::scattered_eta(
+                &data,
                 plan.balance.balancer(),
                 &report.totals,
                 report.pes(),
-            )),
-            _ => None,
-        };
+            );
+            format!("{}: {eta}", plan.app.name())
+        });
         if plan.out.json {
             machine.print_json(plan.app.describe(), check.clone(), &r)?;
             if let Some(line) = &table {
-                notes.note(format_args!("hashtable: {line}"));
+                notes.note(line);
             }
         } else {
             println!("{}: {}", plan.app.describe(), report.output);
@@ -229,7 +253,7 @@ where
             print!("{}", report.summary());
             print!("{}", machine.extra_summary(&r));
             if let Some(line) = &table {
-                println!("hashtable: {line}");
+                println!("{line}");
             }
             if report.machine == "mpi" {
                 print!("{}", mpi_summary(report));

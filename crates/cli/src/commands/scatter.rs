@@ -643,10 +643,11 @@ fn tail_on<DB: DrawingBackend>(
     root.present().map_err(e)
 }
 
-/// The hash table's measured η (work units / (P × the busiest PE's units)) beside paper 003's
-/// prediction for the balancer's assignment, and the paper's Ω(P log² P) conclusion.
-pub fn hashtable_eta(
-    spec: &treesplit_apps::hashtable::HashtableSpec,
+/// An instance's measured η over its randomly scattered data (work units / (P × the busiest
+/// PE's units)) beside paper 003's prediction for the balancer's assignment, and the paper's
+/// Ω(P log² P) conclusion.
+pub fn scattered_eta(
+    data: &treesplit_apps::instance::Scattered,
     balancer: treesplit::BalancerKind,
     totals: &treesplit::stats::Totals,
     pes: usize,
@@ -654,14 +655,14 @@ pub fn hashtable_eta(
     use treesplit::BalancerKind;
     let measured = totals.work_units as f64 / (pes as f64 * totals.max_pe_work_units.max(1) as f64);
     let p = pes.max(2) as u64;
-    let alpha = spec.alpha();
+    let alpha = data.alpha;
     let assignment = match balancer {
         BalancerKind::Block => Some(Assignment::Multiple),
         BalancerKind::RandomAssignment => Some(Assignment::RandomPlacement),
         _ => None,
     };
     let lnp = (p as f64).ln();
-    let items = spec.keys.len() as f64 / (p as f64 * lnp * lnp);
+    let items = data.items as f64 / (p as f64 * lnp * lnp);
     let tail = format!(
         "N = {:.2}·P·ln²P keys (Corollary 5.2: eta -> 1 needs N = omega(P log² P) at a fixed load factor)",
         items
@@ -670,7 +671,7 @@ pub fn hashtable_eta(
         Some(assignment) => {
             let pt = Point {
                 alpha,
-                q: spec.q,
+                q: data.q,
                 pes: p,
                 cost: model::Cost::Hashtable,
                 assignment,
@@ -679,7 +680,7 @@ pub fn hashtable_eta(
             format!(
                 "eta measured {measured:.4} (work units / (P × busiest PE)); paper 003 for the {} assignment at alpha = {alpha:.3}, q = {}: exact finite-P {}, {} {pred:.4} ({}); {tail}",
                 assignment.name(),
-                spec.q,
+                data.q,
                 opt(model::exact_eta(&pt)),
                 if bound { "asymptotic bound" } else { "asymptotic" },
                 Regime::of(&pt).name()

@@ -1,10 +1,10 @@
-//! `treesplit bench` for the searches (knapsack, Golomb rulers, the 15-puzzle's last IDA*
-//! iteration only, which the output says): sequential baseline against treesplit on P threads in the same invocation,
+//! `treesplit bench` for the searches (branch-and-bound, or only IDA*'s last iteration, which
+//! the output says): sequential baseline against treesplit on P threads in the same invocation,
 //! with the speedup and the *search overhead* — nodes explored in parallel over nodes
 //! explored sequentially (pruning makes the parallel search explore a different tree).
 
 use crate::output::{self, Failure};
-use crate::plan::{App, AppVisitor, BenchPlan, Published};
+use crate::plan::{AppVisitor, BenchPlan, Published};
 use serde::Serialize;
 use std::fmt::{Debug, Display};
 use treesplit::{run_sequential, Config, Task, Threads};
@@ -33,7 +33,7 @@ struct SearchBenchJson {
     speedup: f64,
     /// Nodes in parallel over nodes sequentially.
     search_overhead: f64,
-    /// What was timed: the whole search, or (puzzle15) only IDA*'s last iteration.
+    /// What was timed: the whole search, or only IDA*'s last iteration.
     measured: String,
 }
 
@@ -83,13 +83,7 @@ impl AppVisitor for Bench<'_> {
         };
         let (ts, ns) = median(&mut seq);
         let (tp, np) = median(&mut par);
-        let measured = match &args.app {
-            App::Puzzle15(spec) => match spec.optimal {
-                Some(o) => format!("the last IDA* iteration only (threshold {o}, the optimal length), not the iterations before it; `treesplit run puzzle15` times them all"),
-                None => format!("one IDA* iteration only, at threshold {} (the Manhattan distance; the optimal length of a --tiles board is not known in advance); `treesplit run puzzle15` times all iterations", treesplit_apps::puzzle15::manhattan(&spec.tiles)),
-            },
-            _ => "the whole search".into(),
-        };
+        let measured = args.app.bench_measured();
         if args.out.json {
             return output::print_json(&SearchBenchJson {
                 app: args.app.describe(),

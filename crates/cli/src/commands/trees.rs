@@ -1,4 +1,5 @@
-//! `treesplit trees`: the named UTS trees, their flags and published node counts.
+//! `treesplit trees`: the named trees of the applications' catalogue
+//! (`treesplit_apps::NAMED_TREES`), their flags and published node counts.
 
 use crate::output::{self, Failure};
 use crate::plan::Output;
@@ -13,7 +14,7 @@ struct Tree {
 
 pub fn trees(out: &Output) -> Result<(), Failure> {
     if out.json {
-        let trees: Vec<Tree> = treesplit_apps::uts::NAMED_TREES
+        let trees: Vec<Tree> = treesplit_apps::NAMED_TREES
             .iter()
             .map(|t| Tree {
                 name: t.name,
@@ -24,7 +25,7 @@ pub fn trees(out: &Output) -> Result<(), Failure> {
         return output::print_json(&trees);
     }
     println!("{:<8} {:<45} {:>14}", "name", "UTS flags", "nodes");
-    for t in treesplit_apps::uts::NAMED_TREES {
+    for t in treesplit_apps::NAMED_TREES {
         let nodes = t.nodes.map_or("-".to_string(), |n| n.to_string());
         println!("{:<8} {:<45} {:>14}", t.name, t.flags, nodes);
     }

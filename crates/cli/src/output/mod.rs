@@ -190,23 +190,15 @@ pub fn print_json(value: &impl Serialize) -> Result<(), Failure> {
 /// The line comparing a result with its published value, if there is one.
 pub fn print_published(check: &Option<Published>) {
     if let Some(p) = check {
-        let mark = if p.matches {
-            "matches"
-        } else {
-            "DOES NOT MATCH"
-        };
-        println!("published ({}): {} — {mark}", p.source, p.value);
+        println!("{}", p.line());
     }
 }
 
 /// A wrong answer (exit code 3) when the result does not match its published value.
 pub fn verdict(check: &Option<Published>) -> Result<(), Failure> {
-    match check {
-        Some(p) if !p.matches => Err(Failure::wrong(format!(
-            "the result does not match the published {} ({})",
-            p.value, p.source
-        ))),
-        _ => Ok(()),
+    match check.as_ref().and_then(Published::mismatch) {
+        Some(message) => Err(Failure::wrong(message)),
+        None => Ok(()),
     }
 }
 
@@ -333,6 +325,25 @@ pub fn stopped(limit: Limit, work_units: u64, t_par: f64) -> Failure {
             "the run reached {limit} and was stopped: {work_units} work units done (T_par {t_par:.6})"
         ),
     })
+}
+
+/// How an application's own loop failed, in exit-code classes; a run's error from the library
+/// as any other run's.
+impl From<treesplit_apps::app::Failed> for Failure {
+    fn from(f: treesplit_apps::app::Failed) -> Self {
+        use treesplit_apps::app::Failed;
+        match f {
+            Failed::Input(m) => Failure::input(m),
+            Failed::Run(m) => Failure::run(m),
+            Failed::Wrong(m) => Failure::wrong(m),
+            Failed::Lib(e) => Failure::from(e),
+            Failed::Stopped {
+                limit,
+                work_units,
+                t_par,
+            } => stopped(limit, work_units, t_par),
+        }
+    }
 }
 
 impl From<RunError> for Failure {

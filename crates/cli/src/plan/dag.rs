@@ -3,13 +3,14 @@
 //! (the tree balancers' options, run limits, `--sequential`, `--baseline` and `--trace` do
 //! not: each is an error naming the flag).
 
-use super::{check_threads, one_pes, rules, sim_machine, MachinePlan, Output};
+use super::{check_threads, one_pes, rules, sim_machine, Env, MachinePlan, Output};
 use crate::flags::{AppArgs, BalancerName, Given, MachineArg, RunArgs, SimArgs};
 use crate::output::{self, plot, Failure};
 use std::path::PathBuf;
 use std::sync::Arc;
 use treesplit::dag::Dag;
 use treesplit::{BalancerKind, DagConfig, DagScheduler};
+use treesplit_apps::dag::app::DagArgs;
 use treesplit_apps::dag::{multiply, parse_stg, random_layered, MAX_MULTIPLY_K, MAX_RANDOM_TASKS};
 
 /// The default unit of cost on real machines: 10 µs of busy work.
@@ -50,56 +51,49 @@ impl DagPlan {
 /// random tasks take up to about 0.4 s on one core, 30 can take hours).
 pub const MAX_OPTIMAL_TASKS: usize = 32;
 
+/// The `dag` application's arguments.
+fn dag_args(app: &AppArgs) -> Result<DagArgs, Failure> {
+    treesplit_apps::app::typed(&app.matches).map_err(Failure::input)
+}
+
 /// `--optimal`, checked against the DAG's size.
 fn optimal(app: &AppArgs, dag: &Dag) -> Result<bool, Failure> {
-    let AppArgs::Dag { optimal, .. } = app else {
-        return Ok(false);
-    };
-    if *optimal && dag.len() > MAX_OPTIMAL_TASKS {
+    let optimal = dag_args(app)?.optimal;
+    if optimal && dag.len() > MAX_OPTIMAL_TASKS {
         return Err(Failure::input(format!(
             "--optimal: the DAG has {} tasks; an optimal schedule is searched for DAGs of at most {MAX_OPTIMAL_TASKS} tasks (the search is exponential)",
             dag.len()
         )));
     }
-    Ok(*optimal)
+    Ok(optimal)
 }
 
-/// Flags that mean nothing for a DAG run.
-const NOT_FOR_DAGS: &[(&str, &str)] = &[
-    ("termination", "--termination"),
-    ("round", "--round"),
-    ("trim", "--trim"),
-    ("fast_init", "--fast-init"),
-    ("neighbourhood", "--neighbourhood"),
-    ("permutation", "--permutation"),
-    ("adaptive", "--adaptive"),
-    ("sync", "--sync"),
-    ("adaptive_c", "--adaptive-c"),
-    ("adaptive_gamma", "--adaptive-gamma"),
-    ("embedding", "--embedding"),
-    ("phase_c", "--phase-c"),
-    ("h", "--h"),
-    ("jobs_per_pe", "--q"),
-    ("h_from_alpha", "--h-from-alpha"),
-    ("static_permutation", "--static-permutation"),
-    ("bundle", "--bundle"),
-    ("atomic_jobs", "--atomic-jobs"),
-    ("max_units", "--max-units"),
-    ("time_limit", "--time-limit"),
-    ("check", "--check"),
-    ("sequential", "--sequential"),
-    ("baseline", "--baseline"),
-    ("trace", "--trace"),
-    ("empty_splits", "--empty-splits"),
-    ("checkpoint", "--checkpoint"),
-    ("checkpoint_every", "--checkpoint-every"),
-];
+/// Flags that mean nothing for a DAG run: every tree balancer option (a DAG scheduler takes
+/// none), the run limits, and the tree runs' machine and output options.
+fn not_for_dags() -> Vec<(&'static str, &'static str)> {
+    let mut flags: Vec<_> = rules::all_balancer_flags()
+        .iter()
+        .copied()
+        .filter(|(id, _)| !matches!(*id, "balancer" | "delta_t"))
+        .collect();
+    flags.extend(["embedding", "phase_c"].map(|id| (id, rules::flag(id))));
+    flags.extend(rules::LIMIT_FLAGS);
+    flags.extend([
+        ("sequential", "--sequential"),
+        ("baseline", "--baseline"),
+        ("trace", "--trace"),
+        ("empty_splits", "--empty-splits"),
+        ("checkpoint", "--checkpoint"),
+        ("checkpoint_every", "--checkpoint-every"),
+    ]);
+    flags
+}
 
 const WHY: &str = "does not apply to task DAGs (`dag` takes --balancer master-worker|random-static|work-stealing, --delta-t, --seed, --pes, --unit on real machines, --gantt and the simulator's machine options; termination is four-counter)";
 
 /// True for the `dag` application.
 pub fn is_dag(app: &AppArgs) -> bool {
-    matches!(app, AppArgs::Dag { .. })
+    app.name == "dag"
 }
 
 /// The scheduler `--balancer` names (the default, random polling, is not one).
@@ -119,15 +113,12 @@ fn scheduler(name: BalancerName, given: &Given) -> Result<DagScheduler, Failure>
 
 /// The DAG the application arguments name, and where it came from.
 fn read_dag(app: &AppArgs, seed: u64) -> Result<(Dag, String), Failure> {
-    let AppArgs::Dag {
+    let DagArgs {
         file,
         multiply: k,
         random,
         ..
-    } = app
-    else {
-        unreachable!("only for the dag application")
-    };
+    } = dag_args(app)?;
     match (file, k, random) {
         (Some(path), None, None) => {
             let (text, name) = if path == std::path::Path::new("-") {
@@ -137,21 +128,21 @@ fn read_dag(app: &AppArgs, seed: u64) -> Result<(Dag, String), Failure> {
                 (text, "<stdin>".to_string())
             } else {
                 let name = path.display().to_string();
-                let text = std::fs::read_to_string(path)
+                let text = std::fs::read_to_string(&path)
                     .map_err(|e| Failure::input(format!("cannot read {name}: {e}")))?;
                 (text, name)
             };
             let dag = parse_stg(&text, &name).map_err(Failure::input)?;
             Ok((dag, name))
         }
-        (None, Some(k), None) => multiply(*k)
+        (None, Some(k), None) => multiply(k)
             .map(|d| (d, format!("multiply {k} (2^{k} digits)")))
             .ok_or_else(|| {
                 Failure::input(format!(
                     "--multiply {k}: K must be at most {MAX_MULTIPLY_K} (2^{MAX_MULTIPLY_K} digits)"
                 ))
             }),
-        (None, None, Some(n)) => random_layered(*n, seed)
+        (None, None, Some(n)) => random_layered(n, seed)
             .map(|d| (d, format!("random {n} (seed {seed})")))
             .ok_or_else(|| {
                 Failure::input(format!(
@@ -192,32 +183,29 @@ fn parse_unit(text: &str) -> Result<u64, Failure> {
 }
 
 /// `run dag …`.
-pub fn run_plan(r: RunArgs, given: &Given) -> Result<DagPlan, Failure> {
-    super::reject_fault("a task DAG")?;
-    rules::reject(given, NOT_FOR_DAGS, WHY)?;
+pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure> {
+    super::reject_fault("a task DAG", env)?;
+    rules::reject(given, &not_for_dags(), WHY)?;
     let o = &r.opts;
     let scheduler = scheduler(o.balance.balancer, given)?;
     let seed = o.common.seed.unwrap_or(1);
     let (dag, source) = read_dag(&r.app, seed)?;
-    let unit = match &r.app {
-        AppArgs::Dag { unit: Some(u), .. } => parse_unit(u)?,
+    let unit = match &dag_args(&r.app)?.unit {
+        Some(u) => parse_unit(u)?,
         _ => DEFAULT_UNIT_NS,
     };
     let out = Output::from(&o.common);
     let machine = match o.machine {
         MachineArg::Threads => {
-            let pes = one_pes(&o.common, || {
-                std::thread::available_parallelism().map_or(1, |n| n.get())
-            })?;
-            check_threads(pes, out.notes())?;
+            let pes = one_pes(&o.common, || env.cores)?;
+            check_threads(pes, out.notes(), env)?;
             MachinePlan::Threads {
                 pes,
                 baseline: false,
             }
         }
         MachineArg::Mpi => {
-            if matches!(&r.app, AppArgs::Dag { file: Some(f), .. } if f == std::path::Path::new("-"))
-            {
+            if dag_args(&r.app)?.file.as_deref() == Some(std::path::Path::new("-")) {
                 return Err(Failure::input(
                     "`-` (standard input) is not available with --machine mpi: mpirun gives standard input to rank 0 only; give a file",
                 ));
@@ -253,9 +241,9 @@ pub fn run_plan(r: RunArgs, given: &Given) -> Result<DagPlan, Failure> {
 }
 
 /// `sim dag …`.
-pub fn sim_plan(mut s: SimArgs, given: &Given) -> Result<DagPlan, Failure> {
-    super::reject_fault("`treesplit sim` (the simulator)")?;
-    rules::reject(given, NOT_FOR_DAGS, WHY)?;
+pub fn sim_plan(mut s: SimArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure> {
+    super::reject_fault("`treesplit sim` (the simulator)", env)?;
+    rules::reject(given, &not_for_dags(), WHY)?;
     rules::reject(
         given,
         &[("unit", "--unit")],

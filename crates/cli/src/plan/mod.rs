@@ -2,31 +2,40 @@
 //! the application, the machine, the balancer configuration and the output options. Every
 //! check of the input happens here (bad values and flags that do not apply, see [`rules`]),
 //! so the commands below only run plans, and read no flags.
+//!
+//! Planning ([`plan_in`]) reads no environment and prints nothing: the process's facts come
+//! in as an [`Env`] and its notes go out through it ([`plan`] does both at the edge). It does
+//! read what an instance is made of (the application's files, a checkpoint to resume) and
+//! checks that output paths can be written, so that bad input fails before any run.
 
-pub mod app;
+mod balance;
 pub mod dag;
+pub mod env;
 mod pe_list;
 pub mod rules;
 pub mod scatter;
+#[cfg(test)]
+mod tests;
 
 use crate::flags::{
-    AppArgs, BalancerName, BalancerOpts, BenchArgs, Cli, Command, Common, CompareArgs, DepthArgs,
-    DstArgs, Given, LimitFlags, MachineArg, ResumeArgs, RunArgs, SimArgs, SimOpts, SplitRuleArg,
+    AppArgs, BenchArgs, Cli, Command, Common, CompareArgs, DepthArgs, DstArgs, Given, MachineArg,
+    ResumeArgs, RunArgs, SimArgs,
 };
 use crate::output::{self, plot, Failure, Notes};
-pub use app::{App, AppVisitor, Published};
-use pe_list::parse_pe_list;
+pub use balance::Balance;
+use balance::{balance, sim_machine};
+pub use env::Env;
 use std::path::PathBuf;
-use treesplit::config::{
-    Adaptive, BundleRule, Embedding, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
-};
-use treesplit::config::{DEFAULT_ROUND, MAX_H};
-use treesplit::machine::sim::embedding;
+use treesplit::config::DEFAULT_ROUND;
 use treesplit::machine::sim::Topology;
-use treesplit::machine::sim::{Delay, MessageLength};
-use treesplit::task::bag::theorem3_h;
-use treesplit::{Balancer, BalancerKind, Config, Jobs, PollingOptions, SimConfig};
-use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
+use treesplit::{BalancerKind, SimConfig};
+use treesplit_apps::app::Use;
+use treesplit_apps::registry;
+pub use treesplit_apps::spec::{AppVisitor, Published};
+/// An application instance, checked (the applications' own type: the plan asks it what it
+/// refuses and adapts it to the machine, and never names an application).
+pub use treesplit_apps::AppSpec as App;
+use treesplit_lab::experiments::depth::Depth;
 
 /// What a subcommand prints: `--json` and `--quiet`.
 #[derive(Debug, Clone, Copy)]
@@ -69,16 +78,16 @@ fn one_pes(c: &Common, default: impl FnOnce() -> usize) -> Result<usize, Failure
 /// More threads than the thread machine runs is bad input; threads far beyond the cores
 /// time-share them: one warning line (a note, so `--quiet` silences it) that timings are
 /// oversubscribed, pointing to the simulator.
-fn check_threads(threads: usize, notes: Notes) -> Result<(), Failure> {
+fn check_threads(threads: usize, notes: Notes, env: &Env) -> Result<(), Failure> {
     let max = treesplit::machine::threads::MAX_THREADS;
     if threads > max {
         return Err(Failure::input(output::config_error(
             &treesplit::ConfigError::TooManyThreads { pes: threads, max },
         )));
     }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if threads > 4 * cores {
-        notes.note(format_args!(
+    let cores = env.cores;
+    if threads > 4 * cores && !notes.quiet {
+        env.note(format!(
             "warning: {threads} threads on {cores} cores: timings are oversubscribed (the threads time-share the cores); `treesplit sim` models machines of this size"
         ));
     }
@@ -86,11 +95,10 @@ fn check_threads(threads: usize, notes: Notes) -> Result<(), Failure> {
 }
 
 /// Fault injection (`TREESPLIT_FAULT`, see `commands::fault`) is for `treesplit run` only.
-fn reject_fault(what: &str) -> Result<(), Failure> {
-    match std::env::var_os("TREESPLIT_FAULT") {
+fn reject_fault(what: &str, env: &Env) -> Result<(), Failure> {
+    match &env.fault {
         Some(v) => Err(Failure::input(format!(
-            "TREESPLIT_FAULT={} is set, but fault injection applies only to `treesplit run` (threads, MPI, --sequential), not to {what}; unset it",
-            v.to_string_lossy()
+            "TREESPLIT_FAULT={v} is set, but fault injection applies only to `treesplit run` (threads, MPI, --sequential), not to {what}; unset it"
         ))),
         None => Ok(()),
     }
@@ -132,129 +140,6 @@ pub enum MachinePlan {
         sim: SimConfig,
         empty_splits: f64,
     },
-}
-
-/// The balancer configuration for any P and any balancer: the options the flags gave, with
-/// the machine's defaults applied. Each balancer takes the options it has a place for (the
-/// rules have rejected the ones given that none of the chosen balancers reads).
-#[derive(Debug, Clone)]
-pub struct Balance {
-    kind: BalancerKind,
-    delta_t: u64,
-    seed: u64,
-    termination: TerminationKind,
-    polling: PollingOptions,
-    round: u64,
-    /// Poll-and-shuffle's phase (the round, or, in the simulator, the network's default).
-    shuffle_round: u64,
-    neighbourhood: Topology,
-    permutation: PermutationKind,
-    sync: PhaseSync,
-    adaptive: Option<Adaptive>,
-    embedding: Embedding,
-    jobs: JobsPlan,
-    static_permutation: StaticPermutation,
-    bundle: BundleRule,
-    splittable: bool,
-    limits: Option<LimitFlags>,
-}
-
-/// Where a static balancer's number of jobs comes from.
-#[derive(Debug, Clone, Copy)]
-enum JobsPlan {
-    Given(Jobs),
-    /// `--h-from-alpha A`: Theorem 3's depth for α = A and the run's P.
-    FromAlpha(f64),
-}
-
-impl Balance {
-    /// The run configuration of the chosen balancer for `pes` PEs (checked, but for a static
-    /// balancer's number of jobs, which may still come from the root).
-    pub fn config(&self, pes: usize) -> Result<Config, Failure> {
-        self.config_for(self.kind, pes)
-    }
-
-    /// The run configuration of balancer `kind` for `pes` PEs.
-    pub fn config_for(&self, kind: BalancerKind, pes: usize) -> Result<Config, Failure> {
-        let polling = self.polling;
-        let round = self.round;
-        let jobs = match self.jobs {
-            JobsPlan::Given(jobs) => jobs,
-            JobsPlan::FromAlpha(alpha) => {
-                let h = theorem3_h(alpha, pes);
-                if h > MAX_H {
-                    return Err(Failure::input(format!(
-                        "--h-from-alpha {alpha:e}: Theorem 3 of paper 004 asks for more than the 2^{MAX_H} jobs supported; give a larger α or --h"
-                    )));
-                }
-                Jobs::Depth(h)
-            }
-        };
-        let balancer = match kind {
-            BalancerKind::RandomPolling => Balancer::RandomPolling { polling },
-            BalancerKind::NeighbourPolling => Balancer::NeighbourPolling {
-                polling,
-                neighbourhood: self.neighbourhood,
-            },
-            BalancerKind::GlobalRoundRobin => Balancer::GlobalRoundRobin { polling },
-            BalancerKind::RandomShift => Balancer::RandomShift { polling, round },
-            BalancerKind::PollAndShuffle => Balancer::PollAndShuffle {
-                polling,
-                round: self.shuffle_round,
-                permutation: self.permutation,
-                adaptive: self.adaptive,
-                sync: self.sync,
-                embedding: self.embedding,
-            },
-            BalancerKind::RandomStatic => Balancer::RandomStatic {
-                jobs,
-                permutation: self.static_permutation,
-            },
-            BalancerKind::Block => Balancer::Block { jobs },
-            BalancerKind::RoundRobin => Balancer::RoundRobin { jobs },
-            BalancerKind::RandomAssignment => Balancer::RandomAssignment { jobs },
-            BalancerKind::MasterWorker => Balancer::MasterWorker {
-                jobs,
-                bundle: self.bundle,
-            },
-            BalancerKind::PrefixSum => Balancer::PrefixSum {
-                jobs,
-                splittable: self.splittable,
-            },
-        };
-        let mut config = Config::new(pes)
-            .balancer(balancer)
-            .delta_t(self.delta_t)
-            .seed(self.seed)
-            .termination(self.termination);
-        if let Some(l) = self.limits {
-            config.max_units = l.max_units;
-            config.time_limit = l.time_limit;
-            config.check = l.check;
-        }
-        config
-            .validate_options()
-            .map_err(|e| Failure::input(output::config_error(&e)))?;
-        Ok(config)
-    }
-
-    /// The balancer.
-    pub fn balancer(&self) -> BalancerKind {
-        self.kind
-    }
-
-    /// Whether the run checks the task's contract and its answer (`--check`).
-    pub fn checks(&self) -> bool {
-        self.limits.is_some_and(|l| l.check)
-    }
-
-    /// Runs get the limits and contract checks of `limits` (`--max-units`, `--time-limit`,
-    /// `--check`), checked.
-    fn with_limits(mut self, limits: LimitFlags) -> Result<Self, Failure> {
-        self.limits = Some(limits);
-        self.config(1)?;
-        Ok(self)
-    }
 }
 
 /// `run` or `sim`: one application on one machine.
@@ -337,47 +222,55 @@ pub struct DstPlan {
 /// `depth`: random-static's smallest h per P.
 pub struct DepthPlan {
     pub pes: Vec<usize>,
-    pub params: SyntheticParams,
-    pub epsilon: f64,
-    pub permutation: StaticPermutation,
-    pub max_h: u32,
-    pub seed: u64,
+    /// The measurement: the tree, ε, the permutation, the largest h and the seed.
+    pub depth: Depth,
     pub out: Output,
 }
 
-/// The plan of a parsed command line.
+/// The plan of a parsed command line in this process's environment; the notes planning has to
+/// say go to stderr.
 pub fn plan(cli: Cli, given: &Given) -> Result<Plan, Failure> {
+    let env = Env::read();
+    let plan = plan_in(cli, given, &env);
+    for note in env.notes.take() {
+        eprintln!("{note}");
+    }
+    plan
+}
+
+/// The plan of a parsed command line in `env` (reads no environment, prints nothing).
+pub fn plan_in(cli: Cli, given: &Given, env: &Env) -> Result<Plan, Failure> {
     match cli.command {
-        Command::Run(r) if dag::is_dag(&r.app) => dag::run_plan(r, given).map(Plan::Dag),
-        Command::Sim(s) if dag::is_dag(&s.app) => dag::sim_plan(s, given).map(Plan::Dag),
-        Command::Run(r) => run_plan(r, given).map(Plan::Run),
-        Command::Resume(r) => resume_plan(r, given).map(Plan::Run),
+        Command::Run(r) if dag::is_dag(&r.app) => dag::run_plan(r, given, env).map(Plan::Dag),
+        Command::Sim(s) if dag::is_dag(&s.app) => dag::sim_plan(s, given, env).map(Plan::Dag),
+        Command::Run(r) => run_plan(r, given, env).map(Plan::Run),
+        Command::Resume(r) => resume_plan(r, given, env).map(Plan::Run),
         Command::Sim(s) => {
-            reject_fault("`treesplit sim` (the simulator)")?;
+            reject_fault("`treesplit sim` (the simulator)", env)?;
             sim_plan(s, given).map(Plan::Run)
         }
         Command::Bench(b) => {
-            reject_fault("`treesplit bench`")?;
-            bench_plan(b, given).map(Plan::Bench)
+            reject_fault("`treesplit bench`", env)?;
+            bench_plan(b, given, env).map(Plan::Bench)
         }
         Command::Compare(c) => {
-            reject_fault("`treesplit compare`")?;
+            reject_fault("`treesplit compare`", env)?;
             compare_plan(c, given).map(Plan::Compare)
         }
         Command::Dst(d) => {
-            reject_fault("`treesplit dst`")?;
+            reject_fault("`treesplit dst`", env)?;
             dst_plan(d, given)
         }
         Command::Depth(d) => {
-            reject_fault("`treesplit depth`")?;
+            reject_fault("`treesplit depth`", env)?;
             depth_plan(d).map(Plan::Depth)
         }
         Command::Scatter(s) => {
-            reject_fault("`treesplit scatter`")?;
+            reject_fault("`treesplit scatter`", env)?;
             scatter::plan(s, given).map(Plan::Scatter)
         }
         Command::Reproduce(r) => {
-            reject_fault("`treesplit reproduce`")?;
+            reject_fault("`treesplit reproduce`", env)?;
             rules::reject(
                 given,
                 &[("seed", "--seed"), ("pes", "--pes")],
@@ -398,7 +291,7 @@ pub fn plan(cli: Cli, given: &Given) -> Result<Plan, Failure> {
             }))
         }
         Command::Trees(t) => {
-            reject_fault("`treesplit trees`")?;
+            reject_fault("`treesplit trees`", env)?;
             rules::reject(
                 given,
                 &[("seed", "--seed"), ("pes", "--pes")],
@@ -409,110 +302,48 @@ pub fn plan(cli: Cli, given: &Given) -> Result<Plan, Failure> {
     }
 }
 
-/// The hash table takes `--q` as its subtable size whatever the balancer: the balancer rules
-/// do not judge it there.
+/// An instance that takes `--q` as its own parameter whatever the balancer: the balancer
+/// rules do not judge it there.
 fn table_flags(app: &App, given: &Given) -> Given {
-    match app {
-        App::Hashtable(_) => given.without("jobs_per_pe"),
-        _ => given.clone(),
+    if app.takes_q() {
+        given.without("jobs_per_pe")
+    } else {
+        given.clone()
     }
+}
+
+/// The registry's application the arguments name.
+fn registered(args: &AppArgs) -> Result<&'static dyn treesplit_apps::App, Failure> {
+    registry::find(&args.name)
+        .ok_or_else(|| Failure::input(format!("unknown application '{}'", args.name)))
 }
 
 fn application(args: &AppArgs, given: &Given) -> Result<App, Failure> {
-    if let AppArgs::Puzzle15 { tiles: Some(_), .. } = args {
-        rules::reject(
-            given,
-            &[("korf_file", "--korf-file")],
-            "applies only with --korf (a board given by --tiles needs no data file)",
-        )?;
-    }
-    let app = app::from_args(args).map_err(Failure::input)?;
-    if let App::Uts(p) = &app {
-        p.check_size(given.has("max_units") || given.has("time_limit"))
-            .map_err(Failure::input)?;
-    }
-    Ok(app)
+    registered(args)?
+        .parse(&args.matches, &|id| given.has(id))
+        .map_err(Failure::input)
 }
 
-/// The balancer options with the machine's defaults (Δt, round, neighbourhood).
-fn balance(
-    o: &BalancerOpts,
-    seed: Option<u64>,
-    default_delta_t: u64,
-    default_round: u64,
-    default_neighbourhood: Topology,
-) -> Result<Balance, Failure> {
-    let neighbourhood = match &o.neighbourhood {
-        Some(n) => n.parse().map_err(Failure::input)?,
-        None => default_neighbourhood,
-    };
-    if let Some(alpha) = o.h_from_alpha {
-        if !(alpha > 0.0 && alpha <= 0.5) {
-            return Err(Failure::input(format!(
-                "--h-from-alpha must be in (0, 0.5], got {alpha}"
-            )));
-        }
+/// The flags `app` refuses when `used` so, as bad input.
+fn refusals(app: &App, used: Use, given: &Given) -> Result<(), Failure> {
+    for r in app.refusals(used) {
+        rules::reject(given, r.flags, r.why)?;
     }
-    if let Some(q) = o.jobs_per_pe.filter(|&q| q > 1 << MAX_H) {
-        return Err(Failure::input(format!(
-            "--q {q} jobs per PE is more than the supported 2^{MAX_H} jobs in all"
-        )));
+    match app.refuses(used) {
+        Some(why) => Err(Failure::input(why)),
+        None => Ok(()),
     }
-    let jobs = match (o.h, o.jobs_per_pe, o.h_from_alpha) {
-        (Some(h), _, _) => JobsPlan::Given(Jobs::Depth(h)),
-        (None, Some(q), _) => JobsPlan::Given(Jobs::PerPe(q)),
-        (None, None, Some(alpha)) => JobsPlan::FromAlpha(alpha),
-        (None, None, None) => JobsPlan::Given(Jobs::FromEstimates),
-    };
-    let kind = match o.balancer {
-        BalancerName::Tree(kind) => kind,
-        BalancerName::Dag(s) => {
-            return Err(Failure::input(format!(
-                "--balancer {s} schedules task DAGs only (`treesplit run|sim dag`)"
-            )))
-        }
-    };
-    let balance = Balance {
-        kind,
-        delta_t: o.delta_t.unwrap_or(default_delta_t),
-        seed: seed.unwrap_or(1),
-        termination: o.termination,
-        polling: PollingOptions {
-            trim: o.trim,
-            fast_init: o.fast_init,
-        },
-        round: o.round.unwrap_or(default_round),
-        shuffle_round: o.round.unwrap_or(default_round),
-        neighbourhood,
-        permutation: o.permutation.unwrap_or(match o.sync {
-            PhaseSync::Global => PermutationKind::Messages,
-            PhaseSync::Local => PermutationKind::Pseudorandom,
-        }),
-        sync: o.sync,
-        adaptive: o.adaptive.then_some(Adaptive {
-            c: o.adaptive_c,
-            gamma: o.adaptive_gamma,
-        }),
-        embedding: Embedding::Network,
-        jobs,
-        static_permutation: o.static_permutation,
-        bundle: o.bundle,
-        splittable: !o.atomic_jobs,
-        limits: None,
-    };
-    balance.config(1)?;
-    Ok(balance)
 }
 
-fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
-    if r.opts.machine == MachineArg::Mpi && app::reads_stdin(&r.app) {
+fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
+    if r.opts.machine == MachineArg::Mpi && registered(&r.app)?.reads_stdin(&r.app.matches) {
         return Err(Failure::input(
             "`-` (standard input) is not available with --machine mpi: mpirun gives standard input to rank 0 only; give a file",
         ));
     }
     let mut app = application(&r.app, given)?;
     let o = &r.opts;
-    let is_table = matches!(app, App::Hashtable(_));
+    let is_table = app.takes_q();
     let balance = balance(
         &o.balance,
         o.common.seed,
@@ -522,7 +353,13 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
     )?;
     let out = Output::from(&o.common);
     if o.sequential {
-        let mut flags = rules::ALL_BALANCER_FLAGS.to_vec();
+        let mut flags = rules::all_balancer_flags().to_vec();
+        // The seed, a common option, seeds the balancer.
+        let at = flags
+            .iter()
+            .position(|(id, _)| *id == "delta_t")
+            .map_or(0, |i| i + 1);
+        flags.insert(at, ("seed", "--seed"));
         flags.extend(rules::LIMIT_FLAGS);
         flags.extend([
             ("pes", "--pes"),
@@ -535,7 +372,7 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
         ]);
         // The hash table's --q is its subtable size (one PE: m = q) and --seed its keys'.
         flags.retain(|(id, _)| !is_table || !matches!(*id, "jobs_per_pe" | "seed"));
-        app::set_table(&mut app, o.balance.jobs_per_pe, 1, o.common.seed)
+        app.adapt(o.balance.jobs_per_pe, 1, o.common.seed)
             .map_err(Failure::input)?;
         rules::reject(
             given,
@@ -553,36 +390,7 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
     }
     rules::check_balancer_options(&table_flags(&app, given), &[balance.balancer()])?;
     let balance = balance.with_limits(o.limits)?;
-    if matches!(app, App::Bfs(_)) {
-        rules::reject(
-            given,
-            &[("baseline", "--baseline"), ("trace", "--trace"), ("gantt", "--gantt")],
-            "does not apply to bfs: its levels are one computation each, so there is no single timeline or baseline (time `run bfs --sequential` or use `bench bfs`)",
-        )?;
-        rules::reject(given, rules::LIMIT_FLAGS, BFS_LIMITS)?;
-        rules::reject(
-            given,
-            &[("checkpoint", "--checkpoint"), ("checkpoint_every", "--checkpoint-every")],
-            "does not apply to bfs: its levels are one computation each (checkpoint an application with one tree search)",
-        )?;
-    }
-    if matches!(app, App::Puzzle15(_)) {
-        rules::reject(
-            given,
-            &[("baseline", "--baseline")],
-            "does not apply to puzzle15 (IDA* runs one computation per threshold; time `run puzzle15 --sequential` separately)",
-        )?;
-        rules::reject(
-            given,
-            &[("trace", "--trace"), ("gantt", "--gantt")],
-            "does not apply to puzzle15: IDA* runs one computation per threshold, so there is no single timeline",
-        )?;
-        rules::reject(
-            given,
-            &[("checkpoint", "--checkpoint"), ("checkpoint_every", "--checkpoint-every")],
-            "does not apply to puzzle15: IDA* runs one computation per threshold (checkpoint an application with one tree search)",
-        )?;
-    }
+    refusals(&app, Use::Run, given)?;
     if given.has("checkpoint_every") && !given.has("checkpoint") {
         return Err(Failure::input(
             "--checkpoint-every needs --checkpoint FILE (where to write the checkpoint)",
@@ -598,17 +406,15 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
     }
     let machine = match o.machine {
         MachineArg::Threads => {
-            let ranks = output::launcher_size();
+            let ranks = env.launcher_size;
             if ranks > 1 {
                 return Err(Failure::input(format!(
                     "this process is one of {ranks} started by an MPI launcher, but --machine threads (the default) would run {ranks} independent computations: add --machine mpi (a build with --features mpi)"
                 )));
             }
-            let pes = one_pes(&o.common, || {
-                std::thread::available_parallelism().map_or(1, |n| n.get())
-            })?;
+            let pes = one_pes(&o.common, || env.cores)?;
             balance.config(pes)?;
-            check_threads(pes, out.notes())?;
+            check_threads(pes, out.notes(), env)?;
             MachinePlan::Threads {
                 pes,
                 baseline: o.baseline,
@@ -630,9 +436,10 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
     };
     let pes = match machine {
         MachinePlan::Threads { pes, .. } | MachinePlan::Mpi { pes: Some(pes) } => pes,
-        _ => output::launcher_size(),
+        _ => env.launcher_size,
     };
-    app::set_table(&mut app, o.balance.jobs_per_pe, pes, o.common.seed).map_err(Failure::input)?;
+    app.adapt(o.balance.jobs_per_pe, pes, o.common.seed)
+        .map_err(Failure::input)?;
     Ok(RunPlan {
         app,
         machine,
@@ -649,7 +456,7 @@ fn run_plan(r: RunArgs, given: &Given) -> Result<RunPlan, Failure> {
 
 /// `resume FILE`: the run its checkpoint describes, with this command line's machine and
 /// balancer options.
-fn resume_plan(r: ResumeArgs, given: &Given) -> Result<RunPlan, Failure> {
+fn resume_plan(r: ResumeArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
     rules::reject(
         given,
         &[("sequential", "--sequential"), ("baseline", "--baseline")],
@@ -674,7 +481,7 @@ fn resume_plan(r: ResumeArgs, given: &Given) -> Result<RunPlan, Failure> {
     let path = r.opts.checkpoint.clone().unwrap_or_else(|| r.file.clone());
     let mut given = given.clone();
     given.insert("checkpoint");
-    let mut plan = run_plan(RunArgs { app, opts: r.opts }, &given)?;
+    let mut plan = run_plan(RunArgs { app, opts: r.opts }, &given, env)?;
     if plan.checkpoint.is_none() {
         output::trace::check_writable(&path, "resume").map_err(Failure::input)?;
     }
@@ -686,127 +493,19 @@ fn resume_plan(r: ResumeArgs, given: &Given) -> Result<RunPlan, Failure> {
     Ok(plan)
 }
 
-/// The simulated machine and the balancer configuration the simulator options describe.
-fn sim_machine(o: &SimOpts) -> Result<(usize, SimConfig, Balance), Failure> {
-    let pes = one_pes(&o.common, || 64)?;
-    let topology: Topology = o.net.parse().map_err(Failure::input)?;
-    let delay: Delay = o.delay.parse().map_err(Failure::input)?;
-    if o.routing.is_some() && o.byte_time.is_none() {
-        return Err(Failure::input(
-            "--routing applies only with --byte-time (it says how message length is charged)",
-        ));
-    }
-    if let Some(b) = o.byte_time.filter(|b| !(b.is_finite() && *b >= 0.0)) {
-        return Err(Failure::input(format!(
-            "--byte-time must be a non-negative number, got {b}"
-        )));
-    }
-    let length = o.byte_time.map(|byte_time| MessageLength {
-        byte_time,
-        routing: o.routing.unwrap_or_default(),
-    });
-    let sim = SimConfig {
-        topology,
-        t_rout: o.t_rout,
-        t_hop: o.t_hop,
-        t_split: o.t_split,
-        t_send: o.t_send,
-        t_recv: o.t_recv,
-        delay,
-        length,
-        slow: parse_pe_list(&o.slow, "slow PE")
-            .map_err(|e| Failure::input(format!("--slow: {e}")))?,
-        slow_links: parse_pe_list(&o.slow_links, "slow link")
-            .map_err(|e| Failure::input(format!("--slow-links: {e}")))?,
-        ..SimConfig::default()
-    };
-    if !(0.0..=1.0).contains(&o.empty_splits) {
-        return Err(Failure::input(format!(
-            "--empty-splits must be a fraction in [0, 1], got {}",
-            o.empty_splits
-        )));
-    }
-    // On a crossbar every PE is a neighbour; neighbour polling then means a ring.
-    let neighbourhood = if topology == Topology::Crossbar {
-        Topology::Ring
-    } else {
-        topology
-    };
-    let delta_t = o.balance.delta_t.unwrap_or(o.t_rout.max(1));
-    // A round must fit a request, the victim's next poll, a split and the answer.
-    let default_round = o
-        .t_rout
-        .saturating_mul(2)
-        .saturating_add(o.t_split)
-        .saturating_add(delta_t);
-    let mut balance = balance(
-        &o.balance,
-        o.common.seed,
-        delta_t,
-        default_round,
-        neighbourhood,
-    )?;
-    // Poll-and-shuffle on the network (paper 002 §4): its hypercube embedding, and without
-    // --round a phase as long as the network's most expensive kept phase asks for.
-    balance.embedding = o.embedding.unwrap_or_default();
-    if let Some(c) = o.phase_c {
-        if !(c.is_finite() && c > 0.0 && c <= 1e6) {
-            return Err(Failure::input(format!(
-                "--phase-c must be a positive number (at most 10^6), got {c}"
-            )));
-        }
-    }
-    if o.balance.round.is_none() && balance.embedding == Embedding::Network {
-        let t_hop = o.t_hop.unwrap_or(o.t_rout);
-        balance.shuffle_round = embedding::default_round(
-            topology,
-            pes,
-            balance.embedding,
-            (t_hop, o.t_split, delta_t),
-            o.phase_c.unwrap_or(embedding::DEFAULT_PHASE_C),
-        );
-    }
-    balance.config(pes)?;
-    sim.validate(pes)
-        .map_err(|e| Failure::input(output::config_error(&e)))?;
-    Ok((pes, sim, balance))
-}
-
 fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
     let mut app = application(&s.app, given)?;
-    if let App::Synthetic(p) = &mut app {
-        // Time is virtual in the simulator: spinning per unit would only cost real time.
-        if !given.has("spin") {
-            p.spin = 1;
-        }
-    }
+    // Time is virtual in the simulator: spinning per unit would only cost real time.
+    app.for_simulator(given.has("spin"));
     let o = &s.opts;
     let (pes, sim, balance) = sim_machine(o)?;
     rules::check_balancer_options(&table_flags(&app, given), &[balance.balancer()])?;
-    app::set_table(&mut app, o.balance.jobs_per_pe, pes, o.common.seed).map_err(Failure::input)?;
+    app.adapt(o.balance.jobs_per_pe, pes, o.common.seed)
+        .map_err(Failure::input)?;
     let balance = balance.with_limits(o.limits)?;
-    if matches!(app, App::Bfs(_)) {
-        rules::reject(
-            given,
-            &[("trace", "--trace"), ("gantt", "--gantt")],
-            "does not apply to bfs: its levels are simulated one after another, so there is no single timeline",
-        )?;
-        rules::reject(given, rules::LIMIT_FLAGS, BFS_LIMITS)?;
-    }
+    refusals(&app, Use::Sim, given)?;
     if let Some(path) = &o.gantt {
         plot::check_path(path, "--gantt").map_err(Failure::input)?;
-        if matches!(app, App::Puzzle15(_)) {
-            return Err(Failure::input(
-                "--gantt does not apply to puzzle15: IDA* simulates one computation per threshold, so there is no single timeline to draw",
-            ));
-        }
-    }
-    if matches!(app, App::Puzzle15(_)) {
-        rules::reject(
-            given,
-            &[("trace", "--trace")],
-            "does not apply to puzzle15: IDA* simulates one computation per threshold, so there is no single timeline",
-        )?;
     }
     Ok(RunPlan {
         app,
@@ -822,25 +521,21 @@ fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
     })
 }
 
-fn bench_plan(b: BenchArgs, given: &Given) -> Result<BenchPlan, Failure> {
+fn bench_plan(b: BenchArgs, given: &Given, env: &Env) -> Result<BenchPlan, Failure> {
     let app = application(&b.app, given)?;
-    if matches!(app, App::Hashtable(_)) {
-        return Err(Failure::input(
-            "bench does not apply to hashtable (it has no --q here); use `treesplit run hashtable … --baseline` or `treesplit sim hashtable …`",
-        ));
-    }
+    refusals(&app, Use::Bench, given)?;
     let pes = one_pes(&b.common, || 2)?;
     if pes == 0 || b.repeat == 0 {
         return Err(Failure::input("bench needs --pes ≥ 1 and --repeat ≥ 1"));
     }
     // Checked before any thread starts (the rayon pool of P threads is built first).
     let out = Output::from(&b.common);
-    check_threads(pes, out.notes())?;
-    if !matches!(app, App::NQueens(_) | App::Uts(_)) {
+    check_threads(pes, out.notes(), env)?;
+    if app.rayon_depth().is_none() {
         rules::reject(
             given,
             &[("rayon_depth", "--rayon-depth")],
-            "applies only to nqueens and uts (the rayon peers with a depth cut-off)",
+            treesplit_apps::instance::RAYON_DEPTH_WHY,
         )?;
     }
     if b.delta_t == Some(0) {
@@ -864,16 +559,9 @@ fn bench_plan(b: BenchArgs, given: &Given) -> Result<BenchPlan, Failure> {
     })
 }
 
-/// Why run limits are refused for BFS.
-const BFS_LIMITS: &str = "does not apply to bfs: its levels run one after another, each a computation of its own, and every run is checked against a sequential BFS";
-
 fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
     let mut app = application(&c.app, given)?;
-    if matches!(app, App::Bfs(_)) {
-        return Err(Failure::input(
-            "compare does not apply to bfs (a sequence of level computations); run `treesplit sim bfs … --balancer B` for each balancer",
-        ));
-    }
+    refusals(&app, Use::Compare, given)?;
     rules::reject(
         given,
         &[("balancer", "--balancer")],
@@ -905,13 +593,8 @@ fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
         )));
     }
     rules::check_balancer_options(&table_flags(&app, given), &balancers)?;
-    app::set_table(
-        &mut app,
-        c.opts.balance.jobs_per_pe,
-        pes,
-        c.opts.common.seed,
-    )
-    .map_err(Failure::input)?;
+    app.adapt(c.opts.balance.jobs_per_pe, pes, c.opts.common.seed)
+        .map_err(Failure::input)?;
     if let Some(path) = &c.svg {
         plot::check_path(path, "--svg").map_err(Failure::input)?;
         output::trace::check_writable(path, "--svg").map_err(Failure::input)?;
@@ -959,18 +642,7 @@ fn depth_plan(d: DepthArgs) -> Result<DepthPlan, Failure> {
     if d.epsilon.is_nan() || d.epsilon <= 0.0 {
         return Err(Failure::input("--epsilon must be positive"));
     }
-    let params = SyntheticParams {
-        work: d.work,
-        alpha: d.alpha,
-        atomic: 1,
-        rule: match d.split {
-            SplitRuleArg::Random => SplitRule::Random,
-            SplitRuleArg::Adversarial => SplitRule::Adversarial,
-        },
-        spin: 1,
-        seed,
-    };
-    params.validate().map_err(Failure::input)?;
+    let depth = Depth::new(d.work, d.alpha, d.split, seed).map_err(Failure::input)?;
     let max = treesplit::task::bag::DEFAULT_MAX_H;
     if d.max_h > max {
         return Err(Failure::input(format!(
@@ -989,11 +661,12 @@ fn depth_plan(d: DepthArgs) -> Result<DepthPlan, Failure> {
     }
     Ok(DepthPlan {
         pes,
-        params,
-        epsilon: d.epsilon,
-        permutation: d.permutation,
-        max_h: d.max_h,
-        seed,
+        depth: Depth {
+            epsilon: d.epsilon,
+            permutation: d.permutation,
+            max_h: d.max_h,
+            ..depth
+        },
         out: Output::from(&d.common),
     })
 }

@@ -8,7 +8,7 @@ use serde::Serialize;
 use treesplit::config::StaticPermutation;
 use treesplit::task::bag::{theorem3_depth, theorem4_h};
 use treesplit::{simulate, Balancer, Config, Jobs, SimConfig};
-use treesplit_apps::synthetic::{Synthetic, SyntheticParams};
+use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 
 /// One sweep over h: the tree, the target and the largest h tried.
 #[derive(Debug, Clone, Copy)]
@@ -23,6 +23,35 @@ pub struct Depth {
     pub max_h: u32,
     /// The simulator's seed.
     pub seed: u64,
+}
+
+impl Depth {
+    /// The sweep over a synthetic tree of `work` units, splitting quality `alpha` and split
+    /// `rule` (atomic units, one mixer round each) with the seed `seed`, checked; ε 0.1, the
+    /// Feistel permutation and h up to `DEFAULT_MAX_H` until the caller says otherwise.
+    pub fn new(work: u64, alpha: f64, rule: SplitRule, seed: u64) -> Result<Depth, String> {
+        let params = SyntheticParams {
+            work,
+            alpha,
+            atomic: 1,
+            rule,
+            spin: 1,
+            seed,
+        };
+        params.validate()?;
+        Ok(Depth {
+            params,
+            epsilon: 0.1,
+            permutation: StaticPermutation::Feistel,
+            max_h: treesplit::task::bag::DEFAULT_MAX_H,
+            seed,
+        })
+    }
+
+    /// Whether the tree's splits are adversarial (always α) rather than random.
+    pub fn adversarial(&self) -> bool {
+        self.params.rule == SplitRule::Adversarial
+    }
 }
 
 /// One P's row of the table.

@@ -267,3 +267,5 @@ mod tests {
         }
     }
 }
+
+pub mod app;

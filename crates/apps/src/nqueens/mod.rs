@@ -165,3 +165,5 @@ pub fn count_sequential(n: u32) -> Result<(u64, u64), String> {
     let r = treesplit::run_sequential(NQueens::new(n)?);
     Ok((r.output, r.work_units))
 }
+
+pub mod app;

@@ -492,3 +492,6 @@ mod tests {
         }
     }
 }
+
+pub mod app;
+pub mod search;

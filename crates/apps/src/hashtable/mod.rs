@@ -358,3 +358,28 @@ impl HashtableSpec {
         self.keys.len() as f64 / self.buckets() as f64
     }
 }
+
+impl HashtableSpec {
+    /// The subtable size q (`--q`, required), P (subtables) and the seed of generated keys.
+    pub fn adapt(&mut self, q: Option<u64>, pes: usize, seed: Option<u64>) -> Result<(), String> {
+        let q = q.ok_or("hashtable needs --q Q, the buckets per PE (subtable size; m = P·q)")?;
+        if q == 0 {
+            return Err("hashtable --q must be at least 1".into());
+        }
+        let m = (q as u128) * (pes.max(1) as u128);
+        if m > u128::from(MAX_BUCKETS) {
+            return Err(format!(
+                "hashtable: m = P·q = {m} buckets is more than the supported {MAX_BUCKETS}"
+            ));
+        }
+        self.q = q;
+        self.pes = pes.max(1) as u64;
+        if let KeySource::Generated { n, seed: s } = &mut self.source {
+            *s = seed.unwrap_or(1);
+            self.keys = Arc::new(generate(*n, *s));
+        }
+        Ok(())
+    }
+}
+
+pub mod app;

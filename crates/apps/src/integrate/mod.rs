@@ -570,3 +570,5 @@ mod tests {
         }
     }
 }
+
+pub mod app;

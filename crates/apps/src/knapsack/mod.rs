@@ -741,3 +741,5 @@ mod tests {
         assert_eq!(inst.bound(3, 10), 0);
     }
 }
+
+pub mod app;

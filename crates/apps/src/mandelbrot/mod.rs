@@ -254,3 +254,30 @@ mod tests {
         assert!(in_set > 0 && in_set < 64 * 64);
     }
 }
+
+/// The set as a picture (`--png`), one pixel per grid point: row k of the grid is pixel row
+/// n−1−k, so the imaginary axis points up; black in the set, else shaded by the escape step.
+/// The step counts are computed again, with rayon. The pixels are row-major from the top left.
+pub fn picture(params: &MandelParams) -> Vec<[u8; 3]> {
+    let n = params.n as usize;
+    let steps = step_grid(params);
+    let t_max = params.max_iter as f64;
+    let mut pixels = vec![[0u8; 3]; n * n];
+    for (p, &t) in steps.iter().enumerate() {
+        let (j, k) = (p % n, p / n);
+        pixels[(n - 1 - k) * n + j] = if t >= params.max_iter {
+            [0, 0, 0]
+        } else {
+            // Logarithmic shading: most points escape within a few steps.
+            let s = ((t as f64).ln_1p() / t_max.ln_1p()).clamp(0.0, 1.0);
+            [
+                (255.0 * s) as u8,
+                (255.0 * s.sqrt()) as u8,
+                (128.0 + 127.0 * s) as u8,
+            ]
+        };
+    }
+    pixels
+}
+
+pub mod app;

@@ -1,21 +1,19 @@
-//! `treesplit run|sim|bench bfs`: level-synchronous BFS as a sequence of tree-shaped
-//! computations, one per level (`treesplit_apps::bfs`), each run by the configured balancer
-//! on the plan's machine, like the IDA* iterations of `ida`. After each level rank 0's next
-//! frontier is shared with every rank (`share_from_0`). Every run's distances are checked
-//! against a plain sequential queue BFS (exit code 3 when they differ). Reports `reached`,
+//! Level-synchronous BFS as a sequence of tree-shaped computations, one per level
+//! ([`level_bfs`]), each run by the configured balancer on the command line's machine
+//! ([`Host`]), like the IDA* iterations. After each level rank 0's next frontier is shared
+//! with every rank (`share_from_0`). Every run's distances are checked against a plain
+//! sequential queue BFS (a wrong answer when they differ). Reports `reached`,
 //! `distance_sum`, `depth`, and TEPS on real machines (Graph500's definition: undirected
 //! edges of the reached component per second of the whole level loop), the efficiency
 //! Σ units / (P · Σ T_par) in the simulator.
 
-use super::{resolve_jobs, with_machine, CliMachine, UseMachine};
-use crate::output::{self, Failure, Notes};
-use crate::plan::{BenchPlan, MachinePlan, RunPlan};
+use super::{level_bfs, sequential_bfs, summarize, BfsSummary, LevelPiece};
+use crate::app::{resolve_jobs, Failed, Host, Session};
+use crate::spec::BfsSpec;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 use treesplit::{Config, Ended, RunError, Threads};
-use treesplit_apps::bfs::{level_bfs, sequential_bfs, summarize, BfsSummary, LevelPiece};
-use treesplit_apps::spec::BfsSpec;
 
 /// Distinct level keys for each BFS of this process (every MPI rank counts alike).
 static BFS_RUNS: AtomicU64 = AtomicU64::new(1);
@@ -50,83 +48,70 @@ struct BfsJson<'a> {
     matches_sequential: bool,
 }
 
-pub fn run(plan: &RunPlan, spec: &BfsSpec) -> Result<(), Failure> {
-    if let MachinePlan::Sequential = plan.machine {
-        let start = Instant::now();
-        let dist = sequential_bfs(&spec.graph, spec.source);
-        let seconds = start.elapsed().as_secs_f64();
-        let s = summarize(&spec.graph, &dist);
-        let totals = Totals {
-            work_units: s.scanned,
-            ..Totals::default()
-        };
-        return report(
-            plan,
-            spec,
-            &s,
-            "sequential",
-            Some(seconds),
-            None,
-            &totals,
-            true,
-        );
-    }
-    with_machine(plan, Bfs { plan, spec })
+/// The sequential queue BFS (`run bfs --sequential`); `name` describes the instance.
+pub fn run_sequential_bfs(spec: &BfsSpec, name: &str, session: &dyn Session) -> Result<(), Failed> {
+    let start = Instant::now();
+    let dist = sequential_bfs(&spec.graph, spec.source);
+    let seconds = start.elapsed().as_secs_f64();
+    let s = summarize(&spec.graph, &dist);
+    let totals = Totals {
+        work_units: s.scanned,
+        ..Totals::default()
+    };
+    let ran = Ran {
+        machine: "sequential",
+        seconds: Some(seconds),
+        efficiency: None,
+        totals: &totals,
+        matches: true,
+    };
+    report(session, spec, name, &s, &ran)
 }
 
-struct Bfs<'a> {
-    plan: &'a RunPlan,
-    spec: &'a BfsSpec,
-}
-
-impl UseMachine for Bfs<'_> {
-    type Out = ();
-
-    fn with<M: CliMachine>(self, machine: &M, config: Config) -> Result<(), Failure> {
-        let notes = if machine.prints() {
-            self.plan.out.notes()
-        } else {
-            Notes { quiet: true }
-        };
-        let (dist, totals, seconds) = run_levels(machine, &config, self.spec, notes)?;
-        if !machine.prints() {
-            return Ok(());
-        }
-        let sim = matches!(self.plan.machine, MachinePlan::Sim { .. });
-        let s = summarize(&self.spec.graph, &dist);
-        let want = sequential_bfs(&self.spec.graph, self.spec.source);
-        let name = format!(
-            "{}, P = {}, {}",
-            machine.name(),
-            config.pes,
-            config.balancer
-        );
-        let efficiency =
-            sim.then(|| totals.work_units as f64 / (config.pes as f64 * totals.t_par.max(1.0)));
-        report(
-            self.plan,
-            self.spec,
-            &s,
-            &name,
-            (!sim).then_some(seconds),
-            efficiency,
-            &totals,
-            dist == want,
-        )
+/// The level BFS on `machine` with `config`, checked against a sequential BFS.
+pub fn run<H: Host>(
+    spec: &BfsSpec,
+    name: &str,
+    machine: &H,
+    config: &Config,
+    session: &dyn Session,
+) -> Result<(), Failed> {
+    let (dist, totals, seconds) = run_levels(machine, config, spec, session)?;
+    if !machine.prints() {
+        return Ok(());
     }
+    let sim = machine.simulated();
+    let s = summarize(&spec.graph, &dist);
+    let want = sequential_bfs(&spec.graph, spec.source);
+    let label = format!(
+        "{}, P = {}, {}",
+        machine.name(),
+        config.pes,
+        config.balancer
+    );
+    let efficiency =
+        sim.then(|| totals.work_units as f64 / (config.pes as f64 * totals.t_par.max(1.0)));
+    let ran = Ran {
+        machine: &label,
+        seconds: (!sim).then_some(seconds),
+        efficiency,
+        totals: &totals,
+        matches: dist == want,
+    };
+    report(session, spec, name, &s, &ran)
 }
 
 /// The BFS on `machine`: the distances (on every rank), the levels' totals (rank 0) and the
 /// wall seconds of the whole level loop.
-fn run_levels<M: CliMachine>(
-    machine: &M,
+fn run_levels<H: Host>(
+    machine: &H,
     config: &Config,
     spec: &BfsSpec,
-    notes: Notes,
-) -> Result<(Vec<u32>, Totals, f64), Failure> {
+    session: &dyn Session,
+) -> Result<(Vec<u32>, Totals, f64), Failed> {
     let key_base = BFS_RUNS.fetch_add(1, Ordering::Relaxed) << 32;
     let mut totals = Totals::default();
-    let mut quiet_after_first = notes;
+    let mut notes = session;
     let start = Instant::now();
     let dist = level_bfs(
         &spec.graph,
@@ -134,14 +119,18 @@ fn run_levels<M: CliMachine>(
         key_base,
         |key| {
             let root = LevelPiece::root(key);
-            let cfg = resolve_jobs(config, &root, quiet_after_first)?;
+            let cfg = resolve_jobs(config, &root, notes)?;
             // The static balancers' job count is chosen per level; say so once.
-            quiet_after_first = Notes { quiet: true };
-            let r = match machine.run(root, &cfg).map_err(Failure::from)? {
+            notes = session.quiet();
+            let r = match machine.run(root, &cfg).map_err(Failed::Lib)? {
                 Ended::Finished(r) => r,
                 Ended::Stopped(s) => {
                     let r = s.report.as_ref();
-                    return Err(output::stopped(s.limit, r.totals.work_units, r.t_par));
+                    return Err(Failed::Stopped {
+                        limit: s.limit,
+                        work_units: r.totals.work_units,
+                        t_par: r.t_par,
+                    });
                 }
             };
             if !machine.prints() {
@@ -161,7 +150,7 @@ fn run_levels<M: CliMachine>(
 }
 
 /// Rank 0's `next` frontier to every rank (a no-op on one process).
-fn share<M: CliMachine>(machine: &M, next: &mut Vec<u32>) {
+fn share<H: Host>(machine: &H, next: &mut Vec<u32>) {
     let mut len = [next.len() as u64];
     machine.share_from_0(&mut len);
     let mut wide: Vec<u64> = next.iter().map(|&v| u64::from(v)).collect();
@@ -172,21 +161,28 @@ fn share<M: CliMachine>(machine: &M, next: &mut Vec<u32>) {
     *next = wide.into_iter().map(|v| v as u32).collect();
 }
 
-#[allow(clippy::too_many_arguments)]
-fn report(
-    plan: &RunPlan,
-    spec: &BfsSpec,
-    s: &BfsSummary,
-    machine: &str,
+/// How one BFS ran.
+struct Ran<'a> {
+    machine: &'a str,
     seconds: Option<f64>,
     efficiency: Option<f64>,
-    totals: &Totals,
+    totals: &'a Totals,
     matches: bool,
-) -> Result<(), Failure> {
+}
+
+fn report(
+    session: &dyn Session,
+    spec: &BfsSpec,
+    name: &str,
+    s: &BfsSummary,
+    ran: &Ran<'_>,
+) -> Result<(), Failed> {
     let g = &spec.graph;
+    let (machine, seconds, efficiency, totals) =
+        (ran.machine, ran.seconds, ran.efficiency, ran.totals);
     let teps = seconds.map(|t| s.scanned as f64 / 2.0 / t.max(1e-9));
-    if plan.out.json {
-        output::print_json(&BfsJson {
+    if session.json() {
+        session.print_json(&BfsJson {
             app: format!("bfs ({} vertices, {} edges)", g.vertices(), g.edges()),
             result: s,
             machine: machine.to_string(),
@@ -194,12 +190,11 @@ fn report(
             teps,
             efficiency,
             totals,
-            matches_sequential: matches,
+            matches_sequential: ran.matches,
         })?;
     } else {
         println!(
-            "{} ({} vertices, {} edges): reached {}, distance_sum {}, depth {}",
-            plan.app.describe(),
+            "{name} ({} vertices, {} edges): reached {}, distance_sum {}, depth {}",
             g.vertices(),
             g.edges(),
             s.reached,
@@ -223,12 +218,12 @@ fn report(
         }
         println!(
             "distances {} a sequential BFS",
-            if matches { "equal" } else { "DIFFER from" }
+            if ran.matches { "equal" } else { "DIFFER from" }
         );
     }
-    if !matches {
-        return Err(Failure::wrong(
-            "the BFS distances differ from a sequential BFS (a treesplit bug)",
+    if !ran.matches {
+        return Err(Failed::Wrong(
+            "the BFS distances differ from a sequential BFS (a treesplit bug)".into(),
         ));
     }
     Ok(())
@@ -247,41 +242,46 @@ struct BenchJson {
     teps_parallel: f64,
 }
 
-/// `bench bfs`: the sequential queue BFS against the level BFS on P threads, interleaved.
-pub fn bench(args: &BenchPlan, spec: &BfsSpec) -> Result<(), Failure> {
+/// `bench bfs`: the sequential queue BFS against the level BFS on `config`'s P threads,
+/// interleaved, `repeat` times.
+pub fn bench(
+    spec: &BfsSpec,
+    name: &str,
+    config: &Config,
+    repeat: usize,
+    session: &dyn Session,
+) -> Result<(), Failed> {
     let want = sequential_bfs(&spec.graph, spec.source);
     let s = summarize(&spec.graph, &want);
     let (mut seq, mut par) = (vec![], vec![]);
-    let config = Config::new(args.pes).delta_t(args.delta_t).seed(args.seed);
-    let threads = Threads::new();
-    for _ in 0..args.repeat {
+    let threads = ThreadsOnly(Threads::new());
+    for _ in 0..repeat {
         let t = Instant::now();
         let d = sequential_bfs(&spec.graph, spec.source);
         seq.push(t.elapsed().as_secs_f64());
         assert_eq!(d.len(), want.len());
         let t = Instant::now();
-        let (dist, _, _) =
-            run_levels(&ThreadsOnly(&threads), &config, spec, Notes { quiet: true })?;
+        let (dist, _, _) = run_levels(&threads, config, spec, session.quiet())?;
         par.push(t.elapsed().as_secs_f64());
         if dist != want {
-            return Err(Failure::wrong(
-                "the BFS distances differ from a sequential BFS (a treesplit bug)",
+            return Err(Failed::Wrong(
+                "the BFS distances differ from a sequential BFS (a treesplit bug)".into(),
             ));
         }
     }
     let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
     let j = BenchJson {
-        app: args.app.describe(),
-        pes: args.pes,
-        delta_t: args.delta_t,
-        repeat: args.repeat,
+        app: name.to_string(),
+        pes: config.pes,
+        delta_t: config.delta_t,
+        repeat,
         speedup: min(&seq) / min(&par),
         teps_parallel: s.scanned as f64 / 2.0 / min(&par),
         sequential_seconds: seq,
         parallel_seconds: par,
     };
-    if args.out.json {
-        output::print_json(&j)?;
+    if session.json() {
+        session.print_json(&j)?;
     } else {
         println!(
             "{}: reached {}, distance_sum {}, depth {}",
@@ -299,10 +299,10 @@ pub fn bench(args: &BenchPlan, spec: &BfsSpec) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The library's threads as a command-line machine without the progress line.
-struct ThreadsOnly<'a, 'b>(&'a Threads<'b>);
+/// The library's threads, without the command line's progress line.
+struct ThreadsOnly<'a>(Threads<'a>);
 
-impl treesplit::Machine for ThreadsOnly<'_, '_> {
+impl treesplit::Machine for ThreadsOnly<'_> {
     type Report<O> = treesplit::Report<O>;
     fn name(&self) -> &'static str {
         "threads"
@@ -316,13 +316,4 @@ impl treesplit::Machine for ThreadsOnly<'_, '_> {
     }
 }
 
-impl CliMachine for ThreadsOnly<'_, '_> {
-    fn print_json<O: Serialize>(
-        &self,
-        _app: String,
-        _published: Option<crate::plan::Published>,
-        _report: &treesplit::Report<O>,
-    ) -> Result<(), Failure> {
-        Ok(())
-    }
-}
+impl Host for ThreadsOnly<'_> {}

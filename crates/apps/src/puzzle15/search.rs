@@ -1,20 +1,17 @@
-//! `treesplit run|sim puzzle15`: IDA* as a sequence of tree-shaped computations, one per
-//! threshold, each run by the configured balancer on the plan's machine. One iteration loop
-//! ([`iterate`]) serves every machine through the library's `Machine` trait, and the
-//! sequential baseline: after each iteration, rank 0's outcome (solution found, the next
-//! threshold, the work units) is shared with `share_from_0`, so MPI ranks agree on the next
-//! step. Reports the optimal length (checked against Korf's published one and by replaying
-//! the moves) and the nodes generated over all iterations; in the default
-//! stop-at-first-solution mode on one PE (or `--sequential`), the count follows Korf's
-//! convention and is checked against the data file.
+//! IDA* as a sequence of tree-shaped computations, one per threshold, each run by the
+//! configured balancer on the command line's machine ([`Host`]). One iteration loop
+//! ([`iterate`]) serves every machine and the sequential baseline: after each iteration, rank
+//! 0's outcome (solution found, the next threshold, the work units) is shared with
+//! `share_from_0`, so MPI ranks agree on the next step. Reports the optimal length (checked
+//! against Korf's published one and by replaying the moves) and the nodes generated over all
+//! iterations; in the default stop-at-first-solution mode on one PE (or `--sequential`), the
+//! count follows Korf's convention and is checked against the data file.
 
-use super::{resolve_jobs, with_machine, CliMachine, UseMachine};
-use crate::output::{self, print_published, verdict, Failure, Notes};
-use crate::plan::{MachinePlan, Published, RunPlan};
+use super::{manhattan, moves_string, solves, IdaResult, Iteration, Puzzle15};
+use crate::app::{resolve_jobs, Failed, Host, Session};
+use crate::spec::{Published, PuzzleSpec};
 use serde::Serialize;
 use treesplit::{run_sequential, Config, Ended, Limit};
-use treesplit_apps::puzzle15::{manhattan, moves_string, solves, IdaResult, Iteration, Puzzle15};
-use treesplit_apps::spec::PuzzleSpec;
 
 /// One iteration's outcome, its work units, and the run limit that stopped it.
 type Outcome = (Iteration, u64, Option<Limit>);
@@ -30,100 +27,87 @@ struct Totals {
     termination_delays: Vec<u64>,
 }
 
-pub fn run(plan: &RunPlan, spec: &PuzzleSpec) -> Result<(), Failure> {
-    let stop = !spec.complete_last_iteration;
-    if let MachinePlan::Sequential = plan.machine {
-        let start = std::time::Instant::now();
-        let result = iterate(
-            spec,
-            stop,
-            |_| {},
-            |root, _| {
-                let s = run_sequential(root);
-                Ok(Some((s.output, s.work_units, None)))
-            },
-        )?;
-        let totals = Totals {
-            t_par: start.elapsed().as_secs_f64(),
-            ..Totals::default()
-        };
-        let Some(r) = result else { return Ok(()) };
-        return report(plan, spec, &r, "sequential", &totals, true);
-    }
-    with_machine(plan, Ida { plan, spec, stop })
+/// IDA* with the sequential baseline for each iteration (`run puzzle15 --sequential`).
+pub fn run_sequential_ida(spec: &PuzzleSpec, session: &dyn Session) -> Result<(), Failed> {
+    let start = std::time::Instant::now();
+    let result = iterate(
+        spec,
+        !spec.complete_last_iteration,
+        |_| {},
+        |root, _| {
+            let s = run_sequential(root);
+            Ok(Some((s.output, s.work_units, None)))
+        },
+    )?;
+    let totals = Totals {
+        t_par: start.elapsed().as_secs_f64(),
+        ..Totals::default()
+    };
+    let Some(r) = result else { return Ok(()) };
+    report(session, spec, &r, "sequential", &totals, true)
 }
 
-/// IDA* on one machine.
-struct Ida<'a> {
-    plan: &'a RunPlan,
-    spec: &'a PuzzleSpec,
-    stop: bool,
-}
-
-impl UseMachine for Ida<'_> {
-    type Out = ();
-
-    fn with<M: CliMachine>(self, machine: &M, config: Config) -> Result<(), Failure> {
-        let notes = if machine.prints() {
-            self.plan.out.notes()
-        } else {
-            Notes { quiet: true }
-        };
-        let mut totals = Totals::default();
-        let started = std::time::Instant::now();
-        let result = iterate(
-            self.spec,
-            self.stop,
-            |values| machine.share_from_0(values),
-            |root, generated| {
-                // Run limits bound the whole search: each iteration gets what is left.
-                let mut left = config.clone();
-                if let Some(n) = config.max_units {
-                    left.max_units = Some(n.saturating_sub(generated).max(1));
+/// IDA* on `machine`, each iteration with `config` (run limits bound the whole search).
+pub fn run<H: Host>(
+    spec: &PuzzleSpec,
+    machine: &H,
+    config: &Config,
+    session: &dyn Session,
+) -> Result<(), Failed> {
+    let mut totals = Totals::default();
+    let started = std::time::Instant::now();
+    let result = iterate(
+        spec,
+        !spec.complete_last_iteration,
+        |values| machine.share_from_0(values),
+        |root, generated| {
+            // Run limits bound the whole search: each iteration gets what is left.
+            let mut left = config.clone();
+            if let Some(n) = config.max_units {
+                left.max_units = Some(n.saturating_sub(generated).max(1));
+            }
+            if let Some(t) = config.time_limit {
+                let rest = t.saturating_sub(started.elapsed());
+                left.time_limit = Some(rest.max(std::time::Duration::from_millis(1)));
+            }
+            let left = resolve_jobs(&left, &root, session)?;
+            let ended = machine.run(root, &left).map_err(Failed::Lib)?;
+            if !machine.prints() {
+                return Ok(None);
+            }
+            let r = match ended {
+                Ended::Finished(r) => r,
+                // The whole search's limit: every rank learns of it through `share`.
+                Ended::Stopped(stopped) => {
+                    let limit = match stopped.limit {
+                        Limit::Units(_) => Limit::Units(config.max_units.unwrap_or(0)),
+                        Limit::Time(_) => Limit::Time(config.time_limit.unwrap_or_default()),
+                        Limit::Interrupted => Limit::Interrupted,
+                    };
+                    let r = stopped.report.as_ref();
+                    return Ok(Some((r.output.clone(), r.totals.work_units, Some(limit))));
                 }
-                if let Some(t) = config.time_limit {
-                    let rest = t.saturating_sub(started.elapsed());
-                    left.time_limit = Some(rest.max(std::time::Duration::from_millis(1)));
-                }
-                let left = resolve_jobs(&left, &root, notes)?;
-                let ended = machine.run(root, &left).map_err(Failure::from)?;
-                if !machine.prints() {
-                    return Ok(None);
-                }
-                let r = match ended {
-                    Ended::Finished(r) => r,
-                    // The whole search's limit: every rank learns of it through `share`.
-                    Ended::Stopped(stopped) => {
-                        let limit = match stopped.limit {
-                            Limit::Units(_) => Limit::Units(config.max_units.unwrap_or(0)),
-                            Limit::Time(_) => Limit::Time(config.time_limit.unwrap_or_default()),
-                            Limit::Interrupted => Limit::Interrupted,
-                        };
-                        let r = stopped.report.as_ref();
-                        return Ok(Some((r.output.clone(), r.totals.work_units, Some(limit))));
-                    }
-                };
-                totals
-                    .termination_delays
-                    .extend(machine.termination_delay(&r));
-                let r = r.as_ref();
-                totals.t_par += r.t_par;
-                totals.requests += r.totals.requests;
-                totals.splits += r.totals.splits;
-                Ok(Some((r.output.clone(), r.totals.work_units, None)))
-            },
-        )?;
-        let Some(r) = result else {
-            return Ok(()); // ranks other than 0 print nothing
-        };
-        let name = format!(
-            "{}, P = {}, {}",
-            machine.name(),
-            config.pes,
-            config.balancer
-        );
-        report(self.plan, self.spec, &r, &name, &totals, config.pes == 1)
-    }
+            };
+            totals
+                .termination_delays
+                .extend(machine.termination_delay(&r));
+            let r = r.as_ref();
+            totals.t_par += r.t_par;
+            totals.requests += r.totals.requests;
+            totals.splits += r.totals.splits;
+            Ok(Some((r.output.clone(), r.totals.work_units, None)))
+        },
+    )?;
+    let Some(r) = result else {
+        return Ok(()); // ranks other than 0 print nothing
+    };
+    let name = format!(
+        "{}, P = {}, {}",
+        machine.name(),
+        config.pes,
+        config.balancer
+    );
+    report(session, spec, &r, &name, &totals, config.pes == 1)
 }
 
 /// The IDA* iterations: `run_iteration` runs one threshold's root (given the work units
@@ -135,8 +119,8 @@ fn iterate(
     spec: &PuzzleSpec,
     stop: bool,
     share: impl Fn(&mut [u64]),
-    mut run_iteration: impl FnMut(Puzzle15, u64) -> Result<Option<Outcome>, Failure>,
-) -> Result<Option<IdaResult>, Failure> {
+    mut run_iteration: impl FnMut(Puzzle15, u64) -> Result<Option<Outcome>, Failed>,
+) -> Result<Option<IdaResult>, Failed> {
     let (mut threshold, mut generated, mut thresholds) = (manhattan(&spec.tiles), 1, vec![]);
     let moves = loop {
         thresholds.push(threshold);
@@ -174,7 +158,7 @@ fn iterate(
                 3 => Limit::Interrupted,
                 _ => Limit::Time(std::time::Duration::from_nanos(shared[4])),
             };
-            return Err(Failure::run(format!(
+            return Err(Failed::Run(format!(
                 "the IDA* search reached {limit} and was stopped at threshold {threshold}: \
                  {generated} nodes generated in all"
             )));
@@ -183,7 +167,7 @@ fn iterate(
             break outcome.and_then(|(out, _, _)| out.solution);
         }
         if shared[1] >= u64::from(u32::MAX) {
-            return Err(Failure::input("the board has no solution"));
+            return Err(Failed::Input("the board has no solution".into()));
         }
         threshold = shared[1] as u32;
     };
@@ -212,13 +196,13 @@ struct IdaJsonResult<'a> {
 }
 
 fn report(
-    plan: &RunPlan,
+    session: &dyn Session,
     spec: &PuzzleSpec,
     r: &IdaResult,
     machine: &str,
     totals: &Totals,
     one_pe: bool,
-) -> Result<(), Failure> {
+) -> Result<(), Failed> {
     let name = match spec.korf {
         Some(k) => format!("puzzle15 Korf #{k}"),
         None => "puzzle15".to_string(),
@@ -240,8 +224,9 @@ fn report(
             matches: r.generated == nodes,
         });
     }
-    if plan.out.json {
-        output::print_json(&IdaJson {
+    let json = session.json();
+    if json {
+        session.print_json(&IdaJson {
             app: name,
             result: IdaJsonResult {
                 length: r.moves.len(),
@@ -267,18 +252,19 @@ fn report(
         );
     }
     if !solves(&spec.tiles, &r.moves) {
-        return Err(Failure::wrong(
-            "the reported moves do not solve the puzzle (a treesplit bug)",
+        return Err(Failed::Wrong(
+            "the reported moves do not solve the puzzle (a treesplit bug)".into(),
         ));
     }
     for check in checks {
-        let check = Some(check);
-        if !plan.out.json {
-            print_published(&check);
+        if !json {
+            println!("{}", check.line());
         }
-        verdict(&check)?;
+        if let Some(wrong) = check.mismatch() {
+            return Err(Failed::Wrong(wrong));
+        }
     }
-    if !plan.out.json && !totals.termination_delays.is_empty() {
+    if !json && !totals.termination_delays.is_empty() {
         println!(
             "termination (or stop) detected after the last unit: {}",
             totals

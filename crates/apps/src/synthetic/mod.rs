@@ -13,11 +13,11 @@ use std::fmt;
 use treesplit::{Context, Outcome, Task};
 
 /// How split ratios are chosen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 pub enum SplitRule {
-    /// f uniform in [α, 1−α], from a hash of the range and the seed.
+    /// Split fraction uniform in [α, 1−α].
     Random,
-    /// f = α: the requester always gets the small part.
+    /// Always α: the requester gets the small part.
     Adversarial,
 }
 
@@ -186,3 +186,5 @@ impl Task for Synthetic {
         Some(rest)
     }
 }
+
+pub mod app;

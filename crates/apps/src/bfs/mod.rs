@@ -550,3 +550,6 @@ mod tests {
         assert_eq!((g.vertices(), g.edges()), (3, 2));
     }
 }
+
+pub mod app;
+pub mod levels;

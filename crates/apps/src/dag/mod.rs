@@ -349,3 +349,5 @@ mod tests {
         );
     }
 }
+
+pub mod app;

@@ -1,0 +1,53 @@
+//! The command line's face of task DAGs: its subcommand's arguments and how they
+//! become an instance.
+
+/// `treesplit run|sim dag`: a task DAG, run by a DAG scheduler rather than a tree balancer
+/// (the command line plans it itself from [`DagArgs`]).
+pub struct App;
+
+/// A task DAG (paper 001 §14.6) run by a DAG scheduler (--balancer master-worker,
+/// random-static or work-stealing): a Standard Task Graph file, --multiply K or --random N.
+#[derive(Debug, clap::Args)]
+pub struct DagArgs {
+    /// A DAG in Standard Task Graph format (Tobita–Kasahara; `-`: standard input).
+    #[arg(required_unless_present_any = ["multiply", "random"], conflicts_with_all = ["multiply", "random"])]
+    pub file: Option<std::path::PathBuf>,
+    /// The DAG of recursive multiplication of two 2^K-digit numbers (Fig. 14.7 is K = 1).
+    #[arg(long, value_name = "K", conflicts_with = "random")]
+    pub multiply: Option<u32>,
+    /// A random layered DAG of N tasks (seeded by --seed).
+    #[arg(long, value_name = "N")]
+    pub random: Option<u64>,
+    /// Threads and MPI: the busy work per unit of cost (e.g. 10us, 500ns, 1ms); the
+    /// simulator takes a unit of cost as a unit of virtual time.
+    #[arg(long, value_name = "TIME")]
+    pub unit: Option<String>,
+    /// Also find an optimal schedule on the same PEs (branch-and-bound run on treesplit's
+    /// threads; exponential, so for DAGs of at most 32 tasks) and report the ratio to it.
+    #[arg(long)]
+    pub optimal: bool,
+}
+
+impl crate::app::App for App {
+    fn name(&self) -> &'static str {
+        "dag"
+    }
+
+    fn command(&self) -> clap::Command {
+        crate::app::command::<DagArgs>(self.name())
+    }
+
+    fn reads_stdin(&self, args: &clap::ArgMatches) -> bool {
+        crate::app::typed::<DagArgs>(args)
+            .is_ok_and(|a| a.file.as_deref() == Some(std::path::Path::new("-")))
+    }
+
+    /// A task DAG is no tree-shaped instance: `run|sim dag` plan it from [`DagArgs`].
+    fn parse(
+        &self,
+        _args: &clap::ArgMatches,
+        _given: &dyn Fn(&str) -> bool,
+    ) -> Result<crate::AppSpec, String> {
+        Err("a task DAG runs with `treesplit run dag` or `treesplit sim dag` only (its schedulers are not tree balancers)".into())
+    }
+}

@@ -1,0 +1,85 @@
+//! The command line's face of the Mandelbrot set: its subcommand's arguments and how they
+//! become an instance.
+
+use super::MandelParams;
+
+/// `treesplit run mandelbrot [--n N] [--png FILE] …`.
+pub struct App;
+
+/// The Mandelbrot set on an n×n grid c(j,k) = z0 + (j + i·k)·a0/n (paper 001 §14.1.2):
+/// points in the set and steps in all, bit-identical on every machine.
+#[derive(Debug, clap::Args)]
+struct Args {
+    /// Grid points per side.
+    #[arg(long, default_value_t = 1024)]
+    n: u64,
+    /// The lower left corner z0 as RE,IM.
+    #[arg(long, default_value = "-2,-1.25", allow_hyphen_values = true)]
+    z0: String,
+    /// The side length a0 of the square.
+    #[arg(long, default_value_t = 2.5, allow_hyphen_values = true)]
+    a0: f64,
+    /// The most steps per point (t̂).
+    #[arg(long = "max-iter", default_value_t = 1000)]
+    max_iter: u64,
+    /// Draw the set to this PNG file (computed again after the run, with rayon).
+    #[arg(long)]
+    png: Option<std::path::PathBuf>,
+}
+
+impl crate::app::App for App {
+    fn name(&self) -> &'static str {
+        "mandelbrot"
+    }
+
+    fn command(&self) -> clap::Command {
+        crate::app::command::<Args>(self.name())
+    }
+
+    fn parse(
+        &self,
+        args: &clap::ArgMatches,
+        _given: &dyn Fn(&str) -> bool,
+    ) -> Result<crate::AppSpec, String> {
+        let Args {
+            n,
+            z0,
+            a0,
+            max_iter,
+            png,
+        } = crate::app::typed(args)?;
+        let bad = || format!("mandelbrot --z0 expects RE,IM (two numbers), got '{z0}'");
+        let (re, im) = z0.split_once(',').ok_or_else(bad)?;
+        let part = |s: &str| s.trim().parse::<f64>().map_err(|_| bad());
+        let params = MandelParams {
+            n,
+            z0_re: part(re)?,
+            z0_im: part(im)?,
+            a0,
+            max_iter,
+        };
+        params.validate()?;
+        if let Some(path) = &png {
+            let png_ext = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+            if !png_ext {
+                return Err(format!(
+                    "mandelbrot --png {}: the file name must end in .png",
+                    path.display()
+                ));
+            }
+            if params.n > 1 << 14 {
+                return Err(format!(
+                    "mandelbrot --png draws one pixel per point: --n {} is more than 16384 pixels a side",
+                    params.n
+                ));
+            }
+        }
+        Ok(crate::AppSpec::Mandelbrot(crate::spec::MandelSpec {
+            params,
+            png,
+        }))
+    }
+}

@@ -1,0 +1,76 @@
+//! The command line's face of UTS: its subcommand's arguments and how they
+//! become an instance.
+
+use super::UtsParams;
+
+/// `treesplit run uts [TREE] [-t …]`.
+pub struct App;
+
+/// UTS, Unbalanced Tree Search: a named tree (T1, T3, T1L, …) and/or UTS flags.
+#[derive(Debug, clap::Args)]
+struct Args {
+    /// A named tree (see `treesplit trees`); flags given beside it override its values.
+    tree: Option<String>,
+    /// Tree type: 0 binomial, 1 geometric, 2 hybrid.
+    #[arg(short = 't')]
+    t: Option<String>,
+    /// Shape of geometric trees: 0 linear, 1 expdec, 2 cyclic, 3 fixed.
+    #[arg(short = 'a')]
+    a: Option<String>,
+    /// Depth parameter d.
+    #[arg(short = 'd')]
+    d: Option<String>,
+    /// Root branching factor b0.
+    #[arg(short = 'b')]
+    b: Option<String>,
+    /// Binomial: probability that a node has children.
+    #[arg(short = 'q')]
+    q: Option<String>,
+    /// Binomial: number of children of a node that has any.
+    #[arg(short = 'm')]
+    m: Option<String>,
+    /// Root seed.
+    #[arg(short = 'r')]
+    r: Option<String>,
+    /// Hybrid: depth fraction where geometric turns binomial.
+    #[arg(short = 'f')]
+    f: Option<String>,
+}
+
+impl crate::app::App for App {
+    fn name(&self) -> &'static str {
+        "uts"
+    }
+
+    fn command(&self) -> clap::Command {
+        crate::app::command::<Args>(self.name())
+    }
+
+    /// The tree, checked to be small enough to run to the end unless a run limit was given.
+    fn parse(
+        &self,
+        args: &clap::ArgMatches,
+        given: &dyn Fn(&str) -> bool,
+    ) -> Result<crate::AppSpec, String> {
+        let a: Args = crate::app::typed(args)?;
+        let mut flags: Vec<String> = a.tree.iter().cloned().collect();
+        for (flag, value) in [
+            ("-t", a.t),
+            ("-a", a.a),
+            ("-d", a.d),
+            ("-b", a.b),
+            ("-q", a.q),
+            ("-m", a.m),
+            ("-r", a.r),
+            ("-f", a.f),
+        ] {
+            if let Some(v) = value {
+                flags.push(flag.to_string());
+                flags.push(v);
+            }
+        }
+        let params = UtsParams::parse(&flags)?;
+        params.check_size(given("max_units") || given("time_limit"))?;
+        Ok(crate::AppSpec::Uts(params))
+    }
+}

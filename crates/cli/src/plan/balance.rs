@@ -1,0 +1,294 @@
+//! Part of the plan layer: the balancer configuration of a run ([`Balance`]), from the
+//! balancer flags with the machine's defaults (Δt, round, neighbourhood), for any P and any
+//! balancer, and the simulated machine its options describe ([`sim_machine`]).
+
+use super::one_pes;
+use super::pe_list::parse_pe_list;
+use crate::flags::{BalancerName, BalancerOpts, LimitFlags, SimOpts};
+use crate::output::{self, Failure};
+use treesplit::config::{
+    Adaptive, BundleRule, Embedding, PermutationKind, PhaseSync, StaticPermutation,
+    TerminationKind, MAX_H,
+};
+use treesplit::machine::sim::{embedding, Delay, MessageLength, Topology};
+use treesplit::task::bag::theorem3_h;
+use treesplit::{Balancer, BalancerKind, Config, Jobs, PollingOptions, SimConfig};
+
+/// The balancer configuration for any P and any balancer: the options the flags gave, with
+/// the machine's defaults applied. Each balancer takes the options it has a place for (the
+/// rules have rejected the ones given that none of the chosen balancers reads).
+#[derive(Debug, Clone)]
+pub struct Balance {
+    kind: BalancerKind,
+    delta_t: u64,
+    seed: u64,
+    termination: TerminationKind,
+    polling: PollingOptions,
+    round: u64,
+    /// Poll-and-shuffle's phase (the round, or, in the simulator, the network's default).
+    shuffle_round: u64,
+    neighbourhood: Topology,
+    permutation: PermutationKind,
+    sync: PhaseSync,
+    adaptive: Option<Adaptive>,
+    embedding: Embedding,
+    jobs: JobsPlan,
+    static_permutation: StaticPermutation,
+    bundle: BundleRule,
+    splittable: bool,
+    limits: Option<LimitFlags>,
+}
+
+/// Where a static balancer's number of jobs comes from.
+#[derive(Debug, Clone, Copy)]
+enum JobsPlan {
+    Given(Jobs),
+    /// `--h-from-alpha A`: Theorem 3's depth for α = A and the run's P.
+    FromAlpha(f64),
+}
+
+impl Balance {
+    /// The run configuration of the chosen balancer for `pes` PEs (checked, but for a static
+    /// balancer's number of jobs, which may still come from the root).
+    pub fn config(&self, pes: usize) -> Result<Config, Failure> {
+        self.config_for(self.kind, pes)
+    }
+
+    /// The run configuration of balancer `kind` for `pes` PEs.
+    pub fn config_for(&self, kind: BalancerKind, pes: usize) -> Result<Config, Failure> {
+        let polling = self.polling;
+        let round = self.round;
+        let jobs = match self.jobs {
+            JobsPlan::Given(jobs) => jobs,
+            JobsPlan::FromAlpha(alpha) => {
+                let h = theorem3_h(alpha, pes);
+                if h > MAX_H {
+                    return Err(Failure::input(format!(
+                        "--h-from-alpha {alpha:e}: Theorem 3 of paper 004 asks for more than the 2^{MAX_H} jobs supported; give a larger α or --h"
+                    )));
+                }
+                Jobs::Depth(h)
+            }
+        };
+        let balancer = match kind {
+            BalancerKind::RandomPolling => Balancer::RandomPolling { polling },
+            BalancerKind::NeighbourPolling => Balancer::NeighbourPolling {
+                polling,
+                neighbourhood: self.neighbourhood,
+            },
+            BalancerKind::GlobalRoundRobin => Balancer::GlobalRoundRobin { polling },
+            BalancerKind::RandomShift => Balancer::RandomShift { polling, round },
+            BalancerKind::PollAndShuffle => Balancer::PollAndShuffle {
+                polling,
+                round: self.shuffle_round,
+                permutation: self.permutation,
+                adaptive: self.adaptive,
+                sync: self.sync,
+                embedding: self.embedding,
+            },
+            BalancerKind::RandomStatic => Balancer::RandomStatic {
+                jobs,
+                permutation: self.static_permutation,
+            },
+            BalancerKind::Block => Balancer::Block { jobs },
+            BalancerKind::RoundRobin => Balancer::RoundRobin { jobs },
+            BalancerKind::RandomAssignment => Balancer::RandomAssignment { jobs },
+            BalancerKind::MasterWorker => Balancer::MasterWorker {
+                jobs,
+                bundle: self.bundle,
+            },
+            BalancerKind::PrefixSum => Balancer::PrefixSum {
+                jobs,
+                splittable: self.splittable,
+            },
+        };
+        let mut config = Config::new(pes)
+            .balancer(balancer)
+            .delta_t(self.delta_t)
+            .seed(self.seed)
+            .termination(self.termination);
+        if let Some(l) = self.limits {
+            config.max_units = l.max_units;
+            config.time_limit = l.time_limit;
+            config.check = l.check;
+        }
+        config
+            .validate_options()
+            .map_err(|e| Failure::input(output::config_error(&e)))?;
+        Ok(config)
+    }
+
+    /// The balancer.
+    pub fn balancer(&self) -> BalancerKind {
+        self.kind
+    }
+
+    /// Whether the run checks the task's contract and its answer (`--check`).
+    pub fn checks(&self) -> bool {
+        self.limits.is_some_and(|l| l.check)
+    }
+
+    /// Runs get the limits and contract checks of `limits` (`--max-units`, `--time-limit`,
+    /// `--check`), checked.
+    pub(super) fn with_limits(mut self, limits: LimitFlags) -> Result<Self, Failure> {
+        self.limits = Some(limits);
+        self.config(1)?;
+        Ok(self)
+    }
+}
+
+/// The balancer options with the machine's defaults (Δt, round, neighbourhood).
+pub(super) fn balance(
+    o: &BalancerOpts,
+    seed: Option<u64>,
+    default_delta_t: u64,
+    default_round: u64,
+    default_neighbourhood: Topology,
+) -> Result<Balance, Failure> {
+    let neighbourhood = match &o.neighbourhood {
+        Some(n) => n.parse().map_err(Failure::input)?,
+        None => default_neighbourhood,
+    };
+    if let Some(alpha) = o.h_from_alpha {
+        if !(alpha > 0.0 && alpha <= 0.5) {
+            return Err(Failure::input(format!(
+                "--h-from-alpha must be in (0, 0.5], got {alpha}"
+            )));
+        }
+    }
+    if let Some(q) = o.jobs_per_pe.filter(|&q| q > 1 << MAX_H) {
+        return Err(Failure::input(format!(
+            "--q {q} jobs per PE is more than the supported 2^{MAX_H} jobs in all"
+        )));
+    }
+    let jobs = match (o.h, o.jobs_per_pe, o.h_from_alpha) {
+        (Some(h), _, _) => JobsPlan::Given(Jobs::Depth(h)),
+        (None, Some(q), _) => JobsPlan::Given(Jobs::PerPe(q)),
+        (None, None, Some(alpha)) => JobsPlan::FromAlpha(alpha),
+        (None, None, None) => JobsPlan::Given(Jobs::FromEstimates),
+    };
+    let kind = match o.balancer {
+        BalancerName::Tree(kind) => kind,
+        BalancerName::Dag(s) => {
+            return Err(Failure::input(format!(
+                "--balancer {s} schedules task DAGs only (`treesplit run|sim dag`)"
+            )))
+        }
+    };
+    let balance = Balance {
+        kind,
+        delta_t: o.delta_t.unwrap_or(default_delta_t),
+        seed: seed.unwrap_or(1),
+        termination: o.termination,
+        polling: PollingOptions {
+            trim: o.trim,
+            fast_init: o.fast_init,
+        },
+        round: o.round.unwrap_or(default_round),
+        shuffle_round: o.round.unwrap_or(default_round),
+        neighbourhood,
+        permutation: o.permutation.unwrap_or(match o.sync {
+            PhaseSync::Global => PermutationKind::Messages,
+            PhaseSync::Local => PermutationKind::Pseudorandom,
+        }),
+        sync: o.sync,
+        adaptive: o.adaptive.then_some(Adaptive {
+            c: o.adaptive_c,
+            gamma: o.adaptive_gamma,
+        }),
+        embedding: Embedding::Network,
+        jobs,
+        static_permutation: o.static_permutation,
+        bundle: o.bundle,
+        splittable: !o.atomic_jobs,
+        limits: None,
+    };
+    balance.config(1)?;
+    Ok(balance)
+}
+
+/// The simulated machine and the balancer configuration the simulator options describe.
+pub(super) fn sim_machine(o: &SimOpts) -> Result<(usize, SimConfig, Balance), Failure> {
+    let pes = one_pes(&o.common, || 64)?;
+    let topology: Topology = o.net.parse().map_err(Failure::input)?;
+    let delay: Delay = o.delay.parse().map_err(Failure::input)?;
+    if o.routing.is_some() && o.byte_time.is_none() {
+        return Err(Failure::input(
+            "--routing applies only with --byte-time (it says how message length is charged)",
+        ));
+    }
+    if let Some(b) = o.byte_time.filter(|b| !(b.is_finite() && *b >= 0.0)) {
+        return Err(Failure::input(format!(
+            "--byte-time must be a non-negative number, got {b}"
+        )));
+    }
+    let length = o.byte_time.map(|byte_time| MessageLength {
+        byte_time,
+        routing: o.routing.unwrap_or_default(),
+    });
+    let sim = SimConfig {
+        topology,
+        t_rout: o.t_rout,
+        t_hop: o.t_hop,
+        t_split: o.t_split,
+        t_send: o.t_send,
+        t_recv: o.t_recv,
+        delay,
+        length,
+        slow: parse_pe_list(&o.slow, "slow PE")
+            .map_err(|e| Failure::input(format!("--slow: {e}")))?,
+        slow_links: parse_pe_list(&o.slow_links, "slow link")
+            .map_err(|e| Failure::input(format!("--slow-links: {e}")))?,
+        ..SimConfig::default()
+    };
+    if !(0.0..=1.0).contains(&o.empty_splits) {
+        return Err(Failure::input(format!(
+            "--empty-splits must be a fraction in [0, 1], got {}",
+            o.empty_splits
+        )));
+    }
+    // On a crossbar every PE is a neighbour; neighbour polling then means a ring.
+    let neighbourhood = if topology == Topology::Crossbar {
+        Topology::Ring
+    } else {
+        topology
+    };
+    let delta_t = o.balance.delta_t.unwrap_or(o.t_rout.max(1));
+    // A round must fit a request, the victim's next poll, a split and the answer.
+    let default_round = o
+        .t_rout
+        .saturating_mul(2)
+        .saturating_add(o.t_split)
+        .saturating_add(delta_t);
+    let mut balance = balance(
+        &o.balance,
+        o.common.seed,
+        delta_t,
+        default_round,
+        neighbourhood,
+    )?;
+    // Poll-and-shuffle on the network (paper 002 §4): its hypercube embedding, and without
+    // --round a phase as long as the network's most expensive kept phase asks for.
+    balance.embedding = o.embedding.unwrap_or_default();
+    if let Some(c) = o.phase_c {
+        if !(c.is_finite() && c > 0.0 && c <= 1e6) {
+            return Err(Failure::input(format!(
+                "--phase-c must be a positive number (at most 10^6), got {c}"
+            )));
+        }
+    }
+    if o.balance.round.is_none() && balance.embedding == Embedding::Network {
+        let t_hop = o.t_hop.unwrap_or(o.t_rout);
+        balance.shuffle_round = embedding::default_round(
+            topology,
+            pes,
+            balance.embedding,
+            (t_hop, o.t_split, delta_t),
+            o.phase_c.unwrap_or(embedding::DEFAULT_PHASE_C),
+        );
+    }
+    balance.config(pes)?;
+    sim.validate(pes)
+        .map_err(|e| Failure::input(output::config_error(&e)))?;
+    Ok((pes, sim, balance))
+}

@@ -1,0 +1,210 @@
+//! Unit tests of planning: command lines → plans or bad-input errors, in a fixed environment
+//! (no process environment, no files: the instances here are generated in memory).
+
+use super::{plan_in, Env, MachinePlan, Plan};
+use crate::flags;
+use crate::output::Failure;
+
+/// Plan `line` (the words after `treesplit`) in `env`.
+fn plan_with(line: &str, env: &Env) -> Result<Plan, Failure> {
+    let words = std::iter::once("treesplit").chain(line.split_whitespace());
+    let (cli, given) = flags::parse_from(words).expect("a command line clap accepts");
+    plan_in(cli, &given, env)
+}
+
+/// Plan `line` on a machine of 4 cores.
+fn plan(line: &str) -> Result<Plan, Failure> {
+    plan_with(line, &Env::fixed(4))
+}
+
+/// The bad-input message planning gives for `line`.
+fn refused(line: &str) -> String {
+    match plan(line) {
+        Ok(_) => panic!("`{line}` was planned"),
+        Err(f) => {
+            assert_eq!(f.code, crate::output::BAD_INPUT, "{line}: {}", f.message);
+            f.message
+        }
+    }
+}
+
+fn run_plan(line: &str) -> super::RunPlan {
+    match plan(line) {
+        Ok(Plan::Run(p)) => p,
+        Ok(_) => panic!("`{line}` is not a run"),
+        Err(f) => panic!("`{line}`: {}", f.message),
+    }
+}
+
+#[test]
+fn threads_default_to_the_cores_and_take_the_apps_delta_t() {
+    let p = run_plan("run nqueens 8");
+    assert!(matches!(p.machine, MachinePlan::Threads { pes: 4, .. }));
+    let config = p.balance.config(4).unwrap();
+    assert_eq!(config.delta_t, p.app.default_delta_t());
+    assert_eq!(p.app.describe(), "nqueens 8");
+}
+
+#[test]
+fn oversubscribed_threads_are_a_note_unless_quiet() {
+    let env = Env::fixed(2);
+    plan_with("run nqueens 6 --pes 9", &env).ok().unwrap();
+    let notes = env.notes.take();
+    assert_eq!(notes.len(), 1);
+    assert!(notes[0].contains("9 threads on 2 cores"), "{notes:?}");
+    plan_with("run nqueens 6 --pes 9 --quiet", &env)
+        .ok()
+        .unwrap();
+    assert!(env.notes.take().is_empty());
+}
+
+#[test]
+fn fault_injection_is_refused_outside_run() {
+    let env = Env {
+        fault: Some("panic:0:1".into()),
+        ..Env::fixed(4)
+    };
+    let err = plan_with("sim nqueens 6", &env).err().unwrap();
+    assert!(err.message.starts_with("TREESPLIT_FAULT=panic:0:1 is set"));
+    assert!(err
+        .message
+        .contains("not to `treesplit sim` (the simulator)"));
+    assert!(plan_with("run nqueens 6", &env).is_ok());
+}
+
+#[test]
+fn a_launcher_job_needs_the_mpi_machine() {
+    let env = Env {
+        launcher_size: 3,
+        ..Env::fixed(4)
+    };
+    let err = plan_with("run nqueens 6", &env).err().unwrap();
+    assert!(err.message.contains("one of 3 started by an MPI launcher"));
+}
+
+#[test]
+fn balancer_options_apply_only_to_balancers_that_read_them() {
+    assert_eq!(
+        refused("run nqueens 6 --balancer random-static --trim 2"),
+        "--trim does not apply to --balancer random-static: only the polling balancers serve requests (use it with --balancer random-polling, neighbour-polling, global-round-robin, random-shift or poll-and-shuffle)"
+    );
+    assert!(refused("sim nqueens 6 --bundle fixed:2")
+        .starts_with("--bundle does not apply to --balancer random-polling"));
+    assert!(plan("run nqueens 6 --balancer master-worker --bundle fixed:2").is_ok());
+    assert_eq!(
+        refused("compare nqueens 6 --balancers block,block"),
+        "--balancers names block twice (each balancer runs once)"
+    );
+}
+
+#[test]
+fn applications_refuse_what_they_cannot_do() {
+    assert!(refused("sim bfs --rmat 4 --trace t.json").starts_with("--trace does not apply to bfs"));
+    assert!(refused("run bfs --rmat 4 --pes 2 --max-units 5")
+        .starts_with("--max-units does not apply to bfs"));
+    assert!(refused("run puzzle15 --korf 1 --pes 2 --checkpoint c")
+        .starts_with("--checkpoint does not apply to puzzle15"));
+    assert!(refused("compare bfs --rmat 4").starts_with("compare does not apply to bfs"));
+    assert!(refused("bench hashtable --keys 10").starts_with("bench does not apply to hashtable"));
+    assert!(refused("bench golomb 5 --rayon-depth 2").starts_with("--rayon-depth applies only to"));
+    assert!(refused("run dag --multiply 1 --balancer random-polling")
+        .contains("balances tree-shaped computations"));
+}
+
+#[test]
+fn the_hash_table_takes_q_as_its_own_and_adapts_to_p() {
+    let p = run_plan("sim hashtable --keys 1000 --q 4 --pes 8");
+    assert!(
+        p.app.describe().contains("m = P·q = 32 buckets"),
+        "{}",
+        p.app.describe()
+    );
+    assert!(refused("sim hashtable --keys 1000 --pes 8").contains("hashtable needs --q Q"));
+    // Elsewhere --q is a static balancer's jobs per PE.
+    assert!(refused("sim nqueens 6 --q 4")
+        .starts_with("--q does not apply to --balancer random-polling"));
+}
+
+#[test]
+fn the_simulator_spins_synthetic_units_once_unless_asked() {
+    let p = run_plan("sim synthetic --work 1000");
+    assert!(
+        p.app.describe().contains("--spin 1 "),
+        "{}",
+        p.app.describe()
+    );
+    let p = run_plan("sim synthetic --work 1000 --spin 3");
+    assert!(
+        p.app.describe().contains("--spin 3 "),
+        "{}",
+        p.app.describe()
+    );
+    let p = run_plan("run synthetic --work 1000");
+    assert!(
+        p.app.describe().contains("--spin 16 "),
+        "{}",
+        p.app.describe()
+    );
+}
+
+#[test]
+fn sequential_runs_take_no_machine_flags() {
+    let p = run_plan("run nqueens 6 --sequential");
+    assert!(matches!(p.machine, MachinePlan::Sequential));
+    assert!(refused("run nqueens 6 --sequential --pes 2")
+        .starts_with("--pes does not apply with --sequential"));
+    // The hash table's --q and --seed are its own, even sequentially.
+    assert!(plan("run hashtable --keys 100 --q 2 --seed 3 --sequential").is_ok());
+}
+
+#[test]
+fn pes_is_one_number_except_for_depth() {
+    assert!(refused("sim nqueens 6 --pes 2,4").starts_with("--pes takes one number here"));
+    match plan("depth --pes 4,8 --work 1000") {
+        Ok(Plan::Depth(d)) => assert_eq!(d.pes, vec![4, 8]),
+        _ => panic!("depth was not planned"),
+    }
+    assert_eq!(
+        refused("depth --pes 1"),
+        "--pes needs a list of PE counts, each at least 2"
+    );
+}
+
+#[test]
+fn balancer_flags_come_from_the_clap_definitions() {
+    use super::rules::{all_balancer_flags, flag, BALANCER_OPTIONS};
+    let all = all_balancer_flags();
+    assert_eq!(all.len(), 18, "{all:?}");
+    for pair in [
+        ("balancer", "--balancer"),
+        ("delta_t", "--delta-t"),
+        ("jobs_per_pe", "--q"),
+        ("h", "--h"),
+        ("atomic_jobs", "--atomic-jobs"),
+    ] {
+        assert!(all.contains(&pair), "{pair:?} in {all:?}");
+    }
+    for o in BALANCER_OPTIONS {
+        assert!(flag(o.id).starts_with("--"), "{} has no flag", o.id);
+    }
+    assert_eq!(flag("phase_c"), "--phase-c");
+}
+
+#[test]
+fn task_dags_take_no_tree_balancer_options() {
+    for flag in [
+        "--trim 2",
+        "--h 3",
+        "--embedding network",
+        "--max-units 9",
+        "--termination response-tree",
+    ] {
+        let line = format!("sim dag --multiply 1 --balancer work-stealing {flag}");
+        let name = flag.split_whitespace().next().unwrap();
+        assert!(
+            refused(&line).starts_with(&format!("{name} does not apply to task DAGs")),
+            "{line}"
+        );
+    }
+    assert!(plan("sim dag --multiply 1 --balancer work-stealing --delta-t 5 --seed 2").is_ok());
+}
