@@ -19,6 +19,7 @@ use crate::dag::DagTask;
 use crate::driver::PeEnd;
 use crate::error::{catch_quietly, panic_error, Limit, Partial, RunError};
 use crate::piece::{Fresh, Piece, Yield};
+use crate::protocol::assignment::cutter::{Cutter, Probe};
 use crate::stats::{PeStats, Report};
 use crate::task::bag::{resolve, resolve_depth};
 use crate::task::Task;
@@ -99,8 +100,11 @@ pub(crate) fn run<T: Task, B: Backend>(
         })?,
     };
     let config = &resolved.config;
-    let root = root.filter(|_| holds_root).map(|root| {
-        let piece = Piece::new(root);
+    let root = root.filter(|_| holds_root).map(Piece::new);
+    let few_jobs = root
+        .as_ref()
+        .and_then(|root| few_jobs(root, config, Fresh::of::<T::Output>()));
+    let root = root.map(|piece| {
         if config.check {
             Checked::root(piece)
         } else {
@@ -123,6 +127,7 @@ pub(crate) fn run<T: Task, B: Backend>(
     };
     let mut report = report.map_output(Yield::into_typed::<T::Output>);
     report.notes.extend(resolved.note);
+    report.notes.extend(few_jobs);
     match limit {
         Some(limit) => {
             let remaining: Vec<T> = remaining.into_iter().map(Piece::into_typed).collect();
@@ -133,6 +138,29 @@ pub(crate) fn run<T: Task, B: Backend>(
         }
         None => Ok(Some((report, extra))),
     }
+}
+
+/// For a static balancer whose bag holds fewer non-empty jobs than there are PEs, a sentence
+/// saying so: the root cut as the PEs cut it (`protocol::assignment::cutter`, pieces worked
+/// until they split), on a copy, counting jobs up to P.
+fn few_jobs(root: &Piece, config: &Config, fresh: Fresh) -> Option<String> {
+    let m = config.jobs().filter(|_| config.dag.is_none())?;
+    let p = config.pes as u64;
+    let probe = Probe::new(config.delta_t, fresh, 0);
+    let jobs = Cutter::new(root, m, 0..m)
+        .probing(Some(probe))
+        .take(config.pes)
+        .count() as u64;
+    (jobs < p).then(|| {
+        let plural = |n: u64| if n == 1 { "" } else { "s" };
+        format!(
+            "{}: the root splits into only {jobs} non-empty job{} of {m}, fewer than the {p} PEs: {} PE{} get none",
+            config.balancer.kind(),
+            plural(jobs),
+            p - jobs,
+            plural(p - jobs)
+        )
+    })
 }
 
 /// The machine's erased run, a panic there becoming an error (compiled once per machine).
