@@ -203,6 +203,10 @@ where
         if plan.timeline.trace.is_some() || (plan.timeline.gantt.is_some() && !sim) {
             config = config.trace(DEFAULT_TRACE_CAPACITY);
         }
+        if sim {
+            // Refuse a simulation the machine cannot hold, or shorten its trace rings.
+            config = super::sim_memory::fit(config, &notes)?;
+        }
         if !sim {
             // SIGTERM, SIGINT and SIGUSR1 stop a real run cleanly (a checkpoint, if asked for).
             config = config.interrupt(super::checkpoint::interrupt_flag()?);

@@ -20,6 +20,7 @@ use crate::driver::PeEnd;
 use crate::ended::{self, Limit, Stopped};
 use crate::error::{catch_quietly, panic_error, RunError};
 use crate::piece::{Fresh, Piece, Yield};
+use crate::protocol::assignment::cutter::{Cutter, Probe};
 use crate::protocol::Env;
 use crate::stats::{PeStats, Report};
 use crate::task::bag::{resolve, resolve_depth, Resolved};
@@ -117,8 +118,12 @@ pub(crate) fn run<T: Task, B: Backend>(
         })?,
     };
     let config = &resolved.config;
-    let root = root.filter(|_| holds_root).map(|root| {
-        let piece = Piece::new(root);
+    let root = root.filter(|_| holds_root).map(Piece::new);
+    let few_jobs = root
+        .as_ref()
+        .filter(|_| env.dag.is_none())
+        .and_then(|root| few_jobs(root, config, Fresh::of::<T::Output>()));
+    let root = root.map(|piece| {
         if config.check {
             Checked::root(piece)
         } else {
@@ -142,6 +147,7 @@ pub(crate) fn run<T: Task, B: Backend>(
     };
     let mut report = report.map_output(Yield::into_typed::<T::Output>);
     report.notes.extend(resolved.note);
+    report.notes.extend(few_jobs);
     let ended = match limit {
         Some(limit) => ended::Ended::Stopped(Stopped {
             limit,
@@ -151,6 +157,29 @@ pub(crate) fn run<T: Task, B: Backend>(
         None => ended::Ended::Finished(report),
     };
     Ok(Typed::Here(Box::new(ended), extra))
+}
+
+/// For a static balancer whose bag holds fewer non-empty jobs than there are PEs, a sentence
+/// saying so: the root cut as the PEs cut it (`protocol::assignment::cutter`, pieces worked
+/// until they split), on a copy, counting jobs up to P.
+fn few_jobs(root: &Piece, config: &Config, fresh: Fresh) -> Option<String> {
+    let m = config.jobs()?;
+    let p = config.pes as u64;
+    let probe = Probe::new(config.delta_t, fresh, 0);
+    let jobs = Cutter::new(root, m, 0..m)
+        .probing(Some(probe))
+        .take(config.pes)
+        .count() as u64;
+    (jobs < p).then(|| {
+        let plural = |n: u64| if n == 1 { "" } else { "s" };
+        format!(
+            "{}: the root splits into only {jobs} non-empty job{} of {m}, fewer than the {p} PEs: {} PE{} get none",
+            config.balancer.kind(),
+            plural(jobs),
+            p - jobs,
+            plural(p - jobs)
+        )
+    })
 }
 
 /// The machine's erased run, a panic there becoming an error (compiled once per machine).

@@ -164,6 +164,10 @@ pub(crate) enum Step {
 pub(crate) struct Costs {
     /// Splits done: on request, and when cutting jobs from a root copy.
     pub splits: u64,
+    /// Work units done that no work slice reports: pieces worked to make them split while
+    /// cutting a bag (`assignment::cutter`), on copies whose work another PE is credited with,
+    /// or outside a slice (a master cutting the jobs it hands out).
+    pub cut_work: u64,
 }
 
 /// A per-PE load-balancing state machine.

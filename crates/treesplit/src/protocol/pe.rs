@@ -193,6 +193,20 @@ impl PeCore {
         self.costs.splits += n;
     }
 
+    /// Work done while cutting a bag that this PE is credited with: `units` work units of
+    /// the run and their `output` (merged into this PE's accumulator).
+    pub(crate) fn credit_work(&mut self, units: u64, output: Option<Yield>) {
+        self.counters.work_units += units;
+        if let Some(output) = output {
+            self.output.merge(output);
+        }
+    }
+
+    /// Charge `units` of work no slice reports as costs (see [`Costs::cut_work`]).
+    pub(crate) fn charge_work(&mut self, units: u64) {
+        self.costs.cut_work += units;
+    }
+
     /// The costs since the last call.
     pub(crate) fn take_costs(&mut self) -> Costs {
         std::mem::take(&mut self.costs)

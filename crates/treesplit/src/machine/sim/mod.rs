@@ -19,7 +19,8 @@
 //! driver's transport), `events.rs` and `queue.rs` its event queue (a calendar of one bucket
 //! per time unit, a heap beyond it: events leave in (time, PE, kind, sender) order),
 //! `network.rs` the latencies, `timeline.rs` what is recorded over time, `huge_pages.rs` the
-//! memory hints for many PEs, `adversary.rs` the adversarial splitter.
+//! memory hints for many PEs, `memory.rs` the estimate of a run's memory, `adversary.rs` the
+//! adversarial splitter.
 //!
 //! Every poll of a busy PE's queue is a point where a message may have arrived, so every work
 //! slice ends at a slice end of its own; the reports are identical whatever the engine's
@@ -43,6 +44,7 @@ pub mod adversary;
 mod engine;
 mod events;
 mod huge_pages;
+pub mod memory;
 pub mod network;
 mod queue;
 mod report;
@@ -50,6 +52,7 @@ pub mod timeline;
 mod world;
 
 pub use crate::protocol::polling::embedding;
+pub use memory::{estimate_memory, MemoryEstimate};
 pub use network::{Delay, MessageLength, Network, Routing, Topology};
 pub use report::{RequestQueue, SimReport, Theorem1};
 pub use timeline::{Activity, Segment};

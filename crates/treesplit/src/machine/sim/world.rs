@@ -12,7 +12,7 @@ use super::SimConfig;
 use crate::driver::{Envelope, Flow, Handled, Incoming, PeDriver, Slice, Transport};
 use crate::error::RunError;
 use crate::protocol::termination::Signal;
-use crate::protocol::{Message, PeId};
+use crate::protocol::{Costs, Message, PeId};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::VecDeque;
 
@@ -254,7 +254,7 @@ impl Transport for Link<'_, '_> {
 
     fn handled(&mut self, handled: &Handled) {
         self.spend(
-            handled.costs.splits * self.world.config.t_split,
+            handled.costs.splits * self.world.config.t_split + handled.costs.cut_work,
             Activity::Splitting,
         );
         if let Some(value) = handled.learned {
@@ -273,9 +273,10 @@ impl Transport for Link<'_, '_> {
             }
         }
         // Splits done in a work slice (static balancers cutting their jobs from the root)
-        // cost T_split each, like splits on request.
+        // cost T_split each, like splits on request; work on copies of pieces while cutting
+        // (credited to another PE) costs its units.
         self.spend(
-            slice.costs.splits * self.world.config.t_split,
+            slice.costs.splits * self.world.config.t_split + slice.costs.cut_work,
             Activity::Splitting,
         );
         let slowness = self.pe().slowness;
@@ -296,7 +297,7 @@ impl Transport for Link<'_, '_> {
         self.slice_end = Some(end);
         self.plain = (slice.units == slice.budget
             && slice.units > 0
-            && slice.costs.splits == 0
+            && slice.costs == Costs::default()
             && slice.improved.is_none())
         .then_some(d);
         Ok(Flow::Suspend)

@@ -57,7 +57,7 @@ impl MasterWorker {
                 cutter: core
                     .root
                     .take()
-                    .map(|root| Cutter::new(&root, core.m, 0..core.m)),
+                    .map(|root| Cutter::new(&root, core.m, 0..core.m).probing(Some(core.probe))),
                 remaining,
             }
         } else {
@@ -94,6 +94,11 @@ impl MasterWorker {
         let before = c.splits;
         let next = c.next();
         self.core.pe.count_splits(c.splits - before);
+        // The master cuts outside work slices: the work it is credited with costs time as
+        // the splits do.
+        self.core.credit(c.take_cut());
+        let credited = self.core.take_credited();
+        self.core.pe.charge_work(credited);
         let Some((_, task, generation)) = next else {
             *cutter = None;
             return None;

@@ -27,6 +27,7 @@ use super::{Message, PeId, Step};
 use crate::config::Config;
 use crate::piece::{Fresh, Piece};
 use crate::task::Incumbent;
+use cutter::{Cut, Probe};
 use std::collections::{HashMap, VecDeque};
 
 /// A job to work on, with the record of the piece it belongs to (its generation is counted
@@ -64,6 +65,10 @@ pub(crate) struct Core {
     /// done there rather than on the root's arrival, so that the copies for the children
     /// leave first and the splits are charged as work time.
     setup_due: bool,
+    /// How cutters work pieces that split only after some work.
+    pub probe: Probe,
+    /// Units of cutting work credited since the last slice reported them.
+    credited: u64,
 }
 
 impl Core {
@@ -87,6 +92,8 @@ impl Core {
             producing: false,
             pending: false,
             setup_due: false,
+            probe: Probe::new(config.delta_t, fresh, me),
+            credited: 0,
         };
         if let Some(root) = root {
             if broadcast {
@@ -118,6 +125,20 @@ impl Core {
         self.root_record = record;
         self.producing = true;
         self.setup_due = true;
+    }
+
+    /// Keep what a cutter did on pieces to make them split: the work this PE is credited
+    /// with (reported by the slice in progress, [`Core::take_credited`]) and the overhead of
+    /// working copies credited elsewhere (charged as costs).
+    pub(crate) fn credit(&mut self, cut: Cut) {
+        self.pe.credit_work(cut.units, cut.output);
+        self.pe.charge_work(cut.overhead);
+        self.credited += cut.units;
+    }
+
+    /// The units of cutting work credited since the last call (a slice reports them).
+    pub(crate) fn take_credited(&mut self) -> u64 {
+        std::mem::take(&mut self.credited)
     }
 
     /// True (once) when the balancer's set-up is due: call it from `work`.
@@ -280,7 +301,8 @@ impl Core {
 /// set-up `self.f()` runs in the first work slice after the root arrived (and whose
 /// `after_stop` runs after an early stop); `delegate_to_core!(setup: f, refill: g)` for one
 /// that cuts its jobs lazily: `self.g()` runs in a slice that finds the queue empty while the
-/// core has jobs `pending`.
+/// core has jobs `pending`. Such a slice reports the work the cutting was credited with
+/// ([`Core::credit`]).
 macro_rules! delegate_to_core {
     (setup: $setup:ident $(, refill: $refill:ident)?) => {
         fn step(&mut self) -> Step {
@@ -291,13 +313,13 @@ macro_rules! delegate_to_core {
             if self.core.take_setup() {
                 self.$setup();
                 self.core.advance_termination();
-                return 0;
+                return self.core.take_credited();
             }
             $(
                 if self.core.jobs.is_empty() && self.core.pending {
                     self.$refill();
                     self.core.advance_termination();
-                    return 0;
+                    return self.core.take_credited();
                 }
             )?
             self.core.work(budget, incumbent)

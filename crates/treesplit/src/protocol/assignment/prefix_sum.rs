@@ -83,12 +83,13 @@ impl PrefixSum {
             return; // dropped by an early stop
         };
         let block = self.core.block(self.core.me());
-        let mut cutter = Cutter::new(&root, self.core.m, block);
+        let mut cutter = Cutter::new(&root, self.core.m, block).probing(Some(self.core.probe));
         for (_, task, generation) in cutter.by_ref() {
             let size = task.estimate().unwrap_or(1).max(1);
             self.local.push((task, generation, size));
         }
         self.core.pe.count_splits(cutter.splits);
+        self.core.credit(cutter.take_cut());
         self.local_sum = Some(self.local.iter().fold(0u64, |a, j| a.saturating_add(j.2)));
         if self.core.pe.is_stopped() {
             return self.after_stop();

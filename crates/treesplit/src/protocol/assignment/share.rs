@@ -139,19 +139,24 @@ impl Share {
         let (me, p, m) = (self.core.me(), self.core.p(), self.core.m);
         let block = self.core.block(me);
         let root = self.core.root.as_ref().expect("the root copy");
+        let probe = Some(self.core.probe);
         let source = match &self.rule {
-            Rule::Block => Some(Source::Walk(Cutter::new(root, m, block))),
-            Rule::RoundRobin => Some(Source::Walk(Cutter::wanted(
-                root,
-                m,
-                Wanted::Stride {
-                    first: me as u64,
-                    stride: p as u64,
-                },
-            ))),
+            Rule::Block => Some(Source::Walk(Cutter::new(root, m, block).probing(probe))),
+            Rule::RoundRobin => Some(Source::Walk(
+                Cutter::wanted(
+                    root,
+                    m,
+                    Wanted::Stride {
+                        first: me as u64,
+                        stride: p as u64,
+                    },
+                )
+                .probing(probe),
+            )),
             Rule::Random { seed } => {
                 let (share, sigma) = random_share(*seed, m, p, me);
-                let owns = |j| sigma.invert_below(j, m).is_some_and(|k| share.contains(&k));
+                let (mine, by) = (share.clone(), sigma.clone());
+                let owns = move |j| by.invert_below(j, m).is_some_and(|k| mine.contains(&k));
                 (!self.cut_sparse(share.end - share.start, owns)).then(|| Source::Chunks {
                     share: Box::new(share.map(move |k| sigma.apply_below(k, m))),
                     walk: None,
@@ -161,7 +166,8 @@ impl Share {
                 let pi = pi.clone();
                 let len = block.end - block.start;
                 let invertible = pi.invert(0).is_some();
-                let owns = |j| pi.invert(j).is_some_and(|k| block.contains(&k));
+                let (mine, by) = (block.clone(), pi.clone());
+                let owns = move |j| by.invert(j).is_some_and(|k| mine.contains(&k));
                 (!(invertible && self.cut_sparse(len, owns))).then(|| Source::Chunks {
                     share: Box::new(pi.into_range(block)),
                     walk: None,
@@ -200,7 +206,10 @@ impl Share {
                         .root
                         .as_ref()
                         .expect("the root copy while cutting");
-                    *walk = Some(Cutter::wanted(root, m, Wanted::Sorted(chunk)));
+                    *walk = Some(
+                        Cutter::wanted(root, m, Wanted::Sorted(chunk))
+                            .probing(Some(self.core.probe)),
+                    );
                 },
             };
             let Some((task, generation)) = next else {
@@ -227,13 +236,19 @@ impl Share {
     /// counted either way.
     /// A task whose size estimate says it has at least m units is taken to be dense, and not
     /// tried.
-    fn cut_sparse(&mut self, len: u64, owns: impl Fn(u64) -> bool) -> bool {
+    fn cut_sparse(
+        &mut self,
+        len: u64,
+        owns: impl Fn(u64) -> bool + Clone + Send + 'static,
+    ) -> bool {
         let budget = len.saturating_mul(2).saturating_add(64).min(SPARSE_SPLITS);
         let root = self.core.root.as_ref().expect("the root copy");
         if root.estimate().is_some_and(|units| units >= self.core.m) {
             return false;
         }
-        let mut cutter = Cutter::new(root, self.core.m, 0..self.core.m);
+        let mut cutter = Cutter::new(root, self.core.m, 0..self.core.m)
+            .probing(Some(self.core.probe))
+            .crediting(owns.clone());
         let mut mine = Vec::new();
         while let Some((j, task, generation)) = cutter.next() {
             if owns(j) {
@@ -245,6 +260,14 @@ impl Share {
         }
         let within = cutter.splits <= budget;
         self.core.pe.count_splits(cutter.splits);
+        let cut = cutter.take_cut();
+        if within {
+            self.core.credit(cut);
+        } else {
+            // The share is cut again a chunk at a time, and credited then: all of this walk's
+            // work on copies was overhead.
+            self.core.pe.charge_work(cut.units + cut.overhead);
+        }
         if within {
             let record = self.core.root_record;
             for (task, generation) in mine {
@@ -275,6 +298,7 @@ fn take_one(walk: &mut Cutter, core: &mut Core) -> Option<(Piece, u32)> {
     let before = walk.splits;
     let next = walk.next();
     core.pe.count_splits(walk.splits - before);
+    core.credit(walk.take_cut());
     next.map(|(_, task, generation)| (task, generation))
 }
 
