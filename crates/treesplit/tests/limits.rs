@@ -245,3 +245,19 @@ fn threads_stop_at_an_interrupt_within_a_huge_slice() {
     assert_eq!(limit, Limit::Interrupted);
     assert_eq!(report.output, report.totals.work_units);
 }
+
+#[test]
+fn simulator_stops_at_time_limit_within_a_huge_slice() {
+    let config = Config::new(2)
+        .delta_t(HUGE_DELTA_T)
+        .time_limit(Duration::from_millis(200));
+    let result = within(HANG, move || {
+        simulate(SlowEndless(endless()), &config, &SimConfig::default())
+            .map(|e| e.map_report(|r| r.report))
+    });
+    let Ok(Ended::Stopped(Stopped { limit, report, .. })) = result else {
+        panic!("expected a time-limit stop");
+    };
+    assert_eq!(limit, Limit::Time(Duration::from_millis(200)));
+    assert_eq!(report.output, report.totals.work_units);
+}

@@ -87,8 +87,9 @@ pub(crate) struct PeDriver {
     /// A run limit or an interrupt flag is set: the PE checks them after each slice.
     watched: bool,
     /// Real machines check them within a long slice too, every `sub_slice` units (adapted to
-    /// the measured rate); the simulator keeps its slices whole (its virtual time and counts
-    /// must not depend on the host's speed).
+    /// the measured rate). The simulator does so only under a (wall-clock) time limit, which
+    /// makes its run depend on the host's speed anyway; otherwise it keeps its slices whole
+    /// (its virtual time, its counts and a units limit's stop must not depend on the host).
     sub_slicing: bool,
     sub_slice: u64,
 }
@@ -165,7 +166,7 @@ impl PeDriver {
             watched: config.max_units.is_some()
                 || config.time_limit.is_some()
                 || config.interrupt.0.is_some(),
-            sub_slicing: machine.tick_seconds < 1.0,
+            sub_slicing: machine.tick_seconds < 1.0 || config.time_limit.is_some(),
             sub_slice: FIRST_SUB_SLICE,
         }
     }
