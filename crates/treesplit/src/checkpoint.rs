@@ -70,6 +70,10 @@ pub struct Snapshot<T: Task> {
     pub runs: u32,
     /// Seconds spent in those runs.
     pub seconds: f64,
+    /// The runs folded in since this snapshot was started or read, as one report: T_par and
+    /// every per-PE figure summed over them (not stored in the file).
+    #[serde(skip)]
+    session: Option<Box<Report<T::Output>>>,
 }
 
 impl<T: Task> Snapshot<T> {
@@ -84,6 +88,7 @@ impl<T: Task> Snapshot<T> {
             incumbent: None,
             runs: 0,
             seconds: 0.0,
+            session: None,
         }
     }
 
@@ -101,6 +106,33 @@ impl<T: Task> Snapshot<T> {
         self.pieces = remaining;
         self.runs += 1;
         self.seconds += report.t_par;
+        self.session = Some(Box::new(match self.session.take() {
+            None => report.clone(),
+            Some(so_far) => session_with(*so_far, report),
+        }));
+    }
+
+    /// The report of the whole computation ending with the run that ended with `last`: the
+    /// output and work units of all runs; T_par and the per-PE figures summed over the runs
+    /// of this session (the runs since the snapshot was started or read), with a note when
+    /// earlier sessions did part of the work.
+    pub fn whole_report(&self, last: Report<T::Output>) -> Report<T::Output> {
+        let mut report = match &self.session {
+            Some(session) => (**session).clone(),
+            None => last,
+        };
+        let session_units = report.totals.work_units;
+        report.output = self.output.clone();
+        report.totals.work_units = self.work_units;
+        if self.work_units > session_units {
+            report.notes.push(format!(
+                "resumed: the output and work units cover the whole computation ({} units, \
+                 {} of them before this run); T_par and the per-PE figures cover this run",
+                self.work_units,
+                self.work_units - session_units
+            ));
+        }
+        report
     }
 
     /// Write the snapshot to `path` atomically (a temporary file beside it, then a rename).
@@ -304,6 +336,31 @@ impl fmt::Display for CheckpointError {
 
 impl std::error::Error for CheckpointError {}
 
+/// `so_far` followed by the run that ended with `later` (the same PEs): T_par and the
+/// per-PE figures added, the totals recomputed from them, the later run's timeline.
+fn session_with<O: Clone>(so_far: Report<O>, later: &Report<O>) -> Report<O> {
+    let mut per_pe = so_far.per_pe;
+    for (pe, more) in per_pe.iter_mut().zip(&later.per_pe) {
+        pe.absorb(more);
+    }
+    let mut report = Report::new(
+        later.output.clone(),
+        &later.machine,
+        later.config.clone(),
+        so_far.t_par + later.t_par,
+        per_pe,
+    );
+    report.t_seq = later.t_seq;
+    report.trace = later.trace.clone();
+    report.notes = so_far.notes;
+    for note in &later.notes {
+        if !report.notes.contains(note) {
+            report.notes.push(note.clone());
+        }
+    }
+    report
+}
+
 /// How [`run_epochs`] checkpoints.
 #[derive(Debug, Clone)]
 pub struct Plan {
@@ -362,11 +419,7 @@ pub fn after_epoch<T: Task>(
     plan: &Plan,
     by_checkpoint: bool,
 ) -> Result<Option<Ended<T::Output>>, RunError> {
-    let whole = |snapshot: &Snapshot<T>, mut report: Report<T::Output>| {
-        report.output = snapshot.output.clone();
-        report.totals.work_units = snapshot.work_units;
-        Box::new(report)
-    };
+    let whole = |snapshot: &Snapshot<T>, report| Box::new(snapshot.whole_report(report));
     match result? {
         ended::Ended::Finished(report) => {
             snapshot.absorb(&report, Vec::new());

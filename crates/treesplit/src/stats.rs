@@ -85,6 +85,61 @@ pub struct PeStats {
     pub incumbent: Option<i64>,
 }
 
+impl PeStats {
+    /// Add the same PE's figures from a later run of the same computation (checkpoint
+    /// epochs): counts and times add up, means are weighted by their counts, the timeline is
+    /// the later run's.
+    pub fn absorb(&mut self, later: &PeStats) {
+        let (a, b) = (&mut self.counters, &later.counters);
+        let rtt_weights = (a.requests_sent, b.requests_sent);
+        a.work_units += b.work_units;
+        a.slices += b.slices;
+        a.requests_sent += b.requests_sent;
+        a.requests_received += b.requests_received;
+        a.rejections_sent += b.rejections_sent;
+        a.rejections_received += b.rejections_received;
+        a.splits += b.splits;
+        a.pieces_sent += b.pieces_sent;
+        a.pieces_received += b.pieces_received;
+        a.max_generation = a.max_generation.max(b.max_generation);
+        a.messages_sent += b.messages_sent;
+        a.termination_messages += b.termination_messages;
+        self.busy += later.busy;
+        self.idle += later.idle;
+        self.bytes_sent += later.bytes_sent;
+        self.request_rtt = weighted_mean(self.request_rtt, later.request_rtt, rtt_weights);
+        let bound_weights = (self.improvements, later.improvements);
+        self.improvements += later.improvements;
+        self.bound_latency = weighted_mean(self.bound_latency, later.bound_latency, bound_weights);
+        self.request_latency.merge(&later.request_latency);
+        self.split_sizes.merge(&later.split_sizes);
+        self.trace = later.trace.clone();
+        self.phases = match (self.phases.take(), &later.phases) {
+            (Some(mut p), Some(q)) => {
+                p.phases += q.phases;
+                p.idle_notes += q.idle_notes;
+                p.permutations += q.permutations;
+                p.estimates.extend(q.estimates.iter().copied());
+                Some(p)
+            }
+            (p, q) => p.or_else(|| q.clone()),
+        };
+        self.incumbent = self.incumbent.max(later.incumbent);
+    }
+}
+
+/// The mean of two means with weights `w` (either may be missing; equal weights when both
+/// weights are 0).
+fn weighted_mean(a: Option<f64>, b: Option<f64>, w: (u64, u64)) -> Option<f64> {
+    match (a, b) {
+        (Some(x), Some(y)) if w.0 + w.1 > 0 => {
+            Some((x * w.0 as f64 + y * w.1 as f64) / (w.0 + w.1) as f64)
+        }
+        (Some(x), Some(y)) => Some((x + y) / 2.0),
+        (x, y) => x.or(y),
+    }
+}
+
 /// What a poll-and-shuffle PE counted about its phases (paper 002 §5).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PhaseStats {

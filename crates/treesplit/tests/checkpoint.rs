@@ -156,8 +156,50 @@ fn periodic_checkpoints_run_in_epochs_and_finish_exactly() {
     assert_eq!(report.output, expected);
     assert_eq!(snapshot.work_units, expected.nodes);
     assert!(epochs >= 2, "{epochs} epochs");
+    // The final report covers every epoch: T_par is their sum, and the per-PE units add up
+    // to the whole computation's.
+    assert_eq!(report.totals.work_units, expected.nodes);
+    assert_eq!(report.t_par, snapshot.seconds);
+    assert_eq!(report.per_pe.len(), 3);
+    let per_pe: u64 = report.per_pe.iter().map(|s| s.counters.work_units).sum();
+    assert_eq!(per_pe, expected.nodes);
+    assert_eq!(
+        report.totals.max_pe_work_units,
+        report
+            .per_pe
+            .iter()
+            .map(|s| s.counters.work_units)
+            .max()
+            .unwrap()
+    );
     // The last checkpoint written decodes and, resumed, completes the same computation.
     let written = Snapshot::<Tree>::read(&plan.path).unwrap();
+    // Resumed with checkpoints, the report says which figures cover only the resumed run.
+    let resumed_plan = Plan {
+        path: dir.join("resumed.ckpt"),
+        every: Some(Duration::from_secs(3600)),
+    };
+    let (_, resumed) = run_epochs(
+        written.clone(),
+        &Config::new(2),
+        &resumed_plan,
+        |root, c| Threads::new().run(root, c),
+    )
+    .unwrap();
+    let Ended::Finished(resumed) = resumed else {
+        panic!("stopped")
+    };
+    assert_eq!(resumed.output, expected);
+    assert_eq!(resumed.totals.work_units, expected.nodes);
+    let this_run: u64 = resumed.per_pe.iter().map(|s| s.counters.work_units).sum();
+    assert_eq!(this_run, expected.nodes - written.work_units);
+    if written.work_units > 0 {
+        assert!(
+            resumed.notes.iter().any(|n| n.starts_with("resumed:")),
+            "{:?}",
+            resumed.notes
+        );
+    }
     let mut output = written.output;
     let rest = treesplit::run_sequential(Pieces::new(written.pieces));
     output.merge(rest.output);

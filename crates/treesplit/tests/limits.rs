@@ -182,3 +182,82 @@ fn every_balancer_stops_cleanly_at_a_limit_in_the_simulator_and_on_threads() {
         check_partial(r, Limit::Units(300_000), 3, 100);
     }
 }
+
+/// Endless work whose units take real time (a short spin each), so that a slice of a huge Δt
+/// would take hours: limits must be honoured within the slice.
+#[derive(Clone, Serialize, Deserialize)]
+struct SlowEndless(Endless);
+
+impl Task for SlowEndless {
+    type Output = u64;
+    fn work(&mut self, budget: u64, ctx: &mut Context<'_, u64>) -> u64 {
+        let mut done = 0;
+        while done < budget && !self.0.is_empty() {
+            let mut x = std::hint::black_box(done);
+            for _ in 0..50 {
+                x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+            }
+            std::hint::black_box(x);
+            done += self.0.work(1, ctx);
+        }
+        done
+    }
+    fn split(&mut self) -> Option<Self> {
+        self.0.split().map(SlowEndless)
+    }
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Δt of 10^15 units: about a year per slice of [`SlowEndless`].
+const HUGE_DELTA_T: u64 = 1_000_000_000_000_000;
+
+#[test]
+fn threads_stop_at_time_limit_within_a_huge_slice() {
+    let config = Config::new(2)
+        .delta_t(HUGE_DELTA_T)
+        .time_limit(Duration::from_millis(200));
+    let result = within(HANG, move || {
+        Threads::new().run(SlowEndless(endless()), &config)
+    });
+    let Ok(Ended::Stopped(Stopped { limit, report, .. })) = result else {
+        panic!("expected a time-limit stop");
+    };
+    assert_eq!(limit, Limit::Time(Duration::from_millis(200)));
+    assert_eq!(report.output, report.totals.work_units);
+}
+
+#[test]
+fn threads_stop_at_an_interrupt_within_a_huge_slice() {
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let config = Config::new(2).delta_t(HUGE_DELTA_T).interrupt(flag.clone());
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        flag.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    let result = within(HANG, move || {
+        Threads::new().run(SlowEndless(endless()), &config)
+    });
+    let Ok(Ended::Stopped(Stopped { limit, report, .. })) = result else {
+        panic!("expected an interrupt stop");
+    };
+    assert_eq!(limit, Limit::Interrupted);
+    assert_eq!(report.output, report.totals.work_units);
+}
+
+#[test]
+fn simulator_stops_at_time_limit_within_a_huge_slice() {
+    let config = Config::new(2)
+        .delta_t(HUGE_DELTA_T)
+        .time_limit(Duration::from_millis(200));
+    let result = within(HANG, move || {
+        simulate(SlowEndless(endless()), &config, &SimConfig::default())
+            .map(|e| e.map_report(|r| r.report))
+    });
+    let Ok(Ended::Stopped(Stopped { limit, report, .. })) = result else {
+        panic!("expected a time-limit stop");
+    };
+    assert_eq!(limit, Limit::Time(Duration::from_millis(200)));
+    assert_eq!(report.output, report.totals.work_units);
+}

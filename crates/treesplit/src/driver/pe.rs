@@ -20,7 +20,7 @@ use crate::stats::{Log2Histogram, SplitSizes};
 use crate::task::{CountingIncumbent, Incumbent, SharedIncumbent};
 use crate::trace::{MessageKind, PeState, PeTrace};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// "No tick": a PE not waiting, or no request in flight.
 pub(super) const NONE: u64 = u64::MAX;
@@ -84,7 +84,21 @@ pub(crate) struct PeDriver {
     /// Stops the run like a limit once set (`Config::interrupt`).
     interrupt: crate::config::Interrupt,
     limit_hit: Option<Limit>,
+    /// A run limit or an interrupt flag is set: the PE checks them after each slice.
+    watched: bool,
+    /// Real machines check them within a long slice too, every `sub_slice` units (adapted to
+    /// the measured rate). The simulator does so only under a (wall-clock) time limit, which
+    /// makes its run depend on the host's speed anyway; otherwise it keeps its slices whole
+    /// (its virtual time, its counts and a units limit's stop must not depend on the host).
+    sub_slicing: bool,
+    sub_slice: u64,
 }
+
+/// How long a PE of a real machine under a run limit or an interrupt flag works at most
+/// between two looks at them.
+const SUB_SLICE: Duration = Duration::from_millis(10);
+/// The first sub-slice's length in units, before the rate is known.
+const FIRST_SUB_SLICE: u64 = 64;
 
 impl PeDriver {
     /// PE `me` of the configured run (PE 0 passes the root; `fresh` makes the run's result
@@ -149,6 +163,11 @@ impl PeDriver {
             time_limit: config.time_limit,
             interrupt: config.interrupt.clone(),
             limit_hit: None,
+            watched: config.max_units.is_some()
+                || config.time_limit.is_some()
+                || config.interrupt.0.is_some(),
+            sub_slicing: machine.tick_seconds < 1.0 || config.time_limit.is_some(),
+            sub_slice: FIRST_SUB_SLICE,
         }
     }
 
@@ -209,12 +228,54 @@ impl PeDriver {
 
     /// Run a work slice of at most `budget` units.
     pub(crate) fn work(&mut self, budget: u64) -> Slice {
+        let units = self.work_units(budget);
+        self.slice_done(units, budget)
+    }
+
+    /// Run a work slice of at most `budget` units on a real machine under a run limit or an
+    /// interrupt flag: a slice longer than [`SUB_SLICE`] at the measured rate is worked in
+    /// sub-slices of about that length, the limits checked between them (messages are still
+    /// handled only after the whole slice, as Δt says). Checks the limits itself.
+    pub(crate) fn work_watched(&mut self, budget: u64, net: &mut impl Transport) -> Slice {
+        let mut done = 0;
+        loop {
+            let left = budget - done;
+            if left <= self.sub_slice {
+                let units = self.work_units(left);
+                done += units;
+                self.check_limits(units, net);
+                break;
+            }
+            let sub = self.sub_slice;
+            let started = Instant::now();
+            let units = self.work_units(sub);
+            let took = started.elapsed();
+            done += units;
+            self.check_limits(units, net);
+            if units < sub || self.limit_hit.is_some() || !self.proto.is_busy() {
+                break;
+            }
+            // Aim the next sub-slice at SUB_SLICE, growing at most 16-fold at a time.
+            let rate = units as f64 / took.as_secs_f64().max(1e-9);
+            let aim = (rate * SUB_SLICE.as_secs_f64()) as u64;
+            self.sub_slice = aim.clamp(1, sub.saturating_mul(16));
+        }
+        self.slice_done(done, budget)
+    }
+
+    /// Work up to `budget` units, counting the incumbent's improvements.
+    fn work_units(&mut self, budget: u64) -> u64 {
         let counted = CountingIncumbent::new(self.incumbent.get());
         let units = self.proto.work(budget, &counted);
         let improvements = counted.improvements();
         if improvements > 0 {
             self.improvements += improvements;
         }
+        units
+    }
+
+    /// The slice of `units` done of `budget`: announce an improved incumbent.
+    fn slice_done(&mut self, units: u64, budget: u64) -> Slice {
         let best = self.incumbent.get().best();
         let improved = (best > self.announced).then(|| {
             self.announced = best;
@@ -424,10 +485,15 @@ pub(crate) fn drive(pe: &mut PeDriver, net: &mut impl Transport) -> Result<Step,
                 if pe.clocked {
                     pe.proto.on_clock(net.now());
                 }
-                let slice = pe.work(budget);
-                if pe.max_units.is_some() || pe.time_limit.is_some() || pe.interrupt.0.is_some() {
+                let slice = if !pe.watched {
+                    pe.work(budget)
+                } else if pe.sub_slicing {
+                    pe.work_watched(budget, net)
+                } else {
+                    let slice = pe.work(budget);
                     pe.check_limits(slice.units, net);
-                }
+                    slice
+                };
                 flush(pe, net)?;
                 if net.worked(&slice)? == Flow::Suspend {
                     return Ok(action);
