@@ -1,5 +1,8 @@
 //! The applications the command line offers, one line each, in the order `--help` lists
-//! them. Adding an application means adding its module (with its [`App`]) and its line here.
+//! them. Adding an application means adding its module (with its [`App`]) and its line here,
+//! plus, while the commands run an instance through the typed [`crate::AppSpec`], its variant
+//! there and its arms in `spec.rs` (the task it runs) and `instance.rs` (what the commands ask
+//! of it).
 
 use crate::app::App;
 

@@ -70,7 +70,7 @@ fn every_scheduler_in_the_simulator_respects_dependencies_and_theorem_14_3() {
 }
 
 /// The a-priori bound of master–worker in the simulator (T_send = T_recv = 0, crossbar), as
-/// README states it: as the master sees it, a task occupies its worker for t_v + 2·T_rout
+/// docs/cli.md states it: as the master sees it, a task occupies its worker for t_v + 2·T_rout
 /// (assignment out, completion back), and the master is greedy, so Theorem 14.3 with those
 /// durations on P − 1 workers holds, plus the root's broadcast down the tree of PEs.
 fn master_worker_bound(dag: &Dag, p: usize, t_rout: u64) -> f64 {

@@ -89,6 +89,11 @@ pub use stats::Report;
 pub use task::range::{IndexJob, IndexRange};
 pub use task::{Context, Outcome, Task};
 
+/// The README's library example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeExample;
+
 /// Run `root` in parallel on the thread machine (one OS thread per PE).
 /// The run finished, or a limit or an interrupt stopped it ([`Ended`]).
 pub fn run<T: Task>(root: T, config: &Config) -> Result<Ended<T>, RunError> {

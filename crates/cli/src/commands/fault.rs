@@ -1,4 +1,4 @@
-//! Fault injection for testing failure handling end to end (documented in the README):
+//! Fault injection for testing failure handling end to end (documented in docs/cli.md and docs/mpi.md):
 //! `TREESPLIT_FAULT=panic:PE` makes the task panic on PE `PE` once it has done some work;
 //! `TREESPLIT_FAULT=exit:PE` makes that PE's process exit at once (a rank that dies).
 
