@@ -27,13 +27,22 @@ fn static_kinds() -> impl Iterator<Item = BalancerKind> {
     BalancerKind::ALL.iter().copied().filter(|k| k.is_static())
 }
 
-/// The sequential (and published) count, every unit once, and the work spread: at least
-/// three PEs in four did some (a bag may leave a few PEs without a non-empty job: block's
-/// consecutive jobs can all lie in a small subtree), and none more than a third of the tree.
-fn check_spread(what: &str, report: &Report<UtsCount>, count: &UtsCount, p: usize) {
+/// The sequential (and published) count, every unit once, and, with `spread`, the work
+/// spread: at least three PEs in four did some (a bag may leave a few PEs without a non-empty
+/// job: block's consecutive jobs can all lie in a small subtree), and none more than a third
+/// of the tree.
+fn check_spread(what: &str, report: &Report<UtsCount>, count: &UtsCount, p: usize, spread: bool) {
     let nodes = count.nodes;
     assert_eq!(&report.output, count, "{what}: the sequential count");
     assert_eq!(report.totals.work_units, nodes, "{what}: work units");
+    assert!(
+        report.notes.iter().all(|n| !n.contains("non-empty job")),
+        "{what}: {:?}",
+        report.notes
+    );
+    if !spread {
+        return;
+    }
     let working = report
         .per_pe
         .iter()
@@ -47,11 +56,6 @@ fn check_spread(what: &str, report: &Report<UtsCount>, count: &UtsCount, p: usiz
         report.totals.max_pe_work_units * 3 <= nodes,
         "{what}: one PE did {} of {nodes} units",
         report.totals.max_pe_work_units
-    );
-    assert!(
-        report.notes.iter().all(|n| !n.contains("non-empty job")),
-        "{what}: {:?}",
-        report.notes
     );
 }
 
@@ -68,7 +72,10 @@ fn static_balancers_spread_uts_on_threads() {
                 .into_finished()
                 .expect("finished")
         });
-        check_spread(&format!("{kind} threads"), &r, &count, p);
+        // Master–worker deals bundles to whichever worker asks first: on threads how the work
+        // spreads depends on the OS's scheduling (the simulator checks its spread).
+        let spread = kind != BalancerKind::MasterWorker;
+        check_spread(&format!("{kind} threads"), &r, &count, p, spread);
     }
 }
 
@@ -81,7 +88,7 @@ fn static_balancers_spread_uts_in_the_simulator() {
             let r = simulate(root.clone(), &cfg, &SimConfig::default())
                 .expect("simulation")
                 .into_report();
-            check_spread(&format!("{kind} sim P={p}"), &r.report, &count, p);
+            check_spread(&format!("{kind} sim P={p}"), &r.report, &count, p, true);
         }
     }
 }
