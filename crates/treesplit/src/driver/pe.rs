@@ -239,7 +239,12 @@ impl PeDriver {
     pub(crate) fn work_watched(&mut self, budget: u64, net: &mut impl Transport) -> Slice {
         let mut done = 0;
         loop {
-            let left = budget - done;
+            // A static balancer's slice may report more than it was given: the units it
+            // credits for cutting its bag (`protocol::assignment::cutter`).
+            let left = budget.saturating_sub(done);
+            if left == 0 {
+                break;
+            }
             if left <= self.sub_slice {
                 let units = self.work_units(left);
                 done += units;
