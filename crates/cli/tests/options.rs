@@ -572,7 +572,18 @@ fn every_subcommand_takes_the_common_options_and_errors_are_json() {
         "--seed",
         "4",
     ]);
-    assert_eq!(j["sequential_nodes"], j["parallel_nodes"], "{j}");
+    // A branch and bound's parallel node count depends on when the incumbent reaches each PE
+    // (it differs under load), so the bench reports it beside the sequential count as the
+    // search overhead rather than promising equality.
+    let (seq, par) = (
+        j["sequential_nodes"].as_f64().unwrap(),
+        j["parallel_nodes"].as_f64().unwrap(),
+    );
+    assert!(seq > 0.0 && par > 0.0, "{j}");
+    assert!(
+        (j["search_overhead"].as_f64().unwrap() - par / seq).abs() < 1e-9,
+        "{j}"
+    );
     let j = json_of(&[
         "compare",
         "nqueens",
