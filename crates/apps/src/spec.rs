@@ -108,9 +108,11 @@ impl Objective for crate::golomb::Ruler {
     }
 }
 
+/// An iteration's objective is its solution's length (the instance checks the moves: see
+/// the published answer of [`AppSpec::Puzzle15`]).
 impl Objective for crate::puzzle15::Iteration {
     fn objective(&self) -> Option<u64> {
-        None
+        self.solution.as_ref().map(|s| s.len() as u64)
     }
 }
 
@@ -400,12 +402,18 @@ pub enum AppSpec {
 }
 
 impl AppSpec {
-    /// True for the branch-and-bound searches (knapsack, Golomb), whose parallel runs explore
-    /// more or fewer nodes than a sequential one (search overhead) and may find another
-    /// optimal solution of the same value: their answers are judged by the published
-    /// optimum, not by equality with the sequential run.
+    /// True for the searches whose parallel runs explore more or fewer nodes than a
+    /// sequential one (search overhead) and may find another solution as good: the
+    /// branch-and-bound searches (knapsack, Golomb) and a 15-puzzle iteration that stops at
+    /// its first solution. Their answers are judged by the published optimum or the
+    /// objective (a valid solution of the same value), not by equality with the sequential
+    /// run.
     pub fn is_optimization(&self) -> bool {
-        matches!(self, AppSpec::Knapsack(_) | AppSpec::Golomb(_))
+        match self {
+            AppSpec::Knapsack(_) | AppSpec::Golomb(_) => true,
+            AppSpec::Puzzle15(s) => !s.complete_last_iteration,
+            _ => false,
+        }
     }
 
     /// Hand the instance's task constructor and published-answer check to `visitor`. The
@@ -457,7 +465,19 @@ impl AppSpec {
                             None => root,
                         }
                     },
-                    |_| None,
+                    move |it| {
+                        // The moves must solve the instance, in exactly the threshold's number
+                        // of moves when the threshold is the published optimum.
+                        let optimal = s.optimal?;
+                        let value = it.solution.as_ref().map_or(0, |m| m.len());
+                        Some(Published {
+                            source: "Korf (1985), the moves replayed on the instance".into(),
+                            value: format!("{optimal} moves"),
+                            matches: it.solution.as_ref().is_some_and(|m| {
+                                crate::puzzle15::solves(&s.tiles, m) && value == optimal as usize
+                            }),
+                        })
+                    },
                 )
             }
             AppSpec::Hashtable(ref h) => {

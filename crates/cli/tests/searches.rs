@@ -289,3 +289,28 @@ fn searches_without_a_published_optimum_and_flag_names() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+#[test]
+fn compare_judges_a_puzzle15_iteration_by_its_solution() {
+    // The last IDA* iteration stops at its first solution, so every balancer explores a
+    // different number of nodes; each must still find a solution of Korf's optimal length
+    // that solves the board. With the whole iteration explored, the units must match too.
+    for extra in [&[][..], &["--complete-last-iteration"][..]] {
+        let mut args = vec![
+            "compare",
+            "puzzle15",
+            "--korf",
+            "79",
+            "--korf-file",
+            KORF,
+            "--pes",
+            "16",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let o = treesplit(&args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        let rows: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(rows.as_array().unwrap().len(), 11, "{rows}");
+    }
+}
