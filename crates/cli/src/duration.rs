@@ -18,9 +18,7 @@ pub fn parse(text: &str) -> Result<Duration, String> {
         },
     };
     if duration.is_zero() {
-        return Err(format!(
-            "the time limit must be more than zero, got '{text}'"
-        ));
+        return Err(format!("a duration must be more than zero, got '{text}'"));
     }
     Ok(duration)
 }
@@ -48,11 +46,9 @@ fn from_seconds(seconds: f64, text: &str) -> Result<Duration, String> {
         return Err(format!("'{text}' is not a duration ({EXAMPLES})"));
     }
     if seconds <= 0.0 {
-        return Err(format!(
-            "the time limit must be more than zero, got '{text}'"
-        ));
+        return Err(format!("a duration must be more than zero, got '{text}'"));
     }
-    Duration::try_from_secs_f64(seconds).map_err(|_| format!("the time limit '{text}' is too long"))
+    Duration::try_from_secs_f64(seconds).map_err(|_| format!("the duration '{text}' is too long"))
 }
 
 #[cfg(test)]

@@ -119,10 +119,19 @@ fn periodic_checkpoints_and_a_second_stop_still_add_up() {
         f,
     ]);
     code(&o, 1, "first stop");
+    // --max-units counts the whole computation: the first run has spent 20000 already.
+    let o = treesplit(&["resume", f, "--pes", "3", "--max-units", "20000"]);
+    code(&o, 2, "a spent limit");
+    assert!(
+        stderr(&o).contains("has already done") && stderr(&o).contains("larger --max-units"),
+        "{}",
+        stderr(&o)
+    );
     let o = treesplit(&["resume", f, "--pes", "3", "--max-units", "40000"]);
     code(&o, 1, "second stop");
     assert!(
-        stderr(&o).contains("continue with `treesplit resume"),
+        stderr(&o).contains("continue with `treesplit resume")
+            && stderr(&o).contains("the limit of 40000 work units"),
         "{}",
         stderr(&o)
     );

@@ -413,9 +413,12 @@ pub fn epoch_config<T: Task>(
 
 /// Fold an epoch's `result` into `snapshot` and write it when the epoch stopped with work
 /// left. `None`: go on with the next epoch (it stopped at a checkpoint, `by_checkpoint`).
+/// A stop by a limit names `config`'s limit (the whole computation's), not what was left
+/// of it for the epoch.
 pub fn after_epoch<T: Task>(
     snapshot: &mut Snapshot<T>,
     result: Result<ended::Ended<Pieces<T>>, RunError>,
+    config: &Config,
     plan: &Plan,
     by_checkpoint: bool,
 ) -> Result<Option<Ended<T::Output>>, RunError> {
@@ -443,6 +446,11 @@ pub fn after_epoch<T: Task>(
             if by_checkpoint && Some(limit) == plan.every.map(Limit::Time) {
                 return Ok(None);
             }
+            let limit = match limit {
+                Limit::Units(_) => config.max_units.map_or(limit, Limit::Units),
+                Limit::Time(_) if !by_checkpoint => config.time_limit.map_or(limit, Limit::Time),
+                other => other,
+            };
             Ok(Some(Ended::Stopped(limit, whole(snapshot, report))))
         }
     }
@@ -465,7 +473,7 @@ pub fn run_epochs<T: Task>(
         let (epoch, by_checkpoint) = epoch_config(config, &snapshot, plan, started);
         let pieces = Pieces::new(std::mem::take(&mut snapshot.pieces));
         let result = run(pieces, &epoch);
-        if let Some(ended) = after_epoch(&mut snapshot, result, plan, by_checkpoint)? {
+        if let Some(ended) = after_epoch(&mut snapshot, result, config, plan, by_checkpoint)? {
             return Ok((snapshot, ended));
         }
     }

@@ -27,6 +27,7 @@ pub enum Limit {
 impl fmt::Display for Limit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Limit::Units(1) => f.write_str("the limit of 1 work unit"),
             Limit::Units(n) => write!(f, "the limit of {n} work units"),
             Limit::Time(d) => write!(f, "the time limit of {:?}", d),
             Limit::Interrupted => f.write_str("an interrupt"),

@@ -153,6 +153,15 @@ where
                     &plan.app.checkpoint_words(),
                 ))
             })?;
+            if let Some(max) = config.max_units.filter(|&m| m <= s.work_units) {
+                return Err(Failure::input(format!(
+                    "{}: the computation has already done {} work units, and --max-units {max} \
+                     counts the whole computation (resumed runs included): give a larger \
+                     --max-units to go on",
+                    file.display(),
+                    s.work_units
+                )));
+            }
             notes.note(format_args!(
                 "resuming {}: {} pieces, {} work units done (runs so far: {})",
                 file.display(),
@@ -200,7 +209,7 @@ where
         let mut outcome = None;
         if let Some(s) = snapshot.as_mut() {
             let result = result.map(|ended| ended.map_report(|r| r.as_ref().clone()));
-            match after_epoch(s, result, &ck, by_checkpoint) {
+            match after_epoch(s, result, &config, &ck, by_checkpoint) {
                 Ok(None) => {
                     decision = [GO_ON];
                     wrote = true;
