@@ -9,6 +9,7 @@
 
 pub mod picture;
 pub mod plot;
+mod rows;
 pub mod trace;
 
 use serde::Serialize;
