@@ -289,3 +289,33 @@ fn searches_without_a_published_optimum_and_flag_names() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+/// `--balancer` applies to puzzle15: each IDA* iteration is a parallel computation with the
+/// balancer chosen, on threads and in the simulator, and the optimal length is found.
+#[test]
+fn puzzle15_runs_its_iterations_with_the_chosen_balancer() {
+    for (command, pes, balancer) in [
+        ("run", "2", "poll-and-shuffle"),
+        ("sim", "16", "random-static"),
+    ] {
+        let j = json_of(&[
+            command,
+            "puzzle15",
+            "--korf",
+            "79",
+            "--korf-file",
+            KORF,
+            "--pes",
+            pes,
+            "--balancer",
+            balancer,
+            "--quiet",
+        ]);
+        let machine = j["machine"].as_str().unwrap();
+        assert!(
+            machine.ends_with(&format!("P = {pes}, {balancer}")),
+            "{machine}"
+        );
+        assert_eq!(j["result"]["length"], 42, "{command} {balancer}");
+    }
+}
