@@ -2,7 +2,7 @@
 //! `--quiet` nor `--json` is given: for thread runs, work units done and the rate (shown for
 //! runs that last more than a second); for the other commands ([`steps`]) a bar over their
 //! steps (compare's balancers, bench's measurements, dst's cases) or, for one simulation, a
-//! spinner with the elapsed time; and progress lines ([`line`]) where a command shows no bar.
+//! spinner with the elapsed time; and progress lines ([`line()`]) where a command shows no bar.
 
 use crate::output::Notes;
 use indicatif::{ProgressBar, ProgressStyle};
