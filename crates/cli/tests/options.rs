@@ -665,3 +665,38 @@ fn a_closed_pipe_ends_quietly() {
     let err = stderr(&o);
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// A command line clap cannot parse is quoted with its control characters escaped, not
+/// dropped: the user sees the tab, newline or escape that made the value wrong.
+#[test]
+fn parse_errors_show_control_characters_escaped() {
+    for (args, quoted) in [
+        (&["run", "nqueens", "1\u{1b}0"][..], "'1\\u{1b}0'"),
+        (&["run", "nqueens", "8", "--pes", "2\t3"][..], "'2\\t3'"),
+        (&["run", "nqueens", "8", "--seed", "4\n2"][..], "'4\\n2'"),
+        (&["r\u{1}un", "nqueens", "8"][..], "'r\\u{1}un'"),
+        (
+            &["run", "nqueens", "8", "--balancer", "x\u{1b}[31my"][..],
+            "'x\\u{1b}[31my'",
+        ),
+        (
+            &["run", "nqueens", "8", "--pe\u{7f}s", "2"][..],
+            "'--pe\\u{7f}s'",
+        ),
+    ] {
+        let o = treesplit(args);
+        bad_input(&o, &format!("{args:?}"), &[quoted, "For more information"]);
+        let err = stderr(&o);
+        assert!(
+            !err.contains(['\u{1b}', '\u{1}', '\u{7f}']),
+            "raw control: {err:?}"
+        );
+        let mut json_args = args.to_vec();
+        json_args.push("--json");
+        let o = treesplit(&json_args);
+        assert_eq!(o.status.code(), Some(2), "{json_args:?}");
+        let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("a JSON error");
+        let message = doc["error"].as_str().expect("an error message");
+        assert!(message.contains(quoted), "{json_args:?}: {message}");
+    }
+}

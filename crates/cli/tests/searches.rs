@@ -314,3 +314,33 @@ fn compare_judges_a_puzzle15_iteration_by_its_solution() {
         assert_eq!(rows.as_array().unwrap().len(), 11, "{rows}");
     }
 }
+
+/// `--balancer` applies to puzzle15: each IDA* iteration is a parallel computation with the
+/// balancer chosen, on threads and in the simulator, and the optimal length is found.
+#[test]
+fn puzzle15_runs_its_iterations_with_the_chosen_balancer() {
+    for (command, pes, balancer) in [
+        ("run", "2", "poll-and-shuffle"),
+        ("sim", "16", "random-static"),
+    ] {
+        let j = json_of(&[
+            command,
+            "puzzle15",
+            "--korf",
+            "79",
+            "--korf-file",
+            KORF,
+            "--pes",
+            pes,
+            "--balancer",
+            balancer,
+            "--quiet",
+        ]);
+        let machine = j["machine"].as_str().unwrap();
+        assert!(
+            machine.ends_with(&format!("P = {pes}, {balancer}")),
+            "{machine}"
+        );
+        assert_eq!(j["result"]["length"], 42, "{command} {balancer}");
+    }
+}

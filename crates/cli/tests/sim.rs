@@ -319,3 +319,79 @@ fn an_unwritable_timeline_path_is_bad_input_before_the_run() {
     assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
     assert!(err.contains("/nonexistent-dir/x."), "{args:?}: {err}");
 }
+
+/// A Gantt chart labels its PE axis with whole PE numbers (every PE for a few, an evenly
+/// spaced subset for many) and draws its legend beside the rows, covering none of them.
+#[test]
+fn gantt_pe_axis_shows_whole_pes_and_the_legend_covers_no_row() {
+    use support::svg::{elements, overlap};
+    let dir = support::scratch("gantt-axis");
+    for pes in [4, 64] {
+        let path = dir.join(format!("g{pes}.svg"));
+        let o = treesplit(&[
+            "sim",
+            "nqueens",
+            "8",
+            "--pes",
+            &pes.to_string(),
+            "--quiet",
+            "--gantt",
+            path.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let all = elements(&std::fs::read_to_string(&path).unwrap());
+        // The Gantt chart and its legend come before the utilization curve's caption.
+        let end = all
+            .iter()
+            .position(|e| e.text == "fraction of PEs busy")
+            .expect("the utilization curve's caption");
+        let gantt = &all[..end];
+        // The right-aligned labels there are the PE axis's.
+        let axis: Vec<u64> = gantt
+            .iter()
+            .filter(|e| e.tag == "text" && e.attr("text-anchor") == "end")
+            .map(|e| {
+                e.text
+                    .parse()
+                    .unwrap_or_else(|_| panic!("P = {pes}: PE label '{}'", e.text))
+            })
+            .collect();
+        assert!(axis.iter().all(|&pe| pe < pes), "P = {pes}: {axis:?}");
+        let mut sorted = axis.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), axis.len(), "P = {pes}: {axis:?}");
+        if pes <= 16 {
+            assert_eq!(sorted, (0..pes).collect::<Vec<_>>(), "every PE labelled");
+        } else {
+            assert!((4..=30).contains(&sorted.len()), "P = {pes}: {axis:?}");
+            let step = sorted[1] - sorted[0];
+            assert!(sorted.windows(2).all(|w| w[1] - w[0] == step), "{sorted:?}");
+        }
+        let names = [
+            "idle",
+            "working",
+            "splitting",
+            "sending",
+            "receiving",
+            "requesting",
+            "terminating",
+        ];
+        let legend: Vec<_> = gantt
+            .iter()
+            .filter(|e| e.tag == "text" && names.contains(&e.text.as_str()))
+            .collect();
+        assert!(legend.iter().any(|e| e.text == "working"), "P = {pes}");
+        for label in legend {
+            let cover = gantt.iter().find(|r| {
+                r.tag == "rect" && r.attr("fill") != "#FFFFFF" && overlap(r.bbox(), label.bbox())
+            });
+            assert!(
+                cover.is_none(),
+                "P = {pes}: '{}' over {cover:?}",
+                label.text
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2,7 +2,7 @@
 //! `--quiet` nor `--json` is given: for thread runs, work units done and the rate (shown for
 //! runs that last more than a second); for the other commands ([`steps`]) a bar over their
 //! steps (compare's balancers, bench's measurements, dst's cases) or, for one simulation, a
-//! spinner with the elapsed time; and progress lines ([`line`]) where a command shows no bar.
+//! spinner with the elapsed time; and progress lines ([`line()`]) where a command shows no bar.
 
 use crate::output::Notes;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -59,8 +59,10 @@ impl Progress {
             return;
         }
         let mut slot = self.bar.lock().unwrap_or_else(|e| e.into_inner());
+        // The spinner appears only once the run has lasted a second; its clock starts with
+        // the run, not with the spinner.
         let bar = slot.get_or_insert_with(|| {
-            let bar = ProgressBar::new_spinner();
+            let bar = ProgressBar::new_spinner().with_elapsed(elapsed);
             bar.set_style(
                 ProgressStyle::with_template("{spinner} {elapsed} {msg}")
                     .unwrap_or_else(|_| ProgressStyle::default_spinner()),
@@ -76,5 +78,34 @@ impl Progress {
         if let Some(bar) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_spinner_clock_counts_from_the_start_of_the_run() {
+        // Enabled as on a terminal (indicatif draws nothing when stderr is not one).
+        let progress = Progress {
+            enabled: true,
+            bar: Mutex::new(None),
+        };
+        progress.update(10, Duration::from_millis(500));
+        assert!(
+            progress.bar.lock().unwrap().is_none(),
+            "no spinner before a second"
+        );
+        progress.update(1_000, Duration::from_secs(3));
+        let elapsed = progress
+            .bar
+            .lock()
+            .unwrap()
+            .as_ref()
+            .map(ProgressBar::elapsed);
+        let elapsed = elapsed.expect("a spinner after a second");
+        assert!(elapsed >= Duration::from_secs(3), "clock shows {elapsed:?}");
+        progress.finish();
     }
 }

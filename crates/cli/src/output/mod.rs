@@ -9,6 +9,7 @@
 
 pub mod picture;
 pub mod plot;
+mod rows;
 pub mod trace;
 
 use serde::Serialize;
@@ -118,6 +119,17 @@ pub fn escape_controls(text: &str) -> String {
         .collect()
 }
 
+/// `text` with every control character escaped, newlines and tabs too: for a value the user
+/// typed, quoted in a message, whose layout it is no part of.
+fn escape_all_controls(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            c if c.is_control() => c.escape_default().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
 #[derive(Serialize)]
 struct ErrorJson<'a> {
     error: &'a str,
@@ -160,23 +172,62 @@ pub fn exit(result: Result<(), Failure>) -> ExitCode {
 /// `--version` names the program, also after a subcommand (`treesplit run --version`, which
 /// clap would call `treesplit-run`).
 pub fn clap_exit(e: clap::Error) -> ExitCode {
+    let code = ExitCode::from(if e.use_stderr() { BAD_INPUT } else { OK });
     if launcher_rank() == 0 {
         match e.kind() {
             clap::error::ErrorKind::DisplayVersion => {
                 println!("treesplit {}", env!("CARGO_PKG_VERSION"))
             }
             _ if e.use_stderr() && json_requested() => {
-                let text = e.render().to_string();
+                let text = clap_message(e);
                 let text = text.strip_prefix("error: ").unwrap_or(&text);
                 print_error(text, BAD_INPUT);
             }
-            _ if e.use_stderr() => eprint!("{}", escape_controls(&e.render().to_string())),
+            _ if e.use_stderr() => eprint!("{}", clap_message(e)),
             _ => {
                 let _ = e.print();
             }
         }
     }
-    ExitCode::from(if e.use_stderr() { BAD_INPUT } else { OK })
+    code
+}
+
+/// clap's message for a command line it could not parse, with what the user typed shown
+/// whole. clap's own rendering drops control characters and escape sequences from the text
+/// (`'1\x1b0'` would read `'1'`), so the values in the error's context are escaped in full
+/// (`\t`, `\n`, `\u{1b}`) and the message is rendered without styles, its remaining control
+/// characters (a value parser's reason quoting the value) escaped by [`escape_controls`].
+fn clap_message(mut e: clap::Error) -> String {
+    use clap::builder::{StyledStr, Styles};
+    use clap::error::ContextValue;
+    let plain = |s: &StyledStr| StyledStr::from(s.to_string());
+    let context: Vec<_> = e
+        .context()
+        .filter_map(|(kind, value)| {
+            let value = match value {
+                ContextValue::String(s) => ContextValue::String(escape_all_controls(s)),
+                ContextValue::Strings(v) => {
+                    ContextValue::Strings(v.iter().map(|s| escape_all_controls(s)).collect())
+                }
+                ContextValue::StyledStr(s) => ContextValue::StyledStr(plain(s)),
+                ContextValue::StyledStrs(v) => {
+                    ContextValue::StyledStrs(v.iter().map(plain).collect())
+                }
+                _ => return None,
+            };
+            Some((kind, value))
+        })
+        .collect();
+    if e.context().next().is_none() {
+        // A message clap formatted when it was raised (the help shown for a missing
+        // subcommand): styled already, and quoting no input.
+        return escape_controls(&e.render().to_string());
+    }
+    for (kind, value) in context {
+        e.insert(kind, value);
+    }
+    let e = e.with_cmd(&clap::Command::new("treesplit").styles(Styles::plain()));
+    escape_controls(&e.render().ansi().to_string())
 }
 
 /// Print `value` as the one JSON document on stdout.

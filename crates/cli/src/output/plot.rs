@@ -2,12 +2,16 @@
 //! real runs: requesting and terminating too) above the utilization curve when a timeline
 //! was kept (P ≤ 512), the utilization curve alone otherwise. The simulator's chart is drawn
 //! from its own segments in virtual time ([`draw`]), a real run's from its recorded trace in
-//! milliseconds ([`draw_trace`]), by the same code. SVG or PNG by the file's extension. The font is
+//! milliseconds ([`draw_trace`]), by the same code. PE axes are labelled with whole PE numbers
+//! (every 2nd, 5th, 10th, … when there are many rows; `rows`); the legend has a strip of its own right
+//! of the chart, so it hides no row. SVG or PNG by the file's extension. The font is
 //! embedded (DejaVu Sans, see assets/DejaVuSans-LICENSE.txt), so no system library is needed.
 //! Part of the output layer; imports none of our modules.
 
+use super::rows::RowAxis;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::Path;
 use std::sync::Once;
 use treesplit::machine::sim::timeline::Utilization;
@@ -17,6 +21,20 @@ use treesplit::{Report, SimReport};
 
 /// Real runs draw per-PE rows up to this P (as the simulator keeps its timeline).
 const GANTT_MAX_PES: usize = 512;
+
+/// The width of the legend's strip right of a Gantt chart, in pixels.
+const LEGEND_WIDTH: u32 = 150;
+
+/// Every activity a Gantt row shows, in the order the chart draws and its legend lists them.
+const ACTIVITIES: [Activity; 7] = [
+    Activity::Idle,
+    Activity::Working,
+    Activity::Splitting,
+    Activity::Sending,
+    Activity::Receiving,
+    Activity::Requesting,
+    Activity::Terminating,
+];
 
 static FONT: Once = Once::new();
 
@@ -125,7 +143,10 @@ fn draw_chart(path: &Path, chart: &Chart<'_>) -> Result<(), String> {
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
-    let size = (1200, if chart.segments.is_some() { 800 } else { 400 });
+    let size = match chart.segments {
+        Some(_) => (1200 + LEGEND_WIDTH, 800),
+        None => (1200, 400),
+    };
     match ext.as_deref() {
         Some("svg") => draw_on(SVGBackend::new(path, size).into_drawing_area(), chart),
         Some("png") => draw_on(BitMapBackend::new(path, size).into_drawing_area(), chart),
@@ -193,12 +214,13 @@ fn dag_on<DB: DrawingBackend>(
         .unwrap_or(1)
         .max(1) as f64
         * d.scale;
+    let pe_axis = RowAxis::pes(d.pes, root.dim_in_pixel().1);
     let mut chart = ChartBuilder::on(&root)
         .caption(d.title, ("sans-serif", 18))
         .margin(10)
         .x_label_area_size(35)
         .y_label_area_size(50)
-        .build_cartesian_2d(0f64..end, 0f64..d.pes.max(1) as f64)
+        .build_cartesian_2d(0f64..end, pe_axis)
         .map_err(err)?;
     chart
         .configure_mesh()
@@ -255,10 +277,13 @@ fn dag_on<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Draw a balancer comparison: efficiency per balancer (name, efficiency) as bars.
+/// Draw a balancer comparison: efficiency per balancer (name, efficiency) as horizontal bars,
+/// one row per balancer from the top in the given order, each named on the left and its value
+/// at its end. The canvas grows with the number of balancers and the name column with the
+/// longest name, so no two names overlap.
 pub fn draw_comparison(path: &Path, title: &str, rows: &[(String, f64)]) -> Result<(), String> {
     register_font();
-    let size = (1000, 500);
+    let size = (1000, (140 + 34 * rows.len() as u32).max(300));
     match path
         .extension()
         .and_then(|e| e.to_str())
@@ -282,34 +307,49 @@ fn comparison_on<DB: DrawingBackend>(
 ) -> Result<(), String> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(err)?;
-    let n = rows.len() as u32;
+    let n = rows.len();
+    let font = ("sans-serif", 15).into_font();
+    let label_style = TextStyle::from(font.clone());
+    let mut name_width = 0;
+    for (name, _) in rows {
+        name_width = name_width.max(root.estimate_text_size(name, &label_style).map_err(err)?.0);
+    }
+    let top = rows.iter().map(|r| r.1).fold(1.0, f64::max) * 1.12;
+    // Row i from the bottom is balancer n - 1 - i, so the first balancer is on top.
+    let y = |k: usize| (n - 1 - k) as f64;
+    let names = RowAxis::new(n, (0..n).collect(), |i| {
+        n.checked_sub(i + 1)
+            .and_then(|k| rows.get(k))
+            .map(|r| r.0.clone())
+            .unwrap_or_default()
+    });
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 18))
         .margin(15)
         .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d((0u32..n).into_segmented(), 0f64..1.05)
+        .y_label_area_size(name_width + 20)
+        .build_cartesian_2d(0f64..top, names)
         .map_err(err)?;
-    let names: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
     chart
         .configure_mesh()
-        .disable_x_mesh()
-        .y_desc("efficiency T_seq/(P·T_par)")
-        .x_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),
-            _ => String::new(),
-        })
+        .disable_y_mesh()
+        .x_desc("efficiency T_seq/(P·T_par)")
+        .y_label_style(font.clone())
         .draw()
         .map_err(err)?;
+    let bar_color = color(Activity::Working);
     chart
-        .draw_series(rows.iter().enumerate().map(|(i, r)| {
-            let i = i as u32;
-            Rectangle::new(
-                [
-                    (SegmentValue::Exact(i), 0.0),
-                    (SegmentValue::Exact(i + 1), r.1),
-                ],
-                color(Activity::Working).filled(),
+        .draw_series(rows.iter().enumerate().map(|(k, r)| {
+            Rectangle::new([(0.0, y(k) + 0.15), (r.1, y(k) + 0.85)], bar_color.filled())
+        }))
+        .map_err(err)?;
+    let value_style = font.color(&BLACK).pos(Pos::new(HPos::Left, VPos::Center));
+    chart
+        .draw_series(rows.iter().enumerate().map(|(k, r)| {
+            Text::new(
+                format!("{:.3}", r.1),
+                (r.1 + top * 0.01, y(k) + 0.5),
+                value_style.clone(),
             )
         }))
         .map_err(err)?;
@@ -335,8 +375,15 @@ fn draw_on<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, c: &Chart<'_>) -> R
     let t_end = c.t_end * c.scale;
     let util_area = match c.segments {
         Some(segments) => {
-            let (upper, lower) = root.split_vertically(560);
+            let width = root.dim_in_pixel().0;
+            let (charts, legend_area) = root.split_horizontally(width - LEGEND_WIDTH);
+            let (upper, lower) = charts.split_vertically(560);
             gantt(&upper, segments, c, &c.title).map_err(err)?;
+            let shown: Vec<Activity> = ACTIVITIES
+                .into_iter()
+                .filter(|&a| segments.iter().any(|s| s.activity == a))
+                .collect();
+            legend(&legend_area, &shown).map_err(err)?;
             lower
         }
         None => root.clone(),
@@ -380,47 +427,56 @@ fn gantt<DB: DrawingBackend>(
     c: &Chart<'_>,
     title: &str,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let (p, t_end, k) = (c.pes, c.t_end * c.scale, c.scale);
+    let (t_end, k) = (c.t_end * c.scale, c.scale);
     let mut chart = ChartBuilder::on(area)
         .caption(title, ("sans-serif", 18))
         .margin(10)
         .x_label_area_size(35)
         .y_label_area_size(50)
-        .build_cartesian_2d(0f64..t_end, 0f64..p as f64)?;
+        .build_cartesian_2d(0f64..t_end, RowAxis::pes(c.pes, area.dim_in_pixel().1))?;
     chart
         .configure_mesh()
         .disable_y_mesh()
         .x_desc(c.x_desc)
         .y_desc("PE")
         .draw()?;
-    for activity in [
-        Activity::Idle,
-        Activity::Working,
-        Activity::Splitting,
-        Activity::Sending,
-        Activity::Receiving,
-        Activity::Requesting,
-        Activity::Terminating,
-    ] {
-        if !segments.iter().any(|s| s.activity == activity) {
-            continue;
-        }
+    for activity in ACTIVITIES {
         let c = color(activity);
-        chart
-            .draw_series(segments.iter().filter(|s| s.activity == activity).map(|s| {
-                let y = f64::from(s.pe);
-                Rectangle::new(
-                    [(s.start as f64 * k, y + 0.05), (s.end as f64 * k, y + 0.95)],
-                    c.filled(),
-                )
-            }))?
-            .label(format!("{activity:?}").to_lowercase())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
+        chart.draw_series(segments.iter().filter(|s| s.activity == activity).map(|s| {
+            let y = f64::from(s.pe);
+            Rectangle::new(
+                [(s.start as f64 * k, y + 0.05), (s.end as f64 * k, y + 0.95)],
+                c.filled(),
+            )
+        }))?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()?;
+    Ok(())
+}
+
+/// The legend of a Gantt chart in its own strip: a swatch and the name of each activity shown.
+fn legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    shown: &[Activity],
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let style = ("sans-serif", 15)
+        .into_font()
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Left, VPos::Center));
+    for (i, &activity) in shown.iter().enumerate() {
+        let y = 60 + 24 * i as i32;
+        area.draw(&Rectangle::new(
+            [(6, y - 7), (20, y + 7)],
+            color(activity).filled(),
+        ))?;
+        area.draw(&Rectangle::new(
+            [(6, y - 7), (20, y + 7)],
+            RGBColor(120, 120, 120).stroke_width(1),
+        ))?;
+        area.draw(&Text::new(
+            format!("{activity:?}").to_lowercase(),
+            (28, y),
+            style.clone(),
+        ))?;
+    }
     Ok(())
 }

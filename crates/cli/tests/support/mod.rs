@@ -5,6 +5,7 @@
 #![allow(dead_code)] // each test file uses its own subset
 
 pub mod chrome_trace;
+pub mod svg;
 
 use std::io::Read;
 use std::path::PathBuf;
