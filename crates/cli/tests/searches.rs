@@ -344,3 +344,26 @@ fn puzzle15_runs_its_iterations_with_the_chosen_balancer() {
         assert_eq!(j["result"]["length"], 42, "{command} {balancer}");
     }
 }
+
+#[test]
+fn an_ida_search_says_a_static_balancers_choice_of_jobs_once_in_the_flags_words() {
+    let o = treesplit(&[
+        "sim",
+        "puzzle15",
+        "--korf",
+        "79",
+        "--korf-file",
+        KORF,
+        "--pes",
+        "16",
+        "--balancer",
+        "random-static",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.matches("jobs per PE").count(), 1, "{err}");
+    assert!(
+        err.contains("give --h or --q") && !err.contains("Jobs::"),
+        "{err}"
+    );
+}

@@ -56,6 +56,8 @@ pub fn run<H: Host>(
 ) -> Result<(), Failed> {
     let mut totals = Totals::default();
     let started = std::time::Instant::now();
+    // A static balancer's choice of jobs is said once, at the first iteration.
+    let mut notes = session;
     let result = iterate(
         spec,
         !spec.complete_last_iteration,
@@ -70,7 +72,8 @@ pub fn run<H: Host>(
                 let rest = t.saturating_sub(started.elapsed());
                 left.time_limit = Some(rest.max(std::time::Duration::from_millis(1)));
             }
-            let left = resolve_jobs(&left, &root, session)?;
+            let left = resolve_jobs(&left, &root, notes)?;
+            notes = session.quiet();
             let ended = machine.run(root, &left).map_err(Failed::Lib)?;
             if !machine.prints() {
                 return Ok(None);

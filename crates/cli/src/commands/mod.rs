@@ -300,7 +300,7 @@ impl Session for CliSession {
     }
 
     fn note(&self, text: &str) {
-        self.notes.note(text);
+        self.notes.note(output::library_note(text));
     }
 
     fn print_json(&self, doc: &dyn erased_serde::Serialize) -> Result<(), Failed> {
