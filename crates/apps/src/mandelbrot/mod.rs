@@ -2,7 +2,7 @@
 //! load-balancing discussion in §14.3–14.4 and Exercise 14.5).
 //!
 //! The n² grid points c(j, k) = z0 + (j + i·k)·a0/n, j, k ∈ 0..n, are numbered row-major:
-//! point p = k·n + j (Exercise 14.5's c(i) is [`point`]). A piece of the computation is a
+//! point p = k·n + j (Exercise 14.5's c(i) is [`MandelParams::point`]). A piece of the computation is a
 //! range `lo..hi` of point numbers, so a master–worker bundle, a static block or a stolen
 //! piece is described by two numbers and split at its middle, like `task::range`.
 //!

@@ -1,6 +1,6 @@
 //! IDA* as a sequence of tree-shaped computations, one per threshold, each run by the
 //! configured balancer on the command line's machine ([`Host`]). One iteration loop
-//! ([`iterate`]) serves every machine and the sequential baseline: after each iteration, rank
+//! (`iterate`) serves every machine and the sequential baseline: after each iteration, rank
 //! 0's outcome (solution found, the next threshold, the work units) is shared with
 //! `share_from_0`, so MPI ranks agree on the next step. Reports the optimal length (checked
 //! against Korf's published one and by replaying the moves) and the nodes generated over all

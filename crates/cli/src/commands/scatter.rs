@@ -39,7 +39,7 @@ pub struct PointReport {
     pub gamma: f64,
     /// b(α·q^{1/d}, P) of (3.2), where it exists.
     pub b: Option<u64>,
-    /// q·c*(α)/c(b): Theorem 3.1's E[max] ~ c(b) (q = 1) or Corollary 5.1's bound (q > 1).
+    /// q·c*(α)/c(b): Theorem 3.1's E\[max\] ~ c(b) (q = 1) or Corollary 5.1's bound (q > 1).
     pub eta_b: Option<f64>,
     /// η at this finite P from the exact law of a PE's load (random placement: Poissonized).
     pub eta_exact: Option<f64>,
@@ -382,7 +382,7 @@ pub struct TailReport {
     pub bounds: Bounds,
     pub placements: Vec<PlacementTail>,
     /// Uniform and heavy sizes: Theorem 14.1's comparison, ⌈T/t̂⌉ jobs of size t̂ placed at
-    /// random (its E[L_max]/(T/P) is no smaller than the instance's).
+    /// random (its E\[L_max\]/(T/P) is no smaller than the instance's).
     pub theorem14_1_adversary: Option<PlacementTail>,
     /// Random permutation at least as good as random mapping (tail and mean, within noise).
     pub permutation_no_worse: bool,

@@ -9,7 +9,7 @@
 //! mapping loses to), i.i.d. uniform on (0, 1], or heavy-tailed (Pareto with shape 1.5).
 //!
 //! Measured: P[L_max > (1+ε)·T/P] over many placements (a Wilson 95 % interval) and
-//! E[L_max]/(T/P), beside Theorem 2's bound as the paper's proof states it,
+//! E\[L_max\]/(T/P), beside Theorem 2's bound as the paper's proof states it,
 //! P·exp(−ε²·μ/2) with μ = T/(P·t̂), the Chernoff bound P·exp(−μ((1+ε)ln(1+ε) − ε)) (the
 //! paper's exp(−ε²μ/2) is not a valid upper-tail bound: (1+ε)ln(1+ε) − ε < ε²/2), and the
 //! exact binomial union bound P·P[Bin(k, 1/P) > (1+ε)k/P] for the adversary's k heavy jobs.

@@ -213,8 +213,8 @@ impl Dist {
         d
     }
 
-    /// E[max of p independent copies] = v₀ + Σₖ (vₖ₊₁ − vₖ)·P[max > vₖ], with
-    /// P[max > v] = 1 − (1 − S(v))^p computed as −expm1(p·ln1p(−S)) from the survival
+    /// E\[max of p independent copies\] = v₀ + Σₖ (vₖ₊₁ − vₖ)·P\[max > vₖ\], with
+    /// P\[max > v\] = 1 − (1 − S(v))^p computed as −expm1(p·ln1p(−S)) from the survival
     /// function S summed from the top, so that tiny tails keep their precision.
     pub fn expected_max(&self, p: u64) -> f64 {
         let n = self.values.len();
@@ -439,7 +439,7 @@ pub fn b_alpha_p(alpha: f64, p: u64) -> Option<u64> {
 pub enum Regime {
     /// q = 1, α = Θ(1) (Corollary 3.1 (i)): η ~ (α·ln ln P / ln P)^d → 0.
     ThetaOne,
-    /// q > 1, q = o(log^d P) (Theorem 5.2, second case): E[max] ≲ c(b(αq^{1/d}, P)), η → 0.
+    /// q > 1, q = o(log^d P) (Theorem 5.2, second case): E\[max\] ≲ c(b(αq^{1/d}, P)), η → 0.
     SmallQ,
     /// α^d·q ~ x^d·log^d P (Corollary 3.1 (iii) for q = 1: η → γ(x)^d; Corollary 5.2 (ii)
     /// for q > 1: η ≳ γ(x)^d).
@@ -507,7 +507,7 @@ pub fn predicted_eta(pt: &Point) -> (f64, bool) {
     }
 }
 
-/// η from Theorem 3.1's E[max] ~ c(b) (q = 1) or Corollary 5.1's bound E[max] ≲ c(b) with
+/// η from Theorem 3.1's E\[max\] ~ c(b) (q = 1) or Corollary 5.1's bound E\[max\] ≲ c(b) with
 /// b = b(α·q^{1/d}, P) (q > 1), evaluated at this finite P: q·c*(α) / c(b).
 pub fn b_prediction(pt: &Point) -> Option<f64> {
     let b = b_alpha_p(pt.alpha_eff(), pt.pes)?;

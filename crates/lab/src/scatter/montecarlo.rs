@@ -1,4 +1,4 @@
-//! Monte Carlo measurement of η = E[total] / (P·E[max]) for paper 003's model: each trial
+//! Monte Carlo measurement of η = E\[total\] / (P·E\[max\]) for paper 003's model: each trial
 //! draws the m = P·q Poisson(α) sizes (rand_distr's `Poisson`), assigns them (exactly q per PE,
 //! or to independent random PEs) and records the total and the maximum load. η is estimated
 //! by the ratio of the sample means, with a 95 % confidence interval from the delta method.
