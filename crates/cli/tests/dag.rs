@@ -256,7 +256,9 @@ fn bad_input_is_exit_2_with_a_clear_message() {
             ],
             "--termination does not apply to task DAGs",
         ),
-        (vec!["compare", "dag", FIG], "runs with `treesplit run dag`"),
+        // Only `run` and `sim` offer task DAGs.
+        (vec!["compare", "dag", FIG], "unrecognized subcommand 'dag'"),
+        (vec!["bench", "dag", FIG], "unrecognized subcommand 'dag'"),
     ];
     for (args, want) in cases {
         let o = treesplit(&args);

@@ -37,6 +37,11 @@ impl crate::app::App for App {
         crate::app::command::<DagArgs>(self.name())
     }
 
+    /// `run` and `sim` only: its schedulers are not tree balancers.
+    fn offered(&self, used: crate::app::Use) -> bool {
+        matches!(used, crate::app::Use::Run | crate::app::Use::Sim)
+    }
+
     fn reads_stdin(&self, args: &clap::ArgMatches) -> bool {
         crate::app::typed::<DagArgs>(args)
             .is_ok_and(|a| a.file.as_deref() == Some(std::path::Path::new("-")))

@@ -3,7 +3,7 @@
 //! (the tree balancers' options, run limits, `--sequential`, `--baseline` and `--trace` do
 //! not: each is an error naming the flag).
 
-use super::{check_threads, one_pes, rules, sim_machine, Env, MachinePlan, Output};
+use super::{check_threads, rules, sim_machine, Env, MachinePlan, Output};
 use crate::flags::{AppArgs, BalancerName, Given, MachineArg, RunArgs, SimArgs};
 use crate::output::{self, plot, Failure};
 use std::path::PathBuf;
@@ -74,7 +74,7 @@ fn not_for_dags() -> Vec<(&'static str, &'static str)> {
     let mut flags: Vec<_> = rules::all_balancer_flags()
         .iter()
         .copied()
-        .filter(|(id, _)| !matches!(*id, "balancer" | "delta_t"))
+        .filter(|(id, _)| *id != "delta_t")
         .collect();
     flags.extend(["embedding", "phase_c"].map(|id| (id, rules::flag(id))));
     flags.extend(rules::LIMIT_FLAGS);
@@ -187,8 +187,8 @@ pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
     super::reject_fault("a task DAG", env)?;
     rules::reject(given, &not_for_dags(), WHY)?;
     let o = &r.opts;
-    let scheduler = scheduler(o.balance.balancer, given)?;
-    let seed = o.common.seed.unwrap_or(1);
+    let scheduler = scheduler(o.choice.balancer, given)?;
+    let seed = o.seed.seed.unwrap_or(1);
     let (dag, source) = read_dag(&r.app, seed)?;
     let unit = match &dag_args(&r.app)?.unit {
         Some(u) => parse_unit(u)?,
@@ -197,7 +197,7 @@ pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
     let out = Output::from(&o.common);
     let machine = match o.machine {
         MachineArg::Threads => {
-            let pes = one_pes(&o.common, || env.cores)?;
+            let pes = o.pes.unwrap_or(env.cores);
             check_threads(pes, out.notes(), env)?;
             MachinePlan::Threads {
                 pes,
@@ -210,12 +210,7 @@ pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
                     "`-` (standard input) is not available with --machine mpi: mpirun gives standard input to rank 0 only; give a file",
                 ));
             }
-            MachinePlan::Mpi {
-                pes: match o.common.pes[..] {
-                    [] => None,
-                    _ => Some(one_pes(&o.common, || 0)?),
-                },
-            }
+            MachinePlan::Mpi { pes: o.pes }
         }
     };
     if let Some(path) = &o.gantt {
@@ -241,7 +236,7 @@ pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
 }
 
 /// `sim dag …`.
-pub fn sim_plan(mut s: SimArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure> {
+pub fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure> {
     super::reject_fault("`treesplit sim` (the simulator)", env)?;
     rules::reject(given, &not_for_dags(), WHY)?;
     rules::reject(
@@ -249,11 +244,17 @@ pub fn sim_plan(mut s: SimArgs, given: &Given, env: &Env) -> Result<DagPlan, Fai
         &[("unit", "--unit")],
         "does not apply to the simulator: a unit of cost is a unit of virtual time there",
     )?;
-    let scheduler = scheduler(s.opts.balance.balancer, given)?;
+    let o = &s.opts;
+    let scheduler = scheduler(o.choice.balancer, given)?;
     // The simulated machine's checks take a tree balancer's options; the DAG scheduler
     // replaces it in the configuration.
-    s.opts.balance.balancer = BalancerName::Tree(BalancerKind::RandomPolling);
-    let (pes, sim, balance) = sim_machine(&s.opts)?;
+    let (pes, sim, balance) = sim_machine(
+        &o.machine,
+        &o.balance,
+        BalancerName::Tree(BalancerKind::RandomPolling),
+        o.pes,
+        o.seed.seed,
+    )?;
     let config = balance.config(pes)?;
     if let Some(path) = &s.opts.gantt {
         plot::check_path(path, "--gantt").map_err(Failure::input)?;
