@@ -112,7 +112,8 @@ pub struct LimitFlags {
     pub time_limit: Option<std::time::Duration>,
     /// Check the task's contract while running (work within its budget and making progress,
     /// splits that conserve size estimates; a violation exits 1 naming the PE and piece),
-    /// then the result and work units against a sequential run (a mismatch exits 3).
+    /// then the result and work units against a sequential run (a mismatch exits 3). Not
+    /// for task DAGs, whose every run checks its schedule.
     #[arg(long, global = true)]
     pub check: bool,
 }

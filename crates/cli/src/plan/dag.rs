@@ -1,7 +1,7 @@
 //! Part of the plan layer: `run|sim dag` — a task DAG (an STG file, `--multiply K` or
-//! `--random N`), its DAG scheduler from `--balancer`, the machine, and the flags that apply
-//! (the tree balancers' options, run limits, `--sequential`, `--baseline` and `--trace` do
-//! not: each is an error naming the flag).
+//! `--random N`), its DAG scheduler from `--balancer`, the machine, the run limits, and the
+//! flags that apply (the tree balancers' options, `--check`, `--sequential`, `--baseline` and
+//! `--trace` do not: each is an error naming the flag).
 
 use super::{check_threads, rules, sim_machine, Env, MachinePlan, Output};
 use crate::flags::{AppArgs, BalancerName, Given, MachineArg, RunArgs, SimArgs};
@@ -32,14 +32,19 @@ pub struct DagPlan {
     pub gantt: Option<PathBuf>,
     /// `--optimal`: also find an optimal schedule (branch-and-bound) and compare.
     pub optimal: bool,
+    /// `--max-units`, `--time-limit`: the run stops there with the schedule so far.
+    pub max_units: Option<u64>,
+    pub time_limit: Option<std::time::Duration>,
 }
 
 impl DagPlan {
     /// The run configuration for `pes` PEs.
     pub fn config(&self, pes: usize) -> Result<DagConfig, Failure> {
-        let config = DagConfig::new(pes, self.scheduler)
+        let mut config = DagConfig::new(pes, self.scheduler)
             .delta_t(self.delta_t)
             .seed(self.seed);
+        config.max_units = self.max_units;
+        config.time_limit = self.time_limit;
         config
             .validate()
             .map_err(|e| Failure::input(output::config_error(&e)))?;
@@ -69,7 +74,8 @@ fn optimal(app: &AppArgs, dag: &Dag) -> Result<bool, Failure> {
 }
 
 /// Flags that mean nothing for a DAG run: every tree balancer option (a DAG scheduler takes
-/// none), the run limits, and the tree runs' machine and output options.
+/// none), the contract check (every run checks its schedule), and the tree runs' machine and
+/// output options.
 fn not_for_dags() -> Vec<(&'static str, &'static str)> {
     let mut flags: Vec<_> = rules::all_balancer_flags()
         .iter()
@@ -77,8 +83,8 @@ fn not_for_dags() -> Vec<(&'static str, &'static str)> {
         .filter(|(id, _)| *id != "delta_t")
         .collect();
     flags.extend(["embedding", "phase_c"].map(|id| (id, rules::flag(id))));
-    flags.extend(rules::LIMIT_FLAGS);
     flags.extend([
+        ("check", "--check"),
         ("sequential", "--sequential"),
         ("baseline", "--baseline"),
         ("trace", "--trace"),
@@ -89,7 +95,7 @@ fn not_for_dags() -> Vec<(&'static str, &'static str)> {
     flags
 }
 
-const WHY: &str = "does not apply to task DAGs (`dag` takes --balancer master-worker|random-static|work-stealing, --delta-t, --seed, --pes, --unit on real machines, --gantt and the simulator's machine options; termination is four-counter)";
+const WHY: &str = "does not apply to task DAGs (`dag` takes --balancer master-worker|random-static|work-stealing, --delta-t, --seed, --pes, --max-units, --time-limit, --unit on real machines, --gantt and the simulator's machine options; termination is four-counter; every run checks its schedule)";
 
 /// True for the `dag` application.
 pub fn is_dag(app: &AppArgs) -> bool {
@@ -230,6 +236,8 @@ pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
         out,
         gantt: o.gantt.clone(),
         optimal,
+        max_units: o.limits.max_units,
+        time_limit: o.limits.time_limit,
     };
     plan.config(1)?;
     Ok(plan)
@@ -278,6 +286,8 @@ pub fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
         out: Output::from(&s.opts.common),
         gantt: s.opts.gantt.clone(),
         optimal,
+        max_units: s.opts.limits.max_units,
+        time_limit: s.opts.limits.time_limit,
     };
     plan.config(pes)?;
     Ok(plan)

@@ -209,7 +209,7 @@ fn task_dags_take_no_tree_balancer_options() {
         "--trim 2",
         "--h 3",
         "--embedding network",
-        "--max-units 9",
+        "--check",
         "--termination response-tree",
     ] {
         let line = format!("sim dag --multiply 1 --balancer work-stealing {flag}");
@@ -220,4 +220,13 @@ fn task_dags_take_no_tree_balancer_options() {
         );
     }
     assert!(plan("sim dag --multiply 1 --balancer work-stealing --delta-t 5 --seed 2").is_ok());
+    // The run limits apply to DAG runs as to tree runs.
+    match plan("run dag --multiply 1 --balancer work-stealing --max-units 9 --time-limit 2s") {
+        Ok(Plan::Dag(d)) => {
+            let config = d.config(2).unwrap_or_else(|f| panic!("{}", f.message));
+            assert_eq!(config.max_units, Some(9));
+            assert_eq!(config.time_limit, Some(std::time::Duration::from_secs(2)));
+        }
+        _ => panic!("the DAG run was not planned"),
+    }
 }
