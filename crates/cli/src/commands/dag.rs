@@ -87,12 +87,25 @@ pub fn dag(plan: &DagPlan) -> Result<(), Failure> {
                 tasks: plan.dag.len(),
             };
             let app = format!("dag {}", plan.source);
+            let when = if machine == "sim" {
+                format!("at virtual time {}", report.t_par)
+            } else {
+                format!("after {:.6} s", report.t_par)
+            };
+            let summary = format!(
+                "{} on {machine}, P = {}: stopped {when}, {} units of cost done, {} messages\n",
+                plan.scheduler,
+                report.pes(),
+                report.totals.work_units,
+                report.totals.messages
+            );
             return Err(super::finish::partial(
                 app,
                 plan.out.json,
                 stopped.limit,
                 &report,
                 &done,
+                &summary,
             ));
         }
     };

@@ -67,17 +67,20 @@ pub fn limit_reached<O: Serialize + Display>(
         limit,
         report,
         &report.output,
+        &report.summary(),
     )
 }
 
 /// The partial report of `app`'s run that `limit` stopped, its result so far being
-/// `result` (JSON under `json`), and the failure (exit code 1) to return.
+/// `result`, then `summary` (JSON under `json`: the result and the report), and the
+/// failure (exit code 1) to return.
 pub fn partial<O: Serialize, R: Serialize + Display>(
     app: String,
     json: bool,
     limit: Limit,
     report: &Report<O>,
     result: &R,
+    summary: &str,
 ) -> Failure {
     let failure = output::stopped(limit, report.totals.work_units, report.t_par);
     if json {
@@ -94,6 +97,6 @@ pub fn partial<O: Serialize, R: Serialize + Display>(
         return failure.said_in_json();
     }
     println!("{app} (partial, stopped by {limit}): {result}");
-    print!("{}", report.summary());
+    print!("{summary}");
     failure
 }
