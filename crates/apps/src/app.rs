@@ -19,6 +19,13 @@ pub trait App: Sync {
     /// Its subcommand: the name, the help and the arguments of its own clap `Args`.
     fn command(&self) -> Command;
 
+    /// Whether the command line offers the application for `used` (`run`, `sim`, `bench`,
+    /// `compare`): each of those subcommands lists, and parses, only the applications it can
+    /// run.
+    fn offered(&self, _used: Use) -> bool {
+        true
+    }
+
     /// Whether these arguments read the instance from standard input (`-` as a path).
     fn reads_stdin(&self, _args: &ArgMatches) -> bool {
         false

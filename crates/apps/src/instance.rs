@@ -141,8 +141,6 @@ impl AppSpec {
     /// Why the instance cannot be used so at all, if it cannot.
     pub fn refuses(&self, used: Use) -> Option<&'static str> {
         match (self, used) {
-            (AppSpec::Hashtable(_), Use::Bench) => Some("bench does not apply to hashtable (it has no --q here); use `treesplit run hashtable … --baseline` or `treesplit sim hashtable …`"),
-            (AppSpec::Bfs(_), Use::Compare) => Some("compare does not apply to bfs (a sequence of level computations); run `treesplit sim bfs … --balancer B` for each balancer"),
             (AppSpec::Puzzle15(_), Use::Fault) => Some("TREESPLIT_FAULT does not apply to puzzle15 (IDA* runs no injected faults); use another application"),
             (AppSpec::Bfs(_), Use::Fault) => Some("TREESPLIT_FAULT does not apply to bfs (its levels run no injected faults); use another application"),
             _ => None,

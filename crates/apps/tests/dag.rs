@@ -41,7 +41,8 @@ fn every_scheduler_in_the_simulator_respects_dependencies_and_theorem_14_3() {
             for p in [1, 8, 64] {
                 let cfg = DagConfig::new(p, scheduler).seed(3);
                 let r = simulate_dag(DagTask::shared(dag.clone(), 0), &cfg, &SimConfig::default())
-                    .unwrap_or_else(|e| panic!("{name} {scheduler} P={p}: {e}"));
+                    .unwrap_or_else(|e| panic!("{name} {scheduler} P={p}: {e}"))
+                    .into_report();
                 let rep = &r.report;
                 assert_eq!(
                     rep.totals.work_units,
@@ -101,7 +102,9 @@ fn master_worker_meets_its_a_priori_bound() {
                     ..SimConfig::default()
                 };
                 let cfg = DagConfig::new(p, DagScheduler::MasterWorker);
-                let r = simulate_dag(DagTask::shared(dag.clone(), 0), &cfg, &sim).unwrap();
+                let r = simulate_dag(DagTask::shared(dag.clone(), 0), &cfg, &sim)
+                    .unwrap()
+                    .into_report();
                 let (e, _) = evaluate(&dag, &r.report.output, p, p - 1, 1, 1.0).unwrap();
                 let bound = master_worker_bound(&dag, p, t_rout);
                 assert!(
@@ -123,7 +126,8 @@ fn every_scheduler_on_threads_respects_dependencies() {
             let cfg = DagConfig::new(p, scheduler);
             let rep = Threads::new()
                 .run_dag(DagTask::shared(dag.clone(), unit_ns), &cfg)
-                .unwrap_or_else(|e| panic!("{name} {scheduler}: {e}"));
+                .unwrap_or_else(|e| panic!("{name} {scheduler}: {e}"))
+                .into_report();
             assert_eq!(rep.totals.work_units, dag.work());
             let (e, _) = evaluate(&dag, &rep.output, p, scheduler.workers(p), unit_ns, 1e-9)
                 .unwrap_or_else(|e| panic!("{name} {scheduler}: {e}"));
@@ -138,8 +142,12 @@ fn the_multiplication_dag_is_deterministic_in_the_simulator() {
     let dag = Arc::new(multiply(2).unwrap());
     for scheduler in DagScheduler::ALL.iter().copied() {
         let cfg = DagConfig::new(8, scheduler);
-        let a = simulate_dag(DagTask::shared(dag.clone(), 0), &cfg, &SimConfig::default()).unwrap();
-        let b = simulate_dag(DagTask::shared(dag.clone(), 0), &cfg, &SimConfig::default()).unwrap();
+        let simulated = || {
+            simulate_dag(DagTask::shared(dag.clone(), 0), &cfg, &SimConfig::default())
+                .unwrap()
+                .into_report()
+        };
+        let (a, b) = (simulated(), simulated());
         let (mut x, mut y) = (a.report.output.0.clone(), b.report.output.0.clone());
         x.sort_by_key(|r| r.task);
         y.sort_by_key(|r| r.task);

@@ -1,15 +1,19 @@
 //! The flags layer: the clap definitions of every subcommand and option, and which flags the
-//! user actually gave ([`Given`]). Nothing here checks whether a flag makes sense for the run:
-//! that is the plan's job (`crate::plan`), so this module imports none of ours.
+//! user actually gave ([`Given`]). Each subcommand defines the options it takes, and only
+//! those, so its `--help` lists them and clap refuses the others; whether a flag makes sense
+//! for one run (its balancer, its application, the other flags) is the plan's job
+//! (`crate::plan`), so this module imports none of ours.
 
 use clap::parser::ValueSource;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::collections::BTreeSet;
+use std::marker::PhantomData;
 use treesplit::config::DagScheduler;
 use treesplit::config::{
     BundleRule, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
 };
 use treesplit::BalancerKind;
+use treesplit_apps::app::Use;
 use treesplit_apps::{registry, SplitRule};
 
 /// The ids (clap's field names, e.g. `adaptive_c`) of the arguments given on the command line,
@@ -72,9 +76,9 @@ where
     Ok((cli, Given(given)))
 }
 
-/// The options every subcommand takes (one struct flattened into each, so they are spelled and
-/// documented the same everywhere). `--seed` and `--pes` are errors where they mean nothing
-/// (`trees`; `--pes` in `dst`, which draws P itself up to `--max-pes`).
+/// The output options every subcommand takes (one struct flattened into each, so they are
+/// spelled and documented the same everywhere). `--seed` and `--pes` belong to the
+/// subcommands they mean something for, each with its own meaning of P.
 #[derive(Debug, Args, Clone)]
 pub struct Common {
     /// Print one JSON document on stdout (and nothing else there); an error is then the JSON
@@ -84,13 +88,14 @@ pub struct Common {
     /// No progress indicator and no notes or warnings on stderr (errors are still printed).
     #[arg(long, global = true)]
     pub quiet: bool,
-    /// Seed of all randomness (default: 1; dst: 0, case k uses seed + k).
+}
+
+/// `--seed`, where a subcommand draws random numbers from one seed (`dst` has its own).
+#[derive(Debug, Args, Clone, Copy)]
+pub struct SeedFlag {
+    /// Seed of all randomness (default: 1).
     #[arg(long, global = true)]
     pub seed: Option<u64>,
-    /// Number of PEs (run: the number of cores; sim, compare: 64; bench: 2; depth: a
-    /// comma-separated list, default 64,256,1024,4096).
-    #[arg(long, global = true, value_delimiter = ',')]
-    pub pes: Vec<usize>,
 }
 
 /// Run limits and contract checks: `--max-units`, `--time-limit`, `--check`.
@@ -107,7 +112,8 @@ pub struct LimitFlags {
     pub time_limit: Option<std::time::Duration>,
     /// Check the task's contract while running (work within its budget and making progress,
     /// splits that conserve size estimates; a violation exits 1 naming the PE and piece),
-    /// then the result and work units against a sequential run (a mismatch exits 3).
+    /// then the result and work units against a sequential run (a mismatch exits 3). Not
+    /// for task DAGs, whose every run checks its schedule.
     #[arg(long, global = true)]
     pub check: bool,
 }
@@ -177,6 +183,12 @@ pub struct ScatterArgs {
     pub mode: Option<ScatterMode>,
     #[command(flatten)]
     pub common: Common,
+    #[command(flatten)]
+    pub seed: SeedFlag,
+    /// The numbers of PEs P, comma-separated (a sweep; `scatter tail` takes one), each
+    /// 2 ≤ P ≤ 2^24 (default: 1024).
+    #[arg(long, global = true, value_delimiter = ',')]
+    pub pes: Vec<usize>,
     /// Mean subproblem size α > 0 (Poisson parameter).
     #[arg(long, value_delimiter = ',', required = true)]
     pub alpha: Vec<f64>,
@@ -261,6 +273,12 @@ pub struct TreesArgs {
 pub struct DepthArgs {
     #[command(flatten)]
     pub common: Common,
+    #[command(flatten)]
+    pub seed: SeedFlag,
+    /// The numbers of PEs P to find h for, comma-separated, each at least 2 (default:
+    /// 64,256,1024,4096).
+    #[arg(long, value_delimiter = ',')]
+    pub pes: Vec<usize>,
     /// Splitting quality α ∈ (0, 0.5].
     #[arg(long, default_value_t = 0.3)]
     pub alpha: f64,
@@ -284,26 +302,35 @@ pub struct DepthArgs {
 #[derive(Debug, Args)]
 pub struct RunArgs {
     #[command(subcommand)]
-    pub app: AppArgs,
+    pub app: Offered<ToRun>,
     #[command(flatten)]
     pub opts: RunOpts,
-}
-
-/// Options shared by every application (they may follow the application's arguments).
-#[derive(Debug, Args)]
-pub struct RunOpts {
-    #[command(flatten)]
-    pub balance: BalancerOpts,
-    #[command(flatten)]
-    pub common: Common,
-    #[command(flatten)]
-    pub limits: LimitFlags,
     /// Run the sequential baseline only (no runtime).
     #[arg(long, global = true)]
     pub sequential: bool,
     /// Also run the sequential baseline first, to report T_seq, speedup and efficiency.
     #[arg(long, global = true)]
     pub baseline: bool,
+}
+
+/// Options of a parallel run, shared by `run` and `resume` (they may follow the
+/// application's arguments).
+#[derive(Debug, Args)]
+pub struct RunOpts {
+    #[command(flatten)]
+    pub choice: BalancerChoice,
+    #[command(flatten)]
+    pub balance: BalancerOpts,
+    #[command(flatten)]
+    pub common: Common,
+    #[command(flatten)]
+    pub seed: SeedFlag,
+    /// Number of PEs: threads (default: the number of cores), or with --machine mpi the
+    /// number of ranks (default: the MPI job's; when given, it must match).
+    #[arg(long, global = true)]
+    pub pes: Option<usize>,
+    #[command(flatten)]
+    pub limits: LimitFlags,
     /// The machine: threads in this process, or MPI ranks (start under mpirun; needs a
     /// build with `--features mpi`).
     #[arg(long, global = true, value_enum, default_value_t = MachineArg::Threads)]
@@ -348,7 +375,7 @@ pub enum MachineArg {
 #[derive(Debug, Args)]
 pub struct SimArgs {
     #[command(subcommand)]
-    pub app: AppArgs,
+    pub app: Offered<ToSim>,
     #[command(flatten)]
     pub opts: SimOpts,
 }
@@ -357,9 +384,32 @@ pub struct SimArgs {
 #[derive(Debug, Args)]
 pub struct SimOpts {
     #[command(flatten)]
+    pub choice: BalancerChoice,
+    #[command(flatten)]
     pub balance: BalancerOpts,
     #[command(flatten)]
     pub limits: LimitFlags,
+    #[command(flatten)]
+    pub machine: SimMachine,
+    /// Draw per-PE timelines (P ≤ 512) or the utilization curve to this SVG or PNG file.
+    #[arg(long, global = true)]
+    pub gantt: Option<std::path::PathBuf>,
+    /// Write every PE's timeline to this file in the Chrome trace-event format (one virtual
+    /// time unit as 1 µs).
+    #[arg(long, global = true)]
+    pub trace: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub common: Common,
+    #[command(flatten)]
+    pub seed: SeedFlag,
+    /// Number of simulated PEs (default: 64).
+    #[arg(long, global = true)]
+    pub pes: Option<usize>,
+}
+
+/// The simulated machine: its network, its costs and its adversaries (`sim` and `compare`).
+#[derive(Debug, Args)]
+pub struct SimMachine {
     /// Network: crossbar, ring, mesh2d, mesh3d, hypercube, fat-tree, butterfly, ccc,
     /// shuffle-exchange, de-bruijn.
     #[arg(long, global = true, default_value = "crossbar")]
@@ -406,24 +456,25 @@ pub struct SimOpts {
     /// With --byte-time: packet routing (hops × size) or cut-through (hops + size).
     #[arg(long, global = true, value_parser = parse_name::<treesplit::machine::sim::Routing>)]
     pub routing: Option<treesplit::machine::sim::Routing>,
-    /// Draw per-PE timelines (P ≤ 512) or the utilization curve to this SVG or PNG file.
-    #[arg(long, global = true)]
-    pub gantt: Option<std::path::PathBuf>,
-    /// Write every PE's timeline to this file in the Chrome trace-event format (one virtual
-    /// time unit as 1 µs).
-    #[arg(long, global = true)]
-    pub trace: Option<std::path::PathBuf>,
-    #[command(flatten)]
-    pub common: Common,
 }
 
 #[derive(Debug, Args)]
 pub struct CompareArgs {
     #[command(subcommand)]
-    pub app: AppArgs,
-    /// The simulated machine (--balancer and --gantt are rejected: every balancer runs).
+    pub app: Offered<ToCompare>,
+    /// The options of the balancers compared (each reads those that apply to it).
     #[command(flatten)]
-    pub opts: SimOpts,
+    pub balance: BalancerOpts,
+    /// The simulated machine.
+    #[command(flatten)]
+    pub machine: SimMachine,
+    #[command(flatten)]
+    pub common: Common,
+    #[command(flatten)]
+    pub seed: SeedFlag,
+    /// Number of simulated PEs every balancer runs on (default: 64).
+    #[arg(long, global = true)]
+    pub pes: Option<usize>,
     /// Draw the comparison (efficiency and T_par per balancer) to this SVG or PNG file.
     #[arg(long, global = true)]
     pub svg: Option<std::path::PathBuf>,
@@ -436,6 +487,9 @@ pub struct CompareArgs {
 pub struct DstArgs {
     #[command(flatten)]
     pub common: Common,
+    /// Seed of the first case: case k uses seed + k (default: 0).
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Number of random cases.
     #[arg(long, default_value_t = 1000)]
     pub cases: u64,
@@ -444,16 +498,21 @@ pub struct DstArgs {
     pub max_pes: usize,
 }
 
-/// The balancer and its options, shared by `run`, `sim` and `compare` (they may follow the
-/// application's arguments).
+/// The balancer of one run (`run`, `resume`, `sim`; `compare` runs several).
 #[derive(Debug, Args)]
-pub struct BalancerOpts {
+pub struct BalancerChoice {
     /// Load balancer: random-polling, neighbour-polling, global-round-robin, random-shift,
     /// poll-and-shuffle (dynamic); random-static, master-worker, prefix-sum, block,
     /// round-robin, random (static, on a bag of jobs cut from the root).
     /// Task DAGs (`run|sim dag`): master-worker, random-static or work-stealing.
     #[arg(long, global = true, default_value = "random-polling", value_parser = parse_balancer)]
     pub balancer: BalancerName,
+}
+
+/// The balancers' options, shared by `run`, `sim` and `compare` (they may follow the
+/// application's arguments).
+#[derive(Debug, Args)]
+pub struct BalancerOpts {
     /// Work units between two polls of a busy PE's message queue (Δt); the default suits
     /// the machine (the application's unit cost on real machines, T_rout in the simulator).
     #[arg(long = "delta-t", global = true)]
@@ -522,7 +581,7 @@ pub struct BalancerOpts {
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     #[command(subcommand)]
-    pub app: AppArgs,
+    pub app: Offered<ToBench>,
     /// Repetitions of each measurement (interleaved; the minimum and median are reported).
     #[arg(long, global = true, default_value_t = 3)]
     pub repeat: usize,
@@ -532,7 +591,11 @@ pub struct BenchArgs {
     #[command(flatten)]
     pub common: Common,
     #[command(flatten)]
-    pub limits: LimitFlags,
+    pub seed: SeedFlag,
+    /// Number of PEs P: treesplit runs on 1 and on P threads, rayon on P threads, beside
+    /// the sequential baseline (default: 2).
+    #[arg(long, global = true)]
+    pub pes: Option<usize>,
     /// Rayon peers: parallel iteration above this tree depth, sequential below
     /// (default: N-Queens 3, UTS every node).
     #[arg(long = "rayon-depth", global = true)]
@@ -569,7 +632,7 @@ where
 
 /// An application's subcommand (`run|sim|bench|compare APP …`): its name and its arguments
 /// as its own command parsed them. The subcommands come from the applications' registry
-/// (`treesplit_apps::registry`), so this layer names no application.
+/// (`treesplit_apps::registry`, see [`Offered`]), so this layer names no application.
 #[derive(Debug, Clone)]
 pub struct AppArgs {
     /// The application's name.
@@ -602,10 +665,67 @@ impl FromArgMatches for AppArgs {
     }
 }
 
-impl Subcommand for AppArgs {
+/// How a subcommand uses the applications it offers, as a type (`run`, `sim`, `bench`,
+/// `compare`): each lists, and parses, only the applications that can be used so
+/// ([`treesplit_apps::App::offered`]).
+pub trait Offering {
+    /// The use.
+    const USE: Use;
+}
+
+/// `run` (and `resume`).
+#[derive(Debug, Clone)]
+pub struct ToRun;
+/// `sim`.
+#[derive(Debug, Clone)]
+pub struct ToSim;
+/// `bench`.
+#[derive(Debug, Clone)]
+pub struct ToBench;
+/// `compare`.
+#[derive(Debug, Clone)]
+pub struct ToCompare;
+
+impl Offering for ToRun {
+    const USE: Use = Use::Run;
+}
+impl Offering for ToSim {
+    const USE: Use = Use::Sim;
+}
+impl Offering for ToBench {
+    const USE: Use = Use::Bench;
+}
+impl Offering for ToCompare {
+    const USE: Use = Use::Compare;
+}
+
+/// An application's subcommand among those that `U` offers; it reads as its [`AppArgs`].
+#[derive(Debug, Clone)]
+pub struct Offered<U>(pub AppArgs, PhantomData<U>);
+
+impl<U> std::ops::Deref for Offered<U> {
+    type Target = AppArgs;
+    fn deref(&self) -> &AppArgs {
+        &self.0
+    }
+}
+
+impl<U: Offering> FromArgMatches for Offered<U> {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        AppArgs::from_arg_matches(matches).map(|a| Offered(a, PhantomData))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl<U: Offering> Subcommand for Offered<U> {
     fn augment_subcommands(cmd: clap::Command) -> clap::Command {
         registry::APPS
             .iter()
+            .filter(|app| app.offered(U::USE))
             .fold(cmd, |cmd, app| cmd.subcommand(app.command()))
     }
 
@@ -614,6 +734,6 @@ impl Subcommand for AppArgs {
     }
 
     fn has_subcommand(name: &str) -> bool {
-        registry::find(name).is_some()
+        registry::find(name).is_some_and(|app| app.offered(U::USE))
     }
 }

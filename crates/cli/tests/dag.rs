@@ -1,10 +1,13 @@
 //! `treesplit run|sim dag`: the DAG measures in the JSON report, every scheduler on the
 //! simulator (P = 8, 64) and threads respecting dependencies and Theorem 14.3 with its
-//! communication term, the Gantt chart, and bad input as exit 2 with a clear message.
+//! communication term, the Gantt chart, bad input as exit 2 with a clear message, and runs
+//! stopped by a limit or SIGTERM printing the tasks that finished (exit 1).
 
 mod support;
 
-use support::{stderr, stdout, treesplit, treesplit_with};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use support::{stderr, stdout, treesplit, treesplit_with, wait, HANG};
 
 const FIG: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -214,16 +217,8 @@ fn bad_input_is_exit_2_with_a_clear_message() {
             "--unit 5 parsecs",
         ),
         (
-            vec![
-                "run",
-                "dag",
-                FIG,
-                "--balancer",
-                "master-worker",
-                "--max-units",
-                "5",
-            ],
-            "--max-units does not apply",
+            vec!["run", "dag", FIG, "--balancer", "master-worker", "--check"],
+            "--check does not apply to task DAGs",
         ),
         (
             vec![
@@ -256,7 +251,9 @@ fn bad_input_is_exit_2_with_a_clear_message() {
             ],
             "--termination does not apply to task DAGs",
         ),
-        (vec!["compare", "dag", FIG], "runs with `treesplit run dag`"),
+        // Only `run` and `sim` offer task DAGs.
+        (vec!["compare", "dag", FIG], "unrecognized subcommand 'dag'"),
+        (vec!["bench", "dag", FIG], "unrecognized subcommand 'dag'"),
     ];
     for (args, want) in cases {
         let o = treesplit(&args);
@@ -322,4 +319,106 @@ fn optimal_schedule_beside_the_greedy_one() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("at most 32 tasks"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_limit_stops_a_dag_run_with_its_partial_report() {
+    for args in [
+        &[
+            "sim",
+            "dag",
+            "--random",
+            "500",
+            "--balancer",
+            "random-static",
+            "--pes",
+            "8",
+        ][..],
+        &[
+            "run",
+            "dag",
+            "--random",
+            "200",
+            "--balancer",
+            "master-worker",
+            "--pes",
+            "2",
+            "--unit",
+            "1us",
+        ],
+    ] {
+        let mut args = args.to_vec();
+        args.extend(["--max-units", "300", "--json"]);
+        let o = treesplit(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+        assert_eq!(j["partial"], true, "{j}");
+        assert_eq!(j["stopped_by"], "the limit of 300 work units", "{j}");
+        let finished = j["result"]["finished"].as_u64().unwrap();
+        assert!(
+            finished > 0 && finished < j["result"]["tasks"].as_u64().unwrap(),
+            "{j}"
+        );
+        assert!(
+            j["report"]["totals"]["work_units"].as_u64().unwrap() >= 300,
+            "{j}"
+        );
+    }
+}
+
+#[cfg(target_os = "linux")]
+/// Whether process `pid` handles SIGTERM yet (Linux: the `SigCgt` mask in /proc).
+fn catches_sigterm(pid: u32) -> bool {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+        return false;
+    };
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (libc::SIGTERM - 1)) != 0)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn sigterm_stops_a_dag_run_with_its_partial_report() {
+    // 2,000 tasks of 1 to 10 units of 1 ms: over five seconds on two threads.
+    let args = [
+        "run",
+        "dag",
+        "--random",
+        "2000",
+        "--unit",
+        "1ms",
+        "--balancer",
+        "work-stealing",
+        "--pes",
+        "2",
+    ];
+    let child = Command::new(env!("CARGO_BIN_EXE_treesplit"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !catches_sigterm(child.id()) {
+        assert!(started.elapsed() < HANG, "the run never handled SIGTERM");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // Let it run a while (any stop before its end would do).
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: sending a signal to our own child process.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let o = wait(child, "run dag after SIGTERM");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("(partial, stopped by an interrupt)")
+            && out.contains("of 2000 tasks finished"),
+        "{out}"
+    );
+    assert!(stderr(&o).contains("interrupted"), "{}", stderr(&o));
 }

@@ -424,7 +424,8 @@ fn check_dag(case: &Case, dag: &Arc<Dag>, scheduler: DagScheduler) -> Result<(),
         .delta_t(case.config.delta_t)
         .seed(case.config.seed);
     let r = simulate_dag(DagTask::shared(Arc::clone(dag), 0), &config, &case.sim)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| e.to_string())?
+        .into_report();
     let p = r.report.pes();
     let (e, _) = evaluate(dag, &r.report.output, p, scheduler.workers(p), 1, 1.0)
         .map_err(|e| format!("infeasible schedule: {e}"))?;

@@ -1,13 +1,17 @@
 //! Run limits (`Config::max_units`, `Config::time_limit`) on every machine: a run of a
 //! practically endless task stops cleanly (`Ended::Stopped`), its partial report
 //! holds what was done (the output counts exactly the units done), and the units stay within
-//! the documented slack of P·Δt above the limit.
+//! the documented slack of P·Δt above the limit. DAG runs (`DagConfig`) stop alike at a limit
+//! or an interrupt, their schedule holding every task that finished.
 
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use treesplit::dag::{Dag, DagTask, Schedule};
+use treesplit::machine::simulate_dag;
 use treesplit::{
-    simulate, BalancerKind, Config, Context, Ended, Jobs, Limit, Report, RunError, SimConfig,
-    Stopped, Task, Threads,
+    simulate, BalancerKind, Config, Context, DagConfig, DagScheduler, Ended, Jobs, Limit, Report,
+    RunError, SimConfig, Stopped, Task, Threads,
 };
 use treesplit_testkit::support::within;
 
@@ -260,4 +264,143 @@ fn simulator_stops_at_time_limit_within_a_huge_slice() {
     };
     assert_eq!(limit, Limit::Time(Duration::from_millis(200)));
     assert_eq!(report.output, report.totals.work_units);
+}
+
+/// The cost of every task of [`layered`]: equal costs make a lost task visible in the units.
+const COST: u64 = 4;
+
+/// `layers` × `width` tasks (width ≥ 2) of cost [`COST`]; every task after the first layer
+/// waits for two tasks of the layer before.
+fn layered(layers: u32, width: u32) -> std::sync::Arc<Dag> {
+    let preds = (0..layers * width)
+        .map(|v| {
+            let (layer, i) = (v / width, v % width);
+            match layer {
+                0 => vec![],
+                _ => {
+                    let above = (layer - 1) * width;
+                    vec![above + i, above + (i + 1) % width]
+                }
+            }
+        })
+        .collect();
+    let n = (layers * width) as usize;
+    std::sync::Arc::new(Dag::new(vec![COST; n], preds).unwrap())
+}
+
+/// The schedule of a stopped DAG run, a unit of cost taking `unit` ticks: each task recorded
+/// once, for at least its cost, after all its predecessors (recorded too) finished; and no
+/// finished task lost: on every PE the units done exceed the recorded tasks' costs by less
+/// than one task (the one abandoned at the stop). Returns the tasks recorded.
+fn check_stopped_dag(dag: &Dag, report: &Report<Schedule>, unit: u64) -> usize {
+    let records = &report.output.0;
+    let mut at = vec![None; dag.len()];
+    for r in records {
+        assert!(
+            at[r.task as usize].replace(*r).is_none(),
+            "task {} twice",
+            r.task
+        );
+        assert!(
+            r.finish - r.start >= COST * unit,
+            "task {} too short",
+            r.task
+        );
+    }
+    for r in records {
+        for &u in dag.preds(r.task) {
+            let before = at[u as usize]
+                .unwrap_or_else(|| panic!("task {} ran, its predecessor {u} is missing", r.task));
+            assert!(before.finish <= r.start, "task {} started early", r.task);
+        }
+    }
+    for pe in &report.per_pe {
+        let recorded = records.iter().filter(|r| r.pe as usize == pe.pe).count() as u64 * COST;
+        let units = pe.counters.work_units;
+        assert!(
+            units >= recorded && units - recorded < COST,
+            "PE {}: {units} units done, {recorded} in finished tasks",
+            pe.pe
+        );
+    }
+    records.len()
+}
+
+/// A DAG run on two threads, a unit of cost taking `unit_ns`: the interrupt flag is set
+/// before the run when `at_units` is 0, else once the progress report passes `at_units`.
+fn interrupted_dag(
+    dag: &std::sync::Arc<Dag>,
+    scheduler: DagScheduler,
+    unit_ns: u64,
+    at_units: u64,
+) -> Result<Ended<DagTask>, RunError> {
+    let flag = std::sync::Arc::new(AtomicBool::new(at_units == 0));
+    let config = DagConfig::new(2, scheduler)
+        .delta_t(COST)
+        .interrupt(flag.clone());
+    let root = DagTask::shared(dag.clone(), unit_ns);
+    within(HANG, move || {
+        let progress = move |units: u64, _: Duration| {
+            if units >= at_units {
+                flag.store(true, Ordering::SeqCst);
+            }
+        };
+        Threads::new().on_progress(&progress).run_dag(root, &config)
+    })
+}
+
+#[test]
+fn a_dag_run_with_its_interrupt_already_set_stops_at_once() {
+    let dag = layered(200, 4);
+    for scheduler in DagScheduler::ALL.iter().copied() {
+        let Ok(Ended::Stopped(stopped)) = interrupted_dag(&dag, scheduler, 10_000, 0) else {
+            panic!("{scheduler}: expected an interrupt stop");
+        };
+        assert_eq!(stopped.limit, Limit::Interrupted, "{scheduler}");
+        assert!(stopped.remaining.is_empty());
+        let tasks = check_stopped_dag(&dag, &stopped.report, 10_000);
+        assert!(tasks < dag.len(), "{scheduler}: all {tasks} tasks ran");
+    }
+}
+
+#[test]
+fn an_interrupt_during_a_dag_run_keeps_every_finished_task() {
+    // 3,200 tasks of 4 units of 100 µs: over half a second on two threads, interrupted once a
+    // tenth of the work is done.
+    let dag = layered(400, 8);
+    for scheduler in DagScheduler::ALL.iter().copied() {
+        let result = interrupted_dag(&dag, scheduler, 100_000, dag.work() / 10);
+        let Ok(Ended::Stopped(stopped)) = result else {
+            panic!("{scheduler}: expected an interrupt stop");
+        };
+        assert_eq!(stopped.limit, Limit::Interrupted, "{scheduler}");
+        let tasks = check_stopped_dag(&dag, &stopped.report, 100_000);
+        assert!(
+            tasks > 0 && tasks < dag.len(),
+            "{scheduler}: {tasks} of {} tasks",
+            dag.len()
+        );
+        assert!(stopped.report.totals.work_units >= dag.work() / 10);
+    }
+}
+
+#[test]
+fn a_simulated_dag_run_stops_at_max_units() {
+    let dag = layered(100, 8);
+    let limit = dag.work() / 2;
+    for scheduler in DagScheduler::ALL.iter().copied() {
+        let config = DagConfig::new(4, scheduler).delta_t(COST).max_units(limit);
+        let root = DagTask::shared(dag.clone(), 0);
+        let Ok(Ended::Stopped(stopped)) = simulate_dag(root, &config, &SimConfig::default()) else {
+            panic!("{scheduler}: expected a units stop");
+        };
+        assert_eq!(stopped.limit, Limit::Units(limit), "{scheduler}");
+        let report = &stopped.report.report;
+        let units = report.totals.work_units;
+        assert!(
+            units >= limit && units <= limit + 4 * COST,
+            "{scheduler}: {units} units for a limit of {limit}"
+        );
+        check_stopped_dag(&dag, report, 1);
+    }
 }

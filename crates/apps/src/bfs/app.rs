@@ -36,6 +36,11 @@ impl crate::app::App for App {
         crate::app::command::<Args>(self.name())
     }
 
+    /// Not `compare`: a BFS is a sequence of level computations, not one run per balancer.
+    fn offered(&self, used: crate::app::Use) -> bool {
+        used != crate::app::Use::Compare
+    }
+
     fn reads_stdin(&self, args: &clap::ArgMatches) -> bool {
         crate::app::typed::<Args>(args)
             .is_ok_and(|a| a.file.as_deref() == Some(std::path::Path::new("-")))

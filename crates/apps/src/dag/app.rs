@@ -7,6 +7,11 @@ pub struct App;
 
 /// A task DAG (paper 001 §14.6) run by a DAG scheduler (--balancer master-worker,
 /// random-static or work-stealing): a Standard Task Graph file, --multiply K or --random N.
+///
+/// Every run checks its schedule. Of the options below, the tree balancers' options,
+/// --check, --sequential, --baseline, --trace, --checkpoint and --empty-splits do not apply
+/// (an error names the one given); --max-units, --time-limit and a signal stop the run with
+/// the tasks finished so far.
 #[derive(Debug, clap::Args)]
 pub struct DagArgs {
     /// A DAG in Standard Task Graph format (Tobita–Kasahara; `-`: standard input).
@@ -35,6 +40,11 @@ impl crate::app::App for App {
 
     fn command(&self) -> clap::Command {
         crate::app::command::<DagArgs>(self.name())
+    }
+
+    /// `run` and `sim` only: its schedulers are not tree balancers.
+    fn offered(&self, used: crate::app::Use) -> bool {
+        matches!(used, crate::app::Use::Run | crate::app::Use::Sim)
     }
 
     fn reads_stdin(&self, args: &clap::ArgMatches) -> bool {

@@ -28,6 +28,11 @@ impl crate::app::App for App {
         crate::app::command::<Args>(self.name())
     }
 
+    /// Not `bench`: its table size comes from `--q`, a balancer option `bench` does not take.
+    fn offered(&self, used: crate::app::Use) -> bool {
+        used != crate::app::Use::Bench
+    }
+
     fn reads_stdin(&self, args: &clap::ArgMatches) -> bool {
         crate::app::typed::<Args>(args)
             .is_ok_and(|a| a.file.as_deref() == Some(std::path::Path::new("-")))

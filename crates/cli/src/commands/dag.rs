@@ -3,15 +3,17 @@
 //! predecessors had finished (else exit 3) — and Theorem 14.3 with the communication term
 //! (`treesplit::dag::schedule`; a violation is a bug: exit 3), and report the makespan against
 //! the lower bound, the theorem's bound and 2 − 1/p. `--gantt` draws the schedule, one line
-//! per PE as in Fig. 14.7.
+//! per PE as in Fig. 14.7. A run that `--max-units`, `--time-limit` or a signal (SIGTERM,
+//! SIGINT, SIGUSR1 on threads and MPI) stopped prints its partial report — the tasks that
+//! finished — and exits 1, as `run` of a tree does.
 
 use crate::output::{self, plot, Failure};
 use crate::plan::dag::DagPlan;
 use crate::plan::MachinePlan;
 use serde::Serialize;
-use treesplit::dag::{evaluate, DagTask, Evaluation, Schedule};
+use treesplit::dag::{evaluate, DagTask, Evaluation};
 use treesplit::stats::Totals;
-use treesplit::Report;
+use treesplit::Ended;
 
 /// `run|sim dag --json`.
 #[derive(Serialize)]
@@ -35,30 +37,77 @@ struct DagJson<'a> {
     ratio_to_optimum: Option<f64>,
 }
 
+/// How far a stopped run got: the tasks that finished.
+#[derive(Serialize)]
+struct Progress {
+    finished: usize,
+    tasks: usize,
+}
+
+impl std::fmt::Display for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} of {} tasks finished", self.finished, self.tasks)
+    }
+}
+
 /// Run the plan and report.
 pub fn dag(plan: &DagPlan) -> Result<(), Failure> {
     let root = DagTask::shared(plan.dag.clone(), plan.unit_ns);
-    let (report, machine, tick_seconds, unit_ticks): (Option<Report<Schedule>>, &str, f64, u64) =
+    let (ended, machine, tick_seconds, unit_ticks): (Option<Ended<DagTask>>, &str, f64, u64) =
         match &plan.machine {
             MachinePlan::Sim { pes, sim, .. } => {
                 let config = plan.config(*pes)?;
-                let r = treesplit::machine::simulate_dag(root, &config, sim)?;
+                let ended = treesplit::machine::simulate_dag(root, &config, sim)?;
                 output::Notes {
                     quiet: plan.out.quiet,
                 }
-                .note(r.speed());
-                (Some(r.report), "sim", 1.0, 1)
+                .note(ended.report().speed());
+                (Some(ended.map_report(|r| r.report)), "sim", 1.0, 1)
             }
             MachinePlan::Threads { pes, .. } => {
-                let config = plan.config(*pes)?;
-                let r = treesplit::Threads::new().run_dag(root, &config)?;
-                (Some(r), "threads", 1e-9, plan.unit_ns)
+                // SIGTERM, SIGINT and SIGUSR1 stop a real run cleanly, with its partial report.
+                let config = plan
+                    .config(*pes)?
+                    .interrupt(super::checkpoint::interrupt_flag()?);
+                let ended = treesplit::Threads::new().run_dag(root, &config)?;
+                (Some(ended), "threads", 1e-9, plan.unit_ns)
             }
             MachinePlan::Mpi { pes } => (mpi_run(plan, root, *pes)?, "mpi", 1e-9, plan.unit_ns),
             MachinePlan::Sequential => unreachable!("dag plans name a machine"),
         };
-    let Some(report) = report else {
+    let Some(ended) = ended else {
         return Ok(()); // an MPI rank other than 0
+    };
+    let report = match ended {
+        Ended::Finished(report) => report,
+        Ended::Stopped(stopped) => {
+            let report = stopped.report;
+            let done = Progress {
+                finished: report.output.0.len(),
+                tasks: plan.dag.len(),
+            };
+            let app = format!("dag {}", plan.source);
+            let when = if machine == "sim" {
+                format!("at virtual time {}", report.t_par)
+            } else {
+                format!("after {:.6} s", report.t_par)
+            };
+            let summary = format!(
+                "{} on {machine}, P = {}: stopped {when}, {} units of cost done, {} messages\n",
+                plan.scheduler,
+                report.pes(),
+                report.totals.work_units,
+                report.totals.messages
+            );
+            return Err(super::finish::partial(
+                app,
+                plan.out.json,
+                stopped.limit,
+                &report,
+                &done,
+                &summary,
+            ));
+        }
     };
     let p = report.pes();
     let workers = plan.scheduler.workers(p);
@@ -187,7 +236,7 @@ fn mpi_run(
     plan: &DagPlan,
     root: DagTask,
     pes: Option<usize>,
-) -> Result<Option<Report<Schedule>>, Failure> {
+) -> Result<Option<Ended<DagTask>>, Failure> {
     let mpi = treesplit::machine::mpi::Mpi::init().map_err(Failure::run)?;
     let size = mpi.size();
     if let Some(p) = pes.filter(|&p| p != size) {
@@ -195,13 +244,15 @@ fn mpi_run(
             "--pes {p}, but the MPI job has {size} ranks (leave out --pes under mpirun)"
         )));
     }
-    let config = plan.config(size)?;
-    let report = mpi.run_dag(|| root, &config)?;
-    Ok((mpi.rank() == 0).then_some(report))
+    let config = plan
+        .config(size)?
+        .interrupt(super::checkpoint::interrupt_flag()?);
+    let ended = mpi.run_dag(|| root, &config)?;
+    Ok((mpi.rank() == 0).then_some(ended))
 }
 
 #[cfg(not(feature = "mpi"))]
-fn mpi_run(_: &DagPlan, _: DagTask, _: Option<usize>) -> Result<Option<Report<Schedule>>, Failure> {
+fn mpi_run(_: &DagPlan, _: DagTask, _: Option<usize>) -> Result<Option<Ended<DagTask>>, Failure> {
     Err(Failure::input(
         "this treesplit was built without MPI support; build it with `cargo build --release --features mpi`",
     ))

@@ -45,11 +45,11 @@ where
 
 /// `run --json` of a run stopped by a limit: the partial report.
 #[derive(Serialize)]
-struct PartialJson<'a, O> {
+struct PartialJson<'a, O, R> {
     app: String,
     stopped_by: String,
     partial: bool,
-    result: &'a O,
+    result: &'a R,
     report: &'a Report<O>,
 }
 
@@ -61,14 +61,34 @@ pub fn limit_reached<O: Serialize + Display>(
     limit: Limit,
     report: &Report<O>,
 ) -> Failure {
-    let app = plan.app.describe();
+    partial(
+        plan.app.describe(),
+        plan.out.json,
+        limit,
+        report,
+        &report.output,
+        &report.summary(),
+    )
+}
+
+/// The partial report of `app`'s run that `limit` stopped, its result so far being
+/// `result`, then `summary` (JSON under `json`: the result and the report), and the
+/// failure (exit code 1) to return.
+pub fn partial<O: Serialize, R: Serialize + Display>(
+    app: String,
+    json: bool,
+    limit: Limit,
+    report: &Report<O>,
+    result: &R,
+    summary: &str,
+) -> Failure {
     let failure = output::stopped(limit, report.totals.work_units, report.t_par);
-    if plan.out.json {
+    if json {
         if let Err(f) = output::print_json(&PartialJson {
             app,
             stopped_by: limit.to_string(),
             partial: true,
-            result: &report.output,
+            result,
             report,
         }) {
             return f;
@@ -76,7 +96,7 @@ pub fn limit_reached<O: Serialize + Display>(
         // The partial report is the one document: no error document beside it.
         return failure.said_in_json();
     }
-    println!("{app} (partial, stopped by {limit}): {}", report.output);
-    print!("{}", report.summary());
+    println!("{app} (partial, stopped by {limit}): {result}");
+    print!("{summary}");
     failure
 }

@@ -2,9 +2,8 @@
 //! balancer flags with the machine's defaults (Δt, round, neighbourhood), for any P and any
 //! balancer, and the simulated machine its options describe ([`sim_machine`]).
 
-use super::one_pes;
 use super::pe_list::parse_pe_list;
-use crate::flags::{BalancerName, BalancerOpts, LimitFlags, SimOpts};
+use crate::flags::{BalancerName, BalancerOpts, LimitFlags, SimMachine};
 use crate::output::{self, Failure};
 use treesplit::config::{
     Adaptive, BundleRule, Embedding, PermutationKind, PhaseSync, StaticPermutation,
@@ -140,6 +139,7 @@ impl Balance {
 /// The balancer options with the machine's defaults (Δt, round, neighbourhood).
 pub(super) fn balance(
     o: &BalancerOpts,
+    balancer: BalancerName,
     seed: Option<u64>,
     default_delta_t: u64,
     default_round: u64,
@@ -167,7 +167,7 @@ pub(super) fn balance(
         (None, None, Some(alpha)) => JobsPlan::FromAlpha(alpha),
         (None, None, None) => JobsPlan::Given(Jobs::FromEstimates),
     };
-    let kind = match o.balancer {
+    let kind = match balancer {
         BalancerName::Tree(kind) => kind,
         BalancerName::Dag(s) => {
             return Err(Failure::input(format!(
@@ -207,9 +207,16 @@ pub(super) fn balance(
     Ok(balance)
 }
 
-/// The simulated machine and the balancer configuration the simulator options describe.
-pub(super) fn sim_machine(o: &SimOpts) -> Result<(usize, SimConfig, Balance), Failure> {
-    let pes = one_pes(&o.common, || 64)?;
+/// The simulated machine of `pes` PEs (default 64) and the balancer configuration the
+/// simulator's options describe.
+pub(super) fn sim_machine(
+    o: &SimMachine,
+    b: &BalancerOpts,
+    balancer: BalancerName,
+    pes: Option<usize>,
+    seed: Option<u64>,
+) -> Result<(usize, SimConfig, Balance), Failure> {
+    let pes = pes.unwrap_or(64);
     let topology: Topology = o.net.parse().map_err(Failure::input)?;
     let delay: Delay = o.delay.parse().map_err(Failure::input)?;
     if o.routing.is_some() && o.byte_time.is_none() {
@@ -253,20 +260,14 @@ pub(super) fn sim_machine(o: &SimOpts) -> Result<(usize, SimConfig, Balance), Fa
     } else {
         topology
     };
-    let delta_t = o.balance.delta_t.unwrap_or(o.t_rout.max(1));
+    let delta_t = b.delta_t.unwrap_or(o.t_rout.max(1));
     // A round must fit a request, the victim's next poll, a split and the answer.
     let default_round = o
         .t_rout
         .saturating_mul(2)
         .saturating_add(o.t_split)
         .saturating_add(delta_t);
-    let mut balance = balance(
-        &o.balance,
-        o.common.seed,
-        delta_t,
-        default_round,
-        neighbourhood,
-    )?;
+    let mut balance = balance(b, balancer, seed, delta_t, default_round, neighbourhood)?;
     // Poll-and-shuffle on the network (paper 002 §4): its hypercube embedding, and without
     // --round a phase as long as the network's most expensive kept phase asks for.
     balance.embedding = o.embedding.unwrap_or_default();
@@ -277,7 +278,7 @@ pub(super) fn sim_machine(o: &SimOpts) -> Result<(usize, SimConfig, Balance), Fa
             )));
         }
     }
-    if o.balance.round.is_none() && balance.embedding == Embedding::Network {
+    if b.round.is_none() && balance.embedding == Embedding::Network {
         let t_hop = o.t_hop.unwrap_or(o.t_rout);
         balance.shuffle_round = embedding::default_round(
             topology,

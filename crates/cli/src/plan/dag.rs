@@ -1,9 +1,9 @@
 //! Part of the plan layer: `run|sim dag` — a task DAG (an STG file, `--multiply K` or
-//! `--random N`), its DAG scheduler from `--balancer`, the machine, and the flags that apply
-//! (the tree balancers' options, run limits, `--sequential`, `--baseline` and `--trace` do
-//! not: each is an error naming the flag).
+//! `--random N`), its DAG scheduler from `--balancer`, the machine, the run limits, and the
+//! flags that apply (the tree balancers' options, `--check`, `--sequential`, `--baseline` and
+//! `--trace` do not: each is an error naming the flag).
 
-use super::{check_threads, one_pes, rules, sim_machine, Env, MachinePlan, Output};
+use super::{check_threads, rules, sim_machine, Env, MachinePlan, Output};
 use crate::flags::{AppArgs, BalancerName, Given, MachineArg, RunArgs, SimArgs};
 use crate::output::{self, plot, Failure};
 use std::path::PathBuf;
@@ -32,14 +32,19 @@ pub struct DagPlan {
     pub gantt: Option<PathBuf>,
     /// `--optimal`: also find an optimal schedule (branch-and-bound) and compare.
     pub optimal: bool,
+    /// `--max-units`, `--time-limit`: the run stops there with the schedule so far.
+    pub max_units: Option<u64>,
+    pub time_limit: Option<std::time::Duration>,
 }
 
 impl DagPlan {
     /// The run configuration for `pes` PEs.
     pub fn config(&self, pes: usize) -> Result<DagConfig, Failure> {
-        let config = DagConfig::new(pes, self.scheduler)
+        let mut config = DagConfig::new(pes, self.scheduler)
             .delta_t(self.delta_t)
             .seed(self.seed);
+        config.max_units = self.max_units;
+        config.time_limit = self.time_limit;
         config
             .validate()
             .map_err(|e| Failure::input(output::config_error(&e)))?;
@@ -69,16 +74,17 @@ fn optimal(app: &AppArgs, dag: &Dag) -> Result<bool, Failure> {
 }
 
 /// Flags that mean nothing for a DAG run: every tree balancer option (a DAG scheduler takes
-/// none), the run limits, and the tree runs' machine and output options.
+/// none), the contract check (every run checks its schedule), and the tree runs' machine and
+/// output options.
 fn not_for_dags() -> Vec<(&'static str, &'static str)> {
     let mut flags: Vec<_> = rules::all_balancer_flags()
         .iter()
         .copied()
-        .filter(|(id, _)| !matches!(*id, "balancer" | "delta_t"))
+        .filter(|(id, _)| *id != "delta_t")
         .collect();
     flags.extend(["embedding", "phase_c"].map(|id| (id, rules::flag(id))));
-    flags.extend(rules::LIMIT_FLAGS);
     flags.extend([
+        ("check", "--check"),
         ("sequential", "--sequential"),
         ("baseline", "--baseline"),
         ("trace", "--trace"),
@@ -89,7 +95,7 @@ fn not_for_dags() -> Vec<(&'static str, &'static str)> {
     flags
 }
 
-const WHY: &str = "does not apply to task DAGs (`dag` takes --balancer master-worker|random-static|work-stealing, --delta-t, --seed, --pes, --unit on real machines, --gantt and the simulator's machine options; termination is four-counter)";
+const WHY: &str = "does not apply to task DAGs (`dag` takes --balancer master-worker|random-static|work-stealing, --delta-t, --seed, --pes, --max-units, --time-limit, --unit on real machines, --gantt and the simulator's machine options; termination is four-counter; every run checks its schedule)";
 
 /// True for the `dag` application.
 pub fn is_dag(app: &AppArgs) -> bool {
@@ -187,8 +193,8 @@ pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
     super::reject_fault("a task DAG", env)?;
     rules::reject(given, &not_for_dags(), WHY)?;
     let o = &r.opts;
-    let scheduler = scheduler(o.balance.balancer, given)?;
-    let seed = o.common.seed.unwrap_or(1);
+    let scheduler = scheduler(o.choice.balancer, given)?;
+    let seed = o.seed.seed.unwrap_or(1);
     let (dag, source) = read_dag(&r.app, seed)?;
     let unit = match &dag_args(&r.app)?.unit {
         Some(u) => parse_unit(u)?,
@@ -197,7 +203,7 @@ pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
     let out = Output::from(&o.common);
     let machine = match o.machine {
         MachineArg::Threads => {
-            let pes = one_pes(&o.common, || env.cores)?;
+            let pes = o.pes.unwrap_or(env.cores);
             check_threads(pes, out.notes(), env)?;
             MachinePlan::Threads {
                 pes,
@@ -210,12 +216,7 @@ pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
                     "`-` (standard input) is not available with --machine mpi: mpirun gives standard input to rank 0 only; give a file",
                 ));
             }
-            MachinePlan::Mpi {
-                pes: match o.common.pes[..] {
-                    [] => None,
-                    _ => Some(one_pes(&o.common, || 0)?),
-                },
-            }
+            MachinePlan::Mpi { pes: o.pes }
         }
     };
     if let Some(path) = &o.gantt {
@@ -235,13 +236,15 @@ pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
         out,
         gantt: o.gantt.clone(),
         optimal,
+        max_units: o.limits.max_units,
+        time_limit: o.limits.time_limit,
     };
     plan.config(1)?;
     Ok(plan)
 }
 
 /// `sim dag …`.
-pub fn sim_plan(mut s: SimArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure> {
+pub fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure> {
     super::reject_fault("`treesplit sim` (the simulator)", env)?;
     rules::reject(given, &not_for_dags(), WHY)?;
     rules::reject(
@@ -249,11 +252,17 @@ pub fn sim_plan(mut s: SimArgs, given: &Given, env: &Env) -> Result<DagPlan, Fai
         &[("unit", "--unit")],
         "does not apply to the simulator: a unit of cost is a unit of virtual time there",
     )?;
-    let scheduler = scheduler(s.opts.balance.balancer, given)?;
+    let o = &s.opts;
+    let scheduler = scheduler(o.choice.balancer, given)?;
     // The simulated machine's checks take a tree balancer's options; the DAG scheduler
     // replaces it in the configuration.
-    s.opts.balance.balancer = BalancerName::Tree(BalancerKind::RandomPolling);
-    let (pes, sim, balance) = sim_machine(&s.opts)?;
+    let (pes, sim, balance) = sim_machine(
+        &o.machine,
+        &o.balance,
+        BalancerName::Tree(BalancerKind::RandomPolling),
+        o.pes,
+        o.seed.seed,
+    )?;
     let config = balance.config(pes)?;
     if let Some(path) = &s.opts.gantt {
         plot::check_path(path, "--gantt").map_err(Failure::input)?;
@@ -277,6 +286,8 @@ pub fn sim_plan(mut s: SimArgs, given: &Given, env: &Env) -> Result<DagPlan, Fai
         out: Output::from(&s.opts.common),
         gantt: s.opts.gantt.clone(),
         optimal,
+        max_units: s.opts.limits.max_units,
+        time_limit: s.opts.limits.time_limit,
     };
     plan.config(pes)?;
     Ok(plan)

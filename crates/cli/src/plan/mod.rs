@@ -18,8 +18,8 @@ pub mod scatter;
 mod tests;
 
 use crate::flags::{
-    AppArgs, BenchArgs, Cli, Command, Common, CompareArgs, DepthArgs, DstArgs, Given, MachineArg,
-    ResumeArgs, RunArgs, SimArgs,
+    AppArgs, BalancerName, BenchArgs, Cli, Command, Common, CompareArgs, DepthArgs, DstArgs, Given,
+    MachineArg, ResumeArgs, RunArgs, SimArgs,
 };
 use crate::output::{self, plot, Failure, Notes};
 pub use balance::Balance;
@@ -61,17 +61,6 @@ impl Output {
     /// indicator itself also checks that stderr is a terminal).
     pub fn progress(&self) -> bool {
         !self.quiet && !self.json
-    }
-}
-
-/// The one P of `--pes` (a list only `depth` takes), or `default`.
-fn one_pes(c: &Common, default: impl FnOnce() -> usize) -> Result<usize, Failure> {
-    match c.pes[..] {
-        [] => Ok(default()),
-        [p] => Ok(p),
-        _ => Err(Failure::input(
-            "--pes takes one number here (only `treesplit depth` takes a list of PE counts)",
-        )),
     }
 }
 
@@ -259,7 +248,7 @@ pub fn plan_in(cli: Cli, given: &Given, env: &Env) -> Result<Plan, Failure> {
         }
         Command::Dst(d) => {
             reject_fault("`treesplit dst`", env)?;
-            dst_plan(d, given)
+            dst_plan(d)
         }
         Command::Depth(d) => {
             reject_fault("`treesplit depth`", env)?;
@@ -271,11 +260,6 @@ pub fn plan_in(cli: Cli, given: &Given, env: &Env) -> Result<Plan, Failure> {
         }
         Command::Reproduce(r) => {
             reject_fault("`treesplit reproduce`", env)?;
-            rules::reject(
-                given,
-                &[("seed", "--seed"), ("pes", "--pes")],
-                "does not apply to reproduce: every experiment fixes its own seeds and P (see its section)",
-            )?;
             let ids = treesplit_lab::reproduce::ids();
             if let Some(bad) = r.only.iter().find(|id| !ids.contains(&id.as_str())) {
                 return Err(Failure::input(format!(
@@ -292,11 +276,6 @@ pub fn plan_in(cli: Cli, given: &Given, env: &Env) -> Result<Plan, Failure> {
         }
         Command::Trees(t) => {
             reject_fault("`treesplit trees`", env)?;
-            rules::reject(
-                given,
-                &[("seed", "--seed"), ("pes", "--pes")],
-                "does not apply to trees, which only lists the named UTS trees",
-            )?;
             Ok(Plan::Trees(Output::from(&t.common)))
         }
     }
@@ -346,15 +325,17 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
     let is_table = app.takes_q();
     let balance = balance(
         &o.balance,
-        o.common.seed,
+        o.choice.balancer,
+        o.seed.seed,
         app.default_delta_t(),
         DEFAULT_ROUND,
         Topology::Ring,
     )?;
     let out = Output::from(&o.common);
-    if o.sequential {
-        let mut flags = rules::all_balancer_flags().to_vec();
-        // The seed, a common option, seeds the balancer.
+    if r.sequential {
+        let mut flags = vec![("balancer", "--balancer")];
+        flags.extend(rules::all_balancer_flags());
+        // The seed seeds the balancer.
         let at = flags
             .iter()
             .position(|(id, _)| *id == "delta_t")
@@ -372,7 +353,7 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
         ]);
         // The hash table's --q is its subtable size (one PE: m = q) and --seed its keys'.
         flags.retain(|(id, _)| !is_table || !matches!(*id, "jobs_per_pe" | "seed"));
-        app.adapt(o.balance.jobs_per_pe, 1, o.common.seed)
+        app.adapt(o.balance.jobs_per_pe, 1, o.seed.seed)
             .map_err(Failure::input)?;
         rules::reject(
             given,
@@ -412,33 +393,28 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
                     "this process is one of {ranks} started by an MPI launcher, but --machine threads (the default) would run {ranks} independent computations: add --machine mpi (a build with --features mpi)"
                 )));
             }
-            let pes = one_pes(&o.common, || env.cores)?;
+            let pes = o.pes.unwrap_or(env.cores);
             balance.config(pes)?;
             check_threads(pes, out.notes(), env)?;
             MachinePlan::Threads {
                 pes,
-                baseline: o.baseline,
+                baseline: r.baseline,
             }
         }
         MachineArg::Mpi => {
-            if o.baseline {
+            if r.baseline {
                 return Err(Failure::input(
                     "--baseline is not available with --machine mpi (run --sequential separately)",
                 ));
             }
-            MachinePlan::Mpi {
-                pes: match o.common.pes[..] {
-                    [] => None,
-                    _ => Some(one_pes(&o.common, || 0)?),
-                },
-            }
+            MachinePlan::Mpi { pes: o.pes }
         }
     };
     let pes = match machine {
         MachinePlan::Threads { pes, .. } | MachinePlan::Mpi { pes: Some(pes) } => pes,
         _ => env.launcher_size,
     };
-    app.adapt(o.balance.jobs_per_pe, pes, o.common.seed)
+    app.adapt(o.balance.jobs_per_pe, pes, o.seed.seed)
         .map_err(Failure::input)?;
     Ok(RunPlan {
         app,
@@ -457,11 +433,6 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
 /// `resume FILE`: the run its checkpoint describes, with this command line's machine and
 /// balancer options.
 fn resume_plan(r: ResumeArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
-    rules::reject(
-        given,
-        &[("sequential", "--sequential"), ("baseline", "--baseline")],
-        "does not apply to resume, which continues a parallel computation",
-    )?;
     let words = treesplit::checkpoint::read_app(&r.file)
         .map_err(|e| Failure::input(output::checkpoint_error(&r.file, &e, &[])))?;
     let line = ["treesplit".to_string(), "run".to_string()]
@@ -481,7 +452,13 @@ fn resume_plan(r: ResumeArgs, given: &Given, env: &Env) -> Result<RunPlan, Failu
     let path = r.opts.checkpoint.clone().unwrap_or_else(|| r.file.clone());
     let mut given = given.clone();
     given.insert("checkpoint");
-    let mut plan = run_plan(RunArgs { app, opts: r.opts }, &given, env)?;
+    let run = RunArgs {
+        app,
+        opts: r.opts,
+        sequential: false,
+        baseline: false,
+    };
+    let mut plan = run_plan(run, &given, env)?;
     if plan.checkpoint.is_none() {
         output::trace::check_writable(&path, "resume").map_err(Failure::input)?;
     }
@@ -498,9 +475,15 @@ fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
     // Time is virtual in the simulator: spinning per unit would only cost real time.
     app.for_simulator(given.has("spin"));
     let o = &s.opts;
-    let (pes, sim, balance) = sim_machine(o)?;
+    let (pes, sim, balance) = sim_machine(
+        &o.machine,
+        &o.balance,
+        o.choice.balancer,
+        o.pes,
+        o.seed.seed,
+    )?;
     rules::check_balancer_options(&table_flags(&app, given), &[balance.balancer()])?;
-    app.adapt(o.balance.jobs_per_pe, pes, o.common.seed)
+    app.adapt(o.balance.jobs_per_pe, pes, o.seed.seed)
         .map_err(Failure::input)?;
     let balance = balance.with_limits(o.limits)?;
     refusals(&app, Use::Sim, given)?;
@@ -512,7 +495,7 @@ fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
         machine: MachinePlan::Sim {
             pes,
             sim,
-            empty_splits: o.empty_splits,
+            empty_splits: o.machine.empty_splits,
         },
         balance,
         out: Output::from(&o.common),
@@ -524,7 +507,7 @@ fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
 fn bench_plan(b: BenchArgs, given: &Given, env: &Env) -> Result<BenchPlan, Failure> {
     let app = application(&b.app, given)?;
     refusals(&app, Use::Bench, given)?;
-    let pes = one_pes(&b.common, || 2)?;
+    let pes = b.pes.unwrap_or(2);
     if pes == 0 || b.repeat == 0 {
         return Err(Failure::input("bench needs --pes ≥ 1 and --repeat ≥ 1"));
     }
@@ -543,17 +526,12 @@ fn bench_plan(b: BenchArgs, given: &Given, env: &Env) -> Result<BenchPlan, Failu
             &treesplit::ConfigError::ZeroDeltaT,
         )));
     }
-    rules::reject(
-        given,
-        rules::LIMIT_FLAGS,
-        "does not apply to bench, which times complete runs (sequential and rayon runs included); use it with `run` or `sim`",
-    )?;
     Ok(BenchPlan {
         delta_t: b.delta_t.unwrap_or_else(|| app.default_delta_t()),
         app,
         pes,
         repeat: b.repeat,
-        seed: b.common.seed.unwrap_or(1),
+        seed: b.seed.seed.unwrap_or(1),
         rayon_depth: b.rayon_depth,
         out,
     })
@@ -562,22 +540,14 @@ fn bench_plan(b: BenchArgs, given: &Given, env: &Env) -> Result<BenchPlan, Failu
 fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
     let mut app = application(&c.app, given)?;
     refusals(&app, Use::Compare, given)?;
-    rules::reject(
-        given,
-        &[("balancer", "--balancer")],
-        "does not apply to compare, which runs every balancer (choose some with --balancers)",
+    // Every balancer runs: the configuration is completed for each (`Balance::config_for`).
+    let (pes, sim, balance) = sim_machine(
+        &c.machine,
+        &c.balance,
+        BalancerName::Tree(BalancerKind::RandomPolling),
+        c.pes,
+        c.seed.seed,
     )?;
-    rules::reject(
-        given,
-        &[("gantt", "--gantt"), ("trace", "--trace")],
-        "does not apply to compare, which runs many simulations (draw the comparison with --svg, or one run's timeline with `treesplit sim … --gantt`)",
-    )?;
-    rules::reject(
-        given,
-        rules::LIMIT_FLAGS,
-        "does not apply to compare, which runs every balancer to the end and checks each against the sequential run already; use it with `sim`",
-    )?;
-    let (pes, sim, balance) = sim_machine(&c.opts)?;
     let balancers = if c.balancers.is_empty() {
         BalancerKind::ALL.to_vec()
     } else {
@@ -593,7 +563,7 @@ fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
         )));
     }
     rules::check_balancer_options(&table_flags(&app, given), &balancers)?;
-    app.adapt(c.opts.balance.jobs_per_pe, pes, c.opts.common.seed)
+    app.adapt(c.balance.jobs_per_pe, pes, c.seed.seed)
         .map_err(Failure::input)?;
     if let Some(path) = &c.svg {
         plot::check_path(path, "--svg").map_err(Failure::input)?;
@@ -604,36 +574,31 @@ fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
         balance,
         pes,
         sim,
-        empty_splits: c.opts.empty_splits,
+        empty_splits: c.machine.empty_splits,
         balancers,
         svg: c.svg,
-        out: Output::from(&c.opts.common),
+        out: Output::from(&c.common),
     })
 }
 
-fn dst_plan(d: DstArgs, given: &Given) -> Result<Plan, Failure> {
-    rules::reject(
-        given,
-        &[("pes", "--pes")],
-        "does not apply to dst, which draws P for each case (bound it with --max-pes)",
-    )?;
+fn dst_plan(d: DstArgs) -> Result<Plan, Failure> {
     if d.max_pes == 0 {
         return Err(Failure::input("--max-pes must be at least 1"));
     }
     Ok(Plan::Dst(DstPlan {
         cases: d.cases,
-        seed: d.common.seed.unwrap_or(0),
+        seed: d.seed.unwrap_or(0),
         max_pes: d.max_pes,
         out: Output::from(&d.common),
     }))
 }
 
 fn depth_plan(d: DepthArgs) -> Result<DepthPlan, Failure> {
-    let pes = match &d.common.pes[..] {
+    let pes = match &d.pes[..] {
         [] => vec![64, 256, 1024, 4096],
         list => list.to_vec(),
     };
-    let seed = d.common.seed.unwrap_or(1);
+    let seed = d.seed.seed.unwrap_or(1);
     if pes.iter().any(|&p| p < 2) {
         return Err(Failure::input(
             "--pes needs a list of PE counts, each at least 2",

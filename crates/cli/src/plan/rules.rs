@@ -160,7 +160,8 @@ fn flags_of<A: Args>() -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
-/// Every option of `flags::BalancerOpts` (id, flag): what a run without a balancer rejects.
+/// Every option of `flags::BalancerOpts` (id, flag): with `--balancer`, what a run without a
+/// balancer rejects.
 pub fn all_balancer_flags() -> &'static [(&'static str, &'static str)] {
     static FLAGS: OnceLock<Vec<(&str, &str)>> = OnceLock::new();
     FLAGS.get_or_init(flags_of::<BalancerOpts>)

@@ -39,7 +39,7 @@ pub enum ScatterPlanMode {
 }
 
 pub fn plan(s: ScatterArgs, given: &Given) -> Result<ScatterPlan, Failure> {
-    let pes = match &s.common.pes[..] {
+    let pes = match &s.pes[..] {
         [] => vec![1024],
         list => list.to_vec(),
     };
@@ -48,7 +48,7 @@ pub fn plan(s: ScatterArgs, given: &Given) -> Result<ScatterPlan, Failure> {
             "--pes {p}: scatter needs 2 ≤ P ≤ {MAX_PES}"
         )));
     }
-    let seed = s.common.seed.unwrap_or(1);
+    let seed = s.seed.seed.unwrap_or(1);
     let out = Output::from(&s.common);
     let check_svg = |svg: &Option<PathBuf>| -> Result<(), Failure> {
         if let Some(path) = svg {

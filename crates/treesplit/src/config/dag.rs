@@ -1,12 +1,19 @@
 //! What a task DAG is scheduled with ([`DagConfig`]): the machines' `run_dag` entry points
-//! take it instead of a [`Config`], so that options a DAG run does not support (run limits,
-//! interrupts, checkpoints, contract checks, the response tree, a tree balancer) cannot be
-//! written.
+//! take it instead of a [`Config`], so that options a DAG run does not support (checkpoints,
+//! contract checks, the response tree, a tree balancer) cannot be written. The run limits
+//! and the interrupt flag are the same as a tree run's ([`Config::max_units`],
+//! [`Config::time_limit`], [`Config::interrupt`]): the PEs check them after every work slice
+//! and stop the run, which ends as `Ended::Stopped` with the schedule of the tasks finished
+//! until then.
 
-use super::{balancer::DagScheduler, Config, ConfigError, TerminationKind, DEFAULT_DELTA_T};
+use super::DEFAULT_DELTA_T;
+use super::{balancer::DagScheduler, Config, ConfigError, Interrupt, TerminationKind};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// Configuration of a DAG run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DagConfig {
     /// Number of processing elements P (≥ 1).
     pub pes: usize,
@@ -18,6 +25,14 @@ pub struct DagConfig {
     pub seed: u64,
     /// Record every PE's timeline in a ring of this many events per PE (None: off).
     pub trace: Option<usize>,
+    /// Stop the run after this many units of cost in all (`None`: no limit); as
+    /// [`Config::max_units`].
+    pub max_units: Option<u64>,
+    /// Stop the run after this much wall-clock time (`None`: no limit); as
+    /// [`Config::time_limit`].
+    pub time_limit: Option<Duration>,
+    /// Stop the run once this flag is set; as [`Config::interrupt`].
+    pub interrupt: Interrupt,
 }
 
 impl DagConfig {
@@ -29,6 +44,9 @@ impl DagConfig {
             delta_t: DEFAULT_DELTA_T,
             seed: 1,
             trace: None,
+            max_units: None,
+            time_limit: None,
+            interrupt: Interrupt::default(),
         }
     }
 
@@ -50,6 +68,24 @@ impl DagConfig {
         self
     }
 
+    /// Builder: stop after `units` units of cost in all (0 is rejected by `validate`).
+    pub fn max_units(mut self, units: u64) -> Self {
+        self.max_units = Some(units);
+        self
+    }
+
+    /// Builder: stop after `limit` of wall-clock time (zero is rejected by `validate`).
+    pub fn time_limit(mut self, limit: Duration) -> Self {
+        self.time_limit = Some(limit);
+        self
+    }
+
+    /// Builder: stop the run once `flag` is set (a signal handler or another thread sets it).
+    pub fn interrupt(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.interrupt = Interrupt(Some(flag));
+        self
+    }
+
     /// The run's configuration as its report shows it (four-counter termination; the
     /// balancer is unused).
     pub fn config(&self) -> Config {
@@ -58,6 +94,9 @@ impl DagConfig {
             .seed(self.seed)
             .termination(TerminationKind::FourCounter);
         config.trace = self.trace;
+        config.max_units = self.max_units;
+        config.time_limit = self.time_limit;
+        config.interrupt = self.interrupt.clone();
         config
     }
 

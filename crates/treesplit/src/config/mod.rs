@@ -101,6 +101,8 @@ impl PartialEq for Interrupt {
     }
 }
 
+impl Eq for Interrupt {}
+
 /// The default Δt in work units: long enough that polling costs well under 1 % of the work
 /// of the cheapest application here (N-Queens, a few ns per unit), short enough that a
 /// request is answered within tens of microseconds.

@@ -30,7 +30,7 @@ use super::run::{self, Backend, Gather, Ran, Start};
 use crate::check::Checked;
 use crate::config::DagConfig;
 use crate::config::{Config, ConfigError};
-use crate::dag::{DagTask, Schedule};
+use crate::dag::DagTask;
 use crate::driver::{
     self, BoundExchange, Envelope, Flow, Handled, Incoming, MachineTime, PeDriver, Slice,
     Transport, WireStats,
@@ -115,18 +115,18 @@ impl Mpi {
         self.run_with(make_root, config, Env::default())
     }
 
-    /// Schedule the task DAG `make_root` builds on every rank (see [`DagConfig`]); every
-    /// rank gets the report.
+    /// Schedule the task DAG `make_root` builds on every rank (see [`DagConfig`]): the run
+    /// finished, or a limit or the interrupt flag stopped it; every rank gets the report.
     pub fn run_dag(
         &self,
         make_root: impl FnOnce() -> DagTask,
         config: &DagConfig,
-    ) -> Result<Report<Schedule>, RunError> {
+    ) -> Result<Ended<DagTask>, RunError> {
         let root = make_root();
         let (config, env) = run::dag_setup(config, &root);
         self.check_size(&config)?;
         let _decoding = Decoding::install(Decoders::of::<DagTask>());
-        Ok(self.run_with(|| root, &config, env)?.into_report())
+        self.run_with(|| root, &config, env)
     }
 
     fn check_size(&self, config: &Config) -> Result<(), RunError> {

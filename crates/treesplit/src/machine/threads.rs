@@ -14,7 +14,7 @@
 use super::run::{self, Backend, Gather, Ran, Start};
 use crate::config::DagConfig;
 use crate::config::{Config, ConfigError};
-use crate::dag::{DagTask, Schedule};
+use crate::dag::DagTask;
 use crate::driver::{
     self, BoundExchange, Envelope, Flow, Handled, Incoming, MachineTime, PeDriver, PeEnd, Slice,
     Transport,
@@ -23,7 +23,6 @@ use crate::ended::Ended;
 use crate::error::{catch_quietly, panic_error, RunError};
 use crate::piece::{Fresh, Piece};
 use crate::protocol::{Env, PeId, Step};
-use crate::stats::Report;
 use crate::task::{SharedIncumbent, Task};
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use crossbeam_utils::CachePadded;
@@ -119,11 +118,13 @@ impl<'a> Threads<'a> {
         }
     }
 
-    /// Schedule the task DAG `root` on `config.pes` threads (see [`DagConfig`]).
-    pub fn run_dag(&self, root: DagTask, config: &DagConfig) -> Result<Report<Schedule>, RunError> {
+    /// Schedule the task DAG `root` on `config.pes` threads (see [`DagConfig`]): the run
+    /// finished, or a limit or the interrupt flag stopped it (its report then holds the
+    /// tasks finished until the stop).
+    pub fn run_dag(&self, root: DagTask, config: &DagConfig) -> Result<Ended<DagTask>, RunError> {
         let (config, env) = run::dag_setup(config, &root);
         match run::run(self, || root, &config, env)? {
-            run::Typed::Here(ended, ()) => Ok((*ended).into_report()),
+            run::Typed::Here(ended, ()) => Ok(*ended),
             run::Typed::Elsewhere(_) => unreachable!("the thread machine holds the root"),
         }
     }

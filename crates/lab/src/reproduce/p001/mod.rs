@@ -360,7 +360,8 @@ fn thm14_3(ctx: &Ctx) -> Result<Finding, String> {
                 ..SimConfig::default()
             };
             let r = simulate_dag(DagTask::shared(dag.clone(), 1), &config, &sim)
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| e.to_string())?
+                .into_report();
             let (e, _) = evaluate(dag, &r.report.output, p, s.workers(p), 1, 1.0)
                 .map_err(|e| e.to_string())?;
             Ok(e)

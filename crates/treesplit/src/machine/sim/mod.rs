@@ -211,15 +211,15 @@ pub fn simulate<T: Task>(
 }
 
 /// Simulate the schedule of the task DAG `root` on `config.pes` PEs of the machine `sim`
-/// (see [`DagConfig`]).
+/// (see [`DagConfig`]): the run finished, or a limit or the interrupt flag stopped it.
 pub fn simulate_dag(
     root: DagTask,
     config: &DagConfig,
     sim: &SimConfig,
-) -> Result<SimReport<Schedule>, RunError> {
+) -> Result<Ended<DagTask, SimReport<Schedule>>, RunError> {
     let (config, env) = run::dag_setup(config, &root);
     match run::run(sim, || root, &config, env)? {
-        run::Typed::Here(ended, figures) => Ok(figures.report((*ended).into_report())),
+        run::Typed::Here(ended, figures) => Ok((*ended).map_report(|r| figures.report(r))),
         run::Typed::Elsewhere(_) => unreachable!("the simulator holds the root"),
     }
 }
@@ -387,7 +387,7 @@ impl Simulator {
         &self,
         root: DagTask,
         config: &DagConfig,
-    ) -> Result<SimReport<Schedule>, RunError> {
+    ) -> Result<Ended<DagTask, SimReport<Schedule>>, RunError> {
         simulate_dag(root, config, &self.sim)
     }
 }

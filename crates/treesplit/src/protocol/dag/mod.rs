@@ -32,6 +32,12 @@
 //! ready task (the master: none queued) and has no message waiting for the root. As every
 //! task of an acyclic graph becomes ready once its predecessors have run, quiescence means
 //! every task has run.
+//!
+//! **Stop** (a run limit or the interrupt flag, `DagConfig`): the driver stops the PE after
+//! its slice (`Protocol::stop`, flooded over the tree of PEs). A task the slice finished still
+//! completes at the next clock reading, so the schedule loses none; the task running is
+//! abandoned (not recorded), ready tasks are dropped, none starts after, and completions that
+//! arrive later are only counted for termination.
 
 use super::assignment::permutation::Permutation;
 use super::pe::PeCore;
@@ -230,6 +236,10 @@ impl DagPe {
                 start,
                 finish: now,
             });
+        if self.core.is_stopped() {
+            // The run is stopping: the task is recorded, its successors start nowhere.
+            return;
+        }
         match self.scheduler {
             DagScheduler::MasterWorker => {
                 if self.me == MASTER {
