@@ -26,6 +26,13 @@ pub trait App: Sync {
         true
     }
 
+    /// What kind of computation the application is: a tree-shaped task (the default), run by
+    /// the tree balancers, or a task DAG, run by the DAG schedulers through the library's DAG
+    /// entry points.
+    fn computation(&self) -> Computation {
+        Computation::Tree
+    }
+
     /// Whether these arguments read the instance from standard input (`-` as a path).
     fn reads_stdin(&self, _args: &ArgMatches) -> bool {
         false
@@ -56,6 +63,15 @@ pub struct Refusal {
     pub flags: &'static [(&'static str, &'static str)],
     /// Why, after the flag's name.
     pub why: &'static str,
+}
+
+/// What kind of computation an application is ([`App::computation`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Computation {
+    /// A tree-shaped task ([`treesplit::Task`]).
+    Tree,
+    /// A task DAG ([`treesplit::dag::Dag`]).
+    Dag,
 }
 
 /// How an instance is used: each use has its own refusals.

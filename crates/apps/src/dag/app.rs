@@ -42,6 +42,10 @@ impl crate::app::App for App {
         crate::app::command::<DagArgs>(self.name())
     }
 
+    fn computation(&self) -> crate::app::Computation {
+        crate::app::Computation::Dag
+    }
+
     /// `run` and `sim` only: its schedulers are not tree balancers.
     fn offered(&self, used: crate::app::Use) -> bool {
         matches!(used, crate::app::Use::Run | crate::app::Use::Sim)

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use treesplit::dag::Dag;
 use treesplit::{BalancerKind, DagConfig, DagScheduler};
+use treesplit_apps::app::Computation;
 use treesplit_apps::dag::app::DagArgs;
 use treesplit_apps::dag::{multiply, parse_stg, random_layered, MAX_MULTIPLY_K, MAX_RANDOM_TASKS};
 
@@ -97,9 +98,9 @@ fn not_for_dags() -> Vec<(&'static str, &'static str)> {
 
 const WHY: &str = "does not apply to task DAGs (`dag` takes --balancer master-worker|random-static|work-stealing, --delta-t, --seed, --pes, --max-units, --time-limit, --unit on real machines, --gantt and the simulator's machine options; termination is four-counter; every run checks its schedule)";
 
-/// True for the `dag` application.
+/// True for an application that is a task DAG rather than a tree-shaped task.
 pub fn is_dag(app: &AppArgs) -> bool {
-    app.name == "dag"
+    treesplit_apps::registry::find(&app.name).is_some_and(|a| a.computation() == Computation::Dag)
 }
 
 /// The scheduler `--balancer` names (the default, random polling, is not one).

@@ -585,6 +585,11 @@ fn dst_plan(d: DstArgs) -> Result<Plan, Failure> {
     if d.max_pes == 0 {
         return Err(Failure::input("--max-pes must be at least 1"));
     }
+    if d.cases == 0 {
+        return Err(Failure::input(
+            "--cases must be at least 1 (no case would check anything)",
+        ));
+    }
     Ok(Plan::Dst(DstPlan {
         cases: d.cases,
         seed: d.seed.unwrap_or(0),

@@ -230,3 +230,9 @@ fn task_dags_take_no_tree_balancer_options() {
         _ => panic!("the DAG run was not planned"),
     }
 }
+
+#[test]
+fn dst_needs_a_case() {
+    assert!(refused("dst --cases 0").starts_with("--cases must be at least 1"));
+    assert!(plan("dst --cases 1").is_ok());
+}
