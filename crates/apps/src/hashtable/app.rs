@@ -1,8 +1,7 @@
 //! The command line's face of the distributed hash table: its subcommand's arguments and how they
 //! become an instance.
 
-use super::{parse_keys, HashtableSpec, KeySource, MAX_KEYS};
-use std::sync::Arc;
+use super::{parse_keys, HashtableSpec, MAX_KEYS};
 
 /// `treesplit run hashtable (--keys N | --file F) --q Q`.
 pub struct App;
@@ -41,11 +40,13 @@ impl crate::app::App for App {
         _given: &dyn Fn(&str) -> bool,
     ) -> Result<crate::AppSpec, String> {
         let Args { keys, file } = crate::app::typed(args)?;
-        let (source, keys) = match (keys, file) {
+        match (keys, file) {
             (Some(n), None) if n > MAX_KEYS => {
-                return Err(format!("hashtable --keys {n}: at most {MAX_KEYS} keys"))
+                Err(format!("hashtable --keys {n}: at most {MAX_KEYS} keys"))
             }
-            (Some(n), None) => (KeySource::Generated { n, seed: 0 }, Vec::new()),
+            // Generated once the command line has checked its memory estimate (`adapt` sets
+            // the seed).
+            (Some(n), None) => Ok(HashtableSpec::generated(n, 0, 0, 0)),
             (None, Some(f)) => {
                 let (text, name) = if f == std::path::Path::new("-") {
                     let text = std::io::read_to_string(std::io::stdin())
@@ -57,15 +58,10 @@ impl crate::app::App for App {
                     (text, f.display().to_string())
                 };
                 let keys = parse_keys(&text, &name)?;
-                (KeySource::File(f), keys)
+                Ok(HashtableSpec::read(f, keys))
             }
-            _ => return Err("hashtable needs --keys N or --file F".into()),
-        };
-        Ok(crate::AppSpec::Hashtable(HashtableSpec {
-            source,
-            keys: Arc::new(keys),
-            q: 0,
-            pes: 0,
-        }))
+            _ => Err("hashtable needs --keys N or --file F".into()),
+        }
+        .map(crate::AppSpec::Hashtable)
     }
 }

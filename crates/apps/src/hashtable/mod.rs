@@ -321,65 +321,7 @@ impl Task for HashTable {
     }
 }
 
-/// How the keys were given.
-#[derive(Debug, Clone, PartialEq)]
-pub enum KeySource {
-    /// `--keys N`, generated from the seed.
-    Generated {
-        /// N.
-        n: u64,
-        /// The seed.
-        seed: u64,
-    },
-    /// `--file F`.
-    File(std::path::PathBuf),
-}
-
-/// The hash table instance: keys, q buckets per PE and P.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HashtableSpec {
-    /// Where the keys come from.
-    pub source: KeySource,
-    /// The keys.
-    pub keys: Arc<Vec<u64>>,
-    /// Buckets per PE (subtable size).
-    pub q: u64,
-    /// PEs (subtables).
-    pub pes: u64,
-}
-
-impl HashtableSpec {
-    /// m = P·q.
-    pub fn buckets(&self) -> u64 {
-        self.q * self.pes
-    }
-    /// α = N/m, the load factor.
-    pub fn alpha(&self) -> f64 {
-        self.keys.len() as f64 / self.buckets() as f64
-    }
-}
-
-impl HashtableSpec {
-    /// The subtable size q (`--q`, required), P (subtables) and the seed of generated keys.
-    pub fn adapt(&mut self, q: Option<u64>, pes: usize, seed: Option<u64>) -> Result<(), String> {
-        let q = q.ok_or("hashtable needs --q Q, the buckets per PE (subtable size; m = P·q)")?;
-        if q == 0 {
-            return Err("hashtable --q must be at least 1".into());
-        }
-        let m = (q as u128) * (pes.max(1) as u128);
-        if m > u128::from(MAX_BUCKETS) {
-            return Err(format!(
-                "hashtable: m = P·q = {m} buckets is more than the supported {MAX_BUCKETS}"
-            ));
-        }
-        self.q = q;
-        self.pes = pes.max(1) as u64;
-        if let KeySource::Generated { n, seed: s } = &mut self.source {
-            *s = seed.unwrap_or(1);
-            self.keys = Arc::new(generate(*n, *s));
-        }
-        Ok(())
-    }
-}
-
 pub mod app;
+pub mod spec;
+
+pub use spec::{HashtableSpec, KeySource};
