@@ -15,10 +15,9 @@ use treesplit::Config;
 const SAY_ABOVE: u64 = 1 << 30;
 
 /// Memory the trace writer (`output::trace`) holds per recorded event while it writes the
-/// Chrome trace (each event a record of its own before the file is written): about 250 bytes,
-/// measured as the peak resident memory of `sim nqueens 10 --pes 65536 --trace FILE`, 7.2 GB,
-/// less the PEs' state, over its ≈ 27 million events.
-const WRITE_BYTES_PER_EVENT: u64 = 256;
+/// Chrome trace, at most: it pairs each message's ends (16 bytes per receive) and keeps both
+/// ends of each paired message (24 bytes each) while it writes one PE's track at a time.
+const WRITE_BYTES_PER_EVENT: u64 = 32;
 
 /// `config` for a simulation that fits in the memory available beside the `instance`'s
 /// bytes: its trace rings scaled down where they would not fit, or an error where its PEs
