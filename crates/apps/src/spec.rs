@@ -427,20 +427,7 @@ impl AppSpec {
                     |_| None,
                 )
             }
-            AppSpec::Hashtable(ref h) => {
-                let (keys, m) = (Arc::clone(h.keys()), h.buckets());
-                let expected = crate::hashtable::dedup(&keys);
-                visitor.visit(
-                    move || crate::hashtable::HashTable::new(&keys, m),
-                    move |d| {
-                        Some(Published {
-                            source: "sequential dedup (HashSet)".into(),
-                            value: expected.to_string(),
-                            matches: *d == expected,
-                        })
-                    },
-                )
-            }
+            AppSpec::Hashtable(ref h) => h.visit(visitor),
             AppSpec::Mandelbrot(ref m) => {
                 let p = m.params;
                 visitor.visit(

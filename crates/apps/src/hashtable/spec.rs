@@ -1,14 +1,39 @@
 //! A hash table instance as the command line names it: where its keys come from, q buckets
 //! per PE and P, and the keys themselves (generated keys on first use, once the command line
 //! has compared the instance's memory estimate, [`HashtableSpec::footprint`], with the
-//! machine's).
+//! machine's), handed to a visitor as the task of its kind of keys.
 
-use super::{generate, MAX_BUCKETS};
+use super::{dedup, generate, HashTable, Key, Text, MAX_BUCKETS};
 use crate::instance::Footprint;
 
 /// The most key comparisons a run may take (about 2.8·10^14: days at a few ns each).
 pub const MAX_WORK: u64 = 1 << 48;
+use crate::spec::{AppVisitor, Published};
 use std::sync::{Arc, OnceLock};
+
+/// The keys of an instance, of one kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Keys {
+    /// Unsigned 64-bit integers (generated).
+    Numbers(Arc<Vec<u64>>),
+    /// Byte strings (a key file's lines).
+    Text(Arc<Vec<Text>>),
+}
+
+impl Keys {
+    /// How many.
+    pub fn len(&self) -> usize {
+        match self {
+            Keys::Numbers(k) => k.len(),
+            Keys::Text(k) => k.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
 
 /// How the keys were given.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,7 +55,7 @@ pub struct HashtableSpec {
     /// Where the keys come from.
     pub source: KeySource,
     /// The keys, once read or generated (shared by the instance's clones).
-    keys: Arc<OnceLock<Arc<Vec<u64>>>>,
+    keys: Arc<OnceLock<Keys>>,
     /// Buckets per PE (subtable size).
     pub q: u64,
     /// PEs (subtables).
@@ -59,20 +84,21 @@ impl HashtableSpec {
         }
     }
 
-    /// The keys read from `path`; q and P are set by [`HashtableSpec::adapt`].
-    pub fn read(path: std::path::PathBuf, keys: Vec<u64>) -> Self {
+    /// The keys read from `path` (a key file's lines); q and P are set by
+    /// [`HashtableSpec::adapt`].
+    pub fn read(path: std::path::PathBuf, keys: Vec<Text>) -> Self {
         HashtableSpec {
             source: KeySource::File(path),
-            keys: Arc::new(OnceLock::from(Arc::new(keys))),
+            keys: Arc::new(OnceLock::from(Keys::Text(Arc::new(keys)))),
             q: 0,
             pes: 0,
         }
     }
 
     /// The keys, generated now if they are generated keys not generated yet.
-    pub fn keys(&self) -> &Arc<Vec<u64>> {
+    pub fn keys(&self) -> &Keys {
         self.keys.get_or_init(|| match self.source {
-            KeySource::Generated { n, seed } => Arc::new(generate(n, seed)),
+            KeySource::Generated { n, seed } => Keys::Numbers(Arc::new(generate(n, seed))),
             KeySource::File(_) => unreachable!("a key file is read when the instance is made"),
         })
     }
@@ -133,36 +159,72 @@ impl HashtableSpec {
         Ok(())
     }
 
-    /// The memory a run of this instance takes at its peak, in bytes, for N keys of 8 bytes
-    /// in m = P·q buckets: the keys; then the larger of the sequential check's hash set (a
-    /// power of two ≥ 8N/7 slots of 9 bytes), building the table (each key's bucket and the
-    /// keys grouped by bucket, 16 bytes a key, and four arrays of 8 bytes a bucket) and the
-    /// run (the table, 8 bytes a key and 16 a bucket; the chains of the P PEs, 8 bytes a key
-    /// of the fullest bucket each; and the copy of a piece's keys as it is sent or
-    /// measured, 8 bytes a key and a bucket).
+    /// The memory a run of this instance takes at its peak, in bytes, for N keys in m = P·q
+    /// buckets: the keys (8 bytes an integer; 16 bytes and the allocator's block of its bytes
+    /// a string); then the larger of the sequential check's hash set (a power of two ≥ 8N/7
+    /// slots of 9 bytes), building the table (each key's bucket, 8 bytes, a copy of the keys
+    /// grouped by bucket, and four arrays of 8 bytes a bucket) and the run (the table, the keys
+    /// and 16 bytes a bucket; the chains of the P PEs, a word or a reference a key of the
+    /// fullest bucket each; and the copy of a piece's keys as it is sent or measured, the keys
+    /// and 8 bytes a bucket).
     pub fn footprint(&self) -> Footprint {
         let n = self.len();
+        // Bytes of all keys and of one chain entry.
+        let (held, chain_entry) = match self.source {
+            KeySource::Generated { .. } => (n.saturating_mul(8), 8),
+            KeySource::File(_) => match self.keys() {
+                Keys::Text(k) => (k.iter().map(|k| 16 + k.heap_bytes()).sum(), 16),
+                Keys::Numbers(k) => (k.len() as u64 * 8, 8),
+            },
+        };
         let m = self.buckets().max(1);
-        let keys = n.saturating_mul(8);
         let slots = (n.saturating_mul(8) / 7 + 1)
             .checked_next_power_of_two()
             .unwrap_or(u64::MAX);
         let check = slots.saturating_mul(9);
-        let build = n.saturating_mul(16).saturating_add(m.saturating_mul(32));
+        let build = n
+            .saturating_mul(8)
+            .saturating_add(held)
+            .saturating_add(m.saturating_mul(32));
         // The fullest bucket: about α = N/m, plus a margin for the hash's spread.
         let alpha = n.div_ceil(m);
         let largest_bucket = alpha.saturating_add(alpha / 4).saturating_add(16);
         let chains = largest_bucket
             .saturating_mul(self.pes.clamp(1, m))
-            .saturating_mul(8);
-        let run = n
-            .saturating_mul(16)
+            .saturating_mul(chain_entry);
+        let run = held
+            .saturating_mul(2)
             .saturating_add(m.saturating_mul(24))
             .saturating_add(chains);
         Footprint {
-            bytes: keys.saturating_add(check.max(build).max(run)),
+            bytes: held.saturating_add(check.max(build).max(run)),
             what: format!("{n} keys in m = {m} buckets"),
             smaller: "use fewer keys (--keys N, a shorter --file) or a smaller --q",
         }
     }
+
+    /// Hand the hash table of these keys (of their kind) and the check of its answer against
+    /// a sequential dedup to `visitor`.
+    pub fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
+        match self.keys() {
+            Keys::Numbers(keys) => visit_table(visitor, keys, self.buckets()),
+            Keys::Text(keys) => visit_table(visitor, keys, self.buckets()),
+        }
+    }
+}
+
+/// The hash table of `keys` in `m` buckets, checked against the sequential dedup.
+fn visit_table<K: Key, V: AppVisitor>(visitor: V, keys: &Arc<Vec<K>>, m: u64) -> V::Out {
+    let keys = Arc::clone(keys);
+    let expected = dedup(&keys);
+    visitor.visit(
+        move || HashTable::new(&keys, m),
+        move |d| {
+            Some(Published {
+                source: "sequential dedup (HashSet)".into(),
+                value: expected.to_string(),
+                matches: *d == expected,
+            })
+        },
+    )
 }
