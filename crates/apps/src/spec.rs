@@ -120,12 +120,6 @@ impl Objective for crate::synthetic::SyntheticSum {
     }
 }
 
-impl Objective for crate::hashtable::Distinct {
-    fn objective(&self) -> Option<u64> {
-        None
-    }
-}
-
 impl Objective for crate::mandelbrot::MandelCount {
     fn objective(&self) -> Option<u64> {
         None

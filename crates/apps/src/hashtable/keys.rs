@@ -25,6 +25,11 @@ pub trait Key:
     /// The key's fixed 64-bit hash (mixed further for its bucket and the checksum).
     fn hash64(&self) -> u64;
 
+    /// Insert a bucket of these keys into an empty chain ([`insert_bucket`](super::insert_bucket)).
+    fn insert_bucket(keys: &[Self]) -> (super::Distinct, u64) {
+        super::insert_refs(keys)
+    }
+
     /// Bytes the key takes in memory beside the slot that holds it (a string's bytes).
     fn heap_bytes(&self) -> u64 {
         0
@@ -35,12 +40,18 @@ pub trait Key:
 impl Key for u64 {
     type Ref<'a> = u64;
 
+    #[inline]
     fn as_ref(&self) -> u64 {
         *self
     }
 
+    #[inline]
     fn hash64(&self) -> u64 {
         *self
+    }
+
+    fn insert_bucket(keys: &[u64]) -> (super::Distinct, u64) {
+        super::insert_words(keys)
     }
 }
 
