@@ -175,7 +175,7 @@ fn event(out: &mut impl Write, e: &ChromeEvent) -> std::io::Result<()> {
 /// Write `trace` to `out` as one Chrome trace document, streamed: the process's metadata,
 /// then each PE's track (its metadata, then its state intervals and flow ends in time order,
 /// a slice before the flows that start at its start), then the machine's data. Only one
-/// track's events are held as records at a time (besides the flow ends, [`flow_ends`]), so
+/// track's events are held as records at a time (besides the flow ends of every message), so
 /// the writer's memory stays a small multiple of the recorded trace's.
 pub fn write_to(out: &mut impl Write, trace: &Trace, machine: &str) -> std::io::Result<()> {
     // µs per tick: real machines tick in ns; a simulator's virtual unit is shown as 1 µs.
