@@ -31,7 +31,7 @@ use treesplit::{Context, Outcome, Task};
 mod keys;
 pub use keys::{generate, read_keys, Key, Text};
 
-/// Most keys accepted (memory: 16 bytes per key at most, twice).
+/// Most keys accepted (generated, or the lines of a key file).
 pub const MAX_KEYS: u64 = 1 << 28;
 
 /// Most buckets accepted.
