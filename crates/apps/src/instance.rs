@@ -1,8 +1,9 @@
 //! What an application instance ([`AppSpec`]) tells the command line about itself beyond its
 //! task: the flags it refuses in each use and why, what it adapts to the machine (the hash
-//! table's m = P·q, the synthetic tree's spin in the simulator), the words that recreate it
-//! in a checkpoint, its rayon peer for `bench`, its picture and its scattered data. The
-//! command line asks these questions of every instance alike and names none.
+//! table's m = P·q, the synthetic tree's spin in the simulator), the memory it takes, the
+//! words that recreate it in a checkpoint, its rayon peer for `bench`, its picture and its
+//! scattered data. The command line asks these questions of every instance alike and names
+//! none.
 
 use crate::app::{Failed, Host, Refusal, Session, Use, LIMIT_FLAGS};
 use crate::spec::PuzzleSpec;
@@ -94,6 +95,19 @@ pub struct Scattered {
     pub alpha: f64,
 }
 
+/// The memory an instance takes at its peak in one process, estimated from its parameters
+/// before its data is built ([`AppSpec::footprint`]), so that the command line can refuse an
+/// instance the machine cannot hold instead of running out of memory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Footprint {
+    /// Bytes.
+    pub bytes: u64,
+    /// What takes them, in words ("generating and searching 1024 vertices and 16384 edges").
+    pub what: String,
+    /// What to change for a smaller instance, in the command line's words.
+    pub smaller: &'static str,
+}
+
 /// Something done with an application that has an idiomatic rayon peer (see
 /// [`AppSpec::visit_peer`]).
 pub trait PeerVisitor {
@@ -158,6 +172,17 @@ impl AppSpec {
         match self {
             AppSpec::Hashtable(h) => h.adapt(q, pes, seed),
             _ => Ok(()),
+        }
+    }
+
+    /// The memory the instance takes (data, the copies its run makes on this process's PEs,
+    /// the sequential check of its answer), for the instances whose data can be large: the
+    /// hash table's keys and BFS's graph. Its data is built on first use, after this.
+    pub fn footprint(&self) -> Option<Footprint> {
+        match self {
+            AppSpec::Hashtable(h) => Some(h.footprint()),
+            AppSpec::Bfs(b) => Some(b.footprint()),
+            _ => None,
         }
     }
 
@@ -260,7 +285,7 @@ impl AppSpec {
             return None;
         };
         Some(Scattered {
-            items: h.keys.len(),
+            items: h.len() as usize,
             q: h.q,
             alpha: h.alpha(),
         })

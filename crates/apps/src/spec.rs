@@ -3,7 +3,7 @@
 //! command line that reproduces a run. [`AppSpec::visit`] is the one place that turns an
 //! instance into its concrete task type.
 
-use crate::bfs::Graph;
+pub use crate::bfs::{BfsSpec, GraphSource};
 use crate::golomb::{is_golomb, Golomb};
 use crate::integrate::{Integrate, IntegrateParams};
 use crate::knapsack::{Instance, Knapsack};
@@ -117,12 +117,6 @@ impl Objective for crate::puzzle15::Iteration {
 }
 
 impl Objective for crate::synthetic::SyntheticSum {
-    fn objective(&self) -> Option<u64> {
-        None
-    }
-}
-
-impl Objective for crate::hashtable::Distinct {
     fn objective(&self) -> Option<u64> {
         None
     }
@@ -342,39 +336,6 @@ pub struct MandelSpec {
     pub png: Option<PathBuf>,
 }
 
-/// Where a BFS graph comes from.
-#[derive(Debug, Clone, PartialEq)]
-pub enum GraphSource {
-    /// A SNAP edge list.
-    File(PathBuf),
-    /// R-MAT with 2^scale vertices, edge factor and seed.
-    Rmat {
-        /// log₂ of the vertices.
-        scale: u32,
-        /// Edges per vertex.
-        edge_factor: u64,
-        /// The generator's seed.
-        seed: u64,
-    },
-}
-
-/// A BFS instance: the graph (read or generated once) and the source.
-#[derive(Debug, Clone)]
-pub struct BfsSpec {
-    /// Where the graph comes from.
-    pub input: GraphSource,
-    /// The graph.
-    pub graph: Arc<Graph>,
-    /// The source vertex.
-    pub source: u32,
-}
-
-impl PartialEq for BfsSpec {
-    fn eq(&self, other: &Self) -> bool {
-        self.input == other.input && self.source == other.source
-    }
-}
-
 /// One application instance.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AppSpec {
@@ -480,20 +441,7 @@ impl AppSpec {
                     },
                 )
             }
-            AppSpec::Hashtable(ref h) => {
-                let (keys, m) = (Arc::clone(&h.keys), h.buckets());
-                let expected = crate::hashtable::dedup(&keys);
-                visitor.visit(
-                    move || crate::hashtable::HashTable::new(&keys, m),
-                    move |d| {
-                        Some(Published {
-                            source: "sequential dedup (HashSet)".into(),
-                            value: expected.to_string(),
-                            matches: *d == expected,
-                        })
-                    },
-                )
-            }
+            AppSpec::Hashtable(ref h) => h.visit(visitor),
             AppSpec::Mandelbrot(ref m) => {
                 let p = m.params;
                 visitor.visit(
@@ -592,7 +540,7 @@ impl AppSpec {
             AppSpec::Hashtable(h) => format!(
                 "{} ({} keys in m = P·q = {} buckets, load factor α = {:.3})",
                 self.cli_args(),
-                h.keys.len(),
+                h.len(),
                 h.buckets(),
                 h.alpha()
             ),

@@ -1,6 +1,7 @@
 //! `treesplit run` and `treesplit trees`: the answer and the published value, the JSON
 //! report, UTS trees from raw flags, bad input as exit 2 with a clear message, static
-//! balancers' bags, thread counts past the cores, and MPI launchers without the MPI machine.
+//! balancers' bags, thread counts past the cores, MPI launchers without the MPI machine, and
+//! instances larger than the memory available, refused before their data is built.
 
 mod support;
 
@@ -272,4 +273,98 @@ fn a_launcher_without_the_mpi_machine_is_bad_input() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--machine mpi"), "{}", stderr(&o));
+}
+
+#[test]
+fn instances_larger_than_the_memory_available_are_refused_before_they_are_built() {
+    // 1 GiB available: an R-MAT graph of 2^26 vertices (about 18 GiB to generate and search)
+    // and 2^28 keys (about 6.5 GiB) are refused at once, naming both figures and what to
+    // change; generating either would take minutes and run out of memory.
+    let gib = [("TREESPLIT_MEMORY_MIB", "1024")];
+    for args in [
+        &["run", "bfs", "--rmat", "26"][..],
+        &["sim", "bfs", "--rmat", "26", "--pes", "4"],
+        &["bench", "bfs", "--rmat", "26", "--repeat", "1"],
+        &["run", "bfs", "--rmat", "26", "--sequential"],
+    ] {
+        let o = treesplit_env(args, &gib);
+        bad_input(
+            &o,
+            &format!("{args:?}"),
+            &[
+                "bfs: the instance needs about 18.",
+                "67108864 vertices and 1073741824 edges",
+                "more than the 1.0 GiB available (TREESPLIT_MEMORY_MIB)",
+                "--rmat SCALE",
+            ],
+        );
+    }
+    let (keys, q) = ("268435456", "1048576");
+    for args in [
+        &["run", "hashtable", "--keys", keys, "--q", q, "--pes", "2"][..],
+        &["sim", "hashtable", "--keys", keys, "--q", q, "--pes", "2"],
+        &[
+            "compare",
+            "hashtable",
+            "--keys",
+            keys,
+            "--q",
+            q,
+            "--pes",
+            "2",
+        ],
+    ] {
+        let o = treesplit_env(args, &gib);
+        bad_input(
+            &o,
+            &format!("{args:?}"),
+            &[
+                "hashtable: the instance needs about",
+                "268435456 keys in m = 2097152 buckets",
+                "more than the 1.0 GiB available",
+                "fewer keys",
+            ],
+        );
+    }
+    // 2^28 keys in 2 buckets: 2^27 keys a bucket take about 2^54 key comparisons, a run that
+    // cannot end, whatever the memory.
+    let o = treesplit(&["run", "hashtable", "--keys", keys, "--q", "1", "--pes", "2"]);
+    bad_input(
+        &o,
+        "hashtable --q 1",
+        &["134217728 keys a bucket", "key comparisons", "a larger --q"],
+    );
+    // Instances that fit run as before under the same figure.
+    let o = treesplit_env(&["run", "bfs", "--rmat", "10", "--pes", "2"], &gib);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("reached"), "{}", stdout(&o));
+    let o = treesplit_env(
+        &[
+            "run",
+            "hashtable",
+            "--keys",
+            "100000",
+            "--q",
+            "64",
+            "--pes",
+            "2",
+        ],
+        &gib,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("100000 distinct keys"),
+        "{}",
+        stdout(&o)
+    );
+    // The figure itself must be a whole number of MiB.
+    let o = treesplit_env(
+        &["run", "nqueens", "6"],
+        &[("TREESPLIT_MEMORY_MIB", "lots")],
+    );
+    bad_input(
+        &o,
+        "TREESPLIT_MEMORY_MIB=lots",
+        &["TREESPLIT_MEMORY_MIB=lots", "MiB"],
+    );
 }

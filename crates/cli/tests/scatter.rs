@@ -1,10 +1,12 @@
 //! `treesplit scatter` and the hash table application: η measured beside the predictions,
 //! the tail of the maximum load under each placement, the hash table equal to the sequential
-//! dedup on threads and the simulator, and bad input as exit 2.
+//! dedup on threads and the simulator (generated keys, and a key file's lines counted as a
+//! set of strings), and bad input as exit 2.
 
 mod support;
 
-use support::{json_of, stderr, stdout, treesplit, treesplit_with};
+use std::collections::HashSet;
+use support::{json_of, scratch, stderr, stdout, treesplit, treesplit_with};
 
 #[test]
 fn scatter_json_measures_eta_beside_the_predictions() {
@@ -122,63 +124,115 @@ fn hashtable_equals_the_sequential_dedup_on_threads_and_sim() {
         assert_eq!(j["published"]["matches"], true, "{args:?}: {j}");
         assert_eq!(j["result"]["count"], 5000, "{args:?}");
     }
-    let dir = std::env::temp_dir().join(format!("treesplit-keys-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let good = dir.join("keys.txt");
-    std::fs::write(&good, "# keys\n5\n7\n5\n9\n7\n").unwrap();
-    let o = treesplit(&[
-        "run",
-        "hashtable",
-        "--file",
-        good.to_str().unwrap(),
-        "--q",
-        "2",
-        "--pes",
-        "2",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("3 distinct keys"), "{}", stdout(&o));
-    assert!(stdout(&o).contains("eta measured"), "{}", stdout(&o));
-    let bad = dir.join("bad.txt");
-    std::fs::write(&bad, "5\n\nseven\n").unwrap();
-    let o = treesplit(&[
-        "run",
-        "hashtable",
-        "--file",
-        bad.to_str().unwrap(),
-        "--q",
-        "2",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("bad.txt:3:"), "{}", stderr(&o));
-    // `-`: the keys from standard input.
+}
+
+/// The distinct lines of `bytes` (every line a key, an empty one too; a last line without
+/// its newline too): an independent sequential count.
+fn distinct_lines(bytes: &[u8]) -> usize {
+    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    if bytes.is_empty() {
+        return 0;
+    }
+    body.split(|&b| b == b'\n')
+        .collect::<HashSet<&[u8]>>()
+        .len()
+}
+
+#[test]
+fn hashtable_counts_the_distinct_lines_of_a_key_file() {
+    let dir = scratch("keys");
+    // Words, numbers written two ways, an empty line, a `#` line, spaces, bytes that are not
+    // UTF-8, and a last line without its newline.
+    let text: &[u8] =
+        b"apple\nbanana\napple\n\n# not a comment\n\n  apple\nbanana\n\xff\xfe\n42\n042\nlast";
+    assert_eq!(distinct_lines(text), 9);
+    let file = dir.join("words.txt");
+    std::fs::write(&file, text).unwrap();
+    let path = file.to_str().unwrap();
+    for args in [
+        &["run", "hashtable", "--file", path, "--q", "2", "--pes", "2"][..],
+        &[
+            "run",
+            "hashtable",
+            "--file",
+            path,
+            "--q",
+            "3",
+            "--sequential",
+        ],
+        &["sim", "hashtable", "--file", path, "--q", "2", "--pes", "8"],
+    ] {
+        let o = treesplit(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("9 distinct keys"),
+            "{args:?}: {}",
+            stdout(&o)
+        );
+        assert!(stdout(&o).contains("matches"), "{args:?}: {}", stdout(&o));
+    }
+    // `-`: the same keys from standard input.
     let o = treesplit_with(
         &["run", "hashtable", "--file", "-", "--q", "2", "--pes", "2"],
         &[],
-        Some(
-            b"# keys
-5
-7
-5
-9
-7
-",
-        ),
+        Some(text),
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("3 distinct keys"), "{}", stdout(&o));
-    let o = treesplit_with(
-        &["run", "hashtable", "--file", "-", "--q", "2"],
-        &[],
-        Some(
-            b"5
-
-seven
-",
-        ),
-    );
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("<stdin>:3:"), "{}", stderr(&o));
+    assert!(stdout(&o).contains("9 distinct keys"), "{}", stdout(&o));
+    // Many keys with duplicates: the count a HashSet of the lines gives, on threads and in
+    // the simulator, with equal checksums.
+    let mut many = Vec::new();
+    let mut x = 7u64;
+    for _ in 0..20_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let w = x % 9_000;
+        many.extend_from_slice(
+            match w % 3 {
+                0 => format!("{w}\n"),
+                1 => format!("key {w}\n"),
+                _ => format!("{}\n", "é".repeat(w as usize % 40)),
+            }
+            .as_bytes(),
+        );
+    }
+    let want = distinct_lines(&many);
+    assert!(want > 3_000 && want < 20_000, "{want}");
+    let file = dir.join("many.txt");
+    std::fs::write(&file, &many).unwrap();
+    let path = file.to_str().unwrap();
+    let mut checksums = HashSet::new();
+    for args in [
+        &[
+            "run",
+            "hashtable",
+            "--file",
+            path,
+            "--q",
+            "16",
+            "--pes",
+            "3",
+        ][..],
+        &[
+            "sim",
+            "hashtable",
+            "--file",
+            path,
+            "--q",
+            "4",
+            "--pes",
+            "64",
+        ],
+    ] {
+        let mut a = args.to_vec();
+        a.push("--quiet");
+        let j = json_of(&a);
+        assert_eq!(j["result"]["count"], want, "{args:?}: {j}");
+        assert_eq!(j["published"]["matches"], true, "{args:?}: {j}");
+        checksums.insert(j["result"]["checksum"].clone());
+    }
+    assert_eq!(checksums.len(), 1, "{checksums:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -25,7 +25,7 @@ use treesplit::{
     run_sequential, simulate, Config, DagConfig, DagScheduler, Ended, Outcome, SimConfig, Task,
 };
 use treesplit_apps::bfs::{level_bfs, sequential_bfs, Graph, LevelPiece};
-use treesplit_apps::hashtable::{HashtableSpec, KeySource};
+use treesplit_apps::hashtable::HashtableSpec;
 use treesplit_apps::integrate::{Integrand, IntegrateParams};
 use treesplit_apps::mandelbrot::MandelParams;
 use treesplit_apps::spec::{AppSpec, MandelSpec};
@@ -92,15 +92,12 @@ impl SystemCase {
         let system = match r.random_range(0..8) {
             0..=1 => {
                 let app = match r.random_range(0..3) {
-                    0 => AppSpec::Hashtable(HashtableSpec {
-                        source: KeySource::Generated {
-                            n: r.random_range(1..=4000),
-                            seed: base.config.seed,
-                        },
-                        keys: Arc::new(Vec::new()),
-                        q: r.random_range(1..=16),
-                        pes: base.config.pes as u64,
-                    }),
+                    0 => AppSpec::Hashtable(HashtableSpec::generated(
+                        r.random_range(1..=4000),
+                        base.config.seed,
+                        r.random_range(1..=16),
+                        base.config.pes as u64,
+                    )),
                     1 => AppSpec::Mandelbrot(MandelSpec {
                         params: MandelParams {
                             n: r.random_range(1..=40),
@@ -116,15 +113,6 @@ impl SystemCase {
                         tol: 10f64.powi(-r.random_range(3..=8)),
                         pieces: r.random_range(1..=16),
                     }),
-                };
-                let app = match app {
-                    AppSpec::Hashtable(mut h) => {
-                        if let KeySource::Generated { n, seed } = h.source {
-                            h.keys = Arc::new(treesplit_apps::hashtable::generate(n, seed));
-                        }
-                        AppSpec::Hashtable(h)
-                    }
-                    other => other,
                 };
                 // The hash table's pieces carry its whole key table (they are not compact
                 // pieces), so with message-length charging a broadcast of the root takes

@@ -1,7 +1,6 @@
 //! `treesplit run bfs (FILE | --rmat SCALE)`: the application's command-line face.
 
-use super::Graph;
-use crate::spec::{BfsSpec, GraphSource};
+use super::{BfsSpec, Graph};
 
 /// `treesplit run bfs`.
 pub struct App;
@@ -52,32 +51,29 @@ impl crate::app::App for App {
         _given: &dyn Fn(&str) -> bool,
     ) -> Result<crate::AppSpec, String> {
         let a: Args = crate::app::typed(args)?;
-        let (input, graph) = match (a.file, a.rmat) {
+        let source = a.source;
+        let check = |n: u64| {
+            if source < 0 || source as u64 >= n {
+                Err(format!(
+                    "bfs --source {source}: the graph's vertices are 0..{n}"
+                ))
+            } else {
+                Ok(source as u32)
+            }
+        };
+        let spec = match (a.file, a.rmat) {
             (Some(path), None) => {
                 let graph = Graph::read(&path)?;
-                (GraphSource::File(path), graph)
+                let source = check(graph.vertices() as u64)?;
+                BfsSpec::read(path, graph, source)
             }
-            (None, Some(scale)) => (
-                GraphSource::Rmat {
-                    scale,
-                    edge_factor: a.edge_factor,
-                    seed: a.graph_seed,
-                },
-                Graph::rmat(scale, a.edge_factor, a.graph_seed)?,
-            ),
+            // Generated once the command line has checked its memory estimate.
+            (None, Some(scale)) => {
+                Graph::check_rmat(scale, a.edge_factor)?;
+                BfsSpec::rmat(scale, a.edge_factor, a.graph_seed, check(1 << scale)?)?
+            }
             _ => return Err("bfs needs an edge-list FILE or --rmat SCALE".into()),
         };
-        let n = graph.vertices();
-        let source = a.source;
-        if source < 0 || source as u64 >= n as u64 {
-            return Err(format!(
-                "bfs --source {source}: the graph's vertices are 0..{n}"
-            ));
-        }
-        Ok(crate::AppSpec::Bfs(BfsSpec {
-            input,
-            graph: std::sync::Arc::new(graph),
-            source: source as u32,
-        }))
+        Ok(crate::AppSpec::Bfs(spec))
     }
 }

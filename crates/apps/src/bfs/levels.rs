@@ -7,9 +7,9 @@
 //! edges of the reached component per second of the whole level loop), the efficiency
 //! Σ units / (P · Σ T_par) in the simulator.
 
+use super::BfsSpec;
 use super::{level_bfs, sequential_bfs, summarize, BfsSummary, LevelPiece};
 use crate::app::{resolve_jobs, Failed, Host, Session};
-use crate::spec::BfsSpec;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -50,10 +50,11 @@ struct BfsJson<'a> {
 
 /// The sequential queue BFS (`run bfs --sequential`); `name` describes the instance.
 pub fn run_sequential_bfs(spec: &BfsSpec, name: &str, session: &dyn Session) -> Result<(), Failed> {
+    let graph = spec.graph();
     let start = Instant::now();
-    let dist = sequential_bfs(&spec.graph, spec.source);
+    let dist = sequential_bfs(graph, spec.source);
     let seconds = start.elapsed().as_secs_f64();
-    let s = summarize(&spec.graph, &dist);
+    let s = summarize(graph, &dist);
     let totals = Totals {
         work_units: s.scanned,
         ..Totals::default()
@@ -81,8 +82,8 @@ pub fn run<H: Host>(
         return Ok(());
     }
     let sim = machine.simulated();
-    let s = summarize(&spec.graph, &dist);
-    let want = sequential_bfs(&spec.graph, spec.source);
+    let s = summarize(spec.graph(), &dist);
+    let want = sequential_bfs(spec.graph(), spec.source);
     let label = format!(
         "{}, P = {}, {}",
         machine.name(),
@@ -112,9 +113,11 @@ fn run_levels<H: Host>(
     let key_base = BFS_RUNS.fetch_add(1, Ordering::Relaxed) << 32;
     let mut totals = Totals::default();
     let mut notes = session;
+    // The graph is generated (R-MAT) before the clock starts.
+    let graph = spec.graph();
     let start = Instant::now();
     let dist = level_bfs(
-        &spec.graph,
+        graph,
         spec.source,
         key_base,
         |key| {
@@ -177,7 +180,7 @@ fn report(
     s: &BfsSummary,
     ran: &Ran<'_>,
 ) -> Result<(), Failed> {
-    let g = &spec.graph;
+    let g = spec.graph();
     let (machine, seconds, efficiency, totals) =
         (ran.machine, ran.seconds, ran.efficiency, ran.totals);
     let teps = seconds.map(|t| s.scanned as f64 / 2.0 / t.max(1e-9));
@@ -251,13 +254,14 @@ pub fn bench(
     repeat: usize,
     session: &dyn Session,
 ) -> Result<(), Failed> {
-    let want = sequential_bfs(&spec.graph, spec.source);
-    let s = summarize(&spec.graph, &want);
+    let graph = spec.graph();
+    let want = sequential_bfs(graph, spec.source);
+    let s = summarize(graph, &want);
     let (mut seq, mut par) = (vec![], vec![]);
     let threads = ThreadsOnly(Threads::new());
     for _ in 0..repeat {
         let t = Instant::now();
-        let d = sequential_bfs(&spec.graph, spec.source);
+        let d = sequential_bfs(graph, spec.source);
         seq.push(t.elapsed().as_secs_f64());
         assert_eq!(d.len(), want.len());
         let t = Instant::now();

@@ -165,10 +165,8 @@ impl Graph {
         Graph::parse(&text, &path.display().to_string())
     }
 
-    /// A Graph500-style R-MAT graph: 2^scale vertices, edge_factor·2^scale edges, each
-    /// placed by recursive quadrant choice with A = 0.57, B = C = 0.19, D = 0.05, then the
-    /// vertex ids permuted at random (as Graph500 does), all from `seed`.
-    pub fn rmat(scale: u32, edge_factor: u64, seed: u64) -> Result<Graph, String> {
+    /// Check R-MAT parameters (as [`Graph::rmat`] takes them): the number of edges.
+    pub fn check_rmat(scale: u32, edge_factor: u64) -> Result<u64, String> {
         if !(1..=28).contains(&scale) {
             return Err(format!("bfs --rmat SCALE must be in 1..=28, got {scale}"));
         }
@@ -177,13 +175,20 @@ impl Graph {
                 "bfs --edge-factor must be in 1..=1024, got {edge_factor}"
             ));
         }
-        let n = 1u64 << scale;
-        let m = edge_factor
-            .checked_mul(n)
+        edge_factor
+            .checked_mul(1 << scale)
             .filter(|&m| m <= 1 << 31)
             .ok_or_else(|| {
                 format!("bfs: R-MAT with 2^{scale} vertices and edge factor {edge_factor} has more than 2^31 edges")
-            })?;
+            })
+    }
+
+    /// A Graph500-style R-MAT graph: 2^scale vertices, edge_factor·2^scale edges, each
+    /// placed by recursive quadrant choice with A = 0.57, B = C = 0.19, D = 0.05, then the
+    /// vertex ids permuted at random (as Graph500 does), all from `seed`.
+    pub fn rmat(scale: u32, edge_factor: u64, seed: u64) -> Result<Graph, String> {
+        let m = Graph::check_rmat(scale, edge_factor)?;
+        let n = 1u64 << scale;
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut perm: Vec<u32> = (0..n as u32).collect();
         for i in (1..perm.len()).rev() {
@@ -553,3 +558,6 @@ mod tests {
 
 pub mod app;
 pub mod levels;
+pub mod spec;
+
+pub use spec::{BfsSpec, GraphSource};

@@ -1,8 +1,7 @@
 //! The command line's face of the distributed hash table: its subcommand's arguments and how they
 //! become an instance.
 
-use super::{parse_keys, HashtableSpec, KeySource, MAX_KEYS};
-use std::sync::Arc;
+use super::{read_keys, HashtableSpec, MAX_KEYS};
 
 /// `treesplit run hashtable (--keys N | --file F) --q Q`.
 pub struct App;
@@ -14,7 +13,8 @@ struct Args {
     /// Number of keys N, generated from --seed.
     #[arg(long, conflicts_with = "file", required_unless_present = "file")]
     keys: Option<u64>,
-    /// A file of keys, one unsigned 64-bit integer per line (`#` comments).
+    /// A file of keys, one key per line: any string (UTF-8 or not), an empty line the empty
+    /// key; `-`: standard input.
     #[arg(long)]
     file: Option<std::path::PathBuf>,
 }
@@ -46,31 +46,29 @@ impl crate::app::App for App {
         _given: &dyn Fn(&str) -> bool,
     ) -> Result<crate::AppSpec, String> {
         let Args { keys, file } = crate::app::typed(args)?;
-        let (source, keys) = match (keys, file) {
+        match (keys, file) {
             (Some(n), None) if n > MAX_KEYS => {
-                return Err(format!("hashtable --keys {n}: at most {MAX_KEYS} keys"))
+                Err(format!("hashtable --keys {n}: at most {MAX_KEYS} keys"))
             }
-            (Some(n), None) => (KeySource::Generated { n, seed: 0 }, Vec::new()),
+            // Generated once the command line has checked its memory estimate (`adapt` sets
+            // the seed).
+            (Some(n), None) => Ok(HashtableSpec::generated(n, 0, 0, 0)),
             (None, Some(f)) => {
-                let (text, name) = if f == std::path::Path::new("-") {
-                    let text = std::io::read_to_string(std::io::stdin())
+                let (bytes, name) = if f == std::path::Path::new("-") {
+                    let mut bytes = Vec::new();
+                    std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
                         .map_err(|e| format!("cannot read standard input: {e}"))?;
-                    (text, "<stdin>".to_string())
+                    (bytes, "<stdin>".to_string())
                 } else {
-                    let text = std::fs::read_to_string(&f)
+                    let bytes = std::fs::read(&f)
                         .map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-                    (text, f.display().to_string())
+                    (bytes, f.display().to_string())
                 };
-                let keys = parse_keys(&text, &name)?;
-                (KeySource::File(f), keys)
+                let keys = read_keys(&bytes, &name)?;
+                Ok(HashtableSpec::read(f, keys))
             }
-            _ => return Err("hashtable needs --keys N or --file F".into()),
-        };
-        Ok(crate::AppSpec::Hashtable(HashtableSpec {
-            source,
-            keys: Arc::new(keys),
-            q: 0,
-            pes: 0,
-        }))
+            _ => Err("hashtable needs --keys N or --file F".into()),
+        }
+        .map(crate::AppSpec::Hashtable)
     }
 }

@@ -205,7 +205,8 @@ where
         }
         if sim {
             // Refuse a simulation the machine cannot hold, or shorten its trace rings.
-            config = super::sim_memory::fit(config, &notes)?;
+            let instance = plan.app.footprint().map_or(0, |f| f.bytes);
+            config = super::sim_memory::fit(config, instance, &notes)?;
         }
         if !sim {
             // SIGTERM, SIGINT and SIGUSR1 stop a real run cleanly (a checkpoint, if asked for).

@@ -5,12 +5,14 @@
 //!
 //! Planning ([`plan_in`]) reads no environment and prints nothing: the process's facts come
 //! in as an [`Env`] and its notes go out through it ([`plan`] does both at the edge). It does
-//! read what an instance is made of (the application's files, a checkpoint to resume) and
-//! checks that output paths can be written, so that bad input fails before any run.
+//! read what an instance is made of (the application's files, a checkpoint to resume),
+//! checks that output paths can be written and that an instance's data fits in the memory
+//! available ([`memory`], before the data is built), so that bad input fails before any run.
 
 mod balance;
 pub mod dag;
 pub mod env;
+pub mod memory;
 mod pe_list;
 pub mod rules;
 pub mod scatter;
@@ -219,7 +221,7 @@ pub struct DepthPlan {
 /// The plan of a parsed command line in this process's environment; the notes planning has to
 /// say go to stderr.
 pub fn plan(cli: Cli, given: &Given) -> Result<Plan, Failure> {
-    let env = Env::read();
+    let env = Env::read()?;
     let plan = plan_in(cli, given, &env);
     for note in env.notes.take() {
         eprintln!("{note}");
@@ -236,7 +238,7 @@ pub fn plan_in(cli: Cli, given: &Given, env: &Env) -> Result<Plan, Failure> {
         Command::Resume(r) => resume_plan(r, given, env).map(Plan::Run),
         Command::Sim(s) => {
             reject_fault("`treesplit sim` (the simulator)", env)?;
-            sim_plan(s, given).map(Plan::Run)
+            sim_plan(s, given, env).map(Plan::Run)
         }
         Command::Bench(b) => {
             reject_fault("`treesplit bench`", env)?;
@@ -244,7 +246,7 @@ pub fn plan_in(cli: Cli, given: &Given, env: &Env) -> Result<Plan, Failure> {
         }
         Command::Compare(c) => {
             reject_fault("`treesplit compare`", env)?;
-            compare_plan(c, given).map(Plan::Compare)
+            compare_plan(c, given, env).map(Plan::Compare)
         }
         Command::Dst(d) => {
             reject_fault("`treesplit dst`", env)?;
@@ -355,6 +357,7 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
         flags.retain(|(id, _)| !is_table || !matches!(*id, "jobs_per_pe" | "seed"));
         app.adapt(o.balance.jobs_per_pe, 1, o.seed.seed)
             .map_err(Failure::input)?;
+        memory::fit(&app, 1, env)?;
         rules::reject(
             given,
             &flags,
@@ -410,12 +413,14 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
             MachinePlan::Mpi { pes: o.pes }
         }
     };
-    let pes = match machine {
-        MachinePlan::Threads { pes, .. } | MachinePlan::Mpi { pes: Some(pes) } => pes,
-        _ => env.launcher_size,
+    let (pes, copies) = match machine {
+        MachinePlan::Threads { pes, .. } => (pes, 1),
+        MachinePlan::Mpi { pes: Some(pes) } => (pes, env.ranks_here),
+        _ => (env.launcher_size, env.ranks_here),
     };
     app.adapt(o.balance.jobs_per_pe, pes, o.seed.seed)
         .map_err(Failure::input)?;
+    memory::fit(&app, copies, env)?;
     Ok(RunPlan {
         app,
         machine,
@@ -470,7 +475,7 @@ fn resume_plan(r: ResumeArgs, given: &Given, env: &Env) -> Result<RunPlan, Failu
     Ok(plan)
 }
 
-fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
+fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
     let mut app = application(&s.app, given)?;
     // Time is virtual in the simulator: spinning per unit would only cost real time.
     app.for_simulator(given.has("spin"));
@@ -487,6 +492,7 @@ fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
         .map_err(Failure::input)?;
     let balance = balance.with_limits(o.limits)?;
     refusals(&app, Use::Sim, given)?;
+    memory::fit(&app, 1, env)?;
     if let Some(path) = &o.gantt {
         plot::check_path(path, "--gantt").map_err(Failure::input)?;
     }
@@ -507,6 +513,7 @@ fn sim_plan(s: SimArgs, given: &Given) -> Result<RunPlan, Failure> {
 fn bench_plan(b: BenchArgs, given: &Given, env: &Env) -> Result<BenchPlan, Failure> {
     let app = application(&b.app, given)?;
     refusals(&app, Use::Bench, given)?;
+    memory::fit(&app, 1, env)?;
     let pes = b.pes.unwrap_or(2);
     if pes == 0 || b.repeat == 0 {
         return Err(Failure::input("bench needs --pes ≥ 1 and --repeat ≥ 1"));
@@ -537,7 +544,7 @@ fn bench_plan(b: BenchArgs, given: &Given, env: &Env) -> Result<BenchPlan, Failu
     })
 }
 
-fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
+fn compare_plan(c: CompareArgs, given: &Given, env: &Env) -> Result<ComparePlan, Failure> {
     let mut app = application(&c.app, given)?;
     refusals(&app, Use::Compare, given)?;
     // Every balancer runs: the configuration is completed for each (`Balance::config_for`).
@@ -565,6 +572,7 @@ fn compare_plan(c: CompareArgs, given: &Given) -> Result<ComparePlan, Failure> {
     rules::check_balancer_options(&table_flags(&app, given), &balancers)?;
     app.adapt(c.balance.jobs_per_pe, pes, c.seed.seed)
         .map_err(Failure::input)?;
+    memory::fit(&app, 1, env)?;
     if let Some(path) = &c.svg {
         plot::check_path(path, "--svg").map_err(Failure::input)?;
         output::trace::check_writable(path, "--svg").map_err(Failure::input)?;

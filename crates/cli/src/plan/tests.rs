@@ -236,3 +236,55 @@ fn dst_needs_a_case() {
     assert!(refused("dst --cases 0").starts_with("--cases must be at least 1"));
     assert!(plan("dst --cases 1").is_ok());
 }
+
+#[test]
+fn instances_larger_than_the_memory_are_refused_and_mpi_ranks_each_hold_one() {
+    let available = super::memory::Available {
+        bytes: 64 << 20,
+        source: "a test's figure",
+    };
+    let env = Env {
+        memory: Some(available),
+        ..Env::fixed(4)
+    };
+    // 2^20 keys take about 26 MiB here, 2^22 keys about 104 MiB.
+    assert!(plan_with("run hashtable --keys 1048576 --q 4096 --pes 2", &env).is_ok());
+    let err = plan_with("run hashtable --keys 4194304 --q 4096 --pes 2", &env)
+        .err()
+        .unwrap();
+    assert!(
+        err.message
+            .starts_with("hashtable: the instance needs about 104 MiB")
+            && err.message.contains("4194304 keys in m = 8192 buckets")
+            && err
+                .message
+                .contains("the 64 MiB available (a test's figure)"),
+        "{}",
+        err.message
+    );
+    let err = plan_with("sim bfs --rmat 18", &env).err().unwrap();
+    assert!(
+        err.message.contains("262144 vertices and 4194304 edges"),
+        "{}",
+        err.message
+    );
+    assert!(plan_with("sim bfs --rmat 12", &env).is_ok());
+    // Four MPI ranks on this host hold four copies.
+    let mpi = Env {
+        launcher_size: 4,
+        ranks_here: 4,
+        ..Env {
+            memory: Some(available),
+            ..Env::fixed(4)
+        }
+    };
+    let err = plan_with("run hashtable --keys 1048576 --q 4096 --machine mpi", &mpi)
+        .err()
+        .unwrap();
+    assert!(
+        err.message
+            .contains("4 processes on this host, each with its own copy"),
+        "{}",
+        err.message
+    );
+}
