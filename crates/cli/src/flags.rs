@@ -45,6 +45,21 @@ pub fn parse() -> Result<(Cli, Given), clap::Error> {
     parse_from(std::env::args_os())
 }
 
+/// Every option and positional that takes a value takes a negative number as that value, so
+/// that `--pes -1` is refused by the option's own parser ("invalid value '-1'") rather than
+/// read as an unknown flag `-1`.
+fn negative_values(command: clap::Command) -> clap::Command {
+    command
+        .mut_args(|a| {
+            if a.get_action().takes_values() {
+                a.allow_negative_numbers(true)
+            } else {
+                a
+            }
+        })
+        .mut_subcommands(negative_values)
+}
+
 /// Parse an argument vector (the program's name first) as [`parse`] does; the CLI fuzz target
 /// (`fuzz/fuzz_targets/cli_args.rs`) enters here.
 pub fn parse_from<I, T>(args: I) -> Result<(Cli, Given), clap::Error>
@@ -52,7 +67,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let matches = Cli::command().try_get_matches_from(args)?;
+    let matches = negative_values(Cli::command()).try_get_matches_from(args)?;
     let cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
     // Each level's matches also hold the values of global arguments defined below it, which
     // that level may not be asked about: look at the arguments each level defines.

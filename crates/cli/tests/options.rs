@@ -701,3 +701,24 @@ fn parse_errors_show_control_characters_escaped() {
         assert!(message.contains(quoted), "{json_args:?}: {message}");
     }
 }
+
+#[test]
+fn a_negative_number_is_refused_by_the_options_own_parser() {
+    // Not read as an unknown flag `-1` (clap's tip "use '-- -1'" would not help).
+    for (args, what) in [
+        (&["run", "nqueens", "8", "--pes", "-1"][..], "'--pes <PES>'"),
+        (
+            &["sim", "nqueens", "8", "--seed", "-1"][..],
+            "'--seed <SEED>'",
+        ),
+        (&["run", "nqueens", "-3"][..], "'<N>'"),
+    ] {
+        let o = treesplit(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("invalid value '-") && err.contains(what),
+            "{args:?}: {err}"
+        );
+    }
+}
