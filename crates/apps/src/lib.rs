@@ -18,6 +18,7 @@ pub mod integrate;
 pub mod knapsack;
 pub mod mandelbrot;
 pub mod nqueens;
+pub mod objective;
 pub mod optimal_schedule;
 pub mod puzzle15;
 pub mod rayon_peers;

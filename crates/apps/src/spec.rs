@@ -13,6 +13,8 @@ use crate::synthetic::{SplitRule, Synthetic, SyntheticParams};
 use crate::uts::{Uts, UtsParams};
 use crate::NQueens;
 use serde::Serialize;
+
+pub use crate::objective::Objective;
 use std::fmt::{Debug, Display};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -72,71 +74,6 @@ impl Published {
                 self.value, self.source
             )
         })
-    }
-}
-
-/// A search's result as its objective value (branch-and-bound: knapsack's profit, a Golomb
-/// ruler's length). Two runs of a search agree when their values do and both solutions are
-/// valid: search overhead changes the work done, and another optimal solution is as good.
-/// `None` for applications that are not searches (their results must be equal).
-pub trait Objective {
-    /// The objective value, for a valid solution of a search.
-    fn objective(&self) -> Option<u64>;
-
-    /// This is a valid solution as good as `other` (the sequential run's, say).
-    fn matches_objective(&self, other: &Self) -> bool {
-        self.objective().is_some() && self.objective() == other.objective()
-    }
-}
-
-impl Objective for u64 {
-    fn objective(&self) -> Option<u64> {
-        None
-    }
-}
-
-impl Objective for crate::knapsack::Packing {
-    fn objective(&self) -> Option<u64> {
-        Some(self.profit)
-    }
-}
-
-impl Objective for crate::golomb::Ruler {
-    fn objective(&self) -> Option<u64> {
-        (is_golomb(&self.marks) && !self.marks.is_empty())
-            .then(|| u64::from(*self.marks.last().expect("a nonempty ruler")))
-    }
-}
-
-/// An iteration's objective is its solution's length (the instance checks the moves: see
-/// the published answer of [`AppSpec::Puzzle15`]).
-impl Objective for crate::puzzle15::Iteration {
-    fn objective(&self) -> Option<u64> {
-        self.solution.as_ref().map(|s| s.len() as u64)
-    }
-}
-
-impl Objective for crate::synthetic::SyntheticSum {
-    fn objective(&self) -> Option<u64> {
-        None
-    }
-}
-
-impl Objective for crate::mandelbrot::MandelCount {
-    fn objective(&self) -> Option<u64> {
-        None
-    }
-}
-
-impl Objective for crate::integrate::Integral {
-    fn objective(&self) -> Option<u64> {
-        None
-    }
-}
-
-impl Objective for crate::uts::UtsCount {
-    fn objective(&self) -> Option<u64> {
-        None
     }
 }
 

@@ -77,6 +77,13 @@ pub struct Ruler {
     pub marks: Vec<u32>,
 }
 
+impl crate::objective::Objective for Ruler {
+    fn objective(&self) -> Option<u64> {
+        (is_golomb(&self.marks) && !self.marks.is_empty())
+            .then(|| u64::from(*self.marks.last().expect("a nonempty ruler")))
+    }
+}
+
 impl Ruler {
     /// Its length (the last mark).
     pub fn length(&self) -> Option<u32> {

@@ -54,7 +54,7 @@ impl Outcome for Distinct {
 }
 
 /// Not a search: runs agree when their distinct keys do.
-impl crate::spec::Objective for Distinct {
+impl crate::objective::Objective for Distinct {
     fn objective(&self) -> Option<u64> {
         None
     }

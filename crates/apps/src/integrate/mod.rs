@@ -324,6 +324,13 @@ pub struct Integral {
     pub max_depth: u32,
 }
 
+/// Not a search: results must be equal (the sum is exact).
+impl crate::objective::Objective for Integral {
+    fn objective(&self) -> Option<u64> {
+        None
+    }
+}
+
 impl Outcome for Integral {
     fn merge(&mut self, other: Self) {
         self.sum.merge(other.sum);

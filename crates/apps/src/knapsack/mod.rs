@@ -209,6 +209,12 @@ pub struct Packing {
     pub items: Vec<u32>,
 }
 
+impl crate::objective::Objective for Packing {
+    fn objective(&self) -> Option<u64> {
+        Some(self.profit)
+    }
+}
+
 impl Outcome for Packing {
     fn merge(&mut self, other: Self) {
         if (other.profit, std::cmp::Reverse(&other.items))

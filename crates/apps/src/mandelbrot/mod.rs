@@ -108,6 +108,13 @@ pub struct MandelCount {
     pub points: u64,
 }
 
+/// Not a search: results must be equal.
+impl crate::objective::Objective for MandelCount {
+    fn objective(&self) -> Option<u64> {
+        None
+    }
+}
+
 impl Outcome for MandelCount {
     fn merge(&mut self, other: Self) {
         self.in_set += other.in_set;

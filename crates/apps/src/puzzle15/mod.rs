@@ -101,6 +101,14 @@ pub struct Iteration {
     pub next_threshold: u32,
 }
 
+/// An iteration's objective is its solution's length (the instance checks the moves: see
+/// the published answer of [`crate::AppSpec::Puzzle15`]).
+impl crate::objective::Objective for Iteration {
+    fn objective(&self) -> Option<u64> {
+        self.solution.as_ref().map(|s| s.len() as u64)
+    }
+}
+
 impl Default for Iteration {
     fn default() -> Self {
         Iteration {
