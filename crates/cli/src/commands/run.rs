@@ -198,15 +198,19 @@ where
         // The machine completes a static balancer's number of jobs itself and says what it
         // chose in the report's notes (so that the JSON report carries them too).
         let mut config = config;
-        let sim = matches!(plan.machine, MachinePlan::Sim { .. });
+        let (sim, memory) = match plan.machine {
+            MachinePlan::Sim { memory, .. } => (true, memory),
+            _ => (false, None),
+        };
         // Real machines record the trace for --gantt too; the simulator draws its own.
         if plan.timeline.trace.is_some() || (plan.timeline.gantt.is_some() && !sim) {
             config = config.trace(DEFAULT_TRACE_CAPACITY);
         }
-        if sim {
+        if let (true, Some(available)) = (sim, memory) {
             // Refuse a simulation the machine cannot hold, or shorten its trace rings.
             let instance = plan.app.footprint().map_or(0, |f| f.bytes);
-            config = super::sim_memory::fit(config, instance, &notes)?;
+            config =
+                super::sim_memory::fit_within(config, available.saturating_sub(instance), &notes)?;
         }
         if !sim {
             // SIGTERM, SIGINT and SIGUSR1 stop a real run cleanly (a checkpoint, if asked for).

@@ -7,7 +7,7 @@
 //! large run that fits says what it may take.
 
 use crate::output::{Failure, Notes};
-use crate::plan::memory::{available, size};
+use crate::plan::memory::size;
 use treesplit::machine::sim::{estimate_memory, memory::BYTES_PER_PE};
 use treesplit::Config;
 
@@ -21,17 +21,9 @@ const SAY_ABOVE: u64 = 1 << 30;
 /// at 2.9 GB resident while its trace is written, the PEs' state and rings included.
 const WRITE_BYTES_PER_EVENT: u64 = 32;
 
-/// `config` for a simulation that fits in the memory available beside the `instance`'s
-/// bytes: its trace rings scaled down where they would not fit, or an error where its PEs
-/// would not.
-pub fn fit(config: Config, instance: u64, notes: &Notes) -> Result<Config, Failure> {
-    let Some(available) = available()? else {
-        return Ok(config); // no figure: nothing to compare with
-    };
-    fit_within(config, available.bytes.saturating_sub(instance), notes)
-}
-
-/// [`fit`] for a machine with `available` bytes for the simulator.
+/// `config` for a simulation that fits in `available` bytes (what the machine has beside the
+/// instance's data): its trace rings scaled down where they would not fit, or an error where
+/// its PEs would not.
 pub fn fit_within(config: Config, available: u64, notes: &Notes) -> Result<Config, Failure> {
     let estimate = estimate_memory(&config);
     let pes = config.pes;

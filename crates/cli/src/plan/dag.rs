@@ -280,6 +280,7 @@ pub fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
             pes,
             sim,
             empty_splits: 0.0,
+            memory: None,
         },
         delta_t: config.delta_t,
         seed,

@@ -130,6 +130,9 @@ pub enum MachinePlan {
         pes: usize,
         sim: SimConfig,
         empty_splits: f64,
+        /// The memory available to the simulation (bytes; `None`: no figure), which its
+        /// trace rings are fitted to before the run (`commands::sim_memory`).
+        memory: Option<u64>,
     },
 }
 
@@ -502,6 +505,7 @@ fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
             pes,
             sim,
             empty_splits: o.machine.empty_splits,
+            memory: env.memory.map(|m| m.bytes),
         },
         balance,
         out: Output::from(&o.common),
