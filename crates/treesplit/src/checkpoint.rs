@@ -392,16 +392,12 @@ pub fn epoch_config<T: Task>(
     plan: &Plan,
     started: Instant,
 ) -> (Config, bool) {
-    let mut epoch = config.clone().keep_remaining(true);
+    let mut epoch = config
+        .clone()
+        .keep_remaining(true)
+        .limits_left(snapshot.work_units, started);
     epoch.incumbent = config.incumbent.max(snapshot.incumbent);
-    if let Some(max) = config.max_units {
-        // At least one slice per epoch, as a run under any limit does.
-        epoch.max_units = Some(max.saturating_sub(snapshot.work_units).max(1));
-    }
-    let user_left = config.time_limit.map(|t| {
-        t.saturating_sub(started.elapsed())
-            .max(Duration::from_millis(1))
-    });
+    let user_left = epoch.time_limit;
     let by_checkpoint = match (plan.every, user_left) {
         (Some(every), Some(left)) => every < left,
         (Some(_), None) => true,

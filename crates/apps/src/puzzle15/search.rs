@@ -64,14 +64,7 @@ pub fn run<H: Host>(
         |values| machine.share_from_0(values),
         |root, generated| {
             // Run limits bound the whole search: each iteration gets what is left.
-            let mut left = config.clone();
-            if let Some(n) = config.max_units {
-                left.max_units = Some(n.saturating_sub(generated).max(1));
-            }
-            if let Some(t) = config.time_limit {
-                let rest = t.saturating_sub(started.elapsed());
-                left.time_limit = Some(rest.max(std::time::Duration::from_millis(1)));
-            }
+            let left = config.clone().limits_left(generated, started);
             let left = resolve_jobs(&left, &root, notes)?;
             notes = session.quiet();
             let ended = machine.run(root, &left).map_err(Failed::Lib)?;

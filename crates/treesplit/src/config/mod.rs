@@ -145,6 +145,19 @@ impl Config {
         self
     }
 
+    /// What is left of the run limits for a further run of the same computation (an epoch
+    /// of a checkpointed run, an iteration of IDA*) after `units` work units and since
+    /// `started`: at least one unit and one millisecond, as a run under any limit does at
+    /// least one slice.
+    pub fn limits_left(mut self, units: u64, started: std::time::Instant) -> Self {
+        self.max_units = self.max_units.map(|max| max.saturating_sub(units).max(1));
+        self.time_limit = self.time_limit.map(|t| {
+            t.saturating_sub(started.elapsed())
+                .max(std::time::Duration::from_millis(1))
+        });
+        self
+    }
+
     /// Builder: check the task's contract while running (see `crate::check`).
     pub fn check(mut self, check: bool) -> Self {
         self.check = check;
