@@ -331,10 +331,6 @@ static QUIET: [CliSession; 2] = [
 /// A static balancer's number of jobs, measured from the root where the options leave it
 /// open (`task::bag::resolve_depth`); says on stderr what it chose unless `notes` are quiet.
 pub fn resolve_jobs<T: Task>(config: &Config, root: &T, notes: Notes) -> Result<Config, Failure> {
-    let resolved = treesplit::task::bag::resolve_depth(config, root)
-        .map_err(|e| Failure::input(output::config_error(&e)))?;
-    if let Some(note) = &resolved.note {
-        notes.note(format_args!("{}", output::library_note(note)));
-    }
-    Ok(resolved.config)
+    let session = CliSession { json: false, notes }; // only its notes and error words are used
+    treesplit_apps::app::resolve_jobs(config, root, &session).map_err(Failure::from)
 }
