@@ -223,13 +223,17 @@ mod mpi {
     ) -> Result<U::Out, Failure> {
         let mpi = Mpi::init().map_err(Failure::run)?;
         let size = mpi.size();
-        if let Some(p) = pes.filter(|&p| p != size) {
-            return Err(Failure::input(format!(
-                "--pes {p}, but the MPI job has {size} ranks (leave out --pes under mpirun)"
-            )));
-        }
-        let config = plan.balance.config(size)?;
-        u.with(&mpi, config)
+        let run = || {
+            if let Some(p) = pes.filter(|&p| p != size) {
+                return Err(Failure::input(format!(
+                    "--pes {p}, but the MPI job has {size} ranks (leave out --pes under mpirun)"
+                )));
+            }
+            u.with(&mpi, plan.balance.config(size)?)
+        };
+        // A failure is said while every rank is still in the job (`mpi` is dropped, which
+        // finalizes MPI, only after).
+        run().map_err(output::say)
     }
 }
 

@@ -159,12 +159,21 @@ fn print_error(message: &str, code: u8) {
 pub fn exit(result: Result<(), Failure>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::from(OK),
-        Err(f) => {
-            if launcher_rank() == 0 && !f.message.is_empty() {
-                print_error(&f.message, f.code);
-            }
-            ExitCode::from(f.code)
-        }
+        Err(f) => ExitCode::from(say(f).code),
+    }
+}
+
+/// Print `f`'s message now (on rank 0 of a launcher, or the only process) and return it with
+/// the message said, so that [`exit`] only sets the code. An MPI command says its failure
+/// before it leaves the job: once any rank has left with a failure's code, the launcher may
+/// end rank 0 before it has printed.
+pub fn say(f: Failure) -> Failure {
+    if launcher_rank() == 0 && !f.message.is_empty() {
+        print_error(&f.message, f.code);
+    }
+    Failure {
+        message: String::new(),
+        code: f.code,
     }
 }
 
