@@ -239,16 +239,20 @@ fn mpi_run(
 ) -> Result<Option<Ended<DagTask>>, Failure> {
     let mpi = treesplit::machine::mpi::Mpi::init().map_err(Failure::run)?;
     let size = mpi.size();
-    if let Some(p) = pes.filter(|&p| p != size) {
-        return Err(Failure::input(format!(
-            "--pes {p}, but the MPI job has {size} ranks (leave out --pes under mpirun)"
-        )));
-    }
-    let config = plan
-        .config(size)?
-        .interrupt(super::checkpoint::interrupt_flag()?);
-    let ended = mpi.run_dag(|| root, &config)?;
-    Ok((mpi.rank() == 0).then_some(ended))
+    let run = || {
+        if let Some(p) = pes.filter(|&p| p != size) {
+            return Err(Failure::input(format!(
+                "--pes {p}, but the MPI job has {size} ranks (leave out --pes under mpirun)"
+            )));
+        }
+        let config = plan
+            .config(size)?
+            .interrupt(super::checkpoint::interrupt_flag()?);
+        let ended = mpi.run_dag(|| root, &config)?;
+        Ok((mpi.rank() == 0).then_some(ended))
+    };
+    // A failure is said while every rank is still in the job (as `commands::mpi::with`).
+    run().map_err(crate::output::say)
 }
 
 #[cfg(not(feature = "mpi"))]
