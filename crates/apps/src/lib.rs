@@ -9,7 +9,6 @@
 
 pub mod app;
 pub mod bfs;
-pub mod compact;
 pub mod dag;
 pub mod golomb;
 pub mod hashtable;

@@ -123,10 +123,7 @@ impl KnapsackFile {
                 .map_err(|e| format!("cannot read standard input: {e}"))?;
             return Ok(KnapsackFile {
                 path: path.to_path_buf(),
-                instance: {
-                    let instance = Arc::new(Instance::parse(&text, "<stdin>")?);
-                    crate::compact::register(instance.id(), &instance)
-                },
+                instance: shared(Instance::parse(&text, "<stdin>")?),
                 optimum: None,
             });
         }
@@ -138,15 +135,20 @@ impl KnapsackFile {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(format!("cannot read {}: {e}", index.display())),
         };
-        let instance = Arc::new(instance);
-        // Every process that reads the file can take pieces that name it by digest.
-        crate::compact::register(instance.id(), &instance);
+        let instance = shared(instance);
         Ok(KnapsackFile {
             path: path.to_path_buf(),
             instance,
             optimum,
         })
     }
+}
+
+/// `instance` held in this process's table of shared instances, so that pieces naming it by
+/// digest can arrive here (every process that reads the file holds it while the file's
+/// [`KnapsackFile`] lives).
+fn shared(instance: Instance) -> Arc<Instance> {
+    Arc::clone(treesplit::task::shared::Shared::from_arc(Arc::new(instance)).arc())
 }
 
 /// The optimum `index.tsv` (its text, named `file` in errors) lists for instance `name`:

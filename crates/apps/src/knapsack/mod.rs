@@ -13,11 +13,12 @@
 //! between the pieces of one process. On the wire (`KnapsackWire`) only the root carries the
 //! instance; every other piece is the instance's digest plus its path of decisions from the
 //! root as a bit string and 4 bits per stack frame, levels, profits and weights replayed on
-//! arrival (paper 002 §6.1, paper 001 §14.5.4; [`crate::compact`]).
+//! arrival (paper 002 §6.1, paper 001 §14.5.4; [`treesplit::task::shared`]).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
+use treesplit::task::shared::{self, Content, Sent, Shared};
 use treesplit::{Context, Outcome, Task};
 
 /// An instance: items sorted by profit density, with prefix sums for the bound.
@@ -161,7 +162,7 @@ impl Instance {
     /// The digest of the instance (capacity and items), under which pieces name it.
     pub fn id(&self) -> u64 {
         *self.id.get_or_init(|| {
-            crate::compact::digest(
+            treesplit::task::shared::digest(
                 std::iter::once(self.capacity).chain(
                     self.items
                         .iter()
@@ -259,11 +260,18 @@ impl Frame {
     }
 }
 
+/// Pieces name the instance by [`Instance::id`].
+impl Content for Instance {
+    fn digest(&self) -> u64 {
+        self.id()
+    }
+}
+
 /// A piece of a knapsack search.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(into = "KnapsackWire", try_from = "KnapsackWire")]
 pub struct Knapsack {
-    instance: Arc<Instance>,
+    instance: Shared<Instance>,
     /// Decisions (taken?) for the sorted items above the first frame.
     prefix: Vec<bool>,
     stack: Vec<Frame>,
@@ -288,11 +296,11 @@ pub struct Knapsack {
 /// (the representation before §6.1) sends whole frames in `stack` instead.
 #[derive(Serialize, Deserialize)]
 pub struct KnapsackWire {
-    instance: crate::compact::WireInstance<Arc<Instance>>,
-    #[serde(with = "crate::compact::bits")]
+    instance: Sent<Instance>,
+    #[serde(with = "shared::bits")]
     prefix: Vec<bool>,
     /// Compact form: `untried | current << 2` per frame, first frame at level `prefix.len()`.
-    #[serde(with = "crate::compact::nibbles")]
+    #[serde(with = "shared::nibbles")]
     frames: Vec<u8>,
     /// Inline form: the frames whole.
     stack: Vec<Frame>,
@@ -308,11 +316,11 @@ impl From<Knapsack> for KnapsackWire {
             && k.stack[0].untried == TAKE | LEAVE;
         KnapsackWire {
             instance: if k.inline {
-                crate::compact::WireInstance::Inline(k.instance)
+                k.instance.inline()
             } else if root {
-                crate::compact::WireInstance::Whole(k.instance)
+                k.instance.whole()
             } else {
-                crate::compact::WireInstance::Id(k.instance.id())
+                k.instance.by_digest()
             },
             frames: if k.inline {
                 vec![]
@@ -329,17 +337,8 @@ impl From<Knapsack> for KnapsackWire {
 impl TryFrom<KnapsackWire> for Knapsack {
     type Error = String;
     fn try_from(w: KnapsackWire) -> Result<Self, String> {
-        let inline = matches!(w.instance, crate::compact::WireInstance::Inline(_));
-        let instance = match w.instance {
-            crate::compact::WireInstance::Whole(i) | crate::compact::WireInstance::Inline(i) => {
-                crate::compact::register(i.id(), &i)
-            }
-            crate::compact::WireInstance::Id(id) => crate::compact::lookup(id).ok_or_else(|| {
-                format!(
-                    "knapsack instance {id:016x} is not known in this process (pieces travel as paths from the root; every process must hold the instance)"
-                )
-            })?,
-        };
+        let inline = w.instance.is_inline();
+        let instance = w.instance.receive().map_err(|e| format!("knapsack {e}"))?;
         let n = instance.len() as u32;
         if w.prefix.len() > instance.len() || w.stack.iter().any(|f| f.level >= n) {
             return Err("a knapsack piece deeper than its instance".into());
@@ -425,10 +424,10 @@ fn replay_frames(inst: &Instance, prefix: &[bool], frames: &[u8]) -> Result<Vec<
 }
 
 impl Knapsack {
-    /// The whole search. Registers the instance in this process ([`crate::compact`]), so
-    /// that pieces naming it by digest can arrive here.
+    /// The whole search. Shares the instance in this process ([`treesplit::task::shared`]),
+    /// so that pieces naming it by digest can arrive here.
     pub fn new(instance: Arc<Instance>) -> Self {
-        let instance = crate::compact::register(instance.id(), &instance);
+        let instance = Shared::from_arc(instance);
         let stack = if instance.is_empty() {
             vec![]
         } else {
@@ -507,7 +506,7 @@ impl Task for Knapsack {
     type Output = Packing;
 
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, Packing>) -> u64 {
-        let inst = Arc::clone(&self.instance);
+        let inst = Arc::clone(self.instance.arc());
         let n = inst.len() as u32;
         let mut units = 0;
         while units < budget {
@@ -571,7 +570,7 @@ impl Task for Knapsack {
         let mut prefix = self.prefix.clone();
         prefix.extend(self.stack[..i].iter().map(|f| f.current == TAKE));
         Some(Knapsack {
-            instance: Arc::clone(&self.instance),
+            instance: self.instance.clone(),
             prefix,
             stack: vec![Frame {
                 untried: LEAVE,
@@ -705,7 +704,7 @@ mod tests {
         let inst = Arc::new(Instance::new(10, &[(9, 5), (8, 5), (7, 5), (6, 5), (1, 1)]).unwrap());
         let k = Knapsack::new(Arc::clone(&inst));
         let wire = |prefix: Vec<bool>, frames: Vec<u8>| KnapsackWire {
-            instance: crate::compact::WireInstance::Id(inst.id()),
+            instance: Sent::Id(inst.id()),
             prefix,
             frames,
             stack: vec![],
@@ -730,7 +729,7 @@ mod tests {
             stack: inline.stack.clone(),
             ..wire(vec![], vec![])
         };
-        bad_alternative.instance = crate::compact::WireInstance::Inline(Arc::clone(&inst));
+        bad_alternative.instance = Sent::Inline(Arc::clone(&inst));
         bad_alternative.stack[0].untried = 7;
         assert!(Knapsack::try_from(bad_alternative).is_err());
         inline.stack[0].weight = u64::MAX;

@@ -27,7 +27,7 @@
 //! the shallowest level with two or more candidates left (paper 001 §14.5.4). A work unit
 //! is one placement tried.
 //!
-//! **On the wire** (paper 002 §6.1, [`crate::compact`]) a piece other than the root carries
+//! **On the wire** (paper 002 §6.1, [`treesplit::task::shared`]) a piece other than the root carries
 //! no instance and no partial schedule: the instance's digest, the placements (task, PE)
 //! that lead from the empty schedule to its first level, and for each level the range of
 //! that level's sorted candidates it holds. Semi-active schedules are built in increasing
@@ -39,6 +39,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
+use treesplit::task::shared::{Content, Sent, Shared};
 use treesplit::{Context, Outcome, Task};
 
 /// The most tasks an instance may have (placed sets are 64-bit masks).
@@ -59,10 +60,17 @@ pub struct Instance {
     pes: usize,
 }
 
+/// Pieces name the instance by [`Instance::id`].
+impl Content for Instance {
+    fn digest(&self) -> u64 {
+        self.id()
+    }
+}
+
 impl Instance {
     /// The digest pieces name the instance by (costs, predecessors, PEs).
     pub fn id(&self) -> u64 {
-        crate::compact::digest(
+        treesplit::task::shared::digest(
             self.costs
                 .iter()
                 .chain(&self.preds)
@@ -376,7 +384,7 @@ struct Level {
 /// A piece of the search for an optimal schedule.
 #[derive(Debug, Clone)]
 pub struct OptimalSchedule {
-    inst: Arc<Instance>,
+    inst: Shared<Instance>,
     levels: Vec<Level>,
     /// The list schedule's makespan plus one: no schedule worse than the list schedule.
     cap: u64,
@@ -387,7 +395,7 @@ pub struct OptimalSchedule {
 /// (offset, length, next) of its sorted candidates.
 #[derive(Serialize, Deserialize)]
 struct Wire {
-    instance: crate::compact::WireInstance<Arc<Instance>>,
+    instance: Sent<Instance>,
     cap: u64,
     path: Vec<(u8, u8)>,
     levels: Vec<(u32, u32, u32)>,
@@ -412,9 +420,9 @@ impl Serialize for OptimalSchedule {
         }
         Wire {
             instance: if root {
-                crate::compact::WireInstance::Whole(Arc::clone(&self.inst))
+                self.inst.whole()
             } else {
-                crate::compact::WireInstance::Id(self.inst.id())
+                self.inst.by_digest()
             },
             cap: self.cap,
             path,
@@ -438,16 +446,10 @@ impl<'de> Deserialize<'de> for OptimalSchedule {
 impl OptimalSchedule {
     /// Rebuild a piece from its path, checking every step.
     fn from_wire(w: Wire) -> Result<Self, String> {
-        let inst = match w.instance {
-            crate::compact::WireInstance::Whole(i) | crate::compact::WireInstance::Inline(i) => {
-                crate::compact::register(i.id(), &i)
-            }
-            crate::compact::WireInstance::Id(id) => crate::compact::lookup(id).ok_or_else(|| {
-                format!(
-                    "DAG schedule instance {id:016x} is not known in this process (pieces travel as paths from the root; every process must hold the instance)"
-                )
-            })?,
-        };
+        let inst = w
+            .instance
+            .receive()
+            .map_err(|e| format!("DAG schedule {e}"))?;
         let bad = |what: &str| format!("a malformed schedule piece: {what}");
         let mut state = State::start(&inst);
         for &(v, pe) in &w.path {
@@ -514,7 +516,7 @@ impl OptimalSchedule {
                 next: 0,
                 offset: 0,
             }],
-            inst: crate::compact::register(inst.id(), &inst),
+            inst: Shared::from_arc(inst),
             cap,
         }
     }
@@ -530,7 +532,7 @@ impl Task for OptimalSchedule {
     type Output = Schedule;
 
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, Schedule>) -> u64 {
-        let inst = Arc::clone(&self.inst);
+        let inst = Arc::clone(self.inst.arc());
         let mut units = 0;
         while units < budget {
             let Some(level) = self.levels.last_mut() else {
@@ -595,7 +597,7 @@ impl Task for OptimalSchedule {
             offset: level.offset + from,
         };
         Some(OptimalSchedule {
-            inst: Arc::clone(&self.inst),
+            inst: self.inst.clone(),
             levels: vec![given],
             cap: self.cap,
         })

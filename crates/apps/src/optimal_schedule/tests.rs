@@ -139,7 +139,7 @@ fn malformed_pieces_are_refused() {
     let id = inst.id();
     let wire = |path: Vec<(u8, u8)>, levels: Vec<(u32, u32, u32)>| {
         postcard::to_allocvec(&Wire {
-            instance: crate::compact::WireInstance::Id(id),
+            instance: treesplit::task::shared::Sent::Id(id),
             cap: root.cap,
             path,
             levels,
@@ -155,7 +155,7 @@ fn malformed_pieces_are_refused() {
     );
     assert!(!err(wire(vec![], vec![(0, 1, 0)])));
     let unknown = postcard::to_allocvec(&Wire {
-        instance: crate::compact::WireInstance::Id(id ^ 1),
+        instance: treesplit::task::shared::Sent::Id(id ^ 1),
         cap: 1,
         path: vec![],
         levels: vec![],

@@ -14,7 +14,8 @@
 //!
 //! Beside the trait: [`range`], the ready-made task over an index range for bags of
 //! independent jobs, [`pieces`], several pieces of one computation as one task (resuming a
-//! checkpoint), and [`bag`], which chooses how many jobs the static balancers cut a root into.
+//! checkpoint), [`bag`], which chooses how many jobs the static balancers cut a root into, and
+//! [`shared`], a large instance sent once while pieces travel as paths naming it by digest.
 
 use serde::{de::DeserializeOwned, Serialize};
 use std::fmt::Debug;
@@ -121,6 +122,7 @@ pub mod bag;
 mod outcome;
 pub mod pieces;
 pub mod range;
+pub mod shared;
 
 pub use outcome::{Max, Min};
 #[cfg(test)]
