@@ -97,7 +97,6 @@ impl<O> SimReport<O> {
         let hop = self.sim.t_hop.unwrap_or(self.sim.t_rout);
         format!(
             "network {} (T_rout {}, T_hop {hop}, T_split {}, T_send {}, T_recv {}, delay {})\n\
-             T_par {} (virtual)  T_seq {}  efficiency {:.4}\n\
              Theorem 1: T_seq/P = {:.1}   T_par − T_seq/P = {:.1}   h = {}   (T_par − T_seq/P)/(h·(T_rout+T_split)) = {}\n\
              termination detected {} after the last work unit ({:.2} × diameter latency {})\n\
              {}{} events\n",
@@ -107,9 +106,6 @@ impl<O> SimReport<O> {
             self.sim.t_send,
             self.sim.t_recv,
             self.sim.delay,
-            self.report.t_par,
-            self.report.t_seq.unwrap_or(0.0),
-            self.report.efficiency().unwrap_or(0.0),
             t.t_seq_over_p,
             t.lower_order,
             t.h,
