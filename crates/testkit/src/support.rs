@@ -18,6 +18,7 @@
 use serde::{Deserialize, Serialize};
 use std::sync::mpsc;
 use std::time::Duration;
+use treesplit::config::BalancerOptions;
 use treesplit::{Balancer, Context, IndexJob, IndexRange, Outcome, PollingOptions, Task};
 
 /// Run `f` on its own thread and fail the test if it takes longer than `limit`.
@@ -41,14 +42,11 @@ pub fn with_polling(mut balancer: Balancer, f: impl Fn(&mut PollingOptions)) -> 
 
 /// `balancer` with round (phase) length `length` where it has one (random shift,
 /// poll-and-shuffle); the others are returned as they are.
-pub fn with_round(mut balancer: Balancer, length: u64) -> Balancer {
-    match &mut balancer {
-        Balancer::RandomShift { round, .. } | Balancer::PollAndShuffle { round, .. } => {
-            *round = length
-        }
-        _ => {}
-    }
-    balancer
+pub fn with_round(balancer: Balancer, length: u64) -> Balancer {
+    balancer.with(&BalancerOptions {
+        round: Some(length),
+        ..BalancerOptions::default()
+    })
 }
 
 /// The splitmix64 finalizer: a good 64-bit mixing function.

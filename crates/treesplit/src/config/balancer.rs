@@ -2,6 +2,7 @@
 //! options of its algorithm, so a combination that makes no sense (a bundle rule for random
 //! polling, a round length for block assignment) cannot be written.
 
+use super::BalancerOptions;
 use crate::names::named;
 use crate::topology::Topology;
 use serde::{Deserialize, Serialize};
@@ -456,17 +457,11 @@ impl Balancer {
     }
 
     /// Set the number of jobs of a static balancer (no effect on the polling ones).
-    pub fn with_jobs(mut self, new: Jobs) -> Self {
-        match &mut self {
-            Balancer::RandomStatic { jobs, .. }
-            | Balancer::Block { jobs }
-            | Balancer::RoundRobin { jobs }
-            | Balancer::RandomAssignment { jobs }
-            | Balancer::MasterWorker { jobs, .. }
-            | Balancer::PrefixSum { jobs, .. } => *jobs = new,
-            _ => {}
-        }
-        self
+    pub fn with_jobs(self, jobs: Jobs) -> Self {
+        self.with(&BalancerOptions {
+            jobs: Some(jobs),
+            ..BalancerOptions::default()
+        })
     }
 
     /// True for the balancers that work on a bag of jobs cut from the root.

@@ -24,6 +24,7 @@
 mod balancer;
 mod dag;
 mod error;
+mod options;
 
 pub use crate::names::UnknownName;
 pub use balancer::{
@@ -32,6 +33,7 @@ pub use balancer::{
 };
 pub use dag::DagConfig;
 pub use error::ConfigError;
+pub use options::{BalancerOption, BalancerOptions};
 
 use serde::{Deserialize, Serialize};
 
