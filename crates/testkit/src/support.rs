@@ -33,11 +33,15 @@ pub fn within<R: Send + 'static>(limit: Duration, f: impl FnOnce() -> R + Send +
 
 /// `balancer` with its polling options changed by `f` (static balancers are returned as
 /// they are: they have none).
-pub fn with_polling(mut balancer: Balancer, f: impl Fn(&mut PollingOptions)) -> Balancer {
-    if let Some(polling) = balancer.polling_mut() {
+pub fn with_polling(balancer: Balancer, f: impl Fn(&mut PollingOptions)) -> Balancer {
+    let mut polling = balancer.polling().copied();
+    if let Some(polling) = &mut polling {
         f(polling);
     }
-    balancer
+    balancer.with(&BalancerOptions {
+        polling,
+        ..BalancerOptions::default()
+    })
 }
 
 /// `balancer` with round (phase) length `length` where it has one (random shift,

@@ -410,18 +410,6 @@ impl Balancer {
         }
     }
 
-    /// The polling options, to set them (None for the static balancers).
-    pub fn polling_mut(&mut self) -> Option<&mut PollingOptions> {
-        match self {
-            Balancer::RandomPolling { polling }
-            | Balancer::NeighbourPolling { polling, .. }
-            | Balancer::GlobalRoundRobin { polling }
-            | Balancer::RandomShift { polling, .. }
-            | Balancer::PollAndShuffle { polling, .. } => Some(polling),
-            _ => None,
-        }
-    }
-
     /// Poll-and-shuffle under local synchronization (§6.3): phases without rounds.
     pub fn is_locally_synchronized(&self) -> bool {
         matches!(
