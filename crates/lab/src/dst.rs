@@ -13,7 +13,8 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt::{Debug, Display};
 use treesplit::config::{
-    Adaptive, BundleRule, Embedding, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
+    Adaptive, BalancerOptions, BundleRule, Embedding, PermutationKind, PhaseSync,
+    StaticPermutation, TerminationKind,
 };
 use treesplit::machine::sim::{Delay, MessageLength, Routing, Topology};
 use treesplit::{
@@ -241,32 +242,20 @@ impl Case {
         } else {
             Embedding::Network
         };
-        let balancer = match kind {
-            BalancerKind::RandomPolling => Balancer::RandomPolling { polling },
-            BalancerKind::NeighbourPolling => Balancer::NeighbourPolling {
-                polling,
-                neighbourhood,
-            },
-            BalancerKind::GlobalRoundRobin => Balancer::GlobalRoundRobin { polling },
-            BalancerKind::RandomShift => Balancer::RandomShift { polling, round },
-            BalancerKind::PollAndShuffle => Balancer::PollAndShuffle {
-                polling,
-                round,
-                permutation,
-                adaptive,
-                sync,
-                embedding,
-            },
-            BalancerKind::RandomStatic => Balancer::RandomStatic {
-                jobs,
-                permutation: static_permutation,
-            },
-            BalancerKind::Block => Balancer::Block { jobs },
-            BalancerKind::RoundRobin => Balancer::RoundRobin { jobs },
-            BalancerKind::RandomAssignment => Balancer::RandomAssignment { jobs },
-            BalancerKind::MasterWorker => Balancer::MasterWorker { jobs, bundle },
-            BalancerKind::PrefixSum => Balancer::PrefixSum { jobs, splittable },
-        };
+        let balancer = BalancerOptions {
+            polling: Some(polling),
+            round: Some(round),
+            neighbourhood: Some(neighbourhood),
+            permutation: Some(permutation),
+            adaptive,
+            sync: Some(sync),
+            embedding: Some(embedding),
+            jobs: Some(jobs),
+            static_permutation: Some(static_permutation),
+            bundle: Some(bundle),
+            splittable: Some(splittable),
+        }
+        .balancer(kind);
         let config = Config::new(pes)
             .balancer(balancer)
             .termination(termination)

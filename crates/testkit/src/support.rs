@@ -18,6 +18,7 @@
 use serde::{Deserialize, Serialize};
 use std::sync::mpsc;
 use std::time::Duration;
+use treesplit::config::BalancerOptions;
 use treesplit::{Balancer, Context, IndexJob, IndexRange, Outcome, PollingOptions, Task};
 
 /// Run `f` on its own thread and fail the test if it takes longer than `limit`.
@@ -32,23 +33,24 @@ pub fn within<R: Send + 'static>(limit: Duration, f: impl FnOnce() -> R + Send +
 
 /// `balancer` with its polling options changed by `f` (static balancers are returned as
 /// they are: they have none).
-pub fn with_polling(mut balancer: Balancer, f: impl Fn(&mut PollingOptions)) -> Balancer {
-    if let Some(polling) = balancer.polling_mut() {
+pub fn with_polling(balancer: Balancer, f: impl Fn(&mut PollingOptions)) -> Balancer {
+    let mut polling = balancer.polling().copied();
+    if let Some(polling) = &mut polling {
         f(polling);
     }
-    balancer
+    balancer.with(&BalancerOptions {
+        polling,
+        ..BalancerOptions::default()
+    })
 }
 
 /// `balancer` with round (phase) length `length` where it has one (random shift,
 /// poll-and-shuffle); the others are returned as they are.
-pub fn with_round(mut balancer: Balancer, length: u64) -> Balancer {
-    match &mut balancer {
-        Balancer::RandomShift { round, .. } | Balancer::PollAndShuffle { round, .. } => {
-            *round = length
-        }
-        _ => {}
-    }
-    balancer
+pub fn with_round(balancer: Balancer, length: u64) -> Balancer {
+    balancer.with(&BalancerOptions {
+        round: Some(length),
+        ..BalancerOptions::default()
+    })
 }
 
 /// The splitmix64 finalizer: a good 64-bit mixing function.

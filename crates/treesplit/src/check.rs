@@ -188,14 +188,6 @@ impl Erased for Checked {
         Piece::wrap(Box::new(self.clone()))
     }
 
-    fn as_exact_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-
-    fn as_serialize(&self) -> &dyn erased_serde::Serialize {
-        self
-    }
-
     /// The user's task (unit tests).
     #[cfg(test)]
     fn as_any(&self) -> &dyn Any {

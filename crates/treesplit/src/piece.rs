@@ -45,9 +45,27 @@ pub(crate) struct Worked {
     pub empty: bool,
 }
 
+/// What every erased value (a task, a wrapper of pieces, an outcome) gives the same way: the
+/// value itself, to look at its type or to serialize its own bytes.
+pub(crate) trait Exact {
+    /// This very value, whatever it wraps, to look at its type.
+    fn as_exact_mut(&mut self) -> &mut dyn Any;
+    /// The value to serialize (the typed value's own bytes).
+    fn as_serialize(&self) -> &dyn erased_serde::Serialize;
+}
+
+impl<V: Any + Serialize> Exact for V {
+    fn as_exact_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+    fn as_serialize(&self) -> &dyn erased_serde::Serialize {
+        self
+    }
+}
+
 /// The virtual functions of a piece: every [`Task`] has them, and so do wrappers that work
 /// on pieces (the contract checks).
-pub(crate) trait Erased: Send {
+pub(crate) trait Erased: Send + Exact {
     /// Work for at most `budget` units at `bench`.
     fn work(&mut self, budget: u64, bench: &mut Bench<'_>) -> Worked;
     /// The simulator's run-ahead: up to `max` slices of `budget` units while each is *plain*
@@ -84,10 +102,6 @@ pub(crate) trait Erased: Send {
     fn clone_onto(&self, target: &mut Piece) {
         *target = self.clone_piece();
     }
-    /// This very value, whatever it wraps, to look at its type.
-    fn as_exact_mut(&mut self) -> &mut dyn Any;
-    /// The value to serialize (the typed value's own bytes).
-    fn as_serialize(&self) -> &dyn erased_serde::Serialize;
     /// The user's task (beneath any wrapper), to look at (unit tests).
     #[cfg(test)]
     fn as_any(&self) -> &dyn Any;
@@ -149,12 +163,6 @@ impl<T: Task> Erased for T {
             Some(task) => task.clone_from(self),
             None => *target = self.clone_piece(),
         }
-    }
-    fn as_exact_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-    fn as_serialize(&self) -> &dyn erased_serde::Serialize {
-        self
     }
     #[cfg(test)]
     fn as_any(&self) -> &dyn Any {
@@ -290,18 +298,14 @@ typed_value!(Yield, clone_yield, output);
 pub(crate) struct Yield(Box<dyn ErasedOutcome>, TypeId);
 
 /// The virtual functions of an outcome.
-trait ErasedOutcome: Send + fmt::Debug {
+trait ErasedOutcome: Send + fmt::Debug + Exact {
     fn merge(&mut self, other: Yield);
     fn clone_yield(&self) -> Yield;
     fn clone_onto(&self, target: &mut Yield);
-    fn as_serialize(&self) -> &dyn erased_serde::Serialize;
     fn into_any(self: Box<Self>) -> Box<dyn Any>;
 }
 
 impl<O: Outcome> ErasedOutcome for O {
-    fn as_serialize(&self) -> &dyn erased_serde::Serialize {
-        self
-    }
     fn merge(&mut self, other: Yield) {
         Outcome::merge(self, other.into_typed());
     }

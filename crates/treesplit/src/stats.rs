@@ -90,29 +90,11 @@ impl PeStats {
     /// epochs): counts and times add up, means are weighted by their counts, the timeline is
     /// the later run's.
     pub fn absorb(&mut self, later: &PeStats) {
-        let (a, b) = (&mut self.counters, &later.counters);
-        let rtt_weights = (a.requests_sent, b.requests_sent);
-        a.work_units += b.work_units;
-        a.slices += b.slices;
-        a.requests_sent += b.requests_sent;
-        a.requests_received += b.requests_received;
-        a.rejections_sent += b.rejections_sent;
-        a.rejections_received += b.rejections_received;
-        a.splits += b.splits;
-        a.pieces_sent += b.pieces_sent;
-        a.pieces_received += b.pieces_received;
-        a.max_generation = a.max_generation.max(b.max_generation);
-        a.messages_sent += b.messages_sent;
-        a.termination_messages += b.termination_messages;
-        self.busy += later.busy;
-        self.idle += later.idle;
-        self.bytes_sent += later.bytes_sent;
-        self.request_rtt = weighted_mean(self.request_rtt, later.request_rtt, rtt_weights);
+        let rtt_weights = (self.counters.requests_sent, later.counters.requests_sent);
         let bound_weights = (self.improvements, later.improvements);
-        self.improvements += later.improvements;
+        self.add(later);
+        self.request_rtt = weighted_mean(self.request_rtt, later.request_rtt, rtt_weights);
         self.bound_latency = weighted_mean(self.bound_latency, later.bound_latency, bound_weights);
-        self.request_latency.merge(&later.request_latency);
-        self.split_sizes.merge(&later.split_sizes);
         self.trace = later.trace.clone();
         self.phases = match (self.phases.take(), &later.phases) {
             (Some(mut p), Some(q)) => {
@@ -125,6 +107,30 @@ impl PeStats {
             (p, q) => p.or_else(|| q.clone()),
         };
         self.incumbent = self.incumbent.max(later.incumbent);
+    }
+
+    /// Add `other`'s counts, times, bytes, improvements, request latencies and split sizes:
+    /// what adds up over PEs (the report's totals) and over the epochs of one PE.
+    fn add(&mut self, other: &PeStats) {
+        let (a, b) = (&mut self.counters, &other.counters);
+        a.work_units += b.work_units;
+        a.slices += b.slices;
+        a.requests_sent += b.requests_sent;
+        a.requests_received += b.requests_received;
+        a.rejections_sent += b.rejections_sent;
+        a.rejections_received += b.rejections_received;
+        a.splits += b.splits;
+        a.pieces_sent += b.pieces_sent;
+        a.pieces_received += b.pieces_received;
+        a.max_generation = a.max_generation.max(b.max_generation);
+        a.messages_sent += b.messages_sent;
+        a.termination_messages += b.termination_messages;
+        self.busy += other.busy;
+        self.idle += other.idle;
+        self.bytes_sent += other.bytes_sent;
+        self.improvements += other.improvements;
+        self.request_latency.merge(&other.request_latency);
+        self.split_sizes.merge(&other.split_sizes);
     }
 }
 
@@ -384,37 +390,35 @@ impl<O> Report<O> {
         t_par: f64,
         mut per_pe: Vec<PeStats>,
     ) -> Self {
-        let mut t = Totals {
-            min_pe_work_units: u64::MAX,
-            ..Totals::default()
-        };
+        let mut sum = PeStats::default();
         for s in &per_pe {
-            let c = &s.counters;
-            t.work_units += c.work_units;
-            t.busy += s.busy;
-            t.idle += s.idle;
-            t.requests += c.requests_sent;
-            t.rejections += c.rejections_sent;
-            t.splits += c.splits;
-            t.pieces_received += c.pieces_received;
-            t.max_generation = t.max_generation.max(c.max_generation);
-            t.messages += c.messages_sent;
-            t.termination_messages += c.termination_messages;
-            t.bytes += s.bytes_sent;
-            t.improvements += s.improvements;
-            t.max_pe_work_units = t.max_pe_work_units.max(c.work_units);
-            t.min_pe_work_units = t.min_pe_work_units.min(c.work_units);
-            t.request_latency.merge(&s.request_latency);
-            t.split_sizes.merge(&s.split_sizes);
+            sum.add(s);
         }
+        let work = per_pe.iter().map(|s| s.counters.work_units);
+        let c = &sum.counters;
+        let t = Totals {
+            work_units: c.work_units,
+            busy: sum.busy,
+            idle: sum.idle,
+            requests: c.requests_sent,
+            rejections: c.rejections_sent,
+            splits: c.splits,
+            pieces_received: c.pieces_received,
+            max_generation: c.max_generation,
+            messages: c.messages_sent,
+            termination_messages: c.termination_messages,
+            bytes: sum.bytes_sent,
+            improvements: sum.improvements,
+            max_pe_work_units: work.clone().max().unwrap_or(0),
+            min_pe_work_units: work.min().unwrap_or(0),
+            request_latency: sum.request_latency,
+            split_sizes: sum.split_sizes,
+        };
         let traces: Vec<PeTrace> = per_pe.iter_mut().filter_map(|s| s.trace.take()).collect();
         let trace = (!traces.is_empty()).then(|| Trace {
             tick_seconds: if machine == "sim" { 1.0 } else { 1e-9 },
             pes: traces,
         });
-        if per_pe.is_empty() {
-            t.min_pe_work_units = 0;
-        }
         Report {
             output,
             machine: machine.to_string(),

@@ -1,49 +1,37 @@
 //! Part of the plan layer: the balancer configuration of a run ([`Balance`]), from the
 //! balancer flags with the machine's defaults (Δt, round, neighbourhood), for any P and any
-//! balancer, and the simulated machine its options describe ([`sim_machine`]).
+//! balancer, and the simulated machine its options describe ([`sim_machine`]). The flags
+//! become the library's `BalancerOptions`, which builds each balancer with the options it
+//! takes; only poll-and-shuffle's phase in the simulator, which its embedding derives from
+//! the network, is set here.
 
 use super::pe_list::parse_pe_list;
 use crate::flags::{BalancerName, BalancerOpts, LimitFlags, SimMachine};
 use crate::output::{self, Failure};
-use treesplit::config::{
-    Adaptive, BundleRule, Embedding, PermutationKind, PhaseSync, StaticPermutation,
-    TerminationKind, MAX_H,
-};
+use treesplit::config::{Adaptive, BalancerOptions, Embedding, TerminationKind, MAX_H};
 use treesplit::machine::sim::{embedding, Delay, MessageLength, Topology};
 use treesplit::task::bag::theorem3_h;
 use treesplit::{Balancer, BalancerKind, Config, Jobs, PollingOptions, SimConfig};
 
 /// The balancer configuration for any P and any balancer: the options the flags gave, with
 /// the machine's defaults applied. Each balancer takes the options it has a place for (the
-/// rules have rejected the ones given that none of the chosen balancers reads).
+/// rules have rejected the ones given that none of the chosen balancers takes).
 #[derive(Debug, Clone)]
 pub struct Balance {
     kind: BalancerKind,
+    /// The balancers' options: those the flags gave, the machine's round and neighbourhood
+    /// where they gave none.
+    options: BalancerOptions,
+    /// `--h-from-alpha A`: the static balancers cut Theorem 3's number of jobs for α = A and
+    /// the run's P.
+    h_from_alpha: Option<f64>,
+    /// Poll-and-shuffle's phase where the flags give no round: in the simulator, the one its
+    /// embedding asks of the network.
+    network_phase: Option<u64>,
     delta_t: u64,
     seed: u64,
     termination: TerminationKind,
-    polling: PollingOptions,
-    round: u64,
-    /// Poll-and-shuffle's phase (the round, or, in the simulator, the network's default).
-    shuffle_round: u64,
-    neighbourhood: Topology,
-    permutation: PermutationKind,
-    sync: PhaseSync,
-    adaptive: Option<Adaptive>,
-    embedding: Embedding,
-    jobs: JobsPlan,
-    static_permutation: StaticPermutation,
-    bundle: BundleRule,
-    splittable: bool,
     limits: Option<LimitFlags>,
-}
-
-/// Where a static balancer's number of jobs comes from.
-#[derive(Debug, Clone, Copy)]
-enum JobsPlan {
-    Given(Jobs),
-    /// `--h-from-alpha A`: Theorem 3's depth for α = A and the run's P.
-    FromAlpha(f64),
 }
 
 impl Balance {
@@ -55,52 +43,22 @@ impl Balance {
 
     /// The run configuration of balancer `kind` for `pes` PEs.
     pub fn config_for(&self, kind: BalancerKind, pes: usize) -> Result<Config, Failure> {
-        let polling = self.polling;
-        let round = self.round;
-        let jobs = match self.jobs {
-            JobsPlan::Given(jobs) => jobs,
-            JobsPlan::FromAlpha(alpha) => {
-                let h = theorem3_h(alpha, pes);
-                if h > MAX_H {
-                    return Err(Failure::input(format!(
-                        "--h-from-alpha {alpha:e}: Theorem 3 of paper 004 asks for more than the 2^{MAX_H} jobs supported; give a larger α or --h"
-                    )));
-                }
-                Jobs::Depth(h)
+        let mut options = self.options;
+        if let Some(alpha) = self.h_from_alpha {
+            let h = theorem3_h(alpha, pes);
+            if h > MAX_H {
+                return Err(Failure::input(format!(
+                    "--h-from-alpha {alpha:e}: Theorem 3 of paper 004 asks for more than the 2^{MAX_H} jobs supported; give a larger α or --h"
+                )));
             }
-        };
-        let balancer = match kind {
-            BalancerKind::RandomPolling => Balancer::RandomPolling { polling },
-            BalancerKind::NeighbourPolling => Balancer::NeighbourPolling {
-                polling,
-                neighbourhood: self.neighbourhood,
-            },
-            BalancerKind::GlobalRoundRobin => Balancer::GlobalRoundRobin { polling },
-            BalancerKind::RandomShift => Balancer::RandomShift { polling, round },
-            BalancerKind::PollAndShuffle => Balancer::PollAndShuffle {
-                polling,
-                round: self.shuffle_round,
-                permutation: self.permutation,
-                adaptive: self.adaptive,
-                sync: self.sync,
-                embedding: self.embedding,
-            },
-            BalancerKind::RandomStatic => Balancer::RandomStatic {
-                jobs,
-                permutation: self.static_permutation,
-            },
-            BalancerKind::Block => Balancer::Block { jobs },
-            BalancerKind::RoundRobin => Balancer::RoundRobin { jobs },
-            BalancerKind::RandomAssignment => Balancer::RandomAssignment { jobs },
-            BalancerKind::MasterWorker => Balancer::MasterWorker {
-                jobs,
-                bundle: self.bundle,
-            },
-            BalancerKind::PrefixSum => Balancer::PrefixSum {
-                jobs,
-                splittable: self.splittable,
-            },
-        };
+            options.jobs = Some(Jobs::Depth(h));
+        }
+        let mut balancer = options.balancer(kind);
+        if let (Balancer::PollAndShuffle { round, .. }, Some(phase)) =
+            (&mut balancer, self.network_phase)
+        {
+            *round = phase;
+        }
         let mut config = Config::new(pes)
             .balancer(balancer)
             .delta_t(self.delta_t)
@@ -161,12 +119,6 @@ pub(super) fn balance(
             "--q {q} jobs per PE is more than the supported 2^{MAX_H} jobs in all"
         )));
     }
-    let jobs = match (o.h, o.jobs_per_pe, o.h_from_alpha) {
-        (Some(h), _, _) => JobsPlan::Given(Jobs::Depth(h)),
-        (None, Some(q), _) => JobsPlan::Given(Jobs::PerPe(q)),
-        (None, None, Some(alpha)) => JobsPlan::FromAlpha(alpha),
-        (None, None, None) => JobsPlan::Given(Jobs::FromEstimates),
-    };
     let kind = match balancer {
         BalancerName::Tree(kind) => kind,
         BalancerName::Dag(s) => {
@@ -175,32 +127,34 @@ pub(super) fn balance(
             )))
         }
     };
-    let balance = Balance {
-        kind,
-        delta_t: o.delta_t.unwrap_or(default_delta_t),
-        seed: seed.unwrap_or(1),
-        termination: o.termination,
-        polling: PollingOptions {
+    let jobs = o.h.map(Jobs::Depth).or(o.jobs_per_pe.map(Jobs::PerPe));
+    let options = BalancerOptions {
+        polling: Some(PollingOptions {
             trim: o.trim,
             fast_init: o.fast_init,
-        },
-        round: o.round.unwrap_or(default_round),
-        shuffle_round: o.round.unwrap_or(default_round),
-        neighbourhood,
-        permutation: o.permutation.unwrap_or(match o.sync {
-            PhaseSync::Global => PermutationKind::Messages,
-            PhaseSync::Local => PermutationKind::Pseudorandom,
         }),
-        sync: o.sync,
+        round: Some(o.round.unwrap_or(default_round)),
+        neighbourhood: Some(neighbourhood),
+        permutation: o.permutation,
         adaptive: o.adaptive.then_some(Adaptive {
             c: o.adaptive_c,
             gamma: o.adaptive_gamma,
         }),
-        embedding: Embedding::Network,
+        sync: Some(o.sync),
+        embedding: None,
         jobs,
-        static_permutation: o.static_permutation,
-        bundle: o.bundle,
-        splittable: !o.atomic_jobs,
+        static_permutation: Some(o.static_permutation),
+        bundle: Some(o.bundle),
+        splittable: Some(!o.atomic_jobs),
+    };
+    let balance = Balance {
+        kind,
+        options,
+        h_from_alpha: o.h_from_alpha.filter(|_| jobs.is_none()),
+        network_phase: None,
+        delta_t: o.delta_t.unwrap_or(default_delta_t),
+        seed: seed.unwrap_or(1),
+        termination: o.termination,
         limits: None,
     };
     balance.config(1)?;
@@ -270,7 +224,7 @@ pub(super) fn sim_machine(
     let mut balance = balance(b, balancer, seed, delta_t, default_round, neighbourhood)?;
     // Poll-and-shuffle on the network (paper 002 §4): its hypercube embedding, and without
     // --round a phase as long as the network's most expensive kept phase asks for.
-    balance.embedding = o.embedding.unwrap_or_default();
+    balance.options.embedding = o.embedding;
     if let Some(c) = o.phase_c {
         if !(c.is_finite() && c > 0.0 && c <= 1e6) {
             return Err(Failure::input(format!(
@@ -278,15 +232,15 @@ pub(super) fn sim_machine(
             )));
         }
     }
-    if b.round.is_none() && balance.embedding == Embedding::Network {
+    if b.round.is_none() && o.embedding.unwrap_or_default() == Embedding::Network {
         let t_hop = o.t_hop.unwrap_or(o.t_rout);
-        balance.shuffle_round = embedding::default_round(
+        balance.network_phase = Some(embedding::default_round(
             topology,
             pes,
-            balance.embedding,
+            Embedding::Network,
             (t_hop, o.t_split, delta_t),
             o.phase_c.unwrap_or(embedding::DEFAULT_PHASE_C),
-        );
+        ));
     }
     balance.config(pes)?;
     sim.validate(pes)

@@ -1,148 +1,118 @@
-//! Which flags apply to which runs, in one place: the table of balancer options and the
-//! balancers that read them (from `crates/treesplit/src/protocol`: `trim` and `fast_init` are
-//! read by `protocol/polling/` only, the round by its round-based rules, …), plus the rules of
-//! the other flags. A flag the user gave that the run would ignore is bad input (exit code 2)
-//! with a message naming the flag and why. The library's configuration is typed per balancer
-//! (`treesplit::Balancer` carries exactly its options), so the plan builds that value from
-//! the flags; this table is what turns a flag the chosen balancer has no place for into a
-//! clear error instead of silently dropping it. Flags are named as clap defines them
+//! Which flags apply to which runs, in one place: the balancer flags with the option each
+//! sets, plus the rules of the other flags. A flag the user gave that the run would ignore is
+//! bad input (exit code 2) with a message naming the flag and why. Which balancers take an
+//! option is the library's knowledge (`treesplit::BalancerKind::takes`, read off the typed
+//! `treesplit::Balancer`); this table adds only what is the command line's: the flag's id and
+//! the sentence that explains it. Flags are named as clap defines them
 //! (`flags::BalancerOpts`, `flags::SimOpts`): the table holds only ids and rules.
 
 use crate::flags::{BalancerOpts, Given, SimOpts};
 use crate::output::Failure;
 use clap::Args;
 use std::sync::OnceLock;
+use treesplit::config::BalancerOption;
 use treesplit::BalancerKind;
 
-/// A balancer option and the balancers that read it.
-pub struct BalancerOption {
-    /// clap's id of the flag (the field name in `flags::BalancerOpts`; the flag as typed comes
-    /// from clap's definition, [`flag`]).
+/// A flag that sets an option only some balancers take.
+pub struct BalancerFlag {
+    /// clap's id of the flag (the field name in `flags::BalancerOpts` or `flags::SimMachine`;
+    /// the flag as typed comes from clap's definition, [`flag`]).
     pub id: &'static str,
-    /// The balancers that read it.
-    pub applies: fn(BalancerKind) -> bool,
-    /// Why it applies only there.
+    /// The library's option it sets (or tunes): the balancers that take it read the flag.
+    pub option: BalancerOption,
+    /// Why only those balancers read it.
     pub why: &'static str,
 }
 
-fn polling(b: BalancerKind) -> bool {
-    !b.is_static()
-}
+const STATIC_WHY: &str = "only the static balancers (random-static, master-worker, prefix-sum, block, round-robin, random) cut the root into a bag of jobs";
 
-fn round_based(b: BalancerKind) -> bool {
-    matches!(b, BalancerKind::RandomShift | BalancerKind::PollAndShuffle)
-}
-
-fn poll_and_shuffle(b: BalancerKind) -> bool {
-    b == BalancerKind::PollAndShuffle
-}
-
-fn neighbour_polling(b: BalancerKind) -> bool {
-    b == BalancerKind::NeighbourPolling
-}
-
-fn is_static(b: BalancerKind) -> bool {
-    b.is_static()
-}
-
-fn random_static(b: BalancerKind) -> bool {
-    b == BalancerKind::RandomStatic
-}
-
-fn master_worker(b: BalancerKind) -> bool {
-    b == BalancerKind::MasterWorker
-}
-
-fn prefix_sum(b: BalancerKind) -> bool {
-    b == BalancerKind::PrefixSum
-}
-
-/// The balancer options that only some balancers read. (`--balancer`, `--delta-t`, `--seed`
-/// and `--termination` apply to every balancer.)
-pub const BALANCER_OPTIONS: &[BalancerOption] = &[
-    BalancerOption {
+/// The balancer flags that only some balancers read, in the order they are judged. (`--balancer`,
+/// `--delta-t`, `--seed` and `--termination` apply to every balancer.)
+pub const BALANCER_FLAGS: &[BalancerFlag] = &[
+    BalancerFlag {
         id: "trim",
-        applies: polling,
+        option: BalancerOption::Polling,
         why: "only the polling balancers serve requests (use it with --balancer random-polling, neighbour-polling, global-round-robin, random-shift or poll-and-shuffle)",
     },
-    BalancerOption {
+    BalancerFlag {
         id: "fast_init",
-        applies: polling,
+        option: BalancerOption::Polling,
         why: "only the polling balancers split the broadcast root locally; the static balancers cut the root into jobs anyway",
     },
-    BalancerOption {
+    BalancerFlag {
         id: "round",
-        applies: round_based,
+        option: BalancerOption::Round,
         why: "only random-shift and poll-and-shuffle work in rounds",
     },
-    BalancerOption {
+    BalancerFlag {
         id: "neighbourhood",
-        applies: neighbour_polling,
+        option: BalancerOption::Neighbourhood,
         why: "only neighbour-polling asks neighbours",
     },
-    BalancerOption {
+    BalancerFlag {
         id: "permutation",
-        applies: poll_and_shuffle,
+        option: BalancerOption::Permutation,
         why: "only poll-and-shuffle permutes subproblems (random-static's permutation is --static-permutation)",
     },
-    BalancerOption {
+    BalancerFlag {
         id: "adaptive",
-        applies: poll_and_shuffle,
+        option: BalancerOption::Adaptive,
         why: "only poll-and-shuffle triggers permutations",
     },
-    BalancerOption {
+    BalancerFlag {
         id: "sync",
-        applies: poll_and_shuffle,
+        option: BalancerOption::Sync,
         why: "only poll-and-shuffle has phases to synchronize",
     },
-    BalancerOption {
+    BalancerFlag {
         id: "adaptive_c",
-        applies: poll_and_shuffle,
+        option: BalancerOption::Adaptive,
         why: "it tunes adaptive poll-and-shuffle",
     },
-    BalancerOption {
+    BalancerFlag {
         id: "adaptive_gamma",
-        applies: poll_and_shuffle,
+        option: BalancerOption::Adaptive,
         why: "it tunes adaptive poll-and-shuffle",
     },
-    BalancerOption {
+    BalancerFlag {
         id: "h",
-        applies: is_static,
-        why: "only the static balancers (random-static, master-worker, prefix-sum, block, round-robin, random) cut the root into a bag of jobs",
+        option: BalancerOption::Jobs,
+        why: STATIC_WHY,
     },
-    BalancerOption {
+    BalancerFlag {
         id: "jobs_per_pe",
-        applies: is_static,
-        why: "only the static balancers (random-static, master-worker, prefix-sum, block, round-robin, random) cut the root into a bag of jobs",
+        option: BalancerOption::Jobs,
+        why: STATIC_WHY,
     },
-    BalancerOption {
+    BalancerFlag {
         id: "h_from_alpha",
-        applies: is_static,
-        why: "only the static balancers (random-static, master-worker, prefix-sum, block, round-robin, random) cut the root into a bag of jobs",
+        option: BalancerOption::Jobs,
+        why: STATIC_WHY,
     },
-    BalancerOption {
+    BalancerFlag {
         id: "embedding",
-        applies: poll_and_shuffle,
+        option: BalancerOption::Embedding,
         why: "only poll-and-shuffle lays a hypercube onto the network",
     },
-    BalancerOption {
+    // The phase that the embedding asks of the network.
+    BalancerFlag {
         id: "phase_c",
-        applies: poll_and_shuffle,
+        option: BalancerOption::Embedding,
         why: "only poll-and-shuffle derives its phase length from the network",
     },
-    BalancerOption {
+    BalancerFlag {
         id: "static_permutation",
-        applies: random_static,
+        option: BalancerOption::StaticPermutation,
         why: "only random-static places jobs by a permutation",
     },
-    BalancerOption {
+    BalancerFlag {
         id: "bundle",
-        applies: master_worker,
+        option: BalancerOption::Bundle,
         why: "only master-worker deals out bundles of jobs",
     },
-    BalancerOption {
+    BalancerFlag {
         id: "atomic_jobs",
-        applies: prefix_sum,
+        option: BalancerOption::Splittable,
         why: "only prefix-sum cuts jobs between PEs",
     },
 ];
@@ -179,8 +149,8 @@ pub fn flag(id: &str) -> &'static str {
 
 /// Reject the balancer options given that none of `balancers` reads.
 pub fn check_balancer_options(given: &Given, balancers: &[BalancerKind]) -> Result<(), Failure> {
-    for o in BALANCER_OPTIONS {
-        if !given.has(o.id) || balancers.iter().any(|&b| (o.applies)(b)) {
+    for o in BALANCER_FLAGS {
+        if !given.has(o.id) || balancers.iter().any(|&b| b.takes(o.option)) {
             continue;
         }
         return Err(Failure::input(match balancers {

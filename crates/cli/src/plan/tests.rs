@@ -4,6 +4,7 @@
 use super::{plan_in, Env, MachinePlan, Plan};
 use crate::flags;
 use crate::output::Failure;
+use treesplit::BalancerKind;
 
 /// Plan `line` (the words after `treesplit`) in `env`.
 fn plan_with(line: &str, env: &Env) -> Result<Plan, Failure> {
@@ -184,7 +185,7 @@ fn pes_is_one_number_except_for_depth() {
 
 #[test]
 fn balancer_flags_come_from_the_clap_definitions() {
-    use super::rules::{all_balancer_flags, flag, BALANCER_OPTIONS};
+    use super::rules::{all_balancer_flags, flag, BALANCER_FLAGS};
     let all = all_balancer_flags();
     // The balancers' options; `--balancer` itself is apart (`compare` takes none).
     assert_eq!(all.len(), 17, "{all:?}");
@@ -197,10 +198,85 @@ fn balancer_flags_come_from_the_clap_definitions() {
     ] {
         assert!(all.contains(&pair), "{pair:?} in {all:?}");
     }
-    for o in BALANCER_OPTIONS {
+    for o in BALANCER_FLAGS {
         assert!(flag(o.id).starts_with("--"), "{} has no flag", o.id);
     }
     assert_eq!(flag("phase_c"), "--phase-c");
+    // Every balancer flag but those every balancer reads sets an option some balancers take,
+    // and every such option of the library has a flag.
+    for (id, _) in all {
+        assert!(
+            matches!(*id, "delta_t" | "termination") || BALANCER_FLAGS.iter().any(|o| o.id == *id),
+            "--{id} is not in the table"
+        );
+    }
+    for kind in BalancerKind::ALL {
+        for option in kind.options() {
+            assert!(
+                BALANCER_FLAGS.iter().any(|o| o.option == option),
+                "no flag sets {option:?} of {kind}"
+            );
+        }
+    }
+}
+
+/// A value of each balancer flag other than what the simulator's defaults give, as typed.
+fn sample(id: &str) -> &'static str {
+    match id {
+        "trim" => "--trim 2",
+        "fast_init" => "--fast-init",
+        "round" => "--round 30",
+        "neighbourhood" => "--neighbourhood hypercube",
+        "permutation" => "--permutation pseudorandom",
+        "adaptive" => "--adaptive",
+        "sync" => "--sync local",
+        "adaptive_c" => "--adaptive --adaptive-c 2",
+        "adaptive_gamma" => "--adaptive --adaptive-gamma 0.5",
+        "h" => "--h 3",
+        "jobs_per_pe" => "--q 2",
+        "h_from_alpha" => "--h-from-alpha 0.3",
+        "embedding" => "--embedding row-major",
+        "phase_c" => "--phase-c 3",
+        "static_permutation" => "--static-permutation lcg",
+        "bundle" => "--bundle fixed:2",
+        "atomic_jobs" => "--atomic-jobs",
+        _ => panic!("no sample value of {id}"),
+    }
+}
+
+#[test]
+fn a_balancer_flag_is_read_by_exactly_the_balancers_that_take_its_option() {
+    use super::rules::BALANCER_FLAGS;
+    for o in BALANCER_FLAGS {
+        for kind in BalancerKind::ALL {
+            let base = format!("sim nqueens 6 --pes 8 --balancer {kind}");
+            let line = format!("{base} {}", sample(o.id));
+            match plan(&line) {
+                Ok(Plan::Run(p)) => {
+                    assert!(kind.takes(o.option), "`{line}` was planned");
+                    // The value reached the balancer.
+                    let config = |p: &super::RunPlan| p.balance.config(8).unwrap().balancer;
+                    assert_ne!(config(&p), config(&run_plan(&base)), "{line}");
+                }
+                Ok(_) => panic!("`{line}` is not a run"),
+                Err(f) => {
+                    assert!(!kind.takes(o.option), "{line}: {}", f.message);
+                    assert!(
+                        f.message.contains("does not apply"),
+                        "{line}: {}",
+                        f.message
+                    );
+                    // The sample of --adaptive-c and --adaptive-gamma gives --adaptive first.
+                    let first = sample(o.id).split_whitespace().next().unwrap_or_default();
+                    assert!(
+                        f.message.starts_with(&format!("{first} does not apply")),
+                        "{line}: {}",
+                        f.message
+                    );
+                }
+            }
+        }
+    }
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! options of its algorithm, so a combination that makes no sense (a bundle rule for random
 //! polling, a round length for block assignment) cannot be written.
 
+use super::BalancerOptions;
 use crate::names::named;
 use crate::topology::Topology;
 use serde::{Deserialize, Serialize};
@@ -409,18 +410,6 @@ impl Balancer {
         }
     }
 
-    /// The polling options, to set them (None for the static balancers).
-    pub fn polling_mut(&mut self) -> Option<&mut PollingOptions> {
-        match self {
-            Balancer::RandomPolling { polling }
-            | Balancer::NeighbourPolling { polling, .. }
-            | Balancer::GlobalRoundRobin { polling }
-            | Balancer::RandomShift { polling, .. }
-            | Balancer::PollAndShuffle { polling, .. } => Some(polling),
-            _ => None,
-        }
-    }
-
     /// Poll-and-shuffle under local synchronization (§6.3): phases without rounds.
     pub fn is_locally_synchronized(&self) -> bool {
         matches!(
@@ -456,17 +445,11 @@ impl Balancer {
     }
 
     /// Set the number of jobs of a static balancer (no effect on the polling ones).
-    pub fn with_jobs(mut self, new: Jobs) -> Self {
-        match &mut self {
-            Balancer::RandomStatic { jobs, .. }
-            | Balancer::Block { jobs }
-            | Balancer::RoundRobin { jobs }
-            | Balancer::RandomAssignment { jobs }
-            | Balancer::MasterWorker { jobs, .. }
-            | Balancer::PrefixSum { jobs, .. } => *jobs = new,
-            _ => {}
-        }
-        self
+    pub fn with_jobs(self, jobs: Jobs) -> Self {
+        self.with(&BalancerOptions {
+            jobs: Some(jobs),
+            ..BalancerOptions::default()
+        })
     }
 
     /// True for the balancers that work on a bag of jobs cut from the root.

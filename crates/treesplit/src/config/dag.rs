@@ -8,8 +8,6 @@
 
 use super::DEFAULT_DELTA_T;
 use super::{balancer::DagScheduler, Config, ConfigError, Interrupt, TerminationKind};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// Configuration of a DAG run.
@@ -50,41 +48,7 @@ impl DagConfig {
         }
     }
 
-    /// Builder: Δt.
-    pub fn delta_t(mut self, delta_t: u64) -> Self {
-        self.delta_t = delta_t;
-        self
-    }
-
-    /// Builder: the seed.
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = seed;
-        self
-    }
-
-    /// Builder: record every PE's timeline in a ring of `capacity` events per PE.
-    pub fn trace(mut self, capacity: usize) -> Self {
-        self.trace = Some(capacity);
-        self
-    }
-
-    /// Builder: stop after `units` units of cost in all (0 is rejected by `validate`).
-    pub fn max_units(mut self, units: u64) -> Self {
-        self.max_units = Some(units);
-        self
-    }
-
-    /// Builder: stop after `limit` of wall-clock time (zero is rejected by `validate`).
-    pub fn time_limit(mut self, limit: Duration) -> Self {
-        self.time_limit = Some(limit);
-        self
-    }
-
-    /// Builder: stop the run once `flag` is set (a signal handler or another thread sets it).
-    pub fn interrupt(mut self, flag: Arc<AtomicBool>) -> Self {
-        self.interrupt = Interrupt(Some(flag));
-        self
-    }
+    run_builders!();
 
     /// The run's configuration as its report shows it (four-counter termination; the
     /// balancer is unused).

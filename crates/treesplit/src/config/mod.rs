@@ -21,9 +21,56 @@
 //! assert_eq!(defaults.jobs(), None);
 //! ```
 
+/// The builders of what every run takes, whatever it schedules: Δt, the seed, the trace, the
+/// run limits and the interrupt flag. [`Config`] and [`DagConfig`] hold these under the same
+/// names, and each writes its builders with this one definition.
+macro_rules! run_builders {
+    () => {
+        /// Builder: Δt, the work units between two polls of a busy PE's message queue.
+        pub fn delta_t(mut self, delta_t: u64) -> Self {
+            self.delta_t = delta_t;
+            self
+        }
+
+        /// Builder: the seed.
+        pub fn seed(mut self, seed: u64) -> Self {
+            self.seed = seed;
+            self
+        }
+
+        /// Builder: record every PE's timeline (state changes and messages) in a
+        /// preallocated ring of `capacity` events per PE
+        /// ([`crate::trace::DEFAULT_TRACE_CAPACITY`] is a good default).
+        pub fn trace(mut self, capacity: usize) -> Self {
+            self.trace = Some(capacity);
+            self
+        }
+
+        /// Builder: stop after `units` work units in all (0 is rejected by `validate`).
+        pub fn max_units(mut self, units: u64) -> Self {
+            self.max_units = Some(units);
+            self
+        }
+
+        /// Builder: stop after `limit` of wall-clock time (zero is rejected by `validate`).
+        pub fn time_limit(mut self, limit: std::time::Duration) -> Self {
+            self.time_limit = Some(limit);
+            self
+        }
+
+        /// Builder: stop the run once `flag` is set (a signal handler or another thread sets
+        /// it; see [`Config::interrupt`]).
+        pub fn interrupt(mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Self {
+            self.interrupt = $crate::config::Interrupt(Some(flag));
+            self
+        }
+    };
+}
+
 mod balancer;
 mod dag;
 mod error;
+mod options;
 
 pub use crate::names::UnknownName;
 pub use balancer::{
@@ -32,6 +79,7 @@ pub use balancer::{
 };
 pub use dag::DagConfig;
 pub use error::ConfigError;
+pub use options::{BalancerOption, BalancerOptions};
 
 use serde::{Deserialize, Serialize};
 
@@ -133,18 +181,6 @@ impl Config {
         }
     }
 
-    /// Builder: stop after `units` work units in all (0 is rejected by `validate`).
-    pub fn max_units(mut self, units: u64) -> Self {
-        self.max_units = Some(units);
-        self
-    }
-
-    /// Builder: stop after `limit` of wall-clock time (zero is rejected by `validate`).
-    pub fn time_limit(mut self, limit: std::time::Duration) -> Self {
-        self.time_limit = Some(limit);
-        self
-    }
-
     /// What is left of the run limits for a further run of the same computation (an epoch
     /// of a checkpointed run, an iteration of IDA*) after `units` work units and since
     /// `started`: at least one unit and one millisecond, as a run under any limit does at
@@ -158,6 +194,8 @@ impl Config {
         self
     }
 
+    run_builders!();
+
     /// Builder: check the task's contract while running (see `crate::check`).
     pub fn check(mut self, check: bool) -> Self {
         self.check = check;
@@ -168,12 +206,6 @@ impl Config {
     /// [`Config::keep_remaining`]).
     pub fn keep_remaining(mut self, keep: bool) -> Self {
         self.keep_remaining = keep;
-        self
-    }
-
-    /// Builder: stop the run once `flag` is set (see [`Config::interrupt`]).
-    pub fn interrupt(mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Self {
-        self.interrupt = Interrupt(Some(flag));
         self
     }
 
@@ -189,29 +221,9 @@ impl Config {
         self
     }
 
-    /// Builder: Δt.
-    pub fn delta_t(mut self, delta_t: u64) -> Self {
-        self.delta_t = delta_t;
-        self
-    }
-
-    /// Builder: the seed.
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = seed;
-        self
-    }
-
     /// Builder: the termination protocol.
     pub fn termination(mut self, kind: TerminationKind) -> Self {
         self.termination = kind;
-        self
-    }
-
-    /// Builder: record every PE's timeline (state changes and messages) in a preallocated
-    /// ring of `capacity` events per PE ([`crate::trace::DEFAULT_TRACE_CAPACITY`] is a good
-    /// default); the report then holds it in `Report::trace`.
-    pub fn trace(mut self, capacity: usize) -> Self {
-        self.trace = Some(capacity);
         self
     }
 
