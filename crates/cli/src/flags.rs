@@ -123,7 +123,7 @@ pub struct LimitFlags {
     /// Stop the run after this much wall-clock time: 30s, 5m, 1h30m, 1.5h, 250ms or plain seconds
     /// (real time in the simulator too, so not reproducible there: prefer --max-units); the
     /// run then exits 1 with its partial report.
-    #[arg(long = "time-limit", global = true, value_name = "D", value_parser = parse_duration)]
+    #[arg(long = "time-limit", global = true, value_name = "D", value_parser = parse_duration, allow_hyphen_values = true)]
     pub time_limit: Option<std::time::Duration>,
     /// Check the task's contract while running (work within its budget and making progress,
     /// splits that conserve size estimates; a violation exits 1 naming the PE and piece),
@@ -365,7 +365,7 @@ pub struct RunOpts {
     #[arg(long, global = true, value_name = "FILE")]
     pub checkpoint: Option<std::path::PathBuf>,
     /// With --checkpoint: also write it this often (30s, 5m, 1h30m, 1.5h, 250ms or plain seconds).
-    #[arg(long = "checkpoint-every", global = true, value_name = "D", value_parser = parse_duration)]
+    #[arg(long = "checkpoint-every", global = true, value_name = "D", value_parser = parse_duration, allow_hyphen_values = true)]
     pub checkpoint_every: Option<std::time::Duration>,
 }
 

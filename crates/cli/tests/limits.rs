@@ -400,3 +400,16 @@ fn durations_take_microseconds_and_compound_forms() {
     );
     assert!(stdout(&o).contains("partial"), "{}", stdout(&o));
 }
+
+#[test]
+fn negative_durations_are_refused_by_the_duration_parser() {
+    for (flag, value) in [("--time-limit", "-1s"), ("--checkpoint-every", "-5m")] {
+        let o = expect(&["run", "nqueens", "8", flag, value], 2);
+        let err = stderr(&o);
+        assert!(err.contains(value), "{flag} {value}: {err}");
+        assert!(
+            !err.contains("unexpected argument") && !err.contains("tip:"),
+            "{flag} {value} read as flags: {err}"
+        );
+    }
+}
