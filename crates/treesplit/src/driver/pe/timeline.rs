@@ -6,7 +6,7 @@ use crate::driver::{message_kind, Transport};
 use crate::error::RunError;
 use crate::protocol::termination::Signal;
 use crate::protocol::{Message, PeId};
-use crate::trace::{MessageKind, PeState};
+use crate::timeline::{MessageKind, PeState};
 
 impl PeDriver {
     /// Timeline: the PE enters `state` now (the clock is read only on a change). The
