@@ -207,8 +207,8 @@ impl Config {
         self
     }
 
-    /// Builder: record every PE's timeline (state changes and messages) in a preallocated
-    /// ring of `capacity` events per PE ([`crate::timeline::DEFAULT_TRACE_CAPACITY`] is a good
+    /// Builder: record every PE's timeline (state changes and messages) in a ring of at most
+    /// `capacity` events per PE, which holds only what was recorded ([`crate::timeline::DEFAULT_TRACE_CAPACITY`] is a good
     /// default); the report then holds it in `Report::trace`.
     pub fn trace(mut self, capacity: usize) -> Self {
         self.trace = Some(capacity);

@@ -39,7 +39,7 @@ const BINS: usize = 256;
 
 /// Busy PE-time per time bin (work and splitting count as busy).
 #[derive(Debug, Clone)]
-pub struct Utilization {
+struct Utilization {
     width: u64,
     bins: Vec<f64>,
 }
@@ -55,7 +55,7 @@ impl Default for Utilization {
 
 impl Utilization {
     /// Add one PE busy during `[start, end)`.
-    pub fn add(&mut self, start: u64, end: u64) {
+    fn add(&mut self, start: u64, end: u64) {
         if end <= start {
             return;
         }
@@ -83,7 +83,7 @@ impl Utilization {
     }
 
     /// The curve (bin start time, fraction of the `p` PEs busy) up to `t_end`.
-    pub fn curve(&self, p: usize, t_end: u64) -> Vec<(u64, f64)> {
+    fn curve(&self, p: usize, t_end: u64) -> Vec<(u64, f64)> {
         let n = (t_end.div_ceil(self.width) as usize).clamp(1, BINS);
         (0..n)
             .map(|i| {
@@ -130,7 +130,8 @@ impl ActivityLog {
         }
     }
 
-    /// The utilization curve of `p` PEs up to `t_end` (see [`Utilization::curve`]).
+    /// The utilization curve of `p` PEs up to `t_end`: (bin start time, fraction of the PEs
+    /// busy in the bin), bins of a power-of-two width, at most 256 of them.
     pub fn curve(&self, p: usize, t_end: u64) -> Vec<(u64, f64)> {
         self.utilization.curve(p, t_end)
     }

@@ -35,7 +35,7 @@
 mod activity;
 mod ring;
 
-pub use activity::{ActivityLog, Utilization};
+pub use activity::ActivityLog;
 pub use ring::{Event, EventKind, PeTrace, DEFAULT_TRACE_CAPACITY, MAX_TRACE_CAPACITY};
 
 use serde::{Deserialize, Serialize};

@@ -1,5 +1,6 @@
-//! A PE's timeline (`Config::trace`), as the driver records it: state changes and messages,
-//! kept out of line of the loop so that it stays small when no timeline is recorded.
+//! A PE's trace (`Config::trace`, [`crate::timeline`]), as the driver records it on every
+//! machine: state changes and messages, kept out of line of the loop so that it stays small
+//! when no timeline is recorded.
 
 use super::{flush, PeDriver, NONE};
 use crate::driver::{message_kind, Transport};
