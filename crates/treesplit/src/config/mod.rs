@@ -208,8 +208,9 @@ impl Config {
     }
 
     /// Builder: record every PE's timeline (state changes and messages) in a ring of at most
-    /// `capacity` events per PE, which holds only what was recorded ([`crate::timeline::DEFAULT_TRACE_CAPACITY`] is a good
-    /// default); the report then holds it in `Report::trace`.
+    /// `capacity` events per PE, which holds only what was recorded
+    /// ([`crate::timeline::DEFAULT_TRACE_CAPACITY`] is a good default); the report then holds
+    /// it in `Report::trace`.
     pub fn trace(mut self, capacity: usize) -> Self {
         self.trace = Some(capacity);
         self
