@@ -295,6 +295,35 @@ fn trace_and_gantt_of_real_and_simulated_runs() {
 }
 
 #[test]
+fn trace_rings_shortened_to_fit_say_how_many_events_they_kept() {
+    // 17 MiB leave room for 128 events on each of 64 PEs; some PEs record more.
+    let dir = support::scratch("trace-fit");
+    let json = dir.join("t.json");
+    let o = support::treesplit_env(
+        &[
+            "sim",
+            "nqueens",
+            "9",
+            "--pes",
+            "64",
+            "--trace",
+            json.to_str().unwrap(),
+        ],
+        &[("TREESPLIT_MEMORY_MIB", "17")],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("each PE keeps its last 128 events"), "{err}");
+    assert!(
+        err.contains("the trace kept the last 128 events per PE: "),
+        "{err}"
+    );
+    let doc = check_chrome_trace(&json, 64);
+    assert!(doc["otherData"]["dropped_events"].as_u64().unwrap() > 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn an_unwritable_timeline_path_is_bad_input_before_the_run() {
     // Runs that would not end before the runner's hang limit (a tree that never ends, under a
     // limit of 10^12 units; every balancer on T1L): the error must come before them.

@@ -23,8 +23,9 @@
 //!   hands back its report and its remaining pieces ([`Stopped`]); [`RunError`] is a
 //!   failure. [`stats`] holds the report, [`checkpoint`] resumes a stopped computation,
 //!   [`check`] checks a task's contract.
-//! - [`trace`]: per-PE timelines (states and messages) that the driver records on every
-//!   machine when `Config::trace` asks for them.
+//! - [`timeline`]: what every PE did when: the trace of states and messages that the driver
+//!   records on every machine when `Config::trace` asks for it, and the activity log that
+//!   Gantt charts and the utilization curve are drawn from.
 //!
 //! ```
 //! use treesplit::{run, Config, Context, Task};
@@ -75,8 +76,8 @@ mod protocol;
 mod sequential;
 pub mod stats;
 pub mod task;
+pub mod timeline;
 mod topology;
-pub mod trace;
 
 pub use config::{
     Balancer, BalancerKind, Config, ConfigError, DagConfig, DagScheduler, Jobs, PollingOptions,

@@ -4,7 +4,7 @@
 //! serialization of [`Report`]; a recorded [`Trace`] travels beside it, not in it).
 
 use crate::config::Config;
-use crate::trace::{PeTrace, Trace};
+use crate::timeline::{PeTrace, Trace};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 

@@ -6,8 +6,9 @@
 //! efficiency random polling must reach on the synthetic tree of paper 004.
 
 use treesplit::machine::sim::adversary::EmptySplits;
+use treesplit::machine::sim::Delay;
 use treesplit::machine::sim::Topology;
-use treesplit::machine::sim::{Activity, Delay};
+use treesplit::timeline::Activity;
 use treesplit::{
     run_sequential, simulate, Balancer, BalancerKind, Config, ConfigError, Jobs, RunError,
     SimConfig,

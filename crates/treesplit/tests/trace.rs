@@ -4,8 +4,8 @@
 //! oldest events and counts them; the simulator records the same timeline in virtual time.
 
 use std::time::Duration;
-use treesplit::trace::Trace;
-use treesplit::trace::{EventKind, MessageKind, PeState, DEFAULT_TRACE_CAPACITY};
+use treesplit::timeline::{Activity, Trace};
+use treesplit::timeline::{EventKind, MessageKind, PeState, DEFAULT_TRACE_CAPACITY};
 use treesplit::{run, simulate, Balancer, Config, ConfigError, PollingOptions, Report, SimConfig};
 use treesplit_testkit::support::{within, RangeSum};
 
@@ -165,6 +165,62 @@ fn the_simulator_records_the_same_timeline_in_virtual_time() {
         .map(|pe| pe.states())
         .collect();
     assert_eq!(a, b);
+}
+
+#[test]
+fn the_simulators_activity_log_agrees_with_its_counts_and_its_trace() {
+    let (n, p) = (50_000, 8);
+    let cfg = polling(p).delta_t(10).trace(DEFAULT_TRACE_CAPACITY);
+    let sim = SimConfig {
+        t_send: 2,
+        t_recv: 3,
+        ..SimConfig::default()
+    };
+    let s = simulate(RangeSum::new(n), &cfg, &sim)
+        .unwrap()
+        .into_report();
+    let r = &s.report;
+    let segments = s.timeline.as_ref().expect("segments are kept for P ≤ 512");
+    let time = |pe: usize, a: Activity| -> u64 {
+        segments
+            .iter()
+            .filter(|s| s.pe as usize == pe && s.activity == a)
+            .map(|s| s.end - s.start)
+            .sum()
+    };
+    let trace = r.trace.as_ref().unwrap();
+    let from_trace = trace.activities(true).into_segments().unwrap();
+    for (pe, stats) in r.per_pe.iter().enumerate() {
+        let c = &stats.counters;
+        // One unit takes one time unit; each split T_split (5), each message T_send and
+        // T_recv.
+        assert_eq!(time(pe, Activity::Working), c.work_units, "PE {pe}");
+        assert_eq!(time(pe, Activity::Splitting), 5 * c.splits, "PE {pe}");
+        assert_eq!(time(pe, Activity::Sending), 2 * c.messages_sent, "PE {pe}");
+        assert!(time(pe, Activity::Receiving) > 0, "PE {pe}");
+        // The trace's busy states hold the busy activities (and the messages handled
+        // between slices).
+        let traced: u64 = from_trace
+            .iter()
+            .filter(|s| {
+                s.pe as usize == pe && matches!(s.activity, Activity::Working | Activity::Splitting)
+            })
+            .map(|s| s.end - s.start)
+            .sum();
+        assert!(traced >= c.work_units + 5 * c.splits, "PE {pe}");
+    }
+    // The curve holds exactly the busy time, in its bins.
+    let width = s.utilization.get(1).map_or(1, |b| b.0);
+    let busy: f64 = s
+        .utilization
+        .iter()
+        .map(|&(_, f)| f * (p as u64 * width) as f64)
+        .sum();
+    let expected = (r.totals.work_units + 5 * r.totals.splits) as f64;
+    assert!(
+        (busy - expected).abs() < 1e-6 * expected,
+        "{busy} against {expected}"
+    );
 }
 
 #[test]

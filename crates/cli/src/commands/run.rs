@@ -11,7 +11,7 @@ use crate::output::{self, print_published, verdict, Failure, Notes};
 use crate::plan::{AppVisitor, MachinePlan, Published, RunPlan};
 use serde::Serialize;
 use std::fmt::{Debug, Display};
-use treesplit::trace::DEFAULT_TRACE_CAPACITY;
+use treesplit::timeline::DEFAULT_TRACE_CAPACITY;
 use treesplit::{run_sequential, Config, Ended, Report, Task};
 use treesplit_apps::app::Use;
 use treesplit_apps::spec::Objective;
@@ -288,7 +288,8 @@ fn write_timeline<O>(
     };
     if trace.dropped() > 0 {
         notes.note(format_args!(
-            "the trace kept the last {DEFAULT_TRACE_CAPACITY} events per PE: {} older events were dropped",
+            "the trace kept the last {} events per PE: {} older events were dropped",
+            trace.capacity(),
             trace.dropped()
         ));
     }

@@ -4,7 +4,8 @@
 //! with what the machine has available (`plan::memory`, the figure planning uses). A run
 //! whose PEs alone do not fit is bad input (exit 2); one whose trace (its rings, and what the
 //! writer keeps of every event) does not fit records fewer events per PE, and says so; a
-//! large run that fits says what it may take.
+//! large run that fits says what it may take. A ring holds only the events its PE recorded,
+//! so these figures count every ring full: a bound on what the run may take, not a forecast.
 
 use crate::output::{Failure, Notes};
 use crate::plan::memory::size;

@@ -1,7 +1,8 @@
 //! Pictures of a run with plotters: per-PE Gantt charts (working, splitting, sending, idle;
 //! real runs: requesting and terminating too) above the utilization curve when a timeline
-//! was kept (P ≤ 512), the utilization curve alone otherwise. The simulator's chart is drawn
-//! from its own segments in virtual time ([`draw`]), a real run's from its recorded trace in
+//! was kept (P ≤ 512), the utilization curve alone otherwise. Both come from the library's
+//! activity log (`treesplit::timeline`): the simulator's report carries the one it recorded in
+//! virtual time ([`draw`]), a real run's is made from its recorded trace and drawn in
 //! milliseconds ([`draw_trace`]), by the same code. PE axes are labelled with whole PE numbers
 //! (every 2nd, 5th, 10th, … when there are many rows; `rows`); the legend has a strip of its own right
 //! of the chart, so it hides no row. SVG or PNG by the file's extension. The font is
@@ -14,9 +15,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::Path;
 use std::sync::Once;
-use treesplit::machine::sim::timeline::Utilization;
-use treesplit::machine::sim::{Activity, Segment};
-use treesplit::trace::Trace;
+use treesplit::timeline::{Activity, Segment, Trace};
 use treesplit::{Report, SimReport};
 
 /// Real runs draw per-PE rows up to this P (as the simulator keeps its timeline).
@@ -106,14 +105,14 @@ pub fn draw<O>(path: &Path, report: &SimReport<O>) -> Result<(), String> {
 /// milliseconds since the start.
 pub fn draw_trace<O>(path: &Path, report: &Report<O>, trace: &Trace) -> Result<(), String> {
     let p = report.pes();
-    let segments = trace.segments();
     let end = trace.end().max(1);
-    let mut busy = Utilization::default();
-    for s in &segments {
-        if matches!(s.activity, Activity::Working | Activity::Splitting) {
-            busy.add(s.start, s.end);
-        }
-    }
+    let activities = trace.activities(p <= GANTT_MAX_PES);
+    let utilization = activities
+        .curve(p, end)
+        .into_iter()
+        .map(|(t, f)| (t as f64, f))
+        .collect();
+    let segments = activities.into_segments();
     let chart = Chart {
         title: format!(
             "{} on P = {} ({}), T_par = {:.4} s, utilization {:.3}",
@@ -123,14 +122,10 @@ pub fn draw_trace<O>(path: &Path, report: &Report<O>, trace: &Trace) -> Result<(
             report.t_par,
             report.utilization()
         ),
-        segments: (p <= GANTT_MAX_PES).then_some(&segments[..]),
+        segments: segments.as_deref(),
         pes: p,
         t_end: end as f64,
-        utilization: busy
-            .curve(p, end)
-            .into_iter()
-            .map(|(t, f)| (t as f64, f))
-            .collect(),
+        utilization,
         scale: trace.tick_seconds * 1e3,
         x_desc: "time (ms)",
     };

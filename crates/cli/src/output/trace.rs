@@ -1,4 +1,4 @@
-//! `--trace FILE.json`: a run's recorded timeline ([`treesplit::trace::Trace`]) in the Chrome
+//! `--trace FILE.json`: a run's recorded timeline ([`treesplit::timeline::Trace`]) in the Chrome
 //! trace-event format, which Perfetto (ui.perfetto.dev) and chrome://tracing open. One
 //! process, one track (tid) per PE named by `thread_name` metadata; each state interval is a
 //! complete event (`ph: "X"`, `ts`/`dur` in µs: wall-clock on real machines, one virtual time
@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::Path;
-use treesplit::trace::{EventKind, MessageKind, Trace};
+use treesplit::timeline::{EventKind, MessageKind, Trace};
 
 #[derive(Serialize)]
 struct OtherData<'a> {
@@ -236,7 +236,7 @@ pub fn write_to(out: &mut impl Write, trace: &Trace, machine: &str) -> std::io::
 #[cfg(test)]
 mod tests {
     use super::*;
-    use treesplit::trace::{PeState, PeTrace};
+    use treesplit::timeline::{PeState, PeTrace};
 
     /// The document as one value, serialized at once: what the streamed one must equal.
     #[derive(Serialize)]

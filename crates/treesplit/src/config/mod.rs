@@ -38,9 +38,10 @@ macro_rules! run_builders {
             self
         }
 
-        /// Builder: record every PE's timeline (state changes and messages) in a
-        /// preallocated ring of `capacity` events per PE
-        /// ([`crate::trace::DEFAULT_TRACE_CAPACITY`] is a good default).
+        /// Builder: record every PE's timeline (state changes and messages) in a ring of at
+        /// most `capacity` events per PE, which holds only what was recorded
+        /// ([`crate::timeline::DEFAULT_TRACE_CAPACITY`] is a good default); the report then
+        /// holds it in `Report::trace`.
         pub fn trace(mut self, capacity: usize) -> Self {
             self.trace = Some(capacity);
             self
@@ -97,7 +98,7 @@ pub struct Config {
     /// The termination detection protocol.
     pub termination: TerminationKind,
     /// Record every PE's timeline in a ring of this many events per PE (None: off, the
-    /// default); see [`crate::trace`].
+    /// default); see [`crate::timeline`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<usize>,
     /// Stop the run after this many work units in all (`None`: no limit). A run that reaches
@@ -273,10 +274,10 @@ impl Config {
             return Err(ConfigError::ZeroDeltaT);
         }
         if let Some(capacity) = self.trace {
-            if !(1..=crate::trace::MAX_TRACE_CAPACITY).contains(&capacity) {
+            if !(1..=crate::timeline::MAX_TRACE_CAPACITY).contains(&capacity) {
                 return Err(ConfigError::TraceCapacity {
                     capacity,
-                    max: crate::trace::MAX_TRACE_CAPACITY,
+                    max: crate::timeline::MAX_TRACE_CAPACITY,
                 });
             }
         }

@@ -13,8 +13,9 @@
 //! - **PE timing and statistics**: idle time, busy time, request round trips and their
 //!   latency histogram, the sizes of pieces given away, bytes, and the per-PE record
 //!   (`PeStats`, in the PE's end of a run, [`PeEnd`]) the report is built from;
-//! - **the timeline** ([`crate::trace`], when configured): state changes (working,
-//!   splitting, requesting, idle, terminating) and messages, in a preallocated ring per PE;
+//! - **the timeline** ([`crate::timeline`], when configured): state changes (working,
+//!   splitting, requesting, idle, terminating) and messages, in a ring per PE that grows as
+//!   events are recorded, up to its capacity;
 //! - **the lost-work check**: [`Envelope::carries_work`] is the one test for work that must
 //!   never be dropped;
 //! - **run limits** (`Config::max_units`, `Config::time_limit`, and the interrupt flag
@@ -41,7 +42,7 @@ pub(crate) use wire::WireStats;
 
 use crate::error::RunError;
 use crate::protocol::{Costs, Message, PeId};
-use crate::trace::MessageKind;
+use crate::timeline::MessageKind;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 

@@ -18,7 +18,7 @@ use crate::protocol::termination::Signal;
 use crate::protocol::{self, Message, PeId, Protocol, Step};
 use crate::stats::{Log2Histogram, SplitSizes};
 use crate::task::{CountingIncumbent, Incumbent, SharedIncumbent};
-use crate::trace::{MessageKind, PeState, PeTrace};
+use crate::timeline::{MessageKind, PeState, PeTrace};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

@@ -5,7 +5,7 @@ use crate::ended::Limit;
 use crate::error::RunError;
 use crate::protocol::PeCounters;
 use crate::stats::{Log2Histogram, PeStats, PhaseStats, SplitSizes};
-use crate::trace::PeTrace;
+use crate::timeline::PeTrace;
 use serde::{Deserialize, Serialize};
 
 /// A rank's statistics as they travel to rank 0 under MPI (postcard cannot encode the

@@ -42,7 +42,7 @@ use crate::protocol::Env;
 use crate::protocol::PeId;
 use crate::stats::Report;
 use crate::task::Task;
-use crate::trace::Trace;
+use crate::timeline::Trace;
 use mpi::environment::Universe;
 use mpi::point_to_point::{Message as MpiMessage, Status};
 use mpi::topology::SimpleCommunicator;

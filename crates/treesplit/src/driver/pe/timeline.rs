@@ -1,12 +1,13 @@
-//! A PE's timeline (`Config::trace`), as the driver records it: state changes and messages,
-//! kept out of line of the loop so that it stays small when no timeline is recorded.
+//! A PE's trace (`Config::trace`, [`crate::timeline`]), as the driver records it on every
+//! machine: state changes and messages, kept out of line of the loop so that it stays small
+//! when no timeline is recorded.
 
 use super::{flush, PeDriver, NONE};
 use crate::driver::{message_kind, Transport};
 use crate::error::RunError;
 use crate::protocol::termination::Signal;
 use crate::protocol::{Message, PeId};
-use crate::trace::{MessageKind, PeState};
+use crate::timeline::{MessageKind, PeState};
 
 impl PeDriver {
     /// Timeline: the PE enters `state` now (the clock is read only on a change). The

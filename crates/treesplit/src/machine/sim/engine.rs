@@ -21,12 +21,12 @@
 //! finished PE, or if the run deadlocks.
 
 use super::events::{Event, SLICE_END};
-use super::timeline::Activity;
 use super::world::{Link, Slot, State, MAX_AHEAD};
 use crate::config::ConfigError;
 use crate::driver::{self, Envelope};
 use crate::error::{catch_quietly, panic_error, RunError};
 use crate::protocol::{Message, PeId, Step};
+use crate::timeline::Activity;
 
 /// Virtual time never reaches this (2^63): a run whose times would is stopped with an error
 /// rather than letting them wrap around.

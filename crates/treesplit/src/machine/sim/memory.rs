@@ -4,13 +4,15 @@
 //! A simulated PE holds its driver, its protocol's state, its counters, its share of the event
 //! queue and its messages in flight: about [`BYTES_PER_PE`], measured (the slope of the peak
 //! resident memory of `treesplit sim nqueens 10` at P = 16,384, 65,536 and 262,144 PEs: 6.0 KiB
-//! per PE). A recorded trace adds one ring per PE, allocated at its full capacity
-//! (`Config::trace` events of `size_of::<trace::Event>()` bytes each). The pieces of work
+//! per PE). A recorded trace adds one ring per PE, which grows as events are recorded up to
+//! its capacity (`Config::trace` events of `size_of::<timeline::Event>()` bytes each): the
+//! estimate counts every ring full, so it bounds what any run of the configuration holds,
+//! although most PEs of a large run record far fewer events. The pieces of work
 //! themselves are the application's and are not counted (most PEs hold one or none).
 //! Deciding what to do about an estimate (the memory a machine has) is the caller's.
 
 use crate::config::Config;
-use crate::trace::Event;
+use crate::timeline::Event;
 
 /// Memory one simulated PE takes beside its trace ring (module comment).
 pub const BYTES_PER_PE: u64 = 6 * 1024;

@@ -18,8 +18,7 @@
 //! `world.rs` the machine it plays (the PEs' engine-side state, and the link that is the
 //! driver's transport), `events.rs` and `queue.rs` its event queue (a calendar of one bucket
 //! per time unit, a heap beyond it: events leave in (time, PE, kind, sender) order),
-//! `network.rs` the latencies, `timeline.rs` what is recorded over time, `huge_pages.rs` the
-//! memory hints for many PEs, `memory.rs` the estimate of a run's memory, `adversary.rs` the
+//! `network.rs` the latencies, `huge_pages.rs` the memory hints for many PEs, `memory.rs` the estimate of a run's memory, `adversary.rs` the
 //! adversarial splitter.
 //!
 //! Every poll of a busy PE's queue is a point where a message may have arrived, so every work
@@ -48,14 +47,12 @@ pub mod memory;
 pub mod network;
 mod queue;
 mod report;
-pub mod timeline;
 mod world;
 
 pub use crate::protocol::polling::embedding;
 pub use memory::{estimate_memory, MemoryEstimate};
 pub use network::{Delay, MessageLength, Network, Routing, Topology};
 pub use report::{RequestQueue, SimReport, Theorem1};
-pub use timeline::{Activity, Segment};
 
 use super::run::{self, Backend, Gather, Ran, Start};
 use crate::config::{Config, ConfigError, DagConfig};
@@ -65,6 +62,7 @@ use crate::ended::Ended;
 use crate::error::RunError;
 use crate::protocol::Env;
 use crate::task::Task;
+use crate::timeline::ActivityLog;
 use adversary::EmptySplits;
 use engine::Engine;
 use events::EventQueue;
@@ -74,7 +72,6 @@ use report::{Measured, SimFigures};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::time::Instant;
-use timeline::{Timeline, Utilization};
 use world::{Learning, SimPe, Slot, State, World};
 
 /// The simulated machine's parameters.
@@ -99,7 +96,8 @@ pub struct SimConfig {
     pub slow: Vec<(usize, f64)>,
     /// Slow links: (PE, extra latency of every message that PE sends).
     pub slow_links: Vec<(usize, u64)>,
-    /// Record per-PE segments for a Gantt chart when P is at most this.
+    /// Record per-PE segments for a Gantt chart when P is at most this (the utilization
+    /// curve is recorded at any P).
     pub timeline_limit: usize,
     /// Give up (with an error) after this many events.
     pub max_events: u64,
@@ -288,8 +286,7 @@ impl Backend for SimConfig {
                 work_in_flight: 0,
                 last_work_end: 0,
                 events: 0,
-                timeline: (p <= sim.timeline_limit).then(|| Timeline::new(p)),
-                utilization: Utilization::default(),
+                activities: ActivityLog::new(p, p <= sim.timeline_limit),
                 violation: None,
                 finish_sent: false,
                 total_units: 0,
@@ -324,11 +321,10 @@ impl Backend for SimConfig {
         let measured = Measured {
             last_work_end: world.last_work_end,
             diameter_latency,
-            utilization: world.utilization,
+            activities: world.activities,
             events: world.events,
             request_queue: world.request_queue,
             wall_seconds: start.elapsed().as_secs_f64(),
-            timeline: world.timeline,
         };
         let figures = SimFigures::new(&mut ended.report, config, sim, t_par, measured);
         Ok(Some(ended.with(figures)))

@@ -2,10 +2,10 @@
 //! simulated machine, virtual-time figures and the bounds of the papers' theorems next to
 //! the measurement.
 
-use super::timeline::{Segment, Timeline, Utilization};
 use super::SimConfig;
 use crate::config::{Balancer, Config};
 use crate::stats::Report;
+use crate::timeline::{ActivityLog, Segment};
 use serde::{Deserialize, Serialize};
 
 /// The bound of Theorem 1 of paper 000 beside the measured time.
@@ -158,16 +158,14 @@ pub(crate) struct Measured {
     pub last_work_end: u64,
     /// The largest message latency without random delays.
     pub diameter_latency: u64,
-    /// The fraction of PEs busy over time.
-    pub utilization: Utilization,
+    /// What the PEs' time went to: the utilization curve, and Gantt segments if kept.
+    pub activities: ActivityLog,
     /// Events simulated.
     pub events: u64,
     /// Requests queued where each request arrived.
     pub request_queue: RequestQueue,
     /// Real seconds the simulation took.
     pub wall_seconds: f64,
-    /// Per-PE activity segments, when recorded.
-    pub timeline: Option<Timeline>,
 }
 
 impl SimFigures {
@@ -207,11 +205,11 @@ impl SimFigures {
             termination_delay: t_par.saturating_sub(measured.last_work_end),
             diameter_latency: measured.diameter_latency,
             theorem1,
-            utilization: measured.utilization.curve(p, t_par),
+            utilization: measured.activities.curve(p, t_par),
             events: measured.events,
             request_queue: measured.request_queue,
             wall_seconds: measured.wall_seconds,
-            timeline: measured.timeline.map(Timeline::into_segments),
+            timeline: measured.activities.into_segments(),
         }
     }
 

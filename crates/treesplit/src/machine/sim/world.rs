@@ -7,12 +7,12 @@
 
 use super::events::{Event, EventQueue};
 use super::network::Network;
-use super::timeline::{Activity, Timeline, Utilization};
 use super::SimConfig;
 use crate::driver::{Envelope, Flow, Handled, Incoming, PeDriver, Slice, Transport};
 use crate::error::RunError;
 use crate::protocol::termination::Signal;
 use crate::protocol::{Costs, Message, PeId};
+use crate::timeline::{Activity, ActivityLog};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::VecDeque;
 
@@ -109,8 +109,9 @@ pub(super) struct World<'c> {
     pub(super) work_in_flight: u64,
     pub(super) last_work_end: u64,
     pub(super) events: u64,
-    pub(super) timeline: Option<Timeline>,
-    pub(super) utilization: Utilization,
+    /// What each PE's virtual time went to: the utilization curve, and Gantt segments when
+    /// P is small (`SimConfig::timeline_limit`).
+    pub(super) activities: ActivityLog,
     pub(super) violation: Option<String>,
     /// PE 0 has just declared termination (checked once its step is over).
     pub(super) finish_sent: bool,
@@ -125,13 +126,9 @@ pub(super) struct World<'c> {
 }
 
 impl World<'_> {
+    /// PE `pe` spent `[start, end)` on `activity`.
     pub(super) fn record(&mut self, pe: PeId, start: u64, end: u64, activity: Activity) {
-        if matches!(activity, Activity::Working | Activity::Splitting) {
-            self.utilization.add(start, end);
-        }
-        if let Some(t) = &mut self.timeline {
-            t.record(pe, start, end, activity);
-        }
+        self.activities.record(pe, start, end, activity);
     }
 }
 
