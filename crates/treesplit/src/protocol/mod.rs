@@ -170,6 +170,33 @@ pub(crate) struct Costs {
     pub cut_work: u64,
 }
 
+/// When the driver reads the machine's clock for a protocol ([`Protocol::clock`]). Time is
+/// in *ticks*: virtual time units in the simulator, ns since the common start on real
+/// machines. A machine tells a PE how many ticks make one unit of `Config::round`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Clock {
+    /// Only at the protocol's deadlines ([`Protocol::poll_timeout`], checked after the
+    /// messages of a turn are delivered); a protocol without deadlines is never told the
+    /// time, and the driver reads no clock for it.
+    Deadlines,
+    /// Also at every turn of the driver, before it delivers messages, and right before every
+    /// work slice ([`Protocol::handle_timeout`], the messages it queues sent at once): for a
+    /// protocol that timestamps its work (the DAG schedulers record each task's start and
+    /// finish).
+    EveryTurn,
+}
+
+/// What a PE's protocol reports at the end of a run ([`Protocol::stats`]), as plain data: the
+/// counters every balancer keeps, and a balancer's own section where it has one.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ProtocolStats {
+    /// The counters every balancer keeps ([`pe::PeCore`]).
+    pub counters: PeCounters,
+    /// Poll-and-shuffle under adaptive triggering or local synchronization: its phases,
+    /// notes and estimates (`crate::stats::PeStats::phases`).
+    pub phases: Option<crate::stats::PhaseStats>,
+}
+
 /// A per-PE load-balancing state machine.
 pub(crate) trait Protocol: Send {
     /// What the machine should do next.
@@ -209,27 +236,31 @@ pub(crate) trait Protocol: Send {
     fn take_remaining(&mut self) -> Vec<Piece> {
         self.core_mut().take_kept()
     }
-    /// Synchronous protocols: the round length Δ. The machine then calls [`Protocol::on_round`]
-    /// at every multiple of Δ (virtual time units in the simulator, microseconds since the
-    /// start on real machines). `None` (the default): no rounds.
-    fn round_length(&self) -> Option<u64> {
-        None
+    /// When the driver reads the machine's clock for this PE (asked once, when the driver
+    /// builds it). The default: only at the deadlines of [`Protocol::poll_timeout`].
+    fn clock(&self) -> Clock {
+        Clock::Deadlines
     }
-    /// Round `round` starts (only called when `round_length` is `Some`).
-    fn on_round(&mut self, _round: u64) {}
-    /// Poll-and-shuffle: what the PE counted about its phases (None for other balancers).
-    fn phase_stats(&self) -> Option<crate::stats::PhaseStats> {
+    /// The tick of this PE's next deadline (None: none). The driver asks when it builds the
+    /// PE and after every [`Protocol::handle_timeout`] (a protocol moves its deadline only
+    /// there), calls `handle_timeout` once the clock has reached it, and wakes an idle PE for
+    /// it. Synchronous rounds are deadlines: the next round's start.
+    fn poll_timeout(&self) -> Option<u64> {
         None
-    }
-    /// True for protocols that need the machine's clock ([`Protocol::on_clock`]): the DAG
-    /// schedulers, which record when each task starts and finishes.
-    fn wants_clock(&self) -> bool {
-        false
     }
     /// The machine's clock reads `now` ticks (virtual time in the simulator, ns since the
-    /// common start on real machines): called, when [`Protocol::wants_clock`], at the top of
-    /// every turn of the driver's loop and right before every work slice.
-    fn on_clock(&mut self, _now: u64) {}
+    /// common start on real machines): at a deadline that has come ([`Protocol::poll_timeout`];
+    /// handle every one due by `now`, in order), and under [`Clock::EveryTurn`] at every turn
+    /// and before every work slice.
+    fn handle_timeout(&mut self, _now: u64) {}
+    /// What this PE counted, for the report at the end of the run: the counters every
+    /// balancer keeps, and the section of its own a balancer may add.
+    fn stats(&self) -> ProtocolStats {
+        ProtocolStats {
+            counters: self.counters().clone(),
+            phases: None,
+        }
+    }
     /// The simulator's run-ahead (`PeCore::run_ahead`): do up to `max` more slices of
     /// `budget` units now, each full and leaving the task non-empty, keeping a snapshot to
     /// return to; returns how many were done (0, the default: the protocol does not run ahead).
@@ -265,11 +296,13 @@ pub(crate) struct DagRun {
 }
 
 /// Build the state machine of PE `me` for the configured balancer (or the DAG scheduler of
-/// `env`). PE 0 gets the root task; `fresh` makes the run's result accumulators.
+/// `env`) on a machine with `round_ticks` ticks per unit of `Config::round`. PE 0 gets the
+/// root task; `fresh` makes the run's result accumulators.
 pub(crate) fn new_pe(
     me: PeId,
     config: &Config,
     env: &Env,
+    round_ticks: u64,
     fresh: Fresh,
     root: Option<Piece>,
 ) -> Box<dyn Protocol> {
@@ -282,7 +315,15 @@ pub(crate) fn new_pe(
         | Balancer::GlobalRoundRobin { .. }
         | Balancer::RandomShift { .. }
         | Balancer::PollAndShuffle { .. } => {
-            Box::new(polling::Polling::new(me, config, env.network, fresh, root))
+            let network = env.network;
+            Box::new(polling::Polling::new(
+                me,
+                config,
+                network,
+                round_ticks,
+                fresh,
+                root,
+            ))
         }
         Balancer::RandomStatic { .. }
         | Balancer::Block { .. }

@@ -18,9 +18,10 @@
 //! initialization does); a PE starts when the root reaches it. A message that arrives before
 //! a PE's copy of the root waits until it does.
 //!
-//! **Time.** The driver feeds the clock (`on_clock`) at every turn and before every slice. A
-//! task starts with the slice that begins it and busy-works its cost (units of virtual time
-//! in the simulator; `DagTask::unit_ns` ns of spinning per unit on real machines). When a
+//! **Time.** The driver tells the PE the time (`Clock::EveryTurn`: `handle_timeout(now)`) at
+//! every turn and before every slice. A task starts with the slice that begins it and
+//! busy-works its cost (units of virtual time in the simulator; `DagTask::unit_ns` ns of
+//! spinning per unit on real machines). When a
 //! slice finishes a task, its completion is held back until the next clock reading — the
 //! slice's end, also in the simulator, which charges a slice only after it — so no successor
 //! can learn of it early; then the finish time is recorded and the completion sent. Each PE
@@ -42,7 +43,7 @@
 use super::assignment::permutation::Permutation;
 use super::pe::PeCore;
 use super::polling::victim::pe_rng;
-use super::{Message, PeId, Protocol, Step};
+use super::{Clock, Message, PeId, Protocol, Step};
 use crate::config::{Config, DagScheduler, StaticPermutation};
 use crate::dag::{Dag, Placement, Schedule, TaskId};
 use crate::piece::{Fresh, Piece};
@@ -467,11 +468,11 @@ impl Protocol for DagPe {
         }
     }
 
-    fn wants_clock(&self) -> bool {
-        true
+    fn clock(&self) -> Clock {
+        Clock::EveryTurn
     }
 
-    fn on_clock(&mut self, now: u64) {
+    fn handle_timeout(&mut self, now: u64) {
         self.clock = now;
         if let Some((v, start)) = self.finished.take() {
             self.complete(v, start, now);
