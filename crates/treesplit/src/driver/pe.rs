@@ -289,9 +289,11 @@ impl PeDriver {
 
     /// The simulator's run-ahead, right after a slice of `budget` units that did its whole
     /// budget at no cost and improved nothing: do up to `max` more such slices now
-    /// ([`crate::protocol::pe::PeCore::run_ahead`]); returns how many were done. None where the
-    /// loop of [`drive`] would do more than work between two slices of a busy PE with no
-    /// message: timers, the clock, a timeline, run limits, incumbents to send.
+    /// ([`crate::protocol::pe::PeCore::run_ahead`]) on the protocol's plain task
+    /// (`Protocol::plain_task`; a protocol without one never runs ahead); returns how many
+    /// were done. None where the loop of [`drive`] would do more than work between two slices
+    /// of a busy PE with no message: timers, the clock, a timeline, run limits, incumbents to
+    /// send.
     pub(crate) fn run_ahead(&mut self, budget: u64, max: u32) -> u32 {
         if self.deadline != NONE
             || self.clocked
@@ -303,12 +305,19 @@ impl PeDriver {
         {
             return 0;
         }
-        self.proto.run_ahead(budget, max, self.incumbent.get())
+        match self.proto.plain_task() {
+            Some((core, task)) => core.run_ahead(task, budget, max, self.incumbent.get()),
+            None => 0,
+        }
     }
 
     /// End the run-ahead: the first `keep` of its slices are done, the others undone.
     pub(crate) fn settle_ahead(&mut self, keep: u32) {
-        self.proto.settle_ahead(keep, self.incumbent.get());
+        let (core, task) = self
+            .proto
+            .plain_task()
+            .expect("a PE that ran ahead still holds its plain task");
+        core.settle_ahead(task, keep, self.incumbent.get());
     }
 
     /// Handle an envelope that arrived at tick `now`. Machine envelopes (abort, statistics)

@@ -261,15 +261,15 @@ pub(crate) trait Protocol: Send {
             phases: None,
         }
     }
-    /// The simulator's run-ahead (`PeCore::run_ahead`): do up to `max` more slices of
-    /// `budget` units now, each full and leaving the task non-empty, keeping a snapshot to
-    /// return to; returns how many were done (0, the default: the protocol does not run ahead).
-    fn run_ahead(&mut self, _budget: u64, _max: u32, _incumbent: &dyn Incumbent) -> u32 {
-        0
+    /// The task this PE's next work slices would work, with the PE's core, when those slices
+    /// would do nothing but [`pe::PeCore::work_on`] on it as long as no message arrives: the
+    /// driver may then run them ahead of their time (the simulator's run-ahead,
+    /// `PeCore::run_ahead`). None (the default): its slices do more, and it never runs
+    /// ahead. Between a run-ahead and its end (`PeCore::settle_ahead`) nothing reaches the
+    /// protocol, so it names the same task again.
+    fn plain_task(&mut self) -> Option<(&mut PeCore, &mut Piece)> {
+        None
     }
-    /// End the run-ahead: keep the first `keep` of its slices (those whose time has come),
-    /// undo the rest.
-    fn settle_ahead(&mut self, _keep: u32, _incumbent: &dyn Incumbent) {}
 }
 
 /// What the machine and the run's entry point tell every PE beside the user's configuration.

@@ -329,19 +329,13 @@ impl Protocol for Polling {
         self.begin_stop(None);
     }
 
-    fn run_ahead(&mut self, budget: u64, max: u32, incumbent: &dyn Incumbent) -> u32 {
+    fn plain_task(&mut self) -> Option<(&mut PeCore, &mut Piece)> {
         // Poll-and-shuffle may hold several pieces and permutes them; it never runs ahead.
-        match self.pieces.last_mut() {
-            Some(piece) if self.shuffle.is_none() && !self.pe.is_stopped() => {
-                self.pe.run_ahead(&mut piece.task, budget, max, incumbent)
-            }
-            _ => 0,
+        if self.shuffle.is_some() || self.pe.is_stopped() {
+            return None;
         }
-    }
-
-    fn settle_ahead(&mut self, keep: u32, incumbent: &dyn Incumbent) {
-        let piece = self.pieces.last_mut().expect("a PE runs ahead on a piece");
-        self.pe.settle_ahead(&mut piece.task, keep, incumbent);
+        let piece = self.pieces.last_mut()?;
+        Some((&mut self.pe, &mut piece.task))
     }
 
     fn receive(&mut self, from: PeId, message: Message) {
