@@ -177,7 +177,7 @@ impl PeDriver {
         };
         if let Some(limit) = hit {
             self.limit_hit = Some(limit);
-            self.proto.stop();
+            self.proto.stop(None);
         }
     }
 
@@ -349,7 +349,7 @@ impl PeDriver {
                 if matches!(message, Message::Termination(Signal::Finish)) {
                     self.terminating = true;
                 }
-                self.proto.receive(from, message);
+                self.proto.handle(from, message);
             }
             Envelope::Bound(value) => {
                 if self.trace.is_some() {

@@ -1,11 +1,16 @@
 //! Load-balancing protocols as per-PE state machines that do no I/O.
 //!
 //! Each balancer is written once, here, as a state machine in the style of `quinn-proto`:
-//! a *machine* (threads, the simulator, MPI) feeds it events — a message arrived
-//! ([`Protocol::receive`]), a work slice is due ([`Protocol::work`]) — and drains the
-//! actions it decides on: messages to send ([`Protocol::poll_transmit`]) and what to do next
-//! ([`Protocol::step`]: work for Δt units, wait for a message, or stop). No threads, channels
-//! or clocks live in this module, so the same code runs on every machine.
+//! the driver (`crate::driver`, on every machine: threads, the simulator, MPI) feeds it
+//! events — a message arrived ([`Protocol::handle`]), a work slice is due
+//! ([`Protocol::work`]), its timer's deadline has come ([`Protocol::handle_timeout`]) — and
+//! drains the actions it decides on: messages to send ([`Protocol::poll_transmit`]), when it
+//! next wants the clock ([`Protocol::poll_timeout`]) and what to do next ([`Protocol::step`]:
+//! work for Δt units, wait for a message, or stop). No threads, channels or clocks live in
+//! this module, so the same code runs on every machine. The trait serves every balancer
+//! alike: the core's messages (early stop, termination) are handled once, in
+//! [`Protocol::handle`]; time is one timer; statistics are one [`ProtocolStats`]; the
+//! simulator's run-ahead works on whatever task a protocol names ([`Protocol::plain_task`]).
 //!
 //! The protocols are described in prose in `README.md` beside this file. Layout:
 //!
@@ -40,7 +45,12 @@ use serde::{Deserialize, Serialize};
 pub(crate) type PeId = usize;
 
 /// A message between PEs. One wire format for all balancers, so every machine carries
-/// every balancer.
+/// every balancer. Two of them are the core's, which every balancer shares and
+/// [`Protocol::handle`] handles alike: `Stop` (early stop) and `Termination` (termination
+/// detection and the result reduction); the rest are the balancers' own, and each balancer's
+/// [`Protocol::receive`] sees only those. The machine's own messages (incumbents, abort,
+/// statistics) are not here: they travel beside these in the driver's envelope
+/// (`crate::driver::Envelope`).
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) enum Message {
     /// An idle PE asks for work.
@@ -203,8 +213,28 @@ pub(crate) trait Protocol: Send {
     fn step(&mut self) -> Step;
     /// Run the local task for at most `budget` units; returns the units done.
     fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64;
-    /// A message from PE `from` has been taken from this PE's queue.
+    /// A message from PE `from` has been taken from this PE's queue: the driver's one entry.
+    /// The core's messages, which every balancer handles alike, are handled here — an early
+    /// stop (`Stop`) stops the PE ([`Protocol::stop`], naming the sender, so that the flood
+    /// does not go back), termination detection's signals go to the core with the balancer's
+    /// idleness ([`Protocol::is_idle`]) — and the balancer's own go to
+    /// [`Protocol::receive`]. Not overridden.
+    #[inline]
+    fn handle(&mut self, from: PeId, message: Message) {
+        match message {
+            Message::Stop => self.stop(Some(from)),
+            Message::Termination(signal) => {
+                let idle = self.is_idle();
+                self.core_mut().receive_termination(from, signal, idle);
+            }
+            message => self.receive(from, message),
+        }
+    }
+    /// A message of the balancer's own from PE `from` (never `Stop` or `Termination`: those
+    /// are the core's, [`Protocol::handle`]).
     fn receive(&mut self, from: PeId, message: Message);
+    /// Idle for termination detection: this PE holds no work and will produce none by itself.
+    fn is_idle(&self) -> bool;
     /// The housekeeping of this PE that every balancer shares ([`pe::PeCore`]).
     fn core(&self) -> &PeCore;
     /// The same, to change.
@@ -227,9 +257,11 @@ pub(crate) trait Protocol: Send {
     }
     /// True while this PE holds a non-empty task.
     fn is_busy(&self) -> bool;
-    /// Stop the whole run early, as if the task had called `Context::stop` here: the driver
-    /// calls it when a run limit is reached. Idempotent.
-    fn stop(&mut self);
+    /// Stop the whole run early: found here (`from` None: the driver at a run limit, as if
+    /// the task had called `Context::stop`), or heard from PE `from` (the flooded `Stop`).
+    /// The PE passes the stop on over the binary tree of PEs (never back to `from`) and drops,
+    /// or keeps, its work. Idempotent.
+    fn stop(&mut self, from: Option<PeId>);
     /// The work this PE's stop left unfinished, kept under `Config::keep_remaining` (a
     /// checkpoint): every piece the PE held, had queued, or received after the stop. The
     /// pieces of all PEs and the work done before together are the whole computation.

@@ -299,7 +299,7 @@ impl DagPe {
     }
 
     /// Nothing to run, nothing held, nothing waiting for the root.
-    fn is_idle(&self) -> bool {
+    fn idle(&self) -> bool {
         self.dag.is_some()
             && self.running.is_none()
             && self.finished.is_none()
@@ -350,7 +350,7 @@ impl Protocol for DagPe {
             self.core.counters_mut().requests_sent += 1;
             self.core.send(victim, Message::Request);
         }
-        let idle = self.is_idle();
+        let idle = self.idle();
         match self.core.step(has_work, idle) {
             Step::Work { .. } => Step::Work {
                 budget: self.delta_t,
@@ -379,12 +379,7 @@ impl Protocol for DagPe {
     }
 
     fn receive(&mut self, from: PeId, message: Message) {
-        if self.dag.is_none()
-            && !matches!(
-                message,
-                Message::Root { .. } | Message::Termination(_) | Message::Stop
-            )
-        {
+        if self.dag.is_none() && !matches!(message, Message::Root { .. }) {
             self.early.push((from, message));
             return;
         }
@@ -437,15 +432,6 @@ impl Protocol for DagPe {
                 self.core.counters_mut().rejections_received += 1;
                 self.asking = false;
             }
-            Message::Stop => {
-                if self.core.begin_stop(Some(from)) {
-                    self.drop_work();
-                }
-            }
-            Message::Termination(signal) => {
-                let idle = self.is_idle();
-                self.core.receive_termination(from, signal, idle);
-            }
             other => unreachable!("a DAG scheduler got a message of another balancer: {other:?}"),
         }
     }
@@ -462,10 +448,14 @@ impl Protocol for DagPe {
         self.running.is_some() || self.finished.is_some() || !self.ready.is_empty()
     }
 
-    fn stop(&mut self) {
-        if self.core.begin_stop(None) {
+    fn stop(&mut self, from: Option<PeId>) {
+        if self.core.begin_stop(from) {
             self.drop_work();
         }
+    }
+
+    fn is_idle(&self) -> bool {
+        self.idle()
     }
 
     fn clock(&self) -> Clock {

@@ -325,8 +325,12 @@ impl Protocol for Polling {
         slice.units
     }
 
-    fn stop(&mut self) {
-        self.begin_stop(None);
+    fn stop(&mut self, from: Option<PeId>) {
+        self.begin_stop(from);
+    }
+
+    fn is_idle(&self) -> bool {
+        self.idle()
     }
 
     fn plain_task(&mut self) -> Option<(&mut PeCore, &mut Piece)> {
@@ -372,7 +376,6 @@ impl Protocol for Polling {
             | Message::Shuffle { .. }
             | Message::Scatter { .. }
             | Message::Shuffling(_) => self.receive_shuffle(from, message),
-            Message::Stop => self.begin_stop(Some(from)),
             Message::Bundle { .. }
             | Message::Scan(_)
             | Message::DagTasks { .. }
@@ -382,9 +385,8 @@ impl Protocol for Polling {
                     self.pe.me()
                 )
             }
-            Message::Termination(signal) => {
-                let idle = self.idle();
-                self.pe.receive_termination(from, signal, idle);
+            Message::Stop | Message::Termination(_) => {
+                unreachable!("the core's messages are handled by Protocol::handle")
             }
         }
     }
