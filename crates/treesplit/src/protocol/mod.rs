@@ -243,10 +243,6 @@ pub(crate) trait Protocol: Send {
     fn poll_transmit(&mut self) -> Option<(PeId, Message)> {
         self.core_mut().poll_transmit()
     }
-    /// This PE's counters.
-    fn counters(&self) -> &PeCounters {
-        self.core().counters()
-    }
     /// The costs incurred since the last call (the call resets them).
     fn take_costs(&mut self) -> Costs {
         self.core_mut().take_costs()
@@ -289,7 +285,7 @@ pub(crate) trait Protocol: Send {
     /// balancer keeps, and the section of its own a balancer may add.
     fn stats(&self) -> ProtocolStats {
         ProtocolStats {
-            counters: self.counters().clone(),
+            counters: self.core().counters().clone(),
             phases: None,
         }
     }
