@@ -5,9 +5,11 @@
 //! next (step), sends what the decision produced (flush), then acts (work a slice, wait for a
 //! message, or finish). It also owns what every machine needs around that loop:
 //!
-//! - **rounds** of synchronous balancers, quinn-style: [`PeDriver::poll_timeout`] says when
-//!   the next round starts, [`PeDriver::handle_timeout`] starts every round that is due, in
-//!   order;
+//! - **the protocol's timer**, quinn-style: the protocol's `poll_timeout` says when it next
+//!   wants the clock (the next round of a synchronous balancer), and the driver calls its
+//!   `handle_timeout(now)` once that time has come ([`PeDriver::handle_timeout`]) — or at
+//!   every turn and before every slice for a protocol that timestamps its work
+//!   (`protocol::Clock`);
 //! - **incumbents** of branch-and-bound: one mechanism, [`BoundExchange`], says how an
 //!   improvement travels on this machine;
 //! - **PE timing and statistics**: idle time, busy time, request round trips and their

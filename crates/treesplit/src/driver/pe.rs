@@ -1,5 +1,5 @@
 //! [`PeDriver`]: one PE's protocol state machine with everything every machine needs around
-//! it (the incumbent it knows and how improvements travel, rounds, run limits, its timing),
+//! it (the incumbent it knows and how improvements travel, its timer, run limits, its timing),
 //! and [`drive`], the loop that runs it. Its timeline is recorded in `timeline.rs`, its end
 //! of a run taken in `end.rs`.
 
@@ -15,7 +15,7 @@ use crate::ended::Limit;
 use crate::error::RunError;
 use crate::piece::{Fresh, Piece};
 use crate::protocol::termination::Signal;
-use crate::protocol::{self, Message, PeId, Protocol, Step};
+use crate::protocol::{self, Clock, Message, PeId, Protocol, Step};
 use crate::stats::{Log2Histogram, SplitSizes};
 use crate::task::{CountingIncumbent, Incumbent, SharedIncumbent};
 use crate::timeline::{MessageKind, PeState, PeTrace};
@@ -40,8 +40,8 @@ pub(crate) struct PeDriver {
     /// The tick the PE has waited since (`NONE`: it is not waiting), and idle ticks in all.
     waiting_since: u64,
     idle: u64,
-    /// Synchronous balancers: the round length in ticks (0: no rounds).
-    round_ticks: u64,
+    /// The protocol's next deadline in ticks (`Protocol::poll_timeout`; `NONE`: none).
+    deadline: u64,
     // Next 64 bytes: sending and answering.
     /// The request in flight since this tick (`NONE`: none), and the answered requests'
     /// round trips (sum, count).
@@ -51,8 +51,6 @@ pub(crate) struct PeDriver {
     /// The timeline, when the configuration asks for one (checked at every slice and
     /// message, so it lives here; None costs one comparison).
     trace: Option<Box<PeTrace>>,
-    /// The next round to start.
-    next_round: u64,
     me: u32,
     /// How improvements travel.
     bounds: BoundExchange,
@@ -60,7 +58,7 @@ pub(crate) struct PeDriver {
     bounds_pending: bool,
     /// The PE has seen termination detected (timeline: it waits as "terminating").
     terminating: bool,
-    /// The protocol wants the clock (`Protocol::on_clock`): the DAG schedulers.
+    /// The protocol wants the clock at every turn and slice (`Clock::EveryTurn`).
     clocked: bool,
     /// The best value this PE has sent or passed on.
     flooded: i64,
@@ -124,17 +122,13 @@ impl PeDriver {
             // A resumed search starts from the bound it had found.
             incumbent.get().offer(value);
         }
-        let proto = protocol::new_pe(me, config, env, fresh, root);
-        let round_ticks = proto
-            .round_length()
-            .map_or(0, |r| r.saturating_mul(machine.ticks_per_round_unit).max(1));
-        let clocked = proto.wants_clock();
+        let proto = protocol::new_pe(me, config, env, machine.ticks_per_round_unit, fresh, root);
         PeDriver {
-            clocked,
+            clocked: proto.clock() == Clock::EveryTurn,
+            deadline: proto.poll_timeout().unwrap_or(NONE),
             proto,
             announced: incumbent.get().best(),
             incumbent,
-            round_ticks,
             waiting_since: NONE,
             // MAX_PES (2^20) fits.
             me: me as u32,
@@ -142,7 +136,6 @@ impl PeDriver {
             bounds_pending: false,
             flooded: i64::MIN,
             bounds_out: Vec::new(),
-            next_round: 0,
             p: config.pes as u32,
             improvements: 0,
             born: machine.now,
@@ -184,26 +177,21 @@ impl PeDriver {
         };
         if let Some(limit) = hit {
             self.limit_hit = Some(limit);
-            self.proto.stop();
+            self.proto.stop(None);
         }
     }
 
-    /// The tick at which the next round starts (None: the protocol has no rounds; round 0
-    /// starts at tick 0).
+    /// The tick of the protocol's next deadline (None: it has none).
     pub(crate) fn poll_timeout(&self) -> Option<u64> {
-        (self.round_ticks > 0).then(|| self.next_round.saturating_mul(self.round_ticks))
+        (self.deadline != NONE).then_some(self.deadline)
     }
 
-    /// Start every round due by tick `now`, in order: synchronous protocols (the permutation
-    /// rounds of poll-and-shuffle) must not miss one, even after a long slice.
+    /// The clock reads `now`: if the protocol's deadline has come, let it handle every timer
+    /// due by `now` and ask for its next deadline.
     pub(crate) fn handle_timeout(&mut self, now: u64) {
-        if self.round_ticks == 0 {
-            return;
-        }
-        let due = now / self.round_ticks;
-        while self.next_round <= due {
-            self.proto.on_round(self.next_round);
-            self.next_round += 1;
+        if now >= self.deadline {
+            self.proto.handle_timeout(now);
+            self.deadline = self.proto.poll_timeout().unwrap_or(NONE);
         }
     }
 
@@ -301,11 +289,13 @@ impl PeDriver {
 
     /// The simulator's run-ahead, right after a slice of `budget` units that did its whole
     /// budget at no cost and improved nothing: do up to `max` more such slices now
-    /// ([`crate::protocol::pe::PeCore::run_ahead`]); returns how many were done. None where the
-    /// loop of [`drive`] would do more than work between two slices of a busy PE with no
-    /// message: rounds, the clock, a timeline, run limits, incumbents to send.
+    /// ([`crate::protocol::pe::PeCore::run_ahead`]) on the protocol's plain task
+    /// (`Protocol::plain_task`; a protocol without one never runs ahead); returns how many
+    /// were done. None where the loop of [`drive`] would do more than work between two slices
+    /// of a busy PE with no message: timers, the clock, a timeline, run limits, incumbents to
+    /// send.
     pub(crate) fn run_ahead(&mut self, budget: u64, max: u32) -> u32 {
-        if self.round_ticks > 0
+        if self.deadline != NONE
             || self.clocked
             || self.trace.is_some()
             || self.bounds_pending
@@ -315,12 +305,19 @@ impl PeDriver {
         {
             return 0;
         }
-        self.proto.run_ahead(budget, max, self.incumbent.get())
+        match self.proto.plain_task() {
+            Some((core, task)) => core.run_ahead(task, budget, max, self.incumbent.get()),
+            None => 0,
+        }
     }
 
     /// End the run-ahead: the first `keep` of its slices are done, the others undone.
     pub(crate) fn settle_ahead(&mut self, keep: u32) {
-        self.proto.settle_ahead(keep, self.incumbent.get());
+        let (core, task) = self
+            .proto
+            .plain_task()
+            .expect("a PE that ran ahead still holds its plain task");
+        core.settle_ahead(task, keep, self.incumbent.get());
     }
 
     /// Handle an envelope that arrived at tick `now`. Machine envelopes (abort, statistics)
@@ -352,7 +349,7 @@ impl PeDriver {
                 if matches!(message, Message::Termination(Signal::Finish)) {
                     self.terminating = true;
                 }
-                self.proto.receive(from, message);
+                self.proto.handle(from, message);
             }
             Envelope::Bound(value) => {
                 if self.trace.is_some() {
@@ -406,9 +403,9 @@ impl PeDriver {
         self.proto.is_busy()
     }
 
-    /// True for protocols that run in rounds.
-    pub(crate) fn has_rounds(&self) -> bool {
-        self.round_ticks > 0
+    /// True while the protocol has a deadline (`Protocol::poll_timeout`).
+    pub(crate) fn has_deadline(&self) -> bool {
+        self.deadline != NONE
     }
 }
 
@@ -456,7 +453,7 @@ pub(crate) fn drive(pe: &mut PeDriver, net: &mut impl Transport) -> Result<Step,
         }
         if pe.clocked {
             // The DAG schedulers: a task finished by the last slice completes now.
-            pe.proto.on_clock(net.now());
+            pe.proto.handle_timeout(net.now());
             flush(pe, net)?;
         }
         // Deliver what has arrived.
@@ -470,7 +467,8 @@ pub(crate) fn drive(pe: &mut PeDriver, net: &mut impl Transport) -> Result<Step,
                 flush(pe, net)?;
             }
         }
-        if pe.has_rounds() {
+        // The protocol's deadlines (the rounds of synchronous balancers), after delivery.
+        if pe.has_deadline() {
             let now = net.now();
             pe.handle_timeout(now);
         }
@@ -488,7 +486,7 @@ pub(crate) fn drive(pe: &mut PeDriver, net: &mut impl Transport) -> Result<Step,
             Step::Work { budget } => {
                 pe.trace_state(PeState::Working, net);
                 if pe.clocked {
-                    pe.proto.on_clock(net.now());
+                    pe.proto.handle_timeout(net.now());
                 }
                 let slice = if !pe.watched {
                     pe.work(budget)
@@ -552,7 +550,7 @@ mod layout {
     fn hot_fields_fill_the_first_two_cache_lines() {
         use std::mem::offset_of;
         type D = super::PeDriver;
-        assert!(offset_of!(D, round_ticks) < 64);
+        assert!(offset_of!(D, deadline) < 64);
         for offset in [
             offset_of!(D, trace),
             offset_of!(D, bounds_pending),

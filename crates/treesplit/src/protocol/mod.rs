@@ -1,11 +1,16 @@
 //! Load-balancing protocols as per-PE state machines that do no I/O.
 //!
 //! Each balancer is written once, here, as a state machine in the style of `quinn-proto`:
-//! a *machine* (threads, the simulator, MPI) feeds it events — a message arrived
-//! ([`Protocol::receive`]), a work slice is due ([`Protocol::work`]) — and drains the
-//! actions it decides on: messages to send ([`Protocol::poll_transmit`]) and what to do next
-//! ([`Protocol::step`]: work for Δt units, wait for a message, or stop). No threads, channels
-//! or clocks live in this module, so the same code runs on every machine.
+//! the driver (`crate::driver`, on every machine: threads, the simulator, MPI) feeds it
+//! events — a message arrived ([`Protocol::handle`]), a work slice is due
+//! ([`Protocol::work`]), its timer's deadline has come ([`Protocol::handle_timeout`]) — and
+//! drains the actions it decides on: messages to send ([`Protocol::poll_transmit`]), when it
+//! next wants the clock ([`Protocol::poll_timeout`]) and what to do next ([`Protocol::step`]:
+//! work for Δt units, wait for a message, or stop). No threads, channels or clocks live in
+//! this module, so the same code runs on every machine. The trait serves every balancer
+//! alike: the core's messages (early stop, termination) are handled once, in
+//! [`Protocol::handle`]; time is one timer; statistics are one [`ProtocolStats`]; the
+//! simulator's run-ahead works on whatever task a protocol names ([`Protocol::plain_task`]).
 //!
 //! The protocols are described in prose in `README.md` beside this file. Layout:
 //!
@@ -40,7 +45,12 @@ use serde::{Deserialize, Serialize};
 pub(crate) type PeId = usize;
 
 /// A message between PEs. One wire format for all balancers, so every machine carries
-/// every balancer.
+/// every balancer. Two of them are the core's, which every balancer shares and
+/// [`Protocol::handle`] handles alike: `Stop` (early stop) and `Termination` (termination
+/// detection and the result reduction); the rest are the balancers' own, and each balancer's
+/// [`Protocol::receive`] sees only those. The machine's own messages (incumbents, abort,
+/// statistics) are not here: they travel beside these in the driver's envelope
+/// (`crate::driver::Envelope`).
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) enum Message {
     /// An idle PE asks for work.
@@ -170,14 +180,61 @@ pub(crate) struct Costs {
     pub cut_work: u64,
 }
 
+/// When the driver reads the machine's clock for a protocol ([`Protocol::clock`]). Time is
+/// in *ticks*: virtual time units in the simulator, ns since the common start on real
+/// machines. A machine tells a PE how many ticks make one unit of `Config::round`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Clock {
+    /// Only at the protocol's deadlines ([`Protocol::poll_timeout`], checked after the
+    /// messages of a turn are delivered); a protocol without deadlines is never told the
+    /// time, and the driver reads no clock for it.
+    Deadlines,
+    /// Also at every turn of the driver, before it delivers messages, and right before every
+    /// work slice ([`Protocol::handle_timeout`], the messages it queues sent at once): for a
+    /// protocol that timestamps its work (the DAG schedulers record each task's start and
+    /// finish).
+    EveryTurn,
+}
+
+/// What a PE's protocol reports at the end of a run ([`Protocol::stats`]), as plain data: the
+/// counters every balancer keeps, and a balancer's own section where it has one.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ProtocolStats {
+    /// The counters every balancer keeps ([`pe::PeCore`]).
+    pub counters: PeCounters,
+    /// Poll-and-shuffle under adaptive triggering or local synchronization: its phases,
+    /// notes and estimates (`crate::stats::PeStats::phases`).
+    pub phases: Option<crate::stats::PhaseStats>,
+}
+
 /// A per-PE load-balancing state machine.
 pub(crate) trait Protocol: Send {
     /// What the machine should do next.
     fn step(&mut self) -> Step;
     /// Run the local task for at most `budget` units; returns the units done.
     fn work(&mut self, budget: u64, incumbent: &dyn Incumbent) -> u64;
-    /// A message from PE `from` has been taken from this PE's queue.
+    /// A message from PE `from` has been taken from this PE's queue: the driver's one entry.
+    /// The core's messages, which every balancer handles alike, are handled here — an early
+    /// stop (`Stop`) stops the PE ([`Protocol::stop`], naming the sender, so that the flood
+    /// does not go back), termination detection's signals go to the core with the balancer's
+    /// idleness ([`Protocol::is_idle`]) — and the balancer's own go to
+    /// [`Protocol::receive`]. Not overridden.
+    #[inline]
+    fn handle(&mut self, from: PeId, message: Message) {
+        match message {
+            Message::Stop => self.stop(Some(from)),
+            Message::Termination(signal) => {
+                let idle = self.is_idle();
+                self.core_mut().receive_termination(from, signal, idle);
+            }
+            message => self.receive(from, message),
+        }
+    }
+    /// A message of the balancer's own from PE `from` (never `Stop` or `Termination`: those
+    /// are the core's, [`Protocol::handle`]).
     fn receive(&mut self, from: PeId, message: Message);
+    /// Idle for termination detection: this PE holds no work and will produce none by itself.
+    fn is_idle(&self) -> bool;
     /// The housekeeping of this PE that every balancer shares ([`pe::PeCore`]).
     fn core(&self) -> &PeCore;
     /// The same, to change.
@@ -185,10 +242,6 @@ pub(crate) trait Protocol: Send {
     /// The next message to send, if any (call until `None`).
     fn poll_transmit(&mut self) -> Option<(PeId, Message)> {
         self.core_mut().poll_transmit()
-    }
-    /// This PE's counters.
-    fn counters(&self) -> &PeCounters {
-        self.core().counters()
     }
     /// The costs incurred since the last call (the call resets them).
     fn take_costs(&mut self) -> Costs {
@@ -200,45 +253,51 @@ pub(crate) trait Protocol: Send {
     }
     /// True while this PE holds a non-empty task.
     fn is_busy(&self) -> bool;
-    /// Stop the whole run early, as if the task had called `Context::stop` here: the driver
-    /// calls it when a run limit is reached. Idempotent.
-    fn stop(&mut self);
+    /// Stop the whole run early: found here (`from` None: the driver at a run limit, as if
+    /// the task had called `Context::stop`), or heard from PE `from` (the flooded `Stop`).
+    /// The PE passes the stop on over the binary tree of PEs (never back to `from`) and drops,
+    /// or keeps, its work. Idempotent.
+    fn stop(&mut self, from: Option<PeId>);
     /// The work this PE's stop left unfinished, kept under `Config::keep_remaining` (a
     /// checkpoint): every piece the PE held, had queued, or received after the stop. The
     /// pieces of all PEs and the work done before together are the whole computation.
     fn take_remaining(&mut self) -> Vec<Piece> {
         self.core_mut().take_kept()
     }
-    /// Synchronous protocols: the round length Δ. The machine then calls [`Protocol::on_round`]
-    /// at every multiple of Δ (virtual time units in the simulator, microseconds since the
-    /// start on real machines). `None` (the default): no rounds.
-    fn round_length(&self) -> Option<u64> {
-        None
+    /// When the driver reads the machine's clock for this PE (asked once, when the driver
+    /// builds it). The default: only at the deadlines of [`Protocol::poll_timeout`].
+    fn clock(&self) -> Clock {
+        Clock::Deadlines
     }
-    /// Round `round` starts (only called when `round_length` is `Some`).
-    fn on_round(&mut self, _round: u64) {}
-    /// Poll-and-shuffle: what the PE counted about its phases (None for other balancers).
-    fn phase_stats(&self) -> Option<crate::stats::PhaseStats> {
+    /// The tick of this PE's next deadline (None: none). The driver asks when it builds the
+    /// PE and after every [`Protocol::handle_timeout`] (a protocol moves its deadline only
+    /// there), calls `handle_timeout` once the clock has reached it, and wakes an idle PE for
+    /// it. Synchronous rounds are deadlines: the next round's start.
+    fn poll_timeout(&self) -> Option<u64> {
         None
-    }
-    /// True for protocols that need the machine's clock ([`Protocol::on_clock`]): the DAG
-    /// schedulers, which record when each task starts and finishes.
-    fn wants_clock(&self) -> bool {
-        false
     }
     /// The machine's clock reads `now` ticks (virtual time in the simulator, ns since the
-    /// common start on real machines): called, when [`Protocol::wants_clock`], at the top of
-    /// every turn of the driver's loop and right before every work slice.
-    fn on_clock(&mut self, _now: u64) {}
-    /// The simulator's run-ahead (`PeCore::run_ahead`): do up to `max` more slices of
-    /// `budget` units now, each full and leaving the task non-empty, keeping a snapshot to
-    /// return to; returns how many were done (0, the default: the protocol does not run ahead).
-    fn run_ahead(&mut self, _budget: u64, _max: u32, _incumbent: &dyn Incumbent) -> u32 {
-        0
+    /// common start on real machines): at a deadline that has come ([`Protocol::poll_timeout`];
+    /// handle every one due by `now`, in order), and under [`Clock::EveryTurn`] at every turn
+    /// and before every work slice.
+    fn handle_timeout(&mut self, _now: u64) {}
+    /// What this PE counted, for the report at the end of the run: the counters every
+    /// balancer keeps, and the section of its own a balancer may add.
+    fn stats(&self) -> ProtocolStats {
+        ProtocolStats {
+            counters: self.core().counters().clone(),
+            phases: None,
+        }
     }
-    /// End the run-ahead: keep the first `keep` of its slices (those whose time has come),
-    /// undo the rest.
-    fn settle_ahead(&mut self, _keep: u32, _incumbent: &dyn Incumbent) {}
+    /// The task this PE's next work slices would work, with the PE's core, when those slices
+    /// would do nothing but [`pe::PeCore::work_on`] on it as long as no message arrives: the
+    /// driver may then run them ahead of their time (the simulator's run-ahead,
+    /// `PeCore::run_ahead`). None (the default): its slices do more, and it never runs
+    /// ahead. Between a run-ahead and its end (`PeCore::settle_ahead`) nothing reaches the
+    /// protocol, so it names the same task again.
+    fn plain_task(&mut self) -> Option<(&mut PeCore, &mut Piece)> {
+        None
+    }
 }
 
 /// What the machine and the run's entry point tell every PE beside the user's configuration.
@@ -265,11 +324,13 @@ pub(crate) struct DagRun {
 }
 
 /// Build the state machine of PE `me` for the configured balancer (or the DAG scheduler of
-/// `env`). PE 0 gets the root task; `fresh` makes the run's result accumulators.
+/// `env`) on a machine with `round_ticks` ticks per unit of `Config::round`. PE 0 gets the
+/// root task; `fresh` makes the run's result accumulators.
 pub(crate) fn new_pe(
     me: PeId,
     config: &Config,
     env: &Env,
+    round_ticks: u64,
     fresh: Fresh,
     root: Option<Piece>,
 ) -> Box<dyn Protocol> {
@@ -282,7 +343,15 @@ pub(crate) fn new_pe(
         | Balancer::GlobalRoundRobin { .. }
         | Balancer::RandomShift { .. }
         | Balancer::PollAndShuffle { .. } => {
-            Box::new(polling::Polling::new(me, config, env.network, fresh, root))
+            let network = env.network;
+            Box::new(polling::Polling::new(
+                me,
+                config,
+                network,
+                round_ticks,
+                fresh,
+                root,
+            ))
         }
         Balancer::RandomStatic { .. }
         | Balancer::Block { .. }

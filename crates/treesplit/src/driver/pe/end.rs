@@ -25,9 +25,10 @@ impl PeDriver {
         self.wake(now);
         let s = self.tick_seconds;
         let life = now.saturating_sub(self.born);
+        let counted = self.proto.stats();
         let stats = PeStats {
             pe: self.me as PeId,
-            counters: self.proto.counters().clone(),
+            counters: counted.counters,
             busy: life.saturating_sub(self.idle) as f64 * s,
             idle: self.idle as f64 * s,
             bytes_sent: self.bytes,
@@ -41,7 +42,7 @@ impl PeDriver {
                 *t
             }),
             incumbent: Some(self.best()).filter(|&b| b != i64::MIN),
-            phases: self.proto.phase_stats(),
+            phases: counted.phases,
         };
         PeEnd {
             stats,

@@ -205,9 +205,9 @@ impl Protocol for MasterWorker {
         self.core.work(budget, incumbent)
     }
 
-    fn stop(&mut self) {
+    fn stop(&mut self, from: Option<PeId>) {
         self.drop_jobs();
-        self.core.begin_stop(None);
+        self.core.begin_stop(from);
         self.done_if_all_out();
     }
 
@@ -228,11 +228,6 @@ impl Protocol for MasterWorker {
                 *awaiting = false;
                 *exhausted = true;
                 self.core.pe.counters_mut().rejections_received += 1;
-            }
-            (Message::Stop, Role::Master { .. }) => {
-                self.drop_jobs();
-                self.core.begin_stop(Some(from));
-                self.done_if_all_out();
             }
             (other, _) => self.core.receive(from, other),
         }

@@ -259,7 +259,7 @@ impl Core {
     }
 
     /// Idle for termination detection: no jobs and the whole share placed.
-    fn idle(&self) -> bool {
+    pub(crate) fn idle(&self) -> bool {
         self.jobs.is_empty() && !self.producing
     }
 
@@ -278,18 +278,13 @@ impl Core {
         self.pe.advance_termination(idle);
     }
 
-    /// The messages every static balancer handles alike: the root copy, early stop and
-    /// termination; anything else is a mixed-up configuration (panics).
+    /// The message every static balancer handles alike, the root copy; anything else is a
+    /// mixed-up configuration (panics).
     pub(crate) fn receive(&mut self, from: PeId, message: Message) {
         match message {
             Message::Root { task, token } => {
                 let record = self.pe.receive_piece(from, token);
                 self.take_root(task, record);
-            }
-            Message::Stop => self.begin_stop(Some(from)),
-            Message::Termination(signal) => {
-                let idle = self.idle();
-                self.pe.receive_termination(from, signal, idle);
             }
             other => unexpected(self.me(), from, &other),
         }
@@ -325,8 +320,8 @@ macro_rules! delegate_to_core {
             self.core.work(budget, incumbent)
         }
 
-        fn stop(&mut self) {
-            self.core.begin_stop(None);
+        fn stop(&mut self, from: Option<crate::protocol::PeId>) {
+            self.core.begin_stop(from);
             self.after_stop();
         }
 
@@ -343,6 +338,10 @@ macro_rules! delegate_to_core {
 
         fn is_busy(&self) -> bool {
             self.core.is_busy()
+        }
+
+        fn is_idle(&self) -> bool {
+            self.core.idle()
         }
     };
 }

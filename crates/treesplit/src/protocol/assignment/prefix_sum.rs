@@ -205,10 +205,6 @@ impl Protocol for PrefixSum {
     fn receive(&mut self, from: PeId, message: Message) {
         match message {
             Message::Scan(_) if self.core.pe.is_stopped() => {} // the assignment no longer matters
-            Message::Stop => {
-                self.core.begin_stop(Some(from));
-                self.after_stop();
-            }
             Message::Scan(ScanSignal::Up { sum }) => {
                 let k = self
                     .children

@@ -306,11 +306,7 @@ impl Protocol for Share {
     delegate_to_core!(setup: place_share, refill: refill);
 
     fn receive(&mut self, from: PeId, message: Message) {
-        let stop = matches!(message, Message::Stop);
         self.core.receive(from, message);
-        if stop {
-            self.after_stop();
-        }
     }
 }
 

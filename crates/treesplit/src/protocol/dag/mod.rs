@@ -18,9 +18,10 @@
 //! initialization does); a PE starts when the root reaches it. A message that arrives before
 //! a PE's copy of the root waits until it does.
 //!
-//! **Time.** The driver feeds the clock (`on_clock`) at every turn and before every slice. A
-//! task starts with the slice that begins it and busy-works its cost (units of virtual time
-//! in the simulator; `DagTask::unit_ns` ns of spinning per unit on real machines). When a
+//! **Time.** The driver tells the PE the time (`Clock::EveryTurn`: `handle_timeout(now)`) at
+//! every turn and before every slice. A task starts with the slice that begins it and
+//! busy-works its cost (units of virtual time in the simulator; `DagTask::unit_ns` ns of
+//! spinning per unit on real machines). When a
 //! slice finishes a task, its completion is held back until the next clock reading — the
 //! slice's end, also in the simulator, which charges a slice only after it — so no successor
 //! can learn of it early; then the finish time is recorded and the completion sent. Each PE
@@ -42,7 +43,7 @@
 use super::assignment::permutation::Permutation;
 use super::pe::PeCore;
 use super::polling::victim::pe_rng;
-use super::{Message, PeId, Protocol, Step};
+use super::{Clock, Message, PeId, Protocol, Step};
 use crate::config::{Config, DagScheduler, StaticPermutation};
 use crate::dag::{Dag, Placement, Schedule, TaskId};
 use crate::piece::{Fresh, Piece};
@@ -298,7 +299,7 @@ impl DagPe {
     }
 
     /// Nothing to run, nothing held, nothing waiting for the root.
-    fn is_idle(&self) -> bool {
+    fn idle(&self) -> bool {
         self.dag.is_some()
             && self.running.is_none()
             && self.finished.is_none()
@@ -349,7 +350,7 @@ impl Protocol for DagPe {
             self.core.counters_mut().requests_sent += 1;
             self.core.send(victim, Message::Request);
         }
-        let idle = self.is_idle();
+        let idle = self.idle();
         match self.core.step(has_work, idle) {
             Step::Work { .. } => Step::Work {
                 budget: self.delta_t,
@@ -378,12 +379,7 @@ impl Protocol for DagPe {
     }
 
     fn receive(&mut self, from: PeId, message: Message) {
-        if self.dag.is_none()
-            && !matches!(
-                message,
-                Message::Root { .. } | Message::Termination(_) | Message::Stop
-            )
-        {
+        if self.dag.is_none() && !matches!(message, Message::Root { .. }) {
             self.early.push((from, message));
             return;
         }
@@ -436,15 +432,6 @@ impl Protocol for DagPe {
                 self.core.counters_mut().rejections_received += 1;
                 self.asking = false;
             }
-            Message::Stop => {
-                if self.core.begin_stop(Some(from)) {
-                    self.drop_work();
-                }
-            }
-            Message::Termination(signal) => {
-                let idle = self.is_idle();
-                self.core.receive_termination(from, signal, idle);
-            }
             other => unreachable!("a DAG scheduler got a message of another balancer: {other:?}"),
         }
     }
@@ -461,17 +448,21 @@ impl Protocol for DagPe {
         self.running.is_some() || self.finished.is_some() || !self.ready.is_empty()
     }
 
-    fn stop(&mut self) {
-        if self.core.begin_stop(None) {
+    fn stop(&mut self, from: Option<PeId>) {
+        if self.core.begin_stop(from) {
             self.drop_work();
         }
     }
 
-    fn wants_clock(&self) -> bool {
-        true
+    fn is_idle(&self) -> bool {
+        self.idle()
     }
 
-    fn on_clock(&mut self, now: u64) {
+    fn clock(&self) -> Clock {
+        Clock::EveryTurn
+    }
+
+    fn handle_timeout(&mut self, now: u64) {
         self.clock = now;
         if let Some((v, start)) = self.finished.take() {
             self.complete(v, start, now);

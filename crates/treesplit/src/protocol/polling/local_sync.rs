@@ -237,7 +237,7 @@ mod tests {
     fn idle_pe_waits_for_its_partner_and_the_answer() {
         let config = config(8);
         let mut pe = new_pe(5, &config, None);
-        assert_eq!(pe.round_length(), None, "no rounds: no wall clock");
+        assert_eq!(pe.poll_timeout(), None, "no rounds: no clock");
         assert_eq!(pe.step(), Step::Wait);
         assert_eq!(drain(&mut pe), [(4, "phase 0 true".to_string())]);
         // Partner 4 was busy at its phase end: PE 5 asked and waits for the answer.

@@ -31,7 +31,7 @@ pub(crate) use random_shift::round_shift;
 pub(crate) use victim::pe_rng;
 
 use super::pe::{PeCore, SliceEnd};
-use super::{Message, PeId, Protocol, Step};
+use super::{Message, PeId, Protocol, ProtocolStats, Step};
 use crate::config::{Balancer, Config};
 use crate::piece::{Fresh, Piece};
 use crate::task::Incumbent;
@@ -84,15 +84,21 @@ pub(crate) struct Polling {
     awaiting_root: bool,
     /// Poll-and-shuffle's phases, cycles and permutations (None for the other balancers).
     shuffle: Option<Box<PollAndShuffle>>,
+    /// Round-based rules (random shift, poll-and-shuffle with a global clock): the round
+    /// length in ticks (0: no rounds) and the next round to start. Round 0 starts at tick 0.
+    round_ticks: u64,
+    next_round: u64,
 }
 
 impl Polling {
-    /// PE `me` of the configured run; PE 0 passes the root task. The victim rule follows
-    /// `config.balancer`; `fresh` makes the run's result accumulators.
+    /// PE `me` of the configured run, on `network` (poll-and-shuffle plans its phases for it)
+    /// with `round_ticks` ticks per unit of `Config::round`; PE 0 passes the root task. The
+    /// victim rule follows `config.balancer`; `fresh` makes the run's result accumulators.
     pub(crate) fn new(
         me: PeId,
         config: &Config,
         network: Option<crate::topology::Topology>,
+        round_ticks: u64,
         fresh: Fresh,
         root: Option<Piece>,
     ) -> Self {
@@ -103,10 +109,19 @@ impl Polling {
             .polling()
             .expect("a polling balancer has polling options");
         let fast_init = options.fast_init && p > 1;
+        let rule = VictimRule::new(me, config);
+        let shuffle = matches!(config.balancer, Balancer::PollAndShuffle { .. })
+            .then(|| Box::new(PollAndShuffle::new(me, config, network)));
+        // Local synchronization counts its phases without a clock: no rounds.
+        let local = shuffle.as_ref().is_some_and(|s| s.local.is_some());
+        let round_ticks = match rule.round_length() {
+            Some(round) if !local => round.saturating_mul(round_ticks).max(1),
+            _ => 0,
+        };
         let mut pe = Polling {
             pe: PeCore::new(me, config, fresh, root.is_some()),
             pieces: Vec::new(),
-            rule: VictimRule::new(me, config),
+            rule,
             rng: pe_rng(config.seed, me),
             seed: config.seed,
             trim: Trim {
@@ -115,8 +130,9 @@ impl Polling {
             },
             awaiting_reply: false,
             awaiting_root: fast_init && me != 0,
-            shuffle: matches!(config.balancer, Balancer::PollAndShuffle { .. })
-                .then(|| Box::new(PollAndShuffle::new(me, config, network))),
+            shuffle,
+            round_ticks,
+            next_round: 0,
         };
         if let Some(root) = root {
             if fast_init {
@@ -309,23 +325,21 @@ impl Protocol for Polling {
         slice.units
     }
 
-    fn stop(&mut self) {
-        self.begin_stop(None);
+    fn stop(&mut self, from: Option<PeId>) {
+        self.begin_stop(from);
     }
 
-    fn run_ahead(&mut self, budget: u64, max: u32, incumbent: &dyn Incumbent) -> u32 {
+    fn is_idle(&self) -> bool {
+        self.idle()
+    }
+
+    fn plain_task(&mut self) -> Option<(&mut PeCore, &mut Piece)> {
         // Poll-and-shuffle may hold several pieces and permutes them; it never runs ahead.
-        match self.pieces.last_mut() {
-            Some(piece) if self.shuffle.is_none() && !self.pe.is_stopped() => {
-                self.pe.run_ahead(&mut piece.task, budget, max, incumbent)
-            }
-            _ => 0,
+        if self.shuffle.is_some() || self.pe.is_stopped() {
+            return None;
         }
-    }
-
-    fn settle_ahead(&mut self, keep: u32, incumbent: &dyn Incumbent) {
-        let piece = self.pieces.last_mut().expect("a PE runs ahead on a piece");
-        self.pe.settle_ahead(&mut piece.task, keep, incumbent);
+        let piece = self.pieces.last_mut()?;
+        Some((&mut self.pe, &mut piece.task))
     }
 
     fn receive(&mut self, from: PeId, message: Message) {
@@ -362,7 +376,6 @@ impl Protocol for Polling {
             | Message::Shuffle { .. }
             | Message::Scatter { .. }
             | Message::Shuffling(_) => self.receive_shuffle(from, message),
-            Message::Stop => self.begin_stop(Some(from)),
             Message::Bundle { .. }
             | Message::Scan(_)
             | Message::DagTasks { .. }
@@ -372,9 +385,8 @@ impl Protocol for Polling {
                     self.pe.me()
                 )
             }
-            Message::Termination(signal) => {
-                let idle = self.idle();
-                self.pe.receive_termination(from, signal, idle);
+            Message::Stop | Message::Termination(_) => {
+                unreachable!("the core's messages are handled by Protocol::handle")
             }
         }
     }
@@ -391,18 +403,34 @@ impl Protocol for Polling {
         !self.pieces.is_empty()
     }
 
-    fn round_length(&self) -> Option<u64> {
-        if self.is_local() {
-            return None; // local synchronization: no clock
+    fn poll_timeout(&self) -> Option<u64> {
+        (self.round_ticks > 0).then(|| self.next_round.saturating_mul(self.round_ticks))
+    }
+
+    /// Start every round due by tick `now`, in order: the synchronous rules (the permutation
+    /// rounds of poll-and-shuffle) must not miss one, even after a long slice.
+    fn handle_timeout(&mut self, now: u64) {
+        if self.round_ticks == 0 {
+            return;
         }
-        self.rule.round_length()
+        let due = now / self.round_ticks;
+        while self.next_round <= due {
+            self.start_round(self.next_round);
+            self.next_round += 1;
+        }
     }
 
-    fn phase_stats(&self) -> Option<crate::stats::PhaseStats> {
-        self.shuffle.as_ref().and_then(|s| s.stats())
+    fn stats(&self) -> ProtocolStats {
+        ProtocolStats {
+            counters: self.pe.counters().clone(),
+            phases: self.shuffle.as_ref().and_then(|s| s.stats()),
+        }
     }
+}
 
-    fn on_round(&mut self, round: u64) {
+impl Polling {
+    /// Round `round` starts (round-based rules; [`Protocol::handle_timeout`] starts them).
+    pub(crate) fn start_round(&mut self, round: u64) {
         if let Some(shuffle) = &mut self.shuffle {
             shuffle.on_round(round);
         }

@@ -1,8 +1,9 @@
 //! Poll-and-shuffle (paper 002 §3 and §5): hypercube polling in synchronous phases, with a
 //! random permutation of all pieces after every cycle of phases.
 //!
-//! A **phase** is one round (the machine calls `on_round` every Δ). A **cycle** is
-//! d = ⌈log₂ P⌉ phases numbered 0..d: a PE idle at the end of phase i asks its hypercube
+//! A **phase** is one round (a round starts every Δ: the PE's timer deadlines,
+//! `Polling::start_round`). A **cycle** is d = ⌈log₂ P⌉ phases numbered 0..d: a PE idle at
+//! the end of phase i asks its hypercube
 //! partner me XOR 2^i (no one when that is ≥ P). After a cycle all pieces are permuted, and
 //! the next cycle starts at phase 0 (§3.1: "start a new cycle by resetting the phase counter
 //! to 0"), so each cycle uses every dimension once — Lemma 2 needs the fresh dimensions.
@@ -501,7 +502,7 @@ mod tests {
     fn asked(pe: &mut Polling, rounds: std::ops::Range<u64>) -> Vec<PeId> {
         let mut asked = Vec::new();
         for round in rounds {
-            pe.on_round(round);
+            pe.start_round(round);
             while let Some((to, message)) = pe.poll_transmit() {
                 if matches!(message, Message::Request) {
                     asked.push(to);

@@ -1,6 +1,6 @@
 //! Random shift (paper 001 §14.5.2), a synchronous victim rule.
 //!
-//! The machine tells the PE when round r starts (`on_round(r)`, every Δ). A PE idle then asks
+//! Round r starts every Δ (the PE's timer deadlines, `Polling::start_round`). A PE idle then asks
 //! PE (i + k_r) mod P, where k_r ∈ 1..P is a hash of the run's seed and r — the same on every
 //! PE without communication, so each PE receives at most one request per round. A rejected PE
 //! waits for the next round. On real machines rounds are only approximately simultaneous;

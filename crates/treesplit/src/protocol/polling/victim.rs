@@ -10,7 +10,7 @@
 //!   read and incremented with a message round trip to PE 0 (`Counter` → `Victim`), so PE 0
 //!   becomes a hot spot as P grows.
 //!
-//! The synchronous rules ask only when a round starts (`on_round`): random shift
+//! The synchronous rules ask only when a round starts (`Polling::start_round`): random shift
 //! ([`super::random_shift`]) and poll-and-shuffle ([`super::poll_and_shuffle`]).
 //!
 //! Random choices come from a xoshiro256++ generator per PE, seeded from the run's seed and
@@ -100,7 +100,7 @@ impl Polling {
                 self.pe.send(0, Message::Counter);
                 return;
             }
-            // Round-based rules ask only when a round starts (`on_round`).
+            // Round-based rules ask only when a round starts (`Polling::start_round`).
             VictimRule::RandomShift { .. } | VictimRule::PollAndShuffle { .. } => return,
         };
         self.ask_pe(victim);
