@@ -1,7 +1,10 @@
-//! The command line's face of N-Queens: its subcommand's arguments and how they
-//! become an instance.
+//! The command line's face of N-Queens: its subcommand's arguments, how they become an
+//! instance, and what the instance tells the commands (its task, the published counts, its
+//! rayon peer).
 
 use super::NQueens;
+use crate::instance::{Instance, PeerVisitor};
+use crate::spec::{AppVisitor, Published};
 
 /// `treesplit run nqueens N`.
 pub struct App;
@@ -29,6 +32,82 @@ impl crate::app::App for App {
     ) -> Result<crate::AppSpec, String> {
         let Args { n } = crate::app::typed(args)?;
         NQueens::new(n)?;
-        Ok(crate::AppSpec::NQueens(n))
+        Ok(NQueensSpec(n).into())
+    }
+
+    fn rayon_depth(&self) -> Option<u32> {
+        Some(RAYON_DEPTH)
+    }
+
+    fn example(&self) -> &'static [&'static str] {
+        &["8"]
+    }
+}
+
+/// The rayon peer runs the first three rows in parallel by default.
+const RAYON_DEPTH: u32 = 3;
+
+/// An N-Queens instance: the board size n, checked.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NQueensSpec(pub u32);
+
+/// Solutions of N-Queens for n = 1..=20 (OEIS A000170).
+pub const NQUEENS_SOLUTIONS: [u64; 20] = [
+    1,
+    0,
+    0,
+    2,
+    10,
+    4,
+    40,
+    92,
+    352,
+    724,
+    2_680,
+    14_200,
+    73_712,
+    365_596,
+    2_279_184,
+    14_772_512,
+    95_815_104,
+    666_090_624,
+    4_968_057_848,
+    39_029_188_884,
+];
+
+/// The published N-Queens count for n, against `solutions`.
+pub fn published_nqueens(n: u32, solutions: u64) -> Option<Published> {
+    let expected = *NQUEENS_SOLUTIONS.get(n.checked_sub(1)? as usize)?;
+    Some(Published {
+        source: "OEIS A000170".into(),
+        value: expected.to_string(),
+        matches: expected == solutions,
+    })
+}
+
+impl Instance for NQueensSpec {
+    fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
+        let n = self.0;
+        visitor.visit(
+            move || NQueens::new(n).expect("a validated N-Queens instance"),
+            move |s| published_nqueens(n, *s),
+        )
+    }
+
+    fn cli_args(&self) -> String {
+        format!("nqueens {}", self.0)
+    }
+
+    /// ~6 ns per node.
+    fn default_delta_t(&self) -> u64 {
+        4096
+    }
+
+    fn visit_peer<V: PeerVisitor>(&self, visitor: V, rayon_depth: Option<u32>) -> Option<V::Out> {
+        let (n, depth) = (self.0, rayon_depth.unwrap_or(RAYON_DEPTH));
+        Some(visitor.visit(
+            move || NQueens::new(n).expect("a validated N-Queens instance"),
+            move || crate::rayon_peers::nqueens(n, depth),
+        ))
     }
 }

@@ -1,7 +1,10 @@
-//! The command line's face of UTS: its subcommand's arguments and how they
-//! become an instance.
+//! The command line's face of UTS: its subcommand's arguments, how they become an instance,
+//! and what the instance tells the commands (its task, the published node counts of the named
+//! trees, its rayon peer).
 
-use super::UtsParams;
+use super::{Uts, UtsParams};
+use crate::instance::{Instance, PeerVisitor};
+use crate::spec::{AppVisitor, Published};
 
 /// `treesplit run uts [TREE] [-t …]`.
 pub struct App;
@@ -71,6 +74,57 @@ impl crate::app::App for App {
         }
         let params = UtsParams::parse(&flags)?;
         params.check_size(given("max_units") || given("time_limit"))?;
-        Ok(crate::AppSpec::Uts(params))
+        Ok(params.into())
+    }
+
+    /// Every node parallel.
+    fn rayon_depth(&self) -> Option<u32> {
+        Some(u32::MAX)
+    }
+
+    fn example(&self) -> &'static [&'static str] {
+        &["T1-mini"]
+    }
+}
+
+/// The published node count of a named UTS tree, against `nodes`.
+pub fn published_uts(p: &UtsParams, nodes: u64) -> Option<Published> {
+    let (name, expected) = p.published_nodes()?;
+    Some(Published {
+        source: format!("UTS published node count of {name}"),
+        value: format!("{expected} nodes"),
+        matches: expected == nodes,
+    })
+}
+
+impl Instance for UtsParams {
+    fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
+        let p = *self;
+        visitor.visit(move || Uts::new(p), move |c| published_uts(&p, c.nodes))
+    }
+
+    fn cli_args(&self) -> String {
+        format!("uts {self}")
+    }
+
+    /// Names the trees that have a name.
+    fn describe(&self) -> String {
+        match self.published_nodes() {
+            Some((name, _)) => format!("uts {name} ({self})"),
+            None => format!("uts {self}"),
+        }
+    }
+
+    /// ~55 ns per node (one SHA-1).
+    fn default_delta_t(&self) -> u64 {
+        256
+    }
+
+    fn visit_peer<V: PeerVisitor>(&self, visitor: V, rayon_depth: Option<u32>) -> Option<V::Out> {
+        let (p, depth) = (*self, rayon_depth.unwrap_or(u32::MAX));
+        Some(visitor.visit(
+            move || Uts::new(p),
+            move || crate::rayon_peers::uts(&p, depth),
+        ))
     }
 }
