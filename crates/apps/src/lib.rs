@@ -22,7 +22,6 @@ pub mod nqueens;
 pub mod objective;
 pub mod optimal_schedule;
 pub mod puzzle15;
-pub mod rayon_peers;
 pub mod registry;
 pub mod spec;
 pub mod synthetic;

@@ -5,6 +5,7 @@
 use super::NQueens;
 use crate::instance::{Instance, PeerVisitor};
 use crate::spec::{AppVisitor, Published};
+use rayon::prelude::*;
 
 /// `treesplit run nqueens N`.
 pub struct App;
@@ -107,7 +108,48 @@ impl Instance for NQueensSpec {
         let (n, depth) = (self.0, rayon_depth.unwrap_or(RAYON_DEPTH));
         Some(visitor.visit(
             move || NQueens::new(n).expect("a validated N-Queens instance"),
-            move || crate::rayon_peers::nqueens(n, depth),
+            move || rayon_peer(n, depth),
         ))
     }
+}
+
+/// N-Queens with rayon: parallel iteration over the candidate positions of the first
+/// `par_depth` rows, sequential recursion below. Returns the number of solutions.
+pub fn rayon_peer(n: u32, par_depth: u32) -> u64 {
+    let full = (1u32 << n) - 1;
+    fn seq(full: u32, cols: u32, left: u32, right: u32) -> u64 {
+        if cols == full {
+            return 1;
+        }
+        let mut untried = full & !(cols | left | right);
+        let mut count = 0;
+        while untried != 0 {
+            let bit = untried & untried.wrapping_neg();
+            untried ^= bit;
+            count += seq(full, cols | bit, (left | bit) << 1, (right | bit) >> 1);
+        }
+        count
+    }
+    fn par(full: u32, cols: u32, left: u32, right: u32, depth: u32) -> u64 {
+        if depth == 0 || cols == full {
+            return seq(full, cols, left, right);
+        }
+        let untried = full & !(cols | left | right);
+        let bits: Vec<u32> = (0..32)
+            .map(|i| 1u32 << i)
+            .filter(|b| untried & b != 0)
+            .collect();
+        bits.into_par_iter()
+            .map(|bit| {
+                par(
+                    full,
+                    cols | bit,
+                    (left | bit) << 1,
+                    (right | bit) >> 1,
+                    depth - 1,
+                )
+            })
+            .sum()
+    }
+    par(full, 0, 0, 0, par_depth)
 }

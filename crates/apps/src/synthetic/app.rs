@@ -2,9 +2,10 @@
 //! they become an instance, and what the instance tells the commands (its task, its known total
 //! work, its rayon peer, its spin in the simulator).
 
-use super::{SplitRule, Synthetic, SyntheticParams};
+use super::{unit_value, SplitRule, Synthetic, SyntheticParams, SyntheticSum};
 use crate::instance::{Instance, PeerVisitor};
 use crate::spec::{AppVisitor, Published};
+use rayon::prelude::*;
 
 /// `treesplit run synthetic [--work W] [--alpha A] …`.
 pub struct App;
@@ -114,7 +115,19 @@ impl Instance for SyntheticParams {
         let p = *self;
         Some(visitor.visit(
             move || Synthetic::new(p).expect("validated synthetic parameters"),
-            move || crate::rayon_peers::synthetic(&p),
+            move || rayon_peer(&p),
         ))
+    }
+}
+
+/// The synthetic computation with rayon: a parallel sum over the unit indices.
+pub fn rayon_peer(p: &SyntheticParams) -> SyntheticSum {
+    let checksum = (0..p.work)
+        .into_par_iter()
+        .map(|i| unit_value(i, p.seed, p.spin))
+        .reduce(|| 0, u64::wrapping_add);
+    SyntheticSum {
+        units: p.work,
+        checksum,
     }
 }
