@@ -3,8 +3,7 @@
 //! an overflow or a hang is a bug.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use treesplit_apps::knapsack::Instance;
-use treesplit_apps::spec::index_optimum;
+use treesplit_apps::knapsack::{index_optimum, Instance};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

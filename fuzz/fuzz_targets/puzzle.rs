@@ -3,7 +3,7 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use treesplit_apps::puzzle15::{check_tiles, manhattan};
-use treesplit_apps::spec::PuzzleSpec;
+use treesplit_apps::puzzle15::PuzzleSpec;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&k, rest)) = data.split_first() else {

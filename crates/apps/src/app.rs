@@ -2,10 +2,11 @@
 //! [`App`] (its subcommand from its own clap `Args`, and how those arguments become an
 //! instance, an [`AppSpec`]); the [`registry`](crate::registry) lists them. What an instance
 //! cannot do (no single timeline, no checkpoints, no rayon peer, …) is a fact of the
-//! application, stated here as [`Refusal`]s in the command line's words, so that the command
-//! line turns them into errors without naming any application. Applications that run as a
-//! sequence of computations (IDA*, level-synchronous BFS) run their own loop on a [`Host`]
-//! machine, reporting through a [`Session`].
+//! application, stated as [`Refusal`]s in the command line's words by its
+//! [`Instance`](crate::instance::Instance), so that the command line turns them into errors
+//! without naming any application. Applications that run as a sequence of computations (IDA*,
+//! level-synchronous BFS) run their own loop on a [`Host`] machine, reporting through a
+//! [`Session`].
 
 use crate::AppSpec;
 use clap::{ArgMatches, Command};
@@ -41,6 +42,16 @@ pub trait App: Sync {
     /// The instance the arguments name, checked. `given` says whether the user gave the
     /// argument with this clap id anywhere on the command line (defaults do not count).
     fn parse(&self, args: &ArgMatches, given: &dyn Fn(&str) -> bool) -> Result<AppSpec, String>;
+
+    /// The default depth cut-off of the application's rayon peer (`--rayon-depth`), where its
+    /// peer has one.
+    fn rayon_depth(&self) -> Option<u32> {
+        None
+    }
+
+    /// The arguments of a small instance after the application's name, as words; `{data}`
+    /// stands for the test kit's data folder (the registry's tests parse every example).
+    fn example(&self) -> &'static [&'static str];
 }
 
 /// The arguments of one application's subcommand, typed: `Args` of the application parsed

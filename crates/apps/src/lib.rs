@@ -2,10 +2,12 @@
 //! UTS (Unbalanced Tree Search), synthetic α-splitting trees, knapsack and Golomb rulers
 //! (branch-and-bound), the 15-puzzle (IDA*), Mandelbrot, adaptive integration, BFS, the
 //! distributed hash table and task DAGs, plus idiomatic rayon versions of some for
-//! benchmarks. [`spec`] names each application with its parameters, as the command line and
-//! the lab choose them; [`app`] is the boundary to the command line (each application's
-//! arguments and what it tells the commands about itself, [`instance`]), and [`registry`]
-//! lists the applications, one line each.
+//! benchmarks. Each application lives in its module: its task, its [`App`] (the boundary to
+//! the command line: its arguments and how they become an instance) and its instance type,
+//! which answers what the commands ask of it ([`instance::Instance`]). [`registry`] lists the
+//! applications, one line each, and makes from them [`AppSpec`], any application's instance
+//! as the command line and the lab name it; [`spec`] and [`instance`] are the generic
+//! machinery and name no application.
 
 pub mod app;
 pub mod bfs;
@@ -20,7 +22,6 @@ pub mod nqueens;
 pub mod objective;
 pub mod optimal_schedule;
 pub mod puzzle15;
-pub mod rayon_peers;
 pub mod registry;
 pub mod spec;
 pub mod synthetic;

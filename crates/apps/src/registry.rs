@@ -1,27 +1,198 @@
-//! The applications the command line offers, one line each, in the order `--help` lists
-//! them. Adding an application means adding its module (with its [`App`]) and its line here,
-//! plus, while the commands run an instance through the typed [`crate::AppSpec`], its variant
-//! there and its arms in `spec.rs` (the task it runs) and `instance.rs` (what the commands ask
-//! of it).
+//! The applications the command line offers, one line each, in the order `--help` lists them.
+//!
+//! An application lives in its own module: its task (`mod.rs`), its [`App`] (`app.rs`: its
+//! clap arguments and how they become an instance) and its instance type, which implements
+//! [`Instance`] (the task it runs, its published answer, its default Δt, its refusals, …).
+//! Adding an application means adding that module and one line to `apps!` below:
+//!
+//! ```text
+//! apps! {
+//!     …
+//!     sudoku => Sudoku(SudokuSpec),   // crate::sudoku::app::App and crate::sudoku::SudokuSpec
+//! }
+//! ```
+//!
+//! From the lines, the macro makes [`APPS`] (every application's [`App`]), the enum
+//! [`AppSpec`] with one variant per instance type, its `From` impls (an application's parsing
+//! ends in `spec.into()`), and the methods that answer for whichever instance an `AppSpec`
+//! holds: the generic ones ([`AppSpec::visit`], [`AppSpec::visit_peer`],
+//! [`AppSpec::run_sequence`]) match on the variant and call the instance's own method, so
+//! every run reaches its concrete task type by static dispatch; the others go through
+//! `&dyn Instance` (`AppSpec` derefs to it), as the command line asks them a few times per
+//! command. An application whose computation the command line plans from its own arguments
+//! (a task DAG, [`Computation::Dag`](crate::app::Computation)) has no instance type: its line
+//! is its module alone.
 
-use crate::app::App;
+use crate::app::{App, Failed, Host, Session};
+use crate::instance::{Instance, PeerVisitor};
+use crate::spec::AppVisitor;
+use treesplit::Config;
 
-/// Every application.
-pub static APPS: &[&dyn App] = &[
-    &crate::nqueens::app::App,
-    &crate::uts::app::App,
-    &crate::knapsack::app::App,
-    &crate::golomb::app::App,
-    &crate::puzzle15::app::App,
-    &crate::hashtable::app::App,
-    &crate::mandelbrot::app::App,
-    &crate::integrate::app::App,
-    &crate::bfs::app::App,
-    &crate::dag::app::App,
-    &crate::synthetic::app::App,
-];
+/// The registry: `module => Variant(InstanceType)` for an application with an instance (its
+/// `App` is `crate::module::app::App`, its instance type `crate::module::InstanceType`), or
+/// `module` alone for one without.
+macro_rules! apps {
+    ($( $module:ident $( => $variant:ident($spec:ident) )? ),* $(,)?) => {
+        /// Every application, in the order `--help` lists them.
+        pub static APPS: &[&dyn App] = &[$( &crate::$module::app::App, )*];
+
+        /// One application instance, as the command line and the lab name it: the instance
+        /// type of one application of the registry.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AppSpec {
+            $( $(
+                #[doc = concat!("An instance of `", stringify!($module), "`.")]
+                $variant(crate::$module::$spec),
+            )? )*
+        }
+
+        $( $(
+            impl From<crate::$module::$spec> for AppSpec {
+                fn from(spec: crate::$module::$spec) -> Self {
+                    AppSpec::$variant(spec)
+                }
+            }
+        )? )*
+
+        impl AppSpec {
+            /// The application the instance belongs to.
+            pub fn app(&self) -> &'static dyn App {
+                match self {
+                    $( $( AppSpec::$variant(_) => &crate::$module::app::App, )? )*
+                }
+            }
+
+            /// The instance.
+            pub fn instance(&self) -> &(dyn Instance + 'static) {
+                match self {
+                    $( $( AppSpec::$variant(spec) => spec, )? )*
+                }
+            }
+
+            /// The instance, to adapt it.
+            pub fn instance_mut(&mut self) -> &mut (dyn Instance + 'static) {
+                match self {
+                    $( $( AppSpec::$variant(spec) => spec, )? )*
+                }
+            }
+
+            /// Hand the instance's task constructor and published-answer check to `visitor`
+            /// ([`Instance::visit`]).
+            pub fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
+                match self {
+                    $( $( AppSpec::$variant(spec) => spec.visit(visitor), )? )*
+                }
+            }
+
+            /// Hand the task and its idiomatic rayon peer to `visitor`, with `rayon_depth` or
+            /// the application's default cut-off ([`App::rayon_depth`]); `None` when the
+            /// application has no rayon peer.
+            pub fn visit_peer<V: PeerVisitor>(
+                &self,
+                visitor: V,
+                rayon_depth: Option<u32>,
+            ) -> Option<V::Out> {
+                let depth = rayon_depth.or(self.rayon_depth());
+                match self {
+                    $( $( AppSpec::$variant(spec) => spec.visit_peer(visitor, depth), )? )*
+                }
+            }
+
+            /// Run the instance's own loop on `machine` with `config` (see
+            /// [`Instance::runs_itself`]).
+            pub fn run_sequence<H: Host>(
+                &self,
+                machine: &H,
+                config: &Config,
+                session: &dyn Session,
+            ) -> Result<(), Failed> {
+                let ran = match self {
+                    $( $( AppSpec::$variant(spec) => spec.run_sequence(machine, config, session), )? )*
+                };
+                ran.unwrap_or_else(|| self.one_task())
+            }
+        }
+    };
+}
+
+apps! {
+    nqueens => NQueens(NQueensSpec),
+    uts => Uts(UtsParams),
+    knapsack => Knapsack(KnapsackFile),
+    golomb => Golomb(GolombSpec),
+    puzzle15 => Puzzle15(PuzzleSpec),
+    hashtable => Hashtable(HashtableSpec),
+    mandelbrot => Mandelbrot(MandelSpec),
+    integrate => Integrate(IntegrateParams),
+    bfs => Bfs(BfsSpec),
+    dag,
+    synthetic => Synthetic(SyntheticParams),
+}
+
+impl AppSpec {
+    /// The application's name on the command line.
+    pub fn name(&self) -> &'static str {
+        self.app().name()
+    }
+
+    /// The rayon peer's default depth cut-off (`--rayon-depth`), where it has one.
+    pub fn rayon_depth(&self) -> Option<u32> {
+        self.app().rayon_depth()
+    }
+
+    /// Run the instance's own loop sequentially (`run --sequential`; see
+    /// [`Instance::runs_itself`]).
+    pub fn run_sequence_sequential(&self, session: &dyn Session) -> Result<(), Failed> {
+        self.instance()
+            .run_sequence_sequential(session)
+            .unwrap_or_else(|| self.one_task())
+    }
+
+    /// The error of asking an instance that runs as one task to run its own loop.
+    fn one_task(&self) -> Result<(), Failed> {
+        Err(Failed::Run(format!("{} runs as one task", self.name())))
+    }
+}
+
+/// An `AppSpec` answers the questions of [`Instance`] for the instance it holds.
+impl std::ops::Deref for AppSpec {
+    type Target = dyn Instance;
+
+    fn deref(&self) -> &Self::Target {
+        self.instance()
+    }
+}
+
+impl std::ops::DerefMut for AppSpec {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        self.instance_mut()
+    }
+}
 
 /// The application named `name`.
 pub fn find(name: &str) -> Option<&'static dyn App> {
     APPS.iter().copied().find(|a| a.name() == name)
+}
+
+/// Why `--rayon-depth` is refused for applications whose rayon peer has no depth cut-off:
+/// it names those that have one.
+pub fn rayon_depth_why() -> String {
+    let names: Vec<&str> = APPS
+        .iter()
+        .filter(|a| a.rayon_depth().is_some())
+        .map(|a| a.name())
+        .collect();
+    format!(
+        "applies only to {} (the rayon peers with a depth cut-off)",
+        join_and(&names)
+    )
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_and(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
 }

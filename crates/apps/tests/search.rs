@@ -8,10 +8,9 @@
 use std::path::Path;
 use std::time::Duration;
 use treesplit::{run, run_sequential, simulate, Balancer, BalancerKind, Config, Jobs, SimConfig};
-use treesplit_apps::golomb::{is_golomb, Golomb};
-use treesplit_apps::knapsack::{Knapsack, Packing};
-use treesplit_apps::puzzle15::{ida_star, solves, IdaResult};
-use treesplit_apps::spec::{KnapsackFile, PuzzleSpec, GOLOMB_LENGTHS};
+use treesplit_apps::golomb::{is_golomb, Golomb, GOLOMB_LENGTHS};
+use treesplit_apps::knapsack::{Knapsack, KnapsackFile, Packing};
+use treesplit_apps::puzzle15::{ida_star, solves, IdaResult, PuzzleSpec};
 use treesplit_testkit::data;
 use treesplit_testkit::support::within;
 

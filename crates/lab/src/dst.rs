@@ -21,6 +21,7 @@ use treesplit::{
     run_sequential, Balancer, BalancerKind, Config, Jobs, Machine, PollingOptions, SimConfig,
     Simulator, Task,
 };
+use treesplit_apps::nqueens::NQueensSpec;
 use treesplit_apps::spec::{AppSpec, AppVisitor, Published};
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 use treesplit_apps::uts::UtsParams;
@@ -76,7 +77,7 @@ impl Case {
                 spin: 1,
                 seed: r.random_range(0..1000),
             }),
-            4..=6 => AppSpec::NQueens(r.random_range(6..=9)),
+            4..=6 => AppSpec::NQueens(NQueensSpec(r.random_range(6..=9))),
             _ => {
                 let name = ["default", "T1-mini", "T3-mini"][r.random_range(0..3)];
                 AppSpec::Uts(UtsParams::parse(&[name.to_string()]).expect("named tree"))

@@ -27,8 +27,8 @@ use treesplit::{
 use treesplit_apps::bfs::{level_bfs, sequential_bfs, Graph, LevelPiece};
 use treesplit_apps::hashtable::HashtableSpec;
 use treesplit_apps::integrate::{Integrand, IntegrateParams};
-use treesplit_apps::mandelbrot::MandelParams;
-use treesplit_apps::spec::{AppSpec, MandelSpec};
+use treesplit_apps::mandelbrot::{MandelParams, MandelSpec};
+use treesplit_apps::spec::AppSpec;
 
 /// True for the seeds whose DST case is a [`SystemCase`] rather than a tree [`Case`].
 pub fn is_system_seed(seed: u64) -> bool {

@@ -5,7 +5,7 @@
 use treesplit::machine::sim::Topology;
 use treesplit::machine::sim::{MessageLength, Routing};
 use treesplit::{Balancer, BalancerKind};
-use treesplit_apps::spec::KnapsackFile;
+use treesplit_apps::knapsack::KnapsackFile;
 use treesplit_lab::experiments::poll_shuffle::{
     adaptive_rows, knapsack_length_rows, knapsack_piece_bytes, machine, sync_rows,
 };

@@ -16,7 +16,10 @@ use std::fmt::{Debug, Display};
 use std::path::PathBuf;
 use treesplit::machine::sim::{Delay, Topology};
 use treesplit::{BalancerKind, Ended, Machine, SimReport, Task};
-use treesplit_apps::spec::{AppSpec, AppVisitor, KnapsackFile, Objective, Published};
+use treesplit_apps::golomb::GolombSpec;
+use treesplit_apps::knapsack::KnapsackFile;
+use treesplit_apps::nqueens::NQueensSpec;
+use treesplit_apps::spec::{AppSpec, AppVisitor, Objective, Published};
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 use treesplit_apps::uts::UtsParams;
 use treesplit_lab::dst::Case;
@@ -113,9 +116,9 @@ fn corpus() -> Vec<(String, Case)> {
             "uts",
             AppSpec::Uts(UtsParams::parse(&["T1-mini".to_string()]).expect("a named tree")),
         ),
-        ("nqueens", AppSpec::NQueens(8)),
+        ("nqueens", AppSpec::NQueens(NQueensSpec(8))),
         ("knapsack", AppSpec::Knapsack(knapsack)),
-        ("golomb", AppSpec::Golomb(6)),
+        ("golomb", AppSpec::Golomb(GolombSpec(6))),
     ];
     for (seed, base) in [2000u64, 2001, 2002, 2003, 2004, 2005]
         .iter()

@@ -74,6 +74,10 @@ impl crate::app::App for App {
             }
             _ => return Err("bfs needs an edge-list FILE or --rmat SCALE".into()),
         };
-        Ok(crate::AppSpec::Bfs(spec))
+        Ok(spec.into())
+    }
+
+    fn example(&self) -> &'static [&'static str] {
+        &["--rmat", "6", "--source", "3"]
     }
 }

@@ -1,11 +1,16 @@
 //! A BFS instance as the command line names it: where its graph comes from, the source
 //! vertex, and the graph itself, built on first use (an R-MAT graph is generated only once the
-//! command line has compared its memory estimate, [`BfsSpec::footprint`], with the machine's).
+//! command line has compared its memory estimate, [`Instance::footprint`], with the
+//! machine's). A BFS is a sequence of computations, one per level, which it runs by its own
+//! loop (`levels.rs`): it refuses what needs a single computation.
 
 use super::Graph;
-use crate::instance::Footprint;
+use crate::app::{Failed, Host, Refusal, Session, Use, LIMIT_FLAGS};
+use crate::instance::{Footprint, Instance, CHECKPOINT_FLAGS, TIMELINE_FLAGS};
+use crate::spec::AppVisitor;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
+use treesplit::Config;
 
 /// Where a BFS graph comes from.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,6 +81,117 @@ impl BfsSpec {
             GraphSource::File(_) => unreachable!("a graph file is read when the instance is made"),
         })
     }
+}
+
+const LIMITS: &str = "does not apply to bfs: its levels run one after another, each a computation of its own, and every run is checked against a sequential BFS";
+
+const RUN: &[Refusal] = &[
+    Refusal {
+        flags: &[("baseline", "--baseline"), ("trace", "--trace"), ("gantt", "--gantt")],
+        why: "does not apply to bfs: its levels are one computation each, so there is no single timeline or baseline (time `run bfs --sequential` or use `bench bfs`)",
+    },
+    Refusal {
+        flags: LIMIT_FLAGS,
+        why: LIMITS,
+    },
+    Refusal {
+        flags: CHECKPOINT_FLAGS,
+        why: "does not apply to bfs: its levels are one computation each (checkpoint an application with one tree search)",
+    },
+];
+
+const SIM: &[Refusal] = &[
+    Refusal {
+        flags: TIMELINE_FLAGS,
+        why: "does not apply to bfs: its levels are simulated one after another, so there is no single timeline",
+    },
+    Refusal {
+        flags: LIMIT_FLAGS,
+        why: LIMITS,
+    },
+];
+
+impl Instance for BfsSpec {
+    /// A BFS has no single task: the commands run it by its own loop
+    /// ([`Instance::runs_itself`]) and never visit it.
+    fn visit<V: AppVisitor>(&self, _visitor: V) -> V::Out {
+        unreachable!("bfs runs level by level: the commands run its own loop")
+    }
+
+    fn cli_args(&self) -> String {
+        match &self.input {
+            GraphSource::File(path) => {
+                format!("bfs {} --source {}", path.display(), self.source)
+            }
+            GraphSource::Rmat {
+                scale,
+                edge_factor,
+                seed,
+            } => format!(
+                "bfs --rmat {scale} --edge-factor {edge_factor} --graph-seed {seed} --source {}",
+                self.source
+            ),
+        }
+    }
+
+    /// ~3 ns per edge scanned.
+    fn default_delta_t(&self) -> u64 {
+        4096
+    }
+
+    fn refusals(&self, used: Use) -> &'static [Refusal] {
+        match used {
+            Use::Run => RUN,
+            Use::Sim => SIM,
+            _ => &[],
+        }
+    }
+
+    fn refuses(&self, used: Use) -> Option<&'static str> {
+        (used == Use::Fault).then_some("TREESPLIT_FAULT does not apply to bfs (its levels run no injected faults); use another application")
+    }
+
+    fn runs_itself(&self) -> bool {
+        true
+    }
+
+    fn run_sequence<H: Host>(
+        &self,
+        machine: &H,
+        config: &Config,
+        session: &dyn Session,
+    ) -> Option<Result<(), Failed>> {
+        Some(super::levels::run(
+            self,
+            &self.describe(),
+            machine,
+            config,
+            session,
+        ))
+    }
+
+    fn run_sequence_sequential(&self, session: &dyn Session) -> Option<Result<(), Failed>> {
+        Some(super::levels::run_sequential_bfs(
+            self,
+            &self.describe(),
+            session,
+        ))
+    }
+
+    fn bench_itself(
+        &self,
+        config: &Config,
+        repeat: usize,
+        session: &dyn Session,
+    ) -> Option<Result<(), Failed>> {
+        Some(super::levels::bench(
+            self,
+            &self.describe(),
+            config,
+            repeat,
+            session,
+        ))
+    }
 
     /// The memory a BFS of this instance takes at its peak, in bytes: generating an R-MAT
     /// graph of n vertices and m edges holds the vertex permutation (4 bytes a vertex), the
@@ -84,7 +200,7 @@ impl BfsSpec {
     /// distance arrays, the frontier, the visited set and the vertices a level finds (at
     /// most one per adjacency entry, 8 bytes an edge). Every PE of a process shares the
     /// graph and the levels, so P adds nothing.
-    pub fn footprint(&self) -> Footprint {
+    fn footprint(&self) -> Option<Footprint> {
         let (n, m, generated) = match self.input {
             GraphSource::Rmat {
                 scale, edge_factor, ..
@@ -96,7 +212,7 @@ impl BfsSpec {
         };
         let search = m.saturating_mul(16).saturating_add(n.saturating_mul(29));
         let generate = m.saturating_mul(16).saturating_add(n.saturating_mul(36));
-        Footprint {
+        Some(Footprint {
             bytes: if generated {
                 search.max(generate)
             } else {
@@ -115,6 +231,6 @@ impl BfsSpec {
             } else {
                 "use a smaller graph"
             },
-        }
+        })
     }
 }

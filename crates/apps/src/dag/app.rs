@@ -64,4 +64,8 @@ impl crate::app::App for App {
     ) -> Result<crate::AppSpec, String> {
         Err("a task DAG runs with `treesplit run dag` or `treesplit sim dag` only (its schedulers are not tree balancers)".into())
     }
+
+    fn example(&self) -> &'static [&'static str] {
+        &["--multiply", "2"]
+    }
 }

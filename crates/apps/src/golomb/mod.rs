@@ -276,3 +276,4 @@ mod tests {
 }
 
 pub mod app;
+pub use app::{published_golomb, GolombSpec, GOLOMB_LENGTHS};

@@ -39,7 +39,7 @@ impl crate::app::App for App {
     }
 
     /// The keys; q, P and the seed of generated keys are set once the machine is known
-    /// (`AppSpec::adapt`).
+    /// ([`crate::instance::Instance::adapt`]).
     fn parse(
         &self,
         args: &clap::ArgMatches,
@@ -69,6 +69,10 @@ impl crate::app::App for App {
             }
             _ => Err("hashtable needs --keys N or --file F".into()),
         }
-        .map(crate::AppSpec::Hashtable)
+        .map(crate::AppSpec::from)
+    }
+
+    fn example(&self) -> &'static [&'static str] {
+        &["--keys", "1000"]
     }
 }

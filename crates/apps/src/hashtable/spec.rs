@@ -1,15 +1,17 @@
 //! A hash table instance as the command line names it: where its keys come from, q buckets
 //! per PE and P, and the keys themselves (generated keys on first use, once the command line
-//! has compared the instance's memory estimate, [`HashtableSpec::footprint`], with the
-//! machine's), handed to a visitor as the task of its kind of keys.
+//! has compared the instance's memory estimate, [`Instance::footprint`], with the machine's),
+//! handed to a visitor as the task of its kind of keys. Its q (`--q`) and the seed of its keys
+//! (`--seed`) are its own parameters, set with P once the machine is known
+//! ([`Instance::adapt`]).
 
 use super::{dedup, generate, HashTable, Key, Text, MAX_BUCKETS};
-use crate::instance::Footprint;
+use crate::instance::{Footprint, Instance, Scattered};
+use crate::spec::{AppVisitor, Published};
+use std::sync::{Arc, OnceLock};
 
 /// The most key comparisons a run may take (about 2.8·10^14: days at a few ns each).
 pub const MAX_WORK: u64 = 1 << 48;
-use crate::spec::{AppVisitor, Published};
-use std::sync::{Arc, OnceLock};
 
 /// The keys of an instance, of one kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,9 +127,56 @@ impl HashtableSpec {
     pub fn alpha(&self) -> f64 {
         self.len() as f64 / self.buckets() as f64
     }
+}
+
+impl Instance for HashtableSpec {
+    /// The hash table of these keys (of their kind), checked against a sequential dedup.
+    fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
+        match self.keys() {
+            Keys::Numbers(keys) => visit_table(visitor, keys, self.buckets()),
+            Keys::Text(keys) => visit_table(visitor, keys, self.buckets()),
+        }
+    }
+
+    fn cli_args(&self) -> String {
+        match &self.source {
+            KeySource::Generated { n, seed } => {
+                format!("hashtable --keys {n} --q {} --seed {seed}", self.q)
+            }
+            KeySource::File(f) => format!("hashtable --file {} --q {}", f.display(), self.q),
+        }
+    }
+
+    /// With its table's size and load factor.
+    fn describe(&self) -> String {
+        format!(
+            "{} ({} keys in m = P·q = {} buckets, load factor α = {:.3})",
+            self.cli_args(),
+            self.len(),
+            self.buckets(),
+            self.alpha()
+        )
+    }
+
+    /// ~1-2 ns per key comparison.
+    fn default_delta_t(&self) -> u64 {
+        8192
+    }
+
+    fn takes_q(&self) -> bool {
+        true
+    }
+
+    fn scattered(&self) -> Option<Scattered> {
+        Some(Scattered {
+            items: self.len() as usize,
+            q: self.q,
+            alpha: self.alpha(),
+        })
+    }
 
     /// The subtable size q (`--q`, required), P (subtables) and the seed of generated keys.
-    pub fn adapt(&mut self, q: Option<u64>, pes: usize, seed: Option<u64>) -> Result<(), String> {
+    fn adapt(&mut self, q: Option<u64>, pes: usize, seed: Option<u64>) -> Result<(), String> {
         let q = q.ok_or("hashtable needs --q Q, the buckets per PE (subtable size; m = P·q)")?;
         if q == 0 {
             return Err("hashtable --q must be at least 1".into());
@@ -167,7 +216,7 @@ impl HashtableSpec {
     /// and 16 bytes a bucket; the chains of the P PEs, a word or a reference a key of the
     /// fullest bucket each; and the copy of a piece's keys as it is sent or measured, the keys
     /// and 8 bytes a bucket).
-    pub fn footprint(&self) -> Footprint {
+    fn footprint(&self) -> Option<Footprint> {
         let n = self.len();
         // Bytes of all keys and of one chain entry.
         let (held, chain_entry) = match self.source {
@@ -196,20 +245,11 @@ impl HashtableSpec {
             .saturating_mul(2)
             .saturating_add(m.saturating_mul(24))
             .saturating_add(chains);
-        Footprint {
+        Some(Footprint {
             bytes: held.saturating_add(check.max(build).max(run)),
             what: format!("{n} keys in m = {m} buckets"),
             smaller: "use fewer keys (--keys N, a shorter --file) or a smaller --q",
-        }
-    }
-
-    /// Hand the hash table of these keys (of their kind) and the check of its answer against
-    /// a sequential dedup to `visitor`.
-    pub fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
-        match self.keys() {
-            Keys::Numbers(keys) => visit_table(visitor, keys, self.buckets()),
-            Keys::Text(keys) => visit_table(visitor, keys, self.buckets()),
-        }
+        })
     }
 }
 

@@ -1,7 +1,10 @@
-//! The command line's face of adaptive integration: its subcommand's arguments and how they
-//! become an instance.
+//! The command line's face of adaptive integration: its subcommand's arguments, how they
+//! become an instance, and what the instance tells the commands (its task, checked against the
+//! integral's closed form).
 
-use super::{Integrand, IntegrateParams};
+use super::{Integrand, Integrate, IntegrateParams};
+use crate::instance::Instance;
+use crate::spec::{AppVisitor, Published};
 
 /// `treesplit run integrate [--f F] [--tol T] [--pieces N]`.
 pub struct App;
@@ -42,6 +45,44 @@ impl crate::app::App for App {
             pieces,
         };
         params.validate()?;
-        Ok(crate::AppSpec::Integrate(params))
+        Ok(params.into())
+    }
+
+    fn example(&self) -> &'static [&'static str] {
+        &["--f", "osc", "--tol", "1e-8"]
+    }
+}
+
+/// The closed form of an integral, against the value computed: within the tolerance.
+pub fn published_integral(p: &IntegrateParams, value: f64) -> Option<Published> {
+    let exact = p.f.exact();
+    Some(Published {
+        source: format!("closed form {}, within --tol {:e}", p.f.formula(), p.tol),
+        value: format!("{exact:.17e}"),
+        matches: (value - exact).abs() <= p.tol,
+    })
+}
+
+impl Instance for IntegrateParams {
+    fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
+        let p = *self;
+        visitor.visit(
+            move || Integrate::new(p).expect("validated integration parameters"),
+            move |r| published_integral(&p, r.value()),
+        )
+    }
+
+    fn cli_args(&self) -> String {
+        format!(
+            "integrate --f {} --tol {:e} --pieces {}",
+            self.f.name(),
+            self.tol,
+            self.pieces
+        )
+    }
+
+    /// ~10-20 ns per evaluation.
+    fn default_delta_t(&self) -> u64 {
+        1024
     }
 }

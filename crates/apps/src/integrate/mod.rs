@@ -579,3 +579,4 @@ mod tests {
 }
 
 pub mod app;
+pub use app::published_integral;

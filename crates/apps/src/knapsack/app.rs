@@ -1,6 +1,10 @@
-//! `treesplit run knapsack FILE`: the application's command-line face.
+//! `treesplit run knapsack FILE`: the application's command-line face, and what its instance
+//! tells the commands (its task, the published optimum, that it is a search, the absolute
+//! path its checkpoints name).
 
-use crate::spec::KnapsackFile;
+use super::{Knapsack, KnapsackFile};
+use crate::spec::{AppVisitor, Published};
+use std::sync::Arc;
 
 /// `treesplit run knapsack FILE`.
 pub struct App;
@@ -32,6 +36,55 @@ impl crate::app::App for App {
         _given: &dyn Fn(&str) -> bool,
     ) -> Result<crate::AppSpec, String> {
         let Args { file } = crate::app::typed(args)?;
-        Ok(crate::AppSpec::Knapsack(KnapsackFile::read(&file)?))
+        Ok(KnapsackFile::read(&file)?.into())
+    }
+
+    fn example(&self) -> &'static [&'static str] {
+        &["{data}/knapsack/f1_l-d_kp_10_269.txt"]
+    }
+}
+
+impl crate::instance::Instance for KnapsackFile {
+    fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
+        let (instance, optimum, name) = (
+            Arc::clone(&self.instance),
+            self.optimum,
+            self.path.display().to_string(),
+        );
+        visitor.visit(
+            move || Knapsack::new(Arc::clone(&instance)),
+            move |best| {
+                optimum.map(|o| Published {
+                    source: format!("published optimum of {name} (index.tsv)"),
+                    value: o.to_string(),
+                    matches: best.profit == o,
+                })
+            },
+        )
+    }
+
+    fn cli_args(&self) -> String {
+        format!("knapsack {}", self.path.display())
+    }
+
+    /// ~20 ns per node (a bound by binary search).
+    fn default_delta_t(&self) -> u64 {
+        1024
+    }
+
+    /// Branch-and-bound.
+    fn is_optimization(&self) -> bool {
+        true
+    }
+
+    /// The file by its absolute path.
+    fn checkpoint_words(&self) -> Vec<String> {
+        vec![
+            "knapsack".into(),
+            std::fs::canonicalize(&self.path)
+                .unwrap_or_else(|_| self.path.clone())
+                .display()
+                .to_string(),
+        ]
     }
 }

@@ -748,3 +748,6 @@ mod tests {
 }
 
 pub mod app;
+pub mod spec;
+
+pub use spec::{index_optimum, KnapsackFile};

@@ -1,7 +1,11 @@
-//! The command line's face of the Mandelbrot set: its subcommand's arguments and how they
-//! become an instance.
+//! The command line's face of the Mandelbrot set: its subcommand's arguments, how they become
+//! an instance, and what the instance tells the commands (its task, the count of points
+//! computed, its picture).
 
-use super::MandelParams;
+use super::{MandelParams, Mandelbrot};
+use crate::instance::{Instance, Picture};
+use crate::spec::{AppVisitor, Published};
+use std::path::PathBuf;
 
 /// `treesplit run mandelbrot [--n N] [--png FILE] …`.
 pub struct App;
@@ -77,9 +81,59 @@ impl crate::app::App for App {
                 ));
             }
         }
-        Ok(crate::AppSpec::Mandelbrot(crate::spec::MandelSpec {
-            params,
-            png,
-        }))
+        Ok(MandelSpec { params, png }.into())
+    }
+
+    fn example(&self) -> &'static [&'static str] {
+        &["--n", "64", "--max-iter", "100"]
+    }
+}
+
+/// A Mandelbrot run and where to draw it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MandelSpec {
+    /// The grid and t̂.
+    pub params: MandelParams,
+    /// Draw the set to this PNG file after the run.
+    pub png: Option<PathBuf>,
+}
+
+impl Instance for MandelSpec {
+    /// Checked by its count of points: every point computed once.
+    fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
+        let p = self.params;
+        visitor.visit(
+            move || Mandelbrot::new(p).expect("validated Mandelbrot parameters"),
+            move |c| {
+                Some(Published {
+                    source: "every point computed once".into(),
+                    value: format!("{} points", p.points()),
+                    matches: c.points == p.points(),
+                })
+            },
+        )
+    }
+
+    fn cli_args(&self) -> String {
+        let p = &self.params;
+        format!(
+            "mandelbrot --n {} --z0 {},{} --a0 {} --max-iter {}",
+            p.n, p.z0_re, p.z0_im, p.a0, p.max_iter
+        )
+    }
+
+    /// ~5 ns per step.
+    fn default_delta_t(&self) -> u64 {
+        2048
+    }
+
+    /// `--png`: the set drawn, computed again.
+    fn picture(&self) -> Option<Picture> {
+        let path = self.png.clone()?;
+        Some(Picture {
+            path,
+            side: self.params.n as u32,
+            pixels: super::picture(&self.params),
+        })
     }
 }

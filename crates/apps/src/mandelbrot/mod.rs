@@ -288,3 +288,4 @@ pub fn picture(params: &MandelParams) -> Vec<[u8; 3]> {
 }
 
 pub mod app;
+pub use app::MandelSpec;

@@ -1,6 +1,12 @@
-//! `treesplit run puzzle15 (--korf K | --tiles …)`: the application's command-line face.
+//! `treesplit run puzzle15 (--korf K | --tiles …)`: the application's command-line face, and
+//! what its instance tells the commands: its last iteration as a task with Korf's published
+//! answer, what it refuses (IDA* runs one computation per threshold), and its own loop.
 
-use crate::spec::PuzzleSpec;
+use super::{manhattan, solves, Puzzle15, PuzzleSpec};
+use crate::app::{Failed, Host, Refusal, Session, Use};
+use crate::instance::{Instance, CHECKPOINT_FLAGS, TIMELINE_FLAGS};
+use crate::spec::{AppVisitor, Published};
+use treesplit::Config;
 
 /// `treesplit run puzzle15`.
 pub struct App;
@@ -82,6 +88,127 @@ impl crate::app::App for App {
         };
         spec.complete_last_iteration = a.complete_last_iteration;
         spec.random_order = a.random_order;
-        Ok(crate::AppSpec::Puzzle15(spec))
+        Ok(spec.into())
+    }
+
+    fn example(&self) -> &'static [&'static str] {
+        &["--korf", "79"]
+    }
+}
+
+const RUN: &[Refusal] = &[
+    Refusal {
+        flags: &[("baseline", "--baseline")],
+        why: "does not apply to puzzle15 (IDA* runs one computation per threshold; time `run puzzle15 --sequential` separately)",
+    },
+    Refusal {
+        flags: TIMELINE_FLAGS,
+        why: "does not apply to puzzle15: IDA* runs one computation per threshold, so there is no single timeline",
+    },
+    Refusal {
+        flags: CHECKPOINT_FLAGS,
+        why: "does not apply to puzzle15: IDA* runs one computation per threshold (checkpoint an application with one tree search)",
+    },
+];
+
+const SIM: &[Refusal] = &[
+    Refusal {
+        flags: &[("gantt", "--gantt")],
+        why: "does not apply to puzzle15: IDA* simulates one computation per threshold, so there is no single timeline to draw",
+    },
+    Refusal {
+        flags: &[("trace", "--trace")],
+        why: "does not apply to puzzle15: IDA* simulates one computation per threshold, so there is no single timeline",
+    },
+];
+
+/// The instance is visited as its last iteration; `run` and `sim` run them all.
+impl Instance for PuzzleSpec {
+    fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
+        let s = self.clone();
+        let threshold = s.optimal.unwrap_or_else(|| manhattan(&s.tiles));
+        visitor.visit(
+            move || {
+                let root = Puzzle15::new(&s.tiles, threshold, !s.complete_last_iteration);
+                match s.random_order {
+                    Some(seed) => root.randomized(seed),
+                    None => root,
+                }
+            },
+            move |it| {
+                // The moves must solve the instance, in exactly the threshold's number of
+                // moves when the threshold is the published optimum.
+                let optimal = s.optimal?;
+                let value = it.solution.as_ref().map_or(0, |m| m.len());
+                Some(Published {
+                    source: "Korf (1985), the moves replayed on the instance".into(),
+                    value: format!("{optimal} moves"),
+                    matches: it
+                        .solution
+                        .as_ref()
+                        .is_some_and(|m| solves(&s.tiles, m) && value == optimal as usize),
+                })
+            },
+        )
+    }
+
+    fn cli_args(&self) -> String {
+        match self.korf {
+            Some(k) => format!("puzzle15 --korf {k}"),
+            None => format!(
+                "puzzle15 --tiles \"{}\"",
+                self.tiles
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+        }
+    }
+
+    /// ~10 ns per node generated.
+    fn default_delta_t(&self) -> u64 {
+        1024
+    }
+
+    /// An iteration that stops at its first solution may find another one as good.
+    fn is_optimization(&self) -> bool {
+        !self.complete_last_iteration
+    }
+
+    fn refusals(&self, used: Use) -> &'static [Refusal] {
+        match used {
+            Use::Run => RUN,
+            Use::Sim => SIM,
+            _ => &[],
+        }
+    }
+
+    fn refuses(&self, used: Use) -> Option<&'static str> {
+        (used == Use::Fault).then_some("TREESPLIT_FAULT does not apply to puzzle15 (IDA* runs no injected faults); use another application")
+    }
+
+    fn bench_measured(&self) -> String {
+        match self.optimal {
+            Some(o) => format!("the last IDA* iteration only (threshold {o}, the optimal length), not the iterations before it; `treesplit run puzzle15` times them all"),
+            None => format!("one IDA* iteration only, at threshold {} (the Manhattan distance; the optimal length of a --tiles board is not known in advance); `treesplit run puzzle15` times all iterations", manhattan(&self.tiles)),
+        }
+    }
+
+    fn runs_itself(&self) -> bool {
+        true
+    }
+
+    fn run_sequence<H: Host>(
+        &self,
+        machine: &H,
+        config: &Config,
+        session: &dyn Session,
+    ) -> Option<Result<(), Failed>> {
+        Some(super::search::run(self, machine, config, session))
+    }
+
+    fn run_sequence_sequential(&self, session: &dyn Session) -> Option<Result<(), Failed>> {
+        Some(super::search::run_sequential_ida(self, session))
     }
 }

@@ -102,7 +102,7 @@ pub struct Iteration {
 }
 
 /// An iteration's objective is its solution's length (the instance checks the moves: see
-/// the published answer of [`crate::AppSpec::Puzzle15`]).
+/// the published answer of [`PuzzleSpec`]).
 impl crate::objective::Objective for Iteration {
     fn objective(&self) -> Option<u64> {
         self.solution.as_ref().map(|s| s.len() as u64)
@@ -503,3 +503,6 @@ mod tests {
 
 pub mod app;
 pub mod search;
+pub mod spec;
+
+pub use spec::PuzzleSpec;

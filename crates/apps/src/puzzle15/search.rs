@@ -7,9 +7,10 @@
 //! iterations; in the default stop-at-first-solution mode on one PE (or `--sequential`), the
 //! count follows Korf's convention and is checked against the data file.
 
+use super::PuzzleSpec;
 use super::{manhattan, moves_string, solves, IdaResult, Iteration, Puzzle15};
 use crate::app::{resolve_jobs, Failed, Host, Session};
-use crate::spec::{Published, PuzzleSpec};
+use crate::spec::Published;
 use serde::Serialize;
 use treesplit::{run_sequential, Config, Ended, Limit};
 

@@ -1,7 +1,11 @@
-//! The command line's face of synthetic α-splitting trees: its subcommand's arguments and how they
-//! become an instance.
+//! The command line's face of synthetic α-splitting trees: its subcommand's arguments, how
+//! they become an instance, and what the instance tells the commands (its task, its known total
+//! work, its rayon peer, its spin in the simulator).
 
-use super::{SplitRule, SyntheticParams};
+use super::{unit_value, SplitRule, Synthetic, SyntheticParams, SyntheticSum};
+use crate::instance::{Instance, PeerVisitor};
+use crate::spec::{AppVisitor, Published};
+use rayon::prelude::*;
 
 /// `treesplit run synthetic [--work W] [--alpha A] …`.
 pub struct App;
@@ -54,6 +58,76 @@ impl crate::app::App for App {
             seed: a.tree_seed,
         };
         params.validate()?;
-        Ok(crate::AppSpec::Synthetic(params))
+        Ok(params.into())
+    }
+
+    fn example(&self) -> &'static [&'static str] {
+        &["--work", "100000", "--alpha", "0.25", "--tree-seed", "3"]
+    }
+}
+
+/// The known total work of a synthetic tree, against the units done.
+pub fn published_synthetic(p: &SyntheticParams, units: u64) -> Option<Published> {
+    Some(Published {
+        source: "known total work".into(),
+        value: format!("{} units", p.work),
+        matches: units == p.work,
+    })
+}
+
+impl Instance for SyntheticParams {
+    fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
+        let p = *self;
+        visitor.visit(
+            move || Synthetic::new(p).expect("validated synthetic parameters"),
+            move |s| published_synthetic(&p, s.units),
+        )
+    }
+
+    fn cli_args(&self) -> String {
+        format!(
+            "synthetic --work {} --alpha {} --atomic {} --split {} --spin {} --tree-seed {}",
+            self.work,
+            self.alpha,
+            self.atomic,
+            match self.rule {
+                SplitRule::Random => "random",
+                SplitRule::Adversarial => "adversarial",
+            },
+            self.spin,
+            self.seed
+        )
+    }
+
+    /// ~1.5 ns per mixer round.
+    fn default_delta_t(&self) -> u64 {
+        (8192 / u64::from(self.spin.max(1))).max(16)
+    }
+
+    /// Time is virtual: the tree spins once per unit unless the user set `--spin`.
+    fn for_simulator(&mut self, spin_given: bool) {
+        if !spin_given {
+            self.spin = 1;
+        }
+    }
+
+    fn visit_peer<V: PeerVisitor>(&self, visitor: V, _rayon_depth: Option<u32>) -> Option<V::Out> {
+        let p = *self;
+        Some(visitor.visit(
+            move || Synthetic::new(p).expect("validated synthetic parameters"),
+            move || rayon_peer(&p),
+        ))
+    }
+}
+
+/// The synthetic computation with rayon: a parallel sum over the unit indices.
+pub fn rayon_peer(p: &SyntheticParams) -> SyntheticSum {
+    let checksum = (0..p.work)
+        .into_par_iter()
+        .map(|i| unit_value(i, p.seed, p.spin))
+        .reduce(|| 0, u64::wrapping_add);
+    SyntheticSum {
+        units: p.work,
+        checksum,
     }
 }

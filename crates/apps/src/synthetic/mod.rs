@@ -195,3 +195,4 @@ impl Task for Synthetic {
 }
 
 pub mod app;
+pub use app::published_synthetic;

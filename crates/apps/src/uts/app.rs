@@ -1,7 +1,11 @@
-//! The command line's face of UTS: its subcommand's arguments and how they
-//! become an instance.
+//! The command line's face of UTS: its subcommand's arguments, how they become an instance,
+//! and what the instance tells the commands (its task, the published node counts of the named
+//! trees, its rayon peer).
 
-use super::UtsParams;
+use super::{num_children, Node, Uts, UtsCount, UtsParams};
+use crate::instance::{Instance, PeerVisitor};
+use crate::spec::{AppVisitor, Published};
+use rayon::prelude::*;
 
 /// `treesplit run uts [TREE] [-t …]`.
 pub struct App;
@@ -71,6 +75,94 @@ impl crate::app::App for App {
         }
         let params = UtsParams::parse(&flags)?;
         params.check_size(given("max_units") || given("time_limit"))?;
-        Ok(crate::AppSpec::Uts(params))
+        Ok(params.into())
     }
+
+    /// Every node parallel.
+    fn rayon_depth(&self) -> Option<u32> {
+        Some(u32::MAX)
+    }
+
+    fn example(&self) -> &'static [&'static str] {
+        &["T1-mini"]
+    }
+}
+
+/// The published node count of a named UTS tree, against `nodes`.
+pub fn published_uts(p: &UtsParams, nodes: u64) -> Option<Published> {
+    let (name, expected) = p.published_nodes()?;
+    Some(Published {
+        source: format!("UTS published node count of {name}"),
+        value: format!("{expected} nodes"),
+        matches: expected == nodes,
+    })
+}
+
+impl Instance for UtsParams {
+    fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
+        let p = *self;
+        visitor.visit(move || Uts::new(p), move |c| published_uts(&p, c.nodes))
+    }
+
+    fn cli_args(&self) -> String {
+        format!("uts {self}")
+    }
+
+    /// Names the trees that have a name.
+    fn describe(&self) -> String {
+        match self.published_nodes() {
+            Some((name, _)) => format!("uts {name} ({self})"),
+            None => format!("uts {self}"),
+        }
+    }
+
+    /// ~55 ns per node (one SHA-1).
+    fn default_delta_t(&self) -> u64 {
+        256
+    }
+
+    fn visit_peer<V: PeerVisitor>(&self, visitor: V, rayon_depth: Option<u32>) -> Option<V::Out> {
+        let (p, depth) = (*self, rayon_depth.unwrap_or(u32::MAX));
+        Some(visitor.visit(move || Uts::new(p), move || rayon_peer(&p, depth)))
+    }
+}
+
+/// UTS with rayon: the children of nodes above height `par_depth` are parallel iterators
+/// (rayon's adaptive splitting decides what actually runs in parallel); subtrees below are
+/// searched sequentially with an explicit stack. `par_depth = u32::MAX` makes every node
+/// parallel.
+pub fn rayon_peer(params: &UtsParams, par_depth: u32) -> UtsCount {
+    rayon_visit(params, Node::root(params.seed), par_depth)
+}
+
+fn rayon_visit(params: &UtsParams, node: Node, par_depth: u32) -> UtsCount {
+    if node.height() >= par_depth {
+        let mut stack = vec![node];
+        let mut count = UtsCount::default();
+        while let Some(node) = stack.pop() {
+            let n = num_children(params, &node);
+            count.nodes += 1;
+            count.leaves += u64::from(n == 0);
+            count.max_height = count.max_height.max(node.height());
+            stack.extend((0..n).map(|i| node.child(i)));
+        }
+        return count;
+    }
+    let n = num_children(params, &node);
+    let mut own = UtsCount {
+        nodes: 1,
+        leaves: u64::from(n == 0),
+        max_height: node.height(),
+    };
+    if n > 0 {
+        let sub = (0..n)
+            .into_par_iter()
+            .map(|i| rayon_visit(params, node.child(i), par_depth))
+            .reduce(UtsCount::default, |mut a, b| {
+                treesplit::Outcome::merge(&mut a, b);
+                a
+            });
+        treesplit::Outcome::merge(&mut own, sub);
+    }
+    own
 }

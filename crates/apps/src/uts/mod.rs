@@ -8,6 +8,7 @@
 pub mod params;
 pub mod rng;
 
+pub use app::published_uts;
 pub use params::{named, NamedTree, Shape, TreeType, UtsParams, NAMED_TREES};
 
 use serde::{Deserialize, Serialize};

@@ -529,7 +529,7 @@ fn bench_plan(b: BenchArgs, given: &Given, env: &Env) -> Result<BenchPlan, Failu
         rules::reject(
             given,
             &[("rayon_depth", "--rayon-depth")],
-            treesplit_apps::instance::RAYON_DEPTH_WHY,
+            &treesplit_apps::registry::rayon_depth_why(),
         )?;
     }
     if b.delta_t == Some(0) {
