@@ -63,30 +63,44 @@ impl<V: Any + Serialize> Exact for V {
     }
 }
 
+/// The simulator's run-ahead of a piece: up to `max` slices of `budget` units, while no
+/// incumbent improvement is flagged in `improved`.
+pub(crate) struct PlainRun<'a> {
+    /// Units per slice (Δt).
+    pub budget: u64,
+    /// The most slices.
+    pub max: u32,
+    /// Set when a slice improved the incumbent (that slice is not plain).
+    pub improved: &'a AtomicBool,
+}
+
+impl PlainRun<'_> {
+    /// Do `slice` while it is plain and fewer than `max` were, counting the plain ones in
+    /// `plain` (the first slice that is not plain is done too, and ends the loop).
+    #[inline(always)]
+    fn slices(&self, plain: &mut u32, mut slice: impl FnMut() -> Worked) {
+        while *plain < self.max {
+            let w = slice();
+            if w.units != self.budget || w.stop || w.empty || self.improved.load(Ordering::Relaxed)
+            {
+                return;
+            }
+            *plain += 1;
+        }
+    }
+}
+
 /// The virtual functions of a piece: every [`Task`] has them, and so do wrappers that work
 /// on pieces (the contract checks).
 pub(crate) trait Erased: Send + Exact {
     /// Work for at most `budget` units at `bench`.
     fn work(&mut self, budget: u64, bench: &mut Bench<'_>) -> Worked;
-    /// The simulator's run-ahead: up to `max` slices of `budget` units while each is *plain*
-    /// (it does its whole budget, leaves the task non-empty, asks for no stop, and leaves
-    /// `improved` unset), counting them in `plain`; the first slice that is not plain is done
-    /// too, and ends the loop. One call for all the slices: a task's own loop overrides this.
-    fn run_plain(
-        &mut self,
-        budget: u64,
-        max: u32,
-        bench: &mut Bench<'_>,
-        improved: &AtomicBool,
-        plain: &mut u32,
-    ) {
-        while *plain < max {
-            let w = self.work(budget, bench);
-            if w.units != budget || w.stop || w.empty || improved.load(Ordering::Relaxed) {
-                return;
-            }
-            *plain += 1;
-        }
+    /// The simulator's run-ahead: the slices of `run` while each is *plain* (it does its whole
+    /// budget, leaves the task non-empty, asks for no stop, and leaves `improved` unset),
+    /// counting them in `plain`; the first slice that is not plain is done too, and ends the
+    /// loop. One call for all the slices: a task's own loop overrides this.
+    fn run_plain(&mut self, run: &PlainRun<'_>, bench: &mut Bench<'_>, plain: &mut u32) {
+        run.slices(plain, || self.work(run.budget, bench));
     }
     /// `Task::split`.
     fn split(&mut self) -> Option<Piece>;
@@ -121,27 +135,17 @@ impl<T: Task> Erased for T {
             empty: Task::is_empty(self),
         }
     }
-    fn run_plain(
-        &mut self,
-        budget: u64,
-        max: u32,
-        bench: &mut Bench<'_>,
-        improved: &AtomicBool,
-        plain: &mut u32,
-    ) {
+    fn run_plain(&mut self, run: &PlainRun<'_>, bench: &mut Bench<'_>, plain: &mut u32) {
         let output = bench.output.downcast_mut::<T::Output>();
         let mut ctx = Context::new(output, bench.incumbent, bench.pe).with_goal(T::GOAL);
-        while *plain < max {
-            let units = Task::work(self, budget, &mut ctx);
-            if units != budget
-                || ctx.stop_requested()
-                || improved.load(Ordering::Relaxed)
-                || Task::is_empty(self)
-            {
-                return;
+        run.slices(plain, || {
+            let units = Task::work(self, run.budget, &mut ctx);
+            Worked {
+                units,
+                stop: ctx.stop_requested(),
+                empty: Task::is_empty(self),
             }
-            *plain += 1;
-        }
+        });
     }
     fn split(&mut self) -> Option<Piece> {
         Task::split(self).map(Piece::new)
@@ -190,18 +194,11 @@ impl Piece {
         self.0.work(budget, bench)
     }
 
-    /// The simulator's run-ahead: up to `max` slices of `budget` units at `bench` while each
-    /// is plain ([`Erased::run_plain`]), counted in `plain`, in one call.
+    /// The simulator's run-ahead: the slices of `run` at `bench` while each is plain
+    /// ([`Erased::run_plain`]), counted in `plain`, in one call.
     #[inline]
-    pub(crate) fn run_plain(
-        &mut self,
-        budget: u64,
-        max: u32,
-        bench: &mut Bench<'_>,
-        improved: &AtomicBool,
-        plain: &mut u32,
-    ) {
-        self.0.run_plain(budget, max, bench, improved, plain)
+    pub(crate) fn run_plain(&mut self, run: &PlainRun<'_>, bench: &mut Bench<'_>, plain: &mut u32) {
+        self.0.run_plain(run, bench, plain)
     }
 
     /// Hand part of what is left to a new piece (`Task::split`).

@@ -25,7 +25,7 @@
 use super::termination::{Local, Signal, Termination};
 use super::{tree, Costs, Message, PeCounters, PeId, Step};
 use crate::config::Config;
-use crate::piece::{Bench, Fresh, Piece, Yield};
+use crate::piece::{Bench, Fresh, Piece, PlainRun, Yield};
 use crate::task::Incumbent;
 use std::collections::VecDeque;
 
@@ -338,7 +338,12 @@ impl PeCore {
         let mut slices = 0;
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let bench = &mut self.bench(&tentative);
-            task.run_plain(budget, max, bench, &tentative.improved, &mut slices)
+            let run = PlainRun {
+                budget,
+                max,
+                improved: &tentative.improved,
+            };
+            task.run_plain(&run, bench, &mut slices)
         }));
         if slices < max {
             // Undo the slice that was not plain: back to the start and the plain slices again
@@ -390,7 +395,12 @@ impl PeCore {
     fn redo(&mut self, task: &mut Piece, budget: u64, n: u32, tentative: &Tentative<'_>) {
         let mut done = 0;
         let bench = &mut self.bench(tentative);
-        task.run_plain(budget, n, bench, &tentative.improved, &mut done);
+        let run = PlainRun {
+            budget,
+            max: n,
+            improved: &tentative.improved,
+        };
+        task.run_plain(&run, bench, &mut done);
         debug_assert_eq!(done, n, "the slices run ahead ran the same again");
     }
 
