@@ -44,7 +44,7 @@ fn local_synchronization_is_efficient() {
 #[test]
 fn knapsack_pieces_are_paths() {
     let k = KnapsackFile::read(&data::path("knapsack/knapPI_1_1000_1000_1.txt")).unwrap();
-    let b = knapsack_piece_bytes(k.instance, 50);
+    let b = knapsack_piece_bytes(k.instance.arc().clone(), 50);
     assert!(b.pieces >= 10, "{b:?}");
     assert!(b.before > 10_000.0, "{b:?}");
     assert!(b.after < 200.0, "{b:?}");
@@ -62,7 +62,7 @@ fn compact_pieces_send_fewer_bytes() {
         routing: Routing::Packet,
     });
     let rows = knapsack_length_rows(
-        &k.instance,
+        k.instance.arc(),
         64,
         &Balancer::new(BalancerKind::RandomPolling),
         &machine(Topology::Mesh2d),

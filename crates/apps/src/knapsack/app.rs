@@ -4,7 +4,6 @@
 
 use super::{Knapsack, KnapsackFile};
 use crate::spec::{AppVisitor, Published};
-use std::sync::Arc;
 
 /// `treesplit run knapsack FILE`.
 pub struct App;
@@ -47,12 +46,12 @@ impl crate::app::App for App {
 impl crate::instance::Instance for KnapsackFile {
     fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
         let (instance, optimum, name) = (
-            Arc::clone(&self.instance),
+            self.instance.clone(),
             self.optimum,
             self.path.display().to_string(),
         );
         visitor.visit(
-            move || Knapsack::new(Arc::clone(&instance)),
+            move || Knapsack::new(instance.clone()),
             move |best| {
                 optimum.map(|o| Published {
                     source: format!("published optimum of {name} (index.tsv)"),

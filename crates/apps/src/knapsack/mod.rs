@@ -426,8 +426,8 @@ fn replay_frames(inst: &Instance, prefix: &[bool], frames: &[u8]) -> Result<Vec<
 impl Knapsack {
     /// The whole search. Shares the instance in this process ([`treesplit::task::shared`]),
     /// so that pieces naming it by digest can arrive here.
-    pub fn new(instance: Arc<Instance>) -> Self {
-        let instance = Shared::from_arc(instance);
+    pub fn new(instance: impl Into<Shared<Instance>>) -> Self {
+        let instance = instance.into();
         let stack = if instance.is_empty() {
             vec![]
         } else {

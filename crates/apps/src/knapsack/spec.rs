@@ -4,15 +4,16 @@
 
 use super::Instance;
 use std::path::PathBuf;
-use std::sync::Arc;
+use treesplit::task::shared::Shared;
 
 /// A knapsack instance read from a file (compared by path).
 #[derive(Debug, Clone)]
 pub struct KnapsackFile {
     /// The file.
     pub path: PathBuf,
-    /// Its contents.
-    pub instance: Arc<Instance>,
+    /// Its contents, held in this process's table of shared instances while the file's
+    /// `KnapsackFile` lives, so that pieces naming it by digest can arrive here.
+    pub instance: Shared<Instance>,
     /// The published optimum, from `index.tsv` beside the file, where listed.
     pub optimum: Option<u64>,
 }
@@ -33,7 +34,7 @@ impl KnapsackFile {
                 .map_err(|e| format!("cannot read standard input: {e}"))?;
             return Ok(KnapsackFile {
                 path: path.to_path_buf(),
-                instance: shared(Instance::parse(&text, "<stdin>")?),
+                instance: Shared::new(Instance::parse(&text, "<stdin>")?),
                 optimum: None,
             });
         }
@@ -45,20 +46,13 @@ impl KnapsackFile {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(format!("cannot read {}: {e}", index.display())),
         };
-        let instance = shared(instance);
+        let instance = Shared::new(instance);
         Ok(KnapsackFile {
             path: path.to_path_buf(),
             instance,
             optimum,
         })
     }
-}
-
-/// `instance` held in this process's table of shared instances, so that pieces naming it by
-/// digest can arrive here (every process that reads the file holds it while the file's
-/// [`KnapsackFile`] lives).
-fn shared(instance: Instance) -> Arc<Instance> {
-    Arc::clone(treesplit::task::shared::Shared::from_arc(Arc::new(instance)).arc())
 }
 
 /// The optimum `index.tsv` (its text, named `file` in errors) lists for instance `name`:

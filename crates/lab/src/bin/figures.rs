@@ -146,7 +146,7 @@ fn knapsack_bytes() -> Result<(), Failure> {
         "knapPI_3_1000_1000_1.txt",
     ] {
         let k = knapsack(name)?;
-        let b = knapsack_piece_bytes(k.instance, 200);
+        let b = knapsack_piece_bytes(k.instance.arc().clone(), 200);
         println!(
             "{name}\t{}",
             serde_json::to_string(&b).expect("rows serialize")
@@ -194,8 +194,14 @@ fn knapsack_lengths() -> Result<(), Failure> {
         if !only.is_empty() && only != name {
             continue;
         }
-        let rows = knapsack_length_rows(&k.instance, 1024, balancer, &machine(topology), &lengths)
-            .map_err(Failure::Run)?;
+        let rows = knapsack_length_rows(
+            k.instance.arc(),
+            1024,
+            balancer,
+            &machine(topology),
+            &lengths,
+        )
+        .map_err(Failure::Run)?;
         if let Some(r) = rows.iter().find(|r| Some(r.profit) != k.optimum) {
             return Err(Failure::Wrong(format!(
                 "{name}: profit {}, the published optimum is {:?}",

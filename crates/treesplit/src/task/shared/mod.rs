@@ -135,6 +135,13 @@ impl<T: Content> Shared<T> {
     }
 }
 
+/// [`Shared::from_arc`].
+impl<T: Content> From<Arc<T>> for Shared<T> {
+    fn from(value: Arc<T>) -> Self {
+        Shared::from_arc(value)
+    }
+}
+
 impl<T: Content> Clone for Shared<T> {
     fn clone(&self) -> Self {
         Shared {
