@@ -69,10 +69,11 @@ pub fn reproduce(plan: &ReproducePlan) -> Result<(), Failure> {
             );
         }
         println!(
-            "{} PASS, {} FAIL, {} INCONCLUSIVE, {} not yet measured in {seconds:.1} s; report: {}",
+            "{} PASS, {} FAIL, {} INCONCLUSIVE, {} ANSWER, {} not yet measured in {seconds:.1} s; report: {}",
             counts.pass,
             counts.fail,
             counts.inconclusive,
+            counts.answer,
             counts.not_yet_measured,
             plan.dir.join("index.md").display()
         );

@@ -44,17 +44,21 @@ pub enum Verdict {
     Fail,
     /// The measurement cannot decide (the section says why).
     Inconclusive,
+    /// The claim is a question (an exercise): the section answers it with measurements
+    /// instead of a pass or a fail.
+    Answer,
     /// The experiment is not written yet (a hook, not silently left out).
     NotYetMeasured,
 }
 
 impl Verdict {
-    /// PASS, FAIL, INCONCLUSIVE or NOT YET MEASURED.
+    /// PASS, FAIL, INCONCLUSIVE, ANSWER or NOT YET MEASURED.
     pub fn label(self) -> &'static str {
         match self {
             Verdict::Pass => "PASS",
             Verdict::Fail => "FAIL",
             Verdict::Inconclusive => "INCONCLUSIVE",
+            Verdict::Answer => "ANSWER",
             Verdict::NotYetMeasured => "NOT YET MEASURED",
         }
     }
@@ -234,8 +238,16 @@ pub struct Experiment {
     pub id: &'static str,
     /// The paper (000 … 004) and where in it.
     pub source: &'static str,
-    /// The claim in one sentence.
+    /// The claim as the paper states it (quoted, or as close as plain text allows).
     pub claim: &'static str,
+    /// The premises the paper states for the claim (the model, the ranges of the parameters,
+    /// the assumptions of the proof).
+    pub premises: &'static str,
+    /// The model the claim is judged under: which machine (the simulator and its cost
+    /// model, the scatter model, a DAG schedule, the threads machine) with which settings.
+    pub model: &'static str,
+    /// Whether the experiment lies inside the premises, and where not, how and why.
+    pub inside: &'static str,
     /// The PASS/FAIL criterion, fixed before the run.
     pub criterion: &'static str,
     /// What explains a failure if it happens (model assumptions, finite size).
@@ -253,6 +265,12 @@ pub struct Section {
     pub source: String,
     /// The claim.
     pub claim: String,
+    /// The paper's premises for the claim.
+    pub premises: String,
+    /// The model the claim was judged under.
+    pub model: String,
+    /// Whether the experiment lies inside the premises.
+    pub inside: String,
     /// The criterion.
     pub criterion: String,
     /// The command that reproduces this section.
@@ -321,6 +339,9 @@ pub fn run(
             id: e.id.into(),
             source: e.source.into(),
             claim: e.claim.into(),
+            premises: e.premises.into(),
+            model: e.model.into(),
+            inside: e.inside.into(),
             criterion: e.criterion.into(),
             command: format!(
                 "treesplit reproduce{} --only {}",

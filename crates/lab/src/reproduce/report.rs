@@ -36,6 +36,8 @@ pub struct Counts {
     pub fail: usize,
     /// INCONCLUSIVE.
     pub inconclusive: usize,
+    /// ANSWER (an exercise's question answered with measurements).
+    pub answer: usize,
     /// NOT YET MEASURED.
     pub not_yet_measured: usize,
 }
@@ -48,10 +50,27 @@ pub fn counts(sections: &[Section]) -> Counts {
             Verdict::Pass => c.pass += 1,
             Verdict::Fail => c.fail += 1,
             Verdict::Inconclusive => c.inconclusive += 1,
+            Verdict::Answer => c.answer += 1,
             Verdict::NotYetMeasured => c.not_yet_measured += 1,
         }
     }
     c
+}
+
+impl Counts {
+    /// Claims with a verdict (PASS, FAIL, INCONCLUSIVE or ANSWER).
+    pub fn judged(&self) -> usize {
+        self.pass + self.fail + self.inconclusive + self.answer
+    }
+}
+
+/// The text, or a dash where a section leaves it empty.
+fn or_dash(s: &str) -> &str {
+    if s.is_empty() {
+        "—"
+    } else {
+        s
+    }
 }
 
 /// A number for a table: integers as such, others with 4 significant digits.
@@ -76,12 +95,14 @@ pub fn write(dir: &Path, sections: &[Section], quick: bool) -> Result<Counts, St
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let c = counts(sections);
     let mut md = String::new();
-    let judged = c.pass + c.fail + c.inconclusive;
+    let judged = c.judged();
     let _ = writeln!(
         md,
         "# treesplit reproduce{}: the papers' claims, measured\n\n\
          Written by `treesplit reproduce{}` (every number is also in `results.json`). \
-         {judged} claims judged: **{} PASS, {} FAIL, {} INCONCLUSIVE**; {} not yet measured. \
+         {judged} claims judged: **{} PASS, {} FAIL, {} INCONCLUSIVE, {} ANSWER**; {} not yet \
+         measured. Each section quotes the claim, names the paper's premises and the model it \
+         was judged under, and says whether the experiment lies inside those premises. \
          Each criterion is fixed in code (crates/lab/src/reproduce) before the run; simulator \
          numbers are the same bit for bit on every rerun of the command under a section. \
          Papers: 000 P. Sanders, *Asynchronous Random Polling Dynamic Load Balancing*; \
@@ -95,6 +116,7 @@ pub fn write(dir: &Path, sections: &[Section], quick: bool) -> Result<Counts, St
         c.pass,
         c.fail,
         c.inconclusive,
+        c.answer,
         c.not_yet_measured
     );
     let _ = writeln!(md, "| id | source | verdict |\n|---|---|---|");
@@ -112,6 +134,9 @@ pub fn write(dir: &Path, sections: &[Section], quick: bool) -> Result<Counts, St
         let f = &s.finding;
         let _ = writeln!(md, "\n## {}\n", s.id);
         let _ = writeln!(md, "**Claim** ({}): {}\n", s.source, s.claim);
+        let _ = writeln!(md, "**Premises:** {}\n", or_dash(&s.premises));
+        let _ = writeln!(md, "**Model:** {}\n", or_dash(&s.model));
+        let _ = writeln!(md, "**Inside the premises?** {}\n", or_dash(&s.inside));
         let _ = writeln!(md, "**Prediction:** {}\n", f.prediction);
         let _ = writeln!(
             md,
