@@ -4,5 +4,7 @@
 //! Example 2.1 is the real application (`treesplit_apps::hashtable`).
 
 pub mod adversary;
+pub mod convex;
+pub mod extreme;
 pub mod model;
 pub mod montecarlo;
