@@ -2,8 +2,10 @@
 //! placements at the proofs' constants (`tail.rs`); the smallest splitting depth h that
 //! balances an adversarially split α-splitting tree (one seed: the bound it is judged against,
 //! Theorem 4's, is deterministic), beside Theorem 4's x(α)·log n; §4.1's splitting overhead
-//! h·2^h/n, read as an exponent against the network diameter.
+//! h·2^h/n, read as an exponent against the network diameter; §5.2's comparison with random
+//! polling on three tree searches at P = 1024 (`apps.rs`).
 
+mod apps;
 mod tail;
 
 use super::{loglog_slope, Ctx, Experiment, Finding, Plot, Series, Table, Verdict};
@@ -305,6 +307,17 @@ pub(super) fn experiments() -> Vec<Experiment> {
             criterion: "PASS iff for every α with ≥ 3 measured n the log-log exponent of the splitting overhead h·2^h/n (from the smallest balancing h of the depth sweep) is within ±0.5 of the local exponent of n^(x−1)(log n)^(x+1) over the same n.",
             if_fail: "The smallest h moves in steps of 1, which doubles 2^h: over a 64× range of n the exponent is coarse.",
             run: crossover,
+        },
+        Experiment {
+            id: "004-sec5.2",
+            source: "paper 004, §5.2",
+            claim: "\"Randomized static load balancing has been implemented as one of the load balancers in the parallel tree search library PIGSeL. However, it cannot currently compete with the 'Random Polling' dynamic load balancing algorithm which achieves almost perfect speedup on a 1024-PE mesh-connected transputer system for quite small problem instances of irregular tree search problems like the knapsack problem, the 15-Puzzle and search for 'Golomb rulers'.\"",
+            premises: "§5.2: a report of measurements (ref. [21]) on a 1024-PE mesh of transputers with PIGSeL's implementations; instance sizes and machine constants are not given.",
+            model: "simulator, paper 000 §1.1's machine model stated in full: a 32 × 32 mesh, T_send = T_recv = 5 per message (T_send + T_recv = T_rout = 10: blocking messages), 1 time unit of latency per hop, T_split = 5, Δt = 10, no random delay; the library's random polling and random-static (Theorem 3's depth from the task's size estimates, Feistel permutation) at their defaults; efficiency = sequential work / (P·T_par), the answer checked against the sequential run.",
+            inside: "Partly: P = 1024 on a mesh as in the paper; the instances are ours (Golomb 10 marks, a 24-item knapsack, Korf's #57 — quick; Golomb 11, a 28-item knapsack, Korf's #46 — full; the knapsack is subset-sum-like, profit = weight with an odd capacity, so that branch-and-bound cannot stop early), the 15-puzzle as one complete IDA* iteration at the optimal bound, 1 (quick) or 2 (full) seeds; the transputers' constants are not known, so T_rout = 10 work units is a choice.",
+            criterion: "PASS iff on each of the three searches random polling is more efficient than randomized static and reaches efficiency ≥ 0.8; INCONCLUSIVE iff it is more efficient everywhere but below 0.8 somewhere (instances too small to show almost perfect speedup); FAIL iff randomized static is at least as efficient as random polling on some search.",
+            if_fail: "Randomized static competing with random polling would contradict the section's report for these applications (or show that the library's static depth is better than PIGSeL's was).",
+            run: apps::section52,
         },
     ]
 }
