@@ -140,6 +140,17 @@ pub(super) fn experiments() -> Vec<Experiment> {
             run: cor52,
         },
         Experiment {
+            id: "003-cor5.2-p",
+            source: "paper 003, Corollary 5.2 (i) and (ii)",
+            claim: "\"Under the assumptions of Corollary 5.1, we have, as p → ∞, (i) η → 1 if α^d q = ω(log^d p), (ii) η ≳ γ^d if α^d q ~ x^d log^d p for some x > 0\"",
+            premises: "§5: p PEs with q subproblems each (multiple assignment), the X_ij i.i.d. Poisson(α) with α fixed, c of degree d; q = q(p) grows with p; limits as p → ∞.",
+            model: "paper 003's load model computed exactly: a PE's load law as the q-fold convolution of c(X)'s law, E max over p i.i.d. PEs by (3.4) (crates/lab/src/scatter/model.rs). No machine.",
+            inside: "Inside: α = 1, d = 2 with c = X^(2) (Theorem 5.2's polynomial), q = ⌈ln³p⌉ for (i) and q = ⌈ln²p⌉ (x ≈ 1) for (ii), p = 2^4 … 2^12 (quick) or 2^16 (full); the limit itself lies beyond a finite sweep.",
+            criterion: "PASS iff with q = ⌈ln³p⌉ η rises strictly at every step of p, and with q = ⌈ln²p⌉ η is at least γ(x)^d at every p.",
+            if_fail: "η falling with q = ln³p, or below γ(x)^d with q = ln²p, would contradict the corollary (its (ii) is asymptotic: ≳).",
+            run: multiple::cor52_limit,
+        },
+        Experiment {
             id: "003-ex2.1",
             source: "paper 003, Example 2.1 with Corollary 5.2",
             claim: "\"For example, the distributed hash table in Example 2.1 works efficiently in parallel, provided that there are Ω(p log² p) items. The size of the subtable at each processor should be Ω(log² p) in order to keep the load factor α small.\"",

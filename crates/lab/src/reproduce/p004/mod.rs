@@ -1,4 +1,5 @@
-//! Paper 004 (randomized static load balancing): Theorems 2 and 3 as tail statistics over many
+//! Paper 004 (randomized static load balancing): Lemma 1's adversary against other size
+//! vectors (`lemma1.rs`); Theorems 2 and 3 as tail statistics over many
 //! placements at the proofs' constants (`tail.rs`); the smallest splitting depth h that
 //! balances an adversarially split α-splitting tree (one seed: the bound it is judged against,
 //! Theorem 4's, is deterministic), beside Theorem 4's x(α)·log n; §4.1's splitting overhead
@@ -6,6 +7,7 @@
 //! polling on three tree searches at P = 1024 (`apps.rs`).
 
 mod apps;
+mod lemma1;
 mod tail;
 
 use super::{loglog_slope, Ctx, Experiment, Finding, Plot, Series, Table, Verdict};
@@ -264,6 +266,17 @@ const LOADS_MODEL: &str = "simulator, random-static balancer (Fig. 1: 2^h jobs b
 /// Paper 004's experiments.
 pub(super) fn experiments() -> Vec<Experiment> {
     vec![
+        Experiment {
+            id: "004-lemma1",
+            source: "paper 004, Lemma 1",
+            claim: "\"An optimal strategy for the adversary is to assign the size s_max to exactly 1/s_max subproblems and the size 0 to all remaining subproblems.\" (The adversary's goal: to maximise E L_max.)",
+            premises: "§2: m ≥ n > 1 subproblems of total size 1, max size ≤ s_max ≤ 1/n with 1/s_max ∈ N, placed independently and uniformly at random; the adversary does not know the placement.",
+            model: "paper 004's abstract model (§2) by Monte Carlo with common random numbers: in each trial every subproblem goes to one random PE, the same for every size vector compared. No machine: the claim is about the loads.",
+            inside: "Inside: (n, m, 1/s_max) = (16, 256, 64) and (64, 1024, 256); four other admissible size vectors (all equal; 2/s_max halves; half the mass at s_max and the rest spread; pseudorandom sizes); 2·10^4 (quick) or 2·10^5 (full) placements. Optimality over all size vectors cannot be enumerated: the experiment tests it against these.",
+            criterion: "PASS iff for every other size vector and both (n, m), the paired mean E[L_max(Lemma 1) − L_max(other)] is not significantly negative (its mean plus its 95 % half-width is ≥ 0).",
+            if_fail: "A size vector with a significantly larger E L_max would contradict the lemma.",
+            run: lemma1::lemma1,
+        },
         Experiment {
             id: "004-thm2-tail",
             source: "paper 004, Theorem 2",

@@ -339,3 +339,43 @@ pub(super) fn thm3(ctx: &Ctx) -> Result<Finding, String> {
         remark: "α = 1/2 is left out: its leaves are all equal, so a permutation's blocks balance exactly. The system's runs are too costly for the ~4n seeds a tail of 1/n needs beyond n = 64; the model of the proof (the exact leaf sizes of the adversarial tree, placed independently at random) covers the larger n and smaller α.".into(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The constants of the proofs: 2(β+1)/ε² = 16 and (β+1)/h(ε) ≈ 18.48 for ε = 1/2, β = 1;
+    /// the depth solves (1−α)^h ≤ 1/(c n ln n) with the larger.
+    #[test]
+    fn the_proofs_constants() {
+        assert!((c_paper(1.0) - 16.0).abs() < 1e-12);
+        assert!((c_valid(1.0) - 18.484).abs() < 1e-3);
+        let h = proof_depth(0.4, 16, 1.0);
+        let bound = 1.0 / (c_valid(1.0) * 16.0 * 16f64.ln());
+        assert!(0.6f64.powi(h as i32) <= bound && 0.6f64.powi(h as i32 - 1) > bound);
+    }
+
+    /// The largest count lies between the average and all balls; one PE takes them all.
+    #[test]
+    fn a_multinomial_maximum_is_in_range() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        for _ in 0..100 {
+            let m = max_count(1000, 16, &mut rng);
+            assert!((63..=1000).contains(&m), "{m}");
+        }
+        assert_eq!(max_count(7, 1, &mut rng), 7);
+    }
+
+    /// The tree's leaves sum to the whole work, so the largest load is at least the
+    /// average; with α = 1/2 on one PE it is exactly the whole.
+    #[test]
+    fn the_tree_model_conserves_work() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        assert!((model_ratio(0.5, 1, 10, &mut rng) - 1.0).abs() < 1e-9);
+        assert!((model_ratio(0.3, 1, 12, &mut rng) - 1.0).abs() < 1e-9);
+        for _ in 0..20 {
+            let r = model_ratio(0.3, 16, 12, &mut rng);
+            assert!((1.0..=16.0).contains(&r), "{r}");
+        }
+    }
+}
