@@ -3,7 +3,7 @@
 //! all of this through `treesplit reproduce`, `treesplit dst`, `treesplit scatter` and
 //! `treesplit depth`.
 //!
-//! - [`reproduce`]: the catalogue of claims (one file per paper) and the report it writes;
+//! - [`reproduce`]: the catalogue of claims (one module per paper) and the report it writes;
 //! - [`experiments`]: the measurement sweeps behind the figures (the `figures` binary prints
 //!   their rows);
 //! - [`scatter`]: randomly scattered data and adversarial job sizes: models, numeric
