@@ -78,6 +78,22 @@ pub fn expected_max(alpha: f64, ln_p: f64, cost: Cost) -> Result<f64, String> {
     Ok(e)
 }
 
+/// P[max of P i.i.d. X ≤ n] = F(n)^P, X ~ Poisson(α), P = e^`ln_p`.
+pub fn max_cdf(alpha: f64, ln_p: f64, n: u64) -> f64 {
+    // ln S(n) = ln P[X > n], summed upwards until the terms are negligible.
+    let mut ln_s = f64::NEG_INFINITY;
+    let mut m = n + 1;
+    loop {
+        let t = ln_pmf(alpha, m);
+        ln_s = ln_add(ln_s, t);
+        if m as f64 > alpha && t < ln_s - 40.0 {
+            break;
+        }
+        m += 1;
+    }
+    1.0 - above(ln_s, ln_p)
+}
+
 /// η = c*(α) / E[max of P i.i.d. c(X)] (single assignment, q = 1), P = e^`ln_p`.
 pub fn eta(alpha: f64, ln_p: f64, cost: Cost) -> Result<f64, String> {
     Ok(cost.mean(alpha) / expected_max(alpha, ln_p, cost)?)
@@ -120,6 +136,19 @@ mod tests {
                 "α {alpha} d {d} P {p}: {a} vs {b}"
             );
         }
+    }
+
+    /// The law of the maximum: P = 1 is the Poisson CDF itself; more copies push it up.
+    #[test]
+    fn the_maximum_s_law() {
+        let cdf2: f64 = (0..=2).map(|k| (ln_pmf(2.0, k)).exp()).sum();
+        assert!((max_cdf(2.0, 0.0, 2) - cdf2).abs() < 1e-12);
+        let p16 = max_cdf(2.0, 16f64.ln(), 2);
+        assert!(
+            (p16 - cdf2.powi(16)).abs() < 1e-12,
+            "{p16} vs {}",
+            cdf2.powi(16)
+        );
     }
 
     /// P = 1: the maximum of one copy is its mean.

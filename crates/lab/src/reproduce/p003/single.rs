@@ -337,3 +337,103 @@ pub(super) fn cor31_x(ctx: &Ctx) -> Result<Finding, String> {
         remark: String::new(),
     })
 }
+
+/// A named α as a function of ln P.
+type Rule = (&'static str, fn(f64) -> f64);
+
+/// Theorem 3.1's last statement: for α = ω(log P), (max c(X) − c(α))/(c′(α)√(2α ln P)) → 1
+/// in probability; with c(X) = X, P[√κ₀ < (max X − α)/√(2α ln P) < √κ₁] → 1 for every
+/// 0 < κ₀ < 1 < κ₁, computed exactly from F(n)^P.
+pub(super) fn thm31_in_probability(ctx: &Ctx) -> Result<Finding, String> {
+    let (lo_k, hi_k) = (0.9f64, 1.1f64);
+    const LN2: f64 = std::f64::consts::LN_2;
+    let rules: [Rule; 2] = [
+        ("α = ln²P", |l: f64| l * l),
+        ("α = ln P · ln ln P", |l: f64| l * l.ln()),
+    ];
+    let lnps: Vec<f64> = sweep(ctx)
+        .into_iter()
+        .filter(|l| (16.0 * LN2 - 1e-9..=1024.0 * LN2 + 1e-9).contains(l))
+        .collect();
+    let mut table = Table::new(&[
+        "P",
+        "rule",
+        "α",
+        "√(2α ln P)",
+        "P[0.9 < (max X − α)/√(2α ln P) < 1.1]",
+    ]);
+    let mut series = Vec::new();
+    let mut ok = true;
+    let mut words = Vec::new();
+    for (name, rule) in rules {
+        let mut pts = Vec::new();
+        for &lnp in &lnps {
+            let a = rule(lnp);
+            let w = (2.0 * a * lnp).sqrt();
+            let (lo, hi) = (a + lo_k * w, a + hi_k * w);
+            // lo < max < hi for the integer max: max ≤ ⌈hi⌉ − 1 and max > ⌊lo⌋.
+            let pr = extreme::max_cdf(a, lnp, hi.ceil() as u64 - 1)
+                - extreme::max_cdf(a, lnp, lo.floor() as u64);
+            pts.push((lnp, pr));
+            table.row(vec![
+                p_label(lnp).into(),
+                name.into(),
+                a.into(),
+                w.into(),
+                pr.into(),
+            ]);
+        }
+        let rising = pts.windows(2).all(|w| w[1].1 >= w[0].1 - 1e-12);
+        let end = pts[pts.len() - 1].1;
+        ok &= rising && end >= 0.99;
+        words.push(format!(
+            "{name}: from {:.4} at P = 2^16 to {end:.6} at P = 2^1024 ({})",
+            pts[0].1,
+            if rising { "rising" } else { "not rising" }
+        ));
+        series.push(Series::points(name, pts));
+    }
+    // Monte Carlo at P = 4096, α = ln²P: the fraction of maxima in the window.
+    let p = 4096u64;
+    let lnp = (p as f64).ln();
+    let a = lnp * lnp;
+    let w = (2.0 * a * lnp).sqrt();
+    let n = ctx.pick(400, 4000);
+    let pt = Point {
+        alpha: a,
+        q: 1,
+        pes: p,
+        cost: Cost::Power(1),
+        assignment: Assignment::Multiple,
+    };
+    let hits = trials(&pt, n, 77)
+        .iter()
+        .filter(|t| t.max > a + lo_k * w && t.max < a + hi_k * w)
+        .count() as f64;
+    let frac = hits / n as f64;
+    let exact = extreme::max_cdf(a, lnp, (a + hi_k * w).ceil() as u64 - 1)
+        - extreme::max_cdf(a, lnp, (a + lo_k * w).floor() as u64);
+    let se = (exact * (1.0 - exact) / n as f64)
+        .sqrt()
+        .max(1.0 / n as f64);
+    let agrees = (frac - exact).abs() <= 3.0 * se;
+    ok &= agrees;
+    Ok(Finding {
+        prediction: "α = ω(log P), c(X) = X: max X − α ~ √(2α ln P) in probability, so P[√κ₀ < (max X − α)/√(2α ln P) < √κ₁] → 1 for √κ₀ = 0.9, √κ₁ = 1.1".into(),
+        measured: format!(
+            "{}; Monte Carlo at P = 4096, α = ln²P: {frac:.4} of {n} maxima in the window against the exact {exact:.4}{}",
+            words.join("; "),
+            if agrees { "" } else { " (DISAGREE)" }
+        ),
+        table,
+        plot: Some(Plot {
+            x: "ln P".into(),
+            y: "P[0.9 < ratio < 1.1]".into(),
+            log_x: true,
+            log_y: false,
+            series,
+        }),
+        verdict: Verdict::of(ok),
+        remark: "Exact: P[max ≤ n] = F(n)^P with the Poisson tail in log space, so P can exceed any machine.".into(),
+    })
+}
