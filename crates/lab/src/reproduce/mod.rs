@@ -1,11 +1,12 @@
 //! `treesplit reproduce`: the papers' measurable claims, each measured and judged.
 //!
-//! The catalogue ([`catalogue`]) holds one [`Experiment`] per claim: the claim in one sentence
-//! with its source, the criterion fixed in code before the run, and a plain function over the
-//! library (the simulator, the scatter model, the DAG schedulers) that computes the prediction,
-//! measures, and judges. `report.rs` writes the sections as markdown, JSON and SVG plots. One
-//! file per paper (`p000.rs` … `p004.rs`). Everything is seeded: the simulator's numbers are
-//! the same bit for bit on every rerun.
+//! The catalogue ([`catalogue`]) holds one [`Experiment`] per claim: the claim as the paper
+//! states it with its source, the paper's premises, the model it is judged under and whether
+//! the experiment lies inside the premises, the criterion fixed in code before the run, and a
+//! plain function over the library (the simulator, the scatter model, the DAG schedulers) that
+//! computes the prediction, measures, and judges. `report.rs` writes the sections as markdown,
+//! JSON and SVG plots. One module per paper (`p000` … `p004`). Everything is seeded: the
+//! simulator's numbers are the same bit for bit on every rerun.
 
 mod p000;
 mod p001;
