@@ -32,6 +32,7 @@
 //! are not subproblems and are not followed.
 
 use crate::driver::Envelope;
+use crate::protocol::termination::Signal;
 use crate::protocol::{Message, PeId};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -120,7 +121,14 @@ pub struct ProofReport {
     pub critical_messages: u64,
     /// The most communications on the lineage of any piece.
     pub max_lineage_messages: u64,
+    /// When PE 0 detected termination (decided that all work was done): the end of T_par
+    /// as paper 000 counts it, before the results are collected (0 on one PE).
+    pub termination_detected: u64,
 }
+
+/// How many of a PE's latest split times the probe keeps: more than a PE makes while its
+/// own time runs ahead of the events (one poll's worth).
+const RECENT_SPLITS: usize = 64;
 
 /// A request in a victim's queue.
 #[derive(Clone, Copy)]
@@ -158,6 +166,8 @@ pub(super) struct Probe {
     unanswered: Vec<u32>,
     waiting_since: Vec<u64>,
     splits: Vec<u64>,
+    /// The times of each PE's latest splits (see [`Probe::request_arrived`]).
+    recent_splits: Vec<VecDeque<u64>>,
     /// The lineage messages of each PE's piece, and of the pieces in flight to each PE.
     lineage: Vec<u64>,
     in_flight: Vec<VecDeque<(PeId, u64)>>,
@@ -175,6 +185,7 @@ pub(super) struct Probe {
     dead_batch: u64,
     last_work: (u64, u64),
     max_lineage: u64,
+    detected: Option<u64>,
 }
 
 impl Probe {
@@ -192,6 +203,7 @@ impl Probe {
             unanswered: vec![0; p],
             waiting_since: vec![0; p],
             splits: vec![0; p],
+            recent_splits: vec![VecDeque::new(); p],
             lineage: vec![0; p],
             in_flight: vec![VecDeque::new(); p],
             level_end: Vec::new(),
@@ -207,18 +219,29 @@ impl Probe {
             dead_batch: 0,
             last_work: (0, 0),
             max_lineage: 0,
+            detected: None,
         }
     }
 
     /// A request reached PE `to`'s queue at `at` (a PE that has not finished).
+    ///
+    /// The engine handles events in time order, but a PE's own time runs ahead of them while
+    /// it is driven: a request that arrived at `at` may be seen after the PE, at a later time
+    /// of its own, already answered others and split. Those splits do not count as made
+    /// before the arrival, and an answer sent after `at` counts as one this request saw.
     pub(super) fn request_arrived(&mut self, to: PeId, at: u64) {
         self.request_arrived.push(at);
+        let later = self.recent_splits[to]
+            .iter()
+            .rev()
+            .take_while(|&&t| t > at)
+            .count() as u64;
         self.arrivals[to].push_back(Arrival {
             at,
-            splits: self.splits[to],
+            splits: self.splits[to] - later,
         });
         if self.unanswered[to] == 0 {
-            self.waiting_since[to] = at;
+            self.waiting_since[to] = self.waiting_since[to].max(at);
         }
         self.unanswered[to] += 1;
     }
@@ -264,6 +287,9 @@ impl Probe {
                     out.answered = true;
                 }
             }
+            Message::Termination(Signal::Finish) if i == 0 && self.detected.is_none() => {
+                self.detected = Some(now.saturating_sub(self.t_send));
+            }
             _ => {}
         }
     }
@@ -305,6 +331,11 @@ impl Probe {
     /// `ended`: the smallest generation of a subproblem that ceased to exist.
     pub(super) fn handled(&mut self, i: PeId, splits: u64, ended: Option<u32>, now: u64) {
         if splits > 0 {
+            let recent = &mut self.recent_splits[i];
+            if recent.len() == RECENT_SPLITS {
+                recent.pop_front();
+            }
+            recent.push_back(now);
             self.splits[i] += splits;
             self.split_at.push(now);
             self.lineage[i] += splits;
@@ -382,6 +413,7 @@ impl Probe {
             last_work_end: self.last_work.0,
             critical_messages: self.last_work.1,
             max_lineage_messages: self.max_lineage,
+            termination_detected: self.detected.unwrap_or(0),
         }
     }
 
