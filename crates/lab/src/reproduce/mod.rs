@@ -4,7 +4,7 @@
 //! with its source, the criterion fixed in code before the run, and a plain function over the
 //! library (the simulator, the scatter model, the DAG schedulers) that computes the prediction,
 //! measures, and judges. `report.rs` writes the sections as markdown, JSON and SVG plots. One
-//! file per paper (`p000.rs` … `p004.rs`). Everything is seeded: the simulator's numbers are
+//! module per paper (`p000/` … `p004.rs`). Everything is seeded: the simulator's numbers are
 //! the same bit for bit on every rerun.
 
 mod p000;

@@ -191,8 +191,35 @@ pub(super) fn thm2_tail(ctx: &Ctx) -> Result<Finding, String> {
         table,
         plot: Some(plot),
         verdict: Verdict::of(worst <= bound),
-        remark: String::new(),
+        remark: median_trend(&points, "trim 1"),
     })
+}
+
+/// How the median of L/X moves with P (W/P fixed): a constant bound needs it to level off.
+fn median_trend(points: &[Point], label: &str) -> String {
+    let medians: Vec<(usize, f64)> = points
+        .iter()
+        .filter(|pt| pt.setup.label == label)
+        .map(|pt| {
+            let x = pt.setup.predictor();
+            (pt.setup.p, quantile(&pt.each(|r| r.lower / x), 0.5))
+        })
+        .collect();
+    let steps: Vec<f64> = medians.windows(2).map(|w| w[1].1 - w[0].1).collect();
+    let shrinking = steps.windows(2).all(|w| w[1] < w[0]);
+    format!(
+        "The median of L/X at fixed W/P: {}; the steps between successive P {}.",
+        medians
+            .iter()
+            .map(|(p, m)| format!("{m:.2} at P = {p}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        if shrinking {
+            "shrink (it levels off, as a constant bound needs)"
+        } else {
+            "do not shrink at every P (the largest P measured cannot show that it levels off)"
+        }
+    )
 }
 
 pub(super) fn thm2_trim(ctx: &Ctx) -> Result<Finding, String> {
