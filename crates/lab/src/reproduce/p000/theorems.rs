@@ -215,7 +215,7 @@ fn median_trend(points: &[Point], label: &str) -> String {
             .collect::<Vec<_>>()
             .join(", "),
         if shrinking {
-            "shrink (it levels off, as a constant bound needs)"
+            "shrink: consistent with a constant bound, though P up to this size cannot rule out a slowly growing one"
         } else {
             "do not shrink at every P (the largest P measured cannot show that it levels off)"
         }
