@@ -471,6 +471,10 @@ pub struct SimMachine {
     /// With --byte-time: packet routing (hops × size) or cut-through (hops + size).
     #[arg(long, global = true, value_parser = parse_name::<treesplit::machine::sim::Routing>)]
     pub routing: Option<treesplit::machine::sim::Routing>,
+    /// Measure what the proof of paper 000's Theorem 1 rests on (request costs, dead times,
+    /// generation levels, the finishing phase): the JSON report's `proof` block.
+    #[arg(long, global = true)]
+    pub proof: bool,
 }
 
 #[derive(Debug, Args)]

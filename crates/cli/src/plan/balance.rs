@@ -200,6 +200,7 @@ pub(super) fn sim_machine(
             .map_err(|e| Failure::input(format!("--slow: {e}")))?,
         slow_links: parse_pe_list(&o.slow_links, "slow link")
             .map_err(|e| Failure::input(format!("--slow-links: {e}")))?,
+        proof: o.proof,
         ..SimConfig::default()
     };
     if !(0.0..=1.0).contains(&o.empty_splits) {

@@ -178,6 +178,11 @@ pub(crate) struct Costs {
     /// cutting a bag (`assignment::cutter`), on copies whose work another PE is credited with,
     /// or outside a slice (a master cutting the jobs it hands out).
     pub cut_work: u64,
+    /// The smallest generation of a subproblem that ceased to exist: split into two of the
+    /// next generation, or worked to its end (the simulator's proof probe times paper 000's
+    /// generation levels by it; at most one split or end per message or slice, so the
+    /// smallest loses nothing the levels need).
+    pub ended: Option<u32>,
 }
 
 /// When the driver reads the machine's clock for a protocol ([`Protocol::clock`]). Time is

@@ -187,6 +187,12 @@ impl PeCore {
         self.counters.max_generation = self.counters.max_generation.max(generation);
     }
 
+    /// A subproblem of generation `generation` ceased to exist here: it was split (its parts
+    /// are of the next generation) or worked to its end.
+    pub(crate) fn generation_ended(&mut self, generation: u32) {
+        self.costs.ended = Some(self.costs.ended.map_or(generation, |g| g.min(generation)));
+    }
+
     /// Count `n` splits of this PE's tasks and charge them as costs.
     pub(crate) fn count_splits(&mut self, n: u64) {
         self.counters.splits += n;

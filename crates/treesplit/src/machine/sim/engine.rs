@@ -174,6 +174,9 @@ impl Engine<'_> {
                         .filter(|(_, e, _)| matches!(e, Envelope::Protocol(Message::Request)))
                         .count();
                     self.world.request_queue.add(requests as u64);
+                    if let Some(probe) = &mut self.world.proof {
+                        probe.request_arrived(to, time);
+                    }
                 }
                 self.arrive(time, from, to, envelope, bound)
             }

@@ -45,6 +45,7 @@ mod events;
 mod huge_pages;
 pub mod memory;
 pub mod network;
+mod proof;
 mod queue;
 mod report;
 mod world;
@@ -52,6 +53,7 @@ mod world;
 pub use crate::protocol::polling::embedding;
 pub use memory::{estimate_memory, MemoryEstimate};
 pub use network::{Delay, MessageLength, Network, Routing, Topology};
+pub use proof::{Level, ProofReport, Summary};
 pub use report::{RequestQueue, SimReport, Theorem1};
 
 use super::run::{self, Backend, Gather, Ran, Start};
@@ -105,6 +107,10 @@ pub struct SimConfig {
     /// packet or cut-through routing. None (the default): sizes cost nothing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub length: Option<MessageLength>,
+    /// Measure what the proof of paper 000's Theorem 1 rests on (`proof.rs`; the report's
+    /// `proof`). Off by default.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub proof: bool,
 }
 
 impl Default for SimConfig {
@@ -122,6 +128,7 @@ impl Default for SimConfig {
             timeline_limit: 512,
             max_events: 20_000_000_000,
             length: None,
+            proof: false,
         }
     }
 }
@@ -293,6 +300,17 @@ impl Backend for SimConfig {
                 started: start,
                 request_queue: RequestQueue::default(),
                 heap_advised: heap_after,
+                proof: sim.proof.then(|| {
+                    let t_dead =
+                        config.delta_t + sim.t_recv + sim.t_split + sim.t_send + diameter_latency;
+                    Box::new(proof::Probe::new(
+                        p,
+                        sim.t_send,
+                        sim.t_recv,
+                        sim.t_split,
+                        t_dead,
+                    ))
+                }),
             },
         };
         engine.run()?;
@@ -324,6 +342,7 @@ impl Backend for SimConfig {
             activities: world.activities,
             events: world.events,
             request_queue: world.request_queue,
+            proof: world.proof.map(|probe| probe.report()),
             wall_seconds: start.elapsed().as_secs_f64(),
         };
         let figures = SimFigures::new(&mut ended.report, config, sim, t_par, measured);

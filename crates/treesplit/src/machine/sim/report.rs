@@ -74,6 +74,9 @@ pub struct SimReport<O> {
     /// serialized, so that reports stay as they were).
     #[serde(skip)]
     pub request_queue: RequestQueue,
+    /// What the proof probe measured (`SimConfig::proof`; absent when off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<super::ProofReport>,
     /// Real seconds the simulation took (not serialized: output stays reproducible).
     #[serde(skip)]
     pub wall_seconds: f64,
@@ -148,6 +151,7 @@ pub(crate) struct SimFigures {
     utilization: Vec<(u64, f64)>,
     events: u64,
     request_queue: RequestQueue,
+    proof: Option<super::ProofReport>,
     wall_seconds: f64,
     timeline: Option<Vec<Segment>>,
 }
@@ -164,6 +168,8 @@ pub(crate) struct Measured {
     pub events: u64,
     /// Requests queued where each request arrived.
     pub request_queue: RequestQueue,
+    /// The proof probe's report, if it ran.
+    pub proof: Option<super::ProofReport>,
     /// Real seconds the simulation took.
     pub wall_seconds: f64,
 }
@@ -208,6 +214,7 @@ impl SimFigures {
             utilization: measured.activities.curve(p, t_par),
             events: measured.events,
             request_queue: measured.request_queue,
+            proof: measured.proof,
             wall_seconds: measured.wall_seconds,
             timeline: measured.activities.into_segments(),
         }
@@ -226,6 +233,7 @@ impl SimFigures {
             utilization: self.utilization,
             events: self.events,
             request_queue: self.request_queue,
+            proof: self.proof,
             wall_seconds: self.wall_seconds,
             timeline: self.timeline,
         }

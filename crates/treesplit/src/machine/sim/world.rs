@@ -123,12 +123,19 @@ pub(super) struct World<'c> {
     pub(super) request_queue: super::RequestQueue,
     /// Where the heap ended when last advised to use huge pages (see `huge_pages`).
     pub(super) heap_advised: usize,
+    /// The proof probe (`SimConfig::proof`).
+    pub(super) proof: Option<Box<super::proof::Probe>>,
 }
 
 impl World<'_> {
     /// PE `pe` spent `[start, end)` on `activity`.
     pub(super) fn record(&mut self, pe: PeId, start: u64, end: u64, activity: Activity) {
         self.activities.record(pe, start, end, activity);
+        if let Some(probe) = &mut self.proof {
+            if activity != Activity::Working {
+                probe.not_working(start, end);
+            }
+        }
     }
 }
 
@@ -202,6 +209,9 @@ impl Transport for Link<'_, '_> {
         // it is sent (`SimConfig` rejects zero latencies), so it cannot reach a PE whose
         // slice end at that very time has already been handled.
         debug_assert!(at > self.now, "a message arrived when it was sent");
+        if let Some(probe) = &mut w.proof {
+            probe.sent(self.i, to, &envelope, self.now, at);
+        }
         w.queue.push(
             at,
             Event::Arrive {
@@ -222,6 +232,9 @@ impl Transport for Link<'_, '_> {
             self.world.work_in_flight -= 1;
         }
         self.spend(self.world.config.t_recv, Activity::Receiving);
+        if let Some(probe) = &mut self.world.proof {
+            probe.received(self.i, from, &envelope);
+        }
         // A bound message's value is its own piggyback.
         let bound = (!matches!(envelope, Envelope::Bound(_))).then_some(bound);
         Ok(Some(Incoming {
@@ -254,6 +267,10 @@ impl Transport for Link<'_, '_> {
             handled.costs.splits * self.world.config.t_split + handled.costs.cut_work,
             Activity::Splitting,
         );
+        if let Some(probe) = &mut self.world.proof {
+            let c = &handled.costs;
+            probe.handled(self.i, c.splits, c.ended, self.now);
+        }
         if let Some(value) = handled.learned {
             self.learned(value);
         }
@@ -288,6 +305,9 @@ impl Transport for Link<'_, '_> {
         w.record(i, now, end, Activity::Working);
         if slice.units > 0 {
             w.last_work_end = w.last_work_end.max(end);
+        }
+        if let Some(probe) = &mut w.proof {
+            probe.worked(i, slice.units, slice.costs.ended, end);
         }
         self.pe.state = State::Working;
         // Scheduled by `Engine::resume`, once it knows how far the PE runs ahead.

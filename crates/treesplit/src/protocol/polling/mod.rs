@@ -209,6 +209,7 @@ impl Polling {
             let Some(task) = piece.task.split().filter(|part| !part.is_empty()) else {
                 return self.reject(from);
             };
+            self.pe.generation_ended(piece.generation);
             piece.generation += 1;
             let (generation, record) = (piece.generation, piece.record);
             let now_empty = piece.task.is_empty();
@@ -238,6 +239,7 @@ impl Polling {
     fn take_piece(&mut self, task: Piece, generation: u32, record: u64) {
         self.pe.note_generation(generation);
         if task.is_empty() || self.pe.is_stopped() {
+            self.pe.generation_ended(generation);
             self.pe.keep(task);
             self.pe.finish_piece(record);
         } else {
@@ -281,6 +283,7 @@ impl Polling {
         }
         self.awaiting_root = false;
         for piece in std::mem::take(&mut self.pieces) {
+            self.pe.generation_ended(piece.generation);
             self.pe.keep(piece.task);
             self.pe.finish_piece(piece.record);
         }
@@ -316,6 +319,7 @@ impl Protocol for Polling {
             SliceEnd::Stop => self.begin_stop(None),
             SliceEnd::Emptied => {
                 let piece = self.pieces.pop().expect("the piece worked on");
+                self.pe.generation_ended(piece.generation);
                 self.pe.finish_piece(piece.record);
                 self.idle_note();
                 self.advance_termination();

@@ -1,0 +1,471 @@
+//! Paper 000 (asynchronous random polling): Theorem 1 and its proof chain, Theorem 2's tail,
+//! and the lower bounds the paper cites from [32], all in the simulator on synthetic
+//! α-splitting trees under the paper's own machine model (§1.1: a message costs the PEs
+//! T_rout of their own time).
+//!
+//! Every run switches on the simulator's proof probe (`SimConfig::proof`), which measures
+//! each link of the proof where the simulator knows it: the cost, answer interval and
+//! response time of each request (Lemma 1), the dead time of each piece handed over
+//! (Lemma 2), the time, requests, red requests and expense until no subproblem of
+//! generation < h is left (Lemmas 3–5), the finishing phase (Lemma 6), and the lineage of
+//! the pieces (the lower bounds). `theorems.rs` judges Theorems 1 and 2, `lemmas.rs` the
+//! lemmas, `lower.rs` the lower bounds; `catalogue.rs` lists the experiments with their
+//! claims, premises and criteria. The constants the O(·) of Theorem 1 and Lemma 6 hide are
+//! fixed on a calibration set of setups and seeds that the judged runs do not contain
+//! (`calibration`); the lemmas whose proofs name their constants are judged with those.
+
+mod catalogue;
+mod lemmas;
+mod lower;
+mod theorems;
+
+pub(super) use catalogue::experiments;
+
+use rayon::prelude::*;
+use std::sync::{Arc, Mutex};
+use treesplit::machine::sim::{Level, ProofReport};
+use treesplit::{simulate, Balancer, Config, PollingOptions, SimConfig};
+use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
+
+/// ε of Theorem 1's h/ε term (the simulator's polls cost nothing, so the (1+ε)·T_seq/P
+/// factor is free and ε enters only there).
+const EPSILON: f64 = 0.1;
+
+/// The machine model every paper-000 claim is judged under, in words.
+const MODEL: &str = "simulator, paper 000 §1.1 machine model: crossbar, every message costs its sender T_send = ⌈T_rout/2⌉ and its receiver T_recv = ⌊T_rout/2⌋ of their own time (T_send + T_recv = T_rout, blocking) and travels T_rout; a split costs T_split; a busy PE polls after every Δt work units; four-counter termination detection; T_par ends when PE 0 detects termination (the collection of results is not counted)";
+
+/// One simulated configuration of random polling on a synthetic tree.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Setup {
+    pub label: &'static str,
+    pub p: usize,
+    pub work: u64,
+    pub alpha: f64,
+    pub rule: SplitRule,
+    pub atomic: u64,
+    pub t_rout: u64,
+    pub t_split: u64,
+    pub delta_t: u64,
+    pub trim: Option<u32>,
+}
+
+impl Setup {
+    /// The splitting depth h the tree allows: splits until the largest piece is atomic,
+    /// ⌈log_{1/(1−α)}(W/T_atomic)⌉.
+    pub fn h(&self) -> u32 {
+        let ratio = self.work as f64 / self.atomic as f64;
+        if ratio <= 1.0 {
+            return 0;
+        }
+        (ratio.ln() / (1.0 / (1.0 - self.alpha)).ln()).ceil() as u32
+    }
+
+    /// Theorem 1's term h(1/ε + T_rout + T_split) + T_atomic.
+    pub fn predictor(&self) -> f64 {
+        f64::from(self.h()) * (1.0 / EPSILON + (self.t_rout + self.t_split) as f64)
+            + self.atomic as f64
+    }
+
+    /// Δt + T_split + T_rout: one request's cycle in the lemmas.
+    pub fn cycle(&self) -> f64 {
+        (self.delta_t + self.t_split + self.t_rout) as f64
+    }
+
+    /// Lemma 6's term T_atomic + h(Δt + T_split + T_rout).
+    pub fn finish_term(&self) -> f64 {
+        self.atomic as f64 + f64::from(self.h()) * self.cycle()
+    }
+
+    /// Δt in O(T_rout + T_split), the theorem's premise.
+    pub fn premise(&self) -> bool {
+        self.delta_t <= self.t_rout + self.t_split
+    }
+
+    /// The simulated machine: paper 000 §1.1 (see [`MODEL`]), with the proof probe.
+    pub fn machine(&self) -> SimConfig {
+        SimConfig {
+            t_rout: self.t_rout,
+            t_send: self.t_rout.div_ceil(2),
+            t_recv: self.t_rout / 2,
+            t_split: self.t_split,
+            timeline_limit: 0,
+            proof: true,
+            ..SimConfig::default()
+        }
+    }
+}
+
+/// What one run measured.
+#[derive(Debug, Clone)]
+pub(super) struct Run {
+    /// T_par as the paper counts it: until PE 0 detected termination.
+    pub t_par: f64,
+    /// L = T_par − T_seq/P.
+    pub lower: f64,
+    /// T_seq/P.
+    pub share: f64,
+    /// The setup's h (`Setup::h`).
+    pub h: u32,
+    pub requests: u64,
+    pub pieces: u64,
+    pub h_seen: u32,
+    pub queue_mean: f64,
+    pub queue_max: u64,
+    pub proof: ProofReport,
+}
+
+impl Run {
+    /// Generation level `g` ≥ 1 (the last level when the run never reached generation g:
+    /// then every subproblem ended before it).
+    pub fn level(&self, g: u32) -> Level {
+        let levels = &self.proof.levels;
+        levels[(g.max(1) as usize).min(levels.len()) - 1]
+    }
+
+    /// Lemma 6: the time from the level h to the detected termination.
+    pub fn finish(&self, h: u32) -> f64 {
+        self.t_par - self.level(h).time as f64
+    }
+}
+
+/// Simulate `s` with `seed`; the answer is checked against the tree's known work.
+pub(super) fn simulate_setup(s: &Setup, seed: u64) -> Result<Run, String> {
+    let params = SyntheticParams {
+        work: s.work,
+        alpha: s.alpha,
+        atomic: s.atomic,
+        rule: s.rule,
+        spin: 1,
+        seed,
+    };
+    let config = Config::new(s.p)
+        .balancer(Balancer::RandomPolling {
+            polling: PollingOptions {
+                trim: s.trim,
+                fast_init: false,
+            },
+        })
+        .delta_t(s.delta_t)
+        .seed(seed);
+    let r = simulate(Synthetic::new(params)?, &config, &s.machine())
+        .map_err(|e| e.to_string())?
+        .into_report();
+    if r.report.output.units != s.work {
+        return Err(format!(
+            "{}: {} units, not {}",
+            s.label, r.report.output.units, s.work
+        ));
+    }
+    let proof = r.proof.ok_or("the proof probe did not report")?;
+    let t_par = proof.termination_detected as f64;
+    Ok(Run {
+        t_par,
+        lower: t_par - r.theorem1.t_seq_over_p,
+        share: r.theorem1.t_seq_over_p,
+        h: s.h(),
+        requests: r.report.totals.requests,
+        pieces: r.report.totals.pieces_received,
+        h_seen: r.report.totals.max_generation,
+        queue_mean: r.request_queue.mean().unwrap_or(0.0),
+        queue_max: r.request_queue.max_waiting,
+        proof,
+    })
+}
+
+/// A setup measured over seeds.
+pub(super) struct Point {
+    pub setup: Setup,
+    pub runs: Vec<Run>,
+}
+
+impl Point {
+    /// The mean of `f` over the runs.
+    pub fn mean(&self, f: impl Fn(&Run) -> f64) -> f64 {
+        self.runs.iter().map(f).sum::<f64>() / self.runs.len() as f64
+    }
+
+    /// The largest `f` over the runs.
+    pub fn max(&self, f: impl Fn(&Run) -> f64) -> f64 {
+        self.runs.iter().map(f).fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    /// `f` over the runs.
+    pub fn each(&self, f: impl Fn(&Run) -> f64) -> Vec<f64> {
+        self.runs.iter().map(f).collect()
+    }
+}
+
+/// Run every setup over the seeds `first ..= first + seeds − 1` (in parallel; the results
+/// do not depend on the number of threads).
+pub(super) fn measure(setups: &[Setup], first: u64, seeds: u64) -> Result<Vec<Point>, String> {
+    let jobs: Vec<(usize, u64)> = (0..setups.len())
+        .flat_map(|i| (first..first + seeds).map(move |s| (i, s)))
+        .collect();
+    let runs: Vec<Result<Run, String>> = jobs
+        .par_iter()
+        .map(|&(i, seed)| simulate_setup(&setups[i], seed))
+        .collect();
+    let mut points: Vec<Point> = setups
+        .iter()
+        .map(|&setup| Point {
+            setup,
+            runs: Vec::new(),
+        })
+        .collect();
+    for ((i, _), r) in jobs.iter().zip(runs) {
+        points[*i].runs.push(r?);
+    }
+    Ok(points)
+}
+
+/// A set of measured points, made once per process and mode.
+type Cache = Mutex<Vec<(bool, Arc<Vec<Point>>)>>;
+
+/// The points of `cache` for this mode, measured by `make` the first time.
+fn cached(
+    cache: &Cache,
+    ctx: &super::Ctx,
+    make: impl FnOnce() -> Result<Vec<Point>, String>,
+) -> Result<Arc<Vec<Point>>, String> {
+    let mut cache = cache.lock().map_err(|e| e.to_string())?;
+    if let Some((_, v)) = cache.iter().find(|(q, _)| *q == ctx.quick) {
+        return Ok(v.clone());
+    }
+    let v = Arc::new(make()?);
+    cache.push((ctx.quick, v.clone()));
+    Ok(v)
+}
+
+pub(super) fn base() -> Setup {
+    Setup {
+        label: "base",
+        p: 256,
+        work: 1 << 20,
+        alpha: 0.5,
+        rule: SplitRule::Random,
+        atomic: 1,
+        t_rout: 10,
+        t_split: 5,
+        delta_t: 8,
+        trim: None,
+    }
+}
+
+/// Theorem 1's sweep: one factor at a time around the base.
+fn sweep_setups(ctx: &super::Ctx) -> Vec<Setup> {
+    let b = base();
+    let mut v = vec![b];
+    for t in [2, 40, 160] {
+        v.push(Setup {
+            label: "T_rout",
+            t_rout: t,
+            ..b
+        });
+    }
+    for t in [1, 40, 160] {
+        v.push(Setup {
+            label: "T_split",
+            t_split: t,
+            ..b
+        });
+    }
+    for (alpha, rule) in [
+        (0.25, SplitRule::Random),
+        (0.25, SplitRule::Adversarial),
+        (0.1, SplitRule::Adversarial),
+    ] {
+        v.push(Setup {
+            label: "alpha",
+            alpha,
+            rule,
+            ..b
+        });
+    }
+    for d in [2, 32, 128] {
+        v.push(Setup {
+            label: "Δt",
+            delta_t: d,
+            ..b
+        });
+    }
+    for a in [64, 1024] {
+        v.push(Setup {
+            label: "T_atomic",
+            atomic: a,
+            ..b
+        });
+    }
+    let ps: &[usize] = if ctx.quick {
+        &[16, 64, 1024]
+    } else {
+        &[16, 64, 1024, 4096, 16384]
+    };
+    for &p in ps {
+        v.push(Setup {
+            label: "P",
+            p,
+            work: 4096 * p as u64,
+            ..b
+        });
+    }
+    v
+}
+
+static SWEEP: Cache = Mutex::new(Vec::new());
+
+/// The sweep of Theorem 1 (seeds 1 ..= 3 quick, 1 ..= 8 full).
+pub(super) fn sweep(ctx: &super::Ctx) -> Result<Arc<Vec<Point>>, String> {
+    cached(&SWEEP, ctx, || {
+        measure(&sweep_setups(ctx), 1, ctx.pick(3, 8))
+    })
+}
+
+/// The calibration set: setups none of the judged sets contains (other P, W, α, T_rout,
+/// T_split, Δt and T_atomic), at seeds none of them uses (1001 …), covering the ranges the
+/// judged sweep varies: small and large T_rout, T_split and P, random and adversarial α.
+fn calibration_setups() -> Vec<Setup> {
+    let b = base();
+    vec![
+        Setup {
+            label: "calibration",
+            p: 128,
+            work: 1 << 19,
+            t_rout: 80,
+            t_split: 20,
+            delta_t: 12,
+            ..b
+        },
+        Setup {
+            label: "calibration",
+            p: 128,
+            work: 1 << 19,
+            t_rout: 8,
+            t_split: 80,
+            delta_t: 12,
+            ..b
+        },
+        Setup {
+            label: "calibration",
+            p: 2048,
+            work: 4096 * 2048,
+            delta_t: 6,
+            ..b
+        },
+        Setup {
+            label: "calibration",
+            p: 128,
+            work: 1 << 19,
+            alpha: 0.3,
+            t_rout: 6,
+            t_split: 12,
+            delta_t: 10,
+            ..b
+        },
+        Setup {
+            label: "calibration",
+            p: 512,
+            work: 1 << 21,
+            alpha: 0.2,
+            rule: SplitRule::Adversarial,
+            t_rout: 20,
+            t_split: 3,
+            delta_t: 16,
+            ..b
+        },
+        Setup {
+            label: "calibration",
+            p: 32,
+            work: 1 << 17,
+            alpha: 0.4,
+            atomic: 16,
+            t_rout: 4,
+            t_split: 4,
+            delta_t: 4,
+            ..b
+        },
+    ]
+}
+
+static CALIBRATION: Cache = Mutex::new(Vec::new());
+
+/// The calibration runs (seeds 1001 ..= 1003 quick, 1001 ..= 1006 full).
+pub(super) fn calibration(ctx: &super::Ctx) -> Result<Arc<Vec<Point>>, String> {
+    cached(&CALIBRATION, ctx, || {
+        measure(&calibration_setups(), 1001, ctx.pick(3, 6))
+    })
+}
+
+/// The constants the O(·) of the claims hide, fixed on the calibration set (the largest
+/// value of any calibration run): Theorem 1's L/X, Lemma 6's
+/// (T_par − T_h)/(T_atomic + h(Δt + T_split + T_rout)), and the c of O(T_rout) in Lemma 1 (2)
+/// and Lemma 2, (answer interval − Δt − T_split)/T_rout and (dead time − Δt − T_split)/T_rout.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Constants {
+    pub thm1: f64,
+    pub finish: f64,
+    pub interval: f64,
+    pub dead: f64,
+}
+
+pub(super) fn constants(ctx: &super::Ctx) -> Result<Constants, String> {
+    let cal = calibration(ctx)?;
+    let largest = |f: &dyn Fn(&Setup, &Run) -> f64| {
+        cal.iter()
+            .map(|pt| pt.max(|r| f(&pt.setup, r)))
+            .fold(0.0, f64::max)
+    };
+    let rest = |s: &Setup, x: f64| (x - (s.delta_t + s.t_split) as f64) / s.t_rout as f64;
+    Ok(Constants {
+        thm1: largest(&|s, r| r.lower / s.predictor()),
+        finish: largest(&|s, r| r.finish(s.h()) / s.finish_term()),
+        interval: largest(&|s, r| rest(s, r.proof.answer_interval.max)),
+        dead: largest(&|s, r| rest(s, r.proof.dead_time.max)),
+    })
+}
+
+/// The margin the judged runs get over the calibrated constants (fixed with them).
+pub(super) const MARGIN: f64 = 2.0;
+
+fn levels_setups(ctx: &super::Ctx) -> Vec<Setup> {
+    let ps: &[usize] = if ctx.quick {
+        &[16, 64, 256]
+    } else {
+        &[16, 64, 256, 1024]
+    };
+    ps.iter()
+        .map(|&p| Setup {
+            label: "P",
+            p,
+            work: 4096 * p as u64,
+            ..base()
+        })
+        .collect()
+}
+
+static LEVELS: Cache = Mutex::new(Vec::new());
+
+/// Lemmas 3–5 over P at W = 4096·P, many seeds (101 …; 16 quick, 64 full).
+pub(super) fn levels(ctx: &super::Ctx) -> Result<Arc<Vec<Point>>, String> {
+    cached(&LEVELS, ctx, || {
+        measure(&levels_setups(ctx), 101, ctx.pick(16, 64))
+    })
+}
+
+pub(super) fn describe(s: &Setup) -> String {
+    format!(
+        "P={} W={} α={}{} T_at={} T_rout={} T_split={} Δt={}{}",
+        s.p,
+        s.work,
+        s.alpha,
+        if s.rule == SplitRule::Adversarial {
+            " adv"
+        } else {
+            ""
+        },
+        s.atomic,
+        s.t_rout,
+        s.t_split,
+        s.delta_t,
+        s.trim.map_or(String::new(), |t| format!(" trim {t}"))
+    )
+}
