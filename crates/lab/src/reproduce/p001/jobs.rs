@@ -308,3 +308,39 @@ impl Task for SizedJobs {
         Some(rest)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Cut `task` at every offset it holds and check both parts' estimates and their union.
+    fn cuts_conserve(task: &SizedJobs) {
+        let left = task.left();
+        for units in 1..left {
+            let mut a = task.clone();
+            let b = a.split_at(units).expect("a cut inside the piece");
+            assert_eq!(
+                (a.left(), b.left()),
+                (units, left - units),
+                "{task:?} at {units}"
+            );
+            for part in [a, b] {
+                if part.left() > 1 {
+                    cuts_conserve(&part);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sized_jobs_split_and_cut_conserve_the_units() {
+        let jobs = SizedJobs::new(vec![2, 3, 1, 4]);
+        assert_eq!(jobs.left(), 10);
+        let mut a = jobs.clone();
+        let b = a.split().unwrap();
+        assert_eq!((a.left(), b.left()), (5, 5));
+        cuts_conserve(&SizedJobs::new(vec![2, 3, 1]));
+        let mut c = jobs.clone();
+        assert!(c.split_at(0).is_none() && c.split_at(10).is_none());
+    }
+}
