@@ -19,7 +19,7 @@ use treesplit::{
     Task,
 };
 use treesplit_testkit::support::{
-    self, jobs, jobs_expected, with_polling, with_round, within, Find, Knap, RangeSum, Tree,
+    self, jobs, jobs_expected, with_polling, with_round, within, Alpha, Find, Knap, RangeSum, Tree,
 };
 
 const THREAD_PES: [usize; 4] = [1, 2, 3, 7];
@@ -374,6 +374,64 @@ fn prefix_sums_balance_as_promised() {
                 s.report.totals.max_pe_work_units
             );
         }
+    }
+}
+
+/// Prefix sums move a PE's consecutive jobs for one destination in one message (paper 001
+/// §14.2). On 64 PEs with 2^15 jobs the whole run — broadcast, prefix sum, jobs, termination
+/// and result reduction — sends at most 8·P·log₂P messages: for jobs of 1..64 units (exact
+/// estimates, the answer checked against a plain loop) and for the jobs of an α-splitting
+/// tree (α = 0.3), whose sizes vary so much that most jobs belong to another PE (one message
+/// per job would be about 30,000).
+#[test]
+fn prefix_sums_send_one_bundle_per_destination() {
+    let (want, units) = jobs_expected(1 << 15, 3);
+    bundled_prefix_sum("jobs", jobs(1 << 15, 3, false), &want, units);
+    let tree = Alpha {
+        units: 1 << 22,
+        alpha: 0.3,
+        seed: 9,
+    };
+    bundled_prefix_sum("alpha tree", tree, &(1 << 22), 1 << 22);
+}
+
+/// Run `root` by prefix sums (splittable and atomic) on 64 PEs with 2^15 jobs: the answer is
+/// `want`, the work `units`, and at most 8·P·log₂P messages were sent.
+fn bundled_prefix_sum<T: Task>(what: &str, root: T, want: &T::Output, units: u64)
+where
+    T::Output: PartialEq + Debug,
+{
+    let (p, h) = (64usize, 15u32);
+    let limit = 8 * p as u64 * u64::from(p.ilog2());
+    for splittable in [true, false] {
+        let cfg = Config::new(p)
+            .balancer(Balancer::PrefixSum {
+                jobs: Jobs::Depth(h),
+                splittable,
+            })
+            .seed(5);
+        let sim = SimConfig {
+            timeline_limit: 0,
+            ..SimConfig::default()
+        };
+        let s = simulate(root.clone(), &cfg, &sim).unwrap().into_report();
+        let tag = format!("{what} splittable={splittable}");
+        assert_eq!(&s.report.output, want, "{tag}");
+        assert_eq!(s.report.totals.work_units, units, "{tag}");
+        let received: u64 = s
+            .report
+            .per_pe
+            .iter()
+            .map(|pe| pe.counters.pieces_received)
+            .sum();
+        // Jobs did travel (else the bound would say nothing): besides the root copies
+        // (P − 1), bundles arrived.
+        assert!(received > p as u64 - 1, "{tag}: {received} pieces received");
+        let messages = s.report.totals.messages;
+        assert!(
+            messages <= limit,
+            "{tag}: {messages} messages, more than 8·P·log₂P = {limit}"
+        );
     }
 }
 

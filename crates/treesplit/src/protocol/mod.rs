@@ -98,7 +98,8 @@ pub(crate) enum Message {
     Counter,
     /// Global round robin: PE 0's answer, the PE to ask for work.
     Victim(PeId),
-    /// Master–worker: a bundle of jobs (each with its generation) for the worker.
+    /// Master–worker and prefix sum: a bundle of jobs (each with its generation) for the
+    /// receiver, one piece for termination detection.
     Bundle {
         /// The jobs.
         tasks: Vec<(Piece, u32)>,

@@ -175,3 +175,172 @@ impl Task for JobList {
         Some(rest)
     }
 }
+
+/// Jobs with sizes given one by one (Fig. 14.3's nine jobs): the jobs `lo..hi` of `sizes`
+/// and, within job `lo`, the units `done` already cut off the front. `split` halves the
+/// jobs by count (a single job does not split), `split_at` cuts anywhere, `estimate` is
+/// exact. The output counts units and, per job, the pieces it was worked in.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct SizedJobs {
+    sizes: Vec<u64>,
+    lo: usize,
+    hi: usize,
+    /// Units of job `lo` before this piece (cut off by `split_at`).
+    skip: u64,
+    /// Units of job `hi − 1` this piece holds when a cut ends inside it (0: the whole job).
+    last: u64,
+    counted: bool,
+}
+
+impl SizedJobs {
+    /// All of `sizes`.
+    pub fn new(sizes: Vec<u64>) -> SizedJobs {
+        let hi = sizes.len();
+        SizedJobs {
+            sizes,
+            lo: 0,
+            hi,
+            skip: 0,
+            last: 0,
+            counted: false,
+        }
+    }
+
+    /// Units job j holds in this piece.
+    fn held(&self, j: usize) -> u64 {
+        let end = if j + 1 == self.hi && self.last > 0 {
+            self.last
+        } else {
+            self.sizes[j]
+        };
+        end - if j == self.lo { self.skip } else { 0 }
+    }
+
+    fn left(&self) -> u64 {
+        (self.lo..self.hi).map(|j| self.held(j)).sum()
+    }
+}
+
+impl Task for SizedJobs {
+    type Output = JobOut;
+
+    fn work(&mut self, budget: u64, ctx: &mut Context<'_, JobOut>) -> u64 {
+        if !self.counted && self.lo < self.hi {
+            self.counted = true;
+            let out = ctx.output();
+            out.pieces.resize(out.pieces.len().max(self.sizes.len()), 0);
+            for j in self.lo..self.hi {
+                out.pieces[j] += 1;
+            }
+        }
+        let mut done = 0;
+        while done < budget && self.lo < self.hi {
+            let take = (budget - done).min(self.held(self.lo));
+            done += take;
+            if take == self.held(self.lo) {
+                if self.lo + 1 == self.hi {
+                    self.last = 0;
+                }
+                self.lo += 1;
+                self.skip = 0;
+            } else {
+                self.skip += take;
+            }
+        }
+        ctx.output().units += done;
+        done
+    }
+
+    fn split(&mut self) -> Option<Self> {
+        if self.hi - self.lo < 2 {
+            return None;
+        }
+        let mid = self.lo + (self.hi - self.lo).div_ceil(2);
+        let rest = SizedJobs {
+            lo: mid,
+            skip: 0,
+            counted: false,
+            ..self.clone()
+        };
+        self.hi = mid;
+        self.last = 0;
+        Some(rest)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.lo >= self.hi
+    }
+
+    fn estimate(&self) -> Option<u64> {
+        Some(self.left())
+    }
+
+    fn split_at(&mut self, units: u64) -> Option<Self> {
+        if units == 0 || units >= self.left() {
+            return None;
+        }
+        let (mut j, mut acc) = (self.lo, 0);
+        while acc + self.held(j) < units {
+            acc += self.held(j);
+            j += 1;
+        }
+        // The cut lies inside job j (or at its end), `units − acc` units into what this
+        // piece holds of it.
+        let start = if j == self.lo { self.skip } else { 0 };
+        let at = start + (units - acc);
+        let whole = j + 1 == self.hi && self.last > 0;
+        let end = if whole { self.last } else { self.sizes[j] };
+        let mut rest = SizedJobs {
+            counted: false,
+            ..self.clone()
+        };
+        if at == end {
+            rest.lo = j + 1;
+            rest.skip = 0;
+            self.hi = j + 1;
+            self.last = if whole { end } else { 0 };
+        } else {
+            rest.lo = j;
+            rest.skip = at;
+            self.hi = j + 1;
+            self.last = at;
+        }
+        Some(rest)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Cut `task` at every offset it holds and check both parts' estimates and their union.
+    fn cuts_conserve(task: &SizedJobs) {
+        let left = task.left();
+        for units in 1..left {
+            let mut a = task.clone();
+            let b = a.split_at(units).expect("a cut inside the piece");
+            assert_eq!(
+                (a.left(), b.left()),
+                (units, left - units),
+                "{task:?} at {units}"
+            );
+            for part in [a, b] {
+                if part.left() > 1 {
+                    cuts_conserve(&part);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sized_jobs_split_and_cut_conserve_the_units() {
+        let jobs = SizedJobs::new(vec![2, 3, 1, 4]);
+        assert_eq!(jobs.left(), 10);
+        let mut a = jobs.clone();
+        let b = a.split().unwrap();
+        assert_eq!((a.left(), b.left()), (5, 5));
+        cuts_conserve(&SizedJobs::new(vec![2, 3, 1]));
+        let mut c = jobs.clone();
+        assert!(c.split_at(0).is_none() && c.split_at(10).is_none());
+    }
+}

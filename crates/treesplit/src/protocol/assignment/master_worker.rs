@@ -171,10 +171,7 @@ impl MasterWorker {
             self.core.pe.counters_mut().rejections_sent += 1;
             self.core.pe.send(from, Message::Reject);
         } else {
-            let record = self.core.root_record;
-            self.core
-                .pe
-                .send_piece(from, record, |token| Message::Bundle { tasks, token });
+            self.core.ship_bundle(from, tasks);
         }
         self.done_if_all_out();
     }

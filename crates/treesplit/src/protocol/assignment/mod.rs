@@ -11,7 +11,7 @@
 //! (paper 004 Fig. 1, "Broadcast R to each PE"), and they end with the same termination
 //! detection and result reduction as the dynamic balancers. [`Core`] is that shared part: the
 //! root copy, the queue of jobs a PE works through in slices of Δt, and per received piece
-//! (the root copy, a bundle, a shipped job) the count of jobs still held, which tells
+//! (the root copy, a bundle of jobs) the count of jobs still held, which tells
 //! termination detection when the piece is done. What every PE does regardless of its
 //! balancer (messages, counters, the broadcast, termination plumbing, early stop, the progress
 //! rule) is [`PeCore`](super::pe::PeCore), which `Core` holds as `pe`.
@@ -183,14 +183,11 @@ impl Core {
         }
     }
 
-    /// Send a whole job to PE `to` as a `Work` message.
-    pub(crate) fn ship(&mut self, to: PeId, task: Piece, generation: u32) {
+    /// Send jobs to PE `to` in one `Bundle` message (one piece for termination detection).
+    pub(crate) fn ship_bundle(&mut self, to: PeId, tasks: Vec<(Piece, u32)>) {
         let record = self.root_record;
-        self.pe.send_piece(to, record, |token| Message::Work {
-            task,
-            generation,
-            token,
-        });
+        self.pe
+            .send_piece(to, record, |token| Message::Bundle { tasks, token });
     }
 
     /// A piece of jobs arrived from `from` with `token`: queue them under a new record.

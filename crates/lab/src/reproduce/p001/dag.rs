@@ -1,0 +1,380 @@
+//! Paper 001 §14.6 (handling dependencies): Theorem 14.3 and its 2 − 1/p refinement on the
+//! chapter's idealized schedule — a greedy list schedule that never leaves a PE idle while a
+//! task is ready, with no communication — and Fig. 14.7's optimal schedules of the two-digit
+//! multiplication. The greedy schedule ([`greedy`]) is computed exactly (integer event times);
+//! optima of small DAGs come from the branch-and-bound of `treesplit_apps::optimal_schedule`.
+
+use super::super::{Ctx, Finding, Plot, Series, Table, Verdict};
+use crate::scatter::montecarlo::mix;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use treesplit::dag::{Dag, TaskId};
+use treesplit_apps::dag::{multiply, random_layered};
+use treesplit_apps::optimal_schedule::{from_dag, OptimalSchedule};
+
+/// Which ready task a free PE takes first.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Priority {
+    /// The task that became ready first (ties: the lower id).
+    Fifo,
+    /// The highest bottom level (longest path to an exit) first: critical-path list scheduling.
+    CriticalPath,
+    /// The lowest bottom level first: the adversarial order (on independent tasks, the
+    /// longest task last).
+    ShortestPath,
+    /// A seeded random order.
+    Random(u64),
+}
+
+impl Priority {
+    fn name(self) -> &'static str {
+        match self {
+            Priority::Fifo => "FIFO",
+            Priority::CriticalPath => "critical path first",
+            Priority::ShortestPath => "shortest path first",
+            Priority::Random(_) => "random order",
+        }
+    }
+}
+
+const PRIORITIES: [Priority; 4] = [
+    Priority::Fifo,
+    Priority::CriticalPath,
+    Priority::ShortestPath,
+    Priority::Random(7),
+];
+
+/// The makespan of the greedy list schedule of `dag` on `p` PEs: whenever a PE is free and
+/// a task is ready, the PE starts the ready task `priority` ranks first. No communication:
+/// a task is ready the moment its last predecessor finishes (§14.6's idealized schedule).
+pub(super) fn greedy(dag: &Dag, p: usize, priority: Priority) -> u64 {
+    let n = dag.len();
+    let mut missing: Vec<usize> = (0..n as TaskId).map(|v| dag.preds(v).len()).collect();
+    let mut seq = 0u64;
+    let mut key = |v: TaskId| -> u64 {
+        seq += 1;
+        match priority {
+            Priority::Fifo => seq,
+            Priority::CriticalPath => u64::MAX - dag.bottom_level(v),
+            Priority::ShortestPath => dag.bottom_level(v),
+            Priority::Random(s) => mix(u64::from(v) ^ mix(s)),
+        }
+    };
+    let mut ready: BinaryHeap<Reverse<(u64, TaskId)>> = BinaryHeap::new();
+    for v in dag.sources() {
+        ready.push(Reverse((key(v), v)));
+    }
+    let mut running: BinaryHeap<Reverse<(u64, TaskId)>> = BinaryHeap::new();
+    let (mut now, mut free) = (0u64, p);
+    loop {
+        while free > 0 {
+            let Some(Reverse((_, v))) = ready.pop() else {
+                break;
+            };
+            running.push(Reverse((now + dag.cost(v), v)));
+            free -= 1;
+        }
+        let Some(&Reverse((next, _))) = running.peek() else {
+            break;
+        };
+        now = next;
+        while let Some(&Reverse((f, v))) = running.peek() {
+            if f != now {
+                break;
+            }
+            running.pop();
+            free += 1;
+            for &s in dag.succs(v) {
+                missing[s as usize] -= 1;
+                if missing[s as usize] == 0 {
+                    ready.push(Reverse((key(s), s)));
+                }
+            }
+        }
+    }
+    now
+}
+
+/// Graham's instance: p(p−1) unit tasks and one task of length p, independent. Greedy with
+/// the long task last takes 2p − 1; the optimum is p.
+fn graham(p: usize) -> Result<Dag, String> {
+    let mut costs = vec![1u64; p * (p - 1)];
+    costs.push(p as u64);
+    let n = costs.len();
+    Dag::new(costs, vec![Vec::new(); n]).map_err(|e| e.to_string())
+}
+
+/// The optimal makespan of `dag` on `p` PEs (branch and bound, sequential).
+fn optimum(dag: &Dag, p: usize) -> Result<u64, String> {
+    let inst = from_dag(dag, p)?;
+    let s = treesplit::run_sequential(OptimalSchedule::new(inst.clone())).output;
+    inst.check(&s)
+}
+
+/// The DAGs of Theorem 14.3's experiment: recursive multiplication, random layered DAGs
+/// and Graham's instance for each p.
+fn instances(ctx: &Ctx) -> Result<Vec<(String, Dag)>, String> {
+    let mut dags = Vec::new();
+    for k in 1..=ctx.pick(3, 5) {
+        dags.push((format!("multiply K={k}"), multiply(k).ok_or("multiply")?));
+    }
+    for s in 1..=ctx.pick(3u64, 10) {
+        let n = ctx.pick(2000, 20000);
+        dags.push((
+            format!("random layered n={n} seed {s}"),
+            random_layered(n, s).ok_or("random_layered")?,
+        ));
+    }
+    Ok(dags)
+}
+
+const PS: [usize; 6] = [2, 3, 4, 8, 16, 64];
+
+/// Theorem 14.3 as stated: greedy makespan ≤ W/p + critical path.
+pub(super) fn thm14_3(ctx: &Ctx) -> Result<Finding, String> {
+    let mut dags = instances(ctx)?;
+    for &p in &PS[..4] {
+        dags.push((format!("Graham p={p}"), graham(p)?));
+    }
+    let mut table = Table::new(&[
+        "DAG",
+        "tasks",
+        "p",
+        "W/p",
+        "critical path",
+        "largest greedy makespan (4 orders)",
+        "makespan / (W/p + critical path)",
+    ]);
+    let (mut runs, mut over, mut worst) = (0usize, 0usize, 0.0f64);
+    let mut pts: Vec<Vec<(f64, f64)>> = vec![Vec::new(); PRIORITIES.len()];
+    for (name, dag) in &dags {
+        for &p in &PS {
+            let bound = dag.theorem_14_3_bound(p);
+            let mut largest = 0;
+            for (k, &order) in PRIORITIES.iter().enumerate() {
+                let m = greedy(dag, p, order);
+                runs += 1;
+                over += usize::from(m as f64 > bound);
+                largest = largest.max(m);
+                pts[k].push((p as f64, m as f64 / bound));
+            }
+            worst = worst.max(largest as f64 / bound);
+            table.row(vec![
+                name.as_str().into(),
+                dag.len().into(),
+                p.into(),
+                dag.average_work(p).into(),
+                dag.critical_path().into(),
+                largest.into(),
+                (largest as f64 / bound).into(),
+            ]);
+        }
+    }
+    Ok(Finding {
+        prediction: "every greedy schedule (FIFO, critical path first, shortest path first, random order) has makespan ≤ W/p + critical path".into(),
+        measured: format!("{over} of {runs} schedules exceed the bound; the largest makespan / (W/p + critical path) is {worst:.3}"),
+        table,
+        plot: Some(Plot {
+            x: "p".into(), y: "makespan / (W/p + critical path)".into(), log_x: true, log_y: false,
+            series: PRIORITIES.iter().zip(pts).map(|(o, v)| Series::points(o.name(), v)).collect(),
+        }),
+        verdict: Verdict::of(over == 0),
+        remark: String::new(),
+    })
+}
+
+/// The refinement: ratio 2 − 1/p. Three parts: Graham's bound W/p + (1 − 1/p)·critical path
+/// (which gives 2 − 1/p against the lower bound max(W/p, critical path)) on every instance;
+/// the ratio to the exact optimum on small DAGs; and Graham's instance, which attains it.
+pub(super) fn thm14_3_ratio(ctx: &Ctx) -> Result<Finding, String> {
+    let mut table = Table::new(&[
+        "DAG",
+        "p",
+        "largest greedy makespan",
+        "optimum (exact) or lower bound max(W/p, CP)",
+        "ratio",
+        "2 − 1/p",
+        "W/p + (1−1/p)·CP",
+        "within",
+    ]);
+    let (mut ok, mut worst_small) = (true, 0.0f64);
+    let mut pts = Vec::new();
+    // Graham's bound on the large instances, against the lower bound.
+    for (name, dag) in instances(ctx)? {
+        for &p in &PS {
+            let largest = PRIORITIES
+                .iter()
+                .map(|&o| greedy(&dag, p, o))
+                .max()
+                .unwrap_or(0);
+            let refined = dag.average_work(p) + (1.0 - 1.0 / p as f64) * dag.critical_path() as f64;
+            let lb = dag.lower_bound(p);
+            let within = largest as f64 <= refined + 1e-9;
+            ok &= within;
+            table.row(vec![
+                name.as_str().into(),
+                p.into(),
+                largest.into(),
+                format!("≥ {lb}").into(),
+                (largest as f64 / lb).into(),
+                (2.0 - 1.0 / p as f64).into(),
+                refined.into(),
+                within.into(),
+            ]);
+        }
+    }
+    // Small random DAGs against their exact optimum.
+    let small = ctx.pick(6u64, 20);
+    for s in 1..=small {
+        let n = 8 + s % 5;
+        let dag = random_layered(n, 100 + s).ok_or("random_layered")?;
+        for p in [2usize, 3] {
+            let opt = optimum(&dag, p)?;
+            let largest = PRIORITIES
+                .iter()
+                .map(|&o| greedy(&dag, p, o))
+                .max()
+                .unwrap_or(0);
+            let ratio = largest as f64 / opt as f64;
+            let limit = 2.0 - 1.0 / p as f64;
+            let within = ratio <= limit + 1e-9;
+            ok &= within;
+            worst_small = worst_small.max(ratio);
+            pts.push((p as f64, ratio));
+            table.row(vec![
+                format!("random layered n={n} seed {}", 100 + s).into(),
+                p.into(),
+                largest.into(),
+                opt.into(),
+                ratio.into(),
+                limit.into(),
+                (dag.average_work(p) + (1.0 - 1.0 / p as f64) * dag.critical_path() as f64).into(),
+                within.into(),
+            ]);
+        }
+    }
+    // Graham's instance attains the ratio exactly.
+    let mut tight = Vec::new();
+    for &p in &PS[..4] {
+        let dag = graham(p)?;
+        // The optimum is p: the lower bound max(W/p, critical path) = p, which the greedy
+        // order with the long task first attains.
+        let best = greedy(&dag, p, Priority::CriticalPath);
+        let opt = if best as f64 == dag.lower_bound(p) {
+            best
+        } else {
+            optimum(&dag, p)?
+        };
+        let bad = greedy(&dag, p, Priority::ShortestPath);
+        let ratio = bad as f64 / opt as f64;
+        let limit = 2.0 - 1.0 / p as f64;
+        let attained = (ratio - limit).abs() < 1e-9 && opt == p as u64;
+        ok &= attained;
+        tight.push((p as f64, ratio));
+        table.row(vec![
+            format!("Graham p={p} (long task last)").into(),
+            p.into(),
+            bad.into(),
+            opt.into(),
+            ratio.into(),
+            limit.into(),
+            (dag.average_work(p) + (1.0 - 1.0 / p as f64) * dag.critical_path() as f64).into(),
+            attained.into(),
+        ]);
+    }
+    Ok(Finding {
+        prediction: "greedy makespan ≤ (2 − 1/p)·optimum: ≤ W/p + (1 − 1/p)·critical path on every DAG, ≤ (2 − 1/p)·the exact optimum on small DAGs, and exactly 2 − 1/p on Graham's instance with the long task last".into(),
+        measured: format!("largest ratio to the exact optimum on small random DAGs {worst_small:.3}; Graham's instance: {}", tight.iter().map(|(p, r)| format!("p = {p}: {r:.3}")).collect::<Vec<_>>().join(", ")),
+        table,
+        plot: Some(Plot {
+            x: "p".into(), y: "greedy makespan / optimum".into(), log_x: true, log_y: false,
+            series: vec![
+                Series::points("small random DAGs (largest of 4 orders)", pts),
+                Series::points("Graham's instance, long task last", tight),
+                Series::line("2 − 1/p", PS[..4].iter().map(|&p| (p as f64, 2.0 - 1.0 / p as f64)).collect()),
+            ],
+        }),
+        verdict: Verdict::of(ok),
+        remark: String::new(),
+    })
+}
+
+/// Fig. 14.7: the two-digit multiplication (a recursive call and an add/shift cost 2, a
+/// multiplication 3): W = 20, critical path 11; optimal makespans on 2 and 3 PEs.
+pub(super) fn fig14_7(_: &Ctx) -> Result<Finding, String> {
+    let dag = multiply(1).ok_or("multiply(1)")?;
+    let (w, cp) = (dag.work(), dag.critical_path());
+    let mut table = Table::new(&[
+        "p",
+        "tasks",
+        "W",
+        "critical path",
+        "lower bound",
+        "optimum (exhaustive)",
+        "greedy, critical path first",
+        "greedy, FIFO",
+    ]);
+    let mut opts = Vec::new();
+    let mut greedy_hits = true;
+    for p in [2usize, 3] {
+        let opt = optimum(&dag, p)?;
+        let cpf = greedy(&dag, p, Priority::CriticalPath);
+        greedy_hits &= cpf == opt;
+        opts.push(opt);
+        table.row(vec![
+            p.into(),
+            dag.len().into(),
+            w.into(),
+            cp.into(),
+            dag.lower_bound(p).into(),
+            opt.into(),
+            cpf.into(),
+            greedy(&dag, p, Priority::Fifo).into(),
+        ]);
+    }
+    let ok = dag.len() == 8 && w == 20 && cp == 11 && opts == [12, 11] && greedy_hits;
+    Ok(Finding {
+        prediction: "W = 20 (a call 2, four products 3 each, three add/shifts 2 each), critical path 11 (call → product → three add/shifts); optimal makespan 11 on 3 PEs (the critical path) and 12 on 2 PEs: the call takes 2, the remaining 18 units need 9 on two PEs, and during the last add/shift (2 units) nothing else is ready, so 2 + (18 + 2)/2 = 12".into(),
+        measured: format!("{} tasks, W = {w}, critical path {cp}; optimum on 2 PEs {}, on 3 PEs {}; critical-path-first greedy attains both: {}", dag.len(), opts[0], opts[1], if greedy_hits { "yes" } else { "no" }),
+        table,
+        plot: None,
+        verdict: Verdict::of(ok),
+        remark: String::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn greedy_runs_grahams_instance_to_2p_minus_1_with_the_long_task_last() {
+        for p in [2, 3, 5] {
+            let dag = graham(p).unwrap();
+            assert_eq!(greedy(&dag, p, Priority::ShortestPath), 2 * p as u64 - 1);
+            assert_eq!(greedy(&dag, p, Priority::CriticalPath), p as u64);
+        }
+    }
+
+    #[test]
+    fn greedy_respects_dependencies_on_a_chain_and_a_fork() {
+        // 0 → 1 → 2 (costs 1, 2, 3) beside an independent task of cost 4.
+        let dag = Dag::new(vec![1, 2, 3, 4], vec![vec![], vec![0], vec![1], vec![]]).unwrap();
+        assert_eq!(greedy(&dag, 1, Priority::Fifo), 10);
+        assert_eq!(greedy(&dag, 2, Priority::Fifo), 6);
+        assert_eq!(greedy(&dag, 8, Priority::Random(3)), 6);
+    }
+
+    #[test]
+    fn small_random_dags_have_their_optimum_quickly() {
+        for s in 1..=20u64 {
+            let n = 8 + s % 5;
+            let dag = random_layered(n, 100 + s).unwrap();
+            for p in [2, 3] {
+                let opt = optimum(&dag, p).unwrap();
+                assert!(opt as f64 >= dag.lower_bound(p));
+                assert!(opt <= greedy(&dag, p, Priority::CriticalPath));
+            }
+        }
+    }
+}
