@@ -17,8 +17,8 @@ pub(super) fn table_sim() -> SimConfig {
     SimConfig {
         t_rout: 10,
         t_split: 0,
-        t_send: 5,
-        t_recv: 5,
+        t_send: Some(5),
+        t_recv: Some(5),
         timeline_limit: 0,
         ..SimConfig::default()
     }
