@@ -99,6 +99,10 @@ fn corpus() -> Vec<(String, Case)> {
         for topology in Topology::ALL {
             let mut c = base.clone();
             c.sim.topology = *topology;
+            if *topology == Topology::Crossbar {
+                // A message on the crossbar takes T_rout: no hop latency of its own.
+                c.sim.t_hop = None;
+            }
             c.app = synthetic(30_000, 0.3, SplitRule::Random);
             cases.push((format!("{kind:?}-{topology}-from-{seed}"), c));
         }
