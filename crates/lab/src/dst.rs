@@ -241,7 +241,6 @@ impl Case {
             .copied()
             .filter(|t| t.is_hypercubic())
             .collect();
-        let mut sim = sim;
         if x.random_bool(0.2) {
             sim.topology = hypercubic[x.random_range(0..hypercubic.len())];
         }
