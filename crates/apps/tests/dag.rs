@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 use treesplit::dag::{evaluate, Dag, DagTask};
+use treesplit::machine::sim::MessageModel;
 use treesplit::machine::simulate_dag;
 use treesplit::{run, ConfigError, DagConfig, DagScheduler, RunError, SimConfig, Threads};
 use treesplit_apps::dag::{multiply, parse_stg, random_layered};
@@ -98,6 +99,7 @@ fn master_worker_meets_its_a_priori_bound() {
         for p in [2, 8, 64] {
             for t_rout in [1, 10] {
                 let sim = SimConfig {
+                    model: MessageModel::LatencyOnly,
                     t_rout,
                     ..SimConfig::default()
                 };

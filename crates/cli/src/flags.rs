@@ -429,21 +429,29 @@ pub struct SimMachine {
     /// shuffle-exchange, de-bruijn.
     #[arg(long, global = true, default_value = "crossbar")]
     pub net: String,
-    /// Message latency T_rout (crossbar; per hop elsewhere unless --t-hop).
+    /// What a message costs the PEs: blocking (paper 000 §1.1: sending and receiving cost
+    /// T_send + T_recv ≥ T_rout of the PEs' own time; the default) or latency-only (the PEs
+    /// pay only --t-send and --t-recv, 0 unless given).
+    #[arg(long, global = true, value_parser = parse_name::<treesplit::machine::sim::MessageModel>)]
+    pub model: Option<treesplit::machine::sim::MessageModel>,
+    /// T_rout: a message's latency on the crossbar (per hop elsewhere unless --t-hop), and
+    /// what sending and receiving it cost under the blocking model.
     #[arg(long = "t-rout", global = true, default_value_t = 10)]
     pub t_rout: u64,
-    /// Latency per hop on topologies (default: T_rout).
+    /// Latency per hop on the networks other than the crossbar (default: T_rout).
     #[arg(long = "t-hop", global = true)]
     pub t_hop: Option<u64>,
     /// Cost of a split (T_split).
     #[arg(long = "t-split", global = true, default_value_t = 5)]
     pub t_split: u64,
-    /// Sender's cost per message (LogP overhead).
-    #[arg(long = "t-send", global = true, default_value_t = 0)]
-    pub t_send: u64,
-    /// Receiver's cost per message handled (LogP overhead on the receiving side).
-    #[arg(long = "t-recv", global = true, default_value_t = 0)]
-    pub t_recv: u64,
+    /// Sender's cost per message (LogP overhead; blocking: ⌈T_rout/2⌉, or T_rout − T_recv,
+    /// unless given; latency-only: 0 unless given).
+    #[arg(long = "t-send", global = true)]
+    pub t_send: Option<u64>,
+    /// Receiver's cost per message handled (blocking: ⌊T_rout/2⌋, or T_rout − T_send,
+    /// unless given; latency-only: 0 unless given).
+    #[arg(long = "t-recv", global = true)]
+    pub t_recv: Option<u64>,
     /// Random extra delay per message: none, uniform:MAX, exp:MEAN.
     #[arg(long, global = true, default_value = "none")]
     pub delay: String,

@@ -62,6 +62,17 @@ fn sim_json_and_pictures() {
     assert_eq!(j["simulation"]["report"]["totals"]["work_units"], 63_914);
     assert!(j["simulation"]["theorem1"]["h"].as_u64().unwrap() > 0);
     assert!(j["simulation"]["termination_delay"].is_u64());
+    // The default machine is paper 000 §1.1's: blocking messages, sending and receiving
+    // charged T_rout in all; T_par ends at detection and the collection is reported apart.
+    let sim = &j["simulation"]["sim"];
+    assert_eq!(sim["model"], "blocking");
+    let t = |k: &str| sim[k].as_u64().unwrap_or_else(|| panic!("{k} in {sim}"));
+    assert!(t("t_send") + t("t_recv") >= t("t_rout"), "{sim}");
+    let t_collect = j["simulation"]["t_collect"].as_u64().unwrap();
+    assert!(
+        t_collect > 0,
+        "four-counter collects the result after detection"
+    );
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
     // Above the timeline limit the picture is the utilization curve.
     let o = treesplit(&[
@@ -99,6 +110,18 @@ fn sim_bad_input_gets_a_clear_error() {
             "empty-splits",
         ),
         (&["sim", "nqueens", "8", "--t-rout", "0"], "t-rout"),
+        (
+            &["sim", "nqueens", "8", "--t-hop", "1"],
+            "--t-hop applies to the networks other than the crossbar",
+        ),
+        (
+            &["sim", "nqueens", "8", "--t-send", "1", "--t-recv", "1"],
+            "use --model latency-only",
+        ),
+        (
+            &["sim", "nqueens", "8", "--model", "lazy"],
+            "unknown message model",
+        ),
         (
             &["sim", "nqueens", "8", "--gantt", "out.txt"],
             ".svg or .png",
@@ -289,7 +312,11 @@ fn trace_and_gantt_of_real_and_simulated_runs() {
         .filter(|e| e["ph"] == "X" && e["tid"] == 0)
         .map(|e| e["ts"].as_f64().unwrap() + e["dur"].as_f64().unwrap())
         .fold(0.0, f64::max);
-    assert_eq!(end, j["simulation"]["report"]["t_par"].as_f64().unwrap());
+    // PE 0's trace ends when it holds the result: T_par (termination detected) plus the
+    // collection after it.
+    let t_par = j["simulation"]["report"]["t_par"].as_f64().unwrap();
+    let t_collect = j["simulation"]["t_collect"].as_f64().unwrap();
+    assert_eq!(end, t_par + t_collect);
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -16,7 +16,7 @@ use treesplit::config::{
     Adaptive, BalancerOptions, BundleRule, Embedding, PermutationKind, PhaseSync,
     StaticPermutation, TerminationKind,
 };
-use treesplit::machine::sim::{Delay, MessageLength, Routing, Topology};
+use treesplit::machine::sim::{Delay, MessageLength, MessageModel, Routing, Topology};
 use treesplit::{
     run_sequential, Balancer, BalancerKind, Config, Jobs, Machine, PollingOptions, SimConfig,
     Simulator, Task,
@@ -124,21 +124,43 @@ impl Case {
                 None
             },
             t_split: r.random_range(0..=20),
-            t_send: if r.random_bool(0.3) {
+            t_send: Some(if r.random_bool(0.3) {
                 r.random_range(1..=3)
             } else {
                 0
-            },
-            t_recv: if r.random_bool(0.3) {
+            }),
+            t_recv: Some(if r.random_bool(0.3) {
                 r.random_range(1..=3)
             } else {
                 0
-            },
+            }),
             delay,
             slow,
             slow_links,
             ..SimConfig::default()
         };
+        // The message model (paper 000 §1.1's blocking messages, or latency only with the
+        // overheads drawn above), from a stream of its own so that every other draw of a
+        // seed stays as it was. Blocking: the overheads the model derives from T_rout, one
+        // of them given (the other makes up T_rout), or both given, covering T_rout.
+        let mut m = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x4D4F_4445_4C21);
+        let mut sim = sim;
+        if m.random_bool(0.6) {
+            sim.model = MessageModel::Blocking;
+            let t_rout = sim.t_rout;
+            (sim.t_send, sim.t_recv) = match m.random_range(0..4) {
+                0 | 1 => (None, None),
+                2 if m.random_bool(0.5) => (Some(m.random_range(0..=t_rout + 3)), None),
+                2 => (None, Some(m.random_range(0..=t_rout + 3))),
+                _ => {
+                    let s = m.random_range(0..=t_rout);
+                    (Some(s), Some(t_rout - s + m.random_range(0..=3)))
+                }
+            };
+        } else {
+            sim.model = MessageModel::LatencyOnly;
+        }
+        let (t_send, t_recv) = sim.overheads();
         // Every option is drawn for every case (the same draws in the same order whatever the
         // balancer, so a seed names the same case), then the balancer takes its own.
         let kind = BalancerKind::ALL[r.random_range(0..BalancerKind::ALL.len())];
@@ -175,7 +197,7 @@ impl Case {
         // §14.5.2), and every message the PE sends in it.
         let round = 2 * sim.t_rout.max(sim.t_hop.unwrap_or(0))
             + sim.t_split
-            + 8 * (sim.t_send + sim.t_recv)
+            + 8 * (t_send + t_recv)
             + r.random_range(1..=200);
         let termination = if r.random_bool(0.5) {
             TerminationKind::FourCounter
@@ -219,7 +241,6 @@ impl Case {
             .copied()
             .filter(|t| t.is_hypercubic())
             .collect();
-        let mut sim = sim;
         if x.random_bool(0.2) {
             sim.topology = hypercubic[x.random_range(0..hypercubic.len())];
         }
@@ -243,6 +264,10 @@ impl Case {
         } else {
             Embedding::Network
         };
+        if sim.topology == Topology::Crossbar {
+            // A message on the crossbar takes T_rout: it has no hop latency of its own.
+            sim.t_hop = None;
+        }
         let balancer = BalancerOptions {
             polling: Some(polling),
             round: Some(round),
@@ -275,19 +300,24 @@ impl Case {
         let c = &self.config;
         let s = &self.sim;
         let mut line = format!(
-            "treesplit sim {} --pes {} --balancer {} --delta-t {} --seed {} --net {} --t-rout {} --t-split {} --t-send {} --t-recv {} --delay {}",
+            "treesplit sim {} --pes {} --balancer {} --delta-t {} --seed {} --net {} --model {} --t-rout {} --t-split {} --delay {}",
             self.app.cli_args(),
             c.pes,
             c.balancer,
             c.delta_t,
             c.seed,
             s.topology,
+            s.model,
             s.t_rout,
             s.t_split,
-            s.t_send,
-            s.t_recv,
             s.delay
         );
+        if let Some(t) = s.t_send {
+            line.push_str(&format!(" --t-send {t}"));
+        }
+        if let Some(t) = s.t_recv {
+            line.push_str(&format!(" --t-recv {t}"));
+        }
         if let Some(polling) = c.balancer.polling() {
             if let Some(t) = polling.trim {
                 line.push_str(&format!(" --trim {t}"));
@@ -449,7 +479,11 @@ impl Case {
                 r.report.totals.work_units, seq.work_units
             ));
         }
-        let bound = self.delay_bound(r.report.totals.max_generation, r.report.t_par);
+        let bound = self.delay_bound(
+            r.report.totals.max_generation,
+            r.report.t_par,
+            r.diameter_latency,
+        );
         if r.termination_delay > bound {
             return Err(format!(
                 "termination took {} after the last work unit, more than the O(T_rout·log P) bound {bound}",
@@ -468,19 +502,16 @@ impl Case {
     /// chain of responses of the last piece, at most h + 1 messages, plus the broadcast
     /// (response tree; under poll-and-shuffle each permutation a piece went through adds a
     /// hop); under global round robin plus PE 0's time to answer the other PEs' counter
-    /// requests.
-    pub fn delay_bound(&self, h: u32, t_par: f64) -> u64 {
+    /// requests; with fast initialization plus the root's broadcast, whose copies may still
+    /// travel (and be split) after the last unit. Every message is charged the run's own
+    /// `diameter_latency` (the simulator's report: the largest latency between two PEs, the
+    /// same figure its messages take) and the model's overheads at both ends.
+    pub fn delay_bound(&self, h: u32, t_par: f64, diameter_latency: u64) -> u64 {
         let p = self.config.pes;
         let depth = u64::from(usize::BITS - p.leading_zeros()) + 1;
-        let t_hop = self.sim.t_hop.unwrap_or(self.sim.t_rout);
-        let hops = treesplit::machine::sim::Network::new(
-            self.sim.topology,
-            p,
-            t_hop,
-            Delay::None,
-            Default::default(),
-        )
-        .diameter_latency();
+        let t_hop = self.sim.hop_latency();
+        let hops = diameter_latency;
+        let (t_send, t_recv) = self.sim.overheads();
         let slow_link = self
             .sim
             .slow_links
@@ -493,12 +524,15 @@ impl Case {
             .sim
             .length
             .map_or(0, |l| l.charge(hops / t_hop.max(1), 64));
-        let latency = hops
-            + length
-            + slow_link
-            + self.sim.delay.typical_max()
-            + 4 * (self.sim.t_send + self.sim.t_recv);
+        let latency =
+            hops + length + slow_link + self.sim.delay.typical_max() + 4 * (t_send + t_recv);
         let mut bound = 10 * depth * latency.max(1);
+        if self.config.balancer.polling().is_some_and(|p| p.fast_init) {
+            // The root's copies go down the binary tree of PEs (depth levels); each PE passes
+            // them on after its own ⌊log₂ P⌋ splits at most.
+            let levels = u64::from(usize::BITS - 1 - p.leading_zeros());
+            bound += depth * (latency.max(1) + levels * self.sim.t_split);
+        }
         if self.config.termination == TerminationKind::ResponseTree {
             // The last piece's responses climb its chain of ancestors (≤ h hops) to PE 0.
             bound += 2 * (u64::from(h) + 1) * latency.max(1);
@@ -528,7 +562,7 @@ impl Case {
         ) {
             // PE 0 is the counter's hot spot: before each termination message it passes on, it
             // may first have to answer a counter request of every other PE, T_send each.
-            bound += 4 * p as u64 * (self.sim.t_send + self.sim.t_recv);
+            bound += 4 * p as u64 * (t_send + t_recv);
         }
         bound
     }

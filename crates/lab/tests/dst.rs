@@ -64,3 +64,76 @@ fn system_cases_are_correct() {
     );
     eprintln!("{kinds:?}; {carried} of {resumes} resume cases carried pieces");
 }
+
+/// A case that DST drew at a fresh seed: random shift with fast initialization on 362 PEs of
+/// a crossbar, T_rout 38 but T_hop 1. The crossbar takes T_rout per message, so a hop
+/// latency of its own is refused; run with one-unit messages (T_rout 1), it is checked
+/// against a bound built on the latency its messages really take, which counts the root's
+/// broadcast still being split after the last unit of work.
+#[test]
+fn a_crossbar_message_takes_t_rout_in_the_run_and_in_its_bound() {
+    use treesplit::config::{BalancerOptions, TerminationKind};
+    use treesplit::machine::sim::{MessageModel, Topology};
+    use treesplit::{BalancerKind, Config, ConfigError, Machine, PollingOptions, RunError};
+    use treesplit::{SimConfig, Simulator};
+    use treesplit_apps::nqueens::{NQueens, NQueensSpec};
+    use treesplit_apps::spec::AppSpec;
+    let balancer = BalancerOptions {
+        polling: Some(PollingOptions {
+            trim: Some(1),
+            fast_init: true,
+        }),
+        round: Some(207),
+        ..BalancerOptions::default()
+    }
+    .balancer(BalancerKind::RandomShift);
+    let config = Config::new(362)
+        .balancer(balancer)
+        .termination(TerminationKind::FourCounter)
+        .delta_t(88)
+        .seed(554958);
+    let sim = SimConfig {
+        topology: Topology::Crossbar,
+        model: MessageModel::LatencyOnly,
+        t_rout: 38,
+        t_hop: Some(1),
+        t_split: 15,
+        t_send: Some(0),
+        t_recv: Some(0),
+        ..SimConfig::default()
+    };
+    let refused = Simulator::new(sim.clone()).run(NQueens::new(7).unwrap(), &config);
+    assert!(
+        matches!(
+            refused,
+            Err(RunError::InvalidConfig(ConfigError::HopOnCrossbar {
+                t_hop: 1,
+                t_rout: 38
+            }))
+        ),
+        "{refused:?}"
+    );
+    for t_rout in [1, 38] {
+        let case = Case {
+            app: AppSpec::NQueens(NQueensSpec(7)),
+            config: config.clone(),
+            sim: SimConfig {
+                t_rout,
+                t_hop: None,
+                ..sim.clone()
+            },
+            empty_splits: 0.0,
+        };
+        let r = Simulator::new(case.sim.clone())
+            .run(NQueens::new(7).unwrap(), &config)
+            .unwrap()
+            .into_report();
+        assert_eq!(r.diameter_latency, t_rout, "every message takes T_rout");
+        let checked = case
+            .check()
+            .unwrap_or_else(|e| panic!("T_rout {t_rout}: {e}\n  {}", case.command_line()));
+        assert_eq!(checked.termination_delay, r.termination_delay);
+        assert!(case.command_line().contains("--model latency-only"));
+        assert!(!case.command_line().contains("--t-hop"));
+    }
+}

@@ -14,7 +14,7 @@
 use sha1::{Digest, Sha1};
 use std::fmt::{Debug, Display};
 use std::path::PathBuf;
-use treesplit::machine::sim::{Delay, Topology};
+use treesplit::machine::sim::{Delay, MessageModel, Topology};
 use treesplit::{BalancerKind, Ended, Machine, SimReport, Task};
 use treesplit_apps::golomb::GolombSpec;
 use treesplit_apps::knapsack::KnapsackFile;
@@ -99,6 +99,10 @@ fn corpus() -> Vec<(String, Case)> {
         for topology in Topology::ALL {
             let mut c = base.clone();
             c.sim.topology = *topology;
+            if *topology == Topology::Crossbar {
+                // A message on the crossbar takes T_rout: no hop latency of its own.
+                c.sim.t_hop = None;
+            }
             c.app = synthetic(30_000, 0.3, SplitRule::Random);
             cases.push((format!("{kind:?}-{topology}-from-{seed}"), c));
         }
@@ -151,8 +155,14 @@ fn corpus() -> Vec<(String, Case)> {
             } else {
                 Delay::Exponential(12.5)
             },
-            t_send: i as u64,
-            t_recv: i as u64,
+            // The default (blocking) model, and latency only with overheads of 1.
+            model: if i == 0 {
+                MessageModel::Blocking
+            } else {
+                MessageModel::LatencyOnly
+            },
+            t_send: (i > 0).then_some(1),
+            t_recv: (i > 0).then_some(1),
             ..treesplit::SimConfig::default()
         };
         c.app = synthetic(100_000, 0.3, SplitRule::Random);

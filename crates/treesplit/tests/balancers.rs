@@ -13,6 +13,7 @@ use treesplit::config::{
     Adaptive, BundleRule, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
 };
 use treesplit::machine::sim::Delay;
+use treesplit::machine::sim::MessageModel;
 use treesplit::machine::sim::Topology;
 use treesplit::{
     run, run_sequential, simulate, Balancer, BalancerKind, Config, Jobs, PollingOptions, SimConfig,
@@ -48,8 +49,13 @@ fn sim_for(p: usize, topology: Topology) -> SimConfig {
         } else {
             Delay::None
         },
-        t_send: if p >= 64 { 2 } else { 0 },
-        t_recv: if p >= 64 { 3 } else { 0 },
+        // Paper 000's blocking messages (T_send + T_recv = T_rout) on the larger machines,
+        // latency only on the smaller ones.
+        model: if p >= 64 {
+            MessageModel::Blocking
+        } else {
+            MessageModel::LatencyOnly
+        },
         ..SimConfig::default()
     }
 }

@@ -8,8 +8,8 @@ use treesplit_testkit::support::{Alpha, RangeSum};
 fn machine(proof: bool) -> SimConfig {
     SimConfig {
         t_rout: 10,
-        t_send: 5,
-        t_recv: 5,
+        t_send: Some(5),
+        t_recv: Some(5),
         t_split: 3,
         proof,
         ..SimConfig::default()
@@ -49,15 +49,16 @@ fn two_pes_give_the_closed_form_costs() {
         .unwrap()
         .into_report();
     let p = r.proof.expect("the probe ran");
-    let base = 2 * (sim.t_send + sim.t_recv);
+    let (t_send, t_recv) = (5, 5);
+    let base = 2 * (t_send + t_recv);
     assert!(p.cpu_per_request.count > 0);
     assert!(p.cpu_per_request.max <= (base + sim.t_split) as f64);
     assert!(p.cpu_per_request.p50 >= base as f64);
     // A piece is dead at least for the latency and the victim's receive, split and send.
-    let least = (sim.t_rout + sim.t_recv + sim.t_split + sim.t_send) as f64;
+    let least = (sim.t_rout + t_recv + sim.t_split + t_send) as f64;
     assert!(p.dead_time.count > 0 && p.dead_time.p50 >= least / p.dead_batch as f64);
     // An answer leaves within one slice, the receive, the split and the send.
-    let most = (50 + sim.t_recv + sim.t_split + sim.t_send) as f64;
+    let most = (50 + t_recv + sim.t_split + t_send) as f64;
     assert!(p.response.max <= most, "{} > {most}", p.response.max);
     assert_eq!(p.last_work_end, r.last_work_end);
 }

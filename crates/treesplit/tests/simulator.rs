@@ -7,6 +7,7 @@
 
 use treesplit::machine::sim::adversary::EmptySplits;
 use treesplit::machine::sim::Delay;
+use treesplit::machine::sim::MessageModel;
 use treesplit::machine::sim::Topology;
 use treesplit::timeline::Activity;
 use treesplit::{
@@ -41,8 +42,9 @@ fn same_seed_same_report_byte_for_byte() {
     let sim = SimConfig {
         topology: Topology::Mesh2d,
         delay: Delay::Exponential(7.5),
-        t_send: 1,
-        t_recv: 2,
+        model: MessageModel::LatencyOnly,
+        t_send: Some(1),
+        t_recv: Some(2),
         ..SimConfig::default()
     };
     // The whole report, timeline included, but the real time the simulation took.
@@ -71,7 +73,7 @@ fn adversaries_do_not_change_the_answer() {
         delay: Delay::Uniform(40),
         slow: vec![(0, 8.0), (5, 3.5)],
         slow_links: vec![(1, 5_000), (9, 700)],
-        t_send: 2,
+        t_send: Some(12),
         ..SimConfig::default()
     };
     for balancer in BalancerKind::ALL {
@@ -211,7 +213,8 @@ fn a_slow_link_can_keep_a_pe_out_of_the_run() {
         .into_report();
     assert_eq!(r.report.per_pe[1].counters.work_units, 0);
     assert_eq!(r.report.per_pe[0].counters.work_units, 3_000);
-    assert_eq!(r.last_work_end, 3_000);
+    // PE 0 first sends the first termination wave to PE 1, paying T_send.
+    assert_eq!(r.last_work_end, 3_000 + sim.send_cost());
     assert_eq!(r.report.output, 3_000 * 2_999 / 2);
 }
 
@@ -231,9 +234,15 @@ fn diameter_latency_follows_the_topology() {
         (100, Topology::Hypercube, 7),
         (64, Topology::FatTree, 12),
     ] {
+        // A message on the crossbar takes T_rout; elsewhere each hop takes T_hop.
         let sim = SimConfig {
             topology,
-            t_hop: Some(t_hop),
+            t_rout: if topology == Topology::Crossbar {
+                t_hop
+            } else {
+                10
+            },
+            t_hop: (topology != Topology::Crossbar).then_some(t_hop),
             ..SimConfig::default()
         };
         let r = simulate(RangeSum::new(5_000), &Config::new(p).delta_t(20), &sim)
@@ -273,8 +282,9 @@ fn busy_time_is_work_plus_the_charged_overheads() {
     let units = tree.count().nodes;
     for (t_send, t_recv, t_split) in [(0, 0, 5), (3, 0, 5), (0, 4, 5), (2, 3, 11), (1, 1, 1)] {
         let sim = SimConfig {
-            t_send,
-            t_recv,
+            model: MessageModel::LatencyOnly,
+            t_send: Some(t_send),
+            t_recv: Some(t_recv),
             t_split,
             ..SimConfig::default()
         };
@@ -304,7 +314,8 @@ fn busy_time_is_work_plus_the_charged_overheads() {
             }
             // Per PE, busy + idle covers the time it took part.
             for pe in &r.report.per_pe {
-                assert!(pe.busy + pe.idle <= r.report.t_par, "{what} PE {}", pe.pe);
+                let end = r.report.t_par + r.t_collect as f64;
+                assert!(pe.busy + pe.idle <= end, "{what} PE {}", pe.pe);
             }
         }
     }
@@ -313,8 +324,8 @@ fn busy_time_is_work_plus_the_charged_overheads() {
 #[test]
 fn timeline_segments_are_disjoint_and_account_for_busy_time() {
     let sim = SimConfig {
-        t_send: 2,
-        t_recv: 1,
+        t_send: Some(2),
+        t_recv: Some(9),
         slow: vec![(3, 2.0)],
         ..SimConfig::default()
     };
@@ -337,7 +348,7 @@ fn timeline_segments_are_disjoint_and_account_for_busy_time() {
             .map(|s| s.end - s.start)
             .sum();
         assert_eq!(busy as f64, r.report.per_pe[pe as usize].busy, "PE {pe}");
-        assert!(mine.last().unwrap().end <= r.report.t_par as u64);
+        assert!(mine.last().unwrap().end <= r.report.t_par as u64 + r.t_collect);
     }
     assert!(r.utilization.iter().all(|&(_, u)| (0.0..=1.0).contains(&u)));
     let big = SimConfig {
@@ -608,7 +619,7 @@ fn virtual_time_is_bounded_not_wrapped() {
             ..SimConfig::default()
         },
         SimConfig {
-            t_send: u64::MAX,
+            t_send: Some(u64::MAX),
             ..SimConfig::default()
         },
     ] {

@@ -4,6 +4,7 @@
 //! oldest events and counts them; the simulator records the same timeline in virtual time.
 
 use std::time::Duration;
+use treesplit::machine::sim::MessageModel;
 use treesplit::timeline::{Activity, Trace};
 use treesplit::timeline::{EventKind, MessageKind, PeState, DEFAULT_TRACE_CAPACITY};
 use treesplit::{run, simulate, Balancer, Config, ConfigError, PollingOptions, Report, SimConfig};
@@ -150,7 +151,9 @@ fn the_simulator_records_the_same_timeline_in_virtual_time() {
             .sum();
         assert!(busy >= stats.counters.work_units, "PE {}", pe.pe);
     }
-    assert_eq!(trace.pes[0].end as f64, r.t_par);
+    // PE 0's trace ends when it holds the result: T_par (termination detected) and the
+    // collection after it.
+    assert_eq!(trace.pes[0].end as f64, r.t_par + s.t_collect as f64);
     // Deterministic: the same run records the same timeline.
     let again = simulate(RangeSum::new(n), &cfg, &SimConfig::default())
         .unwrap()
@@ -172,8 +175,9 @@ fn the_simulators_activity_log_agrees_with_its_counts_and_its_trace() {
     let (n, p) = (50_000, 8);
     let cfg = polling(p).delta_t(10).trace(DEFAULT_TRACE_CAPACITY);
     let sim = SimConfig {
-        t_send: 2,
-        t_recv: 3,
+        model: MessageModel::LatencyOnly,
+        t_send: Some(2),
+        t_recv: Some(3),
         ..SimConfig::default()
     };
     let s = simulate(RangeSum::new(n), &cfg, &sim)

@@ -43,10 +43,11 @@ pub fn compare(plan: &ComparePlan) -> Result<(), Failure> {
         output::print_json(&rows)?;
     } else {
         println!(
-            "{} on P = {} ({}, T_rout {}, T_split {}, Δt {}, seed {})",
+            "{} on P = {} ({}, {} messages, T_rout {}, T_split {}, Δt {}, seed {})",
             app.describe(),
             config.pes,
             sim.topology,
+            sim.model,
             sim.t_rout,
             sim.t_split,
             config.delta_t,

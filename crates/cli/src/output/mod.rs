@@ -343,6 +343,17 @@ pub fn config_error(e: &ConfigError) -> String {
             "--t-rout must be at least 1, and --t-hop when given (messages cannot be instantaneous)"
                 .into()
         }
+        ConfigError::HopOnCrossbar { .. } => {
+            "--t-hop applies to the networks other than the crossbar (a message on the crossbar takes T_rout, --t-rout)"
+                .into()
+        }
+        ConfigError::BlockingOverheads {
+            t_send,
+            t_recv,
+            t_rout,
+        } => format!(
+            "--t-send {t_send} + --t-recv {t_recv} is less than --t-rout {t_rout}: the blocking model (paper 000 §1.1) charges sending and receiving a message at least T_rout; use --model latency-only for smaller overheads"
+        ),
         ConfigError::SimTimeTooLarge { what, value, max } => {
             let flag = match *what {
                 "T_rout" => "--t-rout",

@@ -187,8 +187,14 @@ pub(super) fn sim_machine(
         byte_time,
         routing: o.routing.unwrap_or_default(),
     });
+    if topology == Topology::Crossbar && o.t_hop.is_some() {
+        return Err(Failure::input(
+            "--t-hop applies to the networks other than the crossbar (a message on the crossbar takes T_rout, --t-rout)",
+        ));
+    }
     let sim = SimConfig {
         topology,
+        model: o.model.unwrap_or_default(),
         t_rout: o.t_rout,
         t_hop: o.t_hop,
         t_split: o.t_split,
@@ -203,6 +209,8 @@ pub(super) fn sim_machine(
         proof: o.proof,
         ..SimConfig::default()
     };
+    sim.validate(pes)
+        .map_err(|e| Failure::input(output::config_error(&e)))?;
     if !(0.0..=1.0).contains(&o.empty_splits) {
         return Err(Failure::input(format!(
             "--empty-splits must be a fraction in [0, 1], got {}",
@@ -216,9 +224,12 @@ pub(super) fn sim_machine(
         topology
     };
     let delta_t = b.delta_t.unwrap_or(o.t_rout.max(1));
-    // A round must fit a request, the victim's next poll, a split and the answer.
+    // A round must fit a request, the victim's next poll, a split and the answer, and the
+    // PEs' costs of sending and receiving both messages.
+    let overheads = sim.send_cost().saturating_add(sim.recv_cost());
     let default_round = o
         .t_rout
+        .saturating_add(overheads)
         .saturating_mul(2)
         .saturating_add(o.t_split)
         .saturating_add(delta_t);
@@ -234,17 +245,17 @@ pub(super) fn sim_machine(
         }
     }
     if b.round.is_none() && o.embedding.unwrap_or_default() == Embedding::Network {
-        let t_hop = o.t_hop.unwrap_or(o.t_rout);
+        // The fixed costs of a phase's exchange beside its hops: the split and the PEs' costs
+        // of sending and receiving the request and the answer.
+        let fixed = o.t_split.saturating_add(overheads.saturating_mul(2));
         balance.network_phase = Some(embedding::default_round(
             topology,
             pes,
             Embedding::Network,
-            (t_hop, o.t_split, delta_t),
+            (sim.hop_latency(), fixed, delta_t),
             o.phase_c.unwrap_or(embedding::DEFAULT_PHASE_C),
         ));
     }
     balance.config(pes)?;
-    sim.validate(pes)
-        .map_err(|e| Failure::input(output::config_error(&e)))?;
     Ok((pes, sim, balance))
 }

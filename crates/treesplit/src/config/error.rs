@@ -92,6 +92,23 @@ pub enum ConfigError {
     },
     /// A simulated latency of 0 (messages cannot be instantaneous).
     ZeroLatency,
+    /// A hop latency on the crossbar other than T_rout (a message there takes T_rout).
+    HopOnCrossbar {
+        /// T_hop given.
+        t_hop: u64,
+        /// T_rout.
+        t_rout: u64,
+    },
+    /// Under the blocking model, T_send + T_recv below T_rout (paper 000 §1.1 charges the PEs
+    /// T_rout per message).
+    BlockingOverheads {
+        /// T_send.
+        t_send: u64,
+        /// T_recv.
+        t_recv: u64,
+        /// T_rout.
+        t_rout: u64,
+    },
     /// A simulator time parameter above the supported maximum.
     SimTimeTooLarge {
         /// Which parameter.
@@ -179,6 +196,18 @@ impl fmt::Display for ConfigError {
             ConfigError::ZeroLatency => write!(
                 f,
                 "the message latency must be at least 1 (messages cannot be instantaneous)"
+            ),
+            ConfigError::HopOnCrossbar { t_hop, t_rout } => write!(
+                f,
+                "a hop latency of {t_hop} on the crossbar, where a message takes T_rout = {t_rout}: T_hop is the latency per hop of the other networks"
+            ),
+            ConfigError::BlockingOverheads {
+                t_send,
+                t_recv,
+                t_rout,
+            } => write!(
+                f,
+                "the blocking message model charges sending and receiving at least T_rout = {t_rout}, but T_send + T_recv = {t_send} + {t_recv}; use the latency-only model for smaller overheads"
             ),
         }
     }

@@ -23,7 +23,7 @@ pub(super) use catalogue::experiments;
 
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
-use treesplit::machine::sim::{Level, ProofReport};
+use treesplit::machine::sim::{Level, MessageModel, ProofReport};
 use treesplit::{simulate, Balancer, Config, PollingOptions, SimConfig};
 use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 
@@ -85,8 +85,9 @@ impl Setup {
     pub fn machine(&self) -> SimConfig {
         SimConfig {
             t_rout: self.t_rout,
-            t_send: self.t_rout.div_ceil(2),
-            t_recv: self.t_rout / 2,
+            model: MessageModel::Blocking,
+            t_send: Some(self.t_rout.div_ceil(2)),
+            t_recv: Some(self.t_rout / 2),
             t_split: self.t_split,
             timeline_limit: 0,
             proof: true,

@@ -7,7 +7,7 @@ use super::jobs::JobList;
 use crate::reproduce::{loglog_slope, Ctx, Finding, Plot, Series, Table, Verdict};
 use rayon::prelude::*;
 use treesplit::config::{BundleRule, StaticPermutation};
-use treesplit::machine::sim::{Delay, Topology};
+use treesplit::machine::sim::{Delay, MessageModel, Topology};
 use treesplit::{simulate, Balancer, Config, Jobs, PollingOptions, SimConfig};
 
 /// The machine of the Table 14.1 experiments (and of every job experiment of this paper):
@@ -24,8 +24,9 @@ pub(super) fn table_sim() -> SimConfig {
         t_rout: 10,
         t_hop: None,
         t_split: 0,
-        t_send: 5,
-        t_recv: 5,
+        model: MessageModel::Blocking,
+        t_send: Some(5),
+        t_recv: Some(5),
         delay: Delay::None,
         length: None,
         slow: Vec::new(),
@@ -41,8 +42,9 @@ pub(super) fn table_sim() -> SimConfig {
 pub(super) fn latency_sim() -> SimConfig {
     SimConfig {
         t_split: 5,
-        t_send: 0,
-        t_recv: 0,
+        model: MessageModel::LatencyOnly,
+        t_send: Some(0),
+        t_recv: Some(0),
         ..table_sim()
     }
 }
@@ -348,8 +350,9 @@ pub(super) fn overhead_free_sim() -> SimConfig {
     SimConfig {
         t_rout: 1,
         t_split: 0,
-        t_send: 0,
-        t_recv: 0,
+        model: MessageModel::LatencyOnly,
+        t_send: Some(0),
+        t_recv: Some(0),
         ..table_sim()
     }
 }

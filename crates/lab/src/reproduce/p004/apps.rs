@@ -5,7 +5,7 @@
 
 use super::super::{Ctx, Finding, Plot, Series, Table, Verdict};
 use std::fmt::Debug;
-use treesplit::machine::sim::{Delay, Topology};
+use treesplit::machine::sim::{Delay, MessageModel, Topology};
 use treesplit::{run_sequential, simulate, Balancer, BalancerKind, Config, SimConfig, Task};
 use treesplit_apps::golomb::Golomb;
 use treesplit_apps::knapsack::{Instance, Knapsack};
@@ -27,8 +27,9 @@ pub(super) fn mesh_sim() -> SimConfig {
         t_rout: 10,
         t_hop: Some(1),
         t_split: 5,
-        t_send: 5,
-        t_recv: 5,
+        model: MessageModel::Blocking,
+        t_send: Some(5),
+        t_recv: Some(5),
         delay: Delay::None,
         timeline_limit: 0,
         ..SimConfig::default()

@@ -12,7 +12,7 @@ use rand_distr::{Binomial, Distribution};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use treesplit::config::StaticPermutation;
-use treesplit::machine::sim::{Delay, Topology};
+use treesplit::machine::sim::{Delay, MessageModel, Topology};
 use treesplit::task::bag::x_alpha;
 use treesplit::{simulate, Balancer, Config, Jobs, SimConfig};
 use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
@@ -239,8 +239,9 @@ pub(super) fn load_only_sim() -> SimConfig {
         t_rout: 10,
         t_hop: None,
         t_split: 5,
-        t_send: 5,
-        t_recv: 5,
+        model: MessageModel::Blocking,
+        t_send: Some(5),
+        t_recv: Some(5),
         delay: Delay::None,
         timeline_limit: 0,
         ..SimConfig::default()

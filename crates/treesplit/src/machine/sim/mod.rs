@@ -44,6 +44,7 @@ mod engine;
 mod events;
 mod huge_pages;
 pub mod memory;
+mod model;
 pub mod network;
 mod proof;
 mod queue;
@@ -52,6 +53,7 @@ mod world;
 
 pub use crate::protocol::polling::embedding;
 pub use memory::{estimate_memory, MemoryEstimate};
+pub use model::MessageModel;
 pub use network::{Delay, MessageLength, Network, Routing, Topology};
 pub use proof::{Level, ProofReport, Summary};
 pub use report::{RequestQueue, SimReport, Theorem1};
@@ -81,17 +83,26 @@ use world::{Learning, SimPe, Slot, State, World};
 pub struct SimConfig {
     /// The interconnect.
     pub topology: Topology,
-    /// Message latency on a crossbar (T_rout).
+    /// What sending and receiving cost the PEs (`model.rs`): blocking (paper 000 §1.1, the
+    /// default) or latency only.
+    #[serde(default)]
+    pub model: MessageModel,
+    /// T_rout: a message's latency on the crossbar, and what sending and receiving it cost
+    /// the PEs together under the blocking model.
     pub t_rout: u64,
-    /// Latency per hop on other topologies (default: T_rout).
+    /// Latency per hop on the networks other than the crossbar (default: T_rout); on the
+    /// crossbar it must be left out or equal T_rout.
     pub t_hop: Option<u64>,
     /// Cost of one split on the splitting PE (T_split).
     pub t_split: u64,
-    /// The sender's cost per message (LogP overhead o).
-    pub t_send: u64,
-    /// The receiver's cost per message handled (LogP overhead o on the receiving side).
+    /// The sender's cost per message (LogP overhead o); `None`: the model's
+    /// ([`SimConfig::send_cost`]). A report holds the value charged.
     #[serde(default)]
-    pub t_recv: u64,
+    pub t_send: Option<u64>,
+    /// The receiver's cost per message handled (LogP overhead o on the receiving side);
+    /// `None`: the model's ([`SimConfig::recv_cost`]). A report holds the value charged.
+    #[serde(default)]
+    pub t_recv: Option<u64>,
     /// Random extra delay per message.
     pub delay: Delay,
     /// Slow PEs: (PE, factor); a unit of work takes `factor` time units there.
@@ -117,11 +128,12 @@ impl Default for SimConfig {
     fn default() -> Self {
         SimConfig {
             topology: Topology::Crossbar,
+            model: MessageModel::Blocking,
             t_rout: 10,
             t_hop: None,
             t_split: 5,
-            t_send: 0,
-            t_recv: 0,
+            t_send: None,
+            t_recv: None,
             delay: Delay::None,
             slow: vec![],
             slow_links: vec![],
@@ -140,8 +152,8 @@ impl SimConfig {
             ("T_rout", self.t_rout),
             ("T_hop", self.t_hop.unwrap_or(0)),
             ("T_split", self.t_split),
-            ("T_send", self.t_send),
-            ("T_recv", self.t_recv),
+            ("T_send", self.t_send.unwrap_or(0)),
+            ("T_recv", self.t_recv.unwrap_or(0)),
         ];
         let delay = match self.delay {
             Delay::None => 0.0,
@@ -188,10 +200,10 @@ impl SimConfig {
                 });
             }
         }
-        if self.t_rout == 0 && self.t_hop.is_none_or(|h| h == 0) || self.t_hop == Some(0) {
+        if self.hop_latency() == 0 || self.t_hop == Some(0) {
             return Err(ConfigError::ZeroLatency);
         }
-        Ok(())
+        self.validate_model()
     }
 }
 
@@ -239,8 +251,11 @@ impl Backend for SimConfig {
             network: Some(self.topology),
             ..start.env
         };
-        let sim = self;
-        sim.validate(config.pes)?;
+        self.validate(config.pes)?;
+        // The machine with the model's overheads written in: what the report shows.
+        let resolved = self.resolved();
+        let sim = &resolved;
+        let (t_send, t_recv) = sim.overheads();
         let start = Instant::now();
         let p = config.pes;
         let slowness: HashMap<usize, f64> = sim.slow.iter().copied().collect();
@@ -270,11 +285,10 @@ impl Backend for SimConfig {
         }));
         let heap_after = huge_pages::heap_end();
         huge_pages::advise(heap_before, heap_after);
-        let t_hop = sim.t_hop.unwrap_or(sim.t_rout);
         let network = Network::new(
             sim.topology,
             p,
-            t_hop,
+            sim.hop_latency(),
             sim.delay,
             sim.slow_links.iter().copied().collect(),
         )
@@ -285,6 +299,9 @@ impl Backend for SimConfig {
             pes,
             world: World {
                 config: sim,
+                t_send,
+                t_recv,
+                detected: None,
                 queue: EventQueue::new(),
                 network,
                 rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ 0x5EED_0F5E_ED0F),
@@ -301,23 +318,19 @@ impl Backend for SimConfig {
                 request_queue: RequestQueue::default(),
                 heap_advised: heap_after,
                 proof: sim.proof.then(|| {
-                    let t_dead =
-                        config.delta_t + sim.t_recv + sim.t_split + sim.t_send + diameter_latency;
-                    Box::new(proof::Probe::new(
-                        p,
-                        sim.t_send,
-                        sim.t_recv,
-                        sim.t_split,
-                        t_dead,
-                    ))
+                    let t_dead = config.delta_t + t_recv + sim.t_split + t_send + diameter_latency;
+                    Box::new(proof::Probe::new(p, t_send, t_recv, sim.t_split, t_dead))
                 }),
             },
         };
         engine.run()?;
         let Engine { pes, world, .. } = engine;
-        let State::Done { at: t_par } = pes[0].sim.state else {
+        let State::Done { at: end } = pes[0].sim.state else {
             unreachable!("every PE finished")
         };
+        // T_par as the papers define it: the work done and termination detected. Collecting
+        // the result at PE 0 after that is reported apart (`SimReport::t_collect`).
+        let t_par = world.detected.map_or(end, |d| d.min(end));
         let mut gather = Gather::new(p);
         for (
             i,
@@ -337,6 +350,7 @@ impl Backend for SimConfig {
         }
         let mut ended = gather.finish("sim", config, t_par as f64)?;
         let measured = Measured {
+            end,
             last_work_end: world.last_work_end,
             diameter_latency,
             activities: world.activities,

@@ -57,8 +57,13 @@ pub struct SimReport<O> {
     pub sim: SimConfig,
     /// When the last work unit ended.
     pub last_work_end: u64,
-    /// Virtual time from the last work unit to PE 0 holding the result.
+    /// Virtual time from the last work unit to termination detected at PE 0 (T_par).
     pub termination_delay: u64,
+    /// Virtual time from termination detected (T_par) to PE 0 holding the result and ending:
+    /// announcing the end and, under four-counter termination, reducing the results over the
+    /// tree of PEs. Not part of T_par (paper 000 bounds T_par to the detection).
+    #[serde(default)]
+    pub t_collect: u64,
     /// The largest message latency without random delays (for reading the delay).
     pub diameter_latency: u64,
     /// Theorem 1 of paper 000 against the measurement.
@@ -97,17 +102,20 @@ impl<O> SimReport<O> {
             ),
             None => String::new(),
         };
-        let hop = self.sim.t_hop.unwrap_or(self.sim.t_rout);
+        let hop = match self.sim.topology {
+            crate::topology::Topology::Crossbar => String::new(),
+            _ => format!(", T_hop {}", self.sim.hop_latency()),
+        };
+        let (t_send, t_recv) = self.sim.overheads();
         format!(
-            "network {} (T_rout {}, T_hop {hop}, T_split {}, T_send {}, T_recv {}, delay {})\n\
+            "network {} ({} messages: T_rout {}{hop}, T_split {}, T_send {t_send}, T_recv {t_recv}, delay {})\n\
              Theorem 1: T_seq/P = {:.1}   T_par − T_seq/P = {:.1}   h = {}   (T_par − T_seq/P)/(h·(T_rout+T_split)) = {}\n\
-             termination detected {} after the last work unit ({:.2} × diameter latency {})\n\
+             termination detected {} after the last work unit ({:.2} × diameter latency {}); result collected {} later (not in T_par)\n\
              {}{} events\n",
             self.sim.topology,
+            self.sim.model,
             self.sim.t_rout,
             self.sim.t_split,
-            self.sim.t_send,
-            self.sim.t_recv,
             self.sim.delay,
             t.t_seq_over_p,
             t.lower_order,
@@ -117,6 +125,7 @@ impl<O> SimReport<O> {
             self.termination_delay,
             self.termination_delay as f64 / self.diameter_latency.max(1) as f64,
             self.diameter_latency,
+            self.t_collect,
             shift,
             self.events,
         )
@@ -145,6 +154,7 @@ pub(crate) struct SimFigures {
     sim: SimConfig,
     last_work_end: u64,
     termination_delay: u64,
+    t_collect: u64,
     diameter_latency: u64,
     theorem1: Theorem1,
     theorem_14_2: Option<f64>,
@@ -158,6 +168,8 @@ pub(crate) struct SimFigures {
 
 /// What the engine measured of a run, besides the PEs' records.
 pub(crate) struct Measured {
+    /// When PE 0 ended, holding the result.
+    pub end: u64,
     /// When the last work unit ended.
     pub last_work_end: u64,
     /// The largest message latency without random delays.
@@ -175,8 +187,9 @@ pub(crate) struct Measured {
 }
 
 impl SimFigures {
-    /// The figures of a run of `config` on `sim` that ended at `t_par` with `report` (whose
-    /// T_seq this sets: the total work units), from what the engine `measured`.
+    /// The figures of a run of `config` on `sim` whose termination was detected at `t_par`,
+    /// with `report` (whose T_seq this sets: the total work units), from what the engine
+    /// `measured`.
     pub(crate) fn new<O>(
         report: &mut Report<O>,
         config: &Config,
@@ -209,9 +222,10 @@ impl SimFigures {
             sim: sim.clone(),
             last_work_end: measured.last_work_end,
             termination_delay: t_par.saturating_sub(measured.last_work_end),
+            t_collect: measured.end.saturating_sub(t_par),
             diameter_latency: measured.diameter_latency,
             theorem1,
-            utilization: measured.activities.curve(p, t_par),
+            utilization: measured.activities.curve(p, measured.end),
             events: measured.events,
             request_queue: measured.request_queue,
             proof: measured.proof,
@@ -227,6 +241,7 @@ impl SimFigures {
             sim: self.sim,
             last_work_end: self.last_work_end,
             termination_delay: self.termination_delay,
+            t_collect: self.t_collect,
             diameter_latency: self.diameter_latency,
             theorem1: self.theorem1,
             theorem_14_2: self.theorem_14_2,

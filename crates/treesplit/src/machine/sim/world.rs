@@ -99,6 +99,12 @@ pub(super) struct Slot {
 /// Everything of the simulated machine but the PEs.
 pub(super) struct World<'c> {
     pub(super) config: &'c SimConfig,
+    /// The model's T_send and T_recv (`SimConfig::overheads`).
+    pub(super) t_send: u64,
+    pub(super) t_recv: u64,
+    /// When PE 0 detected termination (sent its first `Finish`); `None` while it has not,
+    /// and on one PE, where nothing is announced.
+    pub(super) detected: Option<u64>,
     pub(super) queue: EventQueue,
     pub(super) network: Network,
     pub(super) rng: Xoshiro256PlusPlus,
@@ -189,18 +195,21 @@ impl Transport for Link<'_, '_> {
     }
 
     fn send(&mut self, to: PeId, envelope: Envelope, bound: i64) -> Result<u64, RunError> {
-        self.spend(self.world.config.t_send, Activity::Sending);
-        let w = &mut *self.world;
-        if envelope.carries_work() {
-            w.work_in_flight += 1;
-        }
         if self.i == 0
             && matches!(
                 envelope,
                 Envelope::Protocol(Message::Termination(Signal::Finish))
             )
         {
-            w.finish_sent = true;
+            // PE 0 announces the end: termination is detected now (T_par ends here; what
+            // follows is the collection of the result).
+            self.world.finish_sent = true;
+            self.world.detected.get_or_insert(self.now);
+        }
+        self.spend(self.world.t_send, Activity::Sending);
+        let w = &mut *self.world;
+        if envelope.carries_work() {
+            w.work_in_flight += 1;
         }
         // The bytes the MPI machine would send, counted without writing them.
         let bytes = postcard::experimental::serialized_size(&envelope).unwrap_or(0) as u64;
@@ -231,7 +240,7 @@ impl Transport for Link<'_, '_> {
         if envelope.carries_work() {
             self.world.work_in_flight -= 1;
         }
-        self.spend(self.world.config.t_recv, Activity::Receiving);
+        self.spend(self.world.t_recv, Activity::Receiving);
         if let Some(probe) = &mut self.world.proof {
             probe.received(self.i, from, &envelope);
         }
