@@ -503,7 +503,9 @@ impl Case {
     /// (response tree; under poll-and-shuffle each permutation a piece went through adds a
     /// hop); under global round robin plus PE 0's time to answer the other PEs' counter
     /// requests; with fast initialization plus the root's broadcast, whose copies may still
-    /// travel (and be split) after the last unit. Every message is charged the run's own
+    /// travel (and be split) after the last unit; under a static balancer with response-tree
+    /// termination plus the responses a PE that placed jobs everywhere receives one after
+    /// another. Every message is charged the run's own
     /// `diameter_latency` (the simulator's report: the largest latency between two PEs, the
     /// same figure its messages take) and the model's overheads at both ends.
     pub fn delay_bound(&self, h: u32, t_par: f64, diameter_latency: u64) -> u64 {
@@ -555,6 +557,12 @@ impl Case {
         if self.config.balancer.is_static() {
             // Pieces answer up the root's broadcast tree: log P more hops (response tree).
             bound += 2 * depth * latency.max(1);
+            if self.config.termination == TerminationKind::ResponseTree {
+                // A PE that placed jobs on every other PE gets one response per piece back:
+                // up to P − 1 of them, received one after another (T_recv each, plus the
+                // T_send of whatever it sends in between).
+                bound += p as u64 * (t_send + t_recv);
+            }
         }
         if matches!(
             self.config.balancer.kind(),

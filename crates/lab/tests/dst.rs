@@ -137,3 +137,53 @@ fn a_crossbar_message_takes_t_rout_in_the_run_and_in_its_bound() {
         assert!(!case.command_line().contains("--t-hop"));
     }
 }
+
+/// A static balancer under response-tree termination: a PE that placed a piece on nearly every
+/// other PE receives one response per piece, one after another, each costing it T_recv. On
+/// 1,956 PEs with T_recv 38 that alone takes about 72,000 time units after the last unit of
+/// work; the bound counts it, and the run still gives the sequential answer.
+#[test]
+fn responses_to_a_pe_that_placed_jobs_everywhere_are_inside_the_bound() {
+    use treesplit::config::{Jobs, TerminationKind};
+    use treesplit::machine::sim::{Delay, MessageModel, Topology};
+    use treesplit::{Balancer, Config, SimConfig};
+    use treesplit_apps::spec::AppSpec;
+    use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
+    let config = Config::new(1956)
+        .balancer(Balancer::PrefixSum {
+            jobs: Jobs::Depth(1),
+            splittable: true,
+        })
+        .termination(TerminationKind::ResponseTree)
+        .delta_t(48)
+        .seed(41668);
+    let case = Case {
+        app: AppSpec::Synthetic(SyntheticParams {
+            work: 60734,
+            alpha: 0.07,
+            atomic: 20,
+            rule: SplitRule::Adversarial,
+            spin: 1,
+            seed: 458,
+        }),
+        config,
+        sim: SimConfig {
+            topology: Topology::Crossbar,
+            model: MessageModel::Blocking,
+            t_rout: 42,
+            t_split: 11,
+            t_recv: Some(38),
+            delay: Delay::Uniform(28),
+            ..SimConfig::default()
+        },
+        empty_splits: 0.0,
+    };
+    let checked = case
+        .check()
+        .unwrap_or_else(|e| panic!("{e}\n  {}", case.command_line()));
+    assert!(
+        checked.termination_delay > 1_000 * 38,
+        "the responses arrive one after another: {}",
+        checked.termination_delay
+    );
+}
