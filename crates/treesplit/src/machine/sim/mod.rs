@@ -227,15 +227,31 @@ impl Backend for SimConfig {
 
     fn run(&self, start: Start<'_>) -> Ran<SimFigures> {
         let (root, config, fresh) = (start.root, start.config, start.fresh);
-        // The PEs know the network they sit on (poll-and-shuffle plans its phases for it).
-        let env = &Env {
-            network: Some(self.topology),
-            ..start.env
-        };
         let sim = self;
         sim.validate(config.pes)?;
-        let start = Instant::now();
         let p = config.pes;
+        let t_hop = sim.t_hop.unwrap_or(sim.t_rout);
+        let network = Network::new(
+            sim.topology,
+            p,
+            t_hop,
+            sim.delay,
+            sim.slow_links.iter().copied().collect(),
+        )
+        .with_length(sim.length);
+        let diameter_latency = network.diameter_latency();
+        // The PEs know the network they sit on and its largest latency (poll-and-shuffle
+        // plans its phases for it and sizes its permutation by it).
+        let env = &Env {
+            network: Some(sim.topology),
+            latency: Some(
+                diameter_latency
+                    .saturating_add(sim.t_send)
+                    .saturating_add(sim.t_recv),
+            ),
+            ..start.env
+        };
+        let start = Instant::now();
         let slowness: HashMap<usize, f64> = sim.slow.iter().copied().collect();
         let mut root = root;
         let clock = MachineTime {
@@ -263,16 +279,6 @@ impl Backend for SimConfig {
         }));
         let heap_after = huge_pages::heap_end();
         huge_pages::advise(heap_before, heap_after);
-        let t_hop = sim.t_hop.unwrap_or(sim.t_rout);
-        let network = Network::new(
-            sim.topology,
-            p,
-            t_hop,
-            sim.delay,
-            sim.slow_links.iter().copied().collect(),
-        )
-        .with_length(sim.length);
-        let diameter_latency = network.diameter_latency();
         let mut engine = Engine {
             current: 0,
             pes,

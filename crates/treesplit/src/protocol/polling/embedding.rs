@@ -136,6 +136,36 @@ impl PhasePlan {
         (other < self.p).then(|| self.pe(other))
     }
 
+    /// The root of the label tree: the PE labelled 0.
+    pub fn root(&self) -> usize {
+        self.pe(0)
+    }
+
+    /// PE `pe`'s parent in the label tree (None at the root). The label tree is the binomial
+    /// tree over the hypercube labels rooted at label 0: label x's parent is x with its
+    /// lowest set bit cleared, so every edge joins partners along one hypercube dimension —
+    /// one hop on a hypercube, a Morton dimension's short path inside its submesh on a mesh.
+    /// The permutation by messages counts and numbers along it.
+    pub fn tree_parent(&self, pe: usize) -> Option<usize> {
+        let x = self.label(pe);
+        (x != 0).then(|| self.pe(x & (x - 1)))
+    }
+
+    /// PE `pe`'s children in the label tree, in increasing label order (child x + 2^j
+    /// heads the labels x + 2^j .. x + 2^(j+1), so a preorder walk numbers labels in order).
+    pub fn tree_children(&self, pe: usize) -> impl Iterator<Item = usize> + '_ {
+        let x = self.label(pe);
+        let low = if x == 0 {
+            dims(self.p) as u32
+        } else {
+            x.trailing_zeros()
+        };
+        (0..low)
+            .map(move |j| x | (1usize << j))
+            .filter(move |&c| c < self.p)
+            .map(move |c| self.pe(c))
+    }
+
     /// The largest hop distance between partners over the phases a cycle uses, on
     /// `network` (on the hypercubic networks, over 64 evenly spread PEs per dimension).
     pub fn max_partner_hops(&self, network: Topology) -> u64 {
@@ -274,6 +304,46 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The label tree spans every PE once, and each of its edges is one hypercube dimension
+    /// of the labels (on a mesh: a pair within one Morton submesh).
+    #[test]
+    fn label_tree_edges_are_hypercube_dimensions() {
+        for (t, p) in [
+            (Some(Topology::Mesh2d), 4096usize),
+            (Some(Topology::Mesh2d), 1000),
+            (Some(Topology::Mesh3d), 512),
+            (None, 13),
+            (None, 1),
+        ] {
+            let plan = PhasePlan::new(t, p, Embedding::Network);
+            let mut seen = vec![0u32; p];
+            let mut stack = vec![plan.root()];
+            while let Some(q) = stack.pop() {
+                seen[q] += 1;
+                for c in plan.tree_children(q) {
+                    assert_eq!(plan.tree_parent(c), Some(q));
+                    let diff = plan.label(c) ^ plan.label(q);
+                    assert_eq!(diff.count_ones(), 1, "{t:?} P={p}: {q}-{c}");
+                    stack.push(c);
+                }
+            }
+            assert!(
+                seen.iter().all(|&n| n == 1),
+                "{t:?} P={p}: not a spanning tree"
+            );
+        }
+        // On the 64×64 mesh, the deepest root-to-leaf path crosses every dimension once:
+        // 2·(1 + 2 + … + 32) = 126 hops, the mesh's diameter.
+        let plan = PhasePlan::new(Some(Topology::Mesh2d), 4096, Embedding::Network);
+        let mut q = plan.pe(4095);
+        let mut hops = 0;
+        while let Some(up) = plan.tree_parent(q) {
+            hops += Topology::Mesh2d.hops(q, up, 4096);
+            q = up;
+        }
+        assert_eq!(hops, 126);
     }
 
     #[test]
