@@ -234,19 +234,43 @@ fn plot(x: &str, series: Vec<Series>) -> Option<Plot> {
     })
 }
 
+/// Definition 1's test on calibrated constants: c := 1.5 × the largest value of `f` over
+/// the seeds at the two smallest P; the runs at the larger P that exceed c, as "P = …: x".
+fn exceedances(
+    s: &Sweep,
+    k: usize,
+    f: impl Fn(&Sweep, usize, usize) -> Vec<f64>,
+) -> (f64, Vec<String>) {
+    let c = 1.5
+        * s.ps[..2]
+            .iter()
+            .map(|&p| quantile(&f(s, k, p), 1.0))
+            .fold(0.0, f64::max);
+    let over = s.ps[2..]
+        .iter()
+        .map(|&p| (p, quantile(&f(s, k, p), 1.0)))
+        .filter(|&(_, x)| x > c)
+        .map(|(p, x)| format!("P = {p}: {x:.1}"))
+        .collect();
+    (c, over)
+}
+
 fn thm1(ctx: &Ctx) -> Result<Finding, String> {
     let s = sweep(ctx, Topology::Hypercube)?;
     let (table, series) = s.table();
-    let (med, max) = (s.slope(0, 0.5, Sweep::per_h), s.slope(0, 1.0, Sweep::per_h));
-    let rp = s.slope(1, 0.5, Sweep::per_h);
-    let (lo, hi) = (s.ps[0] as f64, *s.ps.last().expect("ps") as f64);
-    let log_slope = (hi.log2() / lo.log2()).ln() / (hi / lo).ln();
+    let (c, over) = exceedances(&s, 0, Sweep::per_h);
+    let (c_rp, over_rp) = exceedances(&s, 1, Sweep::per_h);
+    let judged = format!("P = {}…{}", s.ps[2], s.ps.last().expect("ps"));
     Ok(Finding {
-        prediction: format!("T_par ∈ (1+ε)T_seq/n + Õ(h): L/h bounded as P grows (slope 0 in P); an extra log n factor, as random polling's Õ(h log n), would give slope {log_slope:.2} over P = {lo}…{hi}"),
-        measured: format!("log-log slope of poll-and-shuffle's L/h over P: median {med:.3}, maximum over seeds {max:.3}; random polling's median {rp:.3}"),
+        prediction: format!("T_par ∈ (1+ε)T_seq/n + Õ(h): one constant c bounds L/h at every n w.h.p.; c = 1.5 × the largest L/h over the seeds at P = {} and {} = {c:.1} (calibration, not judged); random polling's Õ(h log n) should outgrow its own c ({c_rp:.1})", s.ps[0], s.ps[1]),
+        measured: format!(
+            "poll-and-shuffle, runs at {judged} with L/h > c: {}; random polling: {}",
+            if over.is_empty() { "none".to_string() } else { over.join(", ") },
+            if over_rp.is_empty() { "none".to_string() } else { over_rp.join(", ") },
+        ),
         table,
         plot: plot("P (hypercube)", series),
-        verdict: Verdict::of(med <= 0.1 && max <= 0.1),
+        verdict: Verdict::of(over.is_empty()),
         remark: String::new(),
     })
 }
@@ -415,8 +439,8 @@ pub(super) fn experiments() -> Vec<Experiment> {
             premises: "§2.1: n PEs on a log n-dimensional hypercube, unit time per hop and per split, T_seq ∈ Ω(n), every subproblem of generation ≥ h atomic, h ∈ Ω(log n); a uniformly random permutation after every cycle of log n phases; T_phase a large enough constant; Õ in Definition 1's sense (w.h.p. in n).",
             model: MODEL,
             inside: "Inside, with two deviations: the permutation is §3.2's pseudorandom one (precomputed generators, the paper's practical choice), and h is the largest generation measured in the run, not an a-priori bound. Hop latency 5, T_split 5, Δt 8, Δ = 50, synthetic trees of 2048·P units with exact halves, 5 seeds (quick) or 10 (full) per P.",
-            criterion: "PASS iff the log-log slope over P (16…1024 quick, …16384 full) of poll-and-shuffle's L/h, L = T_par − T_seq/P, is at most 0.1 both for the median and for the maximum over the seeds (bounded; an extra log n factor gives about 0.2 over these P).",
-            if_fail: "h grows like log of the work (2048·P units), so a bounded L/h is the claim; a slope above 0.1 means the lower-order term carries a log n factor at these P (the permutation's slot or the phases' constant).",
+            criterion: "Definition 1 with a calibrated constant: c := 1.5 × the largest L/h (L = T_par − T_seq/P, h the run's largest generation) over the seeds at the two smallest P (16 and 64, not judged); PASS iff no run at a larger P (256…1024 quick, …16384 full) has L/h > c. Random polling is measured under the same rule for contrast (not judged).",
+            if_fail: "At these P, h ≈ 11 + log₂ P is dominated by its constant part, so a term growing like log n (the phases of the start-up, the permutation slot's latency, log n/(log n − log(2/γ)) of the proof) still raises L/h; the claim is asymptotic.",
             run: thm1,
         },
         Experiment {

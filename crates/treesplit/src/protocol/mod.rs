@@ -94,6 +94,12 @@ pub(crate) enum Message {
     },
     /// Poll-and-shuffle, permutation by messages: counting and prefix sums.
     Shuffling(polling::shuffle::ShuffleSignal),
+    /// Poll-and-shuffle on a shuffle-exchange or de Bruijn network (Theorem 2's emulation):
+    /// a piece passed on to the next phase's host (None: this PE's step is complete).
+    Rotate {
+        /// The piece, its generation and its termination token.
+        piece: Option<(Piece, u32, u64)>,
+    },
     /// Poll-and-shuffle: a piece placed by permutation `n` (the pseudorandom permutation's
     /// move, or the permutation by messages' placement). Apart from `Work` so that it is never
     /// taken for the answer to a request, and so that the receiver can tell a permutation
@@ -165,6 +171,7 @@ impl Message {
                 | Message::DagDone { .. }
                 | Message::Scatter { piece: Some(_), .. }
                 | Message::Permuted { .. }
+                | Message::Rotate { piece: Some(_) }
         )
     }
 }

@@ -23,6 +23,7 @@ pub(crate) mod generators;
 pub(crate) mod local_sync;
 pub(crate) mod poll_and_shuffle;
 pub(crate) mod random_shift;
+pub(crate) mod rotation;
 pub(crate) mod shuffle;
 #[cfg(test)]
 mod shuffle_tests;
@@ -383,6 +384,17 @@ impl Protocol for Polling {
             | Message::Scatter { .. }
             | Message::Shuffling(_)
             | Message::Permuted { .. } => self.receive_shuffle(from, message),
+            Message::Rotate { piece } => {
+                if self.pe.is_finishing() {
+                    assert!(
+                        piece.is_none(),
+                        "PE {}: work arrived after termination",
+                        self.pe.me()
+                    );
+                    return;
+                }
+                self.receive_rotate(from, piece)
+            }
             Message::Bundle { .. }
             | Message::Scan(_)
             | Message::DagTasks { .. }

@@ -48,6 +48,7 @@
 use super::embedding::{self, PhasePlan};
 use super::generators::Generators;
 use super::local_sync::LocalSync;
+use super::rotation::Rotation;
 use super::shuffle::Shuffler;
 use super::{Held, Polling};
 use crate::config::{Balancer, Config, PermutationKind, PhaseSync};
@@ -74,7 +75,9 @@ pub(crate) struct PollAndShuffle {
     /// omits some).
     dims: u64,
     /// The hypercube laid onto the network: labels and phases per cycle.
-    plan: Arc<PhasePlan>,
+    pub(super) plan: Arc<PhasePlan>,
+    /// Theorem 2's emulation: where the pieces are hosted (rotating plans only).
+    pub(super) rotation: Rotation,
     kind: PermutationKind,
     /// The pseudorandom permutation's precomputed generators (None: by messages).
     generators: Option<Arc<Generators>>,
@@ -147,6 +150,7 @@ impl PollAndShuffle {
             }),
             shuffler: Shuffler::new(me, p, plan.clone(), settle),
             plan,
+            rotation: Rotation::default(),
             started: 0,
             local: local.then(|| LocalSync::new(round)),
             phase: 0,
@@ -280,18 +284,12 @@ impl Polling {
 
     /// Poll-and-shuffle at the end of a phase (round `round` starts).
     pub(super) fn poll_and_shuffle_round(&mut self, round: u64) {
-        let me = self.pe.me();
         self.shuffle_state().enter_phase(round);
         // The root may have started a counting wave at this round.
         self.place(Vec::new());
         self.idle_note();
         match self.phase_action(round) {
-            Action::Ask(dimension) => {
-                let partner = self.shuffle_state().plan.partner(me, dimension);
-                if let Some(partner) = partner.filter(|_| self.may_ask()) {
-                    self.ask_pe(partner);
-                }
-            }
+            Action::Ask(dimension) => self.ask_in_phase(dimension),
             Action::Permute { n, broadcast } => {
                 if broadcast {
                     self.broadcast_shuffle(n);
@@ -433,13 +431,18 @@ impl Polling {
         let ps = self.shuffle_state();
         ps.stats.permutations += 1;
         if ps.kind == PermutationKind::Messages {
+            ps.rotation.reset();
             if ps.shuffler.request(n) {
                 self.scatter(n);
             }
             return;
         }
         let me = self.pe.me();
-        let target = self.shuffle_state().target(n, me);
+        let ps = self.shuffle_state();
+        // The hypercube node these pieces belong to, and its phase-0 host.
+        let label = ps.plan.host_label(me, ps.rotation.hosted());
+        ps.rotation.reset();
+        let target = ps.target(n, label);
         if target == me {
             return;
         }
