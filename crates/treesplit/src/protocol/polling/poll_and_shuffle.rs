@@ -336,15 +336,14 @@ impl Polling {
         }
         if round >= start + dims {
             if ps.adaptive.is_none() {
-                // Every PE knows the cycle's end: no broadcast needed.
-                if round == start + dims {
-                    let n = ps.shuffler.completed();
-                    return Action::Permute {
-                        n,
-                        broadcast: false,
-                    };
-                }
-                return Action::Nothing; // waiting for the permutation to complete
+                // Every PE knows the cycle's end: no broadcast needed. (A PE whose numbering
+                // arrived after its cycle had already ended permutes at once: its part is
+                // needed for the permutation to complete anywhere.)
+                let n = ps.shuffler.completed();
+                return Action::Permute {
+                    n,
+                    broadcast: false,
+                };
             }
             if me == root && ps.wanted(round) {
                 return Action::Permute {
