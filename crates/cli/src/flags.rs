@@ -562,9 +562,9 @@ pub struct BalancerOpts {
     /// simulated network unless it is a crossbar).
     #[arg(long, global = true)]
     pub neighbourhood: Option<String>,
-    /// Poll-and-shuffle: permute by messages (random destinations, prefix sum; paper 002
-    /// §3.2) or by a pseudorandom bijection (no extra messages). Default: messages, or
-    /// pseudorandom under --sync local.
+    /// Poll-and-shuffle: permute by a pseudorandom permutation composed of precomputed
+    /// random generators (no extra messages; paper 002 §3.2's practical choice, the default)
+    /// or by messages (random destinations, prefix sum over the network's hypercube).
     #[arg(long, global = true, value_parser = parse_name::<PermutationKind>)]
     pub permutation: Option<PermutationKind>,
     /// Poll-and-shuffle: trigger permutations adaptively (paper 002 §5).

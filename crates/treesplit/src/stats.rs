@@ -102,6 +102,9 @@ impl PeStats {
                 p.idle_notes += q.idle_notes;
                 p.permutations += q.permutations;
                 p.estimates.extend(q.estimates.iter().copied());
+                p.incomplete.extend(q.incomplete.iter().copied());
+                p.incomplete.sort_unstable();
+                p.incomplete.dedup();
                 Some(p)
             }
             (p, q) => p.or_else(|| q.clone()),
@@ -158,6 +161,24 @@ pub struct PhaseStats {
     pub permutations: u64,
     /// PE 0, adaptive: every estimate of the idle fraction it decided on (Lemma 5).
     pub estimates: Vec<IdleEstimate>,
+    /// The numbers of the permutations that had not completed here when the next cycle
+    /// began: a piece they placed on this PE arrived after its phase 0 (ascending).
+    #[serde(default)]
+    pub incomplete: Vec<u64>,
+}
+
+impl PhaseStats {
+    /// The cycles whose permutation did not complete in time anywhere: the distinct
+    /// permutation numbers any PE of `pes` recorded as incomplete.
+    pub fn incomplete_cycles<'a>(pes: impl IntoIterator<Item = &'a PhaseStats>) -> usize {
+        let mut all: Vec<u64> = pes
+            .into_iter()
+            .flat_map(|p| p.incomplete.iter().copied())
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all.len()
+    }
 }
 
 /// PE 0's estimate γ̂ of the fraction of idle PEs over phases `from..to` (paper 002 §5):

@@ -8,7 +8,7 @@
 use std::fmt::{Debug, Display};
 use treesplit::config::PermutationKind;
 use treesplit::machine::sim::embedding::{self, Embedding, DEFAULT_PHASE_C};
-use treesplit::machine::sim::Topology;
+use treesplit::machine::sim::{MessageModel, Topology};
 use treesplit::{simulate, Balancer, BalancerKind, Config, PollingOptions, SimConfig, Task};
 use treesplit_apps::spec::{AppSpec, AppVisitor, Objective, Published};
 
@@ -189,8 +189,10 @@ pub fn measure(
             })
         }
     }
+    // Paper 002 §2.1's machine: latency only, messages cost the PEs no time of their own.
     let sim = SimConfig {
         topology: network,
+        model: MessageModel::LatencyOnly,
         t_rout: T_ROUT,
         t_split: T_SPLIT,
         ..SimConfig::default()

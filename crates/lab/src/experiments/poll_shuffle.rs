@@ -6,13 +6,16 @@
 //! - [`sync_rows`]: global clock against local synchronization (§6.3), efficiency and
 //!   phases;
 //! - [`knapsack_piece_bytes`]: bytes of a knapsack piece on the wire with the whole instance
-//!   (before) and as a path from the root (after, §6.1).
+//!   (before) and as a path from the root (after, §6.1);
+//! - [`mesh_rows`]: Theorem 3's comparison at the command line's defaults — poll-and-shuffle
+//!   against random polling on a 2-D mesh, per seed, with and without message overheads,
+//!   with the number of cycles whose permutation had not completed before the next cycle.
 
 use serde::Serialize;
 use std::sync::Arc;
 use treesplit::config::{Adaptive, PermutationKind, PhaseSync};
 use treesplit::machine::sim::MessageLength;
-use treesplit::machine::sim::Topology;
+use treesplit::machine::sim::{MessageModel, Topology};
 use treesplit::stats::IdleEstimate;
 use treesplit::{simulate, Balancer, Config, PollingOptions, SimConfig, SimReport, Task};
 use treesplit_apps::knapsack::{Instance, Knapsack};
@@ -356,10 +359,12 @@ pub fn knapsack_length_rows(
     Ok(rows)
 }
 
-/// The default machine of the sweeps: `topology`, T_rout = 10 per hop (`t_hop`), T_split 5.
+/// The default machine of the sweeps: `topology`, T_rout = 10 per hop (`t_hop`), T_split 5,
+/// latency only (paper 002 §2.1: messages cost the PEs no time of their own).
 pub fn machine(topology: Topology) -> SimConfig {
     SimConfig {
         topology,
+        model: MessageModel::LatencyOnly,
         t_rout: 10,
         t_hop: Some(10),
         t_split: 5,
@@ -391,4 +396,84 @@ mod tests {
         assert!(b.after * 10.0 < b.before, "{b:?}");
         assert!(b.after < 80.0, "digest + O(h) bits + frame: {b:?}");
     }
+}
+
+/// One run of [`mesh_rows`].
+#[derive(Debug, Clone, Serialize)]
+pub struct MeshRow {
+    /// PEs.
+    pub pes: usize,
+    /// T_send = T_recv (0: latency only).
+    pub overhead: u64,
+    /// Seed (machine and tree).
+    pub seed: u64,
+    /// "poll-and-shuffle" or "random-polling".
+    pub algorithm: String,
+    /// Virtual T_par.
+    pub t_par: f64,
+    /// T_seq/(P·T_par).
+    pub efficiency: f64,
+    /// Poll-and-shuffle: permutations (PE 0) and cycles whose permutation had not completed
+    /// when the next cycle began.
+    pub permutations: u64,
+    /// See `permutations`.
+    pub incomplete: usize,
+}
+
+/// Theorem 3's comparison on a 2-D mesh at the command line's defaults (T_rout = T_hop = 10,
+/// T_split = 5, Δt = 10, poll-and-shuffle with the Morton embedding, its default phase and
+/// permutation): synthetic α = 0.3 trees of `work` units (tree seed 0, as
+/// `treesplit sim synthetic --work W --alpha 0.3 --spin 1`), machine seeds `seeds`, with
+/// T_send = T_recv = each of `overheads`.
+pub fn mesh_rows(pes: usize, work: u64, seeds: &[u64], overheads: &[u64]) -> Vec<MeshRow> {
+    use super::networks::{config, Algorithm};
+    use rayon::prelude::*;
+    let jobs: Vec<(u64, u64, Algorithm)> = overheads
+        .iter()
+        .flat_map(|&o| {
+            seeds.iter().flat_map(move |&s| {
+                [Algorithm::PollAndShuffle, Algorithm::RandomPolling].map(|a| (o, s, a))
+            })
+        })
+        .collect();
+    jobs.par_iter()
+        .map(|&(overhead, seed, algorithm)| {
+            let sim = SimConfig {
+                topology: Topology::Mesh2d,
+                t_rout: super::networks::T_ROUT,
+                t_split: super::networks::T_SPLIT,
+                // T_send + T_recv ≥ T_rout is paper 000 §1.1's blocking model; less is
+                // latency only with those overheads.
+                model: if 2 * overhead >= super::networks::T_ROUT {
+                    MessageModel::Blocking
+                } else {
+                    MessageModel::LatencyOnly
+                },
+                t_send: Some(overhead),
+                t_recv: Some(overhead),
+                timeline_limit: 0,
+                ..SimConfig::default()
+            };
+            let config = config(Topology::Mesh2d, pes, algorithm, seed);
+            let r = simulate(synthetic(work, 0.3, 0), &config, &sim)
+                .expect("the mesh comparison runs")
+                .into_report();
+            let phases: Vec<_> = r
+                .report
+                .per_pe
+                .iter()
+                .filter_map(|pe| pe.phases.as_ref())
+                .collect();
+            MeshRow {
+                pes,
+                overhead,
+                seed,
+                algorithm: algorithm.to_string(),
+                t_par: r.report.t_par,
+                efficiency: r.report.efficiency().unwrap_or(0.0),
+                permutations: phases.first().map_or(0, |p| p.permutations),
+                incomplete: treesplit::stats::PhaseStats::incomplete_cycles(phases.iter().copied()),
+            }
+        })
+        .collect()
 }

@@ -74,9 +74,11 @@ named! {
 named! {
     /// How poll-and-shuffle permutes the subproblems at the end of a cycle.
     pub enum PermutationKind("permutation") {
-        /// Random destinations, local shuffle, prefix sum, final placement (paper 002 §3.2).
+        /// Random destinations, local shuffle, prefix sum over the network's hypercube, final
+        /// placement (paper 002 §3.2).
         Messages = "messages",
-        /// A pseudorandom bijection of the PEs every PE computes itself (no extra messages).
+        /// A composition of precomputed random generators of S_P that every PE computes
+        /// itself (no extra messages; paper 002 §3.2). The default.
         Pseudorandom = "pseudorandom",
     }
 }
@@ -353,7 +355,7 @@ impl Balancer {
             BalancerKind::PollAndShuffle => Balancer::PollAndShuffle {
                 polling,
                 round: DEFAULT_ROUND,
-                permutation: PermutationKind::Messages,
+                permutation: PermutationKind::Pseudorandom,
                 adaptive: None,
                 sync: PhaseSync::Global,
                 embedding: Embedding::Network,

@@ -261,6 +261,7 @@ pub(crate) fn dag_setup(
 ) -> (Config, Env) {
     let env = Env {
         network: None,
+        latency: None,
         dag: Some(crate::protocol::DagRun {
             scheduler: config.scheduler,
             dag: root.dag.clone(),

@@ -94,6 +94,26 @@ pub(crate) enum Message {
     },
     /// Poll-and-shuffle, permutation by messages: counting and prefix sums.
     Shuffling(polling::shuffle::ShuffleSignal),
+    /// Poll-and-shuffle on a shuffle-exchange or de Bruijn network (Theorem 2's emulation):
+    /// a piece passed on to the next phase's host (None: this PE's step is complete).
+    Rotate {
+        /// The piece, its generation and its termination token.
+        piece: Option<(Piece, u32, u64)>,
+    },
+    /// Poll-and-shuffle: a piece placed by permutation `n` (the pseudorandom permutation's
+    /// move, or the permutation by messages' placement). Apart from `Work` so that it is never
+    /// taken for the answer to a request, and so that the receiver can tell a permutation
+    /// that has not completed before the next cycle.
+    Permuted {
+        /// Permutation number.
+        n: u64,
+        /// The piece.
+        task: Piece,
+        /// Its generation.
+        generation: u32,
+        /// The termination protocol's return address for this piece (response tree).
+        token: u64,
+    },
     /// Global round robin: ask PE 0 for the next value of the global counter.
     Counter,
     /// Global round robin: PE 0's answer, the PE to ask for work.
@@ -151,6 +171,8 @@ impl Message {
                 | Message::DagTasks { .. }
                 | Message::DagDone { .. }
                 | Message::Scatter { piece: Some(_), .. }
+                | Message::Permuted { .. }
+                | Message::Rotate { piece: Some(_) }
         )
     }
 }
@@ -313,6 +335,10 @@ pub(crate) struct Env {
     /// which poll-and-shuffle plans its phases for (`polling::embedding`). None (threads,
     /// MPI): a hypercube numbering.
     pub network: Option<crate::topology::Topology>,
+    /// The machine's largest message latency between two PEs in ticks, overheads included,
+    /// where the machine knows it ahead (the simulator's model; None on real machines).
+    /// Poll-and-shuffle sizes the time its permutation takes by it.
+    pub latency: Option<u64>,
     /// A DAG run (the machines' `run_dag`): its scheduler replaces the balancer.
     pub dag: Option<DagRun>,
 }
@@ -348,17 +374,14 @@ pub(crate) fn new_pe(
         | Balancer::NeighbourPolling { .. }
         | Balancer::GlobalRoundRobin { .. }
         | Balancer::RandomShift { .. }
-        | Balancer::PollAndShuffle { .. } => {
-            let network = env.network;
-            Box::new(polling::Polling::new(
-                me,
-                config,
-                network,
-                round_ticks,
-                fresh,
-                root,
-            ))
-        }
+        | Balancer::PollAndShuffle { .. } => Box::new(polling::Polling::new(
+            me,
+            config,
+            env,
+            round_ticks,
+            fresh,
+            root,
+        )),
         Balancer::RandomStatic { .. }
         | Balancer::Block { .. }
         | Balancer::RoundRobin { .. }

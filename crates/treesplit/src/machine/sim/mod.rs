@@ -246,18 +246,33 @@ impl Backend for SimConfig {
 
     fn run(&self, start: Start<'_>) -> Ran<SimFigures> {
         let (root, config, fresh) = (start.root, start.config, start.fresh);
-        // The PEs know the network they sit on (poll-and-shuffle plans its phases for it).
-        let env = &Env {
-            network: Some(self.topology),
-            ..start.env
-        };
         self.validate(config.pes)?;
         // The machine with the model's overheads written in: what the report shows.
         let resolved = self.resolved();
         let sim = &resolved;
         let (t_send, t_recv) = sim.overheads();
-        let start = Instant::now();
         let p = config.pes;
+        let network = Network::new(
+            sim.topology,
+            p,
+            sim.hop_latency(),
+            sim.delay,
+            sim.slow_links.iter().copied().collect(),
+        )
+        .with_length(sim.length);
+        let diameter_latency = network.diameter_latency();
+        // The PEs know the network they sit on and its largest latency (poll-and-shuffle
+        // plans its phases for it and sizes its permutation by it).
+        let env = &Env {
+            network: Some(sim.topology),
+            latency: Some(
+                diameter_latency
+                    .saturating_add(t_send)
+                    .saturating_add(t_recv),
+            ),
+            ..start.env
+        };
+        let start = Instant::now();
         let slowness: HashMap<usize, f64> = sim.slow.iter().copied().collect();
         let mut root = root;
         let clock = MachineTime {
@@ -285,15 +300,6 @@ impl Backend for SimConfig {
         }));
         let heap_after = huge_pages::heap_end();
         huge_pages::advise(heap_before, heap_after);
-        let network = Network::new(
-            sim.topology,
-            p,
-            sim.hop_latency(),
-            sim.delay,
-            sim.slow_links.iter().copied().collect(),
-        )
-        .with_length(sim.length);
-        let diameter_latency = network.diameter_latency();
         let mut engine = Engine {
             current: 0,
             pes,

@@ -102,6 +102,22 @@ impl<O> SimReport<O> {
             ),
             None => String::new(),
         };
+        // Poll-and-shuffle: how many cycles' permutations had not completed when the next
+        // cycle began (paper 002 §3: every cycle ends with a complete permutation).
+        let phases: Vec<&crate::stats::PhaseStats> = self
+            .report
+            .per_pe
+            .iter()
+            .filter_map(|pe| pe.phases.as_ref())
+            .collect();
+        let shift = match phases.first() {
+            Some(first) => format!(
+                "{shift}poll-and-shuffle: {} permutations, {} cycles whose permutation had not completed when the next cycle began\n",
+                first.permutations,
+                crate::stats::PhaseStats::incomplete_cycles(phases.iter().copied()),
+            ),
+            None => shift,
+        };
         let hop = match self.sim.topology {
             crate::topology::Topology::Crossbar => String::new(),
             _ => format!(", T_hop {}", self.sim.hop_latency()),

@@ -14,19 +14,25 @@
 //!   cycle are omitted (at least one phase is kept).
 //! - **fat trees (§4.2, Theorem 4)**: labels are the leaf order, and a cycle runs only the
 //!   ⌈√⌈log₂ P⌉⌉ lowest dimensions: polling stays inside sub fat trees of that height.
-//! - **hypercubes, hypercubic networks, rings and crossbars**: labels are the PE numbers,
-//!   every one of the ⌈log₂ P⌉ dimensions is used. On the hypercubic networks (Theorem 2)
-//!   the partner is reached by routing (O(log P) hops for the high dimensions, not the
-//!   constant-factor emulation of a normal algorithm, which would move all pieces along the
-//!   shuffle edges every phase); the default phase length grows with that cost.
+//! - **shuffle-exchange and de Bruijn networks (Theorem 2)**, P = 2^k PEs: the standard
+//!   emulation of a normal hypercube algorithm ([17, §3.3.3]). In phase i the hypercube node
+//!   x lives on PE rotr^i(x) (its bits rotated right i times), so its partner along dimension
+//!   i, x XOR 2^i, lives on the exchange neighbour rotr^i(x) XOR 1 (one hop on the
+//!   shuffle-exchange network, two on de Bruijn's); between phases every PE passes its pieces
+//!   one unshuffle edge on, to rotr(pe) ([`PhasePlan::next_host`]), and after k phases every
+//!   node is home again. Each dimension step is a constant number of hops.
+//! - **hypercubes, butterflies, cube-connected cycles, rings and crossbars** (and the two
+//!   above for P not a power of two): labels are the PE numbers, every one of the ⌈log₂ P⌉
+//!   dimensions is used; on butterflies and cube-connected cycles the partner is reached by
+//!   routing (O(log P) hops for some dimensions), and the default phase grows with that cost.
 //!
 //! [`Embedding::RowMajor`] (a configuration choice) keeps the plan of the hypercube on every network (labels = PE
 //! numbers in row-major order, all dimensions): the variant the project ran before.
 //!
 //! T_phase: [`default_round`] is c times the communication of the most expensive phase
-//! kept — a request to the farthest partner, its split and the answer,
-//! 2·H·T_hop + T_split + Δt, with H the largest hop distance between partners over the
-//! phases a cycle uses. On a mesh H is the submesh diameter of the paper's formula, Θ(P^{1/r}/log P);
+//! kept — the rotation of the pieces where the plan rotates, a request to the farthest
+//! partner, its split and the answer, (2·H + R)·T_hop + T_split + Δt, with H the largest hop
+//! distance between partners over the phases a cycle uses and R a rotation's hops. On a mesh H is the submesh diameter of the paper's formula, Θ(P^{1/r}/log P);
 //! on a fat tree 2⌈√log P⌉; on a hypercube 1 (the simulator's old default round).
 
 use crate::topology::{ceil_root, Topology};
@@ -47,6 +53,8 @@ pub struct PhasePlan {
     /// label[pe] and pe[label] (both empty: labels are the PE numbers).
     label: Vec<u32>,
     pe: Vec<u32>,
+    /// Shuffle-exchange and de Bruijn emulation: k = log₂ P bits rotated per phase (0: none).
+    rotate: u32,
 }
 
 /// ⌈log₂ P⌉, at least 1.
@@ -86,6 +94,7 @@ impl PhasePlan {
             phases,
             label: Vec::new(),
             pe: Vec::new(),
+            rotate: 0,
         };
         let Some(network) = network.filter(|_| embedding == Embedding::Network) else {
             return identity(d);
@@ -107,9 +116,18 @@ impl PhasePlan {
                 phases: d.saturating_sub(omit).max(1),
                 label,
                 pe,
+                rotate: 0,
             }
         } else if network == Topology::FatTree {
             identity(((d as f64).sqrt().ceil() as u64).clamp(1, d))
+        } else if matches!(network, Topology::ShuffleExchange | Topology::DeBruijn)
+            && p >= 4
+            && p.is_power_of_two()
+        {
+            PhasePlan {
+                rotate: d as u32,
+                ..identity(d)
+            }
         } else {
             identity(d)
         }
@@ -136,6 +154,73 @@ impl PhasePlan {
         (other < self.p).then(|| self.pe(other))
     }
 
+    /// True when the plan emulates the hypercube by rotating hosts (shuffle-exchange, de
+    /// Bruijn): pieces move to [`Self::next_host`] before every phase but a cycle's first
+    /// after a permutation.
+    pub fn rotates(&self) -> bool {
+        self.rotate > 0
+    }
+
+    /// The PE that hosts, in the next phase, the hypercube node PE `pe` hosts now: rotr(pe).
+    pub fn next_host(&self, pe: usize) -> usize {
+        let k = self.rotate;
+        if k == 0 {
+            return pe;
+        }
+        (pe >> 1) | ((pe & 1) << (k - 1))
+    }
+
+    /// The hypercube label PE `pe` hosts in phase `phase` of a cycle: rotl^phase(pe) when the
+    /// plan rotates, else its label.
+    pub fn host_label(&self, pe: usize, phase: u64) -> usize {
+        let k = self.rotate;
+        if k == 0 {
+            return self.label(pe);
+        }
+        let r = (phase % u64::from(k)) as u32;
+        let mask = (1usize << k) - 1;
+        ((pe << r) | (pe >> ((k - r) % k))) & mask
+    }
+
+    /// PE `me`'s partner in phase `phase` of a cycle, along hypercube dimension `phase`: the
+    /// exchange neighbour me XOR 1 when the plan rotates, else [`Self::partner`].
+    pub fn partner_in_phase(&self, me: usize, phase: u64) -> Option<usize> {
+        if self.rotate > 0 {
+            return Some(me ^ 1);
+        }
+        self.partner(me, phase)
+    }
+
+    /// The root of the label tree: the PE labelled 0.
+    pub fn root(&self) -> usize {
+        self.pe(0)
+    }
+
+    /// PE `pe`'s parent in the label tree (None at the root). The label tree is the binomial
+    /// tree over the hypercube labels rooted at label 0: label x's parent is x with its
+    /// lowest set bit cleared, so every edge joins partners along one hypercube dimension —
+    /// one hop on a hypercube, a Morton dimension's short path inside its submesh on a mesh.
+    /// The permutation by messages counts and numbers along it.
+    pub fn tree_parent(&self, pe: usize) -> Option<usize> {
+        let x = self.label(pe);
+        (x != 0).then(|| self.pe(x & (x - 1)))
+    }
+
+    /// PE `pe`'s children in the label tree, in increasing label order (child x + 2^j
+    /// heads the labels x + 2^j .. x + 2^(j+1), so a preorder walk numbers labels in order).
+    pub fn tree_children(&self, pe: usize) -> impl Iterator<Item = usize> + '_ {
+        let x = self.label(pe);
+        let low = if x == 0 {
+            dims(self.p) as u32
+        } else {
+            x.trailing_zeros()
+        };
+        (0..low)
+            .map(move |j| x | (1usize << j))
+            .filter(move |&c| c < self.p)
+            .map(move |c| self.pe(c))
+    }
+
     /// The largest hop distance between partners over the phases a cycle uses, on
     /// `network` (on the hypercubic networks, over 64 evenly spread PEs per dimension).
     pub fn max_partner_hops(&self, network: Topology) -> u64 {
@@ -148,7 +233,7 @@ impl PhasePlan {
         let mut max = 0;
         for dim in 0..self.phases {
             for me in (0..self.p).step_by(step) {
-                let Some(q) = self.partner(me, dim) else {
+                let Some(q) = self.partner_in_phase(me, dim) else {
                     continue;
                 };
                 let hops = if network.is_hypercubic() {
@@ -160,6 +245,19 @@ impl PhasePlan {
             }
         }
         max.max(1)
+    }
+
+    /// The largest hop distance of a rotation step (0 without rotation).
+    pub fn max_rotation_hops(&self, network: Topology) -> u64 {
+        if !self.rotates() {
+            return 0;
+        }
+        let step = (self.p / 64).max(1);
+        (0..self.p)
+            .step_by(step)
+            .map(|pe| u64::from(network.bfs(pe, self.p)[self.next_host(pe)]))
+            .max()
+            .unwrap_or(0)
     }
 }
 
@@ -186,9 +284,11 @@ pub fn default_round(
     (t_hop, t_split, delta_t): (u64, u64, u64),
     c: f64,
 ) -> u64 {
-    let h = plan(Some(network), p, embedding).max_partner_hops(network);
+    let plan = plan(Some(network), p, embedding);
+    let h = plan.max_partner_hops(network);
     let comm = h
         .saturating_mul(2)
+        .saturating_add(plan.max_rotation_hops(network))
         .saturating_mul(t_hop)
         .saturating_add(t_split)
         .saturating_add(delta_t);
@@ -274,6 +374,73 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The label tree spans every PE once, and each of its edges is one hypercube dimension
+    /// of the labels (on a mesh: a pair within one Morton submesh).
+    #[test]
+    fn label_tree_edges_are_hypercube_dimensions() {
+        for (t, p) in [
+            (Some(Topology::Mesh2d), 4096usize),
+            (Some(Topology::Mesh2d), 1000),
+            (Some(Topology::Mesh3d), 512),
+            (None, 13),
+            (None, 1),
+        ] {
+            let plan = PhasePlan::new(t, p, Embedding::Network);
+            let mut seen = vec![0u32; p];
+            let mut stack = vec![plan.root()];
+            while let Some(q) = stack.pop() {
+                seen[q] += 1;
+                for c in plan.tree_children(q) {
+                    assert_eq!(plan.tree_parent(c), Some(q));
+                    let diff = plan.label(c) ^ plan.label(q);
+                    assert_eq!(diff.count_ones(), 1, "{t:?} P={p}: {q}-{c}");
+                    stack.push(c);
+                }
+            }
+            assert!(
+                seen.iter().all(|&n| n == 1),
+                "{t:?} P={p}: not a spanning tree"
+            );
+        }
+        // On the 64×64 mesh, the deepest root-to-leaf path crosses every dimension once:
+        // 2·(1 + 2 + … + 32) = 126 hops, the mesh's diameter.
+        let plan = PhasePlan::new(Some(Topology::Mesh2d), 4096, Embedding::Network);
+        let mut q = plan.pe(4095);
+        let mut hops = 0;
+        while let Some(up) = plan.tree_parent(q) {
+            hops += Topology::Mesh2d.hops(q, up, 4096);
+            q = up;
+        }
+        assert_eq!(hops, 126);
+    }
+
+    /// Theorem 2's emulation: in every phase the host of x XOR 2^i is the exchange neighbour
+    /// of the host of x, hosts move one hop between phases, and after k phases every node
+    /// is home.
+    #[test]
+    fn rotation_emulates_every_dimension_in_a_constant_number_of_hops() {
+        for t in [Topology::ShuffleExchange, Topology::DeBruijn] {
+            let p = 256;
+            let plan = PhasePlan::new(Some(t), p, Embedding::Network);
+            assert!(plan.rotates());
+            for phase in 0..8u64 {
+                for pe in 0..p {
+                    let x = plan.host_label(pe, phase);
+                    let q = plan.partner_in_phase(pe, phase).unwrap();
+                    assert_eq!(plan.host_label(q, phase), x ^ (1 << phase), "{t}");
+                    assert!(t.hops(pe, q, p) <= 2, "{t}: exchange");
+                    let next = plan.next_host(pe);
+                    assert_eq!(plan.host_label(next, phase + 1), x, "{t}: x moves on");
+                    assert!(t.hops(pe, next, p) <= 1, "{t}: one hop");
+                }
+            }
+            assert_eq!(plan.max_rotation_hops(t), 1);
+        }
+        assert!(
+            !PhasePlan::new(Some(Topology::ShuffleExchange), 100, Embedding::Network).rotates()
+        );
     }
 
     #[test]

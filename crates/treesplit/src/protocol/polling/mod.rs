@@ -19,15 +19,18 @@
 
 pub mod embedding;
 pub(crate) mod fast_init;
+pub(crate) mod generators;
 pub(crate) mod local_sync;
 pub(crate) mod poll_and_shuffle;
 pub(crate) mod random_shift;
+pub(crate) mod rotation;
 pub(crate) mod shuffle;
+#[cfg(test)]
+mod shuffle_tests;
 #[cfg(test)]
 mod testing;
 pub(crate) mod victim;
 
-pub(crate) use random_shift::round_shift;
 pub(crate) use victim::pe_rng;
 
 use super::pe::{PeCore, SliceEnd};
@@ -91,13 +94,14 @@ pub(crate) struct Polling {
 }
 
 impl Polling {
-    /// PE `me` of the configured run, on `network` (poll-and-shuffle plans its phases for it)
-    /// with `round_ticks` ticks per unit of `Config::round`; PE 0 passes the root task. The
+    /// PE `me` of the configured run, on the machine `env` describes (poll-and-shuffle plans
+    /// its phases for its network and sizes its permutation by its latency) with
+    /// `round_ticks` ticks per unit of `Config::round`; PE 0 passes the root task. The
     /// victim rule follows `config.balancer`; `fresh` makes the run's result accumulators.
     pub(crate) fn new(
         me: PeId,
         config: &Config,
-        network: Option<crate::topology::Topology>,
+        env: &super::Env,
         round_ticks: u64,
         fresh: Fresh,
         root: Option<Piece>,
@@ -110,12 +114,15 @@ impl Polling {
             .expect("a polling balancer has polling options");
         let fast_init = options.fast_init && p > 1;
         let rule = VictimRule::new(me, config);
+        let round_length = rule
+            .round_length()
+            .map(|round| round.saturating_mul(round_ticks).max(1));
         let shuffle = matches!(config.balancer, Balancer::PollAndShuffle { .. })
-            .then(|| Box::new(PollAndShuffle::new(me, config, network)));
+            .then(|| Box::new(PollAndShuffle::new(me, config, env, round_length)));
         // Local synchronization counts its phases without a clock: no rounds.
         let local = shuffle.as_ref().is_some_and(|s| s.local.is_some());
-        let round_ticks = match rule.round_length() {
-            Some(round) if !local => round.saturating_mul(round_ticks).max(1),
+        let round_ticks = match round_length {
+            Some(length) if !local => length,
             _ => 0,
         };
         let mut pe = Polling {
@@ -379,7 +386,19 @@ impl Protocol for Polling {
             Message::IdleNote { .. }
             | Message::Shuffle { .. }
             | Message::Scatter { .. }
-            | Message::Shuffling(_) => self.receive_shuffle(from, message),
+            | Message::Shuffling(_)
+            | Message::Permuted { .. } => self.receive_shuffle(from, message),
+            Message::Rotate { piece } => {
+                if self.pe.is_finishing() {
+                    assert!(
+                        piece.is_none(),
+                        "PE {}: work arrived after termination",
+                        self.pe.me()
+                    );
+                    return;
+                }
+                self.receive_rotate(from, piece)
+            }
             Message::Bundle { .. }
             | Message::Scan(_)
             | Message::DagTasks { .. }

@@ -10,20 +10,26 @@
 //! Partners must agree on the dimension of a phase, so the phase is always computed from a
 //! round number that all PEs share:
 //!
-//! - **pseudorandom permutation** (`PermutationKind::Pseudorandom`): the permutation moves
-//!   PE k's pieces to π(k) = (a·k + b) mod P, which every PE computes alone, so it fits into
-//!   the round grid: the cycle position is round mod (d+1), positions 0..d are the phases and
-//!   position d is the permutation. Non-adaptive, every PE permutes there; adaptive, PE 0
-//!   decides there and broadcasts `Shuffle{n}`, and each PE permutes on its arrival.
-//! - **permutation by messages** ([`super::shuffle`], §3.2): a collective that takes many
-//!   rounds, so PE 0 alone starts one — after a full cycle since the last one started, and
-//!   only when the previous one has finished at PE 0 (they cannot pile up on a slow machine)
-//!   — by sending `Shuffle{n}` down the binary tree. A PE whose pieces are being scattered
-//!   (the permutation is in progress here) asks no one. When PE 0's final count proves the
-//!   permutation complete in round r, it stamps the placement signals with r+1, and every
-//!   PE, once its own part has completed, counts phases from that round: phase
-//!   (round − (r+1)) mod d. If PE 0 does not start a permutation after d phases (adaptive,
-//!   or the previous one is still running), the phases wrap around.
+//! - **pseudorandom permutation** (`PermutationKind::Pseudorandom`, the default): PE k's
+//!   pieces move to π_n(k), a composition of precomputed random generators
+//!   ([`super::generators`], §3.2), which every PE computes alone, so it fits into the round
+//!   grid: a cycle is d + s rounds, positions 0..d are the phases, at position d every PE
+//!   sends its pieces, and the s − 1 rounds after it let them arrive (s covers the machine's
+//!   largest latency and a slice, so the permutation is complete before the next cycle).
+//!   Non-adaptive, every PE permutes there; adaptive, PE 0 decides there and broadcasts
+//!   `Shuffle{n}` down the label tree (s then also covers the broadcast).
+//! - **permutation by messages** ([`super::shuffle`], §3.2): a collective whose length
+//!   depends on the counting, so its end, not the round grid, starts the next cycle. After d
+//!   phases every PE scatters (non-adaptive; adaptive: when PE 0's broadcast arrives) and
+//!   asks no one until its part is done. When the root's final count proves the
+//!   permutation complete, it stamps the numbering with the round by which numbering and
+//!   placed pieces have reached every PE, and every PE counts phases from that round.
+//!   Adaptive, when PE 0 does not start a permutation after d phases, the phases wrap around.
+//!
+//! Every cycle gets its complete permutation unless the machine delays a placed piece past
+//! the next cycle's phase 0 (random delays, slow PEs, overheads beyond the latency the
+//! machine announced): the receiver then records the permutation as incomplete
+//! ([`PhaseStats::incomplete`]), which the report counts.
 //!
 //! On other networks (§4) the partner and the phases per cycle come from the network's
 //! [`super::embedding::PhasePlan`] (Morton labels on meshes, fewer phases on meshes and fat
@@ -40,34 +46,17 @@
 //! hypercube partners.
 
 use super::embedding::{self, PhasePlan};
+use super::generators::Generators;
 use super::local_sync::LocalSync;
+use super::rotation::Rotation;
 use super::shuffle::Shuffler;
 use super::{Held, Polling};
 use crate::config::{Balancer, Config, PermutationKind, PhaseSync};
-use crate::protocol::{hash, Message, PeId};
+use crate::protocol::{Env, Message, PeId};
 use crate::stats::{IdleEstimate, PhaseStats};
 use rand::RngExt;
 use std::collections::BTreeMap;
 use std::sync::Arc;
-
-/// Where PE `k`'s pieces go in permutation number `n` among `p` PEs: an affine bijection
-/// k ↦ (a·k + b) mod p with gcd(a, p) = 1, a and b drawn from the seed and n (a pseudorandom
-/// permutation that every PE computes without communication).
-pub(crate) fn shuffle_target(seed: u64, n: u64, p: usize, k: usize) -> usize {
-    let draw = |salt: u64| {
-        super::round_shift(seed ^ salt.wrapping_mul(0xD6E8_FEB8_6659_FD93), n, p.max(2)) as u64
-    };
-    let p64 = p as u64;
-    let mut a = draw(1) % p64.max(1);
-    if a == 0 {
-        a = 1;
-    }
-    while hash::gcd(a, p64) != 1 {
-        a = a % p64 + 1;
-    }
-    let b = draw(2) % p64.max(1);
-    ((u128::from(a) * k as u128 + u128::from(b)) % u128::from(p64)) as usize
-}
 
 /// Adaptive triggering (§5): (c, γ) and PE 0's counts of idle notes.
 #[derive(Debug)]
@@ -86,8 +75,16 @@ pub(crate) struct PollAndShuffle {
     /// omits some).
     dims: u64,
     /// The hypercube laid onto the network: labels and phases per cycle.
-    plan: Arc<PhasePlan>,
+    pub(super) plan: Arc<PhasePlan>,
+    /// Theorem 2's emulation: where the pieces are hosted (rotating plans only).
+    pub(super) rotation: Rotation,
     kind: PermutationKind,
+    /// The pseudorandom permutation's precomputed generators (None: by messages).
+    generators: Option<Arc<Generators>>,
+    /// Pseudorandom: the rounds of a cycle's permutation slot (≥ 1).
+    slot: u64,
+    /// The round this PE is in (for the arrival time of permuted pieces).
+    round: u64,
     adaptive: Option<Adaptive>,
     /// The permutation by messages (also tracks the start of the current cycle).
     shuffler: Shuffler<Held>,
@@ -104,12 +101,9 @@ pub(crate) struct PollAndShuffle {
 }
 
 impl PollAndShuffle {
-    /// The state of PE `me` of the configured run.
-    pub(crate) fn new(
-        me: PeId,
-        config: &Config,
-        network: Option<crate::topology::Topology>,
-    ) -> Self {
+    /// The state of PE `me` of the configured run on the machine `env` describes, with rounds
+    /// of `round_length` ticks (None: no rounds, local synchronization).
+    pub(crate) fn new(me: PeId, config: &Config, env: &Env, round_length: Option<u64>) -> Self {
         let p = config.pes;
         let (kind, adaptive, sync, round, embedding) = match config.balancer {
             Balancer::PollAndShuffle {
@@ -126,19 +120,37 @@ impl PollAndShuffle {
         // Local synchronization pairs PEs along every hypercube dimension of their numbers:
         // with a network's shortened cycle some PE may have no partner in any phase, and an
         // idle one would then pass phases without end (nothing paces it but its partners).
-        let plan = embedding::plan((!local).then_some(network).flatten(), p, embedding);
+        let plan = embedding::plan((!local).then_some(env.network).flatten(), p, embedding);
         let dims = plan.phases();
+        // Rounds that cover what one permutation step may take: the largest latency and a
+        // slice (a busy PE starts a round at its slice's end). Unknown latency: one round.
+        let rounds_for = |ticks: Option<u64>| match (ticks, round_length) {
+            (Some(t), Some(len)) => t.saturating_add(config.delta_t).div_ceil(len).max(1),
+            _ => 1,
+        };
+        let broadcasts = if adaptive.is_some() { 2 } else { 1 };
+        let slot = rounds_for(env.latency.map(|l| l.saturating_mul(broadcasts)));
+        let settle = if env.latency.is_some() {
+            rounds_for(env.latency)
+        } else {
+            0
+        };
         PollAndShuffle {
             dims,
-            plan,
             kind,
+            generators: (kind == PermutationKind::Pseudorandom)
+                .then(|| Generators::shared(config.seed, p)),
+            slot,
+            round: 0,
             adaptive: adaptive.map(|a| Adaptive {
                 c: a.c,
                 gamma: a.gamma,
                 lag: if local { dims } else { 1 },
                 notes: BTreeMap::new(),
             }),
-            shuffler: Shuffler::new(me, p),
+            shuffler: Shuffler::new(me, p, plan.clone(), settle),
+            plan,
+            rotation: Rotation::default(),
             started: 0,
             local: local.then(|| LocalSync::new(round)),
             phase: 0,
@@ -149,7 +161,34 @@ impl PollAndShuffle {
 
     /// Round `round` starts.
     pub(crate) fn on_round(&mut self, round: u64) {
+        self.round = round;
         self.shuffler.on_round(round);
+    }
+
+    /// Where PE `k`'s pieces go in the pseudorandom permutation number `n`.
+    pub(super) fn target(&self, n: u64, k: PeId) -> PeId {
+        self.generators
+            .as_ref()
+            .expect("a pseudorandom permutation has its generators")
+            .target(n, k)
+    }
+
+    /// A piece placed by permutation `n` arrived: record the permutation as incomplete when
+    /// the next cycle has already begun here.
+    fn arrived(&mut self, n: u64) {
+        let late = match self.kind {
+            PermutationKind::Pseudorandom => {
+                self.round >= (n + 1).saturating_mul(self.dims + self.slot)
+            }
+            PermutationKind::Messages => {
+                self.shuffler.completed() > n + 1
+                    || (self.shuffler.completed() == n + 1
+                        && self.round >= self.shuffler.cycle_start())
+            }
+        };
+        if late && self.stats.incomplete.last() != Some(&n) {
+            self.stats.incomplete.push(n);
+        }
     }
 
     /// True while pieces wait here for their placement by a permutation.
@@ -183,10 +222,9 @@ impl PollAndShuffle {
         triggered
     }
 
-    /// What the report shows about the phases (adaptive or locally synchronized runs only,
-    /// so that other reports keep their form).
+    /// What the report shows about the phases.
     pub(crate) fn stats(&self) -> Option<PhaseStats> {
-        (self.adaptive.is_some() || self.local.is_some()).then(|| self.stats.clone())
+        Some(self.stats.clone())
     }
 
     /// This PE enters phase `phase`.
@@ -235,21 +273,26 @@ impl Polling {
             .expect("a poll-and-shuffle PE has its state")
     }
 
+    /// Send `Shuffle{n}` to this PE's children in the label tree (adaptive triggering).
+    pub(super) fn broadcast_shuffle(&mut self, n: u64) {
+        let ps = self.shuffle.as_deref().expect("poll-and-shuffle state");
+        let children: Vec<PeId> = ps.plan.tree_children(self.pe.me()).collect();
+        for c in children {
+            self.pe.send(c, Message::Shuffle { n });
+        }
+    }
+
     /// Poll-and-shuffle at the end of a phase (round `round` starts).
     pub(super) fn poll_and_shuffle_round(&mut self, round: u64) {
-        let me = self.pe.me();
         self.shuffle_state().enter_phase(round);
+        // The root may have started a counting wave at this round.
+        self.place(Vec::new());
         self.idle_note();
         match self.phase_action(round) {
-            Action::Ask(dimension) => {
-                let partner = self.shuffle_state().plan.partner(me, dimension);
-                if let Some(partner) = partner.filter(|_| self.may_ask()) {
-                    self.ask_pe(partner);
-                }
-            }
+            Action::Ask(dimension) => self.ask_in_phase(dimension),
             Action::Permute { n, broadcast } => {
                 if broadcast {
-                    self.pe.send_to_children(|| Message::Shuffle { n });
+                    self.broadcast_shuffle(n);
                 }
                 self.permute(n);
             }
@@ -262,22 +305,25 @@ impl Polling {
         let me = self.pe.me();
         let ps = self.shuffle_state();
         let dims = ps.dims;
+        let root = ps.plan.root();
         if ps.kind == PermutationKind::Pseudorandom {
-            let position = round % (dims + 1);
+            let cycle = dims + ps.slot;
+            let position = round % cycle;
             if position < dims {
                 return Action::Ask(position);
             }
+            if position > dims {
+                return Action::Nothing; // the permuted pieces are on their way
+            }
+            let n = round / cycle;
             if ps.adaptive.is_none() {
                 return Action::Permute {
-                    n: round / (dims + 1),
+                    n,
                     broadcast: false,
                 };
             }
-            if me == 0 && ps.wanted(round) {
-                return Action::Permute {
-                    n: ps.next_permutation(),
-                    broadcast: true,
-                };
+            if me == root && ps.wanted(round) {
+                return Action::Permute { n, broadcast: true };
             }
             return Action::Nothing;
         }
@@ -288,11 +334,23 @@ impl Polling {
         if round < start {
             return Action::Nothing;
         }
-        if me == 0 && round >= start + dims && ps.wanted(round) {
-            return Action::Permute {
-                n: ps.next_permutation(),
-                broadcast: true,
-            };
+        if round >= start + dims {
+            if ps.adaptive.is_none() {
+                // Every PE knows the cycle's end: no broadcast needed. (A PE whose numbering
+                // arrived after its cycle had already ended permutes at once: its part is
+                // needed for the permutation to complete anywhere.)
+                let n = ps.shuffler.completed();
+                return Action::Permute {
+                    n,
+                    broadcast: false,
+                };
+            }
+            if me == root && ps.wanted(round) {
+                return Action::Permute {
+                    n: ps.next_permutation(),
+                    broadcast: true,
+                };
+            }
         }
         Action::Ask((round - start) % dims)
     }
@@ -317,8 +375,19 @@ impl Polling {
                 }
             }
             Message::Shuffle { n } => {
-                self.pe.send_to_children(|| Message::Shuffle { n });
+                self.broadcast_shuffle(n);
                 self.permute(n);
+            }
+            Message::Permuted {
+                n,
+                task,
+                generation,
+                token,
+            } => {
+                self.shuffle_state().arrived(n);
+                let record = self.pe.receive_piece(from, token);
+                self.take_piece(task, generation, record);
+                self.advance_termination();
             }
             Message::Scatter {
                 piece: Some((task, generation, token)),
@@ -361,13 +430,18 @@ impl Polling {
         let ps = self.shuffle_state();
         ps.stats.permutations += 1;
         if ps.kind == PermutationKind::Messages {
+            ps.rotation.reset();
             if ps.shuffler.request(n) {
                 self.scatter(n);
             }
             return;
         }
-        let (me, p) = (self.pe.me(), self.pe.p());
-        let target = shuffle_target(self.seed, n, p, me);
+        let me = self.pe.me();
+        let ps = self.shuffle_state();
+        // The hypercube node these pieces belong to, and its phase-0 host.
+        let label = ps.plan.host_label(me, ps.rotation.hosted());
+        ps.rotation.reset();
+        let target = ps.target(n, label);
         if target == me {
             return;
         }
@@ -386,7 +460,7 @@ impl Polling {
                     piece: Some((task, generation, token)),
                 });
             } else {
-                self.move_piece(target, piece);
+                self.send_permuted(target, n, piece);
             }
         }
         if local {
@@ -458,9 +532,23 @@ impl Polling {
         self.place(placed);
     }
 
+    /// Send a piece placed by permutation `n` to PE `to`.
+    fn send_permuted(&mut self, to: PeId, n: u64, piece: Held) {
+        self.send_whole(to, piece, |task, generation, token| Message::Permuted {
+            n,
+            task,
+            generation,
+            token,
+        });
+    }
+
     /// Permutation by messages, step 4: pieces numbered for other PEs travel there.
     fn place(&mut self, placed: Vec<(PeId, Held)>) {
         let me = self.pe.me();
+        let n = self
+            .shuffle
+            .as_deref()
+            .map_or(0, |ps| ps.shuffler.completed().saturating_sub(1));
         for (to, piece) in placed {
             if to == me && self.pe.is_stopped() {
                 let record = piece.record;
@@ -469,7 +557,7 @@ impl Polling {
             } else if to == me {
                 self.pieces.push(piece);
             } else {
-                self.move_piece(to, piece);
+                self.send_permuted(to, n, piece);
             }
         }
         let ps = self.shuffle.as_deref_mut().expect("poll-and-shuffle state");
@@ -485,101 +573,5 @@ impl Polling {
             self.scatter(n);
         }
         self.advance_termination();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::shuffle_target;
-    use crate::config::{Balancer, BalancerKind, Config, PermutationKind};
-    use crate::protocol::polling::shuffle::ShuffleSignal;
-    use crate::protocol::polling::testing::pe as new_pe;
-    use crate::protocol::polling::Polling;
-    use crate::protocol::{Message, PeId, Protocol};
-
-    /// The PEs PE `pe` asks at the start of each of `rounds` (answering every request with a
-    /// rejection), the other messages dropped.
-    fn asked(pe: &mut Polling, rounds: std::ops::Range<u64>) -> Vec<PeId> {
-        let mut asked = Vec::new();
-        for round in rounds {
-            pe.start_round(round);
-            while let Some((to, message)) = pe.poll_transmit() {
-                if matches!(message, Message::Request) {
-                    asked.push(to);
-                    pe.receive(to, Message::Reject);
-                }
-            }
-        }
-        asked
-    }
-
-    /// §3.1: a cycle asks along dimensions 0, 1, …, d−1; a PE whose permutation is in
-    /// progress asks no one; after it, the phases start over at 0 from the round PE 0 stamped.
-    #[test]
-    fn phases_restart_at_zero_after_a_permutation_by_messages() {
-        let config = Config::new(8).balancer(BalancerKind::PollAndShuffle);
-        assert!(matches!(
-            config.balancer,
-            Balancer::PollAndShuffle {
-                permutation: PermutationKind::Messages,
-                ..
-            }
-        ));
-        let mut pe = new_pe(5, &config, None);
-        assert_eq!(asked(&mut pe, 0..4), [4, 7, 1, 4]);
-        // Permutation 0 reaches PE 5 from its parent, PE 2: it scatters its placeholder and
-        // asks no one until its part is done.
-        pe.receive(2, Message::Shuffle { n: 0 });
-        assert_eq!(asked(&mut pe, 4..7), []);
-        pe.receive(2, Message::Shuffling(ShuffleSignal::Wave { n: 0, wave: 1 }));
-        assert_eq!(asked(&mut pe, 7..8), []);
-        // PE 0 found the permutation complete in round 9: the numbering arrives stamped 10.
-        pe.receive(
-            2,
-            Message::Shuffling(ShuffleSignal::Offset {
-                n: 0,
-                offset: 0,
-                cycle_start: 10,
-            }),
-        );
-        assert_eq!(asked(&mut pe, 8..10), [], "before the stamped round");
-        assert_eq!(asked(&mut pe, 10..14), [4, 7, 1, 4], "phase 0 at round 10");
-    }
-
-    /// Pseudorandom permutations sit at position d of the round grid mod d+1: phases 0..d−1
-    /// before it, phase 0 right after it.
-    #[test]
-    fn pseudorandom_cycles_follow_the_round_grid() {
-        let config = Config::new(8).balancer(Balancer::PollAndShuffle {
-            polling: Default::default(),
-            round: crate::config::DEFAULT_ROUND,
-            permutation: PermutationKind::Pseudorandom,
-            adaptive: None,
-            sync: Default::default(),
-            embedding: Default::default(),
-        });
-        let mut pe = new_pe(5, &config, None);
-        assert_eq!(asked(&mut pe, 0..9), [4, 7, 1, 4, 7, 1, 4]);
-    }
-
-    #[test]
-    fn shuffle_targets_are_permutations() {
-        for p in [1, 2, 3, 5, 8, 12, 64, 100, 1000, 4096] {
-            for n in 0..20 {
-                let mut hit = vec![false; p];
-                for k in 0..p {
-                    let t = shuffle_target(7, n, p, k);
-                    assert!(t < p && !hit[t], "P={p} n={n}: not a bijection");
-                    hit[t] = true;
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn shuffle_targets_keep_their_values() {
-        // Pinned: replays of recorded simulations depend on these.
-        let targets: Vec<usize> = (0..4).map(|n| shuffle_target(7, n, 10, 3)).collect();
-        assert_eq!(targets, [5, 0, 3, 9]);
     }
 }

@@ -2,24 +2,35 @@
 //!
 //! Permutation number n: (1) every PE sends each subproblem it holds to a uniformly random PE
 //! (a PE with none sends one *placeholder*, the empty subproblem, which carries no work);
-//! (2) a reduction over the binary tree of PEs sums what was sent and what has arrived — since
+//! (2) a reduction over the label tree of the network's hypercube
+//! ([`super::embedding::PhasePlan::tree_parent`]: every edge one hypercube dimension, so
+//! counting travels the network's own structure, never a long edge between PE numbers) sums
+//! what was sent and what has arrived — since
 //! counts only grow and the received total can never exceed the sent total, a wave whose
 //! sums agree proves that every report was final: all scattered items have arrived; (3) the
 //! same wave's subtree sums give every PE, top down, the global number of its first arrival
 //! (a prefix sum); (4) each PE shuffles its arrivals locally and sends item number j to PE
 //! j mod P. Placeholders occupy numbers (so idle positions are permuted too) but never travel.
 //!
+//! The root (label 0) starts the first counting wave `settle` rounds after its scatter,
+//! when every scattered item has arrived unless the machine delayed it (the machine's
+//! largest latency, in rounds), so that one wave usually suffices.
+//!
 //! This component holds the counting and numbering; the balancer
 //! ([`super::poll_and_shuffle`]) sends the scattered items, hands arrivals over, and moves the
-//! placed ones. It also tells the balancer when the next *cycle* of phases starts: PE 0 stamps
-//! the prefix sum's `Offset` signals with the round after the one in which its final count
-//! proved the permutation complete, so every PE restarts its phase counter at the same global
-//! round and hypercube partners agree on the dimension of each phase (paper 002 §3.1, Lemma 2).
+//! placed ones. It also tells the balancer when the next *cycle* of phases starts: the root
+//! stamps the prefix sum's `Offset` signals with the round in which the numbering and the
+//! placed pieces will have reached every PE (its final count's round, plus 2·`settle` + 1),
+//! so every PE restarts its phase counter at the same global round, with its permutation
+//! complete, and hypercube partners agree on the dimension of each phase (paper 002 §3.1,
+//! Lemma 2).
 
-use crate::protocol::{tree, PeId};
+use super::embedding::PhasePlan;
+use crate::protocol::PeId;
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::Arc;
 
 /// Messages of the counting wave and the prefix sum.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,6 +68,8 @@ pub(crate) enum ShuffleSignal {
 #[derive(Debug)]
 struct Round {
     n: u64,
+    /// The root: the round at which it starts the first counting wave.
+    wave_due: u64,
     sent: u64,
     wave: u64,
     wave_seen: bool,
@@ -74,6 +87,10 @@ struct Round {
 pub(crate) struct Shuffler<X> {
     me: PeId,
     p: usize,
+    /// The network's hypercube: the label tree the counting travels.
+    plan: Arc<PhasePlan>,
+    /// Rounds that cover the machine's largest latency (module comment).
+    settle: u64,
     current: Option<Round>,
     /// Permutations this PE was asked to start while still busy with an earlier one.
     pending: VecDeque<u64>,
@@ -90,11 +107,14 @@ pub(crate) struct Shuffler<X> {
 }
 
 impl<X> Shuffler<X> {
-    /// The state of PE `me` of `p`.
-    pub(crate) fn new(me: PeId, p: usize) -> Self {
+    /// The state of PE `me` of `p`, counting over `plan`'s label tree; `settle` rounds cover
+    /// the machine's largest latency.
+    pub(crate) fn new(me: PeId, p: usize, plan: Arc<PhasePlan>, settle: u64) -> Self {
         Shuffler {
             me,
             p,
+            plan,
+            settle,
             current: None,
             pending: VecDeque::new(),
             deferred: Vec::new(),
@@ -106,13 +126,25 @@ impl<X> Shuffler<X> {
         }
     }
 
-    fn children(&self) -> impl Iterator<Item = PeId> {
-        tree::children(self.me, self.p)
+    fn children(&self) -> Vec<PeId> {
+        self.plan.tree_children(self.me).collect()
     }
 
-    /// Round `round` starts.
+    /// Round `round` starts: the root starts the first counting wave when it is due.
     pub(crate) fn on_round(&mut self, round: u64) {
         self.round = round;
+        let due = self
+            .current
+            .as_ref()
+            .is_some_and(|r| r.wave == 0 && round >= r.wave_due);
+        if due && self.me == self.plan.root() {
+            self.start_wave(1);
+        }
+    }
+
+    /// The number the next permutation must have here (permutations completed so far).
+    pub(crate) fn completed(&self) -> u64 {
+        self.completed
     }
 
     /// The round at which phase 0 of the current cycle is (0 before the first permutation).
@@ -156,6 +188,7 @@ impl<X> Shuffler<X> {
     ) -> Vec<(PeId, X)> {
         self.current = Some(Round {
             n,
+            wave_due: self.round + self.settle,
             sent,
             wave: 0,
             wave_seen: false,
@@ -165,7 +198,7 @@ impl<X> Shuffler<X> {
             child_received: HashMap::new(),
             own_reported: 0,
         });
-        if self.me == 0 {
+        if self.me == self.plan.root() && self.settle == 0 {
             self.start_wave(1);
         }
         let mut placed = Vec::new();
@@ -188,7 +221,7 @@ impl<X> Shuffler<X> {
     }
 
     fn start_wave(&mut self, wave: u64) {
-        let children: Vec<PeId> = self.children().collect();
+        let children = self.children();
         let r = self.current.as_mut().expect("a round is under way");
         r.wave = wave;
         r.wave_seen = true;
@@ -237,7 +270,7 @@ impl<X> Shuffler<X> {
 
     /// Report up the tree when possible; at PE 0, finish or repeat the wave.
     fn progress<R: RngExt>(&mut self, rng: &mut R) -> Vec<(PeId, X)> {
-        let n_children = self.children().count();
+        let n_children = self.children().len();
         let me = self.me;
         let Some(r) = self.current.as_mut() else {
             return Vec::new();
@@ -250,7 +283,7 @@ impl<X> Shuffler<X> {
         r.reported = true;
         let (sent, received) = (r.sums.0 + r.sent, r.sums.1 + own);
         let (n, wave) = (r.n, r.wave);
-        if let Some(parent) = tree::parent(me) {
+        if let Some(parent) = self.plan.tree_parent(me) {
             self.out.push_back((
                 parent,
                 ShuffleSignal::Count {
@@ -263,7 +296,8 @@ impl<X> Shuffler<X> {
             return Vec::new();
         }
         if sent == received {
-            self.place(0, self.round + 1, rng)
+            let cycle_start = self.round + 2 * self.settle + 1;
+            self.place(0, cycle_start, rng)
         } else {
             // Items are still travelling: count again. (Without children, the next arrival
             // triggers the new count.)
@@ -289,8 +323,7 @@ impl<X> Shuffler<X> {
             items.swap(i, j);
         }
         let mut next = offset + r.own_reported;
-        let children: Vec<PeId> = self.children().collect();
-        for c in children {
+        for c in self.children() {
             self.out.push_back((
                 c,
                 ShuffleSignal::Offset {
@@ -342,7 +375,10 @@ mod tests {
         for p in [1usize, 2, 3, 7, 16, 33] {
             for seed in 0..5u64 {
                 let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-                let mut pes: Vec<Shuffler<u64>> = (0..p).map(|i| Shuffler::new(i, p)).collect();
+                let plan = Arc::new(PhasePlan::new(None, p, Default::default()));
+                let mut pes: Vec<Shuffler<u64>> = (0..p)
+                    .map(|i| Shuffler::new(i, p, plan.clone(), 0))
+                    .collect();
                 enum Msg {
                     Item(u64, Option<u64>),
                     Signal(PeId, ShuffleSignal),
@@ -392,8 +428,8 @@ mod tests {
                 );
                 assert_eq!(placed.len(), total);
                 assert!(pes.iter().all(|s| !s.is_busy() && !s.holds_work()));
-                // PE 0 found the permutation complete in round 5: the next cycle starts at 6
-                // on every PE.
+                // PE 0 found the permutation complete in round 5: with no settling rounds the
+                // next cycle starts at 6 on every PE.
                 assert!(pes.iter().all(|s| s.cycle_start() == 6));
             }
         }

@@ -32,7 +32,7 @@ impl Task for Countdown {
 /// PE `me` of `config`, starting with a countdown of `units` (None: idle).
 pub(super) fn pe(me: PeId, config: &Config, units: Option<u64>) -> Polling {
     let root = units.map(|n| Piece::new(Countdown(n)));
-    Polling::new(me, config, None, 1, Fresh::of::<u64>(), root)
+    Polling::new(me, config, &Default::default(), 1, Fresh::of::<u64>(), root)
 }
 
 /// The units left in a piece of a countdown.
