@@ -187,3 +187,18 @@ fn responses_to_a_pe_that_placed_jobs_everywhere_are_inside_the_bound() {
         checked.termination_delay
     );
 }
+
+/// A run stopped at a unit limit while poll-and-shuffle's permutation by messages is under
+/// way (slow links hold the numbering back): the pieces waiting for their placement are kept
+/// with the stopped run's pieces, termination completes, and the resumed run gives the
+/// sequential answer. Both cases once hung: the waiting pieces were never finished.
+#[test]
+fn a_stop_during_a_permutation_by_messages_keeps_the_waiting_pieces() {
+    use treesplit_lab::dst_systems::SystemCase;
+    for seed in [2324, 14304] {
+        let case = SystemCase::random(seed, 512);
+        assert!(case.describe().contains("--permutation messages"));
+        case.check()
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}\n  {}", case.describe()));
+    }
+}

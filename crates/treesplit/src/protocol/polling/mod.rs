@@ -289,7 +289,12 @@ impl Polling {
             return;
         }
         self.awaiting_root = false;
-        for piece in std::mem::take(&mut self.pieces) {
+        let waiting = self
+            .shuffle
+            .as_deref_mut()
+            .map(|ps| ps.shuffler.take_waiting())
+            .unwrap_or_default();
+        for piece in std::mem::take(&mut self.pieces).into_iter().chain(waiting) {
             self.pe.generation_ended(piece.generation);
             self.pe.keep(piece.task);
             self.pe.finish_piece(piece.record);

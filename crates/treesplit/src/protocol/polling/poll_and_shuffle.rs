@@ -87,7 +87,7 @@ pub(crate) struct PollAndShuffle {
     round: u64,
     adaptive: Option<Adaptive>,
     /// The permutation by messages (also tracks the start of the current cycle).
-    shuffler: Shuffler<Held>,
+    pub(super) shuffler: Shuffler<Held>,
     /// PE 0: permutations started so far, i.e. the next one's number (collective triggers).
     started: u64,
     /// Local synchronization (§6.3): the phase markers' state (None: a global clock).
@@ -405,11 +405,19 @@ impl Polling {
                 }
             }
             Message::Scatter { n, piece } => {
-                let piece = piece.map(|(task, generation, token)| Held {
+                let mut piece = piece.map(|(task, generation, token)| Held {
                     task,
                     generation,
                     record: self.pe.receive_piece(from, token),
                 });
+                if self.pe.is_stopped() {
+                    // A stopped PE keeps what reaches it; a placeholder keeps the counts.
+                    if let Some(held) = piece.take() {
+                        self.pe.generation_ended(held.generation);
+                        self.pe.keep(held.task);
+                        self.pe.finish_piece(held.record);
+                    }
+                }
                 let ps = self.shuffle.as_deref_mut().expect("poll-and-shuffle state");
                 let placed = ps.shuffler.arrive(n, piece, &mut self.rng);
                 self.place(placed);

@@ -164,6 +164,15 @@ impl<X> Shuffler<X> {
             .any(|v| v.iter().any(Option::is_some))
     }
 
+    /// Take out the items waiting here for their placement, leaving placeholders so that the
+    /// permutation's counts still hold: a stopped PE keeps them (they are not placed any more).
+    pub(crate) fn take_waiting(&mut self) -> Vec<X> {
+        self.arrivals
+            .values_mut()
+            .flat_map(|v| v.iter_mut().filter_map(Option::take))
+            .collect()
+    }
+
     /// Permutation `n` starts here: returns whether the caller should scatter now (it must
     /// then call [`Shuffler::scattered`]); otherwise it is queued behind the current one.
     pub(crate) fn request(&mut self, n: u64) -> bool {
