@@ -390,3 +390,42 @@ pub fn quantile(xs: &[f64], q: f64) -> f64 {
     let i = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1;
     v[i]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every section quotes its claim, names the paper's premises, the model it is judged
+    /// under and whether the experiment lies inside the premises; ids are unique.
+    #[test]
+    fn every_experiment_names_its_claim_premises_model_and_setting() {
+        let all = catalogue();
+        let mut missing = Vec::new();
+        for e in &all {
+            for (field, text) in [
+                ("claim", e.claim),
+                ("premises", e.premises),
+                ("model", e.model),
+                ("inside", e.inside),
+                ("criterion", e.criterion),
+            ] {
+                if text.trim().is_empty() {
+                    missing.push(format!("{}.{field}", e.id));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "empty fields: {missing:?}");
+        let mut ids = ids();
+        ids.sort_unstable();
+        let n = ids.len();
+        ids.dedup();
+        assert_eq!(ids.len(), n, "duplicate experiment ids");
+    }
+
+    /// The report judges at least fifty of the papers' claims.
+    #[test]
+    fn the_catalogue_judges_at_least_fifty_claims() {
+        let n = catalogue().len();
+        assert!(n >= 50, "only {n} claims in the catalogue");
+    }
+}
