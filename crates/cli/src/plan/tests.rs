@@ -227,7 +227,7 @@ fn sample(id: &str) -> &'static str {
         "fast_init" => "--fast-init",
         "round" => "--round 30",
         "neighbourhood" => "--neighbourhood hypercube",
-        "permutation" => "--permutation pseudorandom",
+        "permutation" => "--permutation messages",
         "adaptive" => "--adaptive",
         "sync" => "--sync local",
         "adaptive_c" => "--adaptive --adaptive-c 2",
