@@ -245,17 +245,24 @@ impl Polling {
     /// early stop, is done at once).
     fn take_piece(&mut self, task: Piece, generation: u32, record: u64) {
         self.pe.note_generation(generation);
-        if task.is_empty() || self.pe.is_stopped() {
-            self.pe.generation_ended(generation);
-            self.pe.keep(task);
-            self.pe.finish_piece(record);
+        let piece = Held {
+            task,
+            generation,
+            record,
+        };
+        if piece.task.is_empty() || self.pe.is_stopped() {
+            self.keep_held(piece);
         } else {
-            self.pieces.push(Held {
-                task,
-                generation,
-                record,
-            });
+            self.pieces.push(piece);
         }
+    }
+
+    /// A piece this PE will not work on (empty, or the run stopped): its generation ends, the
+    /// PE keeps it for the run's remaining pieces, and its record is finished.
+    fn keep_held(&mut self, piece: Held) {
+        self.pe.generation_ended(piece.generation);
+        self.pe.keep(piece.task);
+        self.pe.finish_piece(piece.record);
     }
 
     /// Send a whole piece to PE `to` as `Work`.
@@ -295,9 +302,7 @@ impl Polling {
             .map(|ps| ps.shuffler.take_waiting())
             .unwrap_or_default();
         for piece in std::mem::take(&mut self.pieces).into_iter().chain(waiting) {
-            self.pe.generation_ended(piece.generation);
-            self.pe.keep(piece.task);
-            self.pe.finish_piece(piece.record);
+            self.keep_held(piece);
         }
         self.advance_termination();
     }

@@ -413,9 +413,7 @@ impl Polling {
                 if self.pe.is_stopped() {
                     // A stopped PE keeps what reaches it; a placeholder keeps the counts.
                     if let Some(held) = piece.take() {
-                        self.pe.generation_ended(held.generation);
-                        self.pe.keep(held.task);
-                        self.pe.finish_piece(held.record);
+                        self.keep_held(held);
                     }
                 }
                 let ps = self.shuffle.as_deref_mut().expect("poll-and-shuffle state");
