@@ -483,6 +483,7 @@ impl Case {
             r.report.totals.max_generation,
             r.report.t_par,
             r.diameter_latency,
+            r.largest_termination_message,
         );
         if r.termination_delay > bound {
             return Err(format!(
@@ -507,8 +508,16 @@ impl Case {
     /// termination plus the responses a PE that placed jobs everywhere receives one after
     /// another. Every message is charged the run's own
     /// `diameter_latency` (the simulator's report: the largest latency between two PEs, the
-    /// same figure its messages take) and the model's overheads at both ends.
-    pub fn delay_bound(&self, h: u32, t_par: f64, diameter_latency: u64) -> u64 {
+    /// same figure its messages take), the model's overheads at both ends and, where message
+    /// length is charged, the length of the largest termination message the run sent
+    /// (`termination_bytes`: responses carry results).
+    pub fn delay_bound(
+        &self,
+        h: u32,
+        t_par: f64,
+        diameter_latency: u64,
+        termination_bytes: u64,
+    ) -> u64 {
         let p = self.config.pes;
         let depth = u64::from(usize::BITS - p.leading_zeros()) + 1;
         let t_hop = self.sim.hop_latency();
@@ -521,11 +530,11 @@ impl Case {
             .map(|&(_, d)| d)
             .max()
             .unwrap_or(0);
-        // Termination messages are a few dozen bytes.
-        let length = self
-            .sim
-            .length
-            .map_or(0, |l| l.charge(hops / t_hop.max(1), 64));
+        // Termination messages are a few dozen bytes, but a response carries the results of
+        // its record: charge the largest one the run sent.
+        let length = self.sim.length.map_or(0, |l| {
+            l.charge(hops / t_hop.max(1), termination_bytes.max(64))
+        });
         let latency =
             hops + length + slow_link + self.sim.delay.typical_max() + 4 * (t_send + t_recv);
         let mut bound = 10 * depth * latency.max(1);

@@ -202,3 +202,22 @@ fn a_stop_during_a_permutation_by_messages_keeps_the_waiting_pieces() {
             .unwrap_or_else(|e| panic!("seed {seed}: {e}\n  {}", case.describe()));
     }
 }
+
+/// Response-tree termination with message length charged: a response carries the results of
+/// its record, so on an adaptive integration it is longer than the few dozen bytes of a
+/// counter message, and a chain of h responses ping-ponging between two PEs takes longer
+/// than a bound built on 64-byte messages (a case from seed 900000: 5 PEs, h = 96). The bound
+/// charges the largest termination message the run sent.
+#[test]
+fn the_termination_bound_charges_responses_their_length() {
+    use treesplit_lab::dst_systems::SystemCase;
+    let case = SystemCase::random(912834, 2048);
+    let described = case.describe();
+    assert!(
+        described.contains("--termination response-tree"),
+        "{described}"
+    );
+    assert!(described.contains("--byte-time"), "{described}");
+    case.check()
+        .unwrap_or_else(|e| panic!("{e}\n  {described}"));
+}

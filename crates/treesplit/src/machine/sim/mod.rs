@@ -322,6 +322,7 @@ impl Backend for SimConfig {
                 total_units: 0,
                 started: start,
                 request_queue: RequestQueue::default(),
+                largest_termination_message: 0,
                 heap_advised: heap_after,
                 proof: sim.proof.then(|| {
                     let t_dead = config.delta_t + t_recv + sim.t_split + t_send + diameter_latency;
@@ -362,6 +363,7 @@ impl Backend for SimConfig {
             activities: world.activities,
             events: world.events,
             request_queue: world.request_queue,
+            largest_termination_message: world.largest_termination_message,
             proof: world.proof.map(|probe| probe.report()),
             wall_seconds: start.elapsed().as_secs_f64(),
         };

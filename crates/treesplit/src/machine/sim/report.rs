@@ -79,6 +79,11 @@ pub struct SimReport<O> {
     /// serialized, so that reports stay as they were).
     #[serde(skip)]
     pub request_queue: RequestQueue,
+    /// The bytes of the largest termination message sent (a response carries the results of
+    /// its record, so its length depends on the task's outcome). Not serialized, so that
+    /// reports stay as they were.
+    #[serde(skip)]
+    pub largest_termination_message: u64,
     /// What the proof probe measured (`SimConfig::proof`; absent when off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proof: Option<super::ProofReport>,
@@ -177,6 +182,7 @@ pub(crate) struct SimFigures {
     utilization: Vec<(u64, f64)>,
     events: u64,
     request_queue: RequestQueue,
+    largest_termination_message: u64,
     proof: Option<super::ProofReport>,
     wall_seconds: f64,
     timeline: Option<Vec<Segment>>,
@@ -196,6 +202,8 @@ pub(crate) struct Measured {
     pub events: u64,
     /// Requests queued where each request arrived.
     pub request_queue: RequestQueue,
+    /// The bytes of the largest termination message sent.
+    pub largest_termination_message: u64,
     /// The proof probe's report, if it ran.
     pub proof: Option<super::ProofReport>,
     /// Real seconds the simulation took.
@@ -244,6 +252,7 @@ impl SimFigures {
             utilization: measured.activities.curve(p, measured.end),
             events: measured.events,
             request_queue: measured.request_queue,
+            largest_termination_message: measured.largest_termination_message,
             proof: measured.proof,
             wall_seconds: measured.wall_seconds,
             timeline: measured.activities.into_segments(),
@@ -264,6 +273,7 @@ impl SimFigures {
             utilization: self.utilization,
             events: self.events,
             request_queue: self.request_queue,
+            largest_termination_message: self.largest_termination_message,
             proof: self.proof,
             wall_seconds: self.wall_seconds,
             timeline: self.timeline,

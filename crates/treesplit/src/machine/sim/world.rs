@@ -127,6 +127,9 @@ pub(super) struct World<'c> {
     pub(super) started: std::time::Instant,
     /// Paper 000 Lemma 1(3): the requests already queued where each request arrives.
     pub(super) request_queue: super::RequestQueue,
+    /// The bytes of the largest termination message sent (responses carry results, so their
+    /// length depends on the task's outcome).
+    pub(super) largest_termination_message: u64,
     /// Where the heap ended when last advised to use huge pages (see `huge_pages`).
     pub(super) heap_advised: usize,
     /// The proof probe (`SimConfig::proof`).
@@ -213,6 +216,9 @@ impl Transport for Link<'_, '_> {
         }
         // The bytes the MPI machine would send, counted without writing them.
         let bytes = postcard::experimental::serialized_size(&envelope).unwrap_or(0) as u64;
+        if matches!(envelope, Envelope::Protocol(Message::Termination(_))) {
+            w.largest_termination_message = w.largest_termination_message.max(bytes);
+        }
         let at = w.network.arrival(self.now, self.i, to, bytes, &mut w.rng);
         // Run-ahead relies on it (see `Engine::arrive`): a message never arrives at the time
         // it is sent (`SimConfig` rejects zero latencies), so it cannot reach a PE whose
