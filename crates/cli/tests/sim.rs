@@ -245,7 +245,10 @@ fn sim_network_flags() {
         // hypercubic one and 160 the butterfly and CCC (Theorem 2's emulation).
         for (pes, extra) in [
             ("30", &[][..]),
-            ("30", &["--byte-time", "0.5", "--routing", "cut-through"][..]),
+            (
+                "30",
+                &["--byte-time", "0.5", "--routing", "cut-through"][..],
+            ),
             ("64", &[][..]),
             ("160", &["--byte-time", "0.5"][..]),
         ] {

@@ -216,7 +216,10 @@ fn emulation_sizes(ctx: &Ctx, network: Topology) -> Vec<usize> {
 /// Theorem 2: poll-and-shuffle's mean L over seeds 1, 2 (quick; full: 1, 2, 3) on each
 /// network and on the hypercube at the same P (synthetic α = 0.3, 1024·P units, the
 /// network's default phase and plan).
-fn emulation_sweep(ctx: &Ctx, nets: &[Topology]) -> Result<Vec<(Topology, usize, f64, u64)>, String> {
+fn emulation_sweep(
+    ctx: &Ctx,
+    nets: &[Topology],
+) -> Result<Vec<(Topology, usize, f64, u64)>, String> {
     use crate::experiments::networks::{measure, Algorithm};
     let seeds: Vec<u64> = ctx.pick(vec![1, 2], vec![1, 2, 3]);
     let mut points: Vec<(Topology, usize)> = Vec::new();
