@@ -241,16 +241,23 @@ fn sim_network_flags() {
         "mesh2d",
         "fat-tree",
     ] {
-        for extra in [
-            &[][..],
-            &["--byte-time", "0.5", "--routing", "cut-through"][..],
+        // 30 PEs fill none of the networks (partners by routing); 64 fills every
+        // hypercubic one and 160 the butterfly and CCC (Theorem 2's emulation).
+        for (pes, extra) in [
+            ("30", &[][..]),
+            (
+                "30",
+                &["--byte-time", "0.5", "--routing", "cut-through"][..],
+            ),
+            ("64", &[][..]),
+            ("160", &["--byte-time", "0.5"][..]),
         ] {
             let mut args = vec![
                 "sim",
                 "nqueens",
                 "7",
                 "--pes",
-                "30",
+                pes,
                 "--net",
                 net,
                 "--balancer",

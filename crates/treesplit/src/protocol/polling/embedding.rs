@@ -21,10 +21,22 @@
 //!   shuffle-exchange network, two on de Bruijn's); between phases every PE passes its pieces
 //!   one unshuffle edge on, to rotr(pe) ([`PhasePlan::next_host`]), and after k phases every
 //!   node is home again. Each dimension step is a constant number of hops.
-//! - **hypercubes, butterflies, cube-connected cycles, rings and crossbars** (and the two
-//!   above for P not a power of two): labels are the PE numbers, every one of the ⌈log₂ P⌉
-//!   dimensions is used; on butterflies and cube-connected cycles the partner is reached by
-//!   routing (O(log P) hops for some dimensions), and the default phase grows with that cost.
+//! - **wrapped butterflies and cube-connected cycles (Theorem 2)**, P = k·2^k PEs, PE
+//!   (ℓ, w) = ℓ·2^k + w: the same emulation of a normal algorithm on the k-cube of the rows
+//!   w ([17, §3.3.3]: row w holds hypercube node w, and its level-ℓ node does the work of
+//!   dimension ℓ), pipelined so that every PE hosts a node: the P hypercube nodes are k
+//!   copies of the k-cube, node (c, w) lives in phase i on PE ((c + i) mod k, w) and uses
+//!   dimension (c + i) mod k of its copy, so each copy uses its k dimensions once per cycle,
+//!   in (cyclic) order. The partner of PE (ℓ, w) is (ℓ, w XOR 2^ℓ): one cross edge on the
+//!   cube-connected cycles, a cross and a straight edge on the butterfly; between phases
+//!   every PE passes its pieces one level on, to (ℓ + 1 mod k, w), one edge. A cycle has k
+//!   phases, log₂ P − log₂ k: like the mesh's omitted phases, the log₂ k dimensions that
+//!   would join the copies are left to the permutation (every copy of a permutation is a
+//!   uniformly random one: Lemma 2's symmetry holds within a copy).
+//! - **hypercubes, rings and crossbars** (and the four above when P does not fill the
+//!   network: a power of two, k·2^k): labels are the PE numbers, every one of the ⌈log₂ P⌉
+//!   dimensions is used; on the hypercubic networks the partner is then reached by routing
+//!   (O(log P) hops for some dimensions), and the default phase grows with that cost.
 //!
 //! [`Embedding::RowMajor`] (a configuration choice) keeps the plan of the hypercube on every network (labels = PE
 //! numbers in row-major order, all dimensions): the variant the project ran before.
@@ -53,8 +65,20 @@ pub struct PhasePlan {
     /// label[pe] and pe[label] (both empty: labels are the PE numbers).
     label: Vec<u32>,
     pe: Vec<u32>,
-    /// Shuffle-exchange and de Bruijn emulation: k = log₂ P bits rotated per phase (0: none).
-    rotate: u32,
+    /// Theorem 2's emulation of a normal hypercube algorithm (module comment).
+    emulation: Emulation,
+}
+
+/// How a hypercubic network emulates the hypercube's phases (module comment).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Emulation {
+    /// None: partners by label, pieces stay where they are.
+    Routed,
+    /// Shuffle-exchange and de Bruijn, P = 2^k: in phase i node x lives on rotr^i(x).
+    Rotation { k: u32 },
+    /// Wrapped butterfly and cube-connected cycles, P = k·2^k: in phase i node (c, w) lives
+    /// on level (c + i) mod k of row w.
+    Levels { k: u32 },
 }
 
 /// ⌈log₂ P⌉, at least 1.
@@ -94,7 +118,7 @@ impl PhasePlan {
             phases,
             label: Vec::new(),
             pe: Vec::new(),
-            rotate: 0,
+            emulation: Emulation::Routed,
         };
         let Some(network) = network.filter(|_| embedding == Embedding::Network) else {
             return identity(d);
@@ -116,7 +140,7 @@ impl PhasePlan {
                 phases: d.saturating_sub(omit).max(1),
                 label,
                 pe,
-                rotate: 0,
+                emulation: Emulation::Routed,
             }
         } else if network == Topology::FatTree {
             identity(((d as f64).sqrt().ceil() as u64).clamp(1, d))
@@ -125,8 +149,17 @@ impl PhasePlan {
             && p.is_power_of_two()
         {
             PhasePlan {
-                rotate: d as u32,
+                emulation: Emulation::Rotation { k: d as u32 },
                 ..identity(d)
+            }
+        } else if matches!(network, Topology::Butterfly | Topology::Ccc)
+            && network.order(p) >= 2
+            && network.nodes(p) == p
+        {
+            let k = network.order(p);
+            PhasePlan {
+                emulation: Emulation::Levels { k },
+                ..identity(u64::from(k))
             }
         } else {
             identity(d)
@@ -154,41 +187,55 @@ impl PhasePlan {
         (other < self.p).then(|| self.pe(other))
     }
 
-    /// True when the plan emulates the hypercube by rotating hosts (shuffle-exchange, de
-    /// Bruijn): pieces move to [`Self::next_host`] before every phase but a cycle's first
-    /// after a permutation.
+    /// True when the plan emulates the hypercube by moving hosts (shuffle-exchange, de
+    /// Bruijn, butterfly, cube-connected cycles): pieces move to [`Self::next_host`] before
+    /// every phase but a cycle's first after a permutation.
     pub fn rotates(&self) -> bool {
-        self.rotate > 0
+        self.emulation != Emulation::Routed
     }
 
-    /// The PE that hosts, in the next phase, the hypercube node PE `pe` hosts now: rotr(pe).
+    /// The PE that hosts, in the next phase, the hypercube node PE `pe` hosts now: rotr(pe)
+    /// on shuffle-exchange and de Bruijn, the next level of its row on butterfly and CCC.
     pub fn next_host(&self, pe: usize) -> usize {
-        let k = self.rotate;
-        if k == 0 {
-            return pe;
+        match self.emulation {
+            Emulation::Routed => pe,
+            Emulation::Rotation { k } => (pe >> 1) | ((pe & 1) << (k - 1)),
+            Emulation::Levels { k } => {
+                let (level, row) = (pe >> k, pe & ((1 << k) - 1));
+                (((level + 1) % k as usize) << k) | row
+            }
         }
-        (pe >> 1) | ((pe & 1) << (k - 1))
     }
 
-    /// The hypercube label PE `pe` hosts in phase `phase` of a cycle: rotl^phase(pe) when the
-    /// plan rotates, else its label.
+    /// The hypercube node PE `pe` hosts in phase `phase` of a cycle, named by the PE that
+    /// hosts it in phase 0: rotl^phase(pe) on shuffle-exchange and de Bruijn, the level
+    /// `phase` steps back in its row on butterfly and CCC, else its label.
     pub fn host_label(&self, pe: usize, phase: u64) -> usize {
-        let k = self.rotate;
-        if k == 0 {
-            return self.label(pe);
+        match self.emulation {
+            Emulation::Routed => self.label(pe),
+            Emulation::Rotation { k } => {
+                let r = (phase % u64::from(k)) as u32;
+                let mask = (1usize << k) - 1;
+                ((pe << r) | (pe >> ((k - r) % k))) & mask
+            }
+            Emulation::Levels { k } => {
+                let ku = k as usize;
+                let (level, row) = (pe >> k, pe & ((1 << k) - 1));
+                let back = (phase % u64::from(k)) as usize;
+                (((level + ku - back) % ku) << k) | row
+            }
         }
-        let r = (phase % u64::from(k)) as u32;
-        let mask = (1usize << k) - 1;
-        ((pe << r) | (pe >> ((k - r) % k))) & mask
     }
 
-    /// PE `me`'s partner in phase `phase` of a cycle, along hypercube dimension `phase`: the
-    /// exchange neighbour me XOR 1 when the plan rotates, else [`Self::partner`].
+    /// PE `me`'s partner in phase `phase` of a cycle, along the hypercube dimension its node
+    /// uses then: the exchange neighbour me XOR 1 on shuffle-exchange and de Bruijn, the
+    /// same level of row w XOR 2^ℓ on butterfly and CCC, else [`Self::partner`].
     pub fn partner_in_phase(&self, me: usize, phase: u64) -> Option<usize> {
-        if self.rotate > 0 {
-            return Some(me ^ 1);
+        match self.emulation {
+            Emulation::Routed => self.partner(me, phase),
+            Emulation::Rotation { .. } => Some(me ^ 1),
+            Emulation::Levels { k } => Some(me ^ (1 << (me >> k))),
         }
-        self.partner(me, phase)
     }
 
     /// The root of the label tree: the PE labelled 0.
@@ -441,6 +488,47 @@ mod tests {
         assert!(
             !PhasePlan::new(Some(Topology::ShuffleExchange), 100, Embedding::Network).rotates()
         );
+    }
+
+    /// Theorem 2's emulation on the wrapped butterfly and cube-connected cycles: in every
+    /// phase a PE's partner hosts the node across one row bit, one edge away on the CCC and
+    /// two on the butterfly; hosts move one edge between phases; over a cycle every node
+    /// uses each of its copy's k dimensions once; after k phases every node is home.
+    #[test]
+    fn levels_emulate_every_dimension_in_a_constant_number_of_hops() {
+        for (t, cross) in [(Topology::Butterfly, 2), (Topology::Ccc, 1)] {
+            for (k, p) in [(4usize, 64usize), (5, 160)] {
+                let plan = PhasePlan::new(Some(t), p, Embedding::Network);
+                assert!(plan.rotates(), "{t} P={p}");
+                assert_eq!(plan.phases(), k as u64);
+                for x in 0..p {
+                    // Follow node x (hosted by PE x in phase 0) through a cycle.
+                    assert_eq!(plan.host_label(x, 0), x);
+                    let mut host = x;
+                    let mut used = 0usize;
+                    for phase in 0..k as u64 {
+                        assert_eq!(plan.host_label(host, phase), x, "{t}: x is hosted");
+                        let q = plan.partner_in_phase(host, phase).unwrap();
+                        let y = plan.host_label(q, phase);
+                        let diff = x ^ y;
+                        assert_eq!(diff.count_ones(), 1, "{t}: one hypercube dimension");
+                        assert!(diff < 1 << k, "{t}: within x's copy");
+                        assert_eq!(plan.partner_in_phase(q, phase), Some(host));
+                        used |= diff;
+                        assert_eq!(t.hops(host, q, p), cross, "{t}: partner");
+                        let next = plan.next_host(host);
+                        assert_eq!(t.hops(host, next, p), 1, "{t}: one edge on");
+                        host = next;
+                    }
+                    assert_eq!(used, (1 << k) - 1, "{t}: every dimension once");
+                    assert_eq!(host, x, "{t}: home after a cycle");
+                }
+                assert_eq!(plan.max_rotation_hops(t), 1);
+                assert_eq!(plan.max_partner_hops(t), cross);
+            }
+            // P not filling the network: partners by routing.
+            assert!(!PhasePlan::new(Some(t), 100, Embedding::Network).rotates());
+        }
     }
 
     #[test]

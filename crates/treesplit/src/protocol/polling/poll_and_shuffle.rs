@@ -557,9 +557,7 @@ impl Polling {
             .map_or(0, |ps| ps.shuffler.completed().saturating_sub(1));
         for (to, piece) in placed {
             if to == me && self.pe.is_stopped() {
-                let record = piece.record;
-                self.pe.keep(piece.task);
-                self.pe.finish_piece(record);
+                self.keep_held(piece);
             } else if to == me {
                 self.pieces.push(piece);
             } else {

@@ -1,12 +1,15 @@
-//! Theorem 2 of paper 002 on the shuffle-exchange and de Bruijn networks: the hypercube
-//! algorithm run by the standard emulation of a normal hypercube algorithm. In phase i the
-//! hypercube node x lives on PE rotr^i(x) ([`super::embedding::PhasePlan::host_label`]); its
-//! partner along dimension i lives on the exchange neighbour. Before each phase every PE
-//! passes its pieces one unshuffle edge on (`Rotate` messages, then an empty `Rotate` that
-//! closes the step), and asks its exchange neighbour once its predecessor's step has closed,
-//! so that the pieces it asks for are where the phase's hypercube node lives. Each dimension
-//! step therefore costs a constant number of hops: "Neighborhood polling and permutation
-//! routing takes a constant factor longer than on the hypercube" (Theorem 2's proof).
+//! Theorem 2 of paper 002 on the shuffle-exchange, de Bruijn, butterfly and cube-connected
+//! cycles networks: the hypercube algorithm run by the standard emulation of a normal
+//! hypercube algorithm ([`super::embedding`]). In phase i a hypercube node lives on the PE
+//! [`super::embedding::PhasePlan::host_label`] names (on shuffle-exchange and de Bruijn
+//! node x on rotr^i(x), on butterfly and CCC node (c, w) on level c + i of row w); its
+//! partner along the phase's dimension lives a constant number of hops away. Before each
+//! phase every PE passes its pieces one edge on, to the next host (`Rotate` messages, then
+//! an empty `Rotate` that closes the step), and asks its partner once its predecessor's
+//! step has closed, so that the pieces it asks for are where the phase's hypercube node
+//! lives. Each dimension step therefore costs a constant number of hops: "Neighborhood
+//! polling and permutation routing takes a constant factor longer than on the hypercube"
+//! (Theorem 2's proof).
 
 use super::Polling;
 use crate::piece::Piece;
@@ -72,7 +75,7 @@ impl Polling {
         self.advance_termination();
     }
 
-    /// Ask the exchange neighbour once the predecessor's step has closed.
+    /// Ask the phase's partner once the predecessor's step has closed.
     fn rotation_progress(&mut self) {
         let me = self.pe.me();
         let ps = self.shuffle.as_deref_mut().expect("poll-and-shuffle state");
