@@ -6,12 +6,15 @@
 
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
+use treesplit::checkpoint::Snapshot;
 use treesplit::machine::sim::Topology;
 use treesplit::search::{
     Best, Decide, Decision, Enumerate, Enumeration, Found, Optimisation, Optimise, Space,
 };
+use treesplit::task::pieces::Pieces;
 use treesplit::{
-    run, run_sequential, simulate, Balancer, BalancerKind, Config, Jobs, SimConfig, Task,
+    run, run_sequential, simulate, Balancer, BalancerKind, Config, Ended, Jobs, Outcome, SimConfig,
+    Stopped, Task, Threads,
 };
 use treesplit_testkit::support::{mix, within};
 
@@ -380,4 +383,98 @@ fn branch_and_bound_reaches_the_optimum_with_a_witness_on_every_balancer_and_mac
         );
         assert!(weight <= capacity, "{tag}: the witness does not fit");
     });
+}
+
+/// Stop a run at `max_units` keeping its pieces: (output, units, pieces).
+fn stop<T: Task>(root: T, config: &Config, sim: bool) -> (T::Output, u64, Vec<T>) {
+    let config = config.clone().keep_remaining(true);
+    let result = if sim {
+        simulate(root, &config, &SimConfig::default()).map(|e| e.map_report(|r| r.report))
+    } else {
+        Threads::new().run(root, &config)
+    };
+    match result {
+        Ok(Ended::Stopped(Stopped {
+            report, remaining, ..
+        })) => (report.output, report.totals.work_units, remaining),
+        Ok(Ended::Finished(report)) => (report.output, report.totals.work_units, Vec::new()),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
+fn a_stopped_search_resumes_from_a_checkpoint_on_another_balancer_exactly() {
+    // OEIS A000170: 10 → 724.
+    let root = Enumeration::new(Queens { n: 10 });
+    let seq = run_sequential(root.clone());
+    assert_eq!(seq.output, 724);
+    let kinds = BalancerKind::ALL;
+    for (i, &kind) in kinds.iter().enumerate() {
+        let next = kinds[(i + 1) % kinds.len()];
+        for sim in [true, false] {
+            let cfg = |kind: BalancerKind, p: usize| {
+                let mut b = Balancer::new(kind);
+                if kind.is_static() {
+                    b = b.with_jobs(Jobs::PerPe(4));
+                }
+                Config::new(p).balancer(b).delta_t(50).seed(p as u64)
+            };
+            let first = cfg(kind, 3).max_units(seq.work_units / 3);
+            let (mut output, units, pieces) = stop(root.clone(), &first, sim);
+            assert!(
+                units < seq.work_units && !pieces.is_empty(),
+                "{kind} sim={sim}: stopped with {units} units and {} pieces",
+                pieces.len()
+            );
+            // Through a checkpoint's bytes: the pieces' wire form.
+            let mut snapshot = Snapshot::start(Pieces::new(pieces), vec!["queens".into()]);
+            snapshot.output = output;
+            let bytes = snapshot.encode().unwrap();
+            let snapshot = Snapshot::<Pieces<Enumeration<Queens>>>::decode(&bytes).unwrap();
+            output = snapshot.output.clone();
+            let rest = Pieces::new(
+                snapshot
+                    .pieces
+                    .into_iter()
+                    .flat_map(Pieces::into_inner)
+                    .collect(),
+            );
+            let r = if sim {
+                simulate(rest, &cfg(next, 5), &SimConfig::default())
+                    .unwrap()
+                    .into_report()
+                    .report
+            } else {
+                Threads::new()
+                    .run(rest, &cfg(next, 5))
+                    .unwrap()
+                    .into_report()
+            };
+            output.merge(r.output);
+            assert_eq!(output, 724, "{kind} then {next}, sim={sim}");
+            assert_eq!(
+                units + r.totals.work_units,
+                seq.work_units,
+                "{kind} then {next}, sim={sim}: units"
+            );
+        }
+    }
+}
+
+#[test]
+fn checked_runs_find_the_searches_keep_the_task_contract() {
+    for kind in BalancerKind::ALL {
+        let mut b = Balancer::new(*kind);
+        if kind.is_static() {
+            b = b.with_jobs(Jobs::Depth(5));
+        }
+        let cfg = Config::new(3).balancer(b).delta_t(8).seed(1).check(true);
+        let root = Enumeration::new(Queens { n: 8 });
+        let r = run(root.clone(), &cfg).unwrap().into_report();
+        treesplit::check::against_sequential(root, &r).unwrap_or_else(|e| panic!("{kind}: {e}"));
+        let r = run(Optimisation::new(Knapsack::new(30, 2)), &cfg)
+            .unwrap_or_else(|e| panic!("{kind}: {e}"))
+            .into_report();
+        assert_eq!(r.output.value(), Some(Knapsack::new(30, 2).optimum_by_dp()));
+    }
 }

@@ -67,7 +67,7 @@ fn nodes(a: &Ary) -> u64 {
 }
 
 /// Work a task to the end by hand, splitting after every `every` units and working the given
-/// pieces too (after a round trip through postcard); returns (output, units, splits).
+/// pieces too (both after a round trip through postcard); returns (output, units, splits).
 fn work_split<T: Task>(root: T, every: u64) -> (T::Output, u64, u64) {
     let inc = SharedIncumbent::new();
     let mut out = T::Output::default();
@@ -90,6 +90,9 @@ fn work_split<T: Task>(root: T, every: u64) -> (T::Output, u64, u64) {
                 }
                 let bytes = postcard::to_allocvec(&given).unwrap();
                 pending.push(postcard::from_bytes(&bytes).unwrap());
+                // The piece kept travels too (a checkpoint, a scatter).
+                let bytes = postcard::to_allocvec(&t).unwrap();
+                t = postcard::from_bytes(&bytes).unwrap();
             }
         }
     }

@@ -346,12 +346,11 @@ impl<S: Space> TryFrom<Wire<S>> for Walk<S> {
             .instance
             .receive()
             .map_err(|e| format!("search piece: {e}"))?;
-        let n = w.frames.len();
-        let mut stack = Vec::with_capacity(n);
-        for (i, f) in w.frames.into_iter().enumerate() {
-            if f.visited != (i + 1 < n) {
-                return Err("a malformed search piece: only its top frame is unvisited".into());
-            }
+        if w.frames.last().is_some_and(|f| f.visited) {
+            return Err("a malformed search piece: its top frame was visited".into());
+        }
+        let mut stack = Vec::with_capacity(w.frames.len());
+        for f in w.frames {
             let children = if f.produced > 0 && !f.done {
                 let mut children = space.0.children(&f.node);
                 let skipped = space
