@@ -161,3 +161,56 @@ fn a_piece_is_small_and_names_the_instance_by_digest() {
         "the root piece carries the instance whole"
     );
 }
+
+/// The goal is the leaf numbered 37.
+impl Decide for Ary {
+    fn is_goal(&self, node: &At) -> bool {
+        node.depth == self.d && node.id == 37
+    }
+}
+
+/// The largest leaf number, bounded by the largest leaf below a node.
+impl Optimise for Ary {
+    fn objective(&self, node: &At) -> Option<i64> {
+        (node.depth == self.d).then_some(node.id as i64)
+    }
+    fn bound(&self, node: &At) -> Option<i64> {
+        let below = self.b.pow(self.d - node.depth);
+        Some(((node.id + 1) * below - 1) as i64)
+    }
+}
+
+/// The node at `path` from the root, by the generators.
+fn follow(a: &Ary, path: &[u32]) -> At {
+    let mut node = a.root();
+    for &i in path {
+        let mut children = a.children(&node);
+        assert_eq!(
+            a.skip_children(&node, &mut children, u64::from(i)),
+            u64::from(i)
+        );
+        node = a
+            .next_child(&node, &mut children)
+            .expect("the path's child");
+    }
+    node
+}
+
+#[test]
+fn witnesses_carry_their_path_from_the_root() {
+    let a = Ary { b: 3, d: 5 };
+    for every in [1, 4, 1000] {
+        let (found, _, _) = work_split(Decision::new(Ary { b: 3, d: 5 }), every);
+        let w = found.0.expect("leaf 37 exists");
+        assert_eq!(w.node, At { depth: 5, id: 37 });
+        // 37 = 01101 in base 3.
+        assert_eq!(w.path, vec![0, 1, 1, 0, 1]);
+        assert_eq!(follow(&a, &w.path), w.node);
+
+        let (best, _, _) = work_split(Optimisation::new(Ary { b: 3, d: 5 }), every);
+        assert_eq!(best.value(), Some(242));
+        let w = best.witness().unwrap();
+        assert_eq!(w.path, vec![2; 5]);
+        assert_eq!(follow(&a, &w.path), w.node);
+    }
+}

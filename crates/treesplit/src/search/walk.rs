@@ -76,6 +76,8 @@ impl<S: Space> Frame<S> {
 pub(super) struct PathTo<'a, S: Space> {
     base: &'a [u32],
     frames: &'a [Frame<S>],
+    /// The node's index below the top frame (`None`: the node is the top frame's).
+    last: Option<u32>,
 }
 
 impl<S: Space> PathTo<'_, S> {
@@ -83,6 +85,9 @@ impl<S: Space> PathTo<'_, S> {
     pub(super) fn to_vec(&self) -> Vec<u32> {
         let mut path = self.base.to_vec();
         path.extend(self.frames.iter().skip(1).map(|f| f.index));
+        if !self.frames.is_empty() {
+            path.extend(self.last);
+        }
         path
     }
 }
@@ -151,56 +156,116 @@ impl<S: Space> Walk<S> {
         mut visit: impl FnMut(&S, &S::Node, PathTo<'_, S>, &mut Context<'_, O>) -> Step,
     ) -> u64 {
         let space: &S = &self.space.0;
+        let estimates = self.estimates;
         let mut units = 0;
-        while let Some(top) = self.stack.last() {
-            if !top.visited {
-                if units == budget {
-                    break;
-                }
-                units += 1;
-                let path = PathTo {
-                    base: &self.base,
-                    frames: &self.stack,
-                };
-                match visit(space, &top.node, path, ctx) {
-                    Step::Expand => {}
-                    Step::Prune => {
+        // The node to visit next, off the stack: the node, its index among its parent's
+        // children and its share of the estimate. Leaves never go on the stack.
+        let mut next: Option<(S::Node, u32, u64)> = None;
+        if self
+            .stack
+            .last()
+            .is_some_and(|f| !f.visited && !f.done && f.children.is_none())
+        {
+            let f = self.stack.pop().expect("just seen");
+            next = Some((f.node, f.index, f.left));
+        }
+        loop {
+            let (node, index, left) = match next.take() {
+                Some(next) => next,
+                None => {
+                    // The next child of the top frame.
+                    let Some(top) = self.stack.last_mut() else {
+                        break;
+                    };
+                    if !top.visited {
+                        // A frame that a split expanded before it was visited.
+                        if units == budget {
+                            break;
+                        }
+                        units += 1;
+                        let path = PathTo {
+                            base: &self.base,
+                            frames: &self.stack,
+                            last: None,
+                        };
+                        let top = self.stack.last().expect("the top frame");
+                        match visit(space, &top.node, path, ctx) {
+                            Step::Expand => {
+                                let top = self.stack.last_mut().expect("the top frame");
+                                top.visited = true;
+                                top.left = top.left.saturating_sub(1);
+                            }
+                            Step::Prune => {
+                                self.stack.pop();
+                            }
+                            Step::Stop => {
+                                self.stack.clear();
+                                break;
+                            }
+                        }
+                        continue;
+                    }
+                    if top.done {
                         self.stack.pop();
                         continue;
                     }
-                    Step::Stop => {
-                        self.stack.clear();
-                        break;
-                    }
-                }
-                let top = self.stack.last_mut().expect("the frame just visited");
-                top.visited = true;
-                top.left = top.left.saturating_sub(1);
-            }
-            let top = self.stack.last_mut().expect("the loop's frame");
-            if top.done {
-                self.stack.pop();
-                continue;
-            }
-            let children = top
-                .children
-                .get_or_insert_with(|| space.children(&top.node));
-            match space.next_child(&top.node, children) {
-                Some(child) => {
+                    let children = top
+                        .children
+                        .get_or_insert_with(|| space.children(&top.node));
+                    let Some(child) = space.next_child(&top.node, children) else {
+                        self.stack.pop();
+                        continue;
+                    };
                     let index = top.produced;
                     top.produced += 1;
-                    let left = if self.estimates {
+                    let share = if estimates {
                         let share = space.estimate(&child).unwrap_or(0).min(top.left);
                         top.left -= share;
                         share
                     } else {
                         0
                     };
-                    self.stack.push(Frame::new(child, index, left));
+                    (child, index, share)
                 }
-                None => {
-                    self.stack.pop();
+            };
+            if units == budget {
+                self.stack.push(Frame::new(node, index, left));
+                break;
+            }
+            units += 1;
+            let path = PathTo {
+                base: &self.base,
+                frames: &self.stack,
+                last: Some(index),
+            };
+            match visit(space, &node, path, ctx) {
+                Step::Expand => {}
+                Step::Prune => continue,
+                Step::Stop => {
+                    self.stack.clear();
+                    break;
                 }
+            }
+            let mut children = space.children(&node);
+            if let Some(first) = space.next_child(&node, &mut children) {
+                let mut left = left.saturating_sub(1);
+                let share = if estimates {
+                    let share = space.estimate(&first).unwrap_or(0).min(left);
+                    left -= share;
+                    share
+                } else {
+                    0
+                };
+                self.stack.push(Frame {
+                    node,
+                    children: Some(children),
+                    produced: 1,
+                    index,
+                    visited: true,
+                    done: false,
+                    left,
+                });
+                next = Some((first, 0, share));
             }
         }
         units
