@@ -259,7 +259,11 @@ impl<S: Optimise> Task for Optimisation<S> {
             let none_yet = best == S::GOAL.value(i64::MIN);
             if let Some(bound) = space.bound(node) {
                 if !none_yet && !better(S::GOAL, bound, best) {
-                    return Step::Prune;
+                    return if S::PRUNE_LEVEL {
+                        Step::PruneLevel
+                    } else {
+                        Step::Prune
+                    };
                 }
             }
             if let Some(value) = space.objective(node) {

@@ -16,13 +16,15 @@
 //!
 //! trait Enumerate: Space  type Output: Outcome;  fn visit(&self, &Node, &mut Output)
 //! trait Decide: Space     fn is_goal(&self, &Node) -> bool;  fn prune(&self, &Node) -> bool
-//! trait Optimise: Space   const GOAL: Goal;  fn objective(&self, &Node) -> Option<i64>;
+//! trait Optimise: Space   const GOAL: Goal;  const PRUNE_LEVEL: bool;
+//!                         fn objective(&self, &Node) -> Option<i64>;
 //!                         fn bound(&self, &Node) -> Option<i64>
 //!
 //! Enumeration::new(space): Task<Output = S::Output>      every node visited, outputs merged
 //! Decision::new(space):    Task<Output = Found<Node>>    the first goal found stops all PEs
 //! Optimisation::new(space): Task<Output = Best<S>>       branch-and-bound: value + witness
 //! Witness { node, path }   a node and its path from the root (child indices)
+//! node_at(space, path)     the node at a path, rebuilt by the generators
 //! ```
 //!
 //! A search is the depth-first walk of the tree that [`Space::root`] and the generators
@@ -182,15 +184,33 @@ pub trait Decide: Space {
 pub trait Optimise: Space {
     /// Whether larger (the default) or smaller objectives are better.
     const GOAL: Goal = Goal::Maximise;
+    /// True when a generator produces children in order of their bounds, best first: a child
+    /// pruned by its bound then prunes the siblings after it too (they cannot do better).
+    const PRUNE_LEVEL: bool = false;
     /// The objective of `node`, when it is a solution (`None`: it is not one).
     fn objective(&self, node: &Self::Node) -> Option<i64>;
     /// A bound on the objective of every solution in the subtree of `node` (at least as
     /// good as any of them; `None`: no bound). A node whose bound cannot beat the incumbent
-    /// is pruned with its subtree.
+    /// is pruned with its subtree (and its later siblings, with [`Optimise::PRUNE_LEVEL`]).
     fn bound(&self, node: &Self::Node) -> Option<i64> {
         let _ = node;
         None
     }
+}
+
+/// The node at `path` (child indices from the root, as a [`Witness`] holds them), rebuilt by
+/// the generators; `None` when the path leaves the tree. Spaces with small nodes recover a
+/// witness's details (the decisions along its path) with it.
+pub fn node_at<S: Space>(space: &S, path: &[u32]) -> Option<S::Node> {
+    let mut node = space.root();
+    for &i in path {
+        let mut children = space.children(&node);
+        if space.skip_children(&node, &mut children, u64::from(i)) != u64::from(i) {
+            return None;
+        }
+        node = space.next_child(&node, &mut children)?;
+    }
+    Some(node)
 }
 
 #[cfg(test)]

@@ -26,6 +26,8 @@ pub(super) enum Step {
     Expand,
     /// Skip its subtree.
     Prune,
+    /// Skip its subtree and those of its siblings after it (children come best first).
+    PruneLevel,
     /// End the search: the task drops all its work.
     Stop,
 }
@@ -198,6 +200,12 @@ impl<S: Space> Walk<S> {
                             Step::Prune => {
                                 self.stack.pop();
                             }
+                            Step::PruneLevel => {
+                                self.stack.pop();
+                                if let Some(parent) = self.stack.last_mut() {
+                                    parent.done = true;
+                                }
+                            }
                             Step::Stop => {
                                 self.stack.clear();
                                 break;
@@ -241,6 +249,12 @@ impl<S: Space> Walk<S> {
             match visit(space, &node, path, ctx) {
                 Step::Expand => {}
                 Step::Prune => continue,
+                Step::PruneLevel => {
+                    if let Some(parent) = self.stack.last_mut() {
+                        parent.done = true;
+                    }
+                    continue;
+                }
                 Step::Stop => {
                     self.stack.clear();
                     break;
