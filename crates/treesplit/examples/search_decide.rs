@@ -46,7 +46,7 @@ impl Space for Queens {
         while *next < self.n {
             let k = *next;
             *next += 1;
-            let c = if k % 2 == 0 {
+            let c = if k.is_multiple_of(2) {
                 (self.n + k) / 2
             } else {
                 (self.n - 1 - k) / 2

@@ -431,7 +431,7 @@ fn a_stopped_search_resumes_from_a_checkpoint_on_another_balancer_exactly() {
             snapshot.output = output;
             let bytes = snapshot.encode().unwrap();
             let snapshot = Snapshot::<Pieces<Enumeration<Queens>>>::decode(&bytes).unwrap();
-            output = snapshot.output.clone();
+            output = snapshot.output;
             let rest = Pieces::new(
                 snapshot
                     .pieces
