@@ -5,8 +5,10 @@
 //! papers on random polling and tree splitting.
 //!
 //! The crate has one folder per layer:
-//! - [`task`]: the task model a user implements (`work`, `split`, `is_empty`, an outcome
-//!   that merges).
+//! - [`search`]: search skeletons: a node type and a lazy generator of its children become
+//!   an enumeration, a decision or a branch-and-bound task.
+//! - [`task`]: the task model beneath them, the lower level a user may implement directly
+//!   (`work`, `split`, `is_empty`, an outcome that merges).
 //! - `piece` (internal): the task and its outcome with their types erased. Only the
 //!   machines' entry points know the task type; the protocols, the driver and the machines
 //!   below them are compiled once for all task types.
@@ -73,6 +75,7 @@ pub mod machine;
 mod names;
 mod piece;
 mod protocol;
+pub mod search;
 mod sequential;
 pub mod stats;
 pub mod task;

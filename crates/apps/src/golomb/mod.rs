@@ -277,3 +277,4 @@ mod tests {
 
 pub mod app;
 pub use app::{published_golomb, GolombSpec, GOLOMB_LENGTHS};
+pub mod skeleton;

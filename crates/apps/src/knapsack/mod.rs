@@ -751,3 +751,4 @@ pub mod app;
 pub mod spec;
 
 pub use spec::{index_optimum, KnapsackFile};
+pub mod skeleton;
