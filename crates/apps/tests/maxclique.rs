@@ -1,13 +1,13 @@
 //! Maximum clique against an independent solver: ω of G(n, p) graphs (n up to 200, p up to
 //! 0.9) from a Bron–Kerbosch enumeration of maximal cliques written here, compared with the
-//! search run sequentially, on every balancer on threads and in the simulator; the witness is
+//! search run sequentially (the skeleton's and the hand-written task), on every balancer on threads and in the simulator; the witness is
 //! checked to be a clique of the graph every time.
 
 use std::time::Duration;
 use treesplit::machine::sim::Topology;
 use treesplit::task::shared::Shared;
 use treesplit::{run, run_sequential, simulate, BalancerKind, Config, Jobs, SimConfig};
-use treesplit_apps::maxclique::{search, Clique, Graph};
+use treesplit_apps::maxclique::{search, Clique, Graph, MaxClique};
 use treesplit_testkit::support::within;
 
 /// ω by Bron–Kerbosch with Tomita's pivot (the pivot of P ∪ X with most neighbours in P),
@@ -87,6 +87,13 @@ fn omega_matches_bron_kerbosch_sequentially() {
         let omega = bron_kerbosch_omega(&graph);
         let found = run_sequential(search(graph.clone())).output;
         check(&graph, &found, omega, &format!("G({n}, {p}) seed {seed}"));
+        let by_hand = run_sequential(MaxClique::new(graph.clone())).output;
+        check(
+            &graph,
+            &by_hand,
+            omega,
+            &format!("G({n}, {p}) seed {seed}, hand-written"),
+        );
     }
 }
 

@@ -2,7 +2,7 @@
 //! what its instance tells the commands (its task, the check that the witness is a clique of
 //! the reported size, that it is a search, the words that recreate it).
 
-use super::{Graph, MaxClique};
+use super::Graph;
 use crate::spec::{AppVisitor, Published};
 use std::path::PathBuf;
 use treesplit::task::shared::Shared;
@@ -148,7 +148,7 @@ impl crate::instance::Instance for MaxCliqueSpec {
     fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
         let (root, check) = (self.graph.clone(), self.graph.clone());
         visitor.visit(
-            move || MaxClique::new(root.clone()),
+            move || super::search(root.clone()),
             move |found| Some(witness_check(&check, found)),
         )
     }

@@ -17,12 +17,18 @@
 //! receiver keeps the whole list below them: their candidate sets need it), and the giver
 //! cuts its list at the same place. On the wire only the root carries the graph; any other
 //! piece names it by digest (see [`treesplit::task::shared`]). A work unit is one branch.
+//!
+//! The application runs the same search as a skeleton branch-and-bound ([`skeleton`], the
+//! task [`search`] makes); this hand-written task is kept beside it to measure what the
+//! skeleton's generality costs.
 
 pub mod app;
 pub mod graph;
+pub mod skeleton;
 
 pub use app::{CliqueSource, MaxCliqueSpec};
 pub use graph::Graph;
+pub use skeleton::CliqueSearch;
 
 use graph::{has, insert, remove, Bits};
 use serde::{Deserialize, Serialize};
@@ -67,14 +73,14 @@ impl fmt::Display for Clique {
     }
 }
 
-/// The search for a maximum clique of `graph`, as a task.
-pub fn search(graph: Shared<Graph>) -> MaxClique {
-    MaxClique::new(graph)
+/// The search for a maximum clique of `graph` that the application runs: the skeleton's.
+pub fn search(graph: Shared<Graph>) -> CliqueSearch {
+    CliqueSearch::new(graph.arc().clone())
 }
 
 /// Colour the candidates `p` greedily (BBMC): `order` lists them by colour class, ascending
 /// index within a class, and `colour[i]` is the class of `order[i]` (1, 2, …).
-fn colour_sort(graph: &Graph, p: &[u64], order: &mut Vec<u32>, colour: &mut Vec<u32>) {
+pub(crate) fn colour_sort(graph: &Graph, p: &[u64], order: &mut Vec<u32>, colour: &mut Vec<u32>) {
     order.clear();
     colour.clear();
     let mut uncoloured: Bits = p.to_vec();

@@ -2,7 +2,6 @@
 //! tells the commands (its task and the published counts it is checked against, OEIS
 //! A007323).
 
-use super::Semigroups;
 use crate::instance::Instance;
 use crate::spec::{AppVisitor, Published};
 
@@ -32,7 +31,7 @@ impl crate::app::App for App {
         _given: &dyn Fn(&str) -> bool,
     ) -> Result<crate::AppSpec, String> {
         let Args { genus } = crate::app::typed(args)?;
-        Semigroups::new(genus)?;
+        super::count(genus)?;
         Ok(SemigroupsSpec(genus).into())
     }
 
@@ -72,7 +71,7 @@ impl Instance for SemigroupsSpec {
     fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
         let genus = self.0;
         visitor.visit(
-            move || Semigroups::new(genus).expect("a validated genus"),
+            move || super::count(genus).expect("a validated genus"),
             move |c| published_semigroups(genus, &c.counts),
         )
     }
