@@ -457,7 +457,9 @@ impl Case {
         self.app.visit(Check(self))
     }
 
-    fn check_task<T: Task>(&self, make: impl Fn() -> T) -> Result<Checked, String>
+    /// Run the task `make` builds on the case's machine and check it against its sequential
+    /// run: the same result, the same work units, termination within the delay bound.
+    pub(crate) fn check_task<T: Task>(&self, make: impl Fn() -> T) -> Result<Checked, String>
     where
         T::Output: PartialEq + Debug,
     {

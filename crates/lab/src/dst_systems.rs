@@ -1,6 +1,7 @@
 //! Deterministic simulation testing beyond single tree searches: the chapter's examples
 //! (hash table, Mandelbrot, adaptive integration), level-synchronous BFS, task DAGs under
-//! the three DAG schedulers, and checkpoint/resume (a run stopped at a work limit, its
+//! the three DAG schedulers, the search skeletons' three kinds ([`crate::dst_search`]), and
+//! checkpoint/resume (a run stopped at a work limit, its
 //! snapshot written to bytes and read back, resumed on another P, balancer and network).
 //!
 //! Each case borrows the random machine of a tree case ([`Case::random`]: P, Δt, network,
@@ -13,6 +14,7 @@
 //! --cases 1` replays seed S.
 
 use crate::dst::Case;
+use crate::dst_search::Search;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -60,6 +62,13 @@ pub enum System {
         /// The scheduler.
         scheduler: DagScheduler,
     },
+    /// A skeleton search on a tree case's machine.
+    Search {
+        /// The simulated machine and balancer.
+        case: Case,
+        /// The search.
+        search: Search,
+    },
     /// A tree case stopped after `stops[0]` units, resumed on `resume` (stopped again after
     /// `stops[1]` units when given), then finished on `resume`'s machine.
     Resume {
@@ -88,6 +97,16 @@ impl SystemCase {
     /// The case drawn from `seed`, with P ≤ `max_pes`.
     pub fn random(seed: u64, max_pes: usize) -> SystemCase {
         let base = Case::random(seed, max_pes);
+        // One case in six is a skeleton search, drawn from a stream of its own so that the
+        // other seeds keep naming the cases they named before.
+        let mut q = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x5EA2_C45E_D57C_45E5);
+        if q.random_range(0..6) == 0 {
+            let system = System::Search {
+                search: Search::random(&mut q),
+                case: base,
+            };
+            return SystemCase { seed, system };
+        }
         let mut r = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x0515_7E45_D57C_45E5);
         let system = match r.random_range(0..8) {
             0..=1 => {
@@ -206,6 +225,11 @@ impl SystemCase {
                 "DAG {source} under {scheduler} on P = {} ({}, T_rout {}; replay: {replay})",
                 case.config.pes, case.sim.topology, case.sim.t_rout
             ),
+            System::Search { case, search } => format!(
+                "the {} skeleton search {search:?} on the machine of `{}` (replay: {replay})",
+                search.kind(),
+                case.command_line()
+            ),
             System::Resume {
                 first,
                 resume,
@@ -224,6 +248,7 @@ impl SystemCase {
     pub fn kind(&self) -> &'static str {
         match self.system {
             System::Example(_) => "example",
+            System::Search { .. } => "search",
             System::Bfs { .. } => "bfs",
             System::Dag { .. } => "dag",
             System::Resume { .. } => "resume",
@@ -237,6 +262,7 @@ impl SystemCase {
         match &self.system {
             System::Example(c) => c.check().map(|_| 0),
             System::Bfs { case, rmat, source } => check_bfs(case, *rmat, *source).map(|_| 0),
+            System::Search { case, search } => search.check(case).map(|_| 0),
             System::Dag {
                 case,
                 dag,

@@ -12,6 +12,7 @@
 //!   checked against their sequential answers.
 
 pub mod dst;
+pub mod dst_search;
 pub mod dst_systems;
 pub mod experiments;
 pub mod reproduce;

@@ -32,7 +32,7 @@ proptest! {
     }
 }
 
-/// The system cases (`dst_systems`): the chapter's examples, BFS, task DAGs and
+/// The system cases (`dst_systems`): the chapter's examples, BFS, task DAGs, skeleton searches and
 /// checkpoint/resume, 300 of them from fixed seeds. Every kind is drawn, and most resume cases
 /// really stop with pieces in the snapshot (so the resume path, not just a completed first
 /// run, is what passes).
@@ -55,7 +55,7 @@ fn system_cases_are_correct() {
             Err(e) => panic!("system case seed {seed}: {e}\n  {}", case.describe()),
         }
     }
-    for kind in ["example", "bfs", "dag", "resume"] {
+    for kind in ["example", "bfs", "dag", "resume", "search"] {
         assert!(kinds.get(kind).copied().unwrap_or(0) >= 15, "{kinds:?}");
     }
     assert!(

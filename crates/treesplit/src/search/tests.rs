@@ -78,7 +78,7 @@ fn work_split<T: Task>(root: T, every: u64) -> (T::Output, u64, u64) {
         while !t.is_empty() {
             let mut ctx = Context::new(&mut out, &inc, 0).with_goal(T::GOAL);
             let done = t.work(every, &mut ctx);
-            assert!(done >= 1 && done <= every, "work did {done} of {every}");
+            assert!((1..=every).contains(&done), "work did {done} of {every}");
             units += done;
             let before = t.estimate();
             if let Some(given) = t.split() {
