@@ -119,6 +119,12 @@ pub trait Instance {
         false
     }
 
+    /// Whether `--seed` is also the instance's own parameter (it draws the instance's data),
+    /// so that `--sequential` takes it; by default where `--q` is ([`Instance::takes_q`]).
+    fn takes_seed(&self) -> bool {
+        self.takes_q()
+    }
+
     /// Adapt the instance to the machine: `q` (`--q`), P and the seed (`--seed`).
     fn adapt(&mut self, _q: Option<u64>, _pes: usize, _seed: Option<u64>) -> Result<(), String> {
         Ok(())

@@ -1,13 +1,13 @@
 //! Applications for treesplit, each a [`treesplit::Task`] with a sequential baseline: N-Queens,
-//! UTS (Unbalanced Tree Search), synthetic α-splitting trees, knapsack and Golomb rulers
-//! (branch-and-bound), the 15-puzzle (IDA*), Mandelbrot, adaptive integration, BFS, the
-//! distributed hash table and task DAGs, plus idiomatic rayon versions of some for
-//! benchmarks. Each application lives in its module: its task, its [`App`] (the boundary to
-//! the command line: its arguments and how they become an instance) and its instance type,
-//! which answers what the commands ask of it ([`instance::Instance`]). [`registry`] lists the
-//! applications, one line each, and makes from them [`AppSpec`], any application's instance
-//! as the command line and the lab name it; [`spec`] and [`instance`] are the generic
-//! machinery and name no application.
+//! UTS (Unbalanced Tree Search), synthetic α-splitting trees, knapsack, Golomb rulers and
+//! maximum clique (branch-and-bound), numerical semigroups by genus, the 15-puzzle (IDA*),
+//! Mandelbrot, adaptive integration, BFS, the distributed hash table and task DAGs, plus
+//! idiomatic rayon versions of some for benchmarks. Each application lives in its module: its
+//! task, its [`App`] (the boundary to the command line: its arguments and how they become an
+//! instance) and its instance type, which answers what the commands ask of it
+//! ([`instance::Instance`]). [`registry`] lists the applications, one line each, and makes
+//! from them [`AppSpec`], any application's instance as the command line and the lab name it;
+//! [`spec`] and [`instance`] are the generic machinery and name no application.
 
 pub mod app;
 pub mod bfs;
@@ -18,11 +18,13 @@ pub mod instance;
 pub mod integrate;
 pub mod knapsack;
 pub mod mandelbrot;
+pub mod maxclique;
 pub mod nqueens;
 pub mod objective;
 pub mod optimal_schedule;
 pub mod puzzle15;
 pub mod registry;
+pub mod semigroups;
 pub mod spec;
 pub mod synthetic;
 pub mod uts;

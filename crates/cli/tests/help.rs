@@ -29,6 +29,8 @@ const APPS: &[&str] = &[
     "uts T1",
     "knapsack {knapsack}",
     "golomb 6",
+    "maxclique --random 30,0.5",
+    "semigroups 8",
     "puzzle15 --korf 1",
     "hashtable --keys 100 --q 2",
     "mandelbrot --n 64",

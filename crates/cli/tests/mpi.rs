@@ -538,3 +538,52 @@ fn dag_schedulers_respect_dependencies_on_mpi() {
         }
     }
 }
+
+/// Maximum clique on ranks: every rank draws G(n, p) from the same seed (or reads the same
+/// file), pieces name the graph by digest, and ω equals the sequential run's with the witness
+/// checked against the graph; semigroup counts equal OEIS A007323 with one unit a semigroup.
+#[test]
+fn maxclique_and_semigroups_on_ranks() {
+    let dir = std::env::temp_dir().join(format!("treesplit-mpi-clique-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("g.clq");
+    std::fs::write(
+        &file,
+        treesplit_apps::maxclique::Graph::random(120, 0.8, 7)
+            .unwrap()
+            .to_dimacs(),
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    for graph in [&["--random", "150,0.7"][..], &[path][..]] {
+        let mut seq_args = vec!["run", "maxclique"];
+        seq_args.extend_from_slice(graph);
+        seq_args.extend(["--sequential", "--json"]);
+        if graph.len() == 2 {
+            seq_args.extend(["--seed", "3"]); // json_run's seed
+        }
+        let omega = treesplit_seq(&seq_args)["result"]["omega"].clone();
+        assert!(omega.as_u64().unwrap() > 3, "{omega}");
+        for (ranks, balancer) in [
+            (2, "random-polling"),
+            (3, "random-static"),
+            (4, "poll-and-shuffle"),
+        ] {
+            let mut app = vec!["maxclique"];
+            app.extend_from_slice(graph);
+            app.extend(["--balancer", balancer]);
+            let j = json_run(ranks, &[], &app);
+            assert_eq!(j["result"]["omega"], omega, "{app:?} on {ranks} ranks: {j}");
+            assert_eq!(j["published"]["matches"], true, "{j}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let counts: [u64; 19] = [
+        1, 1, 2, 4, 7, 12, 23, 39, 67, 118, 204, 343, 592, 1001, 1693, 2857, 4806, 8045, 13467,
+    ];
+    for ranks in [2, 3] {
+        let j = json_run(ranks, &[], &["semigroups", "18"]);
+        assert_eq!(j["result"]["counts"], serde_json::json!(counts), "{j}");
+        check(&j, ranks, counts.iter().sum());
+    }
+}

@@ -356,8 +356,10 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
             ("checkpoint", "--checkpoint"),
             ("checkpoint_every", "--checkpoint-every"),
         ]);
-        // The hash table's --q is its subtable size (one PE: m = q) and --seed its keys'.
-        flags.retain(|(id, _)| !is_table || !matches!(*id, "jobs_per_pe" | "seed"));
+        // An instance's own --q (the hash table's subtable size, one PE: m = q) and --seed
+        // (the data it draws) apply here too.
+        let own_seed = app.takes_seed();
+        flags.retain(|(id, _)| !(is_table && *id == "jobs_per_pe" || own_seed && *id == "seed"));
         app.adapt(o.balance.jobs_per_pe, 1, o.seed.seed)
             .map_err(Failure::input)?;
         memory::fit(&app, 1, env)?;

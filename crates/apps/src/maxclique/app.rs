@@ -1,0 +1,208 @@
+//! `treesplit run maxclique (FILE | --random N,P)`: the application's command-line face, and
+//! what its instance tells the commands (its task, the check that the witness is a clique of
+//! the reported size, that it is a search, the words that recreate it).
+
+use super::Graph;
+use crate::spec::{AppVisitor, Published};
+use std::path::PathBuf;
+use treesplit::task::shared::Shared;
+
+/// `treesplit run maxclique`.
+pub struct App;
+
+/// Maximum clique by branch-and-bound (greedy-colouring bound) of a DIMACS graph (`p edge n
+/// m`, `e u v`, 1-based, `c` comments) or of G(n, p); reports ω and a clique, checked
+/// against the graph.
+#[derive(Debug, clap::Args)]
+struct Args {
+    /// The DIMACS `.clq` file (`-`: standard input).
+    #[arg(required_unless_present = "random", conflicts_with = "random")]
+    file: Option<PathBuf>,
+    /// A random graph G(n, p) instead of a file: N vertices, each pair an edge with
+    /// probability P (e.g. `--random 150,0.75`); drawn from --seed (default 1).
+    #[arg(long, value_name = "N,P")]
+    random: Option<String>,
+}
+
+impl crate::app::App for App {
+    fn name(&self) -> &'static str {
+        "maxclique"
+    }
+
+    fn command(&self) -> clap::Command {
+        crate::app::command::<Args>(self.name())
+    }
+
+    fn reads_stdin(&self, args: &clap::ArgMatches) -> bool {
+        crate::app::typed::<Args>(args)
+            .is_ok_and(|a| a.file.as_deref() == Some(std::path::Path::new("-")))
+    }
+
+    fn parse(
+        &self,
+        args: &clap::ArgMatches,
+        _given: &dyn Fn(&str) -> bool,
+    ) -> Result<crate::AppSpec, String> {
+        let Args { file, random } = crate::app::typed(args)?;
+        match (file, random) {
+            (Some(path), None) => MaxCliqueSpec::read(&path),
+            (None, Some(np)) => {
+                let (n, p) = parse_random(&np)?;
+                MaxCliqueSpec::random(n, p, 1)
+            }
+            _ => Err("maxclique needs a DIMACS FILE or --random N,P".into()),
+        }
+        .map(crate::AppSpec::from)
+    }
+
+    fn example(&self) -> &'static [&'static str] {
+        &["--random", "40,0.5"]
+    }
+}
+
+/// `N,P` of `--random`: 1 ≤ N ≤ the supported vertices, 0 ≤ P ≤ 1.
+fn parse_random(np: &str) -> Result<(usize, f64), String> {
+    let bad =
+        || format!("--random takes N,P (vertices, edge probability), e.g. 150,0.75; got '{np}'");
+    let (n, p) = np.split_once(',').ok_or_else(bad)?;
+    let n: usize = n.trim().parse().map_err(|_| bad())?;
+    let p: f64 = p.trim().parse().map_err(|_| bad())?;
+    if n == 0 || n > super::graph::MAX_VERTICES {
+        return Err(format!(
+            "--random: N must be in 1..={}, got {n}",
+            super::graph::MAX_VERTICES
+        ));
+    }
+    if !(0.0..=1.0).contains(&p) {
+        return Err(format!("--random: P must be in [0, 1], got {p}"));
+    }
+    Ok((n, p))
+}
+
+/// Where a maximum-clique instance's graph comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CliqueSource {
+    /// A DIMACS file (`-`: standard input).
+    File(PathBuf),
+    /// G(n, p) drawn from a seed.
+    Random {
+        /// Vertices.
+        n: usize,
+        /// Edge probability.
+        p: f64,
+        /// The seed (`--seed`).
+        seed: u64,
+    },
+}
+
+/// A maximum-clique instance: its source and its graph (compared by source).
+#[derive(Debug, Clone)]
+pub struct MaxCliqueSpec {
+    /// Where the graph comes from.
+    pub source: CliqueSource,
+    /// The graph, held in this process's table of shared instances.
+    pub graph: Shared<Graph>,
+}
+
+impl PartialEq for MaxCliqueSpec {
+    fn eq(&self, other: &Self) -> bool {
+        self.source == other.source
+    }
+}
+
+impl MaxCliqueSpec {
+    /// The graph of a DIMACS file (`-`: standard input).
+    pub fn read(path: &std::path::Path) -> Result<Self, String> {
+        let graph = if path == std::path::Path::new("-") {
+            let text = std::io::read_to_string(std::io::stdin())
+                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            Graph::parse_dimacs(&text, "<stdin>")?
+        } else {
+            Graph::read(path)?
+        };
+        Ok(MaxCliqueSpec {
+            source: CliqueSource::File(path.to_path_buf()),
+            graph: Shared::new(graph),
+        })
+    }
+
+    /// G(n, p) from `seed`.
+    pub fn random(n: usize, p: f64, seed: u64) -> Result<Self, String> {
+        Ok(MaxCliqueSpec {
+            source: CliqueSource::Random { n, p, seed },
+            graph: Shared::new(Graph::random(n, p, seed)?),
+        })
+    }
+}
+
+/// The witness against the graph: a clique of the reported size.
+pub fn witness_check(graph: &Graph, found: &super::Clique) -> Published {
+    Published {
+        source: "the witness checked against the graph".into(),
+        value: format!("a clique of {} vertices", found.omega),
+        matches: found.clique.len() == found.omega as usize && graph.is_clique(&found.clique),
+    }
+}
+
+impl crate::instance::Instance for MaxCliqueSpec {
+    fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
+        let (root, check) = (self.graph.clone(), self.graph.clone());
+        visitor.visit(
+            move || super::search(root.clone()),
+            move |found| Some(witness_check(&check, found)),
+        )
+    }
+
+    fn cli_args(&self) -> String {
+        match &self.source {
+            CliqueSource::File(path) => format!("maxclique {}", path.display()),
+            CliqueSource::Random { n, p, seed } => {
+                format!("maxclique --random {n},{p} --seed {seed}")
+            }
+        }
+    }
+
+    /// One branch colours its candidates: ~0.2–2 µs on graphs of a few hundred vertices.
+    fn default_delta_t(&self) -> u64 {
+        32
+    }
+
+    /// Branch-and-bound.
+    fn is_optimization(&self) -> bool {
+        true
+    }
+
+    /// `--seed` draws a random graph.
+    fn takes_seed(&self) -> bool {
+        matches!(self.source, CliqueSource::Random { .. })
+    }
+
+    /// A random graph is drawn from `--seed` (default 1).
+    fn adapt(&mut self, _q: Option<u64>, _pes: usize, seed: Option<u64>) -> Result<(), String> {
+        if let CliqueSource::Random { n, p, seed: s } = self.source {
+            let seed = seed.unwrap_or(1);
+            if seed != s {
+                *self = MaxCliqueSpec::random(n, p, seed)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A file by its absolute path.
+    fn checkpoint_words(&self) -> Vec<String> {
+        match &self.source {
+            CliqueSource::File(path) => vec![
+                "maxclique".into(),
+                std::fs::canonicalize(path)
+                    .unwrap_or_else(|_| path.clone())
+                    .display()
+                    .to_string(),
+            ],
+            CliqueSource::Random { .. } => self
+                .cli_args()
+                .split_whitespace()
+                .map(str::to_string)
+                .collect(),
+        }
+    }
+}
