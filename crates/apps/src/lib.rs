@@ -12,6 +12,7 @@
 pub mod app;
 pub mod bfs;
 pub mod dag;
+pub mod fib;
 pub mod golomb;
 pub mod hashtable;
 pub mod instance;
@@ -21,10 +22,12 @@ pub mod mandelbrot;
 pub mod nqueens;
 pub mod objective;
 pub mod optimal_schedule;
+pub mod peers;
 pub mod puzzle15;
 pub mod registry;
 pub mod spec;
 pub mod synthetic;
+pub mod treesum;
 pub mod uts;
 
 pub use app::App;
