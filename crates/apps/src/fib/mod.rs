@@ -4,7 +4,8 @@
 //!
 //! One work unit is one call. The task walks the call tree depth first with an explicit stack
 //! of the calls still to make (the n − 2 of each call whose n − 1 is in progress: at most n
-//! of them, allocated once); a split hands over the bottom one, the largest call left.
+//! of them, in a stack of 128 slots allocated once, indexed masked and never grown); a split
+//! hands over the bottom one, the largest call left.
 
 use serde::{Deserialize, Serialize};
 use treesplit::{Context, Task};
@@ -16,9 +17,16 @@ pub use app::FibSpec;
 /// centuries; n around 40 is a benchmark).
 pub const MAX_N: u32 = 92;
 
-/// A piece of a call tree: the calls still to make (the next one on top).
+/// Slots of a stack: a power of two above [`MAX_N`] + 1, so that the walk indexes it masked,
+/// with no bounds checks.
+const SLOTS: usize = 128;
+
+/// A piece of a call tree: the calls still to make, `stack[..top]` (the next one on top).
+/// The stack has its full size, [`SLOTS`], from the start: the walk indexes it and never
+/// grows it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Fib {
+    top: usize,
     stack: Vec<u8>,
 }
 
@@ -26,9 +34,14 @@ impl Fib {
     /// The call tree of fib(n).
     pub fn new(n: u32) -> Result<Self, String> {
         check_n(n)?;
-        let mut stack = Vec::with_capacity(n as usize + 1);
-        stack.push(n as u8);
-        Ok(Fib { stack })
+        let mut stack = vec![0; SLOTS];
+        stack[0] = n as u8;
+        Ok(Fib { top: 1, stack })
+    }
+
+    /// The calls still to make, the next one last.
+    fn pending(&self) -> &[u8] {
+        &self.stack[..self.top]
     }
 }
 
@@ -45,48 +58,59 @@ impl Task for Fib {
 
     #[inline]
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, u64>) -> u64 {
-        let stack = &mut self.stack;
-        let Some(mut n) = stack.pop() else {
-            return 0;
+        let Ok(stack) = <&mut [u8; SLOTS]>::try_from(&mut self.stack[..]) else {
+            unreachable!("a fib stack has {SLOTS} slots");
         };
+        let mut top = self.top;
+        if top == 0 {
+            return 0;
+        }
+        top -= 1;
+        let mut n = stack[top % SLOTS];
         let (mut sum, mut units) = (0u64, 0u64);
         loop {
             units += 1;
             if n >= 2 {
-                stack.push(n - 2);
+                stack[top % SLOTS] = n - 2;
+                top += 1;
                 n -= 1;
             } else {
                 sum += u64::from(n);
-                match stack.pop() {
-                    Some(next) => n = next,
-                    None => break,
+                if top == 0 {
+                    break;
                 }
+                top -= 1;
+                n = stack[top % SLOTS];
             }
             if units == budget {
-                stack.push(n);
+                stack[top % SLOTS] = n;
+                top += 1;
                 break;
             }
         }
+        self.top = top;
         *ctx.output() += sum;
         units
     }
 
     fn split(&mut self) -> Option<Self> {
         // The bottom of the stack is the largest call left; the top is the one in progress.
-        if self.stack.len() < 2 {
+        if self.top < 2 {
             return None;
         }
-        let mut stack = Vec::with_capacity(self.stack.capacity());
-        stack.push(self.stack.remove(0));
-        Some(Fib { stack })
+        let mut stack = vec![0; self.stack.len()];
+        stack[0] = self.stack[0];
+        self.stack.copy_within(1..self.top, 0);
+        self.top -= 1;
+        Some(Fib { top: 1, stack })
     }
 
     fn is_empty(&self) -> bool {
-        self.stack.is_empty()
+        self.top == 0
     }
 
     fn estimate(&self) -> Option<u64> {
-        Some(self.stack.iter().map(|&n| calls(u32::from(n))).sum())
+        Some(self.pending().iter().map(|&n| calls(u32::from(n))).sum())
     }
 }
 
@@ -171,9 +195,11 @@ mod tests {
     fn a_split_gives_away_the_largest_call_and_the_estimates_add_up() {
         let mut t = Fib::new(10).unwrap();
         assert!(t.split().is_none(), "the first call alone cannot be split");
-        t.stack = vec![8, 7, 6];
+        t.stack[..3].copy_from_slice(&[8, 7, 6]);
+        t.top = 3;
         let given = t.split().unwrap();
-        assert_eq!(given.stack, vec![8]);
+        assert_eq!(given.pending(), &[8]);
+        assert_eq!(t.pending(), &[7, 6]);
         assert_eq!(given.estimate(), Some(calls(8)));
         assert_eq!(t.estimate(), Some(calls(7) + calls(6)));
     }

@@ -5,7 +5,8 @@
 //! binary heap (the root 1, the children of i are 2i and 2i + 1), a tree of depth D has the
 //! nodes 1 … 2^D − 1, and node i holds a value mixed from i that no compiler sums in closed
 //! form. One work unit is one node. The task walks the tree depth first with an explicit
-//! stack of the right children still to visit (at most D of them, allocated once); a split
+//! stack of the right children still to visit (at most D of them, in a stack of 64 slots
+//! allocated once, indexed masked and never grown); a split
 //! hands over the shallowest of them, the largest subtree left.
 
 use serde::{Deserialize, Serialize};
@@ -23,12 +24,18 @@ pub fn value(i: u64) -> u64 {
     i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40
 }
 
-/// A piece of a tree sum: the subtrees still to visit, rooted at the node numbers on the
-/// stack (the next one on top).
+/// Slots of a stack: a power of two above [`MAX_DEPTH`] + 1, so that the walk indexes it
+/// masked, with no bounds checks.
+const SLOTS: usize = 64;
+
+/// A piece of a tree sum: the subtrees still to visit, rooted at the node numbers
+/// `stack[..top]` (the next one on top). The stack has its full size, [`SLOTS`], from the
+/// start: the walk indexes it and never grows it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TreeSum {
     /// The first leaf, 2^(D−1): nodes below it have children.
     leaves: u64,
+    top: usize,
     stack: Vec<u64>,
 }
 
@@ -36,12 +43,18 @@ impl TreeSum {
     /// The whole tree of depth `depth` (2^depth − 1 nodes).
     pub fn new(depth: u32) -> Result<Self, String> {
         check_depth(depth)?;
-        let mut stack = Vec::with_capacity(depth as usize + 1);
-        stack.push(1);
+        let mut stack = vec![0; SLOTS];
+        stack[0] = 1;
         Ok(TreeSum {
             leaves: 1 << (depth - 1),
+            top: 1,
             stack,
         })
+    }
+
+    /// The pending subtrees' roots, the next one last.
+    fn pending(&self) -> &[u64] {
+        &self.stack[..self.top]
     }
 }
 
@@ -61,54 +74,65 @@ impl Task for TreeSum {
     #[inline]
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, u64>) -> u64 {
         let leaves = self.leaves;
-        let stack = &mut self.stack;
-        let Some(mut node) = stack.pop() else {
-            return 0;
+        let Ok(stack) = <&mut [u64; SLOTS]>::try_from(&mut self.stack[..]) else {
+            unreachable!("a tree-sum stack has {SLOTS} slots");
         };
+        let mut top = self.top;
+        if top == 0 {
+            return 0;
+        }
+        top -= 1;
+        let mut node = stack[top];
         let (mut sum, mut units) = (0u64, 0u64);
         loop {
             sum += value(node);
             units += 1;
             if node < leaves {
-                stack.push(2 * node + 1);
+                stack[top % SLOTS] = 2 * node + 1;
+                top += 1;
                 node *= 2;
+            } else if top == 0 {
+                break;
             } else {
-                match stack.pop() {
-                    Some(next) => node = next,
-                    None => break,
-                }
+                top -= 1;
+                node = stack[top % SLOTS];
             }
             if units == budget {
-                stack.push(node);
+                stack[top % SLOTS] = node;
+                top += 1;
                 break;
             }
         }
+        self.top = top;
         *ctx.output() += sum;
         units
     }
 
     fn split(&mut self) -> Option<Self> {
         // The bottom of the stack is the shallowest subtree; the top is the one in progress.
-        if self.stack.len() < 2 {
+        if self.top < 2 {
             return None;
         }
-        let mut stack = Vec::with_capacity(self.stack.capacity());
-        stack.push(self.stack.remove(0));
+        let mut stack = vec![0; self.stack.len()];
+        stack[0] = self.stack[0];
+        self.stack.copy_within(1..self.top, 0);
+        self.top -= 1;
         Some(TreeSum {
             leaves: self.leaves,
+            top: 1,
             stack,
         })
     }
 
     fn is_empty(&self) -> bool {
-        self.stack.is_empty()
+        self.top == 0
     }
 
     fn estimate(&self) -> Option<u64> {
         // A subtree rooted at depth d of a tree of depth D has 2^(D−d) − 1 nodes.
         let top = 64 - self.leaves.leading_zeros();
         Some(
-            self.stack
+            self.pending()
                 .iter()
                 .map(|&i| (1u64 << (top - (63 - i.leading_zeros()))) - 1)
                 .sum(),
@@ -185,9 +209,11 @@ mod tests {
     fn a_split_gives_away_the_shallowest_subtree_and_the_estimates_add_up() {
         let mut t = TreeSum::new(10).unwrap();
         assert!(t.split().is_none(), "the root alone cannot be split");
-        t.stack = vec![3, 5, 9, 16];
+        t.stack[..4].copy_from_slice(&[3, 5, 9, 16]);
+        t.top = 4;
         let given = t.split().unwrap();
-        assert_eq!(given.stack, vec![3]);
+        assert_eq!(given.pending(), &[3]);
+        assert_eq!(t.pending(), &[5, 9, 16]);
         assert_eq!(given.estimate(), Some(511));
         assert_eq!(t.estimate(), Some(255 + 127 + 63));
     }
