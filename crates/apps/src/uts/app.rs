@@ -246,3 +246,23 @@ fn rayon_visit(params: &UtsParams, node: Node, par_depth: u32) -> UtsCount {
     }
     own
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_peers_count_the_published_nodes_at_every_cut() {
+        let params = UtsParams::parse(&["T1-mini".to_string()]).unwrap();
+        let peers = UtsPeers(params);
+        let pool = crate::peers::chili_pool(2);
+        assert_eq!(peers.sequential().nodes, 63_914);
+        for cut in peers.cuts() {
+            assert_eq!(peers.rayon(cut).nodes, 63_914, "rayon at {cut}");
+        }
+        for cut in peers.chili_cuts() {
+            let got = peers.chili(&mut pool.scope(), cut).unwrap();
+            assert_eq!(got, peers.sequential(), "chili at {cut}");
+        }
+    }
+}
