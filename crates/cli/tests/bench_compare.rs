@@ -52,7 +52,14 @@ fn bench_runs_every_peer_and_reports_the_sweep() {
     }
     // A fixed rayon cut-off is not swept.
     let o = treesplit(&[
-        "bench", "fib", "16", "--rayon-depth", "3", "--repeat", "1", "--json",
+        "bench",
+        "fib",
+        "16",
+        "--rayon-depth",
+        "3",
+        "--repeat",
+        "1",
+        "--json",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
