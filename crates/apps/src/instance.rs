@@ -2,7 +2,7 @@
 //! alike through one trait, [`Instance`]: the task it runs and the published answer it is
 //! checked against ([`Instance::visit`]), its command-line words, its default Δt, whether it is
 //! an optimisation, the flags it refuses in each use and why, what it adapts to the machine,
-//! the memory it takes, the words that recreate it in a checkpoint, its rayon peer for `bench`,
+//! the memory it takes, the words that recreate it in a checkpoint, its peers for `bench`,
 //! its picture, its scattered data and, for the applications that run as a sequence of
 //! computations, their own loop. Each application implements [`Instance`] for its instance
 //! type in its own module; the questions it has nothing to say about keep their defaults. The
@@ -10,6 +10,7 @@
 //! which answers for whichever instance it holds. Nothing here names an application.
 
 use crate::app::{Failed, Host, Refusal, Session, Use};
+use crate::peers::Peers;
 use crate::spec::AppVisitor;
 use treesplit::{Config, Task};
 
@@ -56,17 +57,17 @@ pub struct Footprint {
     pub smaller: &'static str,
 }
 
-/// Something done with an application that has an idiomatic rayon peer (see
-/// [`Instance::visit_peer`]).
+/// Something done with an application that has hand-written peers (see
+/// [`Instance::visit_peer`] and [`Peers`]).
 pub trait PeerVisitor {
     /// What the visit returns.
     type Out;
-    /// Work with the task built by `make_root` and its rayon peer `rayon_run`, whose result is
-    /// the task's output.
-    fn visit<T: Task>(
+    /// Work with the task built by `make_root` and its `peers`, whose results are the task's
+    /// output.
+    fn visit<T: Task, P: Peers<Output = T::Output>>(
         self,
         make_root: impl Fn() -> T,
-        rayon_run: impl Fn() -> T::Output + Sync,
+        peers: P,
     ) -> Self::Out
     where
         T::Output: PartialEq + std::fmt::Debug + Send;
@@ -150,10 +151,9 @@ pub trait Instance {
             .collect()
     }
 
-    /// Hand the task and its idiomatic rayon peer (with `rayon_depth` or the application's
-    /// default cut-off, [`App::rayon_depth`](crate::App::rayon_depth)) to `visitor`; `None`
-    /// when the application has no rayon peer.
-    fn visit_peer<V: PeerVisitor>(&self, _visitor: V, _rayon_depth: Option<u32>) -> Option<V::Out>
+    /// Hand the task and its hand-written peers (sequential, rayon, chili) to `visitor`;
+    /// `None` when the application has none.
+    fn visit_peer<V: PeerVisitor>(&self, _visitor: V) -> Option<V::Out>
     where
         Self: Sized,
     {

@@ -12,6 +12,7 @@
 pub mod app;
 pub mod bfs;
 pub mod dag;
+pub mod fib;
 pub mod golomb;
 pub mod hashtable;
 pub mod instance;
@@ -22,11 +23,13 @@ pub mod maxclique;
 pub mod nqueens;
 pub mod objective;
 pub mod optimal_schedule;
+pub mod peers;
 pub mod puzzle15;
 pub mod registry;
 pub mod semigroups;
 pub mod spec;
 pub mod synthetic;
+pub mod treesum;
 pub mod uts;
 
 pub use app::App;

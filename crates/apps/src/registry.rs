@@ -84,17 +84,11 @@ macro_rules! apps {
                 }
             }
 
-            /// Hand the task and its idiomatic rayon peer to `visitor`, with `rayon_depth` or
-            /// the application's default cut-off ([`App::rayon_depth`]); `None` when the
-            /// application has no rayon peer.
-            pub fn visit_peer<V: PeerVisitor>(
-                &self,
-                visitor: V,
-                rayon_depth: Option<u32>,
-            ) -> Option<V::Out> {
-                let depth = rayon_depth.or(self.rayon_depth());
+            /// Hand the task and its hand-written peers to `visitor`; `None` when the
+            /// application has none.
+            pub fn visit_peer<V: PeerVisitor>(&self, visitor: V) -> Option<V::Out> {
                 match self {
-                    $( $( AppSpec::$variant(spec) => spec.visit_peer(visitor, depth), )? )*
+                    $( $( AppSpec::$variant(spec) => spec.visit_peer(visitor), )? )*
                 }
             }
 
@@ -129,6 +123,8 @@ apps! {
     bfs => Bfs(BfsSpec),
     dag,
     synthetic => Synthetic(SyntheticParams),
+    treesum => TreeSum(TreeSumSpec),
+    fib => Fib(FibSpec),
 }
 
 impl AppSpec {

@@ -155,7 +155,7 @@ pub enum Command {
     /// Continue a computation from its checkpoint (`run --checkpoint FILE`) on any number of
     /// PEs, machine (threads, mpi) or balancer.
     Resume(ResumeArgs),
-    /// Measure in one run: sequential baseline, treesplit at 1 and P PEs, rayon at P threads.
+    /// Measure in one run: the sequential code, treesplit, rayon and chili at 1 and P threads.
     Bench(BenchArgs),
     /// Run every balancer on the same instance in the simulator and compare them.
     Compare(CompareArgs),
@@ -619,12 +619,12 @@ pub struct BenchArgs {
     pub common: Common,
     #[command(flatten)]
     pub seed: SeedFlag,
-    /// Number of PEs P: treesplit runs on 1 and on P threads, rayon on P threads, beside
-    /// the sequential baseline (default: 2).
+    /// Number of PEs P: treesplit, rayon and chili run on 1 and on P threads, beside the
+    /// sequential code (default: 2).
     #[arg(long, global = true)]
     pub pes: Option<usize>,
-    /// Rayon peers: parallel iteration above this tree depth, sequential below
-    /// (default: N-Queens 3, UTS every node).
+    /// Rayon peers: fork above this tree depth, sequential below (default: the fastest of
+    /// the application's cut-offs, found by a sweep).
     #[arg(long = "rayon-depth", global = true)]
     pub rayon_depth: Option<u32>,
 }

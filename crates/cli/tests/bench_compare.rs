@@ -12,8 +12,60 @@ fn bench_reports_ratios() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
-    assert_eq!(j["series"].as_array().unwrap().len(), 4);
+    assert_eq!(j["series"].as_array().unwrap().len(), 8);
     assert!(j["speedup_treesplit"].as_f64().unwrap() > 0.0);
+}
+
+/// The fine-grained trees run on every peer at 1 and 2 threads under the series' names, and
+/// the sweep tries each cut-off the application names for rayon and chili.
+#[test]
+fn bench_runs_every_peer_and_reports_the_sweep() {
+    for app in [&["tree-sum", "--depth", "14"][..], &["fib", "18"][..]] {
+        let mut args = vec!["bench"];
+        args.extend_from_slice(app);
+        args.extend_from_slice(&["--pes", "2", "--repeat", "1", "--json"]);
+        let o = treesplit(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+        let names: Vec<&str> = j["series"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "recursion",
+                "sequential",
+                "treesplit P=1",
+                "treesplit P=2",
+                "rayon 1 thread",
+                "rayon 2 threads",
+                "chili 1 thread",
+                "chili 2 threads"
+            ]
+        );
+        let sweep = j["sweep"].as_array().unwrap();
+        assert_eq!(sweep.len(), 10, "five cut-offs for each of rayon and chili");
+        assert!(j["treesplit_vs_chili"].as_f64().unwrap() > 0.0);
+    }
+    // A fixed rayon cut-off is not swept.
+    let o = treesplit(&[
+        "bench",
+        "fib",
+        "16",
+        "--rayon-depth",
+        "3",
+        "--repeat",
+        "1",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    assert_eq!(j["rayon_cut"], "depth 3");
+    assert_eq!(j["rayon_swept"], false);
+    assert_eq!(j["sweep"].as_array().unwrap().len(), 5);
 }
 
 /// `compare` on branch-and-bound searches judges answers by the published optimum: search

@@ -1,9 +1,10 @@
 //! The command line's face of synthetic α-splitting trees: its subcommand's arguments, how
 //! they become an instance, and what the instance tells the commands (its task, its known total
-//! work, its rayon peer, its spin in the simulator).
+//! work, its peers, its spin in the simulator).
 
 use super::{unit_value, SplitRule, Synthetic, SyntheticParams, SyntheticSum};
 use crate::instance::{Instance, PeerVisitor};
+use crate::peers::{chili, Peers, EVERY_NODE};
 use crate::spec::{AppVisitor, Published};
 use rayon::prelude::*;
 
@@ -111,12 +112,42 @@ impl Instance for SyntheticParams {
         }
     }
 
-    fn visit_peer<V: PeerVisitor>(&self, visitor: V, _rayon_depth: Option<u32>) -> Option<V::Out> {
+    fn visit_peer<V: PeerVisitor>(&self, visitor: V) -> Option<V::Out> {
         let p = *self;
         Some(visitor.visit(
             move || Synthetic::new(p).expect("validated synthetic parameters"),
-            move || rayon_peer(&p),
+            SyntheticPeers(p),
         ))
+    }
+}
+
+/// The synthetic computation's peers: a loop over the unit indices, and rayon's parallel
+/// iterator over them (which splits adaptively: it has no cut-off); no chili peer.
+struct SyntheticPeers(SyntheticParams);
+
+impl Peers for SyntheticPeers {
+    type Output = SyntheticSum;
+
+    fn sequential(&self) -> SyntheticSum {
+        let p = &self.0;
+        SyntheticSum {
+            units: p.work,
+            checksum: (0..p.work)
+                .map(|i| unit_value(i, p.seed, p.spin))
+                .fold(0, u64::wrapping_add),
+        }
+    }
+
+    fn rayon(&self, _cut: u32) -> SyntheticSum {
+        rayon_peer(&self.0)
+    }
+
+    fn chili(&self, _scope: &mut chili::Scope<'_>, _cut: u32) -> Option<SyntheticSum> {
+        None
+    }
+
+    fn cuts(&self) -> Vec<u32> {
+        vec![EVERY_NODE]
     }
 }
 

@@ -1,9 +1,10 @@
 //! The command line's face of UTS: its subcommand's arguments, how they become an instance,
 //! and what the instance tells the commands (its task, the published node counts of the named
-//! trees, its rayon peer).
+//! trees, its peers: the sequential search, rayon, chili).
 
 use super::{num_children, Node, Uts, UtsCount, UtsParams};
 use crate::instance::{Instance, PeerVisitor};
+use crate::peers::{chili, Peers, EVERY_NODE};
 use crate::spec::{AppVisitor, Published};
 use rayon::prelude::*;
 
@@ -80,7 +81,7 @@ impl crate::app::App for App {
 
     /// Every node parallel.
     fn rayon_depth(&self) -> Option<u32> {
-        Some(u32::MAX)
+        Some(EVERY_NODE)
     }
 
     fn example(&self) -> &'static [&'static str] {
@@ -121,9 +122,97 @@ impl Instance for UtsParams {
         256
     }
 
-    fn visit_peer<V: PeerVisitor>(&self, visitor: V, rayon_depth: Option<u32>) -> Option<V::Out> {
-        let (p, depth) = (*self, rayon_depth.unwrap_or(u32::MAX));
-        Some(visitor.visit(move || Uts::new(p), move || rayon_peer(&p, depth)))
+    fn visit_peer<V: PeerVisitor>(&self, visitor: V) -> Option<V::Out> {
+        let p = *self;
+        Some(visitor.visit(move || Uts::new(p), UtsPeers(p)))
+    }
+}
+
+/// UTS's peers: forks over the children of the nodes above a height cut-off (rayon: parallel
+/// iteration; chili: `join`s halving the children), an explicit-stack search below.
+struct UtsPeers(UtsParams);
+
+impl Peers for UtsPeers {
+    type Output = UtsCount;
+
+    fn sequential(&self) -> UtsCount {
+        count_below(&self.0, Node::root(self.0.seed))
+    }
+
+    fn rayon(&self, cut: u32) -> UtsCount {
+        rayon_peer(&self.0, cut)
+    }
+
+    fn chili(&self, scope: &mut chili::Scope<'_>, cut: u32) -> Option<UtsCount> {
+        Some(chili_visit(scope, &self.0, Node::root(self.0.seed), cut))
+    }
+
+    fn cuts(&self) -> Vec<u32> {
+        vec![2, 3, 4, 5, 6, 8, EVERY_NODE]
+    }
+
+    /// Binomial trees are thousands of levels deep: chili recurses only above a height.
+    fn chili_cuts(&self) -> Vec<u32> {
+        vec![2, 3, 4, 5, 6, 8, 12]
+    }
+}
+
+/// The subtree of `node`, searched sequentially with an explicit stack.
+fn count_below(params: &UtsParams, node: Node) -> UtsCount {
+    let mut stack = vec![node];
+    let mut count = UtsCount::default();
+    while let Some(node) = stack.pop() {
+        let n = num_children(params, &node);
+        count.nodes += 1;
+        count.leaves += u64::from(n == 0);
+        count.max_height = count.max_height.max(node.height());
+        stack.extend((0..n).map(|i| node.child(i)));
+    }
+    count
+}
+
+/// UTS with chili: the children of nodes above height `par_depth` in `join`s that halve
+/// them; subtrees below searched sequentially.
+fn chili_visit(
+    s: &mut chili::Scope<'_>,
+    params: &UtsParams,
+    node: Node,
+    par_depth: u32,
+) -> UtsCount {
+    if node.height() >= par_depth {
+        return count_below(params, node);
+    }
+    let n = num_children(params, &node);
+    let mut own = UtsCount {
+        nodes: 1,
+        leaves: u64::from(n == 0),
+        max_height: node.height(),
+    };
+    treesplit::Outcome::merge(&mut own, chili_children(s, params, &node, 0, n, par_depth));
+    own
+}
+
+/// The children `lo..hi` of `node`, halved by `join`s.
+fn chili_children(
+    s: &mut chili::Scope<'_>,
+    params: &UtsParams,
+    node: &Node,
+    lo: u32,
+    hi: u32,
+    par_depth: u32,
+) -> UtsCount {
+    match hi - lo {
+        0 => UtsCount::default(),
+        1 => chili_visit(s, params, node.child(lo), par_depth),
+        k => {
+            let mid = lo + k / 2;
+            let (mut a, b) = s.join(
+                |s| chili_children(s, params, node, lo, mid, par_depth),
+                |s| chili_children(s, params, node, mid, hi, par_depth),
+            );
+            treesplit::Outcome::merge(&mut a, b);
+            a
+        }
     }
 }
 
@@ -137,16 +226,7 @@ pub fn rayon_peer(params: &UtsParams, par_depth: u32) -> UtsCount {
 
 fn rayon_visit(params: &UtsParams, node: Node, par_depth: u32) -> UtsCount {
     if node.height() >= par_depth {
-        let mut stack = vec![node];
-        let mut count = UtsCount::default();
-        while let Some(node) = stack.pop() {
-            let n = num_children(params, &node);
-            count.nodes += 1;
-            count.leaves += u64::from(n == 0);
-            count.max_height = count.max_height.max(node.height());
-            stack.extend((0..n).map(|i| node.child(i)));
-        }
-        return count;
+        return count_below(params, node);
     }
     let n = num_children(params, &node);
     let mut own = UtsCount {
@@ -165,4 +245,24 @@ fn rayon_visit(params: &UtsParams, node: Node, par_depth: u32) -> UtsCount {
         treesplit::Outcome::merge(&mut own, sub);
     }
     own
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_peers_count_the_published_nodes_at_every_cut() {
+        let params = UtsParams::parse(&["T1-mini".to_string()]).unwrap();
+        let peers = UtsPeers(params);
+        let pool = crate::peers::chili_pool(2);
+        assert_eq!(peers.sequential().nodes, 63_914);
+        for cut in peers.cuts() {
+            assert_eq!(peers.rayon(cut).nodes, 63_914, "rayon at {cut}");
+        }
+        for cut in peers.chili_cuts() {
+            let got = peers.chili(&mut pool.scope(), cut).unwrap();
+            assert_eq!(got, peers.sequential(), "chili at {cut}");
+        }
+    }
 }

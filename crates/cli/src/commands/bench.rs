@@ -1,15 +1,20 @@
-//! `treesplit bench`: the sequential baseline, treesplit at 1 and P PEs and the idiomatic
-//! rayon version at P threads, measured in one invocation, interleaved, with ratios.
-//! (Benchmarks, not tests: speed is measured here, correctness is checked by the tests.)
+//! `treesplit bench`: an application's treesplit task against its hand-written peers, measured
+//! in one invocation, interleaved, with ratios and nanoseconds per work unit: the plain
+//! sequential code (`recursion`), the task alone with no runtime (`sequential`), treesplit,
+//! rayon and chili at 1 and P threads. Each peer runs at its best depth cut-off, found first
+//! by a sweep over the cut-offs the application names (rayon's is skipped when
+//! `--rayon-depth` fixes it); the sweep is reported. (Benchmarks, not tests: speed is measured
+//! here, correctness is checked by the tests.)
 
 use super::CliSession;
 use crate::output::{self, Failure};
-use crate::plan::{App, BenchPlan};
+use crate::plan::BenchPlan;
 use serde::Serialize;
 use std::fmt::Debug;
 use std::time::Instant;
 use treesplit::{run_sequential, Config, Task, Threads};
 use treesplit_apps::instance::PeerVisitor;
+use treesplit_apps::peers::{chili_pool, cut_name, Peers};
 
 #[derive(Debug, Serialize)]
 struct Series {
@@ -17,6 +22,18 @@ struct Series {
     seconds: Vec<f64>,
     min: f64,
     median: f64,
+    /// Nanoseconds per work unit (node), from the minimum.
+    ns_per_unit: f64,
+}
+
+/// One setting of one peer tried by the sweep.
+#[derive(Debug, Serialize)]
+struct Tried {
+    peer: &'static str,
+    threads: usize,
+    cut: String,
+    /// The fastest of its runs.
+    seconds: f64,
 }
 
 #[derive(Debug, Serialize)]
@@ -25,26 +42,34 @@ struct BenchReport {
     pes: usize,
     delta_t: u64,
     work_units: u64,
+    /// The depth cut-off rayon ran at (`every node`, `depth D`) and whether the sweep chose it.
+    rayon_cut: String,
+    rayon_swept: bool,
+    /// The depth cut-off chili ran at, where the application has a chili peer.
+    chili_cut: Option<String>,
+    /// The settings the sweep tried, at P threads.
+    sweep: Vec<Tried>,
     series: Vec<Series>,
     /// T_seq(min) / T_treesplit,P=1(min): ≥ 0.97 means at most 3 % overhead.
     one_pe_vs_sequential: f64,
+    /// T_recursion / T_treesplit,P=1: the plain sequential code against treesplit on 1 PE.
+    one_pe_vs_recursion: f64,
     /// T_seq / T_treesplit,P (speedup, minimum times).
     speedup_treesplit: f64,
     /// T_seq / T_rayon,P.
     speedup_rayon: f64,
+    /// T_seq / T_chili,P.
+    speedup_chili: Option<f64>,
     /// T_rayon / T_treesplit at P: above 1 means treesplit is faster.
     treesplit_vs_rayon: f64,
+    /// T_chili / T_treesplit at P: above 1 means treesplit is faster.
+    treesplit_vs_chili: Option<f64>,
     /// Sequential work units per second (a tree search: nodes per second per core).
     sequential_units_per_second: f64,
 }
 
 pub fn bench(args: &BenchPlan) -> Result<(), Failure> {
     let app = &args.app;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.pes)
-        .stack_size(256 << 20)
-        .build()
-        .map_err(|e| Failure::input(format!("cannot build the rayon pool: {e}")))?;
     let config = Config::new(args.pes).delta_t(args.delta_t).seed(args.seed);
     let session = CliSession {
         json: args.out.json,
@@ -53,148 +78,319 @@ pub fn bench(args: &BenchPlan) -> Result<(), Failure> {
     if let Some(result) = app.bench_itself(&config, args.repeat, &session) {
         return Ok(result?);
     }
-    let peer = Measure { args, pool: &pool };
-    match app.visit_peer(peer, args.rayon_depth) {
+    match app.visit_peer(Measure { args }) {
         Some(result) => result,
         None => super::search_bench::bench(args),
     }
 }
 
-/// The task against its rayon peer in the pool.
+/// The task against its peers.
 struct Measure<'a> {
     args: &'a BenchPlan,
-    pool: &'a rayon::ThreadPool,
 }
 
 impl PeerVisitor for Measure<'_> {
     type Out = Result<(), Failure>;
 
-    fn visit<T: Task>(
+    fn visit<T: Task, P: Peers<Output = T::Output>>(
         self,
         make_root: impl Fn() -> T,
-        rayon_run: impl Fn() -> T::Output + Sync,
+        peers: P,
     ) -> Self::Out
     where
         T::Output: PartialEq + Debug + Send,
     {
-        let pool = self.pool;
-        measure(
-            &self.args.app,
-            self.args,
-            self.args.delta_t,
-            make_root,
-            || pool.install(&rayon_run),
-        )
+        measure(self.args, make_root, &peers)
     }
 }
 
-fn stats(name: String, mut seconds: Vec<f64>) -> Series {
+fn stats(name: String, mut seconds: Vec<f64>, units: u64) -> Series {
     let raw = seconds.clone();
     seconds.sort_by(f64::total_cmp);
     Series {
         name,
         min: seconds[0],
         median: seconds[seconds.len() / 2],
+        ns_per_unit: seconds[0] * 1e9 / units.max(1) as f64,
         seconds: raw,
     }
 }
 
-fn measure<T: Task>(
-    app: &App,
+/// Rayon pools of each thread count (deep stacks: the peers recurse).
+fn rayon_pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(256 << 20)
+        .build()
+        .map_err(|e| Failure::input(format!("cannot build the rayon pool: {e}")))
+}
+
+/// The peers at one setting: run once, timed, checked against the sequential output.
+struct Runner<'p, P: Peers> {
+    peers: &'p P,
+    want: P::Output,
+}
+
+impl<P: Peers> Runner<'_, P>
+where
+    P::Output: PartialEq + Debug,
+{
+    fn check(&self, what: &str, got: P::Output) -> Result<(), Failure> {
+        if got != self.want {
+            return Err(Failure::wrong(format!(
+                "{what} gave {got:?}, the sequential baseline {:?}",
+                self.want
+            )));
+        }
+        Ok(())
+    }
+
+    fn rayon(&self, pool: &rayon::ThreadPool, cut: u32) -> Result<f64, Failure> {
+        let t0 = Instant::now();
+        let got = pool.install(|| self.peers.rayon(cut));
+        let t = t0.elapsed().as_secs_f64();
+        self.check(&format!("rayon at {}", cut_name(cut)), got)?;
+        Ok(t)
+    }
+
+    /// `None`: the application has no chili peer. The pool is built outside the timing and
+    /// dropped after it (its heartbeat thread would disturb the other measurements).
+    fn chili(&self, threads: usize, cut: u32) -> Result<Option<f64>, Failure> {
+        let pool = chili_pool(threads);
+        let mut scope = pool.scope();
+        let t0 = Instant::now();
+        let got = self.peers.chili(&mut scope, cut);
+        let t = t0.elapsed().as_secs_f64();
+        match got {
+            None => Ok(None),
+            Some(got) => {
+                self.check(&format!("chili at {}", cut_name(cut)), got)?;
+                Ok(Some(t))
+            }
+        }
+    }
+}
+
+/// The fastest cut-off of `cuts` by `time`, each tried `tries` times; the tries are recorded.
+fn sweep(
+    peer: &'static str,
+    threads: usize,
+    cuts: &[u32],
+    tries: usize,
+    sweep: &mut Vec<Tried>,
+    mut time: impl FnMut(u32) -> Result<Option<f64>, Failure>,
+) -> Result<Option<u32>, Failure> {
+    let mut best: Option<(f64, u32)> = None;
+    for &cut in cuts {
+        let mut fastest = f64::INFINITY;
+        for _ in 0..tries {
+            match time(cut)? {
+                Some(t) => fastest = fastest.min(t),
+                None => return Ok(None),
+            }
+        }
+        sweep.push(Tried {
+            peer,
+            threads,
+            cut: cut_name(cut),
+            seconds: fastest,
+        });
+        if best.is_none_or(|(b, _)| fastest < b) {
+            best = Some((fastest, cut));
+        }
+    }
+    Ok(best.map(|(_, cut)| cut))
+}
+
+fn measure<T: Task, P: Peers<Output = T::Output>>(
     args: &BenchPlan,
-    delta_t: u64,
     make_root: impl Fn() -> T,
-    rayon_run: impl Fn() -> T::Output,
+    peers: &P,
 ) -> Result<(), Failure>
 where
     T::Output: PartialEq + Debug,
 {
-    let (mut seq, mut one, mut many, mut ray) = (vec![], vec![], vec![], vec![]);
-    let bar = super::progress::steps(args.repeat as u64, "bench", args.out.progress());
-    let mut work_units = 0;
-    let fail = |what: &str, got: &dyn Debug, want: &dyn Debug| {
-        Failure::wrong(format!(
-            "{what} gave {got:?}, the sequential baseline {want:?}"
-        ))
+    let p = args.pes;
+    let threads: Vec<usize> = if p == 1 { vec![1] } else { vec![1, p] };
+    let pools = threads
+        .iter()
+        .map(|&t| rayon_pool(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    let many = pools.last().expect("one pool at least");
+
+    let s = run_sequential(make_root());
+    let work_units = s.work_units;
+    let runner = Runner {
+        peers,
+        want: s.output,
     };
+
+    // The sweep: each peer's cut-offs at P threads; the fastest is the peer's setting.
+    let cuts = peers.cuts();
+    let tries = args.repeat.min(2);
+    let mut tried = Vec::new();
+    let (rayon_cut, rayon_swept) = match args.rayon_depth {
+        Some(cut) => (cut, false),
+        None => {
+            let best = sweep("rayon", p, &cuts, tries, &mut tried, |cut| {
+                runner.rayon(many, cut).map(Some)
+            })?;
+            (best.expect("a rayon peer at every cut-off"), true)
+        }
+    };
+    let chili_cut = sweep("chili", p, &peers.chili_cuts(), tries, &mut tried, |cut| {
+        runner.chili(p, cut)
+    })?;
+
+    let names = |what: &str| -> Vec<String> {
+        threads
+            .iter()
+            .map(|&t| match (what, t) {
+                ("treesplit", t) => format!("treesplit P={t}"),
+                (_, 1) => format!("{what} 1 thread"),
+                (_, t) => format!("{what} {t} threads"),
+            })
+            .collect()
+    };
+    let mut rec = vec![];
+    let mut seq = vec![];
+    let mut ours = vec![vec![]; threads.len()];
+    let mut ray = vec![vec![]; threads.len()];
+    let mut chi = vec![vec![]; threads.len()];
+    let bar = super::progress::steps(args.repeat as u64, "bench", args.out.progress());
     for _ in 0..args.repeat {
+        let t0 = Instant::now();
+        let r = peers.sequential();
+        rec.push(t0.elapsed().as_secs_f64());
+        runner.check("the plain sequential code", r)?;
         let s = run_sequential(make_root());
         seq.push(s.t_seq);
-        work_units = s.work_units;
-        for (p, times) in [(1, &mut one), (args.pes, &mut many)] {
-            let config = Config::new(p).delta_t(delta_t).seed(args.seed);
+        runner.check("the task alone", s.output)?;
+        for (i, &t) in threads.iter().enumerate() {
+            let config = Config::new(t).delta_t(args.delta_t).seed(args.seed);
             let r = Threads::new()
                 .run(make_root(), &config)
                 .map_err(Failure::from)?
                 .into_report();
-            if r.output != s.output || r.totals.work_units != s.work_units {
-                return Err(fail(
-                    &format!("treesplit at P = {p}"),
-                    &(&r.output, r.totals.work_units),
-                    &(&s.output, s.work_units),
-                ));
+            if r.totals.work_units != work_units {
+                return Err(Failure::wrong(format!(
+                    "treesplit at P = {t} did {} work units, the sequential baseline {work_units}",
+                    r.totals.work_units
+                )));
             }
-            times.push(r.t_par);
-        }
-        let t0 = Instant::now();
-        let r = rayon_run();
-        ray.push(t0.elapsed().as_secs_f64());
-        if r != s.output {
-            return Err(fail("rayon", &r, &s.output));
+            runner.check(&format!("treesplit at P = {t}"), r.output)?;
+            ours[i].push(r.t_par);
+            ray[i].push(runner.rayon(&pools[i], rayon_cut)?);
+            if let Some(cut) = chili_cut {
+                chi[i].extend(runner.chili(t, cut)?);
+            }
         }
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let series = vec![
-        stats("sequential".into(), seq),
-        stats("treesplit P=1".into(), one),
-        stats(format!("treesplit P={}", args.pes), many),
-        stats(format!("rayon {} threads", args.pes), ray),
+
+    let mut series = vec![
+        stats("recursion".into(), rec, work_units),
+        stats("sequential".into(), seq, work_units),
     ];
-    let (ts, t1, tp, tr) = (series[0].min, series[1].min, series[2].min, series[3].min);
+    for (name, times) in names("treesplit").into_iter().zip(ours) {
+        series.push(stats(name, times, work_units));
+    }
+    for (name, times) in names("rayon").into_iter().zip(ray) {
+        series.push(stats(name, times, work_units));
+    }
+    if chili_cut.is_some() {
+        for (name, times) in names("chili").into_iter().zip(chi) {
+            series.push(stats(name, times, work_units));
+        }
+    }
+    let min = |name: &str| series.iter().find(|s| s.name == name).map(|s| s.min);
+    let last = |what: &str| names(what).pop().and_then(|n| min(&n));
+    let tr = min("recursion").expect("measured");
+    let ts = min("sequential").expect("measured");
+    let t1 = min("treesplit P=1").expect("measured");
+    let tp = last("treesplit").expect("measured");
+    let tray = last("rayon").expect("measured");
+    let tchili = last("chili");
     let report = BenchReport {
-        app: app.describe(),
-        pes: args.pes,
-        delta_t,
+        app: args.app.describe(),
+        pes: p,
+        delta_t: args.delta_t,
         work_units,
+        rayon_cut: cut_name(rayon_cut),
+        rayon_swept,
+        chili_cut: chili_cut.map(cut_name),
+        sweep: tried,
         one_pe_vs_sequential: ts / t1,
+        one_pe_vs_recursion: tr / t1,
         speedup_treesplit: ts / tp,
-        speedup_rayon: ts / tr,
-        treesplit_vs_rayon: tr / tp,
+        speedup_rayon: ts / tray,
+        speedup_chili: tchili.map(|t| ts / t),
+        treesplit_vs_rayon: tray / tp,
+        treesplit_vs_chili: tchili.map(|t| t / tp),
         sequential_units_per_second: work_units as f64 / ts,
         series,
     };
     if args.out.json {
         return output::print_json(&report);
     }
+    print_text(&report, args.repeat, ts, t1, tr);
+    Ok(())
+}
+
+fn print_text(report: &BenchReport, repeat: usize, ts: f64, t1: f64, tr: f64) {
     println!(
-        "bench {}   P = {}   Δt = {}   repeat {}",
-        report.app, report.pes, report.delta_t, args.repeat
+        "bench {}   P = {}   Δt = {}   repeat {}   {} work units",
+        report.app, report.pes, report.delta_t, repeat, report.work_units
     );
+    if !report.sweep.is_empty() {
+        println!("sweep at P = {} (fastest of its tries):", report.pes);
+        for t in &report.sweep {
+            println!("  {:<6} {:<12} {:>10.4} s", t.peer, t.cut, t.seconds);
+        }
+    }
+    let chosen = if report.rayon_swept {
+        "swept"
+    } else {
+        "--rayon-depth"
+    };
+    print!("rayon at {} ({chosen})", report.rayon_cut);
+    match &report.chili_cut {
+        Some(cut) => println!(", chili at {cut} (swept)"),
+        None => println!(", no chili peer"),
+    }
     println!(
-        "{:<22} {:>10} {:>10} {:>10}",
-        "", "min s", "median s", "T_seq/T"
+        "{:<22} {:>10} {:>10} {:>10} {:>10}",
+        "", "min s", "median s", "ns/unit", "T_seq/T"
     );
     for s in &report.series {
         println!(
-            "{:<22} {:>10.4} {:>10.4} {:>10.3}",
+            "{:<22} {:>10.4} {:>10.4} {:>10.3} {:>10.3}",
             s.name,
             s.min,
             s.median,
+            s.ns_per_unit,
             ts / s.min
         );
     }
     println!(
-        "1 PE vs sequential: {:.3} ({:+.1} % time)   treesplit vs rayon at P = {}: {:.3} (>1: treesplit faster)",
+        "1 PE vs sequential: {:.3} ({:+.1} % time)   1 PE vs recursion: {:.3} ({:+.1} % time)",
         report.one_pe_vs_sequential,
         (t1 / ts - 1.0) * 100.0,
+        report.one_pe_vs_recursion,
+        (t1 / tr - 1.0) * 100.0,
+    );
+    print!(
+        "at P = {}: treesplit takes {:.3}× rayon's time",
         report.pes,
-        report.treesplit_vs_rayon
+        1.0 / report.treesplit_vs_rayon
     );
+    match report.treesplit_vs_chili {
+        Some(r) => println!(", {:.3}× chili's", 1.0 / r),
+        None => println!(),
+    }
     println!(
-        "sequential rate: {:.3} M work units/s on one core ({} units)",
+        "sequential rate: {:.3} M work units/s on one core",
         report.sequential_units_per_second / 1e6,
-        work_units
     );
-    Ok(())
 }

@@ -182,7 +182,7 @@ impl Timeline {
     }
 }
 
-/// `bench`: sequential, treesplit at 1 and P PEs, rayon.
+/// `bench`: the sequential code, treesplit, rayon and chili at 1 and P threads.
 pub struct BenchPlan {
     pub app: App,
     pub pes: usize,

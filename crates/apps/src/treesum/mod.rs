@@ -1,0 +1,232 @@
+//! Tree sum: the sum of the values of a perfect binary tree's nodes, the fine-grained
+//! fork-join benchmark of chili and Spice (a node costs a few nanoseconds, less than a fork).
+//!
+//! The tree is implicit, so that 2^27 nodes take no memory: its nodes are numbered as in a
+//! binary heap (the root 1, the children of i are 2i and 2i + 1), a tree of depth D has the
+//! nodes 1 … 2^D − 1, and node i holds a value mixed from i that no compiler sums in closed
+//! form. One work unit is one node. The task walks the tree depth first with an explicit
+//! stack of the right children still to visit (at most D of them, in a stack of 64 slots
+//! allocated once, indexed masked and never grown); a split
+//! hands over the shallowest of them, the largest subtree left.
+
+use serde::{Deserialize, Serialize};
+use treesplit::{Context, Task};
+
+pub mod app;
+pub use app::TreeSumSpec;
+
+/// The deepest tree supported: 2^40 nodes take hours, and the sum stays below 2^64.
+pub const MAX_DEPTH: u32 = 40;
+
+/// The value of node `i`: 24 bits of a multiplicative hash of its number.
+#[inline(always)]
+pub fn value(i: u64) -> u64 {
+    i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40
+}
+
+/// Slots of a stack: a power of two above [`MAX_DEPTH`] + 1, so that the walk indexes it
+/// masked, with no bounds checks.
+const SLOTS: usize = 64;
+
+/// A piece of a tree sum: the subtrees still to visit, rooted at the node numbers
+/// `stack[..top]` (the next one on top). The stack has its full size, [`SLOTS`], from the
+/// start: the walk indexes it and never grows it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TreeSum {
+    /// The first leaf, 2^(D−1): nodes below it have children.
+    leaves: u64,
+    top: usize,
+    stack: Vec<u64>,
+}
+
+impl TreeSum {
+    /// The whole tree of depth `depth` (2^depth − 1 nodes).
+    pub fn new(depth: u32) -> Result<Self, String> {
+        check_depth(depth)?;
+        let mut stack = vec![0; SLOTS];
+        stack[0] = 1;
+        Ok(TreeSum {
+            leaves: 1 << (depth - 1),
+            top: 1,
+            stack,
+        })
+    }
+
+    /// The pending subtrees' roots, the next one last.
+    fn pending(&self) -> &[u64] {
+        &self.stack[..self.top]
+    }
+}
+
+/// 1 ≤ depth ≤ [`MAX_DEPTH`].
+pub fn check_depth(depth: u32) -> Result<(), String> {
+    if depth == 0 || depth > MAX_DEPTH {
+        return Err(format!(
+            "tree-sum needs 1 ≤ --depth ≤ {MAX_DEPTH}, got {depth}"
+        ));
+    }
+    Ok(())
+}
+
+impl Task for TreeSum {
+    type Output = u64;
+
+    #[inline]
+    fn work(&mut self, budget: u64, ctx: &mut Context<'_, u64>) -> u64 {
+        let leaves = self.leaves;
+        let Ok(stack) = <&mut [u64; SLOTS]>::try_from(&mut self.stack[..]) else {
+            unreachable!("a tree-sum stack has {SLOTS} slots");
+        };
+        let mut top = self.top;
+        if top == 0 {
+            return 0;
+        }
+        top -= 1;
+        let mut node = stack[top];
+        let (mut sum, mut units) = (0u64, 0u64);
+        loop {
+            sum += value(node);
+            units += 1;
+            if node < leaves {
+                stack[top % SLOTS] = 2 * node + 1;
+                top += 1;
+                node *= 2;
+            } else if top == 0 {
+                break;
+            } else {
+                top -= 1;
+                node = stack[top % SLOTS];
+            }
+            if units == budget {
+                stack[top % SLOTS] = node;
+                top += 1;
+                break;
+            }
+        }
+        self.top = top;
+        *ctx.output() += sum;
+        units
+    }
+
+    fn split(&mut self) -> Option<Self> {
+        // The bottom of the stack is the shallowest subtree; the top is the one in progress.
+        if self.top < 2 {
+            return None;
+        }
+        let mut stack = vec![0; self.stack.len()];
+        stack[0] = self.stack[0];
+        self.stack.copy_within(1..self.top, 0);
+        self.top -= 1;
+        Some(TreeSum {
+            leaves: self.leaves,
+            top: 1,
+            stack,
+        })
+    }
+
+    fn is_empty(&self) -> bool {
+        self.top == 0
+    }
+
+    fn estimate(&self) -> Option<u64> {
+        // A subtree rooted at depth d of a tree of depth D has 2^(D−d) − 1 nodes.
+        let top = 64 - self.leaves.leading_zeros();
+        Some(
+            self.pending()
+                .iter()
+                .map(|&i| (1u64 << (top - (63 - i.leading_zeros()))) - 1)
+                .sum(),
+        )
+    }
+}
+
+/// The plain recursion over the subtree of node `i` (no runtime): the sequential peer.
+pub fn sum_recursive(i: u64, leaves: u64) -> u64 {
+    if i >= leaves {
+        return value(i);
+    }
+    value(i) + sum_recursive(2 * i, leaves) + sum_recursive(2 * i + 1, leaves)
+}
+
+/// The sum by a loop over the node numbers 1 … 2^depth − 1, independent of the tree's
+/// shape: the answer every run is checked against.
+pub fn sum_direct(depth: u32) -> u64 {
+    (1..1u64 << depth).map(value).sum()
+}
+
+/// The same recursion forked with rayon's `join` above depth `cut` (the root is at depth 0).
+pub fn sum_rayon(i: u64, leaves: u64, depth: u32, cut: u32) -> u64 {
+    if i >= leaves || depth >= cut {
+        return sum_recursive(i, leaves);
+    }
+    let (a, b) = rayon::join(
+        || sum_rayon(2 * i, leaves, depth + 1, cut),
+        || sum_rayon(2 * i + 1, leaves, depth + 1, cut),
+    );
+    value(i) + a + b
+}
+
+/// The same recursion forked with chili's `join` above depth `cut`.
+pub fn sum_chili(s: &mut chili::Scope<'_>, i: u64, leaves: u64, depth: u32, cut: u32) -> u64 {
+    if i >= leaves || depth >= cut {
+        return sum_recursive(i, leaves);
+    }
+    let (a, b) = s.join(
+        |s| sum_chili(s, 2 * i, leaves, depth + 1, cut),
+        |s| sum_chili(s, 2 * i + 1, leaves, depth + 1, cut),
+    );
+    value(i) + a + b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_task_the_recursion_and_the_direct_sum_agree() {
+        for depth in 1..=14 {
+            let r = treesplit::run_sequential(TreeSum::new(depth).unwrap());
+            assert_eq!(r.work_units, (1 << depth) - 1);
+            assert_eq!(r.output, sum_direct(depth));
+            assert_eq!(sum_recursive(1, 1 << (depth - 1)), sum_direct(depth));
+        }
+    }
+
+    #[test]
+    fn parallel_runs_with_short_slices_give_the_sum_and_every_node_once() {
+        for pes in [1, 2, 3] {
+            let config = treesplit::Config::new(pes).delta_t(7).seed(3);
+            let r = treesplit::Threads::new()
+                .run(TreeSum::new(13).unwrap(), &config)
+                .unwrap()
+                .into_report();
+            assert_eq!(r.totals.work_units, (1 << 13) - 1);
+            assert_eq!(r.output, sum_direct(13));
+        }
+    }
+
+    #[test]
+    fn a_split_gives_away_the_shallowest_subtree_and_the_estimates_add_up() {
+        let mut t = TreeSum::new(10).unwrap();
+        assert!(t.split().is_none(), "the root alone cannot be split");
+        t.stack[..4].copy_from_slice(&[3, 5, 9, 16]);
+        t.top = 4;
+        let given = t.split().unwrap();
+        assert_eq!(given.pending(), &[3]);
+        assert_eq!(t.pending(), &[5, 9, 16]);
+        assert_eq!(given.estimate(), Some(511));
+        assert_eq!(t.estimate(), Some(255 + 127 + 63));
+    }
+
+    #[test]
+    fn rayon_and_chili_peers_give_the_direct_sum() {
+        let pool = crate::peers::chili_pool(2);
+        for cut in [0, 3, crate::peers::EVERY_NODE] {
+            assert_eq!(sum_rayon(1, 1 << 11, 0, cut), sum_direct(12));
+            assert_eq!(
+                sum_chili(&mut pool.scope(), 1, 1 << 11, 0, cut),
+                sum_direct(12)
+            );
+        }
+    }
+}
