@@ -31,6 +31,8 @@ const APPS: &[&str] = &[
     "golomb 6",
     "maxclique --random 30,0.5",
     "semigroups 8",
+    "tree-sum --depth 10",
+    "fib 10",
     "puzzle15 --korf 1",
     "hashtable --keys 100 --q 2",
     "mandelbrot --n 64",
