@@ -15,7 +15,7 @@
 //! The machines gather what their PEs ended with in a [`Gather`], which builds the report.
 
 use crate::check::Checked;
-use crate::config::{Config, Jobs};
+use crate::config::Config;
 use crate::driver::PeEnd;
 use crate::ended::{self, Limit, Stopped};
 use crate::error::{catch_quietly, panic_error, RunError};
@@ -23,7 +23,7 @@ use crate::piece::{Fresh, Piece, Yield};
 use crate::protocol::assignment::cutter::{Cutter, Probe};
 use crate::protocol::Env;
 use crate::stats::{PeStats, Report};
-use crate::task::bag::{resolve, resolve_depth, Resolved};
+use crate::task::bag::{resolve_depth, Resolved};
 use crate::task::Task;
 
 /// A machine's erased run.
@@ -97,28 +97,30 @@ pub(crate) fn run<T: Task, B: Backend>(
     config: &Config,
     env: Env,
 ) -> Result<Typed<T, B::Extra>, RunError> {
-    // A static balancer that derives its number of jobs from the root's estimates: every
-    // process builds the root and derives the same number (the derivation is deterministic).
+    // Every process builds the root. A static balancer that derives its number of jobs from
+    // the root's estimates derives the same number everywhere (the derivation is
+    // deterministic); and a process that does not hold the root keeps its copy until the run
+    // ends, so that the instances its pieces name by digest (`task::shared`) are held where
+    // those pieces arrive.
     let holds_root = backend.holds_root();
-    let measures = config.balancer.jobs() == Some(Jobs::FromEstimates);
-    let root = (holds_root || measures).then(make_root);
-    let resolved = match &root {
+    let root = make_root();
+    let resolved = if env.dag.is_some() {
         // A DAG scheduler cuts no jobs: the balancer is unused.
-        _ if env.dag.is_some() => {
-            config.validate_options()?;
-            Resolved {
-                config: config.clone(),
-                alpha: None,
-                note: None,
-            }
+        config.validate_options()?;
+        Resolved {
+            config: config.clone(),
+            alpha: None,
+            note: None,
         }
-        Some(root) => resolve_depth(config, root)?,
-        None => resolve(config, &|| {
-            unreachable!("the root is built where it is measured")
-        })?,
+    } else {
+        resolve_depth(config, &root)?
     };
     let config = &resolved.config;
-    let root = root.filter(|_| holds_root).map(Piece::new);
+    let (root, _instances) = if holds_root {
+        (Some(Piece::new(root)), None)
+    } else {
+        (None, Some(root))
+    };
     let few_jobs = root
         .as_ref()
         .filter(|_| env.dag.is_none())
