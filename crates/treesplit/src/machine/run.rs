@@ -99,9 +99,9 @@ pub(crate) fn run<T: Task, B: Backend>(
 ) -> Result<Typed<T, B::Extra>, RunError> {
     // Every process builds the root. A static balancer that derives its number of jobs from
     // the root's estimates derives the same number everywhere (the derivation is
-    // deterministic); and a process that does not hold the root keeps its copy until the run
-    // ends, so that the instances its pieces name by digest (`task::shared`) are held where
-    // those pieces arrive.
+    // deterministic); and every process keeps a copy of the root until the run ends, so that
+    // the instances pieces name by digest (`task::shared`) are held wherever those pieces
+    // arrive, also after the process's own pieces of them are done.
     let holds_root = backend.holds_root();
     let root = make_root();
     let resolved = if env.dag.is_some() {
@@ -116,11 +116,8 @@ pub(crate) fn run<T: Task, B: Backend>(
         resolve_depth(config, &root)?
     };
     let config = &resolved.config;
-    let (root, _instances) = if holds_root {
-        (Some(Piece::new(root)), None)
-    } else {
-        (None, Some(root))
-    };
+    let _instances = root.clone();
+    let root = holds_root.then(|| Piece::new(root));
     let few_jobs = root
         .as_ref()
         .filter(|_| env.dag.is_none())
