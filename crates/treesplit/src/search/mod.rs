@@ -69,24 +69,33 @@
 //! # How the tasks work
 //!
 //! A task is a depth-first stack of *frames*: a node, whether it was visited, and its
-//! children's generator with the number of children it produced so far. Working visits the
-//! node on top of the stack (one work unit a node), then pulls the next child of the top
+//! children's generator with its position and the frame's *stride* (which of the children
+//! are this frame's: every one, or every second, fourth, ... after a split). Working visits
+//! the node on top of the stack (one work unit a node), then pulls the next child of the top
 //! frame's generator, or pops the frame when it has none left. Only one child of a frame
 //! exists at a time: the generators are lazy.
 //!
-//! `split` gives away the unexplored siblings nearest the root (paper 001 §14.5.4): the
-//! remaining children of the lowest frame whose generator has any, as a piece of two frames
-//! (that frame's node with the generator's state, and its next child); the frame keeps none.
-//! When that frame is the top of the stack, its next child stays and the children after it
-//! go. The piece's size is the path from the root (child indices, for witnesses), the parent
-//! node, one child and the generator's position; the instance ([`Space`] itself) travels
+//! `split` gives away half of the unexplored siblings nearest the root (paper 001 §14.5.4):
+//! of the children left to the lowest frame whose generator has any, the piece takes the
+//! next one and every other one after it, as a piece of two frames (that frame's node with
+//! the generator's state and a doubled stride, and its next child); the frame keeps the
+//! children in between, with its stride doubled too. When that frame is the top of the
+//! stack, its next child stays and the children after it are shared out. Interleaving
+//! halves the siblings without knowing how many a lazy generator has left, and gives both
+//! sides children of every rank (a generator that produces the best first gives each side
+//! some of the best), so repeated splits, as the static balancers make them, cut a tree into
+//! pieces of comparable size where giving away all the siblings would peel one child at a
+//! time. The piece's size is the path from the root (child indices, for witnesses), the
+//! parent node, one child and the generator's position; the instance ([`Space`] itself) travels
 //! whole with the root only and by digest in every other piece
 //! ([`shared`](crate::task::shared)). A generator is rebuilt where a piece arrives by
 //! [`Space::children`] and [`Space::skip_children`], so generators must be deterministic:
-//! the same node produces the same children in the same order.
+//! the same node produces the same children in the same order. A frame skips the children
+//! that are not its own with [`Space::skip_children`].
 //!
 //! `estimate` is the sum over the frames of what is left of [`Space::estimate`]: a frame holds
-//! its node's estimate less what its produced children took, so a split conserves it exactly.
+//! its node's estimate less what its produced children took, and a split gives the piece half
+//! of what its frame holds, so a split conserves it exactly.
 //!
 //! The three kinds differ only in what a visit does ([`kinds`]): enumeration folds the node
 //! into the PE's output; decision stops the whole run ([`Context::stop`](crate::Context::stop))

@@ -147,6 +147,30 @@ fn the_root_splits_before_any_work() {
 }
 
 #[test]
+fn repeated_splits_cut_a_wide_tree_into_pieces_of_comparable_size() {
+    // A root with 64 children of 65 nodes each, split three rounds over, every piece once a
+    // round, as a static balancer cuts the root: 8 pieces of about 8 children each (giving
+    // away all siblings would leave one piece with 57 of them).
+    let a = Ary { b: 64, d: 2 };
+    let mut pieces = vec![Enumeration::new(Ary { b: 64, d: 2 })];
+    for _ in 0..3 {
+        let given: Vec<_> = pieces.iter_mut().filter_map(|p| p.split()).collect();
+        pieces.extend(given);
+    }
+    assert_eq!(pieces.len(), 8);
+    let sizes: Vec<u64> = pieces
+        .into_iter()
+        .map(|p| run_sequential(p).work_units)
+        .collect();
+    assert_eq!(sizes.iter().sum::<u64>(), nodes(&a));
+    let mean = nodes(&a) / 8;
+    assert!(
+        sizes.iter().all(|&s| s * 4 < mean * 5),
+        "pieces of {sizes:?} nodes, mean {mean}"
+    );
+}
+
+#[test]
 fn a_piece_is_small_and_names_the_instance_by_digest() {
     let mut root = Enumeration::new(Ary { b: 3, d: 8 });
     let inc = SharedIncumbent::new();

@@ -1,7 +1,7 @@
 //! The depth-first walk every search kind shares: a stack of frames with lazy generators,
-//! its `work` loop around a kind's visit, its split (the unexplored siblings nearest the
-//! root), its estimate, and its wire form (the instance by digest, the path from the root,
-//! the nodes of the frames and their generators' positions).
+//! its `work` loop around a kind's visit, its split (half of the unexplored siblings nearest
+//! the root, interleaved), its estimate, and its wire form (the instance by digest, the path
+//! from the root, the nodes of the frames and their generators' positions and strides).
 
 use super::Space;
 use crate::task::shared::{Content, Sent, Shared};
@@ -37,8 +37,13 @@ struct Frame<S: Space> {
     node: S::Node,
     /// The generator of the node's children, made when first needed.
     children: Option<S::Children>,
-    /// Children produced so far.
-    produced: u32,
+    /// The generator's position: children it produced or skipped so far.
+    pos: u64,
+    /// The position of this frame's next child (`pos <= next`: the generator skips to it).
+    next: u64,
+    /// The distance between this frame's children: a split leaves each side every other one
+    /// of the children left, so both strides double.
+    stride: u64,
     /// Which child of its parent the node is.
     index: u32,
     /// The node was visited (it counted its unit).
@@ -65,12 +70,41 @@ impl<S: Space> Frame<S> {
         Frame {
             node,
             children: None,
-            produced: 0,
+            pos: 0,
+            next: 0,
+            stride: 1,
             index,
             visited: false,
             done: false,
             left,
         }
+    }
+
+    /// A node whose children no one has asked for yet: `work` visits it and starts its
+    /// generator without keeping the frame.
+    fn is_fresh(&self) -> bool {
+        !self.visited && !self.done && self.next == 0 && self.stride == 1
+    }
+
+    /// The next child of this frame's share of its children, with its index among all of the
+    /// node's children (`None`: none left).
+    #[inline]
+    fn next_child(&mut self, space: &S) -> Option<(S::Node, u32)> {
+        let children = self
+            .children
+            .get_or_insert_with(|| space.children(&self.node));
+        if self.pos < self.next {
+            let skip = self.next - self.pos;
+            if space.skip_children(&self.node, children, skip) != skip {
+                return None;
+            }
+            self.pos = self.next;
+        }
+        let index = u32::try_from(self.next).ok()?;
+        let child = space.next_child(&self.node, children)?;
+        self.pos = self.next + 1;
+        self.next = self.next.saturating_add(self.stride);
+        Some((child, index))
     }
 }
 
@@ -163,11 +197,7 @@ impl<S: Space> Walk<S> {
         // The node to visit next, off the stack: the node, its index among its parent's
         // children and its share of the estimate. Leaves never go on the stack.
         let mut next: Option<(S::Node, u32, u64)> = None;
-        if self
-            .stack
-            .last()
-            .is_some_and(|f| !f.visited && !f.done && f.children.is_none())
-        {
+        if self.stack.last().is_some_and(Frame::is_fresh) {
             let f = self.stack.pop().expect("just seen");
             next = Some((f.node, f.index, f.left));
         }
@@ -217,15 +247,10 @@ impl<S: Space> Walk<S> {
                         self.stack.pop();
                         continue;
                     }
-                    let children = top
-                        .children
-                        .get_or_insert_with(|| space.children(&top.node));
-                    let Some(child) = space.next_child(&top.node, children) else {
+                    let Some((child, index)) = top.next_child(space) else {
                         self.stack.pop();
                         continue;
                     };
-                    let index = top.produced;
-                    top.produced += 1;
                     let share = if estimates {
                         let share = space.estimate(&child).unwrap_or(0).min(top.left);
                         top.left -= share;
@@ -273,7 +298,9 @@ impl<S: Space> Walk<S> {
                 self.stack.push(Frame {
                     node,
                     children: Some(children),
-                    produced: 1,
+                    pos: 1,
+                    next: 1,
+                    stride: 1,
                     index,
                     visited: true,
                     done: false,
@@ -285,7 +312,10 @@ impl<S: Space> Walk<S> {
         units
     }
 
-    /// Give away the unexplored siblings nearest the root (module docs of `search`).
+    /// Give away half of the unexplored siblings nearest the root (module docs of
+    /// `search`): the lowest frame with children left keeps every other one of them and the
+    /// piece takes the others, so both halves hold children of every rank (a generator
+    /// produces the best first) and no generator needs to know how many it has left.
     pub(super) fn split(&mut self) -> Option<Self> {
         let shared = self.space.clone();
         let space: &S = &shared.0;
@@ -297,25 +327,21 @@ impl<S: Space> Walk<S> {
                 i += 1;
                 continue;
             }
-            let children = frame
-                .children
-                .get_or_insert_with(|| space.children(&frame.node));
-            let Some(first) = space.next_child(&frame.node, children) else {
+            let Some((first, at)) = frame.next_child(space) else {
                 frame.done = true;
                 i += 1;
                 continue;
             };
-            let first = self.produce(i, first);
+            let first = self.produce(i, first, at);
             if !top {
                 return Some(self.give(i, first));
             }
-            // The top frame keeps its next child and gives away those after it, if any.
+            // The top frame keeps its next child and shares out those after it, if any.
             self.stack.push(first);
             let frame = &mut self.stack[i];
-            let children = frame.children.as_mut().expect("made above");
-            match space.next_child(&frame.node, children) {
-                Some(second) => {
-                    let second = self.produce(i, second);
+            match frame.next_child(space) {
+                Some((second, at)) => {
+                    let second = self.produce(i, second, at);
                     return Some(self.give(i, second));
                 }
                 None => {
@@ -327,8 +353,9 @@ impl<S: Space> Walk<S> {
         None
     }
 
-    /// The frame of `child`, just produced by frame `i`, taking its share of the estimate.
-    fn produce(&mut self, i: usize, child: S::Node) -> Frame<S> {
+    /// The frame of `child`, just produced by frame `i` as its child number `index`, taking
+    /// its share of the estimate.
+    fn produce(&mut self, i: usize, child: S::Node, index: u32) -> Frame<S> {
         let estimates = self.estimates;
         let share = if estimates {
             self.space.0.estimate(&child).unwrap_or(0)
@@ -338,26 +365,30 @@ impl<S: Space> Walk<S> {
         let frame = &mut self.stack[i];
         let share = share.min(frame.left);
         frame.left -= share;
-        let index = frame.produced;
-        frame.produced += 1;
         Frame::new(child, index, share)
     }
 
-    /// Give away frame `i`'s remaining children, `next` first: a piece of frame `i` (visited,
-    /// with the generator) and `next` above it; frame `i` keeps none.
+    /// Share out frame `i`'s children from `next` on: the piece gets `next` and every other
+    /// child after it (a piece of frame `i`, visited, with the generator, and `next` above it);
+    /// frame `i` keeps the children in between, and half of the estimate left.
     fn give(&mut self, i: usize, next: Frame<S>) -> Self {
         let frame = &mut self.stack[i];
+        let stride = frame.stride.saturating_mul(2);
+        let kept = frame.left / 2;
         let parent = Frame {
             node: frame.node.clone(),
             children: frame.children.clone(),
-            produced: frame.produced,
+            pos: frame.pos,
+            next: u64::from(next.index).saturating_add(stride),
+            stride,
             index: frame.index,
             visited: true,
             done: false,
-            left: frame.left,
+            left: frame.left - kept,
         };
-        frame.done = true;
-        frame.left = 0;
+        // Frame i's next child is the one after `next`, now every `stride` children.
+        frame.stride = stride;
+        frame.left = kept;
         let mut base = self.base.clone();
         base.extend(self.stack[1..=i].iter().map(|f| f.index));
         Walk {
@@ -374,7 +405,8 @@ impl<S: Space> Walk<S> {
 #[derive(Serialize, Deserialize)]
 struct WireFrame<N> {
     node: N,
-    produced: u32,
+    next: u64,
+    stride: u64,
     index: u32,
     visited: bool,
     done: bool,
@@ -406,7 +438,8 @@ impl<S: Space> From<&Walk<S>> for Wire<S> {
                 .iter()
                 .map(|f| WireFrame {
                     node: f.node.clone(),
-                    produced: f.produced,
+                    next: f.next,
+                    stride: f.stride,
                     index: f.index,
                     visited: f.visited,
                     done: f.done,
@@ -430,30 +463,36 @@ impl<S: Space> TryFrom<Wire<S>> for Walk<S> {
         }
         let mut stack = Vec::with_capacity(w.frames.len());
         for f in w.frames {
-            let children = if f.produced > 0 && !f.done {
-                let mut children = space.0.children(&f.node);
-                let skipped = space
-                    .0
-                    .skip_children(&f.node, &mut children, u64::from(f.produced));
-                if skipped != u64::from(f.produced) {
-                    return Err(format!(
-                        "a malformed search piece: a node has {skipped} children, the piece produced {}",
-                        f.produced
-                    ));
-                }
-                Some(children)
-            } else {
-                None
-            };
-            stack.push(Frame {
+            if f.stride == 0 {
+                return Err("a malformed search piece: a frame's stride is 0".into());
+            }
+            let mut frame = Frame {
                 node: f.node,
-                children,
-                produced: f.produced,
+                children: None,
+                pos: 0,
+                next: f.next,
+                stride: f.stride,
                 index: f.index,
                 visited: f.visited,
                 done: f.done,
                 left: f.left,
-            });
+            };
+            // The child before the frame's next one was produced where the piece came from:
+            // rebuild the generator up to it, which checks that the instance and the
+            // generator agree with the sender's.
+            if !frame.done && frame.next >= frame.stride && frame.next > 0 {
+                let last = frame.next - frame.stride;
+                let space: &S = &space.0;
+                let children = frame.children.insert(space.children(&frame.node));
+                let skipped = space.skip_children(&frame.node, children, last);
+                if skipped != last || space.next_child(&frame.node, children).is_none() {
+                    return Err(format!(
+                        "a malformed search piece: a node has {skipped} children, the piece produced child {last}"
+                    ));
+                }
+                frame.pos = last + 1;
+            }
+            stack.push(frame);
         }
         Ok(Walk {
             space,
