@@ -27,6 +27,7 @@ pub mod peers;
 pub mod puzzle15;
 pub mod registry;
 pub mod semigroups;
+pub mod space_peers;
 pub mod spec;
 pub mod synthetic;
 pub mod treesum;

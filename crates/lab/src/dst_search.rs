@@ -13,7 +13,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use treesplit::search::{node_at, Decision, Enumeration, Optimisation};
 use treesplit::{run_sequential, Machine};
 use treesplit_apps::golomb::{app::GOLOMB_LENGTHS, is_golomb, skeleton::Rulers};
-use treesplit_apps::knapsack::{skeleton::KnapsackSpace, Instance};
+use treesplit_apps::knapsack::{skeleton::search, Instance};
 use treesplit_apps::nqueens::{skeleton::Queens, NQUEENS_SOLUTIONS};
 
 /// A skeleton search drawn for a system case.
@@ -94,23 +94,22 @@ impl Search {
             Search::Pack(n, seed) => {
                 let items = knapsack_items(n, seed);
                 let capacity = items.iter().map(|&(_, w)| w).sum::<u64>() / 2;
-                let make =
-                    || KnapsackSpace(Instance::new(capacity, &items).expect("small profits"));
-                let r = sim
-                    .run(Optimisation::new(make()), &case.config)
+                let instance =
+                    std::sync::Arc::new(Instance::new(capacity, &items).expect("small profits"));
+                let packing = sim
+                    .run(search(instance), &case.config)
                     .map_err(|e| e.to_string())?
                     .into_report()
-                    .report;
+                    .report
+                    .output;
                 let want = knapsack_by_dp(&items, capacity);
-                let packing = make().packing(&r.output);
                 let (p, w) = packing.items.iter().fold((0, 0), |(p, w), &i| {
                     (p + items[i as usize].0, w + items[i as usize].1)
                 });
-                if r.output.value() != Some(want as i64) || p != want || w > capacity {
+                if packing.profit != want || p != want || w > capacity {
                     return Err(format!(
-                        "knapsack ({n} items, seed {seed}): {:?} with the packing {packing:?} \
-                         (profit {p}, weight {w} of {capacity}); the optimum is {want}",
-                        r.output.value()
+                        "knapsack ({n} items, seed {seed}): the packing {packing:?} \
+                         (profit {p}, weight {w} of {capacity}); the optimum is {want}"
                     ));
                 }
                 Ok(())

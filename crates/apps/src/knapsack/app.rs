@@ -2,7 +2,7 @@
 //! tells the commands (its task, the published optimum, that it is a search, the absolute
 //! path its checkpoints name).
 
-use super::{Knapsack, KnapsackFile};
+use super::KnapsackFile;
 use crate::spec::{AppVisitor, Published};
 
 /// `treesplit run knapsack FILE`.
@@ -51,7 +51,7 @@ impl crate::instance::Instance for KnapsackFile {
             self.path.display().to_string(),
         );
         visitor.visit(
-            move || Knapsack::new(instance.clone()),
+            move || super::skeleton::search(instance.arc().clone()),
             move |best| {
                 optimum.map(|o| Published {
                     source: format!("published optimum of {name} (index.tsv)"),

@@ -1,6 +1,8 @@
 //! 0/1 knapsack by branch-and-bound (paper 001 §14.5.4): items sorted by profit density, the
 //! Dantzig bound (fill greedily, then a fraction of the first item that does not fit), and
-//! depth-first search that tries "take item i" before "leave item i".
+//! depth-first search that tries "take item i" before "leave item i". The application runs
+//! the same search on the skeletons ([`skeleton`]); this module's hand-written task is the
+//! comparison it is measured against and the lab's subject for piece sizes.
 //!
 //! A piece of the search is a fixed prefix of decisions plus a depth-first stack of frames,
 //! one per decided level; each frame remembers which of its two alternatives are still

@@ -1,18 +1,28 @@
 //! 0/1 knapsack on the search skeletons ([`treesplit::search`]): the hand-written task's
 //! branch-and-bound (items by profit density, take before leave, the Dantzig bound) as a node
 //! (the next item, the profit and weight so far) and a generator (take the item if it fits,
-//! then leave it). The packing is rebuilt from the witness's path. Kept beside the
-//! hand-written task to measure what the skeleton's generality costs (BENCHMARKS.md, "search
-//! skeletons").
+//! then leave it). The packing is rebuilt from the witness's path (a [`Solution`]). The
+//! application runs this search: it stays within 5 % of the hand-written task's sequential
+//! rate (BENCHMARKS.md, "search skeletons"), which is kept beside it as the measured
+//! comparison and for the lab's piece-size experiments (its compact bit-string pieces).
 
 use super::{Instance, Packing};
 use serde::{Deserialize, Serialize};
-use treesplit::search::{node_at, Best, Optimise, Space};
+use std::sync::Arc;
+use treesplit::search::{Optimisation, Optimise, Solution, Space, Witness};
 
 /// A knapsack instance as a search space.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct KnapsackSpace(pub Instance);
+pub struct KnapsackSpace(pub Arc<Instance>);
+
+/// The branch-and-bound the application runs, reporting the best [`Packing`].
+pub type KnapsackSearch = Optimisation<KnapsackSpace, Packing>;
+
+/// The whole search of `instance`.
+pub fn search(instance: Arc<Instance>) -> KnapsackSearch {
+    Optimisation::reporting(KnapsackSpace(instance))
+}
 
 /// A node: items `0..level` (in density order) are decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,25 +33,30 @@ pub struct Partial {
 }
 
 impl KnapsackSpace {
-    /// The packing of the witness of `best` (empty when there is none).
-    pub fn packing(&self, best: &Best<KnapsackSpace>) -> Packing {
-        let Some(w) = best.witness() else {
-            return Packing::default();
-        };
-        let mut items = Vec::new();
-        for depth in 0..w.path.len() {
-            let above = node_at(self, &w.path[..depth]).expect("the witness's path");
-            let below = node_at(self, &w.path[..=depth]).expect("the witness's path");
-            if below.weight != above.weight || below.profit != above.profit {
-                items.push(self.0.items[depth].2);
+    /// The packing a path from the root decides: at each level the first child takes the
+    /// item when it fits, the other (or the only one) leaves it.
+    pub fn packing(&self, path: &[u32]) -> Packing {
+        let (mut profit, mut weight, mut items) = (0, 0, Vec::new());
+        for (&(p, w, index), &child) in self.0.items.iter().zip(path) {
+            if child == 0 && weight + w <= self.0.capacity {
+                profit += p;
+                weight += w;
+                items.push(index);
             }
         }
         items.sort_unstable();
         Packing {
-            profit: w.node.profit,
-            weight: w.node.weight,
+            profit,
+            weight,
             items,
         }
+    }
+}
+
+/// A node that improved the incumbent, as its packing.
+impl Solution<KnapsackSpace> for Packing {
+    fn found(space: &KnapsackSpace, _: i64, witness: Witness<Partial>) -> Self {
+        space.packing(&witness.path)
     }
 }
 
@@ -131,18 +146,22 @@ mod tests {
                 continue;
             }
             let path = data::path(&format!("knapsack/{file}.txt"));
-            let inst = Instance::read(&path).unwrap();
-            let space = KnapsackSpace(Instance::read(&path).unwrap());
-            let seq = run_sequential(Optimisation::new(KnapsackSpace(inst)));
+            let inst = Arc::new(Instance::read(&path).unwrap());
+            let space = KnapsackSpace(inst.clone());
+            // With the default report: the value, and a witness whose path decides its node.
+            let seq = run_sequential(Optimisation::new(KnapsackSpace(inst.clone())));
             assert_eq!(seq.output.value(), Some(optimum as i64), "{file}");
-            let r = run(
-                Optimisation::new(KnapsackSpace(Instance::read(&path).unwrap())),
-                &Config::new(2),
-            )
-            .unwrap()
-            .into_report();
-            assert_eq!(r.output.value(), Some(optimum as i64), "{file}");
-            let packing = space.packing(&r.output);
+            let w = seq.output.witness().expect("a witness");
+            let by_path = space.packing(&w.path);
+            assert_eq!(
+                (by_path.profit, by_path.weight),
+                (w.node.profit, w.node.weight)
+            );
+            // As the application reports it: the packing, on 2 PEs.
+            let packing = run(search(inst.clone()), &Config::new(2))
+                .unwrap()
+                .into_report()
+                .output;
             assert_eq!(packing.profit, optimum, "{file}");
             let (p, w) = packing.items.iter().fold((0, 0), |(p, w), &i| {
                 let (pi, wi, _) = space.0.items.iter().find(|it| it.2 == i).copied().unwrap();

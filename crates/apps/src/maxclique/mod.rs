@@ -75,7 +75,7 @@ impl fmt::Display for Clique {
 
 /// The search for a maximum clique of `graph` that the application runs: the skeleton's.
 pub fn search(graph: Shared<Graph>) -> CliqueSearch {
-    CliqueSearch::new(graph.arc().clone())
+    skeleton::clique_search(graph.arc().clone())
 }
 
 /// Colour the candidates `p` greedily (BBMC): `order` lists them by colour class, ascending

@@ -4,18 +4,16 @@
 //!
 //! Colours popped from the end never increase, so the first child pruned by its bound prunes
 //! its later siblings (`PRUNE_LEVEL`), as the hand-written task ends a frame. The task is the
-//! library's [`Optimisation`] over [`CliqueSpace`]; [`CliqueSearch`] runs it and keeps its best
-//! node as the application's [`Clique`] (ω and the vertices in DIMACS numbers), so that the
-//! command line prints and checks the clique itself. The application runs this search; the
+//! library's [`Optimisation`] over [`CliqueSpace`], reporting its best node as the
+//! application's [`Clique`] (ω and the vertices in DIMACS numbers, a [`Solution`]), so that
+//! the command line prints and checks the clique itself. The application runs this search; the
 //! hand-written task beside it measures what the skeleton's generality costs (BENCHMARKS.md).
 
 use super::graph::{insert, remove, Bits, Graph};
 use super::{colour_sort, Clique};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-use treesplit::search::{Optimisation, Optimise, Space};
-use treesplit::task::{Incumbent, Outcome};
-use treesplit::{Context, Task};
+use treesplit::search::{Optimisation, Optimise, Solution, Space, Witness};
 
 /// The space: the graph (shared by every piece, sent once).
 #[derive(Debug, Serialize, Deserialize)]
@@ -110,56 +108,21 @@ impl Optimise for CliqueSpace {
 
 /// The search for a maximum clique: the library's branch-and-bound over [`CliqueSpace`],
 /// reporting its best node as a [`Clique`].
-#[derive(Clone, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct CliqueSearch(Optimisation<CliqueSpace>);
+pub type CliqueSearch = Optimisation<CliqueSpace, Clique>;
 
-impl CliqueSearch {
-    /// The whole search of `graph`.
-    pub fn new(graph: Arc<Graph>) -> Self {
-        CliqueSearch(Optimisation::new(CliqueSpace { graph }))
-    }
+/// The whole search of `graph`.
+pub(super) fn clique_search(graph: Arc<Graph>) -> CliqueSearch {
+    Optimisation::reporting(CliqueSpace { graph })
 }
 
-/// The incumbent of the context a search runs in, for the inner search's own context.
-struct Through<'a, 'b>(&'a Context<'b, Clique>);
-
-impl Incumbent for Through<'_, '_> {
-    fn best(&self) -> i64 {
-        self.0.best()
-    }
-    fn offer(&self, value: i64) -> bool {
-        self.0.offer(value)
-    }
-}
-
-impl Task for CliqueSearch {
-    type Output = Clique;
-
-    fn work(&mut self, budget: u64, ctx: &mut Context<'_, Clique>) -> u64 {
-        let mut best = Default::default();
-        let units = {
-            let through = Through(ctx);
-            let mut inner = Context::new(&mut best, &through, through.0.pe());
-            self.0.work(budget, &mut inner)
-        };
-        let best: treesplit::search::Best<CliqueSpace> = best;
-        if let Some((_, witness)) = best.found {
-            let mut clique = witness.node.clique;
-            clique.sort_unstable();
-            ctx.output().merge(Clique {
-                omega: clique.len() as u32,
-                clique,
-            });
+/// A clique that improved the incumbent, as the application reports it (vertices ascending).
+impl Solution<CliqueSpace> for Clique {
+    fn found(_: &CliqueSpace, _: i64, witness: Witness<CliqueNode>) -> Self {
+        let mut clique = witness.node.clique;
+        clique.sort_unstable();
+        Clique {
+            omega: clique.len() as u32,
+            clique,
         }
-        units
-    }
-
-    fn split(&mut self) -> Option<Self> {
-        self.0.split().map(CliqueSearch)
-    }
-
-    fn is_empty(&self) -> bool {
-        self.0.is_empty()
     }
 }

@@ -2,7 +2,7 @@
 //! tells the commands (its task and the published counts it is checked against, OEIS
 //! A007323).
 
-use crate::instance::Instance;
+use crate::instance::{Instance, PeerVisitor};
 use crate::spec::{AppVisitor, Published};
 
 /// `treesplit run semigroups G`.
@@ -78,6 +78,15 @@ impl Instance for SemigroupsSpec {
 
     fn cli_args(&self) -> String {
         format!("semigroups {}", self.0)
+    }
+
+    fn visit_peer<V: PeerVisitor>(&self, visitor: V) -> Option<V::Out> {
+        let genus = self.0;
+        let space = super::skeleton::SemigroupSpace::new(genus).expect("a validated genus");
+        Some(visitor.visit(
+            move || super::count(genus).expect("a validated genus"),
+            crate::space_peers::EnumerationPeers(space),
+        ))
     }
 
     /// ~30–100 ns per semigroup (a copy of 3G + 2 decomposition numbers).

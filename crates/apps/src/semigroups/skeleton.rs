@@ -63,14 +63,21 @@ impl Enumerate for SemigroupSpace {
     }
 }
 
+impl SemigroupSpace {
+    /// The tree of the semigroups of genus 0..=`max_genus` (at most [`super::MAX_GENUS`]).
+    pub fn new(max_genus: u32) -> Result<Self, String> {
+        if max_genus > super::MAX_GENUS {
+            return Err(format!(
+                "semigroups: the genus must be at most {}, got {max_genus}",
+                super::MAX_GENUS
+            ));
+        }
+        Ok(SemigroupSpace { max_genus })
+    }
+}
+
 /// The count of numerical semigroups of genus 0..=`max_genus` (at most
 /// [`super::MAX_GENUS`]), as a task.
 pub fn count(max_genus: u32) -> Result<Enumeration<SemigroupSpace>, String> {
-    if max_genus > super::MAX_GENUS {
-        return Err(format!(
-            "semigroups: the genus must be at most {}, got {max_genus}",
-            super::MAX_GENUS
-        ));
-    }
-    Ok(Enumeration::new(SemigroupSpace { max_genus }))
+    SemigroupSpace::new(max_genus).map(Enumeration::new)
 }

@@ -16,7 +16,7 @@ use std::time::Instant;
 use treesplit::run_sequential;
 use treesplit::search::{Enumeration, Optimisation};
 use treesplit_apps::golomb::{skeleton::Rulers, Golomb};
-use treesplit_apps::knapsack::skeleton::KnapsackSpace;
+use treesplit_apps::knapsack::skeleton::search;
 use treesplit_apps::knapsack::{Instance, Knapsack};
 use treesplit_apps::nqueens::skeleton::Queens;
 use treesplit_apps::NQueens;
@@ -61,10 +61,8 @@ fn pairs() -> Result<Vec<Pair>, String> {
                 (r.output.profit as i64, r.work_units)
             }),
             skeleton: Box::new(move || {
-                let r = run_sequential(Optimisation::new(KnapsackSpace(
-                    inst().expect("read above"),
-                )));
-                (r.output.value().unwrap_or(-1), r.work_units)
+                let r = run_sequential(search(std::sync::Arc::new(inst().expect("read above"))));
+                (r.output.profit as i64, r.work_units)
             }),
         },
         Pair {

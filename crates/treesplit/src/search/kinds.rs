@@ -131,39 +131,58 @@ impl<S: Optimise> Outcome for Best<S> {
     }
 }
 
-/// The serde form the three tasks share: the walk's wire form.
+/// What an [`Optimisation`] reports: an [`Outcome`] made from a node that improved the
+/// incumbent, whose `merge` keeps the better of two. [`Best`] (the value and the witness) is
+/// the default; an application reports its own solution (a packing, a clique in its own
+/// numbering) by implementing this, without wrapping the task.
+pub trait Solution<S: Optimise>: Outcome {
+    /// The report of `witness`, a node of objective `value` that improved the incumbent.
+    fn found(space: &S, value: i64, witness: Witness<S::Node>) -> Self;
+}
+
+impl<S: Optimise> Solution<S> for Best<S> {
+    fn found(_: &S, value: i64, witness: Witness<S::Node>) -> Self {
+        Best {
+            found: Some((value, witness)),
+            goal: PhantomData,
+        }
+    }
+}
+
+/// The serde form the three tasks share (the walk's wire form), and their constructors.
 macro_rules! search_task {
-    ($name:ident, $bound:ident) => {
-        impl<S: $bound> Clone for $name<S> {
+    ($name:ident<S: $bound:ident $(, $r:ident: $rbound:ident)?>) => {
+        impl<S: $bound $(, $r: $rbound<S>)?> Clone for $name<S $(, $r)?> {
             fn clone(&self) -> Self {
-                $name(self.0.clone())
+                $name(self.0.clone(), PhantomData)
             }
         }
 
-        impl<S: $bound> Serialize for $name<S> {
+        impl<S: $bound $(, $r: $rbound<S>)?> Serialize for $name<S $(, $r)?> {
             fn serialize<Z: Serializer>(&self, s: Z) -> Result<Z::Ok, Z::Error> {
                 Wire::from(&self.0).serialize(s)
             }
         }
 
-        impl<'de, S: $bound> Deserialize<'de> for $name<S> {
+        impl<'de, S: $bound $(, $r: $rbound<S>)?> Deserialize<'de> for $name<S $(, $r)?> {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 let wire = Wire::<S>::deserialize(d)?;
                 Walk::try_from(wire)
-                    .map($name)
+                    .map(|w| $name(w, PhantomData))
                     .map_err(serde::de::Error::custom)
             }
         }
 
-        impl<S: $bound> $name<S> {
-            /// The whole search of `space`.
-            pub fn new(space: S) -> Self {
-                $name(Walk::new(space))
-            }
-
+        impl<S: $bound $(, $r: $rbound<S>)?> $name<S $(, $r)?> {
             /// The space searched.
             pub fn space(&self) -> &S {
                 self.0.space()
+            }
+        }
+
+        impl<S: $bound $(, $r: $rbound<S>)?> $name<S $(, $r)?> {
+            fn split_walk(&mut self) -> Option<Self> {
+                self.0.split().map(|w| $name(w, PhantomData))
             }
         }
     };
@@ -171,9 +190,16 @@ macro_rules! search_task {
 
 /// An enumeration over a [`Space`] (a [`Task`]): every node visited once, folded into the
 /// output by [`Enumerate::visit`].
-pub struct Enumeration<S: Enumerate>(Walk<S>);
+pub struct Enumeration<S: Enumerate>(Walk<S>, PhantomData<fn() -> S>);
 
-search_task!(Enumeration, Enumerate);
+search_task!(Enumeration<S: Enumerate>);
+
+impl<S: Enumerate> Enumeration<S> {
+    /// The whole search of `space`.
+    pub fn new(space: S) -> Self {
+        Enumeration(Walk::new(space), PhantomData)
+    }
+}
 
 impl<S: Enumerate> Task for Enumeration<S> {
     type Output = S::Output;
@@ -186,7 +212,7 @@ impl<S: Enumerate> Task for Enumeration<S> {
     }
 
     fn split(&mut self) -> Option<Self> {
-        self.0.split().map(Enumeration)
+        self.split_walk()
     }
 
     fn is_empty(&self) -> bool {
@@ -200,9 +226,16 @@ impl<S: Enumerate> Task for Enumeration<S> {
 
 /// A decision search over a [`Space`] (a [`Task`]): it stops every PE at the first goal
 /// node ([`Decide::is_goal`]), skipping pruned subtrees ([`Decide::prune`]).
-pub struct Decision<S: Decide>(Walk<S>);
+pub struct Decision<S: Decide>(Walk<S>, PhantomData<fn() -> S>);
 
-search_task!(Decision, Decide);
+search_task!(Decision<S: Decide>);
+
+impl<S: Decide> Decision<S> {
+    /// The whole search of `space`.
+    pub fn new(space: S) -> Self {
+        Decision(Walk::new(space), PhantomData)
+    }
+}
 
 impl<S: Decide> Task for Decision<S> {
     type Output = Found<S::Node>;
@@ -225,7 +258,7 @@ impl<S: Decide> Task for Decision<S> {
     }
 
     fn split(&mut self) -> Option<Self> {
-        self.0.split().map(Decision)
+        self.split_walk()
     }
 
     fn is_empty(&self) -> bool {
@@ -239,21 +272,37 @@ impl<S: Decide> Task for Decision<S> {
 
 /// A branch-and-bound search over a [`Space`] (a [`Task`]): a node whose
 /// [`Optimise::bound`] cannot beat the incumbent is pruned; a node whose
-/// [`Optimise::objective`] improves the incumbent is offered and kept as the witness.
-pub struct Optimisation<S: Optimise>(Walk<S>);
+/// [`Optimise::objective`] improves the incumbent is offered and reported as an `R`
+/// ([`Solution`]; by default [`Best`], the value and the witness).
+pub struct Optimisation<S: Optimise, R: Solution<S> = Best<S>>(Walk<S>, PhantomData<fn() -> R>);
 
-search_task!(Optimisation, Optimise);
+search_task!(Optimisation<S: Optimise, R: Solution>);
+
+impl<S: Optimise> Optimisation<S> {
+    /// The whole search of `space`, reporting the [`Best`] value and its witness.
+    pub fn new(space: S) -> Self {
+        Optimisation(Walk::new(space), PhantomData)
+    }
+}
+
+impl<S: Optimise, R: Solution<S>> Optimisation<S, R> {
+    /// The whole search of `space`, reporting its solution as an `R`
+    /// (`Optimisation::<S, R>::reporting(space)`).
+    pub fn reporting(space: S) -> Self {
+        Optimisation(Walk::new(space), PhantomData)
+    }
+}
 
 /// True when `a` is strictly better than `b` under `goal`.
 fn better(goal: Goal, a: i64, b: i64) -> bool {
     goal.key(a) > goal.key(b)
 }
 
-impl<S: Optimise> Task for Optimisation<S> {
-    type Output = Best<S>;
+impl<S: Optimise, R: Solution<S>> Task for Optimisation<S, R> {
+    type Output = R;
     const GOAL: Goal = S::GOAL;
 
-    fn work(&mut self, budget: u64, ctx: &mut Context<'_, Best<S>>) -> u64 {
+    fn work(&mut self, budget: u64, ctx: &mut Context<'_, R>) -> u64 {
         self.0.work(budget, ctx, |space, node, path, ctx| {
             let best = ctx.best();
             let none_yet = best == S::GOAL.value(i64::MIN);
@@ -268,17 +317,11 @@ impl<S: Optimise> Task for Optimisation<S> {
             }
             if let Some(value) = space.objective(node) {
                 if (none_yet || better(S::GOAL, value, best)) && ctx.offer(value) {
-                    let path = path.to_vec();
-                    let out = ctx.output();
-                    if out.beaten_by(value, &path) {
-                        out.found = Some((
-                            value,
-                            Witness {
-                                node: node.clone(),
-                                path,
-                            },
-                        ));
-                    }
+                    let witness = Witness {
+                        node: node.clone(),
+                        path: path.to_vec(),
+                    };
+                    ctx.output().merge(R::found(space, value, witness));
                 }
             }
             Step::Expand
@@ -286,7 +329,7 @@ impl<S: Optimise> Task for Optimisation<S> {
     }
 
     fn split(&mut self) -> Option<Self> {
-        self.0.split().map(Optimisation)
+        self.split_walk()
     }
 
     fn is_empty(&self) -> bool {

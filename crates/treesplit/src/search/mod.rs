@@ -23,6 +23,8 @@
 //! Enumeration::new(space): Task<Output = S::Output>      every node visited, outputs merged
 //! Decision::new(space):    Task<Output = Found<Node>>    the first goal found stops all PEs
 //! Optimisation::new(space): Task<Output = Best<S>>       branch-and-bound: value + witness
+//! Optimisation::<S, R>::reporting(space): Task<Output = R>   ... as the app's own R:
+//! trait Solution<S>: Outcome  fn found(&S, value, Witness) -> Self
 //! Witness { node, path }   a node and its path from the root (child indices)
 //! node_at(space, path)     the node at a path, rebuilt by the generators
 //! ```
@@ -87,8 +89,9 @@
 //! pieces of comparable size where giving away all the siblings would peel one child at a
 //! time. The piece's size is the path from the root (child indices, for witnesses), the
 //! parent node, one child and the generator's position; the instance ([`Space`] itself) travels
-//! whole with the root only and by digest in every other piece
-//! ([`shared`](crate::task::shared)). A generator is rebuilt where a piece arrives by
+//! whole with the untouched root only and by digest in every other piece, the root too once
+//! it was worked or split ([`shared`](crate::task::shared)): a checkpoint names the instance
+//! it was cut from, and resuming it where another instance is held fails to decode. A generator is rebuilt where a piece arrives by
 //! [`Space::children`] and [`Space::skip_children`], so generators must be deterministic:
 //! the same node produces the same children in the same order. A frame skips the children
 //! that are not its own with [`Space::skip_children`].
@@ -106,7 +109,7 @@
 mod kinds;
 mod walk;
 
-pub use kinds::{Best, Decision, Enumeration, Found, Optimisation, Witness};
+pub use kinds::{Best, Decision, Enumeration, Found, Optimisation, Solution, Witness};
 
 use crate::task::{Goal, Outcome};
 use serde::{de::DeserializeOwned, Serialize};

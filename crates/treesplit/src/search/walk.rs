@@ -134,7 +134,10 @@ impl<S: Space> PathTo<'_, S> {
 /// has a node to visit and `is_empty` is exact.
 pub(super) struct Walk<S: Space> {
     space: Shared<Instance<S>>,
-    /// Whether this is the root piece (it sends the instance whole).
+    /// Whether this is the root piece: untouched, it sends the instance whole; once worked
+    /// or split, by digest like every other piece (every process holds the instance by then,
+    /// having built the root, and a checkpoint then names the instance it was cut from, so
+    /// that resuming it against another instance fails).
     root: bool,
     /// Whether the space gives estimates.
     estimates: bool,
@@ -426,7 +429,8 @@ pub(super) struct Wire<S: Space> {
 impl<S: Space> From<&Walk<S>> for Wire<S> {
     fn from(w: &Walk<S>) -> Self {
         Wire {
-            instance: if w.root {
+            instance: if w.root && w.base.is_empty() && w.stack.len() == 1 && w.stack[0].is_fresh()
+            {
                 w.space.whole()
             } else {
                 w.space.by_digest()
