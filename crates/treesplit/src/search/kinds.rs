@@ -303,7 +303,11 @@ impl<S: Optimise, R: Solution<S>> Task for Optimisation<S, R> {
     const GOAL: Goal = S::GOAL;
 
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, R>) -> u64 {
-        self.0.work(budget, ctx, |space, node, path, ctx| {
+        // The best node this slice found, reported when the slice ends: a node that improves
+        // the incumbent is often beaten by its own child at once (every item fits a
+        // knapsack), so reporting each would cost O(depth) a node.
+        let mut held: Option<(i64, S::Node)> = None;
+        let units = self.0.work(budget, ctx, |space, node, mut path, ctx| {
             let best = ctx.best();
             let none_yet = best == S::GOAL.value(i64::MIN);
             if let Some(bound) = space.bound(node) {
@@ -317,15 +321,21 @@ impl<S: Optimise, R: Solution<S>> Task for Optimisation<S, R> {
             }
             if let Some(value) = space.objective(node) {
                 if (none_yet || better(S::GOAL, value, best)) && ctx.offer(value) {
-                    let witness = Witness {
-                        node: node.clone(),
-                        path: path.to_vec(),
-                    };
-                    ctx.output().merge(R::found(space, value, witness));
+                    path.write();
+                    held = Some((value, node.clone()));
                 }
             }
             Step::Expand
-        })
+        });
+        if let Some((value, node)) = held {
+            let witness = Witness {
+                node,
+                path: self.0.written().to_vec(),
+            };
+            let found = R::found(self.0.space(), value, witness);
+            ctx.output().merge(found);
+        }
+        units
     }
 
     fn split(&mut self) -> Option<Self> {

@@ -114,9 +114,35 @@ pub(super) struct PathTo<'a, S: Space> {
     frames: &'a [Frame<S>],
     /// The node's index below the top frame (`None`: the node is the top frame's).
     last: Option<u32>,
+    /// The walk's last written path and its low-water mark ([`PathTo::write`]).
+    written: &'a mut Vec<u32>,
+    low: &'a mut usize,
 }
 
 impl<S: Space> PathTo<'_, S> {
+    /// Write the path into the walk's buffer ([`Walk::written`]) and return it. Only the part
+    /// below the lowest frame popped since the last write is rewritten, so that the nodes of
+    /// a chain in which each improves on its parent (every item fits a knapsack) cost O(1)
+    /// each, not O(depth).
+    pub(super) fn write(&mut self) -> &[u32] {
+        // Frames [0, keep) are those of the last write: their entries are in place.
+        let keep = (*self.low).min(self.frames.len());
+        self.written
+            .truncate(self.base.len() + keep.saturating_sub(1));
+        if keep == 0 {
+            self.written.clear();
+            self.written.extend_from_slice(self.base);
+        }
+        self.written.extend(
+            self.frames[keep.max(1).min(self.frames.len())..]
+                .iter()
+                .map(|f| f.index),
+        );
+        self.written.extend(self.last);
+        *self.low = self.frames.len();
+        self.written
+    }
+
     /// The child indices from the root to the node.
     pub(super) fn to_vec(&self) -> Vec<u32> {
         let mut path = self.base.to_vec();
@@ -144,6 +170,10 @@ pub(super) struct Walk<S: Space> {
     /// The path from the root to the first frame's node.
     base: Vec<u32>,
     stack: Vec<Frame<S>>,
+    /// The path [`PathTo::write`] wrote last, valid for the frames below `low`.
+    written: Vec<u32>,
+    /// The lowest stack height since the last write: the frames below it are unchanged.
+    low: usize,
 }
 
 impl<S: Space> Clone for Walk<S> {
@@ -154,6 +184,8 @@ impl<S: Space> Clone for Walk<S> {
             estimates: self.estimates,
             base: self.base.clone(),
             stack: self.stack.clone(),
+            written: self.written.clone(),
+            low: self.low,
         }
     }
 }
@@ -169,12 +201,19 @@ impl<S: Space> Walk<S> {
             estimates: estimate.is_some(),
             base: Vec::new(),
             stack: vec![Frame::new(root, 0, estimate.unwrap_or(0))],
+            written: Vec::new(),
+            low: 0,
         }
     }
 
     /// The space searched.
     pub(super) fn space(&self) -> &S {
         &self.space.0
+    }
+
+    /// The path [`PathTo::write`] wrote last.
+    pub(super) fn written(&self) -> &[u32] {
+        &self.written
     }
 
     pub(super) fn is_empty(&self) -> bool {
@@ -202,6 +241,7 @@ impl<S: Space> Walk<S> {
         let mut next: Option<(S::Node, u32, u64)> = None;
         if self.stack.last().is_some_and(Frame::is_fresh) {
             let f = self.stack.pop().expect("just seen");
+            self.low = self.low.min(self.stack.len());
             next = Some((f.node, f.index, f.left));
         }
         loop {
@@ -222,6 +262,8 @@ impl<S: Space> Walk<S> {
                             base: &self.base,
                             frames: &self.stack,
                             last: None,
+                            written: &mut self.written,
+                            low: &mut self.low,
                         };
                         let top = self.stack.last().expect("the top frame");
                         match visit(space, &top.node, path, ctx) {
@@ -241,17 +283,21 @@ impl<S: Space> Walk<S> {
                             }
                             Step::Stop => {
                                 self.stack.clear();
+                                self.low = 0;
                                 break;
                             }
                         }
+                        self.low = self.low.min(self.stack.len());
                         continue;
                     }
                     if top.done {
                         self.stack.pop();
+                        self.low = self.low.min(self.stack.len());
                         continue;
                     }
                     let Some((child, index)) = top.next_child(space) else {
                         self.stack.pop();
+                        self.low = self.low.min(self.stack.len());
                         continue;
                     };
                     let share = if estimates {
@@ -273,6 +319,8 @@ impl<S: Space> Walk<S> {
                 base: &self.base,
                 frames: &self.stack,
                 last: Some(index),
+                written: &mut self.written,
+                low: &mut self.low,
             };
             match visit(space, &node, path, ctx) {
                 Step::Expand => {}
@@ -285,6 +333,7 @@ impl<S: Space> Walk<S> {
                 }
                 Step::Stop => {
                     self.stack.clear();
+                    self.low = 0;
                     break;
                 }
             }
@@ -400,6 +449,8 @@ impl<S: Space> Walk<S> {
             estimates: self.estimates,
             base,
             stack: vec![parent, next],
+            written: Vec::new(),
+            low: 0,
         }
     }
 }
@@ -504,6 +555,8 @@ impl<S: Space> TryFrom<Wire<S>> for Walk<S> {
             estimates: w.estimates,
             base: w.base,
             stack,
+            written: Vec::new(),
+            low: 0,
         })
     }
 }
