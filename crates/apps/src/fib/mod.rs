@@ -3,7 +3,7 @@
 //! benchmark: a call costs about a nanosecond, less than a fork.
 //!
 //! One work unit is one call. The task walks the call tree depth first with an explicit stack
-//! of the calls still to make (the n − 2 of each call whose n − 1 is in progress: at most n
+//! of the calls still to make (the n − 2 of each call whose n − 1 is in progress: at most n + 1
 //! of them, in a stack of 128 slots allocated once, indexed masked and never grown); a split
 //! hands over the bottom one, the largest call left.
 
@@ -62,35 +62,37 @@ impl Task for Fib {
             unreachable!("a fib stack has {SLOTS} slots");
         };
         let mut top = self.top;
-        if top == 0 {
-            return 0;
-        }
-        top -= 1;
-        let mut n = stack[top % SLOTS];
-        let (mut sum, mut units) = (0u64, 0u64);
-        loop {
-            units += 1;
-            if n >= 2 {
+        let (mut sum, mut left) = (0u64, budget);
+        // While a whole descent fits in what is left of the budget, the budget is looked at
+        // only when a call is popped: the descent from fib(n) makes the calls n, n − 1, …, 1
+        // (max(n, 1) of them, at most MAX_N), pushing each n − 2 on the way.
+        while top > 0 && left >= u64::from(MAX_N) {
+            top -= 1;
+            let mut n = stack[top % SLOTS];
+            left -= u64::from(n.max(1));
+            while n >= 2 {
                 stack[top % SLOTS] = n - 2;
                 top += 1;
                 n -= 1;
+            }
+            sum += u64::from(n);
+        }
+        // The last units of the budget, call by call: a call's two calls go on the stack.
+        while top > 0 && left > 0 {
+            top -= 1;
+            let n = stack[top % SLOTS];
+            left -= 1;
+            if n >= 2 {
+                stack[top % SLOTS] = n - 2;
+                stack[(top + 1) % SLOTS] = n - 1;
+                top += 2;
             } else {
                 sum += u64::from(n);
-                if top == 0 {
-                    break;
-                }
-                top -= 1;
-                n = stack[top % SLOTS];
-            }
-            if units == budget {
-                stack[top % SLOTS] = n;
-                top += 1;
-                break;
             }
         }
         self.top = top;
         *ctx.output() += sum;
-        units
+        budget - left
     }
 
     fn split(&mut self) -> Option<Self> {
@@ -188,6 +190,33 @@ mod tests {
                 .into_report();
             assert_eq!(r.output, 6765);
             assert_eq!(r.totals.work_units, calls(20));
+        }
+    }
+
+    #[test]
+    fn slices_of_every_budget_stay_within_it_and_make_every_call_once() {
+        // Budgets below, at and above the longest descent (MAX_N calls), with a split after
+        // each slice.
+        let n = 16;
+        for budget in (1..=40).chain([92, 93, 94, 200]) {
+            let incumbent = treesplit::task::SharedIncumbent::new();
+            let (mut sum, mut units) = (0u64, 0u64);
+            let mut pieces = vec![Fib::new(n).unwrap()];
+            while let Some(mut piece) = pieces.pop() {
+                let mut ctx = Context::new(&mut sum, &incumbent, 0);
+                let done = piece.work(budget, &mut ctx);
+                assert!(done <= budget, "{done} calls of a budget of {budget}");
+                assert!(done >= 1 || piece.is_empty());
+                units += done;
+                if let Some(given) = piece.split() {
+                    pieces.push(given);
+                }
+                if !piece.is_empty() {
+                    pieces.push(piece);
+                }
+            }
+            assert_eq!(units, calls(n), "budget {budget}");
+            assert_eq!(sum, fib_direct(n), "budget {budget}");
         }
     }
 
