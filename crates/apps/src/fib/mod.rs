@@ -61,15 +61,21 @@ impl Task for Fib {
         let Ok(stack) = <&mut [u8; SLOTS]>::try_from(&mut self.stack[..]) else {
             unreachable!("a fib stack has {SLOTS} slots");
         };
-        let mut top = self.top;
-        let (mut sum, mut left) = (0u64, budget);
-        // While a whole descent fits in what is left of the budget, the budget is looked at
-        // only when a call is popped: the descent from fib(n) makes the calls n, n − 1, …, 1
-        // (max(n, 1) of them, at most MAX_N), pushing each n − 2 on the way.
-        while top > 0 && left >= u64::from(MAX_N) {
+        let (mut top, first) = (self.top, self.top as u64);
+        let mut sum = 0u64;
+        // A descent pops a call n and makes the calls n, n − 1, …, down to a leaf (1 or 0),
+        // at most MAX_N of them, pushing each inner call's n − 2: the calls made so far are
+        // 2·pops + (top − first), with no count per call. While a whole descent fits in what
+        // is left of the budget (2·pops + top ≤ budget + first − MAX_N), the budget is
+        // looked at only when a call is popped.
+        let mut pops = 0u64;
+        let limit = budget
+            .saturating_add(first)
+            .saturating_sub(u64::from(MAX_N));
+        while top > 0 && 2 * pops + top as u64 <= limit {
             top -= 1;
+            pops += 1;
             let mut n = stack[top % SLOTS];
-            left -= u64::from(n.max(1));
             while n >= 2 {
                 stack[top % SLOTS] = n - 2;
                 top += 1;
@@ -77,6 +83,7 @@ impl Task for Fib {
             }
             sum += u64::from(n);
         }
+        let mut left = budget - (2 * pops + top as u64 - first);
         // The last units of the budget, call by call: a call's two calls go on the stack.
         while top > 0 && left > 0 {
             top -= 1;

@@ -79,16 +79,19 @@ impl Task for TreeSum {
         };
         // The most nodes one descent visits: from the root to a leaf, D of them.
         let spine = u64::from(leaves.trailing_zeros()) + 1;
-        let mut top = self.top;
-        let (mut sum, mut left) = (0u64, budget);
-        // While a whole descent fits in what is left of the budget, the budget is looked at
-        // only when a subtree is popped: a descent pushes the right children and follows the
-        // left ones down to a leaf with nothing but the sum and the stack in registers.
-        while top > 0 && left >= spine {
+        let (mut top, first) = (self.top, self.top as u64);
+        let mut sum = 0u64;
+        // A descent pops a subtree, pushes a right child at each inner node and ends on a
+        // leaf, so the nodes visited so far are 2·pops + (top − first): no count per node.
+        // While a whole descent fits in what is left of the budget (2·pops + top ≤ budget +
+        // first − D), the budget is looked at only when a subtree is popped, and a descent
+        // keeps nothing but the sum and the stack in registers.
+        let mut pops = 0u64;
+        let limit = budget.saturating_add(first).saturating_sub(spine);
+        while top > 0 && 2 * pops + top as u64 <= limit {
             top -= 1;
+            pops += 1;
             let mut node = stack[top % SLOTS];
-            // The descent visits the nodes from `node`'s depth down to the leaves'.
-            left -= u64::from(node.leading_zeros() - leaves.leading_zeros()) + 1;
             while node < leaves {
                 sum += value(node);
                 stack[top % SLOTS] = 2 * node + 1;
@@ -97,6 +100,7 @@ impl Task for TreeSum {
             }
             sum += value(node);
         }
+        let mut left = budget - (2 * pops + top as u64 - first);
         // The last units of the budget, node by node: a node's children go on the stack.
         while top > 0 && left > 0 {
             top -= 1;
