@@ -65,16 +65,18 @@ impl Task for Fib {
         let mut sum = 0u64;
         // A descent pops a call n and makes the calls n, n − 1, …, down to a leaf (1 or 0),
         // at most MAX_N of them, pushing each inner call's n − 2: the calls made so far are
-        // 2·pops + (top − first), with no count per call. While a whole descent fits in what
-        // is left of the budget (2·pops + top ≤ budget + first − MAX_N), the budget is
-        // looked at only when a call is popped.
-        let mut pops = 0u64;
-        let limit = budget
+        // 2·pops + (top − first), with no count per call. Before a pop that count is at most
+        // 2·pops + SLOTS − first (the stack never holds more), and the descent adds at most
+        // MAX_N: the first `allowed` pops and their descents fit in the budget. The budget
+        // is looked at once per pop, by counting the pops down.
+        let allowed = budget
             .saturating_add(first)
-            .saturating_sub(u64::from(MAX_N));
-        while top > 0 && 2 * pops + top as u64 <= limit {
+            .saturating_sub(u64::from(MAX_N) + SLOTS as u64)
+            / 2;
+        let mut pops_left = allowed;
+        while top > 0 && pops_left > 0 {
+            pops_left -= 1;
             top -= 1;
-            pops += 1;
             let mut n = stack[top % SLOTS];
             while n >= 2 {
                 stack[top % SLOTS] = n - 2;
@@ -83,6 +85,7 @@ impl Task for Fib {
             }
             sum += u64::from(n);
         }
+        let pops = allowed - pops_left;
         let mut left = budget - (2 * pops + top as u64 - first);
         // The last units of the budget, call by call: a call's two calls go on the stack.
         while top > 0 && left > 0 {
@@ -202,10 +205,10 @@ mod tests {
 
     #[test]
     fn slices_of_every_budget_stay_within_it_and_make_every_call_once() {
-        // Budgets below, at and above the longest descent (MAX_N calls), with a split after
-        // each slice.
+        // Budgets below, at and above the longest descent and the stack's size (where pops
+        // are counted down), with a split after each slice.
         let n = 16;
-        for budget in (1..=40).chain([92, 93, 94, 200]) {
+        for budget in (1..=40).chain(218..=226).chain([300, 1000]) {
             let incumbent = treesplit::task::SharedIncumbent::new();
             let (mut sum, mut units) = (0u64, 0u64);
             let mut pieces = vec![Fib::new(n).unwrap()];

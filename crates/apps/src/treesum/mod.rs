@@ -83,14 +83,18 @@ impl Task for TreeSum {
         let mut sum = 0u64;
         // A descent pops a subtree, pushes a right child at each inner node and ends on a
         // leaf, so the nodes visited so far are 2·pops + (top − first): no count per node.
-        // While a whole descent fits in what is left of the budget (2·pops + top ≤ budget +
-        // first − D), the budget is looked at only when a subtree is popped, and a descent
-        // keeps nothing but the sum and the stack in registers.
-        let mut pops = 0u64;
-        let limit = budget.saturating_add(first).saturating_sub(spine);
-        while top > 0 && 2 * pops + top as u64 <= limit {
+        // Before a pop that count is at most 2·pops + SLOTS − first (the stack never holds
+        // more), and the descent adds at most D: the first `allowed` pops and their descents
+        // fit in the budget. The budget is looked at once per pop, by counting the pops
+        // down, and a descent keeps nothing but the sum and the stack in registers.
+        let allowed = budget
+            .saturating_add(first)
+            .saturating_sub(spine + SLOTS as u64)
+            / 2;
+        let mut pops_left = allowed;
+        while top > 0 && pops_left > 0 {
+            pops_left -= 1;
             top -= 1;
-            pops += 1;
             let mut node = stack[top % SLOTS];
             while node < leaves {
                 sum += value(node);
@@ -100,6 +104,7 @@ impl Task for TreeSum {
             }
             sum += value(node);
         }
+        let pops = allowed - pops_left;
         let mut left = budget - (2 * pops + top as u64 - first);
         // The last units of the budget, node by node: a node's children go on the stack.
         while top > 0 && left > 0 {
@@ -217,9 +222,10 @@ mod tests {
 
     #[test]
     fn slices_of_every_budget_stay_within_it_and_visit_every_node_once() {
-        // Budgets below, at and above a descent's length, with a split after each slice.
+        // Budgets below, at and above a descent's length and the stack's size (where pops
+        // are counted down), with a split after each slice.
         let depth = 9;
-        for budget in 1..=40 {
+        for budget in (1..=40).chain(70..=80).chain([200, 1000]) {
             let incumbent = treesplit::task::SharedIncumbent::new();
             let (mut sum, mut units) = (0u64, 0u64);
             let mut pieces = vec![TreeSum::new(depth).unwrap()];
