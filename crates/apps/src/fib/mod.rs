@@ -3,7 +3,7 @@
 //! benchmark: a call costs about a nanosecond, less than a fork.
 //!
 //! One work unit is one call. The task walks the call tree depth first with an explicit stack
-//! of the calls still to make (the n − 2 of each call whose n − 1 is in progress: at most n
+//! of the calls still to make (the n − 2 of each call whose n − 1 is in progress: at most n + 1
 //! of them, in a stack of 128 slots allocated once, indexed masked and never grown); a split
 //! hands over the bottom one, the largest call left.
 
@@ -61,36 +61,48 @@ impl Task for Fib {
         let Ok(stack) = <&mut [u8; SLOTS]>::try_from(&mut self.stack[..]) else {
             unreachable!("a fib stack has {SLOTS} slots");
         };
-        let mut top = self.top;
-        if top == 0 {
-            return 0;
-        }
-        top -= 1;
-        let mut n = stack[top % SLOTS];
-        let (mut sum, mut units) = (0u64, 0u64);
-        loop {
-            units += 1;
-            if n >= 2 {
+        let (mut top, first) = (self.top, self.top as u64);
+        let mut sum = 0u64;
+        // A descent pops a call n and makes the calls n, n − 1, …, down to a leaf (1 or 0),
+        // at most MAX_N of them, pushing each inner call's n − 2: the calls made so far are
+        // 2·pops + (top − first), with no count per call. Before a pop that count is at most
+        // 2·pops + SLOTS − first (the stack never holds more), and the descent adds at most
+        // MAX_N: the first `allowed` pops and their descents fit in the budget. The budget
+        // is looked at once per pop, by counting the pops down.
+        let allowed = budget
+            .saturating_add(first)
+            .saturating_sub(u64::from(MAX_N) + SLOTS as u64)
+            / 2;
+        let mut pops_left = allowed;
+        while top > 0 && pops_left > 0 {
+            pops_left -= 1;
+            top -= 1;
+            let mut n = stack[top % SLOTS];
+            while n >= 2 {
                 stack[top % SLOTS] = n - 2;
                 top += 1;
                 n -= 1;
+            }
+            sum += u64::from(n);
+        }
+        let pops = allowed - pops_left;
+        let mut left = budget - (2 * pops + top as u64 - first);
+        // The last units of the budget, call by call: a call's two calls go on the stack.
+        while top > 0 && left > 0 {
+            top -= 1;
+            let n = stack[top % SLOTS];
+            left -= 1;
+            if n >= 2 {
+                stack[top % SLOTS] = n - 2;
+                stack[(top + 1) % SLOTS] = n - 1;
+                top += 2;
             } else {
                 sum += u64::from(n);
-                if top == 0 {
-                    break;
-                }
-                top -= 1;
-                n = stack[top % SLOTS];
-            }
-            if units == budget {
-                stack[top % SLOTS] = n;
-                top += 1;
-                break;
             }
         }
         self.top = top;
         *ctx.output() += sum;
-        units
+        budget - left
     }
 
     fn split(&mut self) -> Option<Self> {
@@ -188,6 +200,33 @@ mod tests {
                 .into_report();
             assert_eq!(r.output, 6765);
             assert_eq!(r.totals.work_units, calls(20));
+        }
+    }
+
+    #[test]
+    fn slices_of_every_budget_stay_within_it_and_make_every_call_once() {
+        // Budgets below, at and above the longest descent and the stack's size (where pops
+        // are counted down), with a split after each slice.
+        let n = 16;
+        for budget in (1..=40).chain(218..=226).chain([300, 1000]) {
+            let incumbent = treesplit::task::SharedIncumbent::new();
+            let (mut sum, mut units) = (0u64, 0u64);
+            let mut pieces = vec![Fib::new(n).unwrap()];
+            while let Some(mut piece) = pieces.pop() {
+                let mut ctx = Context::new(&mut sum, &incumbent, 0);
+                let done = piece.work(budget, &mut ctx);
+                assert!(done <= budget, "{done} calls of a budget of {budget}");
+                assert!(done >= 1 || piece.is_empty());
+                units += done;
+                if let Some(given) = piece.split() {
+                    pieces.push(given);
+                }
+                if !piece.is_empty() {
+                    pieces.push(piece);
+                }
+            }
+            assert_eq!(units, calls(n), "budget {budget}");
+            assert_eq!(sum, fib_direct(n), "budget {budget}");
         }
     }
 

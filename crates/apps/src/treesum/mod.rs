@@ -5,7 +5,7 @@
 //! binary heap (the root 1, the children of i are 2i and 2i + 1), a tree of depth D has the
 //! nodes 1 … 2^D − 1, and node i holds a value mixed from i that no compiler sums in closed
 //! form. One work unit is one node. The task walks the tree depth first with an explicit
-//! stack of the right children still to visit (at most D of them, in a stack of 64 slots
+//! stack of the subtrees still to visit (at most D + 1 of them, in a stack of 64 slots
 //! allocated once, indexed masked and never grown); a split
 //! hands over the shallowest of them, the largest subtree left.
 
@@ -77,35 +77,50 @@ impl Task for TreeSum {
         let Ok(stack) = <&mut [u64; SLOTS]>::try_from(&mut self.stack[..]) else {
             unreachable!("a tree-sum stack has {SLOTS} slots");
         };
-        let mut top = self.top;
-        if top == 0 {
-            return 0;
-        }
-        top -= 1;
-        let mut node = stack[top];
-        let (mut sum, mut units) = (0u64, 0u64);
-        loop {
-            sum += value(node);
-            units += 1;
-            if node < leaves {
+        // The most nodes one descent visits: from the root to a leaf, D of them.
+        let spine = u64::from(leaves.trailing_zeros()) + 1;
+        let (mut top, first) = (self.top, self.top as u64);
+        let mut sum = 0u64;
+        // A descent pops a subtree, pushes a right child at each inner node and ends on a
+        // leaf, so the nodes visited so far are 2·pops + (top − first): no count per node.
+        // Before a pop that count is at most 2·pops + SLOTS − first (the stack never holds
+        // more), and the descent adds at most D: the first `allowed` pops and their descents
+        // fit in the budget. The budget is looked at once per pop, by counting the pops
+        // down, and a descent keeps nothing but the sum and the stack in registers.
+        let allowed = budget
+            .saturating_add(first)
+            .saturating_sub(spine + SLOTS as u64)
+            / 2;
+        let mut pops_left = allowed;
+        while top > 0 && pops_left > 0 {
+            pops_left -= 1;
+            top -= 1;
+            let mut node = stack[top % SLOTS];
+            while node < leaves {
+                sum += value(node);
                 stack[top % SLOTS] = 2 * node + 1;
                 top += 1;
                 node *= 2;
-            } else if top == 0 {
-                break;
-            } else {
-                top -= 1;
-                node = stack[top % SLOTS];
             }
-            if units == budget {
-                stack[top % SLOTS] = node;
-                top += 1;
-                break;
+            sum += value(node);
+        }
+        let pops = allowed - pops_left;
+        let mut left = budget - (2 * pops + top as u64 - first);
+        // The last units of the budget, node by node: a node's children go on the stack.
+        while top > 0 && left > 0 {
+            top -= 1;
+            let node = stack[top % SLOTS];
+            left -= 1;
+            sum += value(node);
+            if node < leaves {
+                stack[top % SLOTS] = 2 * node + 1;
+                stack[(top + 1) % SLOTS] = 2 * node;
+                top += 2;
             }
         }
         self.top = top;
         *ctx.output() += sum;
-        units
+        budget - left
     }
 
     fn split(&mut self) -> Option<Self> {
@@ -202,6 +217,33 @@ mod tests {
                 .into_report();
             assert_eq!(r.totals.work_units, (1 << 13) - 1);
             assert_eq!(r.output, sum_direct(13));
+        }
+    }
+
+    #[test]
+    fn slices_of_every_budget_stay_within_it_and_visit_every_node_once() {
+        // Budgets below, at and above a descent's length and the stack's size (where pops
+        // are counted down), with a split after each slice.
+        let depth = 9;
+        for budget in (1..=40).chain(70..=80).chain([200, 1000]) {
+            let incumbent = treesplit::task::SharedIncumbent::new();
+            let (mut sum, mut units) = (0u64, 0u64);
+            let mut pieces = vec![TreeSum::new(depth).unwrap()];
+            while let Some(mut piece) = pieces.pop() {
+                let mut ctx = Context::new(&mut sum, &incumbent, 0);
+                let done = piece.work(budget, &mut ctx);
+                assert!(done <= budget, "{done} units of a budget of {budget}");
+                assert!(done >= 1 || piece.is_empty());
+                units += done;
+                if let Some(given) = piece.split() {
+                    pieces.push(given);
+                }
+                if !piece.is_empty() {
+                    pieces.push(piece);
+                }
+            }
+            assert_eq!(units, (1 << depth) - 1, "budget {budget}");
+            assert_eq!(sum, sum_direct(depth), "budget {budget}");
         }
     }
 
