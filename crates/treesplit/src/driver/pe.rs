@@ -130,7 +130,7 @@ impl PeDriver {
             announced: incumbent.get().best(),
             incumbent,
             waiting_since: NONE,
-            // MAX_PES (2^20) fits.
+            // MAX_PES (2^22) fits.
             me: me as u32,
             bounds,
             bounds_pending: false,

@@ -208,7 +208,7 @@ impl SimConfig {
 }
 
 /// The largest latency, split, send or receive time, random delay and slow-link delay the
-/// simulator accepts (10^12 time units): with at most 2^20 PEs and 2·10^10 events, virtual time
+/// simulator accepts (10^12 time units): with at most 2^22 PEs and 2·10^10 events, virtual time
 /// stays far from 2^64.
 pub const MAX_TIME_PARAMETER: u64 = 1_000_000_000_000;
 
