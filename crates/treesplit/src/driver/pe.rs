@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::ended::Limit;
 use crate::error::RunError;
 use crate::piece::{Fresh, Piece};
+use crate::protocol::any::AnyProtocol;
 use crate::protocol::termination::Signal;
 use crate::protocol::{self, Clock, Message, PeId, Protocol, Step};
 use crate::stats::{Log2Histogram, SplitSizes};
@@ -32,7 +33,6 @@ pub(super) const NONE: u64 = u64::MAX;
 #[repr(C)]
 pub(crate) struct PeDriver {
     // First 64 bytes: a work slice and a wake-up.
-    proto: Box<dyn Protocol>,
     /// The incumbent this PE knows.
     incumbent: Known,
     /// The best value this PE has announced or learned (only better ones are sent).
@@ -62,6 +62,8 @@ pub(crate) struct PeDriver {
     clocked: bool,
     /// The best value this PE has sent or passed on.
     flooded: i64,
+    /// The balancer's state machine, inline (after the driver's own hot fields).
+    proto: AnyProtocol,
     // Touched rarely.
     /// Incumbent values to send, with their destinations.
     bounds_out: Vec<(u32, i64)>,
@@ -395,7 +397,7 @@ impl PeDriver {
     /// about to run).
     #[inline]
     pub(crate) fn protocol_address(&self) -> *const u8 {
-        &*self.proto as *const dyn Protocol as *const u8
+        &self.proto as *const AnyProtocol as *const u8
     }
 
     /// True while the PE holds work.

@@ -28,8 +28,8 @@ use std::collections::BinaryHeap;
 const WINDOW: usize = 1024;
 const MASK: u64 = WINDOW as u64 - 1;
 const WORDS: usize = WINDOW / 64;
-/// The fewest entries a spare bucket buffer keeps room for.
-const SPARE_MIN: usize = 32;
+/// The most entries a spare bucket buffer keeps room for.
+const SPARE_ROOM: usize = 256;
 
 /// An entry: the order in the high 64 bits, a sequence number within the bucket (equal
 /// orders keep their scheduling order) in the next 32, the caller's payload in the low 32.
@@ -66,8 +66,7 @@ pub(super) struct TimeQueue {
     seq: u64,
     /// Buffers of emptied buckets, for the next bucket to fill: only the buckets in use hold
     /// memory (a bucket may have held one entry per PE; kept by all 1024 buckets, that would
-    /// be gigabytes at 2^20 PEs). A buffer keeps room for about what its bucket last held
-    /// ([`TimeQueue::retire`]).
+    /// be gigabytes at 2^20 PEs), and a spare one only a little ([`TimeQueue::retire`]).
     spare: Vec<Vec<Entry>>,
 }
 
@@ -159,21 +158,19 @@ impl TimeQueue {
         }
     }
 
-    /// The bucket `i`, served to its end, gives its buffer back, with room for twice what it
-    /// held (at least [`SPARE_MIN`] entries): passed on from bucket to bucket, buffers would
-    /// otherwise all grow to the most any bucket ever held (the one time every PE starts at),
-    /// and the calendar would hold that many entries for every time in use.
+    /// The bucket `i`, served to its end, gives its buffer back, with room for at most
+    /// [`SPARE_ROOM`] entries: a crowded time's buffer passed on as it was would make every
+    /// bucket in use as large as the most crowded (with run-ahead, hundreds of sparse times
+    /// ahead each held room for a whole time's slice ends). A crowded bucket grows its
+    /// buffer again by doubling.
     #[inline]
     fn retire(&mut self, i: usize) {
         let bucket = &mut self.buckets[i];
         let mut entries = std::mem::take(&mut bucket.entries);
         *bucket = Bucket::default();
         if entries.capacity() > 0 {
-            let room = 2 * entries.len().max(SPARE_MIN);
             entries.clear();
-            if entries.capacity() > 2 * room {
-                entries.shrink_to(room);
-            }
+            entries.shrink_to(SPARE_ROOM);
             self.spare.push(entries);
         }
         self.occupied[i / 64] &= !(1 << (i % 64));
