@@ -42,6 +42,10 @@ pub(crate) struct PeDriver {
     idle: u64,
     /// The protocol's next deadline in ticks (`Protocol::poll_timeout`; `NONE`: none).
     deadline: u64,
+    /// The best value this PE has sent or passed on.
+    flooded: i64,
+    /// The protocol wants the clock at every turn and slice (`Clock::EveryTurn`).
+    clocked: bool,
     // Next 64 bytes: sending and answering.
     /// The request in flight since this tick (`NONE`: none), and the answered requests'
     /// round trips (sum, count).
@@ -58,10 +62,6 @@ pub(crate) struct PeDriver {
     bounds_pending: bool,
     /// The PE has seen termination detected (timeline: it waits as "terminating").
     terminating: bool,
-    /// The protocol wants the clock at every turn and slice (`Clock::EveryTurn`).
-    clocked: bool,
-    /// The best value this PE has sent or passed on.
-    flooded: i64,
     /// The balancer's state machine, inline (after the driver's own hot fields).
     proto: AnyProtocol,
     // Touched rarely.
