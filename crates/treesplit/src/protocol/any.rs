@@ -18,6 +18,8 @@ use crate::task::Incumbent;
 /// balancers' state is inline; the static balancers' and the DAG scheduler's, larger (up to
 /// 900 bytes) and touched by few events, stay boxed, so that they do not make every PE of a
 /// dynamic balancer's run as large.
+// Inline on purpose: the large variant is the point (module comment).
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum AnyProtocol {
     Polling(Polling),
     Share(Box<Share>),
