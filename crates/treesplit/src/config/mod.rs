@@ -161,7 +161,7 @@ pub const DEFAULT_DELTA_T: u64 = 4096;
 pub const MAX_H: u32 = 30;
 
 /// The largest P accepted (the simulator's scale; thread runs are limited by the OS).
-pub const MAX_PES: usize = 1 << 20;
+pub const MAX_PES: usize = 1 << 22;
 
 impl Config {
     /// Random polling on `pes` PEs with the default Δt, seed 1 and four-counter termination.

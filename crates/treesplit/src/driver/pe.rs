@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::ended::Limit;
 use crate::error::RunError;
 use crate::piece::{Fresh, Piece};
+use crate::protocol::any::AnyProtocol;
 use crate::protocol::termination::Signal;
 use crate::protocol::{self, Clock, Message, PeId, Protocol, Step};
 use crate::stats::{Log2Histogram, SplitSizes};
@@ -32,7 +33,6 @@ pub(super) const NONE: u64 = u64::MAX;
 #[repr(C)]
 pub(crate) struct PeDriver {
     // First 64 bytes: a work slice and a wake-up.
-    proto: Box<dyn Protocol>,
     /// The incumbent this PE knows.
     incumbent: Known,
     /// The best value this PE has announced or learned (only better ones are sent).
@@ -42,6 +42,10 @@ pub(crate) struct PeDriver {
     idle: u64,
     /// The protocol's next deadline in ticks (`Protocol::poll_timeout`; `NONE`: none).
     deadline: u64,
+    /// The best value this PE has sent or passed on.
+    flooded: i64,
+    /// The protocol wants the clock at every turn and slice (`Clock::EveryTurn`).
+    clocked: bool,
     // Next 64 bytes: sending and answering.
     /// The request in flight since this tick (`NONE`: none), and the answered requests'
     /// round trips (sum, count).
@@ -58,10 +62,8 @@ pub(crate) struct PeDriver {
     bounds_pending: bool,
     /// The PE has seen termination detected (timeline: it waits as "terminating").
     terminating: bool,
-    /// The protocol wants the clock at every turn and slice (`Clock::EveryTurn`).
-    clocked: bool,
-    /// The best value this PE has sent or passed on.
-    flooded: i64,
+    /// The balancer's state machine, inline (after the driver's own hot fields).
+    proto: AnyProtocol,
     // Touched rarely.
     /// Incumbent values to send, with their destinations.
     bounds_out: Vec<(u32, i64)>,
@@ -130,7 +132,7 @@ impl PeDriver {
             announced: incumbent.get().best(),
             incumbent,
             waiting_since: NONE,
-            // MAX_PES (2^20) fits.
+            // MAX_PES (2^22) fits.
             me: me as u32,
             bounds,
             bounds_pending: false,
@@ -395,7 +397,7 @@ impl PeDriver {
     /// about to run).
     #[inline]
     pub(crate) fn protocol_address(&self) -> *const u8 {
-        &*self.proto as *const dyn Protocol as *const u8
+        &self.proto as *const AnyProtocol as *const u8
     }
 
     /// True while the PE holds work.

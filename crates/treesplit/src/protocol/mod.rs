@@ -24,6 +24,7 @@
 //! - [`tree`]: the binary (and binomial) tree of PEs; [`hash`]: splitmix64 and the shared
 //!   pseudorandom values derived from the run's seed.
 
+pub(crate) mod any;
 pub(crate) mod assignment;
 pub(crate) mod dag;
 pub(crate) mod hash;
@@ -38,6 +39,7 @@ use crate::config::{Balancer, Config};
 use crate::piece::{Fresh, Piece, Yield};
 pub(crate) use crate::stats::PeCounters;
 use crate::task::Incumbent;
+use any::AnyProtocol;
 use pe::PeCore;
 use serde::{Deserialize, Serialize};
 
@@ -365,16 +367,22 @@ pub(crate) fn new_pe(
     round_ticks: u64,
     fresh: Fresh,
     root: Option<Piece>,
-) -> Box<dyn Protocol> {
+) -> AnyProtocol {
     if let Some(run) = &env.dag {
-        return Box::new(dag::DagPe::new(me, config, fresh, run.clone(), root));
+        return AnyProtocol::Dag(Box::new(dag::DagPe::new(
+            me,
+            config,
+            fresh,
+            run.clone(),
+            root,
+        )));
     }
     match config.balancer {
         Balancer::RandomPolling { .. }
         | Balancer::NeighbourPolling { .. }
         | Balancer::GlobalRoundRobin { .. }
         | Balancer::RandomShift { .. }
-        | Balancer::PollAndShuffle { .. } => Box::new(polling::Polling::new(
+        | Balancer::PollAndShuffle { .. } => AnyProtocol::Polling(polling::Polling::new(
             me,
             config,
             env,
@@ -385,14 +393,14 @@ pub(crate) fn new_pe(
         Balancer::RandomStatic { .. }
         | Balancer::Block { .. }
         | Balancer::RoundRobin { .. }
-        | Balancer::RandomAssignment { .. } => {
-            Box::new(assignment::share::Share::new(me, config, fresh, root))
-        }
-        Balancer::MasterWorker { .. } => Box::new(assignment::master_worker::MasterWorker::new(
-            me, config, fresh, root,
+        | Balancer::RandomAssignment { .. } => AnyProtocol::Share(Box::new(
+            assignment::share::Share::new(me, config, fresh, root),
         )),
-        Balancer::PrefixSum { .. } => Box::new(assignment::prefix_sum::PrefixSum::new(
-            me, config, fresh, root,
+        Balancer::MasterWorker { .. } => AnyProtocol::MasterWorker(Box::new(
+            assignment::master_worker::MasterWorker::new(me, config, fresh, root),
+        )),
+        Balancer::PrefixSum { .. } => AnyProtocol::PrefixSum(Box::new(
+            assignment::prefix_sum::PrefixSum::new(me, config, fresh, root),
         )),
     }
 }

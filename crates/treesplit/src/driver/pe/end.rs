@@ -4,7 +4,7 @@
 use super::PeDriver;
 use crate::ended::Limit;
 use crate::piece::{Piece, Yield};
-use crate::protocol::PeId;
+use crate::protocol::{PeId, Protocol};
 use crate::stats::PeStats;
 
 /// What one PE ends a run with.

@@ -169,9 +169,9 @@ impl Engine<'_> {
                 if matches!(envelope, Envelope::Protocol(Message::Request))
                     && !matches!(self.pes[to].sim.state, State::Done { .. })
                 {
-                    let queued = self.pes[to].sim.inbox.iter();
+                    let queued = self.world.queue.queued(&self.pes[to].sim.inbox);
                     let requests = queued
-                        .filter(|(_, e, _)| matches!(e, Envelope::Protocol(Message::Request)))
+                        .filter(|e| matches!(e, Envelope::Protocol(Message::Request)))
                         .count();
                     self.world.request_queue.add(requests as u64);
                     if let Some(probe) = &mut self.world.proof {
@@ -204,7 +204,9 @@ impl Engine<'_> {
             }
             State::Working => {
                 let sim = &mut self.pes[to].sim;
-                sim.inbox.push_back((from, envelope, bound));
+                self.world
+                    .queue
+                    .deliver(&mut sim.inbox, from, envelope, bound);
                 if sim.ahead > 0 {
                     // Seen at the first slice end at or after now, which may be one the
                     // run-ahead left out. (A slice end at this very time has not been
@@ -220,7 +222,10 @@ impl Engine<'_> {
                 Ok(())
             }
             State::Waiting { .. } => {
-                self.pes[to].sim.inbox.push_back((from, envelope, bound));
+                let sim = &mut self.pes[to].sim;
+                self.world
+                    .queue
+                    .deliver(&mut sim.inbox, from, envelope, bound);
                 self.resume(to, time)
             }
         }

@@ -1,5 +1,8 @@
 //! The simulator's event queue: events ordered by (time, PE, kind, sender), whatever the
-//! order they were scheduled in (`engine.rs` relies on it to leave out slice ends).
+//! order they were scheduled in (`engine.rs` relies on it to leave out slice ends), and the
+//! PEs' inboxes, kept in the same slab as the events: a message that reaches a busy PE stays
+//! in the slot it travelled in, linked into that PE's inbox ([`Inbox`]), so a PE holds no
+//! buffer of its own and a message is never moved between event and inbox.
 
 use super::queue::TimeQueue;
 use crate::driver::Envelope;
@@ -24,6 +27,9 @@ pub(super) enum Event {
 /// a slice end and its generation (31 bits, wrapping).
 pub(super) const SLICE_END: u32 = 1 << 31;
 
+/// No slot: the end of an inbox's list.
+const NIL: u32 = u32::MAX;
+
 /// An event's kinds in the order they take at one time and PE (bits 24.. of the order).
 const ARRIVE: u64 = 0;
 const SLICE: u64 = 1;
@@ -36,13 +42,41 @@ fn order(pe: PeId, kind: u64, from: PeId) -> u64 {
     (pe as u64) << 32 | kind << 24 | from as u64
 }
 
+/// A slot of the slab: an event waiting in the time queue, or a message waiting in an inbox
+/// (`next`: the inbox's following message), or nothing (on the free list).
+struct Slot {
+    event: Option<Event>,
+    next: u32,
+}
+
+/// A PE's queue of messages received and not yet handled, in arrival order: a list through
+/// the event slab (8 bytes in the PE's record).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Inbox {
+    head: u32,
+    tail: u32,
+}
+
+impl Inbox {
+    pub(super) const fn new() -> Self {
+        Inbox {
+            head: NIL,
+            tail: NIL,
+        }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.head == NIL
+    }
+}
+
 /// The event queue: the time queue orders (order, payload) pairs by time and order; the
 /// events that carry messages and tasks wait in a slab and never move. The most common event,
 /// the end of a work slice, carries nothing but its PE and generation and lives in the time
 /// queue alone.
 pub(super) struct EventQueue {
     times: TimeQueue,
-    slab: Vec<Option<Event>>,
+    slab: Vec<Slot>,
     free: Vec<u32>,
 }
 
@@ -55,8 +89,39 @@ impl EventQueue {
         }
     }
 
+    /// A free slot holding `event`.
+    fn store(&mut self, event: Event) -> u32 {
+        match self.free.pop() {
+            Some(slot) => {
+                self.slab[slot as usize] = Slot {
+                    event: Some(event),
+                    next: NIL,
+                };
+                slot
+            }
+            None => {
+                self.slab.push(Slot {
+                    event: Some(event),
+                    next: NIL,
+                });
+                assert!(self.slab.len() < SLICE_END as usize, "event slab overflow");
+                (self.slab.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Take the event out of `slot` and free it.
+    fn take(&mut self, slot: u32) -> Event {
+        let event = self.slab[slot as usize]
+            .event
+            .take()
+            .expect("a scheduled slot holds its event");
+        self.free.push(slot);
+        event
+    }
+
     pub(super) fn push(&mut self, time: u64, event: Event) {
-        // P ≤ 2^20 (config::MAX_PES): a PE fits in 24 bits.
+        // P ≤ 2^22 (config::MAX_PES): a PE fits in 24 bits.
         let order = match event {
             Event::SliceEnd { pe, gen } => {
                 self.times
@@ -66,17 +131,7 @@ impl EventQueue {
             Event::Wake { pe, .. } => order(pe, WAKE, 0),
             Event::Arrive { from, to, .. } => order(to, ARRIVE, from),
         };
-        let slot = match self.free.pop() {
-            Some(slot) => {
-                self.slab[slot as usize] = Some(event);
-                slot
-            }
-            None => {
-                self.slab.push(Some(event));
-                assert!(self.slab.len() < SLICE_END as usize, "event slab overflow");
-                (self.slab.len() - 1) as u32
-            }
-        };
+        let slot = self.store(event);
         self.times.push(time, order, slot);
     }
 
@@ -87,11 +142,65 @@ impl EventQueue {
             let (pe, gen) = ((order >> 32) as PeId, slot & !SLICE_END);
             return Some((time, Event::SliceEnd { pe, gen }));
         }
-        let event = self.slab[slot as usize]
-            .take()
-            .expect("a scheduled slot holds its event");
-        self.free.push(slot);
-        Some((time, event))
+        Some((time, self.take(slot)))
+    }
+
+    /// Append a message from `from` to `inbox`.
+    pub(super) fn deliver(
+        &mut self,
+        inbox: &mut Inbox,
+        from: PeId,
+        envelope: Envelope,
+        bound: i64,
+    ) {
+        let slot = self.store(Event::Arrive {
+            from,
+            to: 0,
+            envelope,
+            bound,
+        });
+        match inbox.tail {
+            NIL => inbox.head = slot,
+            tail => self.slab[tail as usize].next = slot,
+        }
+        inbox.tail = slot;
+    }
+
+    /// The first message of `inbox`, taken out of it: (sender, envelope, piggybacked bound).
+    pub(super) fn receive(&mut self, inbox: &mut Inbox) -> Option<(PeId, Envelope, i64)> {
+        let slot = inbox.head;
+        if slot == NIL {
+            return None;
+        }
+        inbox.head = self.slab[slot as usize].next;
+        if inbox.head == NIL {
+            inbox.tail = NIL;
+        }
+        match self.take(slot) {
+            Event::Arrive {
+                from,
+                envelope,
+                bound,
+                ..
+            } => Some((from, envelope, bound)),
+            _ => unreachable!("an inbox holds messages"),
+        }
+    }
+
+    /// The envelopes waiting in `inbox`, first to last.
+    pub(super) fn queued<'a>(&'a self, inbox: &Inbox) -> impl Iterator<Item = &'a Envelope> + 'a {
+        let mut slot = inbox.head;
+        std::iter::from_fn(move || {
+            if slot == NIL {
+                return None;
+            }
+            let entry = &self.slab[slot as usize];
+            slot = entry.next;
+            match &entry.event {
+                Some(Event::Arrive { envelope, .. }) => Some(envelope),
+                _ => unreachable!("an inbox holds messages"),
+            }
+        })
     }
 
     /// The PE of the event `ahead` events after the next one, if that event is due now, and

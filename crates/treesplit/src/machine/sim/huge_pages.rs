@@ -7,7 +7,8 @@
 //! (`MADV_COLLAPSE`, Linux 6.1), and so is what the heap grows by during the run (their
 //! queues and statistics), every 2^20 events. Only on the main thread, whose allocations the
 //! program break measures (glibc gives other threads heaps of their own). Hints only: where
-//! the kernel says no, nothing changes.
+//! the kernel says no, nothing changes. At the end of a run, the pages of the slots already
+//! taken out are given back ([`release`]).
 
 const PAGE: usize = 4096;
 /// Below this, not worth a system call.
@@ -71,4 +72,23 @@ pub(super) fn vec<X>(n: usize) -> Vec<X> {
         false,
     );
     v
+}
+
+/// Give back the whole pages strictly inside `start .. end`, a range of a live allocation
+/// whose contents nothing reads again (the slots already moved out of the slot array): they
+/// no longer count as resident. The allocation's first page is kept (the allocator's own
+/// record of the block may lie just before `start`).
+pub(super) fn release(start: usize, end: usize) {
+    let (from, to) = ((start / PAGE + 1) * PAGE, end / PAGE * PAGE);
+    if to < from + LEAST {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    // SAFETY: whole pages inside an allocation this process owns and still holds, whose
+    // contents are never read again: MADV_DONTNEED only makes them read as zeros if they
+    // were; neither the allocator's records (before `start`, or after `end`) nor anything
+    // alive lies in them.
+    unsafe {
+        libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_DONTNEED);
+    }
 }

@@ -208,9 +208,12 @@ impl SimConfig {
 }
 
 /// The largest latency, split, send or receive time, random delay and slow-link delay the
-/// simulator accepts (10^12 time units): with at most 2^20 PEs and 2·10^10 events, virtual time
+/// simulator accepts (10^12 time units): with at most 2^22 PEs and 2·10^10 events, virtual time
 /// stays far from 2^64.
 pub const MAX_TIME_PARAMETER: u64 = 1_000_000_000_000;
+
+/// PEs gathered between two releases of the memory of the slots taken out.
+const RELEASE_EVERY: usize = 1 << 14;
 
 /// The largest slowness factor accepted.
 pub const MAX_SLOWNESS: f64 = 1e6;
@@ -331,7 +334,10 @@ impl Backend for SimConfig {
             },
         };
         engine.run()?;
-        let Engine { pes, world, .. } = engine;
+        let Engine { pes, mut world, .. } = engine;
+        // The queue is empty now; its buffers go back before the PEs' statistics are
+        // gathered (the peak of a run with many PEs).
+        world.queue = EventQueue::new();
         let State::Done { at: end } = pes[0].sim.state else {
             unreachable!("every PE finished")
         };
@@ -339,14 +345,21 @@ impl Backend for SimConfig {
         // the result at PE 0 after that is reported apart (`SimReport::t_collect`).
         let t_par = world.detected.map_or(end, |d| d.min(end));
         let mut gather = Gather::new(p);
-        for (
-            i,
-            Slot {
+        // The slots' memory is given back as they are taken out, so that the statistics
+        // gathered do not come on top of all the PEs' state (with many PEs, the run's peak).
+        let first = pes.as_ptr() as usize;
+        let mut slots = pes.into_iter();
+        for i in 0..p {
+            if i % RELEASE_EVERY == 0 {
+                huge_pages::release(first, slots.as_slice().as_ptr() as usize);
+            }
+            let Some(Slot {
                 driver: mut pe,
                 sim: sim_pe,
-            },
-        ) in pes.into_iter().enumerate()
-        {
+            }) = slots.next()
+            else {
+                unreachable!("one slot per PE")
+            };
             let State::Done { at } = sim_pe.state else {
                 unreachable!("every PE finished")
             };

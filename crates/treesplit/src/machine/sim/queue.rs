@@ -28,6 +28,8 @@ use std::collections::BinaryHeap;
 const WINDOW: usize = 1024;
 const MASK: u64 = WINDOW as u64 - 1;
 const WORDS: usize = WINDOW / 64;
+/// The most entries a spare bucket buffer keeps room for.
+const SPARE_ROOM: usize = 256;
 
 /// An entry: the order in the high 64 bits, a sequence number within the bucket (equal
 /// orders keep their scheduling order) in the next 32, the caller's payload in the low 32.
@@ -64,7 +66,7 @@ pub(super) struct TimeQueue {
     seq: u64,
     /// Buffers of emptied buckets, for the next bucket to fill: only the buckets in use hold
     /// memory (a bucket may have held one entry per PE; kept by all 1024 buckets, that would
-    /// be gigabytes at 2^20 PEs).
+    /// be gigabytes at 2^20 PEs), and a spare one only a little ([`TimeQueue::retire`]).
     spare: Vec<Vec<Entry>>,
 }
 
@@ -156,7 +158,11 @@ impl TimeQueue {
         }
     }
 
-    /// The bucket `i`, served to its end, gives its buffer back.
+    /// The bucket `i`, served to its end, gives its buffer back, with room for at most
+    /// [`SPARE_ROOM`] entries: a crowded time's buffer passed on as it was would make every
+    /// bucket in use as large as the most crowded (with run-ahead, hundreds of sparse times
+    /// ahead each held room for a whole time's slice ends). A crowded bucket grows its
+    /// buffer again by doubling.
     #[inline]
     fn retire(&mut self, i: usize) {
         let bucket = &mut self.buckets[i];
@@ -164,6 +170,7 @@ impl TimeQueue {
         *bucket = Bucket::default();
         if entries.capacity() > 0 {
             entries.clear();
+            entries.shrink_to(SPARE_ROOM);
             self.spare.push(entries);
         }
         self.occupied[i / 64] &= !(1 << (i % 64));

@@ -5,7 +5,7 @@
 //! handling one costs T_recv, a split T_split, a slice of u units u time units times the PE's
 //! slowness).
 
-use super::events::{Event, EventQueue};
+use super::events::{Event, EventQueue, Inbox};
 use super::network::Network;
 use super::SimConfig;
 use crate::driver::{Envelope, Flow, Handled, Incoming, PeDriver, Slice, Transport};
@@ -14,7 +14,6 @@ use crate::protocol::termination::Signal;
 use crate::protocol::{Costs, Message, PeId};
 use crate::timeline::{Activity, ActivityLog};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::collections::VecDeque;
 
 /// The most slices a busy PE runs ahead at once (`engine.rs`): more saves events and
 /// runs of the driver, fewer saves work undone when a message comes first. Each PE adapts
@@ -49,7 +48,8 @@ pub(super) struct SimPe {
     pub(super) limit: u32,
     pub(super) chain_start: u64,
     pub(super) slice_time: u64,
-    pub(super) inbox: VecDeque<(PeId, Envelope, i64)>,
+    /// Messages received and not yet handled (a list through the event slab).
+    pub(super) inbox: Inbox,
     pub(super) slowness: f64,
     /// Waits begun so far (a wake-up event names the wait it ends).
     pub(super) epoch: u32,
@@ -73,7 +73,7 @@ impl SimPe {
             limit: MAX_AHEAD.min(4),
             chain_start: 0,
             slice_time: 0,
-            inbox: VecDeque::new(),
+            inbox: Inbox::new(),
             slowness,
             epoch: 0,
         }
@@ -240,7 +240,7 @@ impl Transport for Link<'_, '_> {
     }
 
     fn try_recv(&mut self) -> Result<Option<Incoming>, RunError> {
-        let Some((from, envelope, bound)) = self.pe().inbox.pop_front() else {
+        let Some((from, envelope, bound)) = self.world.queue.receive(&mut self.pe.inbox) else {
             return Ok(None);
         };
         if envelope.carries_work() {
