@@ -14,12 +14,40 @@
 //!   comes from [`Knap::optimum_by_dp`].
 //! - [`Find`]: a decision search that calls `ctx.stop()` when it finds its target.
 //! - [`with_polling`], [`with_round`]: set the options of a typed [`Balancer`] in place.
+//! - [`work_in_slices`]: a task worked by hand in slices of one budget, split after each, with
+//!   the budget contract checked.
 
 use serde::{Deserialize, Serialize};
 use std::sync::mpsc;
 use std::time::Duration;
 use treesplit::config::BalancerOptions;
 use treesplit::{Balancer, Context, IndexJob, IndexRange, Outcome, PollingOptions, Task};
+
+/// Work `root` and every piece split from it to the end by hand, in slices of `budget` units
+/// with a split after each slice, checking that no slice does more than its budget and that a
+/// slice of a non-empty piece does some work; returns the merged output and the units done.
+pub fn work_in_slices<T: Task>(root: T, budget: u64) -> (T::Output, u64) {
+    let incumbent = treesplit::task::SharedIncumbent::new();
+    let (mut out, mut units) = (T::Output::default(), 0);
+    let mut pieces = vec![root];
+    while let Some(mut piece) = pieces.pop() {
+        let mut ctx = Context::new(&mut out, &incumbent, 0).with_goal(T::GOAL);
+        let done = piece.work(budget, &mut ctx);
+        assert!(done <= budget, "{done} units in a slice of budget {budget}");
+        assert!(
+            done >= 1 || piece.is_empty(),
+            "a slice of budget {budget} did nothing"
+        );
+        units += done;
+        if let Some(given) = piece.split() {
+            pieces.push(given);
+        }
+        if !piece.is_empty() {
+            pieces.push(piece);
+        }
+    }
+    (out, units)
+}
 
 /// Run `f` on its own thread and fail the test if it takes longer than `limit`.
 pub fn within<R: Send + 'static>(limit: Duration, f: impl FnOnce() -> R + Send + 'static) -> R {

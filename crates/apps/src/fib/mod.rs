@@ -209,22 +209,8 @@ mod tests {
         // are counted down), with a split after each slice.
         let n = 16;
         for budget in (1..=40).chain(218..=226).chain([300, 1000]) {
-            let incumbent = treesplit::task::SharedIncumbent::new();
-            let (mut sum, mut units) = (0u64, 0u64);
-            let mut pieces = vec![Fib::new(n).unwrap()];
-            while let Some(mut piece) = pieces.pop() {
-                let mut ctx = Context::new(&mut sum, &incumbent, 0);
-                let done = piece.work(budget, &mut ctx);
-                assert!(done <= budget, "{done} calls of a budget of {budget}");
-                assert!(done >= 1 || piece.is_empty());
-                units += done;
-                if let Some(given) = piece.split() {
-                    pieces.push(given);
-                }
-                if !piece.is_empty() {
-                    pieces.push(piece);
-                }
-            }
+            let (sum, units) =
+                treesplit_testkit::support::work_in_slices(Fib::new(n).unwrap(), budget);
             assert_eq!(units, calls(n), "budget {budget}");
             assert_eq!(sum, fib_direct(n), "budget {budget}");
         }

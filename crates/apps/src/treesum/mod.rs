@@ -226,22 +226,8 @@ mod tests {
         // are counted down), with a split after each slice.
         let depth = 9;
         for budget in (1..=40).chain(70..=80).chain([200, 1000]) {
-            let incumbent = treesplit::task::SharedIncumbent::new();
-            let (mut sum, mut units) = (0u64, 0u64);
-            let mut pieces = vec![TreeSum::new(depth).unwrap()];
-            while let Some(mut piece) = pieces.pop() {
-                let mut ctx = Context::new(&mut sum, &incumbent, 0);
-                let done = piece.work(budget, &mut ctx);
-                assert!(done <= budget, "{done} units of a budget of {budget}");
-                assert!(done >= 1 || piece.is_empty());
-                units += done;
-                if let Some(given) = piece.split() {
-                    pieces.push(given);
-                }
-                if !piece.is_empty() {
-                    pieces.push(piece);
-                }
-            }
+            let (sum, units) =
+                treesplit_testkit::support::work_in_slices(TreeSum::new(depth).unwrap(), budget);
             assert_eq!(units, (1 << depth) - 1, "budget {budget}");
             assert_eq!(sum, sum_direct(depth), "budget {budget}");
         }
