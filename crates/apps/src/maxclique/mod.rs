@@ -28,7 +28,7 @@ pub mod skeleton;
 
 pub use app::{CliqueSource, MaxCliqueSpec};
 pub use graph::Graph;
-pub use skeleton::CliqueSearch;
+pub use skeleton::{search, CliqueSearch};
 
 use graph::{has, insert, remove, Bits};
 use serde::{Deserialize, Serialize};
@@ -71,11 +71,6 @@ impl fmt::Display for Clique {
         }
         Ok(())
     }
-}
-
-/// The search for a maximum clique of `graph` that the application runs: the skeleton's.
-pub fn search(graph: Shared<Graph>) -> CliqueSearch {
-    skeleton::clique_search(graph.arc().clone())
 }
 
 /// Colour the candidates `p` greedily (BBMC): `order` lists them by colour class, ascending

@@ -14,6 +14,7 @@ use super::{colour_sort, Clique};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use treesplit::search::{Optimisation, Optimise, Solution, Space, Witness};
+use treesplit::task::shared::Shared;
 
 /// The space: the graph (shared by every piece, sent once).
 #[derive(Debug, Serialize, Deserialize)]
@@ -110,9 +111,11 @@ impl Optimise for CliqueSpace {
 /// reporting its best node as a [`Clique`].
 pub type CliqueSearch = Optimisation<CliqueSpace, Clique>;
 
-/// The whole search of `graph`.
-pub(super) fn clique_search(graph: Arc<Graph>) -> CliqueSearch {
-    Optimisation::reporting(CliqueSpace { graph })
+/// The search for a maximum clique of `graph` that the application runs.
+pub fn search(graph: Shared<Graph>) -> CliqueSearch {
+    Optimisation::reporting(CliqueSpace {
+        graph: graph.arc().clone(),
+    })
 }
 
 /// A clique that improved the incumbent, as the application reports it (vertices ascending).

@@ -178,9 +178,7 @@ macro_rules! search_task {
             pub fn space(&self) -> &S {
                 self.0.space()
             }
-        }
 
-        impl<S: $bound $(, $r: $rbound<S>)?> $name<S $(, $r)?> {
             fn split_walk(&mut self) -> Option<Self> {
                 self.0.split().map(|w| $name(w, PhantomData))
             }

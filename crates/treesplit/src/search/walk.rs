@@ -160,11 +160,6 @@ impl<S: Space> PathTo<'_, S> {
 /// has a node to visit and `is_empty` is exact.
 pub(super) struct Walk<S: Space> {
     space: Shared<Instance<S>>,
-    /// Whether this is the root piece: untouched, it sends the instance whole; once worked
-    /// or split, by digest like every other piece (every process holds the instance by then,
-    /// having built the root, and a checkpoint then names the instance it was cut from, so
-    /// that resuming it against another instance fails).
-    root: bool,
     /// Whether the space gives estimates.
     estimates: bool,
     /// The path from the root to the first frame's node.
@@ -180,7 +175,6 @@ impl<S: Space> Clone for Walk<S> {
     fn clone(&self) -> Self {
         Walk {
             space: self.space.clone(),
-            root: self.root,
             estimates: self.estimates,
             base: self.base.clone(),
             stack: self.stack.clone(),
@@ -197,13 +191,21 @@ impl<S: Space> Walk<S> {
         let estimate = space.estimate(&root);
         Walk {
             space: Shared::from_arc(Arc::new(Instance(space))),
-            root: true,
             estimates: estimate.is_some(),
             base: Vec::new(),
             stack: vec![Frame::new(root, 0, estimate.unwrap_or(0))],
             written: Vec::new(),
             low: 0,
         }
+    }
+
+    /// True for the root piece before any work or split: it alone sends the instance whole.
+    /// Once worked or split it names it by digest like every other piece (every process
+    /// holds the instance by then, having built the root), so that a checkpoint names the
+    /// instance it was cut from and resuming it against another instance fails. A piece
+    /// given away always has two frames, so no other piece looks like this.
+    fn is_untouched_root(&self) -> bool {
+        self.base.is_empty() && self.stack.len() == 1 && self.stack[0].is_fresh()
     }
 
     /// The space searched.
@@ -445,7 +447,6 @@ impl<S: Space> Walk<S> {
         base.extend(self.stack[1..=i].iter().map(|f| f.index));
         Walk {
             space: self.space.clone(),
-            root: false,
             estimates: self.estimates,
             base,
             stack: vec![parent, next],
@@ -480,8 +481,7 @@ pub(super) struct Wire<S: Space> {
 impl<S: Space> From<&Walk<S>> for Wire<S> {
     fn from(w: &Walk<S>) -> Self {
         Wire {
-            instance: if w.root && w.base.is_empty() && w.stack.len() == 1 && w.stack[0].is_fresh()
-            {
+            instance: if w.is_untouched_root() {
                 w.space.whole()
             } else {
                 w.space.by_digest()
@@ -508,7 +508,6 @@ impl<S: Space> From<&Walk<S>> for Wire<S> {
 impl<S: Space> TryFrom<Wire<S>> for Walk<S> {
     type Error = String;
     fn try_from(w: Wire<S>) -> Result<Self, String> {
-        let root = matches!(w.instance, Sent::Whole(_));
         let space = w
             .instance
             .receive()
@@ -551,7 +550,6 @@ impl<S: Space> TryFrom<Wire<S>> for Walk<S> {
         }
         Ok(Walk {
             space,
-            root,
             estimates: w.estimates,
             base: w.base,
             stack,
