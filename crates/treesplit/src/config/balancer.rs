@@ -64,7 +64,7 @@ impl DagScheduler {
 named! {
     /// How the end of the computation is detected.
     pub enum TerminationKind("termination protocol") {
-        /// Four-counter waves over the binary tree of PEs (paper 000 §2).
+        /// Four-counter waves over the binomial tree of PEs (paper 000 §2).
         FourCounter = "four-counter",
         /// Responses along the tree of pieces (paper 001 §14.5.3).
         ResponseTree = "response-tree",

@@ -30,20 +30,19 @@ pub(crate) fn binomial_parent(i: PeId) -> PeId {
     i - (i & i.wrapping_neg())
 }
 
-/// The binomial-tree children of PE `i` among `p`, in increasing order: i + 2^k for
-/// 2^k < lowbit(i) (all k for PE 0). PE i's subtree is the contiguous range i..i+lowbit(i).
-pub(crate) fn binomial_children(i: PeId, p: usize) -> Vec<PeId> {
+/// The binomial-tree children of PE `i` among `p`, in increasing order (smallest subtree
+/// first; `.rev()` gives the largest first, the order a broadcast sends in): i + 2^k for
+/// 2^k < lowbit(i) (all k for PE 0). PE i's subtree is the contiguous range i..i+lowbit(i),
+/// and each edge joins PEs whose numbers differ in one bit: one link of a hypercube.
+pub(crate) fn binomial_children(i: PeId, p: usize) -> impl DoubleEndedIterator<Item = PeId> {
     let limit = if i == 0 {
         p.next_power_of_two()
     } else {
         i & i.wrapping_neg()
     };
-    (0..usize::BITS)
-        .map(|k| 1usize << k)
-        .take_while(|&d| d < limit)
-        .map(|d| i + d)
-        .filter(|&c| c < p)
-        .collect()
+    (0..limit.trailing_zeros())
+        .map(move |k| i + (1usize << k))
+        .filter(move |&c| c < p)
 }
 
 #[cfg(test)]
@@ -77,6 +76,26 @@ mod tests {
                 }
             }
             assert!((1..p).all(|i| parent[i].is_some()), "P={p}");
+        }
+    }
+
+    #[test]
+    fn binomial_edges_are_hypercube_links_and_the_depth_is_at_most_ceil_log2_p() {
+        for p in [2, 3, 5, 8, 13, 64, 100, 1024] {
+            let mut depth = vec![0u32; p];
+            for i in 0..p {
+                let children: Vec<PeId> = binomial_children(i, p).collect();
+                // Increasing order: the largest subtree last, so `.rev()` sends to it first.
+                assert!(children.windows(2).all(|w| w[0] < w[1]));
+                for c in children {
+                    assert_eq!((c ^ i).count_ones(), 1, "P={p}: edge {i}–{c}");
+                    depth[c] = depth[i] + 1;
+                }
+            }
+            // PE i's depth is its number of set bits.
+            assert!((0..p).all(|i| depth[i] == i.count_ones()), "P={p}");
+            let ceil_log2 = p.next_power_of_two().trailing_zeros();
+            assert!(depth.iter().all(|&d| d <= ceil_log2), "P={p}");
         }
     }
 }

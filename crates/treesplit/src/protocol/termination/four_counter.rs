@@ -1,8 +1,8 @@
 //! Four-counter (double counting) termination detection and the final result reduction.
 //!
 //! Paper 000 §2 and paper 001 §14.5.3: every PE counts the work messages it has sent and
-//! received. PE 0 repeatedly runs an asynchronous reduction of these two counts over a
-//! binary tree of PEs (children of PE i: 2i+1, 2i+2). A wave starts with `WaveStart` sent
+//! received. PE 0 repeatedly runs an asynchronous reduction of these two counts over the
+//! binomial tree of PEs (PE i's parent: i without its lowest set bit). A wave starts with `WaveStart` sent
 //! down the tree; a PE adds its counts to those of its children and sends `WaveUp` to its
 //! parent once it has the children's reports *and is idle*. When two consecutive waves give
 //! the same sums and sent = received, no work is left anywhere, not even in transit:
@@ -16,6 +16,12 @@
 //! PE 0 then sends `Finish` down the tree, and results flow back up as `Result` messages,
 //! merged at each PE, so PE 0 ends with the result of the whole run. Detection costs
 //! O(T_rout · log P) after the last PE becomes idle.
+//!
+//! Why the binomial tree: its depth is ⌈log₂ P⌉ like the binary tree's, but every edge joins
+//! two PEs whose numbers differ in one bit, so on a hypercube each wave message crosses one
+//! link, where an edge i → 2i+1 of the binary tree crosses up to log₂ P. It is also the
+//! one-port model's fastest broadcast and reduction tree (a PE sends to its largest subtree
+//! first), which matters under paper 000's blocking messages, where each send costs T_send.
 //!
 //! This is a component of its own: balancers feed it their counts and idleness and forward
 //! its signals; they hold no termination logic themselves.
@@ -79,12 +85,15 @@ impl FourCounter {
         fc
     }
 
+    /// The children in the binomial tree, largest subtree first (the order a broadcast sends
+    /// in, so that the deepest subtree starts first).
     fn children(&self) -> impl Iterator<Item = PeId> {
-        tree::children(self.me, self.p)
+        tree::binomial_children(self.me, self.p).rev()
     }
 
     fn parent(&self) -> PeId {
-        tree::parent(self.me).expect("only PEs other than 0 report to a parent")
+        assert!(self.me > 0, "only PEs other than 0 report to a parent");
+        tree::binomial_parent(self.me)
     }
 
     fn start_wave(&mut self, wave: u64) {

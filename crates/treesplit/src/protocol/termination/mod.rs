@@ -3,7 +3,7 @@
 //! termination logic themselves. Two protocols (`Config::termination`):
 //!
 //! - [`four_counter`]: double counting of work messages over reduction waves (paper 000 §2,
-//!   paper 001 §14.5.3), then a result reduction over the binary tree of PEs;
+//!   paper 001 §14.5.3), then a result reduction, both over the binomial tree of PEs;
 //! - [`response_tree`]: every received piece reports back to the PE it came from once it and
 //!   everything split off from it are done, carrying the results (paper 001 §14.5.3); PE 0
 //!   then broadcasts the end.
@@ -36,7 +36,7 @@ pub(crate) enum Signal {
         /// Work messages received in the subtree.
         received: u64,
     },
-    /// Global termination is known; forwarded down the binary tree of PEs.
+    /// Global termination is known; forwarded down the termination protocol's tree of PEs.
     Finish,
     /// Four-counter: a subtree's merged result, sent to the parent after `Finish`.
     Result {
