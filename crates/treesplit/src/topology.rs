@@ -142,6 +142,29 @@ impl Topology {
         }
     }
 
+    /// A shortest-path tree of the hypercubic network holding `p` PEs, rooted at PE 0, as
+    /// the parent of each PE: the first PE on its breadth-first path back to PE 0 (routers,
+    /// nodes ≥ p, are passed through). Every PE's path to PE 0 in the tree is a shortest path
+    /// of the network.
+    pub(crate) fn shortest_path_parents(self, p: usize) -> Vec<usize> {
+        let k = self.order(p);
+        let n = self.nodes_of_order(k);
+        let mut up = vec![usize::MAX; n];
+        let mut queue = std::collections::VecDeque::from([0usize]);
+        up[0] = 0;
+        while let Some(x) = queue.pop_front() {
+            for y in self.graph_neighbours(x, k) {
+                if up[y] == usize::MAX {
+                    // A PE hangs below the nearest PE on the path; a router passes it on.
+                    up[y] = if x < p { x } else { up[x] };
+                    queue.push_back(y);
+                }
+            }
+        }
+        up.truncate(p);
+        up
+    }
+
     /// The nodes of the hypercubic network holding `p` PEs (≥ p).
     pub fn nodes(self, p: usize) -> usize {
         self.nodes_of_order(self.order(p))

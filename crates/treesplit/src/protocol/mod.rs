@@ -372,6 +372,7 @@ pub(crate) fn new_pe(
         return AnyProtocol::Dag(Box::new(dag::DagPe::new(
             me,
             config,
+            env,
             fresh,
             run.clone(),
             root,
@@ -394,13 +395,13 @@ pub(crate) fn new_pe(
         | Balancer::Block { .. }
         | Balancer::RoundRobin { .. }
         | Balancer::RandomAssignment { .. } => AnyProtocol::Share(Box::new(
-            assignment::share::Share::new(me, config, fresh, root),
+            assignment::share::Share::new(me, config, env, fresh, root),
         )),
         Balancer::MasterWorker { .. } => AnyProtocol::MasterWorker(Box::new(
-            assignment::master_worker::MasterWorker::new(me, config, fresh, root),
+            assignment::master_worker::MasterWorker::new(me, config, env, fresh, root),
         )),
         Balancer::PrefixSum { .. } => AnyProtocol::PrefixSum(Box::new(
-            assignment::prefix_sum::PrefixSum::new(me, config, fresh, root),
+            assignment::prefix_sum::PrefixSum::new(me, config, env, fresh, root),
         )),
     }
 }

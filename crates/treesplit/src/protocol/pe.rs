@@ -23,7 +23,7 @@
 //! everywhere.
 
 use super::termination::{Local, Signal, Termination};
-use super::{tree, Costs, Message, PeCounters, PeId, Step};
+use super::{tree, Costs, Env, Message, PeCounters, PeId, Step};
 use crate::config::Config;
 use crate::piece::{Bench, Fresh, Piece, PlainRun, Yield};
 use crate::task::Incumbent;
@@ -111,9 +111,15 @@ impl PeCore {
     /// The record of the root piece on the PE that starts with it.
     pub(crate) const ROOT_RECORD: u64 = Termination::ROOT_RECORD;
 
-    /// PE `me` of the configured run; `holds_root` on the PE that starts with work; `fresh`
-    /// makes the run's result accumulators.
-    pub(crate) fn new(me: PeId, config: &Config, fresh: Fresh, holds_root: bool) -> Self {
+    /// PE `me` of the configured run on `env`'s network; `holds_root` on the PE that starts
+    /// with work; `fresh` makes the run's result accumulators.
+    pub(crate) fn new(
+        me: PeId,
+        config: &Config,
+        env: &Env,
+        fresh: Fresh,
+        holds_root: bool,
+    ) -> Self {
         PeCore {
             me,
             p: config.pes,
@@ -127,7 +133,14 @@ impl PeCore {
             counters: PeCounters::default(),
             costs: Costs::default(),
             output: fresh.make(),
-            termination: Termination::new(config.termination, me, config.pes, holds_root, fresh),
+            termination: Termination::new(
+                config.termination,
+                me,
+                config.pes,
+                env.network,
+                holds_root,
+                fresh,
+            ),
             stopped: false,
             keep_remaining: config.keep_remaining,
             kept: Vec::new(),

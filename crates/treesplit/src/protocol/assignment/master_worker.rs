@@ -46,8 +46,14 @@ pub(crate) struct MasterWorker {
 impl MasterWorker {
     /// PE `me` of the configured run; PE 0 (the master) passes the root. The master cuts the
     /// jobs from the root as it hands them out (T_split each, charged to the master).
-    pub(crate) fn new(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> Self {
-        let mut core = Core::new(me, config, fresh, root, false);
+    pub(crate) fn new(
+        me: PeId,
+        config: &Config,
+        env: &crate::protocol::Env,
+        fresh: Fresh,
+        root: Option<Piece>,
+    ) -> Self {
+        let mut core = Core::new(me, config, env, fresh, root, false);
         let role = if me == 0 {
             let remaining = match &core.root {
                 Some(root) => root.estimate().unwrap_or(core.m),

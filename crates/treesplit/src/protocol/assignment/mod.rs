@@ -77,13 +77,14 @@ impl Core {
     pub(crate) fn new(
         me: PeId,
         config: &Config,
+        env: &crate::protocol::Env,
         fresh: Fresh,
         root: Option<Piece>,
         broadcast: bool,
     ) -> Self {
         let root = root.filter(|r| !r.is_empty());
         let mut core = Core {
-            pe: PeCore::new(me, config, fresh, root.is_some()),
+            pe: PeCore::new(me, config, env, fresh, root.is_some()),
             m: config.jobs().expect("a validated static configuration"),
             root: None,
             root_record: PeCore::ROOT_RECORD,

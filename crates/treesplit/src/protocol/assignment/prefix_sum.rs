@@ -62,10 +62,16 @@ pub(crate) struct PrefixSum {
 
 impl PrefixSum {
     /// PE `me` of the configured run; PE 0 passes the root.
-    pub(crate) fn new(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> Self {
+    pub(crate) fn new(
+        me: PeId,
+        config: &Config,
+        env: &crate::protocol::Env,
+        fresh: Fresh,
+        root: Option<Piece>,
+    ) -> Self {
         let children = tree::binomial_children(me, config.pes).collect::<Vec<_>>();
         PrefixSum {
-            core: Core::new(me, config, fresh, root, true),
+            core: Core::new(me, config, env, fresh, root, true),
             splittable: !matches!(
                 config.balancer,
                 Balancer::PrefixSum {

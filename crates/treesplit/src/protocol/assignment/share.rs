@@ -111,8 +111,14 @@ pub(crate) fn random_share(
 
 impl Share {
     /// PE `me` of the configured run; PE 0 passes the root.
-    pub(crate) fn new(me: PeId, config: &Config, fresh: Fresh, root: Option<Piece>) -> Self {
-        let core = Core::new(me, config, fresh, root, true);
+    pub(crate) fn new(
+        me: PeId,
+        config: &Config,
+        env: &crate::protocol::Env,
+        fresh: Fresh,
+        root: Option<Piece>,
+    ) -> Self {
+        let core = Core::new(me, config, env, fresh, root, true);
         let rule = match config.balancer {
             Balancer::Block { .. } => Rule::Block,
             Balancer::RoundRobin { .. } => Rule::RoundRobin,

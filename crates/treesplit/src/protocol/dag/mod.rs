@@ -107,13 +107,14 @@ impl DagPe {
     pub(crate) fn new(
         me: PeId,
         config: &Config,
+        env: &crate::protocol::Env,
         fresh: Fresh,
         run: super::DagRun,
         root: Option<Piece>,
     ) -> Self {
         let scheduler = run.scheduler;
         let mut pe = DagPe {
-            core: PeCore::new(me, config, fresh, root.is_some()),
+            core: PeCore::new(me, config, env, fresh, root.is_some()),
             scheduler,
             me,
             p: config.pes,

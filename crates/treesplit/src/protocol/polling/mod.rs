@@ -126,7 +126,7 @@ impl Polling {
             _ => 0,
         };
         let mut pe = Polling {
-            pe: PeCore::new(me, config, fresh, root.is_some()),
+            pe: PeCore::new(me, config, env, fresh, root.is_some()),
             pieces: Vec::new(),
             rule,
             rng: pe_rng(config.seed, me),

@@ -2,10 +2,12 @@
 //!
 //! Paper 000 §2 and paper 001 §14.5.3: every PE counts the work messages it has sent and
 //! received. PE 0 repeatedly runs an asynchronous reduction of these two counts over the
-//! binomial tree of PEs (PE i's parent: i without its lowest set bit). A wave starts with `WaveStart` sent
-//! down the tree; a PE adds its counts to those of its children and sends `WaveUp` to its
-//! parent once it has the children's reports *and is idle*. When two consecutive waves give
-//! the same sums and sent = received, no work is left anywhere, not even in transit:
+//! network's reduction tree of PEs (`tree::ReductionTree`: the binomial tree, PE i's parent i
+//! without its lowest set bit, or on the hypercubic networks a shortest-path tree). A wave
+//! starts with `WaveStart` sent down the tree; a PE adds its counts to those of its children
+//! and sends `WaveUp` to its parent once it has the children's reports *and is idle*. When two
+//! consecutive waves give the same sums and sent = received, no work is left anywhere, not even
+//! in transit:
 //!
 //! Wave k+1 starts only after wave k completed at PE 0, so every PE's wave-k report precedes
 //! every wave-(k+1) report. Counters only grow, so equal sums mean that no PE sent or
@@ -17,18 +19,20 @@
 //! merged at each PE, so PE 0 ends with the result of the whole run. Detection costs
 //! O(T_rout · log P) after the last PE becomes idle.
 //!
-//! Why the binomial tree: its depth is ⌈log₂ P⌉ like the binary tree's, but every edge joins
-//! two PEs whose numbers differ in one bit, so on a hypercube each wave message crosses one
-//! link, where an edge i → 2i+1 of the binary tree crosses up to log₂ P. It is also the
-//! one-port model's fastest broadcast and reduction tree (a PE sends to its largest subtree
-//! first), which matters under paper 000's blocking messages, where each send costs T_send.
+//! Why not the binary tree of PE numbers: the binomial tree's depth is ⌈log₂ P⌉ like the binary
+//! tree's, but every edge joins two PEs whose numbers differ in one bit, so on a hypercube each
+//! wave message crosses one link, where an edge i → 2i+1 of the binary tree crosses up to log₂
+//! P. It is also the one-port model's fastest broadcast and reduction tree (a PE sends to its
+//! largest subtree first), which matters under paper 000's blocking messages, where each send
+//! costs T_send.
 //!
 //! This is a component of its own: balancers feed it their counts and idleness and forward
 //! its signals; they hold no termination logic themselves.
 
 use super::{Local, Signal};
 use crate::piece::{Fresh, Yield};
-use crate::protocol::{tree, PeId};
+use crate::protocol::tree::ReductionTree;
+use crate::protocol::PeId;
 use std::collections::VecDeque;
 
 #[derive(Debug)]
@@ -47,6 +51,8 @@ pub(crate) struct FourCounter {
     fresh: Fresh,
     me: PeId,
     p: usize,
+    tree: ReductionTree,
+    n_children: usize,
     wave: u64,
     started: bool,
     contributed: bool,
@@ -60,14 +66,17 @@ pub(crate) struct FourCounter {
 }
 
 impl FourCounter {
-    /// The state of PE `me` of `p`, whose results `fresh` makes. PE 0 starts the first wave
-    /// at once.
-    pub(crate) fn new(me: PeId, p: usize, fresh: Fresh) -> Self {
+    /// The state of PE `me` of `p`, whose results `fresh` makes, with waves over `tree`.
+    /// PE 0 starts the first wave at once.
+    pub(crate) fn new(me: PeId, p: usize, tree: ReductionTree, fresh: Fresh) -> Self {
         assert!(me < p, "PE {me} out of range for P = {p}");
+        let n_children = tree.children(me, p).len();
         let mut fc = FourCounter {
             fresh,
             me,
             p,
+            tree,
+            n_children,
             wave: 0,
             started: false,
             contributed: false,
@@ -85,15 +94,15 @@ impl FourCounter {
         fc
     }
 
-    /// The children in the binomial tree, largest subtree first (the order a broadcast sends
-    /// in, so that the deepest subtree starts first).
-    fn children(&self) -> impl Iterator<Item = PeId> {
-        tree::binomial_children(self.me, self.p).rev()
+    /// The children in the tree, the deepest subtree first (the order a broadcast sends in).
+    fn children(&self) -> Vec<PeId> {
+        self.tree.children(self.me, self.p)
     }
 
     fn parent(&self) -> PeId {
-        assert!(self.me > 0, "only PEs other than 0 report to a parent");
-        tree::binomial_parent(self.me)
+        self.tree
+            .parent(self.me)
+            .expect("only PEs other than 0 report to a parent")
     }
 
     fn start_wave(&mut self, wave: u64) {
@@ -102,7 +111,7 @@ impl FourCounter {
         self.contributed = false;
         self.reports = 0;
         self.acc = (0, 0);
-        let children: Vec<PeId> = self.children().collect();
+        let children = self.children();
         for c in children {
             self.out.push_back((c, Signal::WaveStart { wave }));
         }
@@ -110,7 +119,7 @@ impl FourCounter {
 
     /// Termination is known: pass `Finish` down the tree and start collecting results.
     fn begin_finish(&mut self) {
-        let children: Vec<PeId> = self.children().collect();
+        let children = self.children();
         for c in children {
             self.out.push_back((c, Signal::Finish));
         }
@@ -171,7 +180,7 @@ impl FourCounter {
 
     /// Make what progress is possible given the local state (call whenever the PE is idle).
     pub(crate) fn advance(&mut self, local: Local, output: &mut Yield) {
-        let n_children = self.children().count();
+        let n_children = self.n_children;
         loop {
             match &mut self.phase {
                 Phase::Done => return,
@@ -278,7 +287,7 @@ mod tests {
         fn new(p: usize) -> Self {
             let mut net = Net {
                 pes: (0..p)
-                    .map(|i| FourCounter::new(i, p, Fresh::of::<u64>()))
+                    .map(|i| FourCounter::new(i, p, ReductionTree::Binomial, Fresh::of::<u64>()))
                     .collect(),
                 outputs: (0..p as u64).map(|i| Yield::new(i + 1)).collect(),
                 busy: vec![false; p],

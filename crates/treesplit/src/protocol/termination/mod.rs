@@ -16,7 +16,9 @@ pub(crate) use response_tree::ResponseTree;
 
 use crate::config::TerminationKind;
 use crate::piece::{Fresh, Yield};
+use crate::protocol::tree::ReductionTree;
 use crate::protocol::PeId;
+use crate::topology::Topology;
 use serde::{Deserialize, Serialize};
 
 /// Messages of termination detection and result collection (both protocols).
@@ -74,19 +76,23 @@ pub(crate) enum Termination {
 }
 
 impl Termination {
-    /// The protocol state of PE `me` of `p`; `holds_root` on the PE that starts with work;
-    /// `fresh` makes the run's result accumulators.
+    /// The protocol state of PE `me` of `p` on `network` (None: threads, MPI); `holds_root`
+    /// on the PE that starts with work; `fresh` makes the run's result accumulators.
     pub(crate) fn new(
         kind: TerminationKind,
         me: PeId,
         p: usize,
+        network: Option<Topology>,
         holds_root: bool,
         fresh: Fresh,
     ) -> Self {
         match kind {
-            TerminationKind::FourCounter => {
-                Termination::FourCounter(FourCounter::new(me, p, fresh))
-            }
+            TerminationKind::FourCounter => Termination::FourCounter(FourCounter::new(
+                me,
+                p,
+                ReductionTree::of(network, p),
+                fresh,
+            )),
             TerminationKind::ResponseTree => {
                 Termination::ResponseTree(ResponseTree::new(me, p, holds_root, fresh))
             }
