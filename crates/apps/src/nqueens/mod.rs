@@ -273,7 +273,11 @@ mod tests {
                         pieces.push((ours, theirs));
                     }
                 }
-                assert_eq!(found, NQUEENS_SOLUTIONS[n as usize - 1], "n {n}, budget {budget}");
+                assert_eq!(
+                    found,
+                    NQUEENS_SOLUTIONS[n as usize - 1],
+                    "n {n}, budget {budget}"
+                );
                 let (_, all) = count_sequential(n).unwrap();
                 assert_eq!(units, all, "n {n}, budget {budget}");
             }
