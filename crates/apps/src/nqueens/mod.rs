@@ -1,8 +1,9 @@
 //! N-Queens: count the ways to place n non-attacking queens on an n×n board.
 //!
 //! Bitmask backtracking with an explicit depth-first stack. One work unit is one queen
-//! placed (one node of the search tree), the budget counted down once per queen. A split hands over half of the untried positions
-//! of the *shallowest* row that has any (paper 001 §14.5.4), so h ≤ n·⌈log n⌉.
+//! placed (one node of the search tree), the budget counted down once per queen. A split
+//! hands over half of the untried positions of the *shallowest* row that has any (paper 001
+//! §14.5.4), so h ≤ n·⌈log n⌉.
 
 use serde::{Deserialize, Serialize};
 use treesplit::{Context, Task};
