@@ -1,8 +1,9 @@
 //! N-Queens: count the ways to place n non-attacking queens on an n×n board.
 //!
 //! Bitmask backtracking with an explicit depth-first stack. One work unit is one queen
-//! placed (one node of the search tree). A split hands over half of the untried positions
-//! of the *shallowest* row that has any (paper 001 §14.5.4), so h ≤ n·⌈log n⌉.
+//! placed (one node of the search tree), the budget counted down once per queen. A split
+//! hands over half of the untried positions of the *shallowest* row that has any (paper 001
+//! §14.5.4), so h ≤ n·⌈log n⌉.
 
 use serde::{Deserialize, Serialize};
 use treesplit::{Context, Task};
@@ -11,7 +12,7 @@ use treesplit::{Context, Task};
 pub const MAX_N: u32 = 20;
 
 /// One row of the search: the attacked columns/diagonals and the positions not yet tried.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 struct Frame {
     cols: u32,
     left: u32,
@@ -74,55 +75,71 @@ impl Task for NQueens {
 
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, u64>) -> u64 {
         let full = self.full;
-        let mut units = 0;
-        let mut found = 0;
-        // The current row lives in registers; the rows above it on the stack.
         let stack = &mut self.stack;
         let mut len = self.len;
         if len == 0 {
             return 0;
         }
+        // The current row lives in registers as four words; the rows above it on the stack.
         len -= 1;
-        let mut cur = stack[len];
+        let Frame {
+            mut cols,
+            left: mut ld,
+            right: mut rd,
+            mut untried,
+        } = stack[len];
+        // The budget is counted down, one decrement per queen. A solution is a queen whose
+        // row leaves no position below it with every column taken, so it is counted on the
+        // path of the queens with no position below (no test on the path that goes down).
+        let mut left = budget;
+        let mut found = 0;
         loop {
-            if cur.untried == 0 {
+            if untried == 0 {
                 if len == 0 {
                     break;
                 }
                 len -= 1;
-                cur = stack[len];
-                continue;
-            }
-            if units >= budget {
-                stack[len] = cur;
-                len += 1;
-                break;
-            }
-            let bit = cur.untried & cur.untried.wrapping_neg();
-            cur.untried ^= bit;
-            units += 1;
-            let cols = cur.cols | bit;
-            if cols == full {
-                found += 1;
-                continue;
-            }
-            let left = (cur.left | bit) << 1;
-            let right = (cur.right | bit) >> 1;
-            let untried = full & !(cols | left | right);
-            if untried != 0 {
-                stack[len] = cur;
-                len += 1;
-                cur = Frame {
+                Frame {
                     cols,
-                    left,
-                    right,
+                    left: ld,
+                    right: rd,
+                    untried,
+                } = stack[len];
+                continue;
+            }
+            let Some(rest) = left.checked_sub(1) else {
+                stack[len] = Frame {
+                    cols,
+                    left: ld,
+                    right: rd,
                     untried,
                 };
+                len += 1;
+                break;
+            };
+            left = rest;
+            let bit = untried & untried.wrapping_neg();
+            untried ^= bit;
+            let below_cols = cols | bit;
+            let below_left = (ld | bit) << 1;
+            let below_right = (rd | bit) >> 1;
+            let below = full & !(below_cols | below_left | below_right);
+            if below != 0 {
+                stack[len] = Frame {
+                    cols,
+                    left: ld,
+                    right: rd,
+                    untried,
+                };
+                len += 1;
+                (cols, ld, rd, untried) = (below_cols, below_left, below_right, below);
+            } else {
+                found += u64::from(below_cols == full);
             }
         }
         self.len = len;
         *ctx.output() += found;
-        units
+        budget - left
     }
 
     fn split(&mut self) -> Option<Self> {
@@ -169,3 +186,114 @@ pub fn count_sequential(n: u32) -> Result<(u64, u64), String> {
 pub mod app;
 pub use app::{published_nqueens, NQueensSpec, NQUEENS_SOLUTIONS};
 pub mod skeleton;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use treesplit::task::SharedIncumbent;
+
+    /// The walk queen by queen with the budget compared at each: the definition `work` must
+    /// keep (the same queens in each slice, the same stack after it).
+    fn reference_work(t: &mut NQueens, budget: u64) -> (u64, u64) {
+        let (mut units, mut found) = (0, 0);
+        let Some(mut len) = t.len.checked_sub(1) else {
+            return (0, 0);
+        };
+        let mut cur = t.stack[len];
+        loop {
+            if cur.untried == 0 {
+                if len == 0 {
+                    break;
+                }
+                len -= 1;
+                cur = t.stack[len];
+                continue;
+            }
+            if units >= budget {
+                t.stack[len] = cur;
+                len += 1;
+                break;
+            }
+            let bit = cur.untried & cur.untried.wrapping_neg();
+            cur.untried ^= bit;
+            units += 1;
+            let cols = cur.cols | bit;
+            if cols == t.full {
+                found += 1;
+                continue;
+            }
+            let left = (cur.left | bit) << 1;
+            let right = (cur.right | bit) >> 1;
+            let untried = t.full & !(cols | left | right);
+            if untried != 0 {
+                t.stack[len] = cur;
+                len += 1;
+                cur = Frame {
+                    cols,
+                    left,
+                    right,
+                    untried,
+                };
+            }
+        }
+        t.len = len;
+        (units, found)
+    }
+
+    #[test]
+    fn slices_of_every_budget_match_the_walk_queen_by_queen() {
+        // Each slice does the queens the reference does and leaves the same stack; a split
+        // after each slice; the pieces together count the published solutions.
+        let incumbent = SharedIncumbent::new();
+        for n in [1, 4, 6, 8] {
+            for budget in (0..=12).chain([31, 32, 33, 100, 1000]) {
+                let mut pieces = vec![(NQueens::new(n).unwrap(), NQueens::new(n).unwrap())];
+                let (mut units, mut found) = (0, 0);
+                while let Some((mut ours, mut theirs)) = pieces.pop() {
+                    let mut out = 0;
+                    let mut ctx = Context::new(&mut out, &incumbent, 0);
+                    let done = ours.work(budget, &mut ctx);
+                    let (want, solutions) = reference_work(&mut theirs, budget);
+                    assert_eq!((done, out), (want, solutions), "n {n}, budget {budget}");
+                    assert_eq!(ours.len, theirs.len, "n {n}, budget {budget}");
+                    assert_eq!(ours.stack[..ours.len], theirs.stack[..theirs.len]);
+                    units += done;
+                    found += out;
+                    if budget == 0 {
+                        // A slice of no budget changes nothing that matters: finish by hand.
+                        let mut ctx = Context::new(&mut out, &incumbent, 0);
+                        units += ours.work(u64::MAX, &mut ctx);
+                        found += out;
+                        assert!(ours.is_empty());
+                        continue;
+                    }
+                    if let (Some(a), Some(b)) = (ours.split(), theirs.split()) {
+                        pieces.push((a, b));
+                    }
+                    if !ours.is_empty() {
+                        pieces.push((ours, theirs));
+                    }
+                }
+                assert_eq!(
+                    found,
+                    NQUEENS_SOLUTIONS[n as usize - 1],
+                    "n {n}, budget {budget}"
+                );
+                let (_, all) = count_sequential(n).unwrap();
+                assert_eq!(units, all, "n {n}, budget {budget}");
+            }
+        }
+    }
+
+    #[test]
+    fn slices_of_every_budget_stay_within_it_and_count_the_published_solutions() {
+        let n = 8;
+        let (_, all) = count_sequential(n).unwrap();
+        for budget in (1..=40).chain([200, 1000]) {
+            let (found, units) =
+                treesplit_testkit::support::work_in_slices(NQueens::new(n).unwrap(), budget);
+            assert_eq!(found, 92, "budget {budget}");
+            assert_eq!(units, all, "budget {budget}");
+        }
+    }
+}
