@@ -5,9 +5,7 @@
 //! One work unit is one call. The task walks the call tree depth first with an explicit stack
 //! of the calls still to make (the n − 2 of each call whose n − 1 is in progress: at most n + 1
 //! of them, in a stack of 128 slots allocated once, indexed masked and never grown); a split
-//! hands over the bottom one, the largest call left. A descent makes a call of 3 or 2 and
-//! the calls below it at once (their sum and count are known), so leaf calls are counted
-//! without a push and a pop; the plain recursion makes each of them as a call.
+//! hands over the bottom one, the largest call left.
 
 use serde::{Deserialize, Serialize};
 use treesplit::{Context, Task};
@@ -65,31 +63,30 @@ impl Task for Fib {
         };
         let (mut top, first) = (self.top, self.top as u64);
         let mut sum = 0u64;
-        // A descent pops a call m and makes the calls m, m − 1, …, 4, pushing each one's
-        // n − 2, and ends on a call of 3 or 2 (or m itself when m < 4), whose calls it makes
-        // at once: fib(3) is 5 calls summing to 2, fib(2) 3 calls summing to 1, and the
-        // leaves 1 and 0 are one call each. Leaf calls are thus never pushed or popped. The
-        // calls made so far are `ends + top − first`, where `ends` adds, per pop, the pop's
-        // own push (one) and the calls of the end of its descent, with no count per call;
-        // a descent makes at most MAX_N + 2 calls, so a pop starts only while the calls so
-        // far and one more descent fit in the budget: one comparison per pop.
-        let limit = budget
+        // A descent pops a call n and makes the calls n, n − 1, …, down to a leaf (1 or 0),
+        // at most MAX_N of them, pushing each inner call's n − 2: the calls made so far are
+        // 2·pops + (top − first), with no count per call. Before a pop that count is at most
+        // 2·pops + SLOTS − first (the stack never holds more), and the descent adds at most
+        // MAX_N: the first `allowed` pops and their descents fit in the budget. The budget
+        // is looked at once per pop, by counting the pops down.
+        let allowed = budget
             .saturating_add(first)
-            .saturating_sub(u64::from(MAX_N) + 2);
-        let mut ends = 0u64;
-        while top > 0 && ends + top as u64 <= limit {
+            .saturating_sub(u64::from(MAX_N) + SLOTS as u64)
+            / 2;
+        let mut pops_left = allowed;
+        while top > 0 && pops_left > 0 {
+            pops_left -= 1;
             top -= 1;
             let mut n = stack[top % SLOTS];
-            while n >= 4 {
+            while n >= 2 {
                 stack[top % SLOTS] = n - 2;
                 top += 1;
                 n -= 1;
             }
-            // n ≤ 3: fib(n) = n − ⌊n/2⌋; its calls plus the pop, 2·max(n, 1).
-            sum += u64::from(n - n / 2);
-            ends += 2 * u64::from(n.max(1));
+            sum += u64::from(n);
         }
-        let mut left = budget - (ends + top as u64 - first);
+        let pops = allowed - pops_left;
+        let mut left = budget - (2 * pops + top as u64 - first);
         // The last units of the budget, call by call: a call's two calls go on the stack.
         while top > 0 && left > 0 {
             top -= 1;
@@ -208,15 +205,14 @@ mod tests {
 
     #[test]
     fn slices_of_every_budget_stay_within_it_and_make_every_call_once() {
-        // Budgets below, at and above the longest descent (where pops start), with a split
-        // after each slice; trees whose calls end on 3, on 2 and on a leaf.
-        for n in [0, 1, 2, 3, 4, 16] {
-            for budget in (1..=40).chain(88..=100).chain([300, 1000]) {
-                let (sum, units) =
-                    treesplit_testkit::support::work_in_slices(Fib::new(n).unwrap(), budget);
-                assert_eq!(units, calls(n), "n {n}, budget {budget}");
-                assert_eq!(sum, fib_direct(n), "n {n}, budget {budget}");
-            }
+        // Budgets below, at and above the longest descent and the stack's size (where pops
+        // are counted down), with a split after each slice.
+        let n = 16;
+        for budget in (1..=40).chain(218..=226).chain([300, 1000]) {
+            let (sum, units) =
+                treesplit_testkit::support::work_in_slices(Fib::new(n).unwrap(), budget);
+            assert_eq!(units, calls(n), "budget {budget}");
+            assert_eq!(sum, fib_direct(n), "budget {budget}");
         }
     }
 
