@@ -9,6 +9,7 @@ mod timeline;
 pub(crate) use end::PeEnd;
 use timeline::flush_splitting;
 
+use super::tally::{Log2Tally, SplitTally};
 use super::{message_kind, BoundExchange, Envelope, Flow, Handled, Incoming, Slice, Transport};
 use crate::config::Config;
 use crate::ended::Limit;
@@ -17,7 +18,6 @@ use crate::piece::{Fresh, Piece};
 use crate::protocol::any::AnyProtocol;
 use crate::protocol::termination::Signal;
 use crate::protocol::{self, Clock, Message, PeId, Protocol, Step};
-use crate::stats::{Log2Histogram, SplitSizes};
 use crate::task::{CountingIncumbent, Incumbent, SharedIncumbent};
 use crate::timeline::{MessageKind, PeState, PeTrace};
 use std::sync::Arc;
@@ -75,8 +75,8 @@ pub(crate) struct PeDriver {
     /// This PE's offers that improved its incumbent.
     improvements: u64,
     /// Request latencies in ticks, and the pieces this PE gave away.
-    latency: Log2Histogram,
-    split_sizes: SplitSizes,
+    latency: Log2Tally<12>,
+    split_sizes: SplitTally,
     /// Run limits (`Config::max_units`, `Config::time_limit`), and the one this PE found
     /// reached.
     max_units: Option<u64>,
@@ -146,8 +146,8 @@ impl PeDriver {
             rtt: (0, 0),
             bytes: 0,
             tick_seconds: machine.tick_seconds,
-            latency: Log2Histogram::default(),
-            split_sizes: SplitSizes::default(),
+            latency: Log2Tally::default(),
+            split_sizes: SplitTally::default(),
             trace: config.trace.map(|capacity| {
                 let mut t = Box::new(PeTrace::new(me as u32, capacity));
                 t.enter(PeState::Idle, machine.now);
