@@ -47,7 +47,7 @@ impl PeDriver {
         PeEnd {
             stats,
             output: self.proto.take_output(),
-            limit: self.limit_hit,
+            limit: self.limit_hit(),
             remaining: self.proto.take_remaining(),
         }
     }
