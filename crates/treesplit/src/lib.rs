@@ -77,6 +77,7 @@ mod piece;
 mod protocol;
 pub mod search;
 mod sequential;
+mod small_queue;
 pub mod stats;
 pub mod task;
 pub mod timeline;

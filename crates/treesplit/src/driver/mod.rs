@@ -36,6 +36,7 @@
 
 mod bounds;
 mod pe;
+mod tally;
 mod wire;
 
 pub(crate) use bounds::BoundExchange;

@@ -9,6 +9,7 @@ mod timeline;
 pub(crate) use end::PeEnd;
 use timeline::flush_splitting;
 
+use super::tally::{Log2Tally, SplitTally};
 use super::{message_kind, BoundExchange, Envelope, Flow, Handled, Incoming, Slice, Transport};
 use crate::config::Config;
 use crate::ended::Limit;
@@ -17,7 +18,6 @@ use crate::piece::{Fresh, Piece};
 use crate::protocol::any::AnyProtocol;
 use crate::protocol::termination::Signal;
 use crate::protocol::{self, Clock, Message, PeId, Protocol, Step};
-use crate::stats::{Log2Histogram, SplitSizes};
 use crate::task::{CountingIncumbent, Incumbent, SharedIncumbent};
 use crate::timeline::{MessageKind, PeState, PeTrace};
 use std::sync::Arc;
@@ -75,17 +75,22 @@ pub(crate) struct PeDriver {
     /// This PE's offers that improved its incumbent.
     improvements: u64,
     /// Request latencies in ticks, and the pieces this PE gave away.
-    latency: Log2Histogram,
-    split_sizes: SplitSizes,
-    /// Run limits (`Config::max_units`, `Config::time_limit`), and the one this PE found
-    /// reached.
+    latency: Log2Tally<12>,
+    split_sizes: SplitTally,
+    /// Run limits and the interrupt flag, when the run has any (None: it has none).
+    watch: Option<Box<Watch>>,
+}
+
+/// A PE's run limits (`Config::max_units`, `Config::time_limit`) and interrupt flag
+/// (`Config::interrupt`), which it checks after each slice. Boxed, and only on a PE whose run
+/// has any: most runs have none, and a simulated PE's state is smaller without them.
+struct Watch {
     max_units: Option<u64>,
     time_limit: Option<Duration>,
-    /// Stops the run like a limit once set (`Config::interrupt`).
+    /// Stops the run like a limit once set.
     interrupt: crate::config::Interrupt,
+    /// The limit this PE found reached.
     limit_hit: Option<Limit>,
-    /// A run limit or an interrupt flag is set: the PE checks them after each slice.
-    watched: bool,
     /// Real machines check them within a long slice too, every `sub_slice` units (adapted to
     /// the measured rate). The simulator does so only under a (wall-clock) time limit, which
     /// makes its run depend on the host's speed anyway; otherwise it keeps its slices whole
@@ -146,41 +151,53 @@ impl PeDriver {
             rtt: (0, 0),
             bytes: 0,
             tick_seconds: machine.tick_seconds,
-            latency: Log2Histogram::default(),
-            split_sizes: SplitSizes::default(),
+            latency: Log2Tally::default(),
+            split_sizes: SplitTally::default(),
             trace: config.trace.map(|capacity| {
                 let mut t = Box::new(PeTrace::new(me as u32, capacity));
                 t.enter(PeState::Idle, machine.now);
                 t
             }),
             terminating: false,
-            max_units: config.max_units,
-            time_limit: config.time_limit,
-            interrupt: config.interrupt.clone(),
-            limit_hit: None,
-            watched: config.max_units.is_some()
+            watch: (config.max_units.is_some()
                 || config.time_limit.is_some()
-                || config.interrupt.0.is_some(),
-            sub_slicing: machine.tick_seconds < 1.0 || config.time_limit.is_some(),
-            sub_slice: FIRST_SUB_SLICE,
+                || config.interrupt.0.is_some())
+            .then(|| {
+                Box::new(Watch {
+                    max_units: config.max_units,
+                    time_limit: config.time_limit,
+                    interrupt: config.interrupt.clone(),
+                    limit_hit: None,
+                    sub_slicing: machine.tick_seconds < 1.0 || config.time_limit.is_some(),
+                    sub_slice: FIRST_SUB_SLICE,
+                })
+            }),
         }
     }
 
     /// After a slice of `units`: stop the run if a limit is reached (first time only).
     pub(super) fn check_limits(&mut self, units: u64, net: &mut impl Transport) {
-        if self.limit_hit.is_some() {
+        let Some(watch) = &mut self.watch else {
+            return;
+        };
+        if watch.limit_hit.is_some() {
             return;
         }
-        let hit = match (self.max_units, self.time_limit) {
+        let hit = match (watch.max_units, watch.time_limit) {
             (Some(max), _) if net.total_units(units) >= max => Some(Limit::Units(max)),
             (_, Some(limit)) if net.wall_clock() >= limit => Some(Limit::Time(limit)),
-            _ if self.interrupt.is_set() => Some(Limit::Interrupted),
+            _ if watch.interrupt.is_set() => Some(Limit::Interrupted),
             _ => None,
         };
         if let Some(limit) = hit {
-            self.limit_hit = Some(limit);
+            watch.limit_hit = Some(limit);
             self.proto.stop(None);
         }
+    }
+
+    /// The run limit this PE found reached, if any.
+    pub(super) fn limit_hit(&self) -> Option<Limit> {
+        self.watch.as_ref().and_then(|w| w.limit_hit)
     }
 
     /// The tick of the protocol's next deadline (None: it has none).
@@ -235,25 +252,27 @@ impl PeDriver {
             if left == 0 {
                 break;
             }
-            if left <= self.sub_slice {
+            let sub = self.watch.as_ref().map_or(FIRST_SUB_SLICE, |w| w.sub_slice);
+            if left <= sub {
                 let units = self.work_units(left);
                 done += units;
                 self.check_limits(units, net);
                 break;
             }
-            let sub = self.sub_slice;
             let started = Instant::now();
             let units = self.work_units(sub);
             let took = started.elapsed();
             done += units;
             self.check_limits(units, net);
-            if units < sub || self.limit_hit.is_some() || !self.proto.is_busy() {
+            if units < sub || self.limit_hit().is_some() || !self.proto.is_busy() {
                 break;
             }
             // Aim the next sub-slice at SUB_SLICE, growing at most 16-fold at a time.
             let rate = units as f64 / took.as_secs_f64().max(1e-9);
             let aim = (rate * SUB_SLICE.as_secs_f64()) as u64;
-            self.sub_slice = aim.clamp(1, sub.saturating_mul(16));
+            if let Some(watch) = &mut self.watch {
+                watch.sub_slice = aim.clamp(1, sub.saturating_mul(16));
+            }
         }
         self.slice_done(done, budget)
     }
@@ -301,9 +320,7 @@ impl PeDriver {
             || self.clocked
             || self.trace.is_some()
             || self.bounds_pending
-            || self.max_units.is_some()
-            || self.time_limit.is_some()
-            || self.interrupt.0.is_some()
+            || self.watch.is_some()
         {
             return 0;
         }
@@ -490,9 +507,10 @@ pub(crate) fn drive(pe: &mut PeDriver, net: &mut impl Transport) -> Result<Step,
                 if pe.clocked {
                     pe.proto.handle_timeout(net.now());
                 }
-                let slice = if !pe.watched {
+                let sub_slicing = pe.watch.as_ref().map(|w| w.sub_slicing);
+                let slice = if sub_slicing.is_none() {
                     pe.work(budget)
-                } else if pe.sub_slicing {
+                } else if sub_slicing == Some(true) {
                     pe.work_watched(budget, net)
                 } else {
                     let slice = pe.work(budget);

@@ -191,7 +191,11 @@ fn run_erased<B: Backend>(backend: &B, start: Start<'_>) -> Ran<B::Extra> {
 
 /// What the PEs of a run ended with, gathered on the process that gets the result.
 pub(crate) struct Gather {
+    /// The PEs' records, up to the highest PE gathered so far. Room for all is reserved at
+    /// the start but filled only as PEs come, so its memory becomes resident as they do (the
+    /// simulator gives back each PE's own state as it gathers it).
     per_pe: Vec<Option<PeStats>>,
+    p: usize,
     output: Option<Yield>,
     limit: Option<Limit>,
     remaining: Vec<Piece>,
@@ -201,7 +205,8 @@ impl Gather {
     /// Nothing gathered yet from the `p` PEs.
     pub(crate) fn new(p: usize) -> Self {
         Gather {
-            per_pe: vec![None; p],
+            per_pe: Vec::with_capacity(p),
+            p,
             output: None,
             limit: None,
             remaining: Vec::new(),
@@ -215,13 +220,16 @@ impl Gather {
         }
         self.limit = self.limit.or(end.limit);
         self.remaining.extend(end.remaining);
+        if self.per_pe.len() <= pe {
+            self.per_pe.resize_with(pe + 1, || None);
+        }
         self.per_pe[pe] = Some(end.stats);
     }
 
     /// True once every PE's end is here.
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub(crate) fn is_complete(&self) -> bool {
-        self.per_pe.iter().all(Option::is_some)
+        self.per_pe.len() == self.p && self.per_pe.iter().all(Option::is_some)
     }
 
     /// The report of the run of `config` on `machine`, which took `t_par`.
@@ -231,8 +239,9 @@ impl Gather {
         config: &Config,
         t_par: f64,
     ) -> Result<Ended<()>, RunError> {
-        let per_pe = self
-            .per_pe
+        let mut per_pe = self.per_pe;
+        per_pe.resize_with(self.p, || None);
+        let per_pe = per_pe
             .into_iter()
             .enumerate()
             .map(|(pe, stats)| {

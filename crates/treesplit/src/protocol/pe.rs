@@ -26,8 +26,8 @@ use super::termination::{Local, Signal, Termination};
 use super::{tree, Costs, Env, Message, PeCounters, PeId, Step};
 use crate::config::Config;
 use crate::piece::{Bench, Fresh, Piece, PlainRun, Yield};
+use crate::small_queue::SmallQueue;
 use crate::task::Incumbent;
-use std::collections::VecDeque;
 
 /// Consecutive work slices without progress on a non-empty task after which a PE panics.
 pub(crate) const STALL_LIMIT: u32 = 1000;
@@ -66,7 +66,8 @@ pub(crate) struct PeCore {
     keep_remaining: bool,
     output: Yield,
     counters: PeCounters,
-    out: VecDeque<(PeId, Message)>,
+    /// Messages to send, until the driver's next flush (mostly one, held inline).
+    out: SmallQueue<(PeId, Message), 1>,
     termination: Termination,
     me: PeId,
     p: usize,
@@ -129,7 +130,7 @@ impl PeCore {
                 .delta_t
                 .min(config.max_units.unwrap_or(u64::MAX))
                 .max(1),
-            out: VecDeque::new(),
+            out: SmallQueue::new(),
             counters: PeCounters::default(),
             costs: Costs::default(),
             output: fresh.make(),

@@ -35,8 +35,8 @@ impl PeDriver {
             request_rtt: (self.rtt.1 > 0).then(|| self.rtt.0 as f64 * s / self.rtt.1 as f64),
             improvements: self.improvements,
             bound_latency: None,
-            request_latency: std::mem::take(&mut self.latency),
-            split_sizes: std::mem::take(&mut self.split_sizes),
+            request_latency: self.latency.histogram(),
+            split_sizes: self.split_sizes.sizes(),
             trace: self.trace.take().map(|mut t| {
                 t.end = now;
                 *t
@@ -47,7 +47,7 @@ impl PeDriver {
         PeEnd {
             stats,
             output: self.proto.take_output(),
-            limit: self.limit_hit,
+            limit: self.limit_hit(),
             remaining: self.proto.take_remaining(),
         }
     }

@@ -76,7 +76,7 @@ use report::{Measured, SimFigures};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::time::Instant;
-use world::{Learning, SimPe, Slot, State, World};
+use world::{SimPe, Slot, State, World};
 
 /// The simulated machine's parameters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -315,7 +315,8 @@ impl Backend for SimConfig {
                 network,
                 rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ 0x5EED_0F5E_ED0F),
                 improvements: Vec::new(),
-                learning: vec![Learning::default(); p],
+                learning: Vec::new(),
+                pes: p,
                 work_in_flight: 0,
                 last_work_end: 0,
                 events: 0,
@@ -364,7 +365,7 @@ impl Backend for SimConfig {
                 unreachable!("every PE finished")
             };
             let mut end = pe.end(at);
-            let (sum, n) = world.learning[i].latency;
+            let (sum, n) = world.learning.get(i).map_or((0, 0), |l| l.latency);
             end.stats.bound_latency = (n > 0).then(|| sum as f64 / n as f64);
             gather.add(i, end);
         }

@@ -37,20 +37,20 @@ pub(super) enum State {
 #[repr(C)]
 pub(super) struct SimPe {
     pub(super) state: State,
-    /// The time of the PE's slice-end event that counts, and its generation (an event of an
-    /// older generation is stale: a message moved the slice end earlier).
+    /// The time of the PE's slice-end event that counts, and its generation (`gen`, below:
+    /// an event of an older generation is stale, a message moved the slice end earlier).
     pub(super) due: u64,
-    pub(super) gen: u32,
-    /// Run-ahead: slices the driver did ahead of their time (0: none), each taking
-    /// `slice_time`, the first beginning at `chain_start` (see `Engine::resume`).
-    pub(super) ahead: u32,
-    /// The most slices the PE runs ahead next time (adaptive, see [`MAX_AHEAD`]).
-    pub(super) limit: u32,
+    /// Run-ahead: slices the driver did ahead of their time (`ahead`, below; 0: none), each
+    /// taking `slice_time`, the first beginning at `chain_start` (see `Engine::resume`).
     pub(super) chain_start: u64,
     pub(super) slice_time: u64,
     /// Messages received and not yet handled (a list through the event slab).
     pub(super) inbox: Inbox,
     pub(super) slowness: f64,
+    pub(super) gen: u32,
+    pub(super) ahead: u32,
+    /// The most slices the PE runs ahead next time (adaptive, see [`MAX_AHEAD`]).
+    pub(super) limit: u32,
     /// Waits begun so far (a wake-up event names the wait it ends).
     pub(super) epoch: u32,
 }
@@ -110,8 +110,11 @@ pub(super) struct World<'c> {
     pub(super) rng: Xoshiro256PlusPlus,
     /// Values that raised the best known anywhere, with the time they were found.
     pub(super) improvements: Vec<(i64, u64)>,
-    /// What each PE learned of them.
+    /// What each PE learned of them (empty until the first improvement: most runs have
+    /// none, and it would be 24 bytes per PE).
     pub(super) learning: Vec<Learning>,
+    /// The number of PEs.
+    pub(super) pes: usize,
     pub(super) work_in_flight: u64,
     pub(super) last_work_end: u64,
     pub(super) events: u64,
@@ -137,6 +140,14 @@ pub(super) struct World<'c> {
 }
 
 impl World<'_> {
+    /// What PE `pe` learned of the improvements (all PEs' records made on the first call).
+    pub(super) fn learning(&mut self, pe: PeId) -> &mut Learning {
+        if self.learning.is_empty() {
+            self.learning = vec![Learning::default(); self.pes];
+        }
+        &mut self.learning[pe]
+    }
+
     /// PE `pe` spent `[start, end)` on `activity`.
     pub(super) fn record(&mut self, pe: PeId, start: u64, end: u64, activity: Activity) {
         self.activities.record(pe, start, end, activity);
@@ -180,6 +191,7 @@ impl Link<'_, '_> {
     fn learned(&mut self, value: i64) {
         let now = self.now;
         let w = &mut *self.world;
+        w.learning(self.i); // the records exist from here on
         let pe = &mut w.learning[self.i];
         while let Some(&(v, found)) = w.improvements.get(pe.learned) {
             if v > value {
@@ -298,7 +310,7 @@ impl Transport for Link<'_, '_> {
             if w.improvements.last().is_none_or(|&(v, _)| best > v) {
                 // A new global best: everyone else has yet to learn of it.
                 w.improvements.push((best, now));
-                w.learning[self.i].learned = w.improvements.len();
+                w.learning(self.i).learned = w.improvements.len();
             }
         }
         // Splits done in a work slice (static balancers cutting their jobs from the root)

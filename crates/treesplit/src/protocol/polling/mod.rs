@@ -40,6 +40,7 @@ use crate::piece::{Fresh, Piece};
 use crate::task::Incumbent;
 use poll_and_shuffle::PollAndShuffle;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use smallvec::SmallVec;
 use victim::VictimRule;
 
 /// A piece held by this PE: a task, its generation (splits since the root) and the
@@ -72,8 +73,9 @@ impl Trim {
 #[repr(C)]
 pub(crate) struct Polling {
     /// The pieces this PE holds; it works on the last. Only poll-and-shuffle ever holds more
-    /// than one (a permuted piece and a late answer may arrive together).
-    pieces: Vec<Held>,
+    /// than one (a permuted piece and a late answer may arrive together), so one is held
+    /// inline, in the PE's own state.
+    pieces: SmallVec<[Held; 1]>,
     trim: Trim,
     pe: PeCore,
     rule: VictimRule,
@@ -127,7 +129,7 @@ impl Polling {
         };
         let mut pe = Polling {
             pe: PeCore::new(me, config, env, fresh, root.is_some()),
-            pieces: Vec::new(),
+            pieces: SmallVec::new(),
             rule,
             rng: pe_rng(config.seed, me),
             seed: config.seed,
