@@ -58,17 +58,17 @@ impl TreeTable {
         }
         // Heights, leaves up: a parent precedes its children in breadth-first order, so a
         // pass over the PEs by depth, deepest first, settles every height.
-        let mut depth = vec![0u32; p];
+        let depth: Vec<u32> = (0..p)
+            .map(|c| {
+                let (mut d, mut x) = (0, c);
+                while x != 0 {
+                    x = parent[x];
+                    d += 1;
+                }
+                d
+            })
+            .collect();
         let mut order: Vec<usize> = (0..p).collect();
-        for c in 1..p {
-            let mut d = 0;
-            let mut x = c;
-            while x != 0 {
-                x = parent[x];
-                d += 1;
-            }
-            depth[c] = d;
-        }
         order.sort_by_key(|&i| std::cmp::Reverse(depth[i]));
         let mut height = vec![0u32; p];
         for &c in &order {
