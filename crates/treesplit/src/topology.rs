@@ -148,19 +148,9 @@ impl Topology {
     /// of the network.
     pub(crate) fn shortest_path_parents(self, p: usize) -> Vec<usize> {
         let k = self.order(p);
-        let n = self.nodes_of_order(k);
-        let mut up = vec![usize::MAX; n];
-        let mut queue = std::collections::VecDeque::from([0usize]);
-        up[0] = 0;
-        while let Some(x) = queue.pop_front() {
-            for y in self.graph_neighbours(x, k) {
-                if up[y] == usize::MAX {
-                    // A PE hangs below the nearest PE on the path; a router passes it on.
-                    up[y] = if x < p { x } else { up[x] };
-                    queue.push_back(y);
-                }
-            }
-        }
+        let mut up = vec![0; self.nodes_of_order(k)];
+        // A PE hangs below the nearest PE on its path; a router passes that PE on.
+        self.bfs_edges(0, k, |x, y| up[y] = if x < p { x } else { up[x] });
         up.truncate(p);
         up
     }
@@ -214,19 +204,28 @@ impl Topology {
 
     /// Hops from node `a` to every node of the hypercubic network of order `k`.
     fn bfs_from(self, a: usize, k: u32) -> Vec<u16> {
-        let n = self.nodes_of_order(k);
-        let mut dist = vec![u16::MAX; n];
-        let mut queue = std::collections::VecDeque::from([a]);
+        let mut dist = vec![u16::MAX; self.nodes_of_order(k)];
         dist[a] = 0;
+        self.bfs_edges(a, k, |x, y| dist[y] = dist[x] + 1);
+        dist
+    }
+
+    /// Breadth-first search of the hypercubic network of order `k` from node `a`: calls
+    /// `discover(x, y)` once for each node y ≠ a, in breadth-first order, with x the node it
+    /// was first reached from.
+    fn bfs_edges(self, a: usize, k: u32, mut discover: impl FnMut(usize, usize)) {
+        let mut seen = vec![false; self.nodes_of_order(k)];
+        let mut queue = std::collections::VecDeque::from([a]);
+        seen[a] = true;
         while let Some(x) = queue.pop_front() {
             for y in self.graph_neighbours(x, k) {
-                if dist[y] == u16::MAX {
-                    dist[y] = dist[x] + 1;
+                if !seen[y] {
+                    seen[y] = true;
+                    discover(x, y);
                     queue.push_back(y);
                 }
             }
         }
-        dist
     }
 
     /// The diameter in hops of the hypercubic network holding `p` PEs (the whole network,

@@ -56,8 +56,8 @@ impl TreeTable {
             children[next[q] as usize] = c as u32;
             next[q] += 1;
         }
-        // Heights, leaves up: a parent precedes its children in breadth-first order, so a
-        // pass over the PEs by depth, deepest first, settles every height.
+        // Heights, leaves up: a pass over the PEs by depth, deepest first, settles every
+        // child's height before its parent's.
         let depth: Vec<u32> = (0..p)
             .map(|c| {
                 let (mut d, mut x) = (0, c);
