@@ -48,7 +48,23 @@ fn bench_runs_every_peer_and_reports_the_sweep() {
         );
         let sweep = j["sweep"].as_array().unwrap();
         assert_eq!(sweep.len(), 10, "five cut-offs for each of rayon and chili");
-        assert!(j["treesplit_vs_chili"].as_f64().unwrap() > 0.0);
+        // The ratios are treesplit's time over the peer's, from the minimum times.
+        let min = |name: &str| {
+            j["series"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["name"] == name)
+                .unwrap()["min"]
+                .as_f64()
+                .unwrap()
+        };
+        let ratio = j["time_over_chili"].as_f64().unwrap();
+        let want = min("treesplit P=2") / min("chili 2 threads");
+        assert!((ratio - want).abs() <= 1e-9 * want, "{ratio} against {want}");
+        let ratio = j["one_pe_time_over_sequential"].as_f64().unwrap();
+        let want = min("treesplit P=1") / min("sequential");
+        assert!((ratio - want).abs() <= 1e-9 * want, "{ratio} against {want}");
     }
     // A fixed rayon cut-off is not swept.
     let o = treesplit(&[

@@ -2,10 +2,13 @@
 //! gives its heap memory back whenever it runs empty.
 //!
 //! A PE's outgoing messages wait in such a queue from the protocol's decision to the driver's
-//! flush, which empties it: mostly one message, rarely a few. As a `VecDeque` it was a heap
-//! block per PE that stayed allocated after its first message (four messages' room), and
-//! with a million simulated PEs those blocks were a tenth of the PEs' memory. Here the usual
-//! message stays inline; a burst spills to the heap only while it lasts.
+//! flush, which empties it: mostly one message, rarely a few. The protocol's components
+//! (four-counter termination, the response tree, poll-and-shuffle's waves) queue their
+//! signals the same way: a leaf of the reduction tree sends one report per wave, an inner PE
+//! one message per child. As a `VecDeque` each was a heap block per PE that stayed allocated
+//! after its first message (four messages' room), and with a million simulated PEs those
+//! blocks were a tenth of the PEs' memory. Here the usual message stays inline; a burst
+//! spills to the heap only while it lasts.
 
 use smallvec::SmallVec;
 

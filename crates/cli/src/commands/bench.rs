@@ -50,20 +50,20 @@ struct BenchReport {
     /// The settings the sweep tried, at P threads.
     sweep: Vec<Tried>,
     series: Vec<Series>,
-    /// T_seq(min) / T_treesplit,P=1(min): ≥ 0.97 means at most 3 % overhead.
-    one_pe_vs_sequential: f64,
-    /// T_recursion / T_treesplit,P=1: the plain sequential code against treesplit on 1 PE.
-    one_pe_vs_recursion: f64,
+    /// T_treesplit,P=1 / T_seq (minimum times): 1.03 means 3 % overhead on one PE.
+    one_pe_time_over_sequential: f64,
+    /// T_treesplit,P=1 / T_recursion: treesplit on 1 PE against the plain sequential code.
+    one_pe_time_over_recursion: f64,
     /// T_seq / T_treesplit,P (speedup, minimum times).
     speedup_treesplit: f64,
     /// T_seq / T_rayon,P.
     speedup_rayon: f64,
     /// T_seq / T_chili,P.
     speedup_chili: Option<f64>,
-    /// T_rayon / T_treesplit at P: above 1 means treesplit is faster.
-    treesplit_vs_rayon: f64,
-    /// T_chili / T_treesplit at P: above 1 means treesplit is faster.
-    treesplit_vs_chili: Option<f64>,
+    /// T_treesplit / T_rayon at P: below 1 means treesplit is faster.
+    time_over_rayon: f64,
+    /// T_treesplit / T_chili at P: below 1 means treesplit is faster.
+    time_over_chili: Option<f64>,
     /// Sequential work units per second (a tree search: nodes per second per core).
     sequential_units_per_second: f64,
 }
@@ -321,24 +321,24 @@ where
         rayon_swept,
         chili_cut: chili_cut.map(cut_name),
         sweep: tried,
-        one_pe_vs_sequential: ts / t1,
-        one_pe_vs_recursion: tr / t1,
+        one_pe_time_over_sequential: t1 / ts,
+        one_pe_time_over_recursion: t1 / tr,
         speedup_treesplit: ts / tp,
         speedup_rayon: ts / tray,
         speedup_chili: tchili.map(|t| ts / t),
-        treesplit_vs_rayon: tray / tp,
-        treesplit_vs_chili: tchili.map(|t| t / tp),
+        time_over_rayon: tp / tray,
+        time_over_chili: tchili.map(|t| tp / t),
         sequential_units_per_second: work_units as f64 / ts,
         series,
     };
     if args.out.json {
         return output::print_json(&report);
     }
-    print_text(&report, args.repeat, ts, t1, tr);
+    print_text(&report, args.repeat, ts);
     Ok(())
 }
 
-fn print_text(report: &BenchReport, repeat: usize, ts: f64, t1: f64, tr: f64) {
+fn print_text(report: &BenchReport, repeat: usize, ts: f64) {
     println!(
         "bench {}   P = {}   Δt = {}   repeat {}   {} work units",
         report.app, report.pes, report.delta_t, repeat, report.work_units
@@ -374,19 +374,18 @@ fn print_text(report: &BenchReport, repeat: usize, ts: f64, t1: f64, tr: f64) {
         );
     }
     println!(
-        "1 PE vs sequential: {:.3} ({:+.1} % time)   1 PE vs recursion: {:.3} ({:+.1} % time)",
-        report.one_pe_vs_sequential,
-        (t1 / ts - 1.0) * 100.0,
-        report.one_pe_vs_recursion,
-        (t1 / tr - 1.0) * 100.0,
+        "1 PE takes {:.3}× the sequential time ({:+.1} %), {:.3}× the recursion's ({:+.1} %)",
+        report.one_pe_time_over_sequential,
+        (report.one_pe_time_over_sequential - 1.0) * 100.0,
+        report.one_pe_time_over_recursion,
+        (report.one_pe_time_over_recursion - 1.0) * 100.0,
     );
     print!(
         "at P = {}: treesplit takes {:.3}× rayon's time",
-        report.pes,
-        1.0 / report.treesplit_vs_rayon
+        report.pes, report.time_over_rayon
     );
-    match report.treesplit_vs_chili {
-        Some(r) => println!(", {:.3}× chili's", 1.0 / r),
+    match report.time_over_chili {
+        Some(r) => println!(", {r:.3}× chili's"),
         None => println!(),
     }
     println!(

@@ -3,8 +3,10 @@
 //!
 //! A simulated PE holds its driver, its protocol's state, its counters, its share of the event
 //! queue and its messages in flight: about [`BYTES_PER_PE`], measured (the slope of the peak
-//! resident memory of `treesplit sim nqueens 10` at P = 16,384, 65,536 and 262,144 PEs: 6.0 KiB
-//! per PE). A recorded trace adds one ring per PE, which grows as events are recorded up to
+//! resident memory of `treesplit sim nqueens 10` at P = 16,384, 65,536 and 262,144 PEs: 36.7,
+//! 96.5 and 362.8 MB, 1.2–1.4 KiB per PE; a synthetic run of 2^20 PEs and 10^10 units, with
+//! more messages in flight, peaks at 1.74 GiB, 1.7 KiB per PE; `scripts/sim-memory-slope.sh`
+//! measures the slope). A recorded trace adds one ring per PE, which grows as events are recorded up to
 //! its capacity (`Config::trace` events of `size_of::<timeline::Event>()` bytes each): the
 //! estimate counts every ring full, so it bounds what any run of the configuration holds,
 //! although most PEs of a large run record far fewer events. The pieces of work
@@ -15,7 +17,7 @@ use crate::config::Config;
 use crate::timeline::Event;
 
 /// Memory one simulated PE takes beside its trace ring (module comment).
-pub const BYTES_PER_PE: u64 = 6 * 1024;
+pub const BYTES_PER_PE: u64 = 2 * 1024;
 
 /// Memory the simulator takes whatever its number of PEs (the program, the root, the report).
 pub const BASE_BYTES: u64 = 16 << 20;
@@ -81,6 +83,6 @@ mod tests {
         let written = traced.trace_capacity_within(8 << 30, 232).unwrap();
         assert_eq!(written as u64, ((8 << 30) - traced.state) / (65_536 * 256));
         assert_eq!(traced.trace_capacity_within(traced.state, 0), None);
-        assert_eq!(estimate_memory(&Config::new(1_000_000)).total() >> 30, 5);
+        assert_eq!(estimate_memory(&Config::new(1_000_000)).total() >> 20, 16 + 1_953);
     }
 }

@@ -27,6 +27,7 @@
 
 use super::embedding::PhasePlan;
 use crate::protocol::PeId;
+use crate::small_queue::SmallQueue;
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -103,7 +104,7 @@ pub(crate) struct Shuffler<X> {
     round: u64,
     /// The round at which phase 0 of the current cycle is: set when a permutation completes.
     cycle_start: u64,
-    out: VecDeque<(PeId, ShuffleSignal)>,
+    out: SmallQueue<(PeId, ShuffleSignal), 1>,
 }
 
 impl<X> Shuffler<X> {
@@ -122,7 +123,7 @@ impl<X> Shuffler<X> {
             completed: 0,
             round: 0,
             cycle_start: 0,
-            out: VecDeque::new(),
+            out: SmallQueue::new(),
         }
     }
 

@@ -33,7 +33,7 @@ use super::{Local, Signal};
 use crate::piece::{Fresh, Yield};
 use crate::protocol::tree::ReductionTree;
 use crate::protocol::PeId;
-use std::collections::VecDeque;
+use crate::small_queue::SmallQueue;
 
 #[derive(Debug)]
 enum Phase {
@@ -62,7 +62,7 @@ pub(crate) struct FourCounter {
     waves_completed: u64,
     phase: Phase,
     result: Option<Yield>,
-    out: VecDeque<(PeId, Signal)>,
+    out: SmallQueue<(PeId, Signal), 1>,
 }
 
 impl FourCounter {
@@ -86,7 +86,7 @@ impl FourCounter {
             waves_completed: 0,
             phase: Phase::Detecting,
             result: None,
-            out: VecDeque::new(),
+            out: SmallQueue::new(),
         };
         if me == 0 {
             fc.start_wave(1);

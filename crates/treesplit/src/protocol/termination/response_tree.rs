@@ -17,7 +17,8 @@
 use super::{Local, Signal};
 use crate::piece::{Fresh, Yield};
 use crate::protocol::{tree, PeId};
-use std::collections::{HashMap, VecDeque};
+use crate::small_queue::SmallQueue;
+use std::collections::HashMap;
 
 /// The record id of the root on PE 0.
 pub(crate) const ROOT: u64 = 0;
@@ -40,7 +41,7 @@ pub(crate) struct ResponseTree {
     next_id: u64,
     finishing: bool,
     result: Option<Yield>,
-    out: VecDeque<(PeId, Signal)>,
+    out: SmallQueue<(PeId, Signal), 1>,
 }
 
 impl ResponseTree {
@@ -55,7 +56,7 @@ impl ResponseTree {
             next_id: 0,
             finishing: false,
             result: None,
-            out: VecDeque::new(),
+            out: SmallQueue::new(),
         };
         if me == 0 {
             let id = rt.open(None);
