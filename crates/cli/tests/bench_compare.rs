@@ -61,10 +61,16 @@ fn bench_runs_every_peer_and_reports_the_sweep() {
         };
         let ratio = j["time_over_chili"].as_f64().unwrap();
         let want = min("treesplit P=2") / min("chili 2 threads");
-        assert!((ratio - want).abs() <= 1e-9 * want, "{ratio} against {want}");
+        assert!(
+            (ratio - want).abs() <= 1e-9 * want,
+            "{ratio} against {want}"
+        );
         let ratio = j["one_pe_time_over_sequential"].as_f64().unwrap();
         let want = min("treesplit P=1") / min("sequential");
-        assert!((ratio - want).abs() <= 1e-9 * want, "{ratio} against {want}");
+        assert!(
+            (ratio - want).abs() <= 1e-9 * want,
+            "{ratio} against {want}"
+        );
     }
     // A fixed rayon cut-off is not swept.
     let o = treesplit(&[

@@ -83,6 +83,9 @@ mod tests {
         let written = traced.trace_capacity_within(8 << 30, 232).unwrap();
         assert_eq!(written as u64, ((8 << 30) - traced.state) / (65_536 * 256));
         assert_eq!(traced.trace_capacity_within(traced.state, 0), None);
-        assert_eq!(estimate_memory(&Config::new(1_000_000)).total() >> 20, 16 + 1_953);
+        assert_eq!(
+            estimate_memory(&Config::new(1_000_000)).total() >> 20,
+            16 + 1_953
+        );
     }
 }
