@@ -330,7 +330,8 @@ fn trace_and_gantt_of_real_and_simulated_runs() {
 
 #[test]
 fn trace_rings_shortened_to_fit_say_how_many_events_they_kept() {
-    // 17 MiB leave room for 128 events on each of 64 PEs; some PEs record more.
+    // 17 MiB leave room for 128 events on each of 96 PEs (a power of two below the 158 that
+    // fit beside their state); some PEs record more.
     let dir = support::scratch("trace-fit");
     let json = dir.join("t.json");
     let o = support::treesplit_env(
@@ -339,7 +340,7 @@ fn trace_rings_shortened_to_fit_say_how_many_events_they_kept() {
             "nqueens",
             "9",
             "--pes",
-            "64",
+            "96",
             "--trace",
             json.to_str().unwrap(),
         ],
@@ -352,7 +353,7 @@ fn trace_rings_shortened_to_fit_say_how_many_events_they_kept() {
         err.contains("the trace kept the last 128 events per PE: "),
         "{err}"
     );
-    let doc = check_chrome_trace(&json, 64);
+    let doc = check_chrome_trace(&json, 96);
     assert!(doc["otherData"]["dropped_events"].as_u64().unwrap() > 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
