@@ -7,10 +7,10 @@
 //! 96.5 and 362.8 MB, 1.2–1.4 KiB per PE; a synthetic run of 2^20 PEs and 10^10 units, with
 //! more messages in flight, peaks at 1.56 GiB, 1.6 KiB per PE; `scripts/sim-memory-slope.sh`
 //! measures the slope). A recorded trace adds one ring per PE, which grows as events are
-//! recorded up to its capacity (`Config::trace` events of `size_of::<timeline::Event>()` bytes each): the
-//! estimate counts every ring full, so it bounds what any run of the configuration holds,
-//! although most PEs of a large run record far fewer events. The pieces of work
-//! themselves are the application's and are not counted (most PEs hold one or none).
+//! recorded up to its capacity (`Config::trace` events of `size_of::<timeline::Event>()`
+//! bytes each): the estimate counts every ring full, so it bounds what any run of the
+//! configuration holds, although most PEs of a large run record far fewer events. The pieces
+//! of work themselves are the application's and are not counted (most PEs hold one or none).
 //! Deciding what to do about an estimate (the memory a machine has) is the caller's.
 
 use crate::config::Config;
