@@ -223,3 +223,64 @@ where
     }
     Ok(())
 }
+
+/// Check a task's claim that its work slices compose ([`Task::WORK_COMPOSES`]): walk `root`
+/// to its end in steps of `a + b` units for each `(a, b)` of `slices` (repeated from the
+/// start when they run out), and at every step compare `work(a)` then `work(b)` with one
+/// `work(a + b)` from the same state: the task's bytes, the output and the units must be
+/// equal. A step in which the task asks to stop or offers a value is not compared (the
+/// claim does not cover it). [`RunError::ContractViolated`] names the first step that
+/// differs; the walk stops after `max_steps` steps.
+pub fn work_composes<T: Task>(
+    root: T,
+    slices: &[(u64, u64)],
+    max_steps: usize,
+) -> Result<(), RunError>
+where
+    T::Output: PartialEq,
+{
+    use crate::task::{Context, Incumbent, SharedIncumbent};
+    let broken = |step: usize, a: u64, b: u64, what: String| RunError::ContractViolated {
+        pe: 0,
+        what: format!(
+            "Task::WORK_COMPOSES: at step {step}, work({a}) then work({b}) {what} than \
+             work({})",
+            a + b
+        ),
+    };
+    let bytes =
+        |task: &T| postcard::to_allocvec(task).map_err(|e| RunError::Internal(e.to_string()));
+    let mut task = root;
+    for (step, &(a, b)) in slices.iter().cycle().take(max_steps).enumerate() {
+        if task.is_empty() {
+            break;
+        }
+        let incumbent = SharedIncumbent::new();
+        let (mut apart, mut apart_out) = (task.clone(), T::Output::default());
+        let mut ctx = Context::new(&mut apart_out, &incumbent, 0).with_goal(T::GOAL);
+        let apart_units = apart.work(a, &mut ctx) + apart.work(b, &mut ctx);
+        let irregular = ctx.stop_requested() || incumbent.best() != i64::MIN;
+        let incumbent = SharedIncumbent::new();
+        let mut together_out = T::Output::default();
+        let mut ctx = Context::new(&mut together_out, &incumbent, 0).with_goal(T::GOAL);
+        let together_units = task.work(a + b, &mut ctx);
+        if irregular || ctx.stop_requested() || incumbent.best() != i64::MIN {
+            continue;
+        }
+        if apart_units != together_units {
+            return Err(broken(
+                step,
+                a,
+                b,
+                format!("did {apart_units} units, other"),
+            ));
+        }
+        if apart_out != together_out {
+            return Err(broken(step, a, b, format!("output {apart_out:?}, other")));
+        }
+        if bytes(&apart)? != bytes(&task)? {
+            return Err(broken(step, a, b, "left the task in another state".into()));
+        }
+    }
+    Ok(())
+}

@@ -88,6 +88,30 @@ impl PlainRun<'_> {
             *plain += 1;
         }
     }
+
+    /// The plain slices among `max` slices done in one call of the whole budget (a task
+    /// whose slices compose, `Task::WORK_COMPOSES`) that did `units` and left the task
+    /// `empty`. Slice j did the j-th `budget` units; a slice before the last one that did any
+    /// units did its whole budget and left work behind, so the plain slices are those before
+    /// the slice in which the task ran out. Where the call asked to stop or improved the
+    /// incumbent (`irregular`), the slice that did it is unknown: none is counted plain, which
+    /// is always safe, since run-ahead only leaves out slice ends that would change nothing;
+    /// the caller undoes the call, and the PE works its next slice as usual.
+    fn plain_in_one(&self, units: u64, empty: bool, irregular: bool) -> u32 {
+        let total = self.budget * u64::from(self.max);
+        if irregular || self.budget == 0 {
+            0
+        } else if units == total && !empty {
+            self.max
+        } else if empty {
+            // The slice that ended the task is not plain: the one holding the last unit.
+            (units.saturating_sub(1) / self.budget) as u32
+        } else {
+            // Fewer units on a task that is not empty breaks `Task::work`'s contract: count
+            // only the whole slices before the short one.
+            (units / self.budget).min(u64::from(self.max)) as u32
+        }
+    }
 }
 
 /// The virtual functions of a piece: every [`Task`] has them, and so do wrappers that work
@@ -138,6 +162,14 @@ impl<T: Task> Erased for T {
     fn run_plain(&mut self, run: &PlainRun<'_>, bench: &mut Bench<'_>, plain: &mut u32) {
         let output = bench.output.downcast_mut::<T::Output>();
         let mut ctx = Context::new(output, bench.incumbent, bench.pe).with_goal(T::GOAL);
+        if T::WORK_COMPOSES {
+            if let Some(total) = run.budget.checked_mul(u64::from(run.max)) {
+                let units = Task::work(self, total, &mut ctx);
+                let (stop, improved) = (ctx.stop_requested(), run.improved.load(Ordering::Relaxed));
+                *plain = run.plain_in_one(units, Task::is_empty(self), stop || improved);
+                return;
+            }
+        }
         run.slices(plain, || {
             let units = Task::work(self, run.budget, &mut ctx);
             Worked {

@@ -141,6 +141,8 @@ impl Synthetic {
 
 impl Task for Synthetic {
     type Output = SyntheticSum;
+    /// A slice's state and count do not depend on where earlier slices ended.
+    const WORK_COMPOSES: bool = true;
 
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, SyntheticSum>) -> u64 {
         let end = self.hi.min(self.lo.saturating_add(budget));

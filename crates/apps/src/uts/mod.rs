@@ -166,6 +166,8 @@ pub fn num_children(p: &UtsParams, node: &Node) -> u32 {
 
 impl Task for Uts {
     type Output = UtsCount;
+    /// A slice's state and count do not depend on where earlier slices ended.
+    const WORK_COMPOSES: bool = true;
 
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, UtsCount>) -> u64 {
         let mut count = UtsCount::default();
