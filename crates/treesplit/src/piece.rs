@@ -253,6 +253,12 @@ impl Piece {
         self.0.estimate()
     }
 
+    /// Where the piece lies in memory (to prefetch it).
+    #[inline]
+    pub(crate) fn address(&self) -> *const u8 {
+        &*self.0 as *const dyn Erased as *const u8
+    }
+
     /// The user's task beneath any wrapper, taken.
     pub(crate) fn into_any(self) -> Box<dyn Any> {
         self.0.into_any()
@@ -354,6 +360,12 @@ impl<O: Outcome> ErasedOutcome for O {
 }
 
 impl Yield {
+    /// Where the outcome lies in memory (to prefetch it).
+    #[inline]
+    pub(crate) fn address(&self) -> *const u8 {
+        &*self.0 as *const dyn ErasedOutcome as *const u8
+    }
+
     /// `output` as a yield.
     pub(crate) fn new<O: Outcome>(output: O) -> Yield {
         Yield(Box::new(output), TypeId::of::<O>())

@@ -410,11 +410,15 @@ impl PeDriver {
         self.incumbent.get().best()
     }
 
-    /// Where the protocol's state lies in memory (the simulator prefetches it for the PEs
-    /// about to run).
+    /// Where the heap blocks lie that a slice of this PE's plain task works on: the piece,
+    /// the output, and the copies of both a run-ahead keeps (null where there is none). The
+    /// simulator asks the memory for them a few events before the PE's turn.
     #[inline]
-    pub(crate) fn protocol_address(&self) -> *const u8 {
-        &self.proto as *const AnyProtocol as *const u8
+    pub(crate) fn work_blocks(&mut self) -> [*const u8; 4] {
+        match self.proto.plain_task() {
+            Some((core, task)) => core.work_blocks(task),
+            None => [std::ptr::null(); 4],
+        }
     }
 
     /// True while the PE holds work.

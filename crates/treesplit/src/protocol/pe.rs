@@ -386,6 +386,16 @@ impl PeCore {
         slices
     }
 
+    /// Where the heap blocks of a slice on `task` lie: the piece, the output, and the copies
+    /// of both kept for run-ahead (null where there is none).
+    pub(crate) fn work_blocks(&self, task: &Piece) -> [*const u8; 4] {
+        let (before, before_output) = match &self.snapshot {
+            Some((piece, output)) => (piece.address(), output.address()),
+            None => (std::ptr::null(), std::ptr::null()),
+        };
+        [task.address(), self.output.address(), before, before_output]
+    }
+
     /// End the run-ahead on `task` (if one is in progress): keep its first `keep` slices —
     /// count them as slices of this PE — and undo the others (return to the state before the
     /// run-ahead and do the `keep` slices again).

@@ -242,12 +242,12 @@ impl Engine<'_> {
 
     /// Ask the memory for the state of the PEs of the next events, a few events ahead:
     /// with many PEs, most of an event's time was spent waiting for the PE's state to come
-    /// from memory. First the PE's slot, then (once that has arrived) the protocol's state
-    /// it points to; and a message's slab entry.
+    /// from memory. First the PE's slot and a message's slab entry, then (once the slot has
+    /// arrived) the heap blocks of the task it points to (`PeDriver::work_blocks`).
     #[inline]
-    fn prefetch(&self) {
+    fn prefetch(&mut self) {
         const SLOT_AHEAD: usize = 8;
-        const PROTOCOL_AHEAD: usize = 4;
+        const BLOCKS_AHEAD: usize = 4;
         let queue = &self.world.queue;
         if let Some((pe, entry)) = queue.upcoming(SLOT_AHEAD) {
             let slot = &self.pes[pe] as *const Slot as *const u8;
@@ -259,10 +259,12 @@ impl Engine<'_> {
                 prefetch(entry.wrapping_add(64));
             }
         }
-        if let Some((pe, _)) = queue.upcoming(PROTOCOL_AHEAD) {
-            let state = self.pes[pe].driver.protocol_address();
-            prefetch(state);
-            prefetch(state.wrapping_add(64));
+        if let Some((pe, _)) = queue.upcoming(BLOCKS_AHEAD) {
+            for block in self.pes[pe].driver.work_blocks() {
+                if !block.is_null() {
+                    prefetch(block);
+                }
+            }
         }
     }
 

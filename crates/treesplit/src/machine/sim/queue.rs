@@ -68,8 +68,6 @@ pub(super) struct TimeQueue {
     /// memory (a bucket may have held one entry per PE; kept by all 1024 buckets, that would
     /// be gigabytes at 2^20 PEs), and a spare one only a little ([`TimeQueue::retire`]).
     spare: Vec<Vec<Entry>>,
-    /// The radix sort's second buffer (see [`sort_bucket`]).
-    scratch: Vec<Entry>,
 }
 
 impl TimeQueue {
@@ -83,7 +81,6 @@ impl TimeQueue {
             later: BinaryHeap::new(),
             seq: 0,
             spare: Vec::new(),
-            scratch: Vec::new(),
         }
     }
 
@@ -130,7 +127,7 @@ impl TimeQueue {
                 let i = (self.base & MASK) as usize;
                 let bucket = &mut self.buckets[i];
                 if !bucket.sorted && !bucket.entries.is_empty() {
-                    sort_bucket(&mut bucket.entries, &mut self.scratch);
+                    bucket.entries.sort_unstable();
                     bucket.sorted = true;
                 }
                 let next = bucket.entries.get(bucket.head).copied();
@@ -226,62 +223,6 @@ impl TimeQueue {
     }
 }
 
-/// Buckets up to this size are sorted by comparison; larger ones by radix.
-const RADIX_FROM: usize = 96;
-
-/// Sort a bucket's entries by (order, sequence number).
-///
-/// A bucket's entries lie in the order they were scheduled, which is the order of their
-/// sequence numbers, so a stable sort by the order alone gives that. A crowded time (at the
-/// start of a run every PE polls at once; thousands of entries at 65,536 PEs) is sorted by
-/// a least-significant-digit radix sort over the bytes of the order, skipping the bytes all
-/// entries share (the order's unused bits, and the PE's high bits on fewer PEs): a few linear
-/// passes instead of the n·log n comparisons of 128-bit keys that took a tenth of a
-/// message-heavy run. `scratch` is the second buffer; the sorted entries end in `entries`.
-fn sort_bucket(entries: &mut Vec<Entry>, scratch: &mut Vec<Entry>) {
-    let n = entries.len();
-    if n <= RADIX_FROM {
-        entries.sort_unstable();
-        return;
-    }
-    let mut counts = [[0u32; 256]; 8];
-    for &e in entries.iter() {
-        let order = (e >> 64) as u64;
-        for (byte, count) in counts.iter_mut().enumerate() {
-            count[(order >> (8 * byte)) as u8 as usize] += 1;
-        }
-    }
-    scratch.clear();
-    scratch.resize(n, 0);
-    let mut in_scratch = false;
-    for (byte, count) in counts.iter().enumerate() {
-        if count.iter().any(|&c| c as usize == n) {
-            continue; // every entry has the same digit here
-        }
-        let mut next = [0u32; 256];
-        let mut sum = 0;
-        for (start, &c) in next.iter_mut().zip(count) {
-            *start = sum;
-            sum += c;
-        }
-        let (from, to) = if in_scratch {
-            (&*scratch, &mut *entries)
-        } else {
-            (&*entries, &mut *scratch)
-        };
-        let shift = 64 + 8 * byte;
-        for &e in from.iter() {
-            let digit = (e >> shift) as u8 as usize;
-            to[next[digit] as usize] = e;
-            next[digit] += 1;
-        }
-        in_scratch = !in_scratch;
-    }
-    if in_scratch {
-        std::mem::swap(entries, scratch);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,36 +261,5 @@ mod tests {
             }
             assert_eq!(q.pop(), None);
         }
-    }
-
-    /// Crowded times (sorted by radix) come out in the order of a heap too: many entries at
-    /// each of a few future times, orders spread over all bytes the engine uses (PE, kind,
-    /// sender) with many ties.
-    #[test]
-    fn crowded_times_in_the_order_of_a_heap() {
-        let mut r = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(2);
-        let mut q = TimeQueue::new();
-        let mut heap = BinaryHeap::new();
-        let (mut seq, mut payload) = (0u64, 0u32);
-        for round in 0..40u64 {
-            let now = round * 3;
-            for _ in 0..r.random_range(0..2_000) {
-                let t = now + r.random_range(1..=4);
-                let pe = r.random_range(0..if round % 2 == 0 { 50 } else { 1 << 22 });
-                let order = pe << 32 | r.random_range(0..3u64) << 24 | r.random_range(0..4u64);
-                payload += 1;
-                seq += 1;
-                q.push(t, order, payload);
-                heap.push(Reverse((t, order, seq, payload)));
-            }
-            while heap.peek().is_some_and(|Reverse((t, ..))| *t < now + 3) {
-                let Reverse((t, o, _, p)) = heap.pop().unwrap();
-                assert_eq!(q.pop(), Some((t, o, p)));
-            }
-        }
-        while let Some(Reverse((t, o, _, p))) = heap.pop() {
-            assert_eq!(q.pop(), Some((t, o, p)));
-        }
-        assert_eq!(q.pop(), None);
     }
 }
