@@ -20,7 +20,7 @@
 //! declared while any PE holds work or any work message is in flight, if work reaches a
 //! finished PE, or if the run deadlocks.
 
-use super::events::{Event, SLICE_END};
+use super::events::{Due, Event, SLICE_END};
 use super::world::{Link, Slot, State, MAX_AHEAD};
 use crate::config::ConfigError;
 use crate::driver::{self, Envelope};
@@ -123,9 +123,9 @@ impl Engine<'_> {
         }
     }
 
-    fn handle(&mut self, time: u64, event: Event) -> Result<(), RunError> {
+    fn handle(&mut self, time: u64, event: Due) -> Result<(), RunError> {
         match event {
-            Event::SliceEnd { pe: i, .. } => {
+            Due::SliceEnd { pe: i, .. } => {
                 let slot = &mut self.pes[i];
                 let sim = &mut slot.sim;
                 if sim.limit == 0 && sim.inbox.is_empty() {
@@ -156,18 +156,15 @@ impl Engine<'_> {
                 }
                 self.resume(i, time)
             }
-            Event::Wake { pe, epoch } => match self.pes[pe].sim.state {
+            Due::Wake { pe, epoch } => match self.pes[pe].sim.state {
                 State::Waiting { epoch: e, .. } if e == epoch => self.resume(pe, time),
                 _ => Ok(()),
             },
-            Event::Arrive {
-                from,
-                to,
-                envelope,
-                bound,
-            } => {
-                if matches!(envelope, Envelope::Protocol(Message::Request))
-                    && !matches!(self.pes[to].sim.state, State::Done { .. })
+            Due::Arrive { from, to, slot } => {
+                if matches!(
+                    self.world.queue.envelope(slot),
+                    Envelope::Protocol(Message::Request)
+                ) && !matches!(self.pes[to].sim.state, State::Done { .. })
                 {
                     let queued = self.world.queue.queued(&self.pes[to].sim.inbox);
                     let requests = queued
@@ -178,22 +175,16 @@ impl Engine<'_> {
                         probe.request_arrived(to, time);
                     }
                 }
-                self.arrive(time, from, to, envelope, bound)
+                self.arrive(time, from, to, slot)
             }
         }
     }
 
-    /// An envelope reaches PE `to`.
-    fn arrive(
-        &mut self,
-        time: u64,
-        from: PeId,
-        to: PeId,
-        envelope: Envelope,
-        bound: i64,
-    ) -> Result<(), RunError> {
+    /// The message in `slot` (of the event queue) reaches PE `to`.
+    fn arrive(&mut self, time: u64, from: PeId, to: PeId, slot: u32) -> Result<(), RunError> {
         match self.pes[to].sim.state {
             State::Done { .. } => {
+                let (envelope, _) = self.world.queue.take_message(slot);
                 if let Err(e) = driver::check_leftover(from, to, &envelope) {
                     if self.world.violation.is_none() {
                         self.world.violation =
@@ -204,9 +195,7 @@ impl Engine<'_> {
             }
             State::Working => {
                 let sim = &mut self.pes[to].sim;
-                self.world
-                    .queue
-                    .deliver(&mut sim.inbox, from, envelope, bound);
+                self.world.queue.deliver(&mut sim.inbox, slot);
                 if sim.ahead > 0 {
                     // Seen at the first slice end at or after now, which may be one the
                     // run-ahead left out. (A slice end at this very time has not been
@@ -223,9 +212,7 @@ impl Engine<'_> {
             }
             State::Waiting { .. } => {
                 let sim = &mut self.pes[to].sim;
-                self.world
-                    .queue
-                    .deliver(&mut sim.inbox, from, envelope, bound);
+                self.world.queue.deliver(&mut sim.inbox, slot);
                 self.resume(to, time)
             }
         }
@@ -284,7 +271,7 @@ impl Engine<'_> {
             self.resume(i, 0)?;
         }
         while let Some((time, event)) = self.world.queue.pop() {
-            if let Event::SliceEnd { pe, gen } = event {
+            if let Due::SliceEnd { pe, gen } = event {
                 let sim = &self.pes[pe].sim;
                 if gen != sim.gen & !SLICE_END || sim.state != State::Working {
                     // Moved earlier by a message (see `Engine::arrive`): not an event.

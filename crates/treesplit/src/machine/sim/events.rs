@@ -1,8 +1,8 @@
 //! The simulator's event queue: events ordered by (time, PE, kind, sender), whatever the
 //! order they were scheduled in (`engine.rs` relies on it to leave out slice ends), and the
-//! PEs' inboxes, kept in the same slab as the events: a message that reaches a busy PE stays
-//! in the slot it travelled in, linked into that PE's inbox ([`Inbox`]), so a PE holds no
-//! buffer of its own and a message is never moved between event and inbox.
+//! PEs' inboxes, kept in the same slab as the events: a message that arrives stays in the
+//! slot it travelled in, linked into its PE's inbox ([`Inbox`]), so a PE holds no buffer of
+//! its own and a message is moved only into the slab when sent and out when received.
 
 use super::queue::TimeQueue;
 use crate::driver::Envelope;
@@ -21,6 +21,14 @@ pub(super) enum Event {
         envelope: Envelope,
         bound: i64,
     },
+}
+
+/// An event as it comes due ([`EventQueue::pop`]): a message is named by its slot, where it
+/// stays until it is delivered and received (no copy of it on the way).
+pub(super) enum Due {
+    SliceEnd { pe: PeId, gen: u32 },
+    Wake { pe: PeId, epoch: u32 },
+    Arrive { from: PeId, to: PeId, slot: u32 },
 }
 
 /// An event's payload in the time queue: the slab slot of the event, or, with this bit set,
@@ -135,30 +143,51 @@ impl EventQueue {
         self.times.push(time, order, slot);
     }
 
-    /// The earliest event (ties: by PE, kind and sender, then the one scheduled first).
-    pub(super) fn pop(&mut self) -> Option<(u64, Event)> {
+    /// The earliest event (ties: by PE, kind and sender, then the one scheduled first). A
+    /// message stays in its slot ([`Due::Arrive`]): it is delivered from there
+    /// ([`EventQueue::deliver`]) or taken out ([`EventQueue::take_message`]).
+    pub(super) fn pop(&mut self) -> Option<(u64, Due)> {
         let (time, order, slot) = self.times.pop()?;
         if slot & SLICE_END != 0 {
             let (pe, gen) = ((order >> 32) as PeId, slot & !SLICE_END);
-            return Some((time, Event::SliceEnd { pe, gen }));
+            return Some((time, Due::SliceEnd { pe, gen }));
         }
-        Some((time, self.take(slot)))
+        let due = match &self.slab[slot as usize].event {
+            Some(Event::Arrive { from, to, .. }) => Due::Arrive {
+                from: *from,
+                to: *to,
+                slot,
+            },
+            Some(Event::Wake { .. }) => match self.take(slot) {
+                Event::Wake { pe, epoch } => Due::Wake { pe, epoch },
+                _ => unreachable!("a wake-up was taken"),
+            },
+            _ => unreachable!("a scheduled slot holds a message or a wake-up"),
+        };
+        Some((time, due))
     }
 
-    /// Append a message from `from` to `inbox`.
-    pub(super) fn deliver(
-        &mut self,
-        inbox: &mut Inbox,
-        from: PeId,
-        envelope: Envelope,
-        bound: i64,
-    ) {
-        let slot = self.store(Event::Arrive {
-            from,
-            to: 0,
-            envelope,
-            bound,
-        });
+    /// The envelope of the message in `slot` (popped, not yet delivered or taken).
+    pub(super) fn envelope(&self, slot: u32) -> &Envelope {
+        match &self.slab[slot as usize].event {
+            Some(Event::Arrive { envelope, .. }) => envelope,
+            _ => unreachable!("the slot holds a message"),
+        }
+    }
+
+    /// Take the message out of `slot` (popped, not delivered): (envelope, bound).
+    pub(super) fn take_message(&mut self, slot: u32) -> (Envelope, i64) {
+        match self.take(slot) {
+            Event::Arrive {
+                envelope, bound, ..
+            } => (envelope, bound),
+            _ => unreachable!("the slot holds a message"),
+        }
+    }
+
+    /// Append the message in `slot` (popped) to `inbox`, where it stays in its slot.
+    pub(super) fn deliver(&mut self, inbox: &mut Inbox, slot: u32) {
+        self.slab[slot as usize].next = NIL;
         match inbox.tail {
             NIL => inbox.head = slot,
             tail => self.slab[tail as usize].next = slot,
