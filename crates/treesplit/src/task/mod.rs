@@ -103,7 +103,7 @@ pub trait Task: Sized + Clone + Send + Serialize + DeserializeOwned + 'static {
     /// that would find no message) in one call of their whole budget instead of one call per
     /// slice Δt. A task that claims it wrongly gets different simulated results, never
     /// different real ones: threads and MPI run slice by slice either way.
-    /// `treesplit_testkit::assert_work_composes` checks the claim on a task.
+    /// [`crate::check::work_composes`] checks the claim on a task.
     const WORK_COMPOSES: bool = false;
 
     /// Do sequential work for at most `budget` units; return the units done.
