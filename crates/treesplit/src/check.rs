@@ -228,14 +228,16 @@ where
 /// to its end in steps of `a + b` units for each `(a, b)` of `slices` (repeated from the
 /// start when they run out), and at every step compare `work(a)` then `work(b)` with one
 /// `work(a + b)` from the same state: the task's bytes, the output and the units must be
-/// equal. A step in which the task asks to stop or offers a value is not compared (the
-/// claim does not cover it). [`RunError::ContractViolated`] names the first step that
-/// differs; the walk stops after `max_steps` steps.
+/// equal. The walk goes on from the state of one route, then of the other, in turn. Both
+/// routes see the best value found so far as the incumbent (a search prunes against it); a
+/// step in which the task asks to stop or improves on it is not compared (the claim does not
+/// cover it). Returns the steps compared (at most `max_steps`), or
+/// [`RunError::ContractViolated`] naming the first step that differs.
 pub fn work_composes<T: Task>(
     root: T,
     slices: &[(u64, u64)],
     max_steps: usize,
-) -> Result<(), RunError>
+) -> Result<usize, RunError>
 where
     T::Output: PartialEq,
 {
@@ -243,44 +245,59 @@ where
     let broken = |step: usize, a: u64, b: u64, what: String| RunError::ContractViolated {
         pe: 0,
         what: format!(
-            "Task::WORK_COMPOSES: at step {step}, work({a}) then work({b}) {what} than \
-             work({})",
-            a + b
+            "Task::WORK_COMPOSES: at step {step}, work({a}) then work({b}) {what} work({})",
+            a.saturating_add(b)
         ),
     };
     let bytes =
         |task: &T| postcard::to_allocvec(task).map_err(|e| RunError::Internal(e.to_string()));
-    let mut task = root;
+    // The incumbent as both routes find it: the best key so far (`i64::MIN`: none).
+    let incumbent_at = |best: i64| {
+        let incumbent = SharedIncumbent::new();
+        incumbent.offer(best);
+        incumbent
+    };
+    let (mut task, mut best, mut compared) = (root, i64::MIN, 0);
     for (step, &(a, b)) in slices.iter().cycle().take(max_steps).enumerate() {
         if task.is_empty() {
             break;
         }
-        let incumbent = SharedIncumbent::new();
+        let whole = a.saturating_add(b);
+        let incumbent = incumbent_at(best);
         let (mut apart, mut apart_out) = (task.clone(), T::Output::default());
         let mut ctx = Context::new(&mut apart_out, &incumbent, 0).with_goal(T::GOAL);
         let apart_units = apart.work(a, &mut ctx) + apart.work(b, &mut ctx);
-        let irregular = ctx.stop_requested() || incumbent.best() != i64::MIN;
-        let incumbent = SharedIncumbent::new();
+        let irregular = ctx.stop_requested() || incumbent.best() != best;
+        let incumbent = incumbent_at(best);
         let mut together_out = T::Output::default();
         let mut ctx = Context::new(&mut together_out, &incumbent, 0).with_goal(T::GOAL);
-        let together_units = task.work(a + b, &mut ctx);
-        if irregular || ctx.stop_requested() || incumbent.best() != i64::MIN {
+        let together_units = task.work(whole, &mut ctx);
+        let stopped = ctx.stop_requested();
+        let found = incumbent.best();
+        if irregular || stopped || found != best {
+            best = best.max(found);
             continue;
         }
         if apart_units != together_units {
+            let what = format!("did {apart_units} units, against {together_units} for");
+            return Err(broken(step, a, b, what));
+        }
+        if apart_out != together_out {
+            let what = format!("gave {apart_out:?}, against {together_out:?} for");
+            return Err(broken(step, a, b, what));
+        }
+        if bytes(&apart)? != bytes(&task)? {
             return Err(broken(
                 step,
                 a,
                 b,
-                format!("did {apart_units} units, other"),
+                "left the task in another state than".into(),
             ));
         }
-        if apart_out != together_out {
-            return Err(broken(step, a, b, format!("output {apart_out:?}, other")));
-        }
-        if bytes(&apart)? != bytes(&task)? {
-            return Err(broken(step, a, b, "left the task in another state".into()));
+        compared += 1;
+        if step % 2 == 1 {
+            task = apart; // go on from the state of two slices
         }
     }
-    Ok(())
+    Ok(compared)
 }

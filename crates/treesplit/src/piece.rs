@@ -99,7 +99,7 @@ impl PlainRun<'_> {
     /// the caller undoes the call, and the PE works its next slice as usual.
     fn plain_in_one(&self, units: u64, empty: bool, irregular: bool) -> u32 {
         let total = self.budget * u64::from(self.max);
-        if irregular || self.budget == 0 {
+        if irregular || self.budget == 0 || units > total {
             0
         } else if units == total && !empty {
             self.max
@@ -107,9 +107,9 @@ impl PlainRun<'_> {
             // The slice that ended the task is not plain: the one holding the last unit.
             (units.saturating_sub(1) / self.budget) as u32
         } else {
-            // Fewer units on a task that is not empty breaks `Task::work`'s contract: count
-            // only the whole slices before the short one.
-            (units / self.budget).min(u64::from(self.max)) as u32
+            // Fewer units on a task that is not empty (or more than the budget, above) breaks
+            // `Task::work`'s contract: where the short slice was is unknown, so none counts.
+            0
         }
     }
 }

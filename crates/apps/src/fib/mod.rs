@@ -55,8 +55,6 @@ pub fn check_n(n: u32) -> Result<(), String> {
 
 impl Task for Fib {
     type Output = u64;
-    /// A slice's state and count do not depend on where earlier slices ended.
-    const WORK_COMPOSES: bool = true;
 
     #[inline]
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, u64>) -> u64 {

@@ -141,7 +141,8 @@ impl Synthetic {
 
 impl Task for Synthetic {
     type Output = SyntheticSum;
-    /// A slice's state and count do not depend on where earlier slices ended.
+    /// Its state after n units, bytes included, does not depend on where slices ended,
+    /// and its counts add exactly.
     const WORK_COMPOSES: bool = true;
 
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, SyntheticSum>) -> u64 {

@@ -166,7 +166,8 @@ pub fn num_children(p: &UtsParams, node: &Node) -> u32 {
 
 impl Task for Uts {
     type Output = UtsCount;
-    /// A slice's state and count do not depend on where earlier slices ended.
+    /// Its state after n units, bytes included, does not depend on where slices ended,
+    /// and its counts add exactly.
     const WORK_COMPOSES: bool = true;
 
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, UtsCount>) -> u64 {

@@ -423,6 +423,9 @@ impl PeCore {
 
     /// Do again `n` slices run ahead (plain, as they were the first time), uncounted.
     fn redo(&mut self, task: &mut Piece, budget: u64, n: u32, tentative: &Tentative<'_>) {
+        if n == 0 {
+            return; // not even a call of no units: a task's `work(0)` need not be a no-op
+        }
         let mut done = 0;
         let bench = &mut self.bench(tentative);
         let run = PlainRun {

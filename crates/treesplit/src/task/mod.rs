@@ -92,12 +92,13 @@ pub trait Task: Sized + Clone + Send + Serialize + DeserializeOwned + 'static {
     /// default) or minimised.
     const GOAL: Goal = Goal::Maximise;
 
-    /// Whether work slices compose: `work(a)` followed by `work(b)` leaves the task and its
-    /// output exactly as one `work(a + b)` would, whenever neither improves the incumbent nor
-    /// asks to stop. It holds for a search whose state after n units does not depend on where
-    /// the slices ended and whose output merges exactly (a depth-first search counting in
-    /// integers); it does not for an output that sums floating-point numbers slice by slice
-    /// (the order of the additions changes the last bits).
+    /// Whether work slices compose: `work(a)` followed by `work(b)` leaves the task (to its
+    /// serialized bytes) and its output exactly as one `work(a + b)` would, whenever neither
+    /// improves the incumbent nor asks to stop. It holds for a search whose state after n
+    /// units does not depend on where the slices ended and whose output merges exactly; it
+    /// does not for an output that sums floating-point numbers slice by slice (the order of
+    /// the additions changes the last bits), nor for a fixed stack whose stale frames above
+    /// the top differ with the slicing.
     ///
     /// When true, the simulator runs a busy PE's slices ahead of their time (the slice ends
     /// that would find no message) in one call of their whole budget instead of one call per
