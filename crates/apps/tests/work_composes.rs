@@ -108,7 +108,7 @@ fn a_floating_point_sum_per_slice_does_not_compose_and_is_caught() {
 
 #[test]
 fn a_stack_with_stale_frames_does_not_compose_and_is_caught() {
-    assert!(!<NQueens as Task>::WORK_COMPOSES);
+    const { assert!(!<NQueens as Task>::WORK_COMPOSES) };
     let err = work_composes(NQueens::new(9).unwrap(), SLICES, 20_000).unwrap_err();
     assert!(
         matches!(&err, RunError::ContractViolated { what, .. } if what.contains("another state")),
