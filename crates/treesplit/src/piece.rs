@@ -89,16 +89,15 @@ impl PlainRun<'_> {
         }
     }
 
-    /// The plain slices among `max` slices done in one call of the whole budget (a task
-    /// whose slices compose, `Task::WORK_COMPOSES`) that did `units` and left the task
+    /// The plain slices among `max` slices done in one call of their whole budget, `total`
+    /// (a task whose slices compose, `Task::WORK_COMPOSES`), that did `units` and left the task
     /// `empty`. Slice j did the j-th `budget` units; a slice before the last one that did any
     /// units did its whole budget and left work behind, so the plain slices are those before
     /// the slice in which the task ran out. Where the call asked to stop or improved the
     /// incumbent (`irregular`), the slice that did it is unknown: none is counted plain, which
     /// is always safe, since run-ahead only leaves out slice ends that would change nothing;
     /// the caller undoes the call, and the PE works its next slice as usual.
-    fn plain_in_one(&self, units: u64, empty: bool, irregular: bool) -> u32 {
-        let total = self.budget * u64::from(self.max);
+    fn plain_in_one(&self, total: u64, units: u64, empty: bool, irregular: bool) -> u32 {
         if irregular || self.budget == 0 || units > total {
             0
         } else if units == total && !empty {
@@ -166,7 +165,7 @@ impl<T: Task> Erased for T {
             if let Some(total) = run.budget.checked_mul(u64::from(run.max)) {
                 let units = Task::work(self, total, &mut ctx);
                 let (stop, improved) = (ctx.stop_requested(), run.improved.load(Ordering::Relaxed));
-                *plain = run.plain_in_one(units, Task::is_empty(self), stop || improved);
+                *plain = run.plain_in_one(total, units, Task::is_empty(self), stop || improved);
                 return;
             }
         }

@@ -184,7 +184,7 @@ impl Engine<'_> {
     fn arrive(&mut self, time: u64, from: PeId, to: PeId, slot: u32) -> Result<(), RunError> {
         match self.pes[to].sim.state {
             State::Done { .. } => {
-                let (envelope, _) = self.world.queue.take_message(slot);
+                let (_, envelope, _) = self.world.queue.take_message(slot);
                 if let Err(e) = driver::check_leftover(from, to, &envelope) {
                     if self.world.violation.is_none() {
                         self.world.violation =

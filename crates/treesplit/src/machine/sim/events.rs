@@ -175,12 +175,15 @@ impl EventQueue {
         }
     }
 
-    /// Take the message out of `slot` (popped, not delivered): (envelope, bound).
-    pub(super) fn take_message(&mut self, slot: u32) -> (Envelope, i64) {
+    /// Take the message out of `slot` and free it: (sender, envelope, piggybacked bound).
+    pub(super) fn take_message(&mut self, slot: u32) -> (PeId, Envelope, i64) {
         match self.take(slot) {
             Event::Arrive {
-                envelope, bound, ..
-            } => (envelope, bound),
+                from,
+                envelope,
+                bound,
+                ..
+            } => (from, envelope, bound),
             _ => unreachable!("the slot holds a message"),
         }
     }
@@ -205,15 +208,7 @@ impl EventQueue {
         if inbox.head == NIL {
             inbox.tail = NIL;
         }
-        match self.take(slot) {
-            Event::Arrive {
-                from,
-                envelope,
-                bound,
-                ..
-            } => Some((from, envelope, bound)),
-            _ => unreachable!("an inbox holds messages"),
-        }
+        Some(self.take_message(slot))
     }
 
     /// The envelopes waiting in `inbox`, first to last.
