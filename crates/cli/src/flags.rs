@@ -483,6 +483,11 @@ pub struct SimMachine {
     /// generation levels, the finishing phase): the JSON report's `proof` block.
     #[arg(long, global = true)]
     pub proof: bool,
+    /// The threads the simulator's engine runs on (the report is the same for any number).
+    /// Default: the machine's cores (at most 8) from 16,384 PEs on, when the run allows it
+    /// (no --max-units, --delay, --proof or Gantt segments); one below.
+    #[arg(long = "sim-threads", global = true)]
+    pub sim_threads: Option<usize>,
 }
 
 #[derive(Debug, Args)]

@@ -339,6 +339,9 @@ pub fn config_error(e: &ConfigError) -> String {
         ConfigError::Slowness { pe, factor } => format!(
             "--slow: the slowness factor of PE {pe} must be a number in [1, 10^6], got {factor}"
         ),
+        ConfigError::EngineThreads { threads, why } => {
+            format!("--sim-threads {threads}: {why}")
+        }
         ConfigError::ZeroLatency => {
             "--t-rout must be at least 1, and --t-hop when given (messages cannot be instantaneous)"
                 .into()

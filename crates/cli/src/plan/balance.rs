@@ -207,6 +207,7 @@ pub(super) fn sim_machine(
         slow_links: parse_pe_list(&o.slow_links, "slow link")
             .map_err(|e| Failure::input(format!("--slow-links: {e}")))?,
         proof: o.proof,
+        threads: o.sim_threads,
         ..SimConfig::default()
     };
     sim.validate(pes)

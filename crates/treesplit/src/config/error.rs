@@ -92,6 +92,13 @@ pub enum ConfigError {
     },
     /// A simulated latency of 0 (messages cannot be instantaneous).
     ZeroLatency,
+    /// The simulator's engine cannot run on that many threads.
+    EngineThreads {
+        /// The threads asked for.
+        threads: usize,
+        /// Why not.
+        why: String,
+    },
     /// A hop latency on the crossbar other than T_rout (a message there takes T_rout).
     HopOnCrossbar {
         /// T_hop given.
@@ -193,6 +200,10 @@ impl fmt::Display for ConfigError {
             ),
             ConfigError::ZeroMaxUnits => write!(f, "the limit of work units must be at least 1"),
             ConfigError::ZeroTimeLimit => write!(f, "the time limit must be more than zero"),
+            ConfigError::EngineThreads { threads, why } => write!(
+                f,
+                "the simulator's engine cannot run on {threads} threads: {why}"
+            ),
             ConfigError::ZeroLatency => write!(
                 f,
                 "the message latency must be at least 1 (messages cannot be instantaneous)"

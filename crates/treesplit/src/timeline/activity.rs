@@ -62,13 +62,7 @@ impl Utilization {
         // (In u128: times go up to 2^64 − 1, where the simulator stops a run.)
         while u128::from(end) > u128::from(self.width) * BINS as u128 {
             // Double the bin width: merge neighbouring bins.
-            for i in 0..BINS / 2 {
-                self.bins[i] = self.bins[2 * i] + self.bins[2 * i + 1];
-            }
-            for b in &mut self.bins[BINS / 2..] {
-                *b = 0.0;
-            }
-            self.width *= 2;
+            self.widen(self.width * 2);
         }
         // The width is a power of two: a shift, not a division, per slice.
         let shift = self.width.trailing_zeros();
@@ -79,6 +73,29 @@ impl Utilization {
             let stop = end.min(bin_end);
             self.bins[bin] += (stop - t) as f64;
             t = stop;
+        }
+    }
+
+    /// Double the bin width until it is at least `width`.
+    fn widen(&mut self, width: u64) {
+        while self.width < width {
+            for i in 0..BINS / 2 {
+                self.bins[i] = self.bins[2 * i] + self.bins[2 * i + 1];
+            }
+            for b in &mut self.bins[BINS / 2..] {
+                *b = 0.0;
+            }
+            self.width *= 2;
+        }
+    }
+
+    /// Add the busy time recorded by `other`. The bins are sums of whole numbers below
+    /// 2^53, so the result is the same, bit for bit, as one log of both.
+    fn merge(&mut self, mut other: Utilization) {
+        self.widen(other.width);
+        other.widen(self.width);
+        for (a, b) in self.bins.iter_mut().zip(other.bins) {
+            *a += b;
         }
     }
 
@@ -115,6 +132,13 @@ impl ActivityLog {
             }),
             utilization: Utilization::default(),
         }
+    }
+
+    /// Add what `other`, a log of other PEs of the same run, recorded (the utilization
+    /// curve; the simulator keeps Gantt segments only when one engine runs all PEs).
+    pub fn merge(&mut self, other: ActivityLog) {
+        debug_assert!(other.segments.is_none(), "segments are not merged");
+        self.utilization.merge(other.utilization);
     }
 
     /// Record that PE `pe` did `activity` during `[start, end)` (nothing when it is empty).

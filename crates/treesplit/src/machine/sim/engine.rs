@@ -46,15 +46,16 @@ fn prefetch(address: *const u8) {
     let _ = address;
 }
 
-/// The simulated machine: the PEs and the world around them.
-pub(super) struct Engine<'c> {
-    pub(super) pes: Vec<Slot>,
+/// The simulated machine, or one partition of it (`partition.rs`): its PEs (PE
+/// `world.span.first` first) and the world around them.
+pub(super) struct Engine<'p, 'c> {
+    pub(super) pes: &'p mut [Slot],
     pub(super) world: super::world::World<'c>,
     /// The PE being run (named if it panics).
     pub(super) current: PeId,
 }
 
-impl Engine<'_> {
+impl Engine<'_, '_> {
     /// Run PE `i` from its local time `now` until it suspends or finishes.
     ///
     /// Run-ahead: when the PE suspends in a slice that did its whole budget at no cost, the
@@ -66,7 +67,7 @@ impl Engine<'_> {
     /// after its arrival (`Engine::arrive`), where the driver keeps the slices begun by then
     /// and undoes the others (`Engine::handle`).
     fn resume(&mut self, i: PeId, mut now: u64) -> Result<(), RunError> {
-        let slot = &mut self.pes[i];
+        let slot = &mut self.pes[i - self.world.span.first];
         if let State::Waiting { since, .. } = slot.sim.state {
             now = now.max(since);
             self.world.record(i, since, now, Activity::Idle);
@@ -100,33 +101,28 @@ impl Engine<'_> {
             }
             Step::Wait => {}
         }
-        if std::mem::take(&mut self.world.finish_sent) {
-            self.check_declared_termination();
+        if self.world.span.is_whole() && std::mem::take(&mut self.world.finish_sent) {
+            // One engine checks at once; partitions at the end of the window.
+            if let Some(v) = declared_too_early(self.world.work_in_flight, self.busy()) {
+                self.world.violation.get_or_insert(v);
+            }
         }
         Ok(())
     }
 
-    /// PE 0 has just declared termination: nothing may hold or carry work anywhere.
-    fn check_declared_termination(&mut self) {
-        if self.world.violation.is_some() {
-            return;
-        }
-        if self.world.work_in_flight > 0 {
-            self.world.violation = Some(format!(
-                "termination declared while {} piece(s) of work were in flight",
-                self.world.work_in_flight
-            ));
-        } else if let Some(busy) = self.pes.iter().position(|s| s.driver.is_busy()) {
-            self.world.violation = Some(format!(
-                "termination declared while PE {busy} still held work"
-            ));
-        }
+    /// The first of the engine's PEs that holds work.
+    pub(super) fn busy(&self) -> Option<PeId> {
+        let first = self.world.span.first;
+        self.pes
+            .iter()
+            .position(|s| s.driver.is_busy())
+            .map(|k| first + k)
     }
 
     fn handle(&mut self, time: u64, event: Due) -> Result<(), RunError> {
         match event {
             Due::SliceEnd { pe: i, .. } => {
-                let slot = &mut self.pes[i];
+                let slot = &mut self.pes[i - self.world.span.first];
                 let sim = &mut slot.sim;
                 if sim.limit == 0 && sim.inbox.is_empty() {
                     sim.limit = 1.min(MAX_AHEAD);
@@ -156,7 +152,7 @@ impl Engine<'_> {
                 }
                 self.resume(i, time)
             }
-            Due::Wake { pe, epoch } => match self.pes[pe].sim.state {
+            Due::Wake { pe, epoch } => match self.pes[pe - self.world.span.first].sim.state {
                 State::Waiting { epoch: e, .. } if e == epoch => self.resume(pe, time),
                 _ => Ok(()),
             },
@@ -164,9 +160,14 @@ impl Engine<'_> {
                 if matches!(
                     self.world.queue.envelope(slot),
                     Envelope::Protocol(Message::Request)
-                ) && !matches!(self.pes[to].sim.state, State::Done { .. })
-                {
-                    let queued = self.world.queue.queued(&self.pes[to].sim.inbox);
+                ) && !matches!(
+                    self.pes[to - self.world.span.first].sim.state,
+                    State::Done { .. }
+                ) {
+                    let queued = self
+                        .world
+                        .queue
+                        .queued(&self.pes[to - self.world.span.first].sim.inbox);
                     let requests = queued
                         .filter(|e| matches!(e, Envelope::Protocol(Message::Request)))
                         .count();
@@ -182,7 +183,8 @@ impl Engine<'_> {
 
     /// The message in `slot` (of the event queue) reaches PE `to`.
     fn arrive(&mut self, time: u64, from: PeId, to: PeId, slot: u32) -> Result<(), RunError> {
-        match self.pes[to].sim.state {
+        let k = to - self.world.span.first;
+        match self.pes[k].sim.state {
             State::Done { .. } => {
                 let (_, envelope, _) = self.world.queue.take_message(slot);
                 if let Err(e) = driver::check_leftover(from, to, &envelope) {
@@ -194,7 +196,7 @@ impl Engine<'_> {
                 Ok(())
             }
             State::Working => {
-                let sim = &mut self.pes[to].sim;
+                let sim = &mut self.pes[k].sim;
                 self.world.queue.deliver(&mut sim.inbox, slot);
                 if sim.ahead > 0 {
                     // Seen at the first slice end at or after now, which may be one the
@@ -211,20 +213,50 @@ impl Engine<'_> {
                 Ok(())
             }
             State::Waiting { .. } => {
-                let sim = &mut self.pes[to].sim;
+                let sim = &mut self.pes[k].sim;
                 self.world.queue.deliver(&mut sim.inbox, slot);
                 self.resume(to, time)
             }
         }
     }
 
-    /// Run the simulation to its end (or the first error). A panic inside user code or a
-    /// protocol invariant becomes an error naming the PE that was running.
+    /// Run the whole simulation on this engine to its end (or the first error).
     pub(super) fn run(&mut self) -> Result<(), RunError> {
-        match catch_quietly(|| self.run_events()) {
+        self.guarded(|e| {
+            e.start()?;
+            e.run_events()?;
+            e.check_event_limit()?;
+            let stuck = e
+                .pes
+                .iter()
+                .filter(|s| !matches!(s.sim.state, State::Done { .. }));
+            check_end(
+                stuck.count(),
+                e.busy_first_unfinished(),
+                e.world.work_in_flight,
+            )
+        })
+    }
+
+    /// Run `f` on the engine; a panic inside user code or a protocol invariant becomes an
+    /// error naming the PE that was running.
+    pub(super) fn guarded(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<(), RunError>,
+    ) -> Result<(), RunError> {
+        match catch_quietly(|| f(self)) {
             Ok(result) => result,
             Err(payload) => Err(panic_error(self.current, payload)),
         }
+    }
+
+    /// The first of the engine's PEs that has not finished.
+    pub(super) fn busy_first_unfinished(&self) -> Option<PeId> {
+        let first = self.world.span.first;
+        self.pes
+            .iter()
+            .position(|s| !matches!(s.sim.state, State::Done { .. }))
+            .map(|k| first + k)
     }
 
     /// Ask the memory for the state of the PEs of the next events, a few events ahead:
@@ -237,7 +269,7 @@ impl Engine<'_> {
         const BLOCKS_AHEAD: usize = 4;
         let queue = &self.world.queue;
         if let Some((pe, entry)) = queue.upcoming(SLOT_AHEAD) {
-            let slot = &self.pes[pe] as *const Slot as *const u8;
+            let slot = &self.pes[pe - self.world.span.first] as *const Slot as *const u8;
             for line in (0..std::mem::size_of::<Slot>()).step_by(64) {
                 prefetch(slot.wrapping_add(line));
             }
@@ -247,7 +279,7 @@ impl Engine<'_> {
             }
         }
         if let Some((pe, _)) = queue.upcoming(BLOCKS_AHEAD) {
-            for block in self.pes[pe].driver.work_blocks() {
+            for block in self.pes[pe - self.world.span.first].driver.work_blocks() {
                 if !block.is_null() {
                     prefetch(block);
                 }
@@ -255,9 +287,10 @@ impl Engine<'_> {
         }
     }
 
-    /// `SimConfig::max_events`: give up once the run has taken more events.
-    fn check_event_limit(&self) -> Result<(), RunError> {
-        if self.world.events > self.world.config.max_events {
+    /// `SimConfig::max_events`: give up once the run has taken more events (in partitions:
+    /// this one's, and the others' up to the end of the last window).
+    pub(super) fn check_event_limit(&self) -> Result<(), RunError> {
+        if self.world.events + self.world.events_elsewhere > self.world.config.max_events {
             return Err(RunError::Internal(format!(
                 "the simulation did not end within {} events",
                 self.world.config.max_events
@@ -266,13 +299,28 @@ impl Engine<'_> {
         Ok(())
     }
 
-    fn run_events(&mut self) -> Result<(), RunError> {
-        for i in 0..self.pes.len() {
+    /// Start every PE of the engine at time 0.
+    pub(super) fn start(&mut self) -> Result<(), RunError> {
+        let first = self.world.span.first;
+        for i in first..first + self.pes.len() {
             self.resume(i, 0)?;
         }
-        while let Some((time, event)) = self.world.queue.pop() {
+        Ok(())
+    }
+
+    /// Handle the events before the end of the window (`world.span.horizon`; one engine
+    /// running all PEs has no end: it handles them all).
+    pub(super) fn run_events(&mut self) -> Result<(), RunError> {
+        let horizon = self.world.span.horizon;
+        while let Some(next) = self.world.queue.next_time() {
+            if next >= horizon && horizon != u64::MAX {
+                break;
+            }
+            let Some((time, event)) = self.world.queue.pop() else {
+                break;
+            };
             if let Due::SliceEnd { pe, gen } = event {
-                let sim = &self.pes[pe].sim;
+                let sim = &self.pes[pe - self.world.span.first].sim;
                 if gen != sim.gen & !SLICE_END || sim.state != State::Working {
                     // Moved earlier by a message (see `Engine::arrive`): not an event.
                     continue;
@@ -285,32 +333,48 @@ impl Engine<'_> {
             }
             self.prefetch();
             self.world.events += 1;
-            if self.world.events & 0xF_FFFF == 0 {
+            if self.world.events & 0xF_FFFF == 0 && self.world.span.first == 0 {
                 super::huge_pages::follow_heap(&mut self.world.heap_advised);
             }
             self.check_event_limit()?;
+            self.world.event_time = time;
             self.handle(time, event)?;
             if let Some(v) = self.world.violation.take() {
                 return Err(RunError::Internal(v));
             }
         }
-        // Slice ends left out by run-ahead are counted when their chain ends.
-        self.check_event_limit()?;
-        let stuck: Vec<usize> = (0..self.pes.len())
-            .filter(|&i| !matches!(self.pes[i].sim.state, State::Done { .. }))
-            .collect();
-        if let Some(first) = stuck.first() {
-            return Err(RunError::Internal(format!(
-                "the simulation deadlocked: {} PE(s) never finished (first: PE {first})",
-                stuck.len(),
-            )));
-        }
-        if self.world.work_in_flight != 0 {
-            return Err(RunError::Internal(format!(
-                "{} piece(s) of work were never received",
-                self.world.work_in_flight
-            )));
-        }
         Ok(())
     }
+}
+
+/// Termination declared while `in_flight` pieces of work travelled, or while PE `busy`
+/// held work: the violation, if either.
+pub(super) fn declared_too_early(in_flight: i64, busy: Option<PeId>) -> Option<String> {
+    if in_flight > 0 {
+        Some(format!(
+            "termination declared while {in_flight} piece(s) of work were in flight"
+        ))
+    } else {
+        busy.map(|b| format!("termination declared while PE {b} still held work"))
+    }
+}
+
+/// The checks at the end of a run: `stuck` PEs never finished (the first of them
+/// `first_stuck`), and `in_flight` pieces of work were sent and never received.
+pub(super) fn check_end(
+    stuck: usize,
+    first_stuck: Option<PeId>,
+    in_flight: i64,
+) -> Result<(), RunError> {
+    if let Some(first) = first_stuck {
+        return Err(RunError::Internal(format!(
+            "the simulation deadlocked: {stuck} PE(s) never finished (first: PE {first})"
+        )));
+    }
+    if in_flight != 0 {
+        return Err(RunError::Internal(format!(
+            "{in_flight} piece(s) of work were never received"
+        )));
+    }
+    Ok(())
 }

@@ -167,6 +167,11 @@ impl EventQueue {
         Some((time, due))
     }
 
+    /// The time of the earliest event (a stale slice end included), without taking it.
+    pub(super) fn next_time(&self) -> Option<u64> {
+        self.times.next_time()
+    }
+
     /// The envelope of the message in `slot` (popped, not yet delivered or taken).
     pub(super) fn envelope(&self, slot: u32) -> &Envelope {
         match &self.slab[slot as usize].event {

@@ -43,9 +43,11 @@ pub mod adversary;
 mod engine;
 mod events;
 mod huge_pages;
+mod incumbents;
 pub mod memory;
 mod model;
 pub mod network;
+mod partition;
 mod proof;
 mod queue;
 mod report;
@@ -70,13 +72,14 @@ use crate::timeline::ActivityLog;
 use adversary::EmptySplits;
 use engine::Engine;
 use events::EventQueue;
+use incumbents::Incumbents;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use report::{Measured, SimFigures};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::time::Instant;
-use world::{SimPe, Slot, State, World};
+use world::{SimPe, Slot, Span, State, World};
 
 /// The simulated machine's parameters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -122,7 +125,19 @@ pub struct SimConfig {
     /// `proof`). Off by default.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub proof: bool,
+    /// The threads the engine runs on (`partition.rs`); the report is the same whatever
+    /// their number. `None` (the default): all the machine's cores when P is at least
+    /// [`PARTITION_MIN_PES`] and the run allows it ([`SimConfig::engine_threads`]), else one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threads: Option<usize>,
 }
+
+/// The fewest PEs for which the engine runs on several threads by default: below, its
+/// windows hold too few events to pay for the threads' meeting at their ends.
+pub const PARTITION_MIN_PES: usize = 16_384;
+
+/// The most threads the engine runs on.
+pub const MAX_ENGINE_THREADS: usize = 64;
 
 impl Default for SimConfig {
     fn default() -> Self {
@@ -141,6 +156,7 @@ impl Default for SimConfig {
             max_events: 20_000_000_000,
             length: None,
             proof: false,
+            threads: None,
         }
     }
 }
@@ -203,7 +219,53 @@ impl SimConfig {
         if self.hop_latency() == 0 || self.t_hop == Some(0) {
             return Err(ConfigError::ZeroLatency);
         }
+        if let Some(n) = self.threads {
+            if !(1..=MAX_ENGINE_THREADS.min(p.max(1))).contains(&n) {
+                return Err(ConfigError::EngineThreads {
+                    threads: n,
+                    why: format!(
+                        "it must be between 1 and {} (and at most P = {p})",
+                        MAX_ENGINE_THREADS
+                    ),
+                });
+            }
+        }
         self.validate_model()
+    }
+
+    /// What keeps a run of `config` on one engine thread, if anything: what counts in the
+    /// order of all events (a limit of work units, a random delay drawn from one generator),
+    /// or records kept whole (the proof probe, Gantt segments).
+    fn needs_one_thread(&self, config: &Config) -> Option<&'static str> {
+        if config.max_units.is_some() {
+            Some("a limit of work units counts them in the order of all events")
+        } else if self.delay != Delay::None {
+            Some("a random delay is drawn from one generator in the order of all events")
+        } else if self.proof {
+            Some("the proof probe watches all PEs at once")
+        } else if config.pes <= self.timeline_limit {
+            Some("Gantt segments are kept (P is at most the timeline limit)")
+        } else {
+            None
+        }
+    }
+
+    /// The threads the engine runs `config` on: [`SimConfig::threads`] if given (an error if
+    /// the run needs one thread), else the machine's cores (at most 8) when P is at least
+    /// [`PARTITION_MIN_PES`] and nothing needs one thread, else one.
+    pub fn engine_threads(&self, config: &Config) -> Result<usize, ConfigError> {
+        let blocked = self.needs_one_thread(config);
+        match (self.threads, blocked) {
+            (Some(n), Some(why)) if n > 1 => Err(ConfigError::EngineThreads {
+                threads: n,
+                why: why.to_string(),
+            }),
+            (Some(n), _) => Ok(n),
+            (None, None) if config.pes >= PARTITION_MIN_PES => {
+                Ok(std::thread::available_parallelism().map_or(1, |n| n.get().min(8)))
+            }
+            (None, _) => Ok(1),
+        }
     }
 }
 
@@ -255,15 +317,21 @@ impl Backend for SimConfig {
         let sim = &resolved;
         let (t_send, t_recv) = sim.overheads();
         let p = config.pes;
-        let network = Network::new(
-            sim.topology,
-            p,
-            sim.hop_latency(),
-            sim.delay,
-            sim.slow_links.iter().copied().collect(),
-        )
-        .with_length(sim.length);
-        let diameter_latency = network.diameter_latency();
+        let network = || {
+            Network::new(
+                sim.topology,
+                p,
+                sim.hop_latency(),
+                sim.delay,
+                sim.slow_links.iter().copied().collect(),
+            )
+            .with_length(sim.length)
+        };
+        let (diameter_latency, lookahead) = {
+            let n = network();
+            // A message leaves once the sender has paid T_send, and takes a hop at least.
+            (n.diameter_latency(), n.min_latency().saturating_add(t_send))
+        };
         // The PEs know the network they sit on and its largest latency (poll-and-shuffle
         // plans its phases for it and sizes its permutation by it).
         let env = &Env {
@@ -303,42 +371,50 @@ impl Backend for SimConfig {
         }));
         let heap_after = huge_pages::heap_end();
         huge_pages::advise(heap_before, heap_after);
-        let mut engine = Engine {
-            current: 0,
-            pes,
-            world: World {
-                config: sim,
-                t_send,
-                t_recv,
-                detected: None,
-                queue: EventQueue::new(),
-                network,
-                rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ 0x5EED_0F5E_ED0F),
-                improvements: Vec::new(),
-                learning: Vec::new(),
-                pes: p,
-                work_in_flight: 0,
-                last_work_end: 0,
-                events: 0,
-                activities: ActivityLog::new(p, p <= sim.timeline_limit),
-                violation: None,
-                finish_sent: false,
-                total_units: 0,
-                started: start,
-                request_queue: RequestQueue::default(),
-                largest_termination_message: 0,
-                heap_advised: heap_after,
-                proof: sim.proof.then(|| {
-                    let t_dead = config.delta_t + t_recv + sim.t_split + t_send + diameter_latency;
-                    Box::new(proof::Probe::new(p, t_send, t_recv, sim.t_split, t_dead))
-                }),
-            },
+        let threads = sim.engine_threads(config)?;
+        let new_world = |span: Span| World {
+            config: sim,
+            t_send,
+            t_recv,
+            detected: None,
+            queue: EventQueue::new(),
+            network: network(),
+            rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ 0x5EED_0F5E_ED0F),
+            incumbents: Incumbents::default(),
+            span,
+            event_time: 0,
+            work_in_flight: 0,
+            last_work_end: 0,
+            events: 0,
+            events_elsewhere: 0,
+            activities: ActivityLog::new(p, p <= sim.timeline_limit),
+            violation: None,
+            finish_sent: false,
+            total_units: 0,
+            started: start,
+            request_queue: RequestQueue::default(),
+            largest_termination_message: 0,
+            heap_advised: heap_after,
+            proof: sim.proof.then(|| {
+                let t_dead = config.delta_t + t_recv + sim.t_split + t_send + diameter_latency;
+                Box::new(proof::Probe::new(p, t_send, t_recv, sim.t_split, t_dead))
+            }),
         };
-        engine.run()?;
-        let Engine { pes, mut world, .. } = engine;
-        // The queue is empty now; its buffers go back before the PEs' statistics are
+        let worlds = if threads == 1 {
+            let mut engine = Engine {
+                current: 0,
+                pes: &mut pes,
+                world: new_world(Span::whole(p)),
+            };
+            engine.run()?;
+            vec![engine.world]
+        } else {
+            partition::run(&mut pes, threads, lookahead, new_world)?
+        };
+        // The queues are empty now; their buffers go back before the PEs' statistics are
         // gathered (the peak of a run with many PEs).
-        world.queue = EventQueue::new();
+        let (world, incumbents) = World::merge(worlds);
+        let learning = incumbents::latencies(incumbents, p);
         let State::Done { at: end } = pes[0].sim.state else {
             unreachable!("every PE finished")
         };
@@ -365,7 +441,7 @@ impl Backend for SimConfig {
                 unreachable!("every PE finished")
             };
             let mut end = pe.end(at);
-            let (sum, n) = world.learning.get(i).map_or((0, 0), |l| l.latency);
+            let (sum, n) = learning.get(i).copied().unwrap_or((0, 0));
             end.stats.bound_latency = (n > 0).then(|| sum as f64 / n as f64);
             gather.add(i, end);
         }

@@ -202,6 +202,12 @@ impl Network {
             .saturating_add(self.extra.get(&from).copied().unwrap_or(0))
     }
 
+    /// The smallest latency between two PEs: one hop (the windows of the partitioned
+    /// engine are no longer, see `partition.rs`).
+    pub(crate) fn min_latency(&self) -> u64 {
+        self.t_hop.max(1)
+    }
+
     /// The largest latency between any two PEs, without random delay or adversaries.
     pub fn diameter_latency(&self) -> u64 {
         let hops = match self.topology {

@@ -158,6 +158,21 @@ impl TimeQueue {
         }
     }
 
+    /// The time of the earliest entry, without taking it (the engine running in windows
+    /// stops before the first event of the next window).
+    #[inline]
+    pub(super) fn next_time(&self) -> Option<u64> {
+        if self.in_calendar == 0 {
+            return self.later.peek().map(|Reverse((time, ..))| *time);
+        }
+        let i = (self.base & MASK) as usize;
+        let bucket = &self.buckets[i];
+        if bucket.head < bucket.entries.len() || !self.now.is_empty() {
+            return Some(self.base);
+        }
+        Some(self.base + self.next_occupied(i))
+    }
+
     /// The bucket `i`, served to its end, gives its buffer back, with room for at most
     /// [`SPARE_ROOM`] entries: a crowded time's buffer passed on as it was would make every
     /// bucket in use as large as the most crowded (with run-ahead, hundreds of sparse times
@@ -248,6 +263,7 @@ mod tests {
                     heap.push(Reverse((t, order, seq, payload)));
                 }
                 let want = heap.pop().map(|Reverse((t, o, _, p))| (t, o, p));
+                assert_eq!(q.next_time(), want.map(|(t, ..)| t), "spread {spread}");
                 assert_eq!(q.pop(), want, "spread {spread}");
                 if let Some((t, ..)) = want {
                     now = t;

@@ -42,6 +42,13 @@ impl RequestQueue {
         self.max_waiting = self.max_waiting.max(waiting);
     }
 
+    /// Add the requests counted elsewhere (in another partition of the engine).
+    pub(crate) fn merge(&mut self, other: &RequestQueue) {
+        self.requests += other.requests;
+        self.waiting += other.waiting;
+        self.max_waiting = self.max_waiting.max(other.max_waiting);
+    }
+
     /// The mean queue length a request met (`None` without requests).
     pub fn mean(&self) -> Option<f64> {
         (self.requests > 0).then(|| self.waiting as f64 / self.requests as f64)

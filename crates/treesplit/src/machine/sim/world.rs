@@ -6,6 +6,7 @@
 //! slowness).
 
 use super::events::{Event, EventQueue, Inbox};
+use super::incumbents::Incumbents;
 use super::network::Network;
 use super::SimConfig;
 use crate::driver::{Envelope, Flow, Handled, Incoming, PeDriver, Slice, Transport};
@@ -80,14 +81,6 @@ impl SimPe {
     }
 }
 
-/// Branch-and-bound: the global improvements a PE has learned of (a prefix of
-/// `World::improvements`), and the sum and count of the delays with which it learned them.
-#[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Learning {
-    pub(super) learned: usize,
-    pub(super) latency: (u64, u64),
-}
-
 /// One PE: the engine's side of it and its driver, side by side in memory and aligned to a
 /// cache line, so that an event reads a few neighbouring lines of PE state.
 #[repr(C, align(64))]
@@ -96,7 +89,45 @@ pub(super) struct Slot {
     pub(super) driver: PeDriver,
 }
 
-/// Everything of the simulated machine but the PEs.
+/// The PEs an engine runs: all of them, or one partition's (`partition.rs`), and where its
+/// messages to the other partitions wait for the end of the window.
+pub(super) struct Span {
+    /// The first PE of the partition and the PE after its last.
+    pub(super) first: PeId,
+    pub(super) end: PeId,
+    /// The PEs per partition (the last may have fewer).
+    pub(super) chunk: usize,
+    /// The end of the window being run: a message to another partition arrives at it or
+    /// later (the window is no longer than the network's smallest latency).
+    pub(super) horizon: u64,
+    /// Messages to the other partitions, by partition: (arrival time, event).
+    pub(super) outbox: Vec<Vec<(u64, Event)>>,
+}
+
+impl Span {
+    /// One engine running all `pes` PEs.
+    pub(super) fn whole(pes: usize) -> Self {
+        Span {
+            first: 0,
+            end: pes,
+            chunk: pes.max(1),
+            horizon: u64::MAX,
+            outbox: Vec::new(),
+        }
+    }
+
+    pub(super) fn holds(&self, pe: PeId) -> bool {
+        (self.first..self.end).contains(&pe)
+    }
+
+    /// One engine runs all PEs.
+    pub(super) fn is_whole(&self) -> bool {
+        self.outbox.is_empty()
+    }
+}
+
+/// Everything of the simulated machine but the PEs (of one partition, when the engine runs
+/// in partitions).
 pub(super) struct World<'c> {
     pub(super) config: &'c SimConfig,
     /// The model's T_send and T_recv (`SimConfig::overheads`).
@@ -108,16 +139,19 @@ pub(super) struct World<'c> {
     pub(super) queue: EventQueue,
     pub(super) network: Network,
     pub(super) rng: Xoshiro256PlusPlus,
-    /// Values that raised the best known anywhere, with the time they were found.
-    pub(super) improvements: Vec<(i64, u64)>,
-    /// What each PE learned of them (empty until the first improvement: most runs have
-    /// none, and it would be 24 bytes per PE).
-    pub(super) learning: Vec<Learning>,
-    /// The number of PEs.
-    pub(super) pes: usize,
-    pub(super) work_in_flight: u64,
+    /// Branch-and-bound: values found and learned, for the delays of learning them.
+    pub(super) incumbents: Incumbents,
+    /// The PEs this engine runs.
+    pub(super) span: Span,
+    /// The time of the event being handled.
+    pub(super) event_time: u64,
+    /// Pieces of work sent and not yet received (in partitions: sent from this partition
+    /// less received in it, so the sum over the partitions counts).
+    pub(super) work_in_flight: i64,
     pub(super) last_work_end: u64,
     pub(super) events: u64,
+    /// In partitions: the other partitions' events up to the end of the last window.
+    pub(super) events_elsewhere: u64,
     /// What each PE's virtual time went to: the utilization curve, and Gantt segments when
     /// P is small (`SimConfig::timeline_limit`).
     pub(super) activities: ActivityLog,
@@ -139,13 +173,31 @@ pub(super) struct World<'c> {
     pub(super) proof: Option<Box<super::proof::Probe>>,
 }
 
-impl World<'_> {
-    /// What PE `pe` learned of the improvements (all PEs' records made on the first call).
-    pub(super) fn learning(&mut self, pe: PeId) -> &mut Learning {
-        if self.learning.is_empty() {
-            self.learning = vec![Learning::default(); self.pes];
+impl<'c> World<'c> {
+    /// The worlds of the partitions, in the order of their PEs, as one (its queue empty),
+    /// and their records of incumbents.
+    pub(super) fn merge(worlds: Vec<World<'c>>) -> (World<'c>, Vec<Incumbents>) {
+        let mut incumbents = Vec::with_capacity(worlds.len());
+        let mut worlds = worlds.into_iter();
+        let mut whole = worlds.next().expect("one partition at least");
+        whole.queue = EventQueue::new();
+        incumbents.push(std::mem::take(&mut whole.incumbents));
+        for mut w in worlds {
+            whole.detected = match (whole.detected, w.detected) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            whole.work_in_flight += w.work_in_flight;
+            whole.last_work_end = whole.last_work_end.max(w.last_work_end);
+            whole.events += w.events;
+            whole.activities.merge(w.activities);
+            whole.request_queue.merge(&w.request_queue);
+            whole.largest_termination_message = whole
+                .largest_termination_message
+                .max(w.largest_termination_message);
+            incumbents.push(std::mem::take(&mut w.incumbents));
         }
-        &mut self.learning[pe]
+        (whole, incumbents)
     }
 
     /// PE `pe` spent `[start, end)` on `activity`.
@@ -185,23 +237,6 @@ impl Link<'_, '_> {
     fn pe(&mut self) -> &mut SimPe {
         self.pe
     }
-
-    /// The PE learned the incumbent `value` now: account for the delay of every global
-    /// improvement it thereby learned of.
-    fn learned(&mut self, value: i64) {
-        let now = self.now;
-        let w = &mut *self.world;
-        w.learning(self.i); // the records exist from here on
-        let pe = &mut w.learning[self.i];
-        while let Some(&(v, found)) = w.improvements.get(pe.learned) {
-            if v > value {
-                break;
-            }
-            pe.latency.0 += now.saturating_sub(found);
-            pe.latency.1 += 1;
-            pe.learned += 1;
-        }
-    }
 }
 
 impl Transport for Link<'_, '_> {
@@ -239,15 +274,24 @@ impl Transport for Link<'_, '_> {
         if let Some(probe) = &mut w.proof {
             probe.sent(self.i, to, &envelope, self.now, at);
         }
-        w.queue.push(
-            at,
-            Event::Arrive {
-                from: self.i,
-                to,
-                envelope,
-                bound,
-            },
-        );
+        let event = Event::Arrive {
+            from: self.i,
+            to,
+            envelope,
+            bound,
+        };
+        if w.span.holds(to) {
+            w.queue.push(at, event);
+        } else {
+            // To another partition: it must arrive after the window (`partition.rs`).
+            if at < w.span.horizon && w.violation.is_none() {
+                w.violation = Some(format!(
+                    "a message from PE {} to PE {to} arrived at {at}, within the window (ending at {}) in which it was sent",
+                    self.i, w.span.horizon
+                ));
+            }
+            w.span.outbox[to / w.span.chunk].push((at, event));
+        }
         Ok(bytes)
     }
 
@@ -299,19 +343,14 @@ impl Transport for Link<'_, '_> {
             probe.handled(self.i, c.splits, c.ended, self.now);
         }
         if let Some(value) = handled.learned {
-            self.learned(value);
+            self.world.incumbents.learned(self.i, value, self.now);
         }
     }
 
     fn worked(&mut self, slice: &Slice) -> Result<Flow, RunError> {
         if let Some(best) = slice.improved {
-            let now = self.now;
             let w = &mut *self.world;
-            if w.improvements.last().is_none_or(|&(v, _)| best > v) {
-                // A new global best: everyone else has yet to learn of it.
-                w.improvements.push((best, now));
-                w.learning(self.i).learned = w.improvements.len();
-            }
+            w.incumbents.found((w.event_time, self.i), best, self.now);
         }
         // Splits done in a work slice (static balancers cutting their jobs from the root)
         // cost T_split each, like splits on request; work on copies of pieces while cutting
