@@ -231,3 +231,61 @@ fn simulator_outputs_are_byte_identical_to_the_stored_ones() {
         );
     }
 }
+
+/// The engine on several threads (`SimConfig::threads`) gives every run of the corpus that
+/// it can take the output of one engine, byte for byte: the same counters, virtual times,
+/// traces and errors. Gantt segments are kept only by one engine, so both runs leave them out
+/// here; runs that need one engine (unit limits, random delays) are left out, and asking for
+/// more threads there is an error.
+#[test]
+fn the_engine_on_several_threads_gives_the_output_of_one() {
+    let (mut compared, mut refused, mut learned) = (0, 0, 0);
+    for (name, mut case) in corpus() {
+        case.sim.timeline_limit = 0;
+        let one = case.app.visit(Golden(&case));
+        for threads in [2, 3, 7] {
+            let mut c = case.clone();
+            c.sim.threads = Some(threads.min(c.config.pes));
+            if c.sim.threads == Some(1) {
+                continue;
+            }
+            if c.sim.engine_threads(&c.config).is_err() {
+                refused += 1;
+                let out = c.app.visit(Golden(&c));
+                assert!(
+                    out.starts_with("error ") && out.contains("engine cannot run on"),
+                    "{name}: a run that needs one engine, on {threads} threads: {out}"
+                );
+                continue;
+            }
+            let many = c.app.visit(Golden(&c));
+            if let Some(at) = one.bytes().zip(many.bytes()).position(|(a, b)| a != b) {
+                let around =
+                    |s: &str| s[at.saturating_sub(300)..(at + 300).min(s.len())].to_string();
+                panic!(
+                    "{name}: the output on {threads} threads differs from one engine's at byte {at}:\n{}\n---\n{}",
+                    around(&one),
+                    around(&many)
+                );
+            }
+            assert_eq!(one.len(), many.len(), "{name} on {threads} threads");
+            compared += 1;
+            if many.contains("\"bound_latency\":") && !many.contains("\"bound_latency\":null") {
+                learned += 1;
+            }
+        }
+    }
+    // Much of the corpus runs on threads (the rest has unit limits or random delays), some
+    // of it branch-and-bound with incumbents learned late.
+    assert!(
+        compared > 500 && refused > 0 && learned > 0,
+        "compared {compared}, refused {refused}, with incumbents learned {learned}"
+    );
+    // A run stopped by the event limit fails the same way.
+    let mut c = corpus().pop().expect("a case").1;
+    c.sim.max_events = 5_000;
+    let one = c.app.visit(Golden(&c));
+    c.sim.threads = Some(2);
+    assert!(one.contains("did not end within 5000 events"), "{one}");
+    assert_eq!(c.app.visit(Golden(&c)), one);
+}

@@ -128,7 +128,8 @@ pub struct SimConfig {
     /// The threads the engine runs on (`partition.rs`); the report is the same whatever
     /// their number. `None` (the default): all the machine's cores when P is at least
     /// [`PARTITION_MIN_PES`] and the run allows it ([`SimConfig::engine_threads`]), else one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Read, never written: a report is the same on any number of threads.
+    #[serde(default, skip_serializing)]
     pub threads: Option<usize>,
 }
 
