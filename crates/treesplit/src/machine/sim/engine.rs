@@ -312,13 +312,7 @@ impl Engine<'_, '_> {
     /// running all PEs has no end: it handles them all).
     pub(super) fn run_events(&mut self) -> Result<(), RunError> {
         let horizon = self.world.span.horizon;
-        while let Some(next) = self.world.queue.next_time() {
-            if next >= horizon && horizon != u64::MAX {
-                break;
-            }
-            let Some((time, event)) = self.world.queue.pop() else {
-                break;
-            };
+        while let Some((time, event)) = self.world.queue.pop(horizon) {
             if let Due::SliceEnd { pe, gen } = event {
                 let sim = &self.pes[pe - self.world.span.first].sim;
                 if gen != sim.gen & !SLICE_END || sim.state != State::Working {

@@ -143,11 +143,12 @@ impl EventQueue {
         self.times.push(time, order, slot);
     }
 
-    /// The earliest event (ties: by PE, kind and sender, then the one scheduled first). A
+    /// The earliest event before `limit` (`u64::MAX`: no limit; ties: by PE, kind and
+    /// sender, then the one scheduled first). A
     /// message stays in its slot ([`Due::Arrive`]): it is delivered from there
     /// ([`EventQueue::deliver`]) or taken out ([`EventQueue::take_message`]).
-    pub(super) fn pop(&mut self) -> Option<(u64, Due)> {
-        let (time, order, slot) = self.times.pop()?;
+    pub(super) fn pop(&mut self, limit: u64) -> Option<(u64, Due)> {
+        let (time, order, slot) = self.times.pop_before(limit)?;
         if slot & SLICE_END != 0 {
             let (pe, gen) = ((order >> 32) as PeId, slot & !SLICE_END);
             return Some((time, Due::SliceEnd { pe, gen }));

@@ -60,6 +60,7 @@ impl Barrier {
         let backoff = Backoff::new();
         while self.generation.load(Ordering::Acquire) == generation {
             if backoff.is_completed() {
+                // More threads than cores, or a long window elsewhere: let others run.
                 std::thread::yield_now();
             } else {
                 backoff.snooze();
@@ -79,7 +80,7 @@ struct Status {
     finish: bool,
     /// It failed in the window (its error is its own result).
     failed: bool,
-    /// The time of its next event, once the messages to it are in its queue.
+    /// The time of its next event, or of the first message it posted, if earlier.
     next: Option<u64>,
     /// Its first PE holding work (asked when termination was declared).
     busy: Option<PeId>,
@@ -195,10 +196,13 @@ fn windows(
         e.run_events()
     });
     loop {
-        // The window is over: post the messages to the other partitions, say how it went.
+        // The window is over: post the messages to the other partitions, and say how it went
+        // and when the partition's next event is (its own, or one of the messages posted).
         let world = &mut engine.world;
+        let mut next = world.queue.next_time();
         for (to, out) in world.span.outbox.iter_mut().enumerate() {
-            if !out.is_empty() {
+            if let Some(first) = out.iter().map(|&(at, _)| at).min() {
+                next = Some(next.map_or(first, |n| n.min(first)));
                 lock(&shared.mail[to * parts + k]).append(out);
             }
         }
@@ -208,23 +212,22 @@ fn windows(
             in_flight: world.work_in_flight,
             finish: std::mem::take(&mut world.finish_sent),
             failed: result.is_err(),
-            next: None,
+            next,
             busy: None,
         };
         shared.barrier.wait();
-        if status.iter().any(|s| lock(s).failed) {
+        let all: Vec<Status> = status.iter().map(|s| *lock(s)).collect();
+        if all.iter().any(|s| s.failed) {
             return result;
         }
-        // Take in the messages sent to this partition, then say when its next event is.
+        // Take in the messages sent to this partition. (A partition already in the next
+        // window may have posted more: they arrive after that window and wait here as well.)
         for from in 0..parts {
             let mail = std::mem::take(&mut *lock(&shared.mail[k * parts + from]));
             for (at, event) in mail {
                 world.queue.push(at, event);
             }
         }
-        lock(&status[k]).next = world.queue.next_time();
-        shared.barrier.wait();
-        let all: Vec<Status> = status.iter().map(|s| *lock(s)).collect();
         let events: u64 = all.iter().map(|s| s.events).sum();
         engine.world.events_elsewhere = events - engine.world.events;
         if all.iter().any(|s| s.finish) {

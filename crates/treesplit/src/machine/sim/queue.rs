@@ -120,8 +120,17 @@ impl TimeQueue {
     }
 
     /// The earliest entry and its time: (time, order, payload).
+    #[cfg(test)]
+    fn pop(&mut self) -> Option<(u64, u64, u32)> {
+        self.pop_before(u64::MAX)
+    }
+
+    /// The earliest entry and its time, if it comes before `limit` (`u64::MAX`: no limit).
+    /// The calendar is never moved past `limit`, so entries at `limit` or later may still be
+    /// pushed after a `None`.
     #[inline]
-    pub(super) fn pop(&mut self) -> Option<(u64, u64, u32)> {
+    pub(super) fn pop_before(&mut self, limit: u64) -> Option<(u64, u64, u32)> {
+        let before = |time: u64| time < limit || limit == u64::MAX;
         loop {
             if self.in_calendar > 0 {
                 let i = (self.base & MASK) as usize;
@@ -149,10 +158,16 @@ impl TimeQueue {
                     return Some((self.base, (e >> 64) as u64, e as u32));
                 }
                 // This time is over: the bucket is empty (and was retired).
-                let step = self.next_occupied(i);
-                self.advance(self.base + step);
+                let next = self.base + self.next_occupied(i);
+                if !before(next) {
+                    return None;
+                }
+                self.advance(next);
             } else {
                 let Reverse((time, ..)) = *self.later.peek()?;
+                if !before(time) {
+                    return None;
+                }
                 self.advance(time);
             }
         }
@@ -262,8 +277,19 @@ mod tests {
                     q.push(t, order, payload);
                     heap.push(Reverse((t, order, seq, payload)));
                 }
+                let first = heap.peek().map(|Reverse((t, ..))| *t);
+                assert_eq!(q.next_time(), first, "spread {spread}");
+                // A window's end before the first entry: nothing, and the calendar stays
+                // where entries at that end may still be pushed.
+                if let Some(t) = first.filter(|&t| t > now && r.random_bool(0.2)) {
+                    let limit = r.random_range(now + 1..=t);
+                    assert_eq!(q.pop_before(limit), None, "spread {spread}");
+                    payload += 1;
+                    seq += 1;
+                    q.push(limit, 0, payload);
+                    heap.push(Reverse((limit, 0, seq, payload)));
+                }
                 let want = heap.pop().map(|Reverse((t, o, _, p))| (t, o, p));
-                assert_eq!(q.next_time(), want.map(|(t, ..)| t), "spread {spread}");
                 assert_eq!(q.pop(), want, "spread {spread}");
                 if let Some((t, ..)) = want {
                     now = t;
