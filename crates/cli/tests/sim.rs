@@ -40,6 +40,31 @@ fn sim_output_is_reproducible_byte_for_byte() {
     assert!(stderr(&a).contains("events/s"), "speed goes to stderr");
 }
 
+/// The engine on several threads prints the report of one engine (only the speed line on
+/// stderr differs).
+#[test]
+fn sim_output_is_the_same_on_several_engine_threads() {
+    let run = |threads: &str| {
+        let o = treesplit(&[
+            "sim",
+            "uts",
+            "T1-mini",
+            "--pes",
+            "700",
+            "--sim-threads",
+            threads,
+            "--seed",
+            "4",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let one = run("1");
+    assert!(one.contains("T_par"), "{one}");
+    assert_eq!(run("2"), one);
+    assert_eq!(run("3"), one);
+}
+
 #[test]
 fn sim_json_and_pictures() {
     let dir = std::env::temp_dir().join(format!("treesplit-cli-sim-{}", std::process::id()));
@@ -125,6 +150,46 @@ fn sim_bad_input_gets_a_clear_error() {
         (
             &["sim", "nqueens", "8", "--gantt", "out.txt"],
             ".svg or .png",
+        ),
+        (
+            &["sim", "nqueens", "8", "--sim-threads", "0"],
+            "--sim-threads 0: it must be between 1 and",
+        ),
+        (
+            &["sim", "nqueens", "8", "--pes", "4", "--sim-threads", "5"],
+            "at most P = 4",
+        ),
+        (
+            &["sim", "nqueens", "8", "--pes", "4", "--sim-threads", "2"],
+            "Gantt segments are kept",
+        ),
+        (
+            &[
+                "sim",
+                "nqueens",
+                "8",
+                "--pes",
+                "600",
+                "--sim-threads",
+                "2",
+                "--delay",
+                "exp:3",
+            ],
+            "a random delay is drawn from one generator",
+        ),
+        (
+            &[
+                "sim",
+                "nqueens",
+                "8",
+                "--pes",
+                "600",
+                "--sim-threads",
+                "2",
+                "--max-units",
+                "99",
+            ],
+            "a limit of work units",
         ),
     ];
     for (args, expected) in cases {

@@ -2,11 +2,13 @@
 //! event queue per partition, each on a thread of its own, all advancing together through
 //! *windows* of virtual time.
 //!
-//! A window begins at the earliest event anywhere and is no longer than the network's
+//! A window begins at the earliest event anywhere and lasts T_send plus the network's
 //! smallest latency (the lookahead of conservative parallel discrete-event simulation): a
-//! message sent in a window arrives after it, so what a partition does in a window depends
-//! only on what happened before it. At the end of each window the partitions exchange the
-//! messages sent between them and agree on where the next window begins.
+//! message leaves its sender T_send after the event that sent it at the earliest and takes a
+//! hop at least, so a message sent in a window arrives after it, and what a partition does
+//! in a window depends only on what happened before it. At the end of each window the
+//! partitions meet once: they post the messages sent between them and agree on where the
+//! next window begins (the earliest next event of any partition, or message posted).
 //!
 //! The events of each PE are the same, in the same order, as on one engine: they are ordered
 //! by (time, PE, kind, sender), and only messages from one PE to another ever tie on all
@@ -107,7 +109,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 const STACK: usize = 64 << 20;
 
 /// Run all PEs `pes` in `parts` partitions on as many threads, in windows of `lookahead`
-/// time units (at most the network's smallest latency, at least 1). `world` makes each
+/// time units (at most T_send plus the network's smallest latency, at least 1). `world` makes each
 /// partition's world. Returns the partitions' worlds in the order of their PEs.
 pub(super) fn run<'c>(
     pes: &mut [Slot],
