@@ -485,7 +485,7 @@ pub struct SimMachine {
     pub proof: bool,
     /// The threads the simulator's engine runs on (the report is the same for any number).
     /// Default: the machine's cores (at most 8) from 16,384 PEs on, when the run allows it
-    /// (no --max-units, --delay, --proof or Gantt segments); one below.
+    /// (no unit limit, random delay, proof probe or Gantt segments); one below.
     #[arg(long = "sim-threads", global = true)]
     pub sim_threads: Option<usize>,
 }
