@@ -226,15 +226,7 @@ impl Engine<'_, '_> {
             e.start()?;
             e.run_events()?;
             e.check_event_limit()?;
-            let stuck = e
-                .pes
-                .iter()
-                .filter(|s| !matches!(s.sim.state, State::Done { .. }));
-            check_end(
-                stuck.count(),
-                e.busy_first_unfinished(),
-                e.world.work_in_flight,
-            )
+            check_end(e.pes, e.world.work_in_flight)
         })
     }
 
@@ -248,15 +240,6 @@ impl Engine<'_, '_> {
             Ok(result) => result,
             Err(payload) => Err(panic_error(self.current, payload)),
         }
-    }
-
-    /// The first of the engine's PEs that has not finished.
-    pub(super) fn busy_first_unfinished(&self) -> Option<PeId> {
-        let first = self.world.span.first;
-        self.pes
-            .iter()
-            .position(|s| !matches!(s.sim.state, State::Done { .. }))
-            .map(|k| first + k)
     }
 
     /// Ask the memory for the state of the PEs of the next events, a few events ahead:
@@ -353,14 +336,12 @@ pub(super) fn declared_too_early(in_flight: i64, busy: Option<PeId>) -> Option<S
     }
 }
 
-/// The checks at the end of a run: `stuck` PEs never finished (the first of them
-/// `first_stuck`), and `in_flight` pieces of work were sent and never received.
-pub(super) fn check_end(
-    stuck: usize,
-    first_stuck: Option<PeId>,
-    in_flight: i64,
-) -> Result<(), RunError> {
-    if let Some(first) = first_stuck {
+/// The checks at the end of a run over all PEs `pes`: every PE finished, and no piece of
+/// work was sent and never received (`in_flight`).
+pub(super) fn check_end(pes: &[Slot], in_flight: i64) -> Result<(), RunError> {
+    let unfinished = |s: &&Slot| !matches!(s.sim.state, State::Done { .. });
+    if let Some(first) = pes.iter().position(|s| unfinished(&s)) {
+        let stuck = pes.iter().filter(unfinished).count();
         return Err(RunError::Internal(format!(
             "the simulation deadlocked: {stuck} PE(s) never finished (first: PE {first})"
         )));

@@ -26,7 +26,7 @@
 
 use super::engine::{check_end, declared_too_early, Engine};
 use super::events::Event;
-use super::world::{Slot, Span, State, World};
+use super::world::{Slot, Span, World};
 use crate::error::RunError;
 use crate::protocol::PeId;
 use crossbeam_utils::Backoff;
@@ -173,14 +173,7 @@ pub(super) fn run<'c>(
     if let Some(e) = first_error {
         return Err(e);
     }
-    let unfinished = |s: &&Slot| !matches!(s.sim.state, State::Done { .. });
-    let stuck = pes.iter().filter(unfinished).count();
-    let first_stuck = pes.iter().position(|s| unfinished(&s));
-    check_end(
-        stuck,
-        first_stuck,
-        worlds.iter().map(|w| w.work_in_flight).sum(),
-    )?;
+    check_end(pes, worlds.iter().map(|w| w.work_in_flight).sum())?;
     Ok(worlds)
 }
 

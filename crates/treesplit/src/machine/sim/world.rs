@@ -98,7 +98,7 @@ pub(super) struct Span {
     /// The PEs per partition (the last may have fewer).
     pub(super) chunk: usize,
     /// The end of the window being run: a message to another partition arrives at it or
-    /// later (the window is no longer than the network's smallest latency).
+    /// later (the window lasts at most T_send plus the network's smallest latency).
     pub(super) horizon: u64,
     /// Messages to the other partitions, by partition: (arrival time, event).
     pub(super) outbox: Vec<Vec<(u64, Event)>>,
