@@ -144,6 +144,11 @@ pub const PARTITION_MIN_PES: usize = 16_384;
 /// The most threads the engine runs on.
 pub const MAX_ENGINE_THREADS: usize = 64;
 
+/// The most threads the engine takes by default, so that a many-core host does not cut a run
+/// into partitions whose windows hold fewer events than their meetings cost. (Measured on 2
+/// cores only; more threads can always be asked for.)
+pub const DEFAULT_ENGINE_THREADS: usize = 8;
+
 impl Default for SimConfig {
     fn default() -> Self {
         SimConfig {
@@ -256,7 +261,8 @@ impl SimConfig {
     }
 
     /// The threads the engine runs `config` on: [`SimConfig::threads`] if given (an error if
-    /// the run needs one thread), else the machine's cores (at most 8) when P is at least
+    /// the run needs one thread), else the machine's cores (at most
+    /// [`DEFAULT_ENGINE_THREADS`]) when P is at least
     /// [`PARTITION_MIN_PES`] and nothing needs one thread, else one.
     pub fn engine_threads(&self, config: &Config) -> Result<usize, ConfigError> {
         let blocked = self.needs_one_thread(config);
@@ -267,7 +273,8 @@ impl SimConfig {
             }),
             (Some(n), _) => Ok(n),
             (None, None) if config.pes >= PARTITION_MIN_PES => {
-                Ok(std::thread::available_parallelism().map_or(1, |n| n.get().min(8)))
+                Ok(std::thread::available_parallelism()
+                    .map_or(1, |n| n.get().min(DEFAULT_ENGINE_THREADS)))
             }
             (None, _) => Ok(1),
         }

@@ -30,17 +30,31 @@ use super::world::{Slot, Span, World};
 use crate::error::RunError;
 use crate::protocol::PeId;
 use crossbeam_utils::Backoff;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 /// The partitions' meeting point at the end of a window. Windows are short (milliseconds),
 /// so a thread that arrives first spins, then yields, rather than sleeping: being woken
 /// would cost more than the wait.
+///
+/// A partition that can never arrive (its thread could not be started, or it panicked
+/// outside the guarded user code) *abandons* the barrier, and every wait then returns
+/// `Abandoned` instead of spinning forever.
 struct Barrier {
     parts: usize,
     arrived: AtomicUsize,
     /// Meetings completed so far.
     generation: AtomicUsize,
+    abandoned: AtomicBool,
+}
+
+/// The meeting will never be complete: a partition is gone.
+struct Abandoned;
+
+impl From<Abandoned> for RunError {
+    fn from(_: Abandoned) -> Self {
+        RunError::Internal("an engine thread stopped without reaching the end of its window".into())
+    }
 }
 
 impl Barrier {
@@ -49,24 +63,45 @@ impl Barrier {
             parts,
             arrived: AtomicUsize::new(0),
             generation: AtomicUsize::new(0),
+            abandoned: AtomicBool::new(false),
         }
     }
 
-    fn wait(&self) {
+    fn abandon(&self) {
+        self.abandoned.store(true, Ordering::Release);
+    }
+
+    fn wait(&self) -> Result<(), Abandoned> {
         let generation = self.generation.load(Ordering::Acquire);
         if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.parts {
             self.arrived.store(0, Ordering::Relaxed);
             self.generation.fetch_add(1, Ordering::Release);
-            return;
+            return Ok(());
         }
         let backoff = Backoff::new();
         while self.generation.load(Ordering::Acquire) == generation {
+            if self.abandoned.load(Ordering::Acquire) {
+                return Err(Abandoned);
+            }
             if backoff.is_completed() {
                 // More threads than cores, or a long window elsewhere: let others run.
                 std::thread::yield_now();
             } else {
                 backoff.snooze();
             }
+        }
+        Ok(())
+    }
+}
+
+/// Abandons the barrier if its partition's thread unwinds, so that the others stop waiting
+/// for it.
+struct AbandonOnUnwind<'a>(&'a Barrier);
+
+impl Drop for AbandonOnUnwind<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.abandon();
         }
     }
 }
@@ -143,6 +178,7 @@ pub(super) fn run<'c>(
                     .name(format!("sim-{k}"))
                     .stack_size(STACK)
                     .spawn_scoped(scope, move || {
+                        let _guard = AbandonOnUnwind(&shared.barrier);
                         let mut engine = Engine {
                             current: span.first,
                             pes: slots,
@@ -153,7 +189,11 @@ pub(super) fn run<'c>(
                     })
             })
             .collect::<Result<_, _>>()
-            .map_err(|e| RunError::Internal(format!("could not start an engine thread: {e}")))?;
+            .map_err(|e| {
+                // The threads already started would wait for this one forever.
+                shared.barrier.abandon();
+                RunError::Internal(format!("could not start an engine thread: {e}"))
+            })?;
         threads
             .into_iter()
             .map(|t| {
@@ -210,7 +250,7 @@ fn windows(
             next,
             busy: None,
         };
-        shared.barrier.wait();
+        shared.barrier.wait()?;
         let all: Vec<Status> = status.iter().map(|s| *lock(s)).collect();
         if all.iter().any(|s| s.failed) {
             return result;
@@ -228,7 +268,7 @@ fn windows(
         if all.iter().any(|s| s.finish) {
             // Termination was declared in the window: nothing may hold or carry work now.
             lock(&status[k]).busy = engine.busy();
-            shared.barrier.wait();
+            shared.barrier.wait()?;
             let busy = status.iter().find_map(|s| lock(s).busy);
             let in_flight = all.iter().map(|s| s.in_flight).sum();
             if let Some(v) = declared_too_early(in_flight, busy) {
@@ -243,5 +283,40 @@ fn windows(
         engine.world.span.horizon = next.saturating_add(lookahead);
         round += 1;
         result = engine.guarded(|e| e.run_events());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_barrier_completes_when_every_partition_arrives() {
+        let barrier = Barrier::new(3);
+        std::thread::scope(|s| {
+            let waits: Vec<_> = (0..3)
+                .map(|_| s.spawn(|| (0..100).all(|_| barrier.wait().is_ok())))
+                .collect();
+            assert!(waits.into_iter().all(|t| t.join().unwrap()));
+        });
+        assert_eq!(barrier.generation.load(Ordering::Relaxed), 100);
+    }
+
+    #[test]
+    fn an_abandoned_barrier_releases_the_partitions_waiting_at_it() {
+        let barrier = Barrier::new(3);
+        std::thread::scope(|s| {
+            let waiting: Vec<_> = (0..2).map(|_| s.spawn(|| barrier.wait())).collect();
+            // The third partition never arrives: its thread unwinds.
+            s.spawn(|| {
+                let _guard = AbandonOnUnwind(&barrier);
+                panic!("a partition's thread panicked");
+            })
+            .join()
+            .expect_err("the thread panicked");
+            for t in waiting {
+                assert!(t.join().unwrap().is_err());
+            }
+        });
     }
 }
