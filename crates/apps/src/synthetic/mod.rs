@@ -105,6 +105,31 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// The sum of one round of the mixer over units `lo..end`: the default unit's work.
+fn mixed_sum(lo: u64, end: u64, seed: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, checked just above.
+        return unsafe { mixed_sum_avx2(lo, end, seed) };
+    }
+    mixed_sum_plain(lo, end, seed)
+}
+
+#[inline(always)]
+fn mixed_sum_plain(lo: u64, end: u64, seed: u64) -> u64 {
+    (lo..end).fold(0u64, |sum, i| sum.wrapping_add(mix(i ^ seed)))
+}
+
+/// The same sum in AVX2's four 64-bit lanes, where the processor has them: the portable
+/// build has only SSE2's two, and the mixer's loop took twice the time (0.79 ns a unit
+/// against 1.77 in slices of 64 units, here). Wrapping addition is associative, so the sum
+/// is the same.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn mixed_sum_avx2(lo: u64, end: u64, seed: u64) -> u64 {
+    mixed_sum_plain(lo, end, seed)
+}
+
 /// The value of unit `i`: `spin` rounds of the mixer.
 pub fn unit_value(i: u64, seed: u64, spin: u32) -> u64 {
     let mut x = i ^ seed;
@@ -152,9 +177,7 @@ impl Task for Synthetic {
         if spin == 1 {
             // The default, with the mixer's loop unrolled away (a unit is then a handful of
             // instructions, and the simulator's run-ahead does millions of them).
-            for i in self.lo..end {
-                sum = sum.wrapping_add(mix(i ^ seed));
-            }
+            sum = mixed_sum(self.lo, end, seed);
         } else {
             for i in self.lo..end {
                 sum = sum.wrapping_add(unit_value(i, seed, spin));
@@ -207,3 +230,20 @@ impl Task for Synthetic {
 
 pub mod app;
 pub use app::published_synthetic;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The sum the processor's widest lanes give is the unit-by-unit sum, for slices
+        /// shorter than a lane group, ragged ones and long ones.
+        #[test]
+        fn the_mixed_sum_is_the_sum_of_the_units(lo in any::<u64>(), len in 0u64..300, seed in any::<u64>()) {
+            let end = lo.saturating_add(len);
+            let by_unit = (lo..end).fold(0u64, |s, i| s.wrapping_add(unit_value(i, seed, 1)));
+            prop_assert_eq!(mixed_sum(lo, end, seed), by_unit);
+        }
+    }
+}

@@ -310,8 +310,8 @@ impl Engine<'_, '_> {
             }
             self.prefetch();
             self.world.events += 1;
-            if self.world.events & 0xF_FFFF == 0 && self.world.span.first == 0 {
-                super::huge_pages::follow_heap(&mut self.world.heap_advised);
+            if self.world.events & 0xF_FFFF == 0 {
+                self.world.heap.follow();
             }
             self.check_event_limit()?;
             self.world.event_time = time;

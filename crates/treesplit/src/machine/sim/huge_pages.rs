@@ -53,12 +53,57 @@ fn advise_range(start: usize, end: usize, collapse: bool) {
     let _ = collapse;
 }
 
-/// The heap has grown past `advised` by enough: advise the new part (see [`advise`]).
-pub(super) fn follow_heap(advised: &mut usize) {
-    let end = heap_end();
-    if *advised > 0 && end >= *advised + LEAST {
-        advise(*advised, end);
-        *advised = end;
+/// Follows the heap an engine allocates from as it grows, asking for huge pages for it.
+///
+/// On the main thread that is glibc's main heap, from the program break. An engine thread
+/// (`partition.rs`) allocates from an *arena* of its own: glibc keeps a thread's arena in
+/// heaps of [`ARENA_HEAP`] bytes, each mapped at a multiple of its size, and grows each by
+/// changing the protection of its next pages. Where a fresh allocation of the thread lies
+/// shows the heap it grows now; its whole reservation is advised (the pages it will take
+/// are then huge as they come), and what it holds already is collapsed, as the main heap's
+/// is. Elsewhere (another allocator, another system), the advice is a hint about some of
+/// the process's own memory and changes nothing.
+pub(super) struct HeapFollower {
+    /// Where the program break was when last advised (0: unknown).
+    advised: usize,
+    /// Engine thread: the arena heap advised last.
+    arena_heap: usize,
+}
+
+/// The size and alignment of a glibc arena heap on 64-bit Linux (`HEAP_MAX_SIZE`).
+const ARENA_HEAP: usize = 64 << 20;
+
+impl HeapFollower {
+    /// Following the heap from `advised` (where the program break stood when the heap was
+    /// last advised; 0 where that is unknown).
+    pub(super) fn new(advised: usize) -> Self {
+        HeapFollower {
+            advised,
+            arena_heap: 0,
+        }
+    }
+
+    /// Advise what the heap has grown by since the last call.
+    pub(super) fn follow(&mut self) {
+        if std::thread::current().name() == Some("main") {
+            let end = heap_end();
+            if self.advised > 0 && end >= self.advised + LEAST {
+                advise(self.advised, end);
+                self.advised = end;
+            }
+            return;
+        }
+        // A block too large for the thread's cache of freed blocks and too small to be
+        // mapped on its own comes from the arena, from the heap it grows when nothing
+        // freed fits.
+        let probe: Vec<u8> = Vec::with_capacity(4096);
+        let heap = probe.as_ptr() as usize / ARENA_HEAP * ARENA_HEAP;
+        drop(probe);
+        if heap != self.arena_heap {
+            advise_range(heap, heap + ARENA_HEAP, false);
+            self.arena_heap = heap;
+        }
+        advise_range(heap, heap + ARENA_HEAP, true);
     }
 }
 

@@ -406,7 +406,7 @@ impl Backend for SimConfig {
             started: start,
             request_queue: RequestQueue::default(),
             largest_termination_message: 0,
-            heap_advised: heap_after,
+            heap: huge_pages::HeapFollower::new(heap_after),
             proof: sim.proof.then(|| {
                 let t_dead = config.delta_t + t_recv + sim.t_split + t_send + diameter_latency;
                 Box::new(proof::Probe::new(p, t_send, t_recv, sim.t_split, t_dead))

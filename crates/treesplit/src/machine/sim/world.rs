@@ -167,8 +167,8 @@ pub(super) struct World<'c> {
     /// The bytes of the largest termination message sent (responses carry results, so their
     /// length depends on the task's outcome).
     pub(super) largest_termination_message: u64,
-    /// Where the heap ended when last advised to use huge pages (see `huge_pages`).
-    pub(super) heap_advised: usize,
+    /// The heap this engine allocates from, advised to use huge pages as it grows.
+    pub(super) heap: super::huge_pages::HeapFollower,
     /// The proof probe (`SimConfig::proof`).
     pub(super) proof: Option<Box<super::proof::Probe>>,
 }
