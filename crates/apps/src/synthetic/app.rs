@@ -2,7 +2,7 @@
 //! they become an instance, and what the instance tells the commands (its task, its known total
 //! work, its peers, its spin in the simulator).
 
-use super::{unit_value, SplitRule, Synthetic, SyntheticParams, SyntheticSum};
+use super::{sum_of_units, SplitRule, Synthetic, SyntheticParams, SyntheticSum};
 use crate::instance::{Instance, PeerVisitor};
 use crate::peers::{chili, Peers, EVERY_NODE};
 use crate::spec::{AppVisitor, Published};
@@ -132,9 +132,7 @@ impl Peers for SyntheticPeers {
         let p = &self.0;
         SyntheticSum {
             units: p.work,
-            checksum: (0..p.work)
-                .map(|i| unit_value(i, p.seed, p.spin))
-                .fold(0, u64::wrapping_add),
+            checksum: sum_of_units(0, p.work, p.seed, p.spin),
         }
     }
 
@@ -151,11 +149,18 @@ impl Peers for SyntheticPeers {
     }
 }
 
-/// The synthetic computation with rayon: a parallel sum over the unit indices.
+/// Units per item of rayon's parallel sum: each item runs the slice loop of the task
+/// (`sum_of_units`, vectorized), and rayon splits the items adaptively.
+const RAYON_UNITS: u64 = 1024;
+
+/// The synthetic computation with rayon: a parallel sum over runs of unit indices.
 pub fn rayon_peer(p: &SyntheticParams) -> SyntheticSum {
-    let checksum = (0..p.work)
+    let checksum = (0..p.work.div_ceil(RAYON_UNITS))
         .into_par_iter()
-        .map(|i| unit_value(i, p.seed, p.spin))
+        .map(|k| {
+            let lo = k * RAYON_UNITS;
+            sum_of_units(lo, (lo + RAYON_UNITS).min(p.work), p.seed, p.spin)
+        })
         .reduce(|| 0, u64::wrapping_add);
     SyntheticSum {
         units: p.work,

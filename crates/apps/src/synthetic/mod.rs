@@ -105,6 +105,18 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// The sum of the values of units `lo..end` (wrapping): the work of a slice, and of the
+/// peers that `bench` runs (the same loop, so that they are compared on the same code).
+pub(crate) fn sum_of_units(lo: u64, end: u64, seed: u64, spin: u32) -> u64 {
+    if spin == 1 {
+        // The default, with the mixer's loop unrolled away (a unit is then a handful of
+        // instructions, and the simulator's run-ahead does millions of them).
+        mixed_sum(lo, end, seed)
+    } else {
+        (lo..end).fold(0u64, |sum, i| sum.wrapping_add(unit_value(i, seed, spin)))
+    }
+}
+
 /// The sum of one round of the mixer over units `lo..end`: the default unit's work.
 fn mixed_sum(lo: u64, end: u64, seed: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
@@ -172,17 +184,7 @@ impl Task for Synthetic {
 
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, SyntheticSum>) -> u64 {
         let end = self.hi.min(self.lo.saturating_add(budget));
-        let (seed, spin) = (self.params.seed, self.params.spin);
-        let mut sum = 0u64;
-        if spin == 1 {
-            // The default, with the mixer's loop unrolled away (a unit is then a handful of
-            // instructions, and the simulator's run-ahead does millions of them).
-            sum = mixed_sum(self.lo, end, seed);
-        } else {
-            for i in self.lo..end {
-                sum = sum.wrapping_add(unit_value(i, seed, spin));
-            }
-        }
+        let sum = sum_of_units(self.lo, end, self.params.seed, self.params.spin);
         let units = end - self.lo;
         self.lo = end;
         ctx.output().merge(SyntheticSum {
