@@ -5,10 +5,10 @@
 //! gets them: the array of PE slots asks before it is filled; the heap memory the PEs'
 //! protocol states took while they were built is collapsed into huge pages afterwards
 //! (`MADV_COLLAPSE`, Linux 6.1), and so is what the heap grows by during the run (their
-//! queues and statistics), every 2^20 events. Only on the main thread, whose allocations the
-//! program break measures (glibc gives other threads heaps of their own). Hints only: where
-//! the kernel says no, nothing changes. At the end of a run, the pages of the slots already
-//! taken out are given back ([`release`]).
+//! queues and statistics), every 2^20 events: the main heap, found from the program break,
+//! or, for an engine thread of `partition.rs`, the glibc arena heap it allocates from
+//! ([`HeapFollower`]). Hints only: where the kernel says no, nothing changes. At the end of a
+//! run, the pages of the slots already taken out are given back ([`release`]).
 
 const PAGE: usize = 4096;
 /// Below this, not worth a system call.
