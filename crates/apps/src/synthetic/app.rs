@@ -159,7 +159,12 @@ pub fn rayon_peer(p: &SyntheticParams) -> SyntheticSum {
         .into_par_iter()
         .map(|k| {
             let lo = k * RAYON_UNITS;
-            sum_of_units(lo, (lo + RAYON_UNITS).min(p.work), p.seed, p.spin)
+            sum_of_units(
+                lo,
+                lo.saturating_add(RAYON_UNITS).min(p.work),
+                p.seed,
+                p.spin,
+            )
         })
         .reduce(|| 0, u64::wrapping_add);
     SyntheticSum {

@@ -39,9 +39,10 @@ fn advise_range(start: usize, end: usize, collapse: bool) {
         return;
     }
     #[cfg(target_os = "linux")]
-    // SAFETY: the range is whole pages of this process's own memory; MADV_HUGEPAGE and
-    // MADV_COLLAPSE (25, Linux 6.1) change no contents, and their failures (a page the
-    // allocator has meanwhile given back: ENOMEM) are harmless and ignored.
+    // SAFETY: the range is whole pages of this process's address space; MADV_HUGEPAGE and
+    // MADV_COLLAPSE (25, Linux 6.1) change the contents of no page, mapped or not, and their
+    // failures (parts unmapped or inaccessible, a page the allocator has meanwhile given
+    // back: ENOMEM, EINVAL) are harmless and ignored.
     unsafe {
         let p = start as *mut libc::c_void;
         libc::madvise(p, end - start, libc::MADV_HUGEPAGE);
@@ -55,56 +56,65 @@ fn advise_range(start: usize, end: usize, collapse: bool) {
 
 /// Follows the heap an engine allocates from as it grows, asking for huge pages for it.
 ///
-/// On the main thread that is glibc's main heap, from the program break. An engine thread
-/// (`partition.rs`) allocates from an *arena* of its own: glibc keeps a thread's arena in
-/// heaps of [`ARENA_HEAP`] bytes, each mapped at a multiple of its size, and grows each by
-/// changing the protection of its next pages. Where a fresh allocation of the thread lies
-/// shows the heap it grows now; its whole reservation is advised (the pages it will take
-/// are then huge as they come), and what it holds already is collapsed, as the main heap's
-/// is. Elsewhere (another allocator, another system), the advice is a hint about some of
-/// the process's own memory and changes nothing.
-pub(super) struct HeapFollower {
-    /// Where the program break was when last advised (0: unknown).
-    advised: usize,
-    /// Engine thread: the arena heap advised last.
-    arena_heap: usize,
+/// One engine on the main thread follows glibc's main heap, from the program break. An
+/// engine thread of `partition.rs` allocates from a glibc *arena* of its own: glibc keeps a
+/// thread's arena in heaps of [`ARENA_HEAP`] bytes, each mapped at a multiple of its size,
+/// and grows each by changing the protection of its next pages. Where a fresh allocation of
+/// the thread lies shows the heap it grows now; that heap is advised (the pages it takes
+/// next are huge as they come) and what it holds is collapsed, as the main heap's is. Only
+/// with glibc, and only for an allocation above the program break (not from the main heap,
+/// where threads share the main arena once glibc's arena limit is reached). Under another
+/// global allocator the 64 MiB around the probe may hold other mappings of the process:
+/// the advice keeps their contents, but asks huge pages for them too.
+pub(super) enum HeapFollower {
+    /// The main heap, advised up to this program break (0: not on the main thread, where
+    /// the break does not measure the engine's allocations).
+    Main { advised: usize },
+    /// An engine thread's arena.
+    Arena,
 }
 
 /// The size and alignment of a glibc arena heap on 64-bit Linux (`HEAP_MAX_SIZE`).
 const ARENA_HEAP: usize = 64 << 20;
 
 impl HeapFollower {
-    /// Following the heap from `advised` (where the program break stood when the heap was
-    /// last advised; 0 where that is unknown).
-    pub(super) fn new(advised: usize) -> Self {
-        HeapFollower {
-            advised,
-            arena_heap: 0,
-        }
-    }
-
     /// Advise what the heap has grown by since the last call.
     pub(super) fn follow(&mut self) {
-        if std::thread::current().name() == Some("main") {
-            let end = heap_end();
-            if self.advised > 0 && end >= self.advised + LEAST {
-                advise(self.advised, end);
-                self.advised = end;
+        match self {
+            HeapFollower::Main { advised } => {
+                let end = heap_end();
+                if *advised > 0 && end >= *advised + LEAST {
+                    advise(*advised, end);
+                    *advised = end;
+                }
             }
-            return;
+            HeapFollower::Arena => {
+                if let Some(heap) = arena_heap() {
+                    // Advised whole, and collapsed again: its newest pages came in as the
+                    // heap grew a page at a time, short of a whole huge page.
+                    advise_range(heap, heap + ARENA_HEAP, true);
+                }
+            }
         }
+    }
+}
+
+/// The glibc arena heap this thread allocates from now, if it can be told.
+fn arena_heap() -> Option<usize> {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
         // A block too large for the thread's cache of freed blocks and too small to be
         // mapped on its own comes from the arena, from the heap it grows when nothing
         // freed fits.
         let probe: Vec<u8> = Vec::with_capacity(4096);
-        let heap = probe.as_ptr() as usize / ARENA_HEAP * ARENA_HEAP;
+        let at = std::hint::black_box(probe.as_ptr()) as usize;
         drop(probe);
-        if heap != self.arena_heap {
-            advise_range(heap, heap + ARENA_HEAP, false);
-            self.arena_heap = heap;
-        }
-        advise_range(heap, heap + ARENA_HEAP, true);
+        // SAFETY: sbrk(0) only reads the current break.
+        let brk = unsafe { libc::sbrk(0) } as usize;
+        (at > brk).then_some(at / ARENA_HEAP * ARENA_HEAP)
     }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    None
 }
 
 /// An empty vector with room for `n` items, its memory advised before anything touches it.

@@ -384,33 +384,42 @@ impl Backend for SimConfig {
         let heap_after = huge_pages::heap_end();
         huge_pages::advise(heap_before, heap_after);
         let threads = sim.engine_threads(config)?;
-        let new_world = |span: Span| World {
-            config: sim,
-            t_send,
-            t_recv,
-            detected: None,
-            queue: EventQueue::new(),
-            network: network(),
-            rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ 0x5EED_0F5E_ED0F),
-            incumbents: Incumbents::default(),
-            span,
-            event_time: 0,
-            work_in_flight: 0,
-            last_work_end: 0,
-            events: 0,
-            events_elsewhere: 0,
-            activities: ActivityLog::new(p, p <= sim.timeline_limit),
-            violation: None,
-            finish_sent: false,
-            total_units: 0,
-            started: start,
-            request_queue: RequestQueue::default(),
-            largest_termination_message: 0,
-            heap: huge_pages::HeapFollower::new(heap_after),
-            proof: sim.proof.then(|| {
-                let t_dead = config.delta_t + t_recv + sim.t_split + t_send + diameter_latency;
-                Box::new(proof::Probe::new(p, t_send, t_recv, sim.t_split, t_dead))
-            }),
+        let new_world = |span: Span| {
+            let whole = span.is_whole();
+            World {
+                config: sim,
+                t_send,
+                t_recv,
+                detected: None,
+                queue: EventQueue::new(),
+                network: network(),
+                rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ 0x5EED_0F5E_ED0F),
+                incumbents: Incumbents::default(),
+                span,
+                event_time: 0,
+                work_in_flight: 0,
+                last_work_end: 0,
+                events: 0,
+                events_elsewhere: 0,
+                activities: ActivityLog::new(p, p <= sim.timeline_limit),
+                violation: None,
+                finish_sent: false,
+                total_units: 0,
+                started: start,
+                request_queue: RequestQueue::default(),
+                largest_termination_message: 0,
+                heap: if whole {
+                    huge_pages::HeapFollower::Main {
+                        advised: heap_after,
+                    }
+                } else {
+                    huge_pages::HeapFollower::Arena
+                },
+                proof: sim.proof.then(|| {
+                    let t_dead = config.delta_t + t_recv + sim.t_split + t_send + diameter_latency;
+                    Box::new(proof::Probe::new(p, t_send, t_recv, sim.t_split, t_dead))
+                }),
+            }
         };
         let worlds = if threads == 1 {
             let mut engine = Engine {

@@ -194,11 +194,18 @@ pub(super) fn run<'c>(
                 shared.barrier.abandon();
                 RunError::Internal(format!("could not start an engine thread: {e}"))
             })?;
-        threads
+        // Every thread joined here (a panic left for the scope to find would panic the
+        // caller), then the first panic reported.
+        let joined: Vec<_> = threads.into_iter().map(|t| t.join()).collect();
+        joined
             .into_iter()
-            .map(|t| {
-                t.join()
-                    .map_err(|_| RunError::Internal("an engine thread panicked".into()))
+            .map(|j| {
+                j.map_err(|payload| {
+                    RunError::Internal(format!(
+                        "an engine thread panicked: {}",
+                        crate::error::panic_message(&*payload)
+                    ))
+                })
             })
             .collect::<Result<Vec<_>, RunError>>()
     })?;
