@@ -20,6 +20,11 @@ pub(super) fn heap_end() -> usize {
     if std::thread::current().name() != Some("main") {
         return 0;
     }
+    program_break()
+}
+
+/// The program break (0 where there is none to ask).
+fn program_break() -> usize {
     #[cfg(target_os = "linux")]
     // SAFETY: sbrk(0) only reads the current break.
     return unsafe { libc::sbrk(0) } as usize;
@@ -101,7 +106,7 @@ impl HeapFollower {
 
 /// The glibc arena heap this thread allocates from now, if it can be told.
 fn arena_heap() -> Option<usize> {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[cfg(all(target_os = "linux", target_env = "gnu", target_pointer_width = "64"))]
     {
         // A block too large for the thread's cache of freed blocks and too small to be
         // mapped on its own comes from the arena, from the heap it grows when nothing
@@ -109,11 +114,9 @@ fn arena_heap() -> Option<usize> {
         let probe: Vec<u8> = Vec::with_capacity(4096);
         let at = std::hint::black_box(probe.as_ptr()) as usize;
         drop(probe);
-        // SAFETY: sbrk(0) only reads the current break.
-        let brk = unsafe { libc::sbrk(0) } as usize;
-        (at > brk).then_some(at / ARENA_HEAP * ARENA_HEAP)
+        (at > program_break()).then_some(at / ARENA_HEAP * ARENA_HEAP)
     }
-    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    #[cfg(not(all(target_os = "linux", target_env = "gnu", target_pointer_width = "64")))]
     None
 }
 
