@@ -224,14 +224,17 @@ where
     Ok(())
 }
 
-/// Check a task's claim that its work slices compose ([`Task::WORK_COMPOSES`]): walk `root`
+/// Check a task's claim that its work slices compose ([`Task::WORK_COMPOSES`]), and its
+/// promise of plain units ([`Task::plain_units`]): walk `root`
 /// to its end in steps of `a + b` units for each `(a, b)` of `slices` (repeated from the
 /// start when they run out), and at every step compare `work(a)` then `work(b)` with one
 /// `work(a + b)` from the same state: the task's bytes, the output and the units must be
 /// equal. The walk goes on from the state of one route, then of the other, in turn. Both
 /// routes see the best value found so far as the incumbent (a search prunes against it); a
 /// step in which the task asks to stop or improves on it is not compared (the claim does not
-/// cover it). Returns the steps compared (at most `max_steps`), or
+/// cover it). Where the task promises at least `a + b` units plain ([`Task::plain_units`]),
+/// the one call must also keep the promise: do them all, leave work, improve nothing and ask
+/// for no stop. Returns the steps compared (at most `max_steps`), or
 /// [`RunError::ContractViolated`] naming the first step that differs.
 pub fn work_composes<T: Task>(
     root: T,
@@ -263,6 +266,7 @@ where
             break;
         }
         let whole = a.saturating_add(b);
+        let promised = task.plain_units();
         let incumbent = incumbent_at(best);
         let (mut apart, mut apart_out) = (task.clone(), T::Output::default());
         let mut ctx = Context::new(&mut apart_out, &incumbent, 0).with_goal(T::GOAL);
@@ -274,6 +278,28 @@ where
         let together_units = task.work(whole, &mut ctx);
         let stopped = ctx.stop_requested();
         let found = incumbent.best();
+        if whole <= promised {
+            let broke = if together_units != whole {
+                Some(format!("did {together_units}"))
+            } else if task.is_empty() {
+                Some("emptied the task".to_string())
+            } else if stopped {
+                Some("asked to stop".to_string())
+            } else if found != best {
+                Some("improved the incumbent".to_string())
+            } else {
+                None
+            };
+            if let Some(what) = broke {
+                return Err(RunError::ContractViolated {
+                    pe: 0,
+                    what: format!(
+                        "Task::plain_units: at step {step}, {promised} units promised plain, \
+                         but work({whole}) {what}"
+                    ),
+                });
+            }
+        }
         if irregular || stopped || found != best {
             best = best.max(found);
             continue;

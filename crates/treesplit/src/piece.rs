@@ -125,6 +125,11 @@ pub(crate) trait Erased: Send + Exact {
     fn run_plain(&mut self, run: &PlainRun<'_>, bench: &mut Bench<'_>, plain: &mut u32) {
         run.slices(plain, || self.work(run.budget, bench));
     }
+    /// `Task::plain_units` of a task whose slices compose (`Task::WORK_COMPOSES`), else 0.
+    /// A wrapper promises nothing (its slices run one by one, each checked).
+    fn plain_units(&self) -> u64 {
+        0
+    }
     /// `Task::split`.
     fn split(&mut self) -> Option<Piece>;
     /// `Task::split_at`.
@@ -178,6 +183,13 @@ impl<T: Task> Erased for T {
             }
         });
     }
+    fn plain_units(&self) -> u64 {
+        if T::WORK_COMPOSES {
+            Task::plain_units(self)
+        } else {
+            0
+        }
+    }
     fn split(&mut self) -> Option<Piece> {
         Task::split(self).map(Piece::new)
     }
@@ -230,6 +242,13 @@ impl Piece {
     #[inline]
     pub(crate) fn run_plain(&mut self, run: &PlainRun<'_>, bench: &mut Bench<'_>, plain: &mut u32) {
         self.0.run_plain(run, bench, plain)
+    }
+
+    /// The units the piece will surely do plainly, where its slices compose
+    /// ([`Erased::plain_units`]).
+    #[inline]
+    pub(crate) fn plain_units(&self) -> u64 {
+        self.0.plain_units()
     }
 
     /// Hand part of what is left to a new piece (`Task::split`).

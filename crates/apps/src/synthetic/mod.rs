@@ -213,6 +213,12 @@ impl Task for Synthetic {
         self.lo >= self.hi
     }
 
+    /// Every unit but the last: a slice only ends the range at its last unit, and the
+    /// range never prunes or stops.
+    fn plain_units(&self) -> u64 {
+        (self.hi - self.lo).saturating_sub(1)
+    }
+
     /// Exact: one unit per index.
     fn estimate(&self) -> Option<u64> {
         Some(self.hi - self.lo)

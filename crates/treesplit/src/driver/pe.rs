@@ -16,6 +16,7 @@ use crate::ended::Limit;
 use crate::error::RunError;
 use crate::piece::{Fresh, Piece};
 use crate::protocol::any::AnyProtocol;
+use crate::protocol::pe::Undone;
 use crate::protocol::termination::Signal;
 use crate::protocol::{self, Clock, Message, PeId, Protocol, Step};
 use crate::task::{CountingIncumbent, Incumbent, SharedIncumbent};
@@ -330,13 +331,14 @@ impl PeDriver {
         }
     }
 
-    /// End the run-ahead: the first `keep` of its slices are done, the others undone.
-    pub(crate) fn settle_ahead(&mut self, keep: u32) {
+    /// End the run-ahead: the first `keep` of its slices are done, the others undone;
+    /// returns what undoing them cost.
+    pub(crate) fn settle_ahead(&mut self, keep: u32) -> Undone {
         let (core, task) = self
             .proto
             .plain_task()
             .expect("a PE that ran ahead still holds its plain task");
-        core.settle_ahead(task, keep, self.incumbent.get());
+        core.settle_ahead(task, keep, self.incumbent.get())
     }
 
     /// Handle an envelope that arrived at tick `now`. Machine envelopes (abort, statistics)

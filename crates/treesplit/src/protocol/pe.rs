@@ -80,11 +80,22 @@ pub(crate) struct PeCore {
     snapshot: Option<(Piece, Yield)>,
 }
 
-/// Slices done ahead of their time (the state to return to should a message come first is
-/// `PeCore::snapshot`).
+/// Slices run ahead of their time: done already (the state to return to should a message
+/// come first is `PeCore::snapshot`), or, `lazy`, only counted within the task's promise of
+/// plain units and done when the run-ahead ends.
 struct Ahead {
     slices: u32,
     budget: u64,
+    lazy: bool,
+}
+
+/// What undoing the slices of a run-ahead that a message cut short cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Undone {
+    /// Nothing: the slices not kept were never done (a lazy run-ahead).
+    Free,
+    /// The slices kept were done again from a copy.
+    Redone,
 }
 
 /// The incumbent as a slice run ahead sees it: the PE's value, never changed; an offer that
@@ -330,6 +341,10 @@ impl PeCore {
     /// through [`PeCore::work_on`]). Returns the slices done; the state before them is kept
     /// until [`PeCore::settle_ahead`]. Only call it right after a plain slice (the progress
     /// rule's count is then 0 and stays so).
+    ///
+    /// Where the task promises that many units plain (`Task::plain_units`), the run-ahead is
+    /// *lazy*: the slices are only counted, and `settle_ahead` does the ones kept, in one
+    /// call. Nothing is copied, and no unit is done twice.
     pub(crate) fn run_ahead(
         &mut self,
         task: &mut Piece,
@@ -340,6 +355,16 @@ impl PeCore {
         debug_assert!(self.ahead.is_none(), "a run-ahead is in progress");
         if budget == 0 || max == 0 {
             return 0;
+        }
+        let promised = task.plain_units() / budget;
+        if promised > 0 {
+            let slices = promised.min(u64::from(max)) as u32;
+            self.ahead = Some(Ahead {
+                slices,
+                budget,
+                lazy: true,
+            });
+            return slices;
         }
         let (mut before, mut before_output) = match self.snapshot.take() {
             Some((mut before, mut before_output)) => {
@@ -382,7 +407,11 @@ impl PeCore {
             self.redo(task, budget, slices, &tentative);
         }
         self.snapshot = Some((before, before_output));
-        self.ahead = Some(Ahead { slices, budget });
+        self.ahead = Some(Ahead {
+            slices,
+            budget,
+            lazy: false,
+        });
         slices
     }
 
@@ -398,13 +427,22 @@ impl PeCore {
 
     /// End the run-ahead on `task` (if one is in progress): keep its first `keep` slices —
     /// count them as slices of this PE — and undo the others (return to the state before the
-    /// run-ahead and do the `keep` slices again).
-    pub(crate) fn settle_ahead(&mut self, task: &mut Piece, keep: u32, incumbent: &dyn Incumbent) {
+    /// run-ahead and do the `keep` slices again; a lazy run-ahead does the `keep` slices now,
+    /// in one call). Returns [`Undone::Free`] where the slices not kept cost nothing (a lazy
+    /// run-ahead, or none in progress).
+    pub(crate) fn settle_ahead(
+        &mut self,
+        task: &mut Piece,
+        keep: u32,
+        incumbent: &dyn Incumbent,
+    ) -> Undone {
         let Some(ahead) = self.ahead.take() else {
-            return;
+            return Undone::Free;
         };
         debug_assert!(keep <= ahead.slices);
-        if keep < ahead.slices {
+        if ahead.lazy {
+            self.work_promised(task, u64::from(keep) * ahead.budget, incumbent);
+        } else if keep < ahead.slices {
             let (before, before_output) = self
                 .snapshot
                 .as_mut()
@@ -419,6 +457,42 @@ impl PeCore {
         }
         self.counters.work_units += u64::from(keep) * ahead.budget;
         self.counters.slices += u64::from(keep);
+        if ahead.lazy {
+            Undone::Free
+        } else {
+            Undone::Redone
+        }
+    }
+
+    /// Do the `units` of a lazy run-ahead's slices kept, in one call (the task's slices
+    /// compose), and hold the task to its promise of plain units: the call does them all,
+    /// leaves work, improves nothing and asks for no stop.
+    fn work_promised(&mut self, task: &mut Piece, units: u64, incumbent: &dyn Incumbent) {
+        if units == 0 {
+            return; // not even a call of no units: a task's `work(0)` need not be a no-op
+        }
+        let tentative = Tentative {
+            inner: incumbent,
+            improved: false.into(),
+        };
+        let worked = task.work(units, &mut self.bench(&tentative));
+        let improved = tentative
+            .improved
+            .load(std::sync::atomic::Ordering::Relaxed);
+        if worked.units != units || worked.empty || worked.stop || improved {
+            let what = if worked.units != units {
+                format!("did {}", worked.units)
+            } else if worked.empty {
+                "emptied the task".into()
+            } else if worked.stop {
+                "asked to stop".into()
+            } else {
+                "improved the incumbent".into()
+            };
+            crate::error::violation(format!(
+                "Task::plain_units promised {units} units plain, but work({units}) {what}"
+            ));
+        }
     }
 
     /// Do again `n` slices run ahead (plain, as they were the first time), uncounted.

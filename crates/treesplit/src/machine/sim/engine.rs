@@ -25,6 +25,7 @@ use super::world::{Link, Slot, State, MAX_AHEAD};
 use crate::config::ConfigError;
 use crate::driver::{self, Envelope};
 use crate::error::{catch_quietly, panic_error, RunError};
+use crate::protocol::pe::Undone;
 use crate::protocol::{Message, PeId, Step};
 use crate::timeline::Activity;
 
@@ -142,13 +143,15 @@ impl Engine<'_, '_> {
                             .record(i, sim.chain_start, time, Activity::Working);
                         self.world.last_work_end = self.world.last_work_end.max(time);
                     }
-                    if begun < sim.ahead {
-                        sim.limit = begun;
-                    } else if sim.ahead == sim.limit {
-                        sim.limit = (2 * sim.limit).min(MAX_AHEAD);
-                    }
+                    let (ahead, limit) = (sim.ahead, sim.limit);
                     sim.ahead = 0;
-                    slot.driver.settle_ahead(begun);
+                    self.current = i; // a task that breaks its promise of plain units
+                    sim.limit = match slot.driver.settle_ahead(begun) {
+                        Undone::Free => MAX_AHEAD,
+                        Undone::Redone if begun < ahead => begun,
+                        Undone::Redone if ahead == limit => (2 * limit).min(MAX_AHEAD),
+                        Undone::Redone => limit,
+                    };
                 }
                 self.resume(i, time)
             }

@@ -30,12 +30,15 @@
 //! *run-ahead* (`engine.rs`): after a slice that did its whole budget at no cost, the driver
 //! does up to 64 more such slices at once on the real task, keeping a snapshot (task and
 //! result accumulator; `Task: Clone`), and stops before the first that is not plain (the end
-//! of the piece, an incumbent found, a stop). The slice ends in between are not events: the
+//! of the piece, an incumbent found, a stop); a task that promises units plain
+//! (`Task::plain_units`) is run ahead lazily, its slices counted now and done when the
+//! run-ahead ends, with no snapshot. The slice ends in between are not events: the
 //! order of events at one time depends on the events alone (PE, kind, sender), not on when
 //! they were scheduled, so leaving them out changes nothing else. The PE gets one slice-end
 //! event at the end of the last slice run ahead; a message that reaches it meanwhile moves
 //! that event to the first slice end at or after the message's arrival, where the driver
-//! keeps the slices begun by then (returns to the snapshot and redoes them) and runs the PE
+//! keeps the slices begun by then (returns to the snapshot and redoes them, or, lazily, does
+//! them) and runs the PE
 //! from there, exactly as if every slice end had been an event. The event count reported
 //! counts the slice ends left out, so it is the count of an engine without run-ahead. The
 //! rest of the speed comes from cheap events (the calendar queue, slice ends that live in the
