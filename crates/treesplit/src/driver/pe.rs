@@ -16,7 +16,7 @@ use crate::ended::Limit;
 use crate::error::RunError;
 use crate::piece::{Fresh, Piece};
 use crate::protocol::any::AnyProtocol;
-use crate::protocol::pe::Undone;
+use crate::protocol::pe::{Reach, RunAhead};
 use crate::protocol::termination::Signal;
 use crate::protocol::{self, Clock, Message, PeId, Protocol, Step};
 use crate::task::{CountingIncumbent, Incumbent, SharedIncumbent};
@@ -310,13 +310,13 @@ impl PeDriver {
     }
 
     /// The simulator's run-ahead, right after a slice of `budget` units that did its whole
-    /// budget at no cost and improved nothing: do up to `max` more such slices now
+    /// budget at no cost and improved nothing: do up to `reach` more such slices now
     /// ([`crate::protocol::pe::PeCore::run_ahead`]) on the protocol's plain task
     /// (`Protocol::plain_task`; a protocol without one never runs ahead); returns how many
     /// were done. None where the loop of [`drive`] would do more than work between two slices
     /// of a busy PE with no message: timers, the clock, a timeline, run limits, incumbents to
     /// send.
-    pub(crate) fn run_ahead(&mut self, budget: u64, max: u32) -> u32 {
+    pub(crate) fn run_ahead(&mut self, budget: u64, reach: Reach) -> u32 {
         if self.deadline != NONE
             || self.clocked
             || self.trace.is_some()
@@ -326,14 +326,14 @@ impl PeDriver {
             return 0;
         }
         match self.proto.plain_task() {
-            Some((core, task)) => core.run_ahead(task, budget, max, self.incumbent.get()),
+            Some((core, task)) => core.run_ahead(task, budget, reach, self.incumbent.get()),
             None => 0,
         }
     }
 
     /// End the run-ahead: the first `keep` of its slices are done, the others undone;
-    /// returns what undoing them cost.
-    pub(crate) fn settle_ahead(&mut self, keep: u32) -> Undone {
+    /// returns how it ran.
+    pub(crate) fn settle_ahead(&mut self, keep: u32) -> RunAhead {
         let (core, task) = self
             .proto
             .plain_task()

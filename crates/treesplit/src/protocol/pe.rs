@@ -89,13 +89,24 @@ struct Ahead {
     lazy: bool,
 }
 
-/// What undoing the slices of a run-ahead that a message cut short cost.
+/// How far a run-ahead may go ([`PeCore::run_ahead`]): the most slices done ahead of their
+/// time (with a copy to return to), and the most only counted within a task's promise of
+/// plain units (a lazy run-ahead, which costs nothing when a message cuts it short).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Undone {
-    /// Nothing: the slices not kept were never done (a lazy run-ahead).
-    Free,
-    /// The slices kept were done again from a copy.
-    Redone,
+pub(crate) struct Reach {
+    pub(crate) done: u32,
+    pub(crate) counted: u32,
+}
+
+/// How a run-ahead ran, as its end tells the engine ([`PeCore::settle_ahead`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RunAhead {
+    /// Its slices were only counted (lazy): those not kept were never done, and undoing
+    /// them cost nothing.
+    Counted,
+    /// Its slices were done ahead: those not kept were undone by returning to a copy and
+    /// doing the kept ones again.
+    Done,
 }
 
 /// The incumbent as a slice run ahead sees it: the PE's value, never changed; an offer that
@@ -333,7 +344,7 @@ impl PeCore {
         Slice { units, end }
     }
 
-    /// The simulator's run-ahead: do up to `max` more slices of `budget` units on `task` now,
+    /// The simulator's run-ahead: do up to `reach.done` more slices of `budget` units on `task` now,
     /// ahead of their virtual time, while each one is *plain* — it does its whole budget,
     /// leaves the task non-empty, asks for no stop, improves no incumbent and does not panic —
     /// so that the PE would do exactly the same, slice for slice, if no message reached it
@@ -343,28 +354,33 @@ impl PeCore {
     /// rule's count is then 0 and stays so).
     ///
     /// Where the task promises that many units plain (`Task::plain_units`), the run-ahead is
-    /// *lazy*: the slices are only counted, and `settle_ahead` does the ones kept, in one
-    /// call. Nothing is copied, and no unit is done twice.
+    /// *lazy*: up to `reach.counted` slices within the promise are only counted, and
+    /// `settle_ahead` does the ones kept, in one call. Nothing is copied, and no unit is done
+    /// twice. Otherwise up to `reach.done` slices are done now.
     pub(crate) fn run_ahead(
         &mut self,
         task: &mut Piece,
         budget: u64,
-        max: u32,
+        reach: Reach,
         incumbent: &dyn Incumbent,
     ) -> u32 {
         debug_assert!(self.ahead.is_none(), "a run-ahead is in progress");
-        if budget == 0 || max == 0 {
+        if budget == 0 {
             return 0;
         }
         let promised = task.plain_units() / budget;
-        if promised > 0 {
-            let slices = promised.min(u64::from(max)) as u32;
+        if promised > 0 && reach.counted > 0 {
+            let slices = promised.min(u64::from(reach.counted)) as u32;
             self.ahead = Some(Ahead {
                 slices,
                 budget,
                 lazy: true,
             });
             return slices;
+        }
+        let max = reach.done;
+        if max == 0 {
+            return 0;
         }
         let (mut before, mut before_output) = match self.snapshot.take() {
             Some((mut before, mut before_output)) => {
@@ -428,16 +444,16 @@ impl PeCore {
     /// End the run-ahead on `task` (if one is in progress): keep its first `keep` slices —
     /// count them as slices of this PE — and undo the others (return to the state before the
     /// run-ahead and do the `keep` slices again; a lazy run-ahead does the `keep` slices now,
-    /// in one call). Returns [`Undone::Free`] where the slices not kept cost nothing (a lazy
-    /// run-ahead, or none in progress).
+    /// in one call). Returns how the run-ahead ran (none in progress: [`RunAhead::Counted`],
+    /// nothing to undo).
     pub(crate) fn settle_ahead(
         &mut self,
         task: &mut Piece,
         keep: u32,
         incumbent: &dyn Incumbent,
-    ) -> Undone {
+    ) -> RunAhead {
         let Some(ahead) = self.ahead.take() else {
-            return Undone::Free;
+            return RunAhead::Counted;
         };
         debug_assert!(keep <= ahead.slices);
         if ahead.lazy {
@@ -458,9 +474,9 @@ impl PeCore {
         self.counters.work_units += u64::from(keep) * ahead.budget;
         self.counters.slices += u64::from(keep);
         if ahead.lazy {
-            Undone::Free
+            RunAhead::Counted
         } else {
-            Undone::Redone
+            RunAhead::Done
         }
     }
 

@@ -109,17 +109,19 @@ pub trait Task: Sized + Clone + Send + Serialize + DeserializeOwned + 'static {
 
     /// Work units the task will surely do *plainly* from its present state: a count n such
     /// that any slices of `work` adding up to at most n units each do their whole budget,
-    /// leave the task non-empty, and neither improve the incumbent nor ask to stop. 0 (the
-    /// default) promises nothing. A range of known jobs that never prune can promise all
-    /// its units but the last.
+    /// leave the task non-empty, neither improve the incumbent nor ask to stop, and do not
+    /// panic, whatever the incumbent's value. 0 (the default) promises nothing. A range of
+    /// known jobs that never prune can promise all its units but the last. It is asked at
+    /// every run-ahead, so it should be cheap.
     ///
-    /// Read only for a task whose slices compose ([`Task::WORK_COMPOSES`]). There the
-    /// simulator runs a busy PE ahead *lazily* within the promise: it counts the slices
-    /// that no message will find, and does their work once, in one call, when a message or
-    /// the end of the count comes, where it otherwise does them ahead of their time and, when
-    /// a message cuts them short, redoes the ones kept from a copy. A broken promise stops the
-    /// simulated run with [`crate::RunError::ContractViolated`]; [`crate::check::work_composes`]
-    /// checks it on a task.
+    /// The simulator reads it only for a task whose slices compose
+    /// ([`Task::WORK_COMPOSES`]). There it runs a busy PE ahead *lazily* within the promise:
+    /// it counts the slices within it, does the ones kept once, in one call, when a message
+    /// or the end of the count comes, and never does those a message cuts off; otherwise it
+    /// does them ahead of their time and, when a message cuts them short, redoes the ones kept
+    /// from a copy. A broken promise the simulator runs into stops the run with
+    /// [`crate::RunError::ContractViolated`]; [`crate::check::work_composes`] checks the
+    /// promise along a walk of the task.
     fn plain_units(&self) -> u64 {
         0
     }

@@ -25,7 +25,7 @@ use super::world::{Link, Slot, State, MAX_AHEAD};
 use crate::config::ConfigError;
 use crate::driver::{self, Envelope};
 use crate::error::{catch_quietly, panic_error, RunError};
-use crate::protocol::pe::Undone;
+use crate::protocol::pe::{Reach, RunAhead};
 use crate::protocol::{Message, PeId, Step};
 use crate::timeline::Activity;
 
@@ -61,7 +61,8 @@ impl Engine<'_, '_> {
     ///
     /// Run-ahead: when the PE suspends in a slice that did its whole budget at no cost, the
     /// driver does up to the PE's limit (at most [`MAX_AHEAD`]) more such slices at once
-    /// (`PeDriver::run_ahead`), and
+    /// (`PeDriver::run_ahead`; or counts up to [`MAX_AHEAD`] within the task's promise of
+    /// plain units, and does them when the run-ahead ends), and
     /// the slice-end event is scheduled at the end of the last of them. The slice ends in
     /// between are left out: each would only have found an empty inbox and begun the next
     /// slice. A message that arrives meanwhile moves the event to the first slice end at or
@@ -91,7 +92,13 @@ impl Engine<'_, '_> {
                 if let Some(end) = slice_end {
                     let sim = &mut slot.sim;
                     let (ahead, d) = match plain {
-                        Some(d) => (slot.driver.run_ahead(budget, sim.limit), d),
+                        Some(d) => {
+                            let reach = Reach {
+                                done: sim.limit,
+                                counted: MAX_AHEAD,
+                            };
+                            (slot.driver.run_ahead(budget, reach), d)
+                        }
                         None => (0, 0),
                     };
                     (sim.ahead, sim.chain_start, sim.slice_time) = (ahead, end, d);
@@ -145,13 +152,15 @@ impl Engine<'_, '_> {
                     }
                     let (ahead, limit) = (sim.ahead, sim.limit);
                     sim.ahead = 0;
-                    self.current = i; // a task that breaks its promise of plain units
-                    sim.limit = match slot.driver.settle_ahead(begun) {
-                        Undone::Free => MAX_AHEAD,
-                        Undone::Redone if begun < ahead => begun,
-                        Undone::Redone if ahead == limit => (2 * limit).min(MAX_AHEAD),
-                        Undone::Redone => limit,
-                    };
+                    self.current = i; // settling runs the task's code (a lazy run-ahead, a redo)
+                                      // The limit adapts to what slices done ahead cost; counted ones cost nothing.
+                    if slot.driver.settle_ahead(begun) == RunAhead::Done {
+                        if begun < ahead {
+                            sim.limit = begun;
+                        } else if ahead == limit {
+                            sim.limit = (2 * limit).min(MAX_AHEAD);
+                        }
+                    }
                 }
                 self.resume(i, time)
             }

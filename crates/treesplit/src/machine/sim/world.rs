@@ -22,7 +22,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// message cut short and drops to the slices begun after one that a message did, so that
 /// the work done ahead and undone stays about the work kept (it matters where copying and
 /// redoing a task is dear: UTS); a slice end with no message sets it from 0 to 1 again. A
-/// lazy run-ahead (`Task::plain_units`) undoes nothing, and leaves the limit at this.
+/// lazy run-ahead (`Task::plain_units`), which undoes nothing, always reaches this far and
+/// leaves the limit as it was.
 pub(super) const MAX_AHEAD: u32 = 64;
 
 /// What a PE is doing, as the engine sees it.
