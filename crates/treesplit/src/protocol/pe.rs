@@ -344,11 +344,11 @@ impl PeCore {
         Slice { units, end }
     }
 
-    /// The simulator's run-ahead: do up to `reach.done` more slices of `budget` units on `task` now,
-    /// ahead of their virtual time, while each one is *plain* — it does its whole budget,
-    /// leaves the task non-empty, asks for no stop, improves no incumbent and does not panic —
-    /// so that the PE would do exactly the same, slice for slice, if no message reached it
-    /// meanwhile. The first slice that is not plain is undone (it runs again in its time,
+    /// The simulator's run-ahead: do up to `reach.done` more slices of `budget` units on
+    /// `task` now, ahead of their virtual time, while each one is *plain* — it does its whole
+    /// budget, leaves the task non-empty, asks for no stop, improves no incumbent and does not
+    /// panic — so that the PE would do exactly the same, slice for slice, if no message
+    /// reached it meanwhile. The first slice that is not plain is undone (it runs again in its time,
     /// through [`PeCore::work_on`]). Returns the slices done; the state before them is kept
     /// until [`PeCore::settle_ahead`]. Only call it right after a plain slice (the progress
     /// rule's count is then 0 and stays so).

@@ -152,8 +152,10 @@ impl Engine<'_, '_> {
                     }
                     let (ahead, limit) = (sim.ahead, sim.limit);
                     sim.ahead = 0;
-                    self.current = i; // settling runs the task's code (a lazy run-ahead, a redo)
-                                      // The limit adapts to what slices done ahead cost; counted ones cost nothing.
+                    // Settling runs the task's code (a lazy run-ahead's slices, a redo): a
+                    // panic or a broken promise there is this PE's.
+                    self.current = i;
+                    // The limit adapts to what slices done ahead cost; counted ones cost nothing.
                     if slot.driver.settle_ahead(begun) == RunAhead::Done {
                         if begun < ahead {
                             sim.limit = begun;
