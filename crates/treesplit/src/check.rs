@@ -225,9 +225,9 @@ where
 }
 
 /// Check a task's claim that its work slices compose ([`Task::WORK_COMPOSES`]), and its
-/// promise of plain units ([`Task::plain_units`]): walk `root`
-/// to its end in steps of `a + b` units for each `(a, b)` of `slices` (repeated from the
-/// start when they run out), and at every step compare `work(a)` then `work(b)` with one
+/// promise of plain units ([`Task::plain_units`]): walk `root` to its end in steps of `a + b`
+/// units for each `(a, b)` of `slices` (repeated from the start when they run out), and at
+/// every step compare `work(a)` then `work(b)` with one
 /// `work(a + b)` from the same state: the task's bytes, the output and the units must be
 /// equal. The walk goes on from the state of one route, then of the other, in turn. Both
 /// routes see the best value found so far as the incumbent (a search prunes against it); a
@@ -279,18 +279,12 @@ where
         let stopped = ctx.stop_requested();
         let found = incumbent.best();
         if whole <= promised {
-            let broke = if together_units != whole {
-                Some(format!("did {together_units}"))
-            } else if task.is_empty() {
-                Some("emptied the task".to_string())
-            } else if stopped {
-                Some("asked to stop".to_string())
-            } else if found != best {
-                Some("improved the incumbent".to_string())
-            } else {
-                None
+            let worked = Worked {
+                units: together_units,
+                stop: stopped,
+                empty: task.is_empty(),
             };
-            if let Some(what) = broke {
+            if let Some(what) = worked.why_not_plain(whole, found != best) {
                 return Err(RunError::ContractViolated {
                     pe: 0,
                     what: format!(

@@ -45,6 +45,26 @@ pub(crate) struct Worked {
     pub empty: bool,
 }
 
+impl Worked {
+    /// Why a call of `asked` units that did this, `improved` the incumbent or not, is not
+    /// *plain* (it did all the units asked, left work, asked for no stop and improved
+    /// nothing); None where it is. The words finish "work(n) …" in a broken promise of plain
+    /// units.
+    pub(crate) fn why_not_plain(&self, asked: u64, improved: bool) -> Option<String> {
+        if self.units != asked {
+            Some(format!("did {}", self.units))
+        } else if self.empty {
+            Some("emptied the task".into())
+        } else if self.stop {
+            Some("asked to stop".into())
+        } else if improved {
+            Some("improved the incumbent".into())
+        } else {
+            None
+        }
+    }
+}
+
 /// What every erased value (a task, a wrapper of pieces, an outcome) gives the same way: the
 /// value itself, to look at its type or to serialize its own bytes.
 pub(crate) trait Exact {

@@ -97,14 +97,27 @@ fn range(n: u64, promise: Promise) -> Range {
     }
 }
 
-/// The whole report but the real time it took and the engine threads asked for, as text, and the units the task worked on
-/// this thread (with one engine thread, the simulation runs on the caller's).
-fn report(root: Range, cfg: &Config, sim: &SimConfig) -> (String, u64) {
+/// A simulated run: its result and work units, the whole report but the real time it took
+/// and the engine threads asked for, as text, and the units the task worked on this thread
+/// (with one engine thread, the simulation runs on the caller's).
+struct Run {
+    output: u64,
+    work_units: u64,
+    text: String,
+    worked: u64,
+}
+
+fn report(root: Range, cfg: &Config, sim: &SimConfig) -> Run {
     WORKED.with(|w| w.set(0));
     let mut r = simulate(root, cfg, sim).unwrap().into_report();
     r.wall_seconds = 0.0;
     r.sim.threads = None; // the threads asked for; the figures are the same on any number
-    (format!("{r:?}"), WORKED.with(Cell::get))
+    Run {
+        output: r.report.output,
+        work_units: r.report.totals.work_units,
+        text: format!("{r:?}"),
+        worked: WORKED.with(Cell::get),
+    }
 }
 
 #[test]
@@ -127,23 +140,20 @@ fn a_promising_task_is_simulated_exactly_as_one_that_promises_nothing() {
                     .delta_t(delta_t)
                     .seed(p as u64 + 3);
                 let what = format!("{balancer} P={p} on {}", sim.topology);
-                let (lazy, lazy_worked) = report(range(N, Promise::AllButLast), &cfg, sim);
-                let (eager, eager_worked) = report(range(N, Promise::Nothing), &cfg, sim);
-                assert_eq!(lazy, eager, "{what}");
-                assert!(lazy_worked >= N && lazy_worked <= eager_worked, "{what}");
+                let lazy = report(range(N, Promise::AllButLast), &cfg, sim);
+                let eager = report(range(N, Promise::Nothing), &cfg, sim);
+                assert_eq!(lazy.text, eager.text, "{what}");
+                assert!(lazy.worked >= N && lazy.worked <= eager.worked, "{what}");
                 if balancer == BalancerKind::RandomPolling && p == 64 {
                     // Messages cut run-aheads short: the eager one redid units, the lazy
                     // one did not.
                     assert!(
-                        lazy_worked < eager_worked,
+                        lazy.worked < eager.worked,
                         "{what}: the lazy run-ahead never ran"
                     );
                 }
-                let r = simulate(range(N, Promise::AllButLast), &cfg, sim)
-                    .unwrap()
-                    .into_report();
-                assert_eq!(r.report.output, want, "{what}");
-                assert_eq!(r.report.totals.work_units, N, "{what}");
+                assert_eq!(lazy.output, want, "{what}");
+                assert_eq!(lazy.work_units, N, "{what}");
             }
         }
     }
@@ -157,13 +167,13 @@ fn a_promising_task_is_simulated_alike_on_several_engine_threads() {
         threads: Some(1),
         ..SimConfig::default()
     };
-    let (want, _) = report(range(N, Promise::Nothing), &cfg, &one);
+    let want = report(range(N, Promise::Nothing), &cfg, &one).text;
     for threads in [1, 2, 3] {
         let sim = SimConfig {
             threads: Some(threads),
             ..SimConfig::default()
         };
-        let (lazy, _) = report(range(N, Promise::AllButLast), &cfg, &sim);
+        let lazy = report(range(N, Promise::AllButLast), &cfg, &sim).text;
         assert_eq!(lazy, want, "{threads} engine threads");
     }
 }

@@ -348,10 +348,10 @@ impl PeCore {
     /// `task` now, ahead of their virtual time, while each one is *plain* — it does its whole
     /// budget, leaves the task non-empty, asks for no stop, improves no incumbent and does not
     /// panic — so that the PE would do exactly the same, slice for slice, if no message
-    /// reached it meanwhile. The first slice that is not plain is undone (it runs again in its time,
-    /// through [`PeCore::work_on`]). Returns the slices done; the state before them is kept
-    /// until [`PeCore::settle_ahead`]. Only call it right after a plain slice (the progress
-    /// rule's count is then 0 and stays so).
+    /// reached it meanwhile. The first slice that is not plain is undone (it runs again in
+    /// its time, through [`PeCore::work_on`]). Returns the slices done; the state before them
+    /// is kept until [`PeCore::settle_ahead`]. Only call it right after a plain slice (the
+    /// progress rule's count is then 0 and stays so).
     ///
     /// Where the task promises that many units plain (`Task::plain_units`), the run-ahead is
     /// *lazy*: up to `reach.counted` slices within the promise are only counted, and
@@ -495,16 +495,7 @@ impl PeCore {
         let improved = tentative
             .improved
             .load(std::sync::atomic::Ordering::Relaxed);
-        if worked.units != units || worked.empty || worked.stop || improved {
-            let what = if worked.units != units {
-                format!("did {}", worked.units)
-            } else if worked.empty {
-                "emptied the task".into()
-            } else if worked.stop {
-                "asked to stop".into()
-            } else {
-                "improved the incumbent".into()
-            };
+        if let Some(what) = worked.why_not_plain(units, improved) {
             crate::error::violation(format!(
                 "Task::plain_units promised {units} units plain, but work({units}) {what}"
             ));

@@ -38,8 +38,7 @@
 //! event at the end of the last slice run ahead; a message that reaches it meanwhile moves
 //! that event to the first slice end at or after the message's arrival, where the driver
 //! keeps the slices begun by then (returns to the snapshot and redoes them, or, lazily, does
-//! them) and runs the PE
-//! from there, exactly as if every slice end had been an event. The event count reported
+//! them) and runs the PE from there, exactly as if every slice end had been an event. The event count reported
 //! counts the slice ends left out, so it is the count of an engine without run-ahead. The
 //! rest of the speed comes from cheap events (the calendar queue, slice ends that live in the
 //! queue alone, message sizes counted without serializing), from prefetching the state of
