@@ -32,6 +32,7 @@ use crate::ended::{self, Limit};
 use crate::error::RunError;
 use crate::stats::Report;
 use crate::task::pieces::Pieces;
+use crate::task::shared;
 use crate::task::{Outcome, Task};
 use serde::{Deserialize, Serialize};
 use sha1::{Digest, Sha1};
@@ -135,6 +136,25 @@ impl<T: Task> Snapshot<T> {
         report
     }
 
+    /// Check that the snapshot's pieces belong to `root`: every shared instance they name
+    /// ([`shared`]: a large instance sent once) is one that `root` names too. A snapshot read
+    /// back decodes without the instance (the file carries it), so this is how a caller that
+    /// builds the root again from its input learns that the input changed since the snapshot
+    /// was written. Tasks without shared instances always fit.
+    pub fn check_instance(&self, root: &T) -> Result<(), CheckpointError> {
+        let pieces = shared::named_instances(&self.pieces).map_err(CheckpointError::Encode)?;
+        let now = shared::named_instances(root).map_err(CheckpointError::Encode)?;
+        if pieces.within(&now) {
+            Ok(())
+        } else {
+            Err(CheckpointError::InstanceChanged {
+                app: self.app.clone(),
+                found: pieces.digests(),
+                now: now.digests(),
+            })
+        }
+    }
+
     /// Write the snapshot to `path` atomically (a temporary file beside it, then a rename).
     pub fn write(&self, path: &Path) -> Result<(), CheckpointError> {
         let bytes = self.encode()?;
@@ -166,8 +186,8 @@ impl<T: Task> Snapshot<T> {
     /// The bytes of a checkpoint file holding this snapshot: magic, version, length, the
     /// postcard body and its SHA-1 ([`Snapshot::decode`] reads them back).
     pub fn encode(&self) -> Result<Vec<u8>, CheckpointError> {
-        let body =
-            postcard::to_allocvec(self).map_err(|e| CheckpointError::Encode(e.to_string()))?;
+        let body = shared::self_contained(|| postcard::to_allocvec(self))
+            .map_err(|e| CheckpointError::Encode(e.to_string()))?;
         let mut bytes = Vec::with_capacity(HEADER + body.len() + DIGEST);
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&VERSION.to_le_bytes());
@@ -300,6 +320,16 @@ pub enum CheckpointError {
     },
     /// The body passed its checksum but does not decode (a bug, or a foreign writer).
     Decode(String),
+    /// The pieces name a shared instance the root built now does not
+    /// ([`Snapshot::check_instance`]): the input changed since the checkpoint was written.
+    InstanceChanged {
+        /// What the checkpoint says it is.
+        app: Vec<String>,
+        /// The digests of the instances the checkpoint's pieces name.
+        found: Vec<u64>,
+        /// The digests of the instances the root names now.
+        now: Vec<u64>,
+    },
     /// The snapshot could not be encoded.
     Encode(String),
 }
@@ -329,6 +359,21 @@ impl fmt::Display for CheckpointError {
                 app.join(" ")
             ),
             CheckpointError::Decode(e) => write!(f, "the checkpoint does not decode: {e}"),
+            CheckpointError::InstanceChanged { app, found, now } => {
+                let hex = |d: &[u64]| {
+                    d.iter()
+                        .map(|d| format!("{d:016x}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                write!(
+                    f,
+                    "the instance changed since the checkpoint was written: its pieces belong to instance {} of `{}`, the input now gives {}",
+                    hex(found),
+                    app.join(" "),
+                    if now.is_empty() { "none".to_string() } else { hex(now) }
+                )
+            }
             CheckpointError::Encode(e) => write!(f, "the checkpoint cannot be encoded: {e}"),
         }
     }

@@ -461,6 +461,67 @@ fn a_stopped_search_resumes_from_a_checkpoint_on_another_balancer_exactly() {
     }
 }
 
+/// A checkpoint carries the instance its pieces name: it decodes and resumes, in the
+/// simulator and on threads, in a process that no longer holds the instance (nothing else in
+/// this test binary uses 11 queens), and it fits the root built again from the same input but
+/// not another one.
+#[test]
+fn a_checkpoint_resumes_where_the_instance_is_no_longer_held() {
+    // OEIS A000170: 11 → 2680.
+    let seq = run_sequential(Enumeration::new(Queens { n: 11 }));
+    assert_eq!(seq.output, 2680);
+    for sim in [true, false] {
+        let cfg = Config::new(3).delta_t(50).seed(7);
+        let (output, units, pieces) = stop(
+            Enumeration::new(Queens { n: 11 }),
+            &cfg.clone().max_units(seq.work_units / 3),
+            sim,
+        );
+        assert!(!pieces.is_empty(), "sim={sim}: the run finished");
+        let mut snapshot = Snapshot::start(Pieces::new(pieces), vec!["queens 11".into()]);
+        snapshot.output = output;
+        snapshot.work_units = units;
+        let bytes = snapshot.encode().unwrap();
+        drop(snapshot); // the last holder of the instance
+        let back = Snapshot::<Pieces<Enumeration<Queens>>>::decode(&bytes)
+            .unwrap_or_else(|e| panic!("sim={sim}: {e}"));
+        back.check_instance(&Pieces::new(vec![Enumeration::new(Queens { n: 11 })]))
+            .unwrap();
+        let other = back
+            .check_instance(&Pieces::new(vec![Enumeration::new(Queens { n: 12 })]))
+            .unwrap_err();
+        assert!(
+            other.to_string().contains("the instance changed"),
+            "{other}"
+        );
+        let rest = Pieces::new(
+            back.pieces
+                .into_iter()
+                .flat_map(Pieces::into_inner)
+                .collect(),
+        );
+        let r = if sim {
+            simulate(rest, &Config::new(5), &SimConfig::default())
+                .unwrap()
+                .into_report()
+                .report
+        } else {
+            Threads::new()
+                .run(rest, &Config::new(2))
+                .unwrap()
+                .into_report()
+        };
+        let mut total = back.output;
+        total.merge(r.output);
+        assert_eq!(total, 2680, "sim={sim}");
+        assert_eq!(
+            back.work_units + r.totals.work_units,
+            seq.work_units,
+            "sim={sim}"
+        );
+    }
+}
+
 #[test]
 fn checked_runs_find_the_searches_keep_the_task_contract() {
     for kind in BalancerKind::ALL {

@@ -6,7 +6,10 @@
 //! incumbent go to FILE (atomically: a temporary file, then a rename), and the next epoch
 //! starts from them. An epoch ends at the next `--checkpoint-every`, at the run's own
 //! `--time-limit` or `--max-units` (both count for the whole computation), or on SIGTERM,
-//! SIGINT or SIGUSR1. `resume` reads FILE and carries on with any P, machine or balancer.
+//! SIGINT or SIGUSR1. `resume` reads FILE and carries on with any P, machine or balancer;
+//! so does the same `run --checkpoint FILE` again (a requeued batch job) while FILE holds a
+//! checkpoint of that computation. A checkpoint carries its instance; before going on, the
+//! instance the input gives now must be the one its pieces belong to.
 //!
 //! On MPI, rank 0 holds the snapshot and decides each epoch's configuration (limits left,
 //! incumbent, a static balancer's number of jobs from the pieces' estimates); every rank
@@ -138,21 +141,29 @@ where
     M: CliMachine,
 {
     let rank0 = machine.prints();
-    super::checkpoint_file::check_replaceable(&cp.path, &plan.app.checkpoint_words())?;
+    // `run --checkpoint FILE` where FILE already holds this computation's checkpoint goes
+    // on from it, as `resume FILE` would.
+    let words = plan.app.checkpoint_words();
+    let mut cp = cp.clone();
+    if super::checkpoint_file::continues_existing(&cp.path, &words)? && cp.resume.is_none() {
+        cp.resume = Some(cp.path.clone());
+    }
+    let cp = &cp;
     let ck = Plan {
         path: cp.path.clone(),
         every: cp.every,
     };
+    // Every rank builds the root and holds it to the end: it holds the shared instance that
+    // pieces arriving by digest name, and on resume it is the input as it is now.
+    let root = make_root();
     // Every rank reads the file (so that a bad one fails everywhere alike); rank 0 keeps it.
+    // A checkpoint carries its instance, so it decodes alone; its pieces must then belong to
+    // the instance the input gives now.
     let mut snapshot = match &cp.resume {
         Some(file) => {
-            let s = Snapshot::<T>::read(file).map_err(|e| {
-                Failure::input(output::checkpoint_error(
-                    file,
-                    &e,
-                    &plan.app.checkpoint_words(),
-                ))
-            })?;
+            let bad = |e| Failure::input(output::checkpoint_error(file, &e, &words));
+            let s = Snapshot::<T>::read(file).map_err(bad)?;
+            s.check_instance(&root).map_err(bad)?;
             if let Some(max) = config.max_units.filter(|&m| m <= s.work_units) {
                 return Err(Failure::input(format!(
                     "{}: the computation has already done {} work units, and --max-units {max} \
@@ -163,7 +174,12 @@ where
                 )));
             }
             notes.note(format_args!(
-                "resuming {}: {} pieces, {} work units done (runs so far: {})",
+                "{} {}: {} pieces, {} work units done (runs so far: {})",
+                if plan.checkpoint.as_ref().is_some_and(|c| c.resume.is_none()) {
+                    "continuing the checkpointed computation in"
+                } else {
+                    "resuming"
+                },
                 file.display(),
                 s.pieces.len(),
                 s.work_units,
@@ -171,7 +187,7 @@ where
             ));
             rank0.then_some(s)
         }
-        None => rank0.then(|| Snapshot::start(make_root(), plan.app.checkpoint_words())),
+        None => rank0.then(|| Snapshot::start(root.clone(), words.clone())),
     };
     let started = Instant::now();
     let mut first = true;

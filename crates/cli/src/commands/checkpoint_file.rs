@@ -1,24 +1,26 @@
-//! What a checkpointed run may do to the file at its checkpoint path: replace only a treesplit
-//! checkpoint of the same computation, and remove, once the computation is complete, only a
-//! checkpoint it wrote itself or resumed from. Anything else at the path (a user's file, a
-//! damaged checkpoint, another computation's checkpoint) is bad input before the run starts,
-//! so that a mistyped `--checkpoint` never costs data.
+//! What a checkpointed run may do to the file at its checkpoint path: continue from a
+//! checkpoint of the same computation (a batch job requeued, a script run again, never
+//! starting over), and remove, once the computation is complete, only a checkpoint it wrote
+//! itself or resumed from. Anything else at the path (a user's file, a damaged checkpoint,
+//! another computation's checkpoint) is bad input before the run starts, so that a mistyped
+//! `--checkpoint` never costs data.
 
 use crate::output::{Failure, Notes};
 use crate::plan::CheckpointPlan;
 use std::path::Path;
 use treesplit::checkpoint::{read_app, CheckpointError};
 
-/// Refuse a checkpoint path that holds anything but a checkpoint of the computation `app`
-/// (the application's command-line words, as the checkpoint stores them); a path that does
-/// not exist yet is fine.
-pub fn check_replaceable(path: &Path, app: &[String]) -> Result<(), Failure> {
+/// Whether a run of the computation `app` (the application's command-line words, as the
+/// checkpoint stores them) that writes its checkpoint to `path` continues from a checkpoint
+/// already there: `Ok(false)` when the path does not exist yet, `Ok(true)` when it holds a
+/// checkpoint of the same computation, bad input when it holds anything else.
+pub fn continues_existing(path: &Path, app: &[String]) -> Result<bool, Failure> {
     if std::fs::symlink_metadata(path).is_err() {
-        return Ok(());
+        return Ok(false);
     }
-    let keep = "treesplit replaces only a checkpoint of the same computation: remove the file or choose another path";
+    let keep = "treesplit continues only a checkpoint of the same computation: remove the file or choose another path";
     match read_app(path) {
-        Ok(found) if found == app => Ok(()),
+        Ok(found) if found == app => Ok(true),
         Ok(found) => Err(Failure::input(format!(
             "--checkpoint {}: the file holds the checkpoint of another computation ({}); {keep}",
             path.display(),

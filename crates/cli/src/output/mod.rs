@@ -278,9 +278,9 @@ impl Notes {
     }
 }
 
-/// A checkpoint file's error in the command line's terms: its path said once, and pieces that
-/// no longer decode against the application's instance (`app`, the checkpoint's words) said as
-/// what that means: the instance changed since the checkpoint was written.
+/// A checkpoint file's error in the command line's terms: its path said once, an input that
+/// changed since the checkpoint was written with what to do, and pieces that do not decode
+/// said as what that means for `app` (the checkpoint's words).
 pub fn checkpoint_error(
     path: &std::path::Path,
     e: &treesplit::checkpoint::CheckpointError,
@@ -289,11 +289,14 @@ pub fn checkpoint_error(
     use treesplit::checkpoint::CheckpointError;
     match e {
         CheckpointError::Io(..) => e.to_string(),
-        // The frame and the task type are right, so the pieces do not decode against the
-        // instance as the application's words build it now (the decoder's own text says
-        // nothing more).
+        CheckpointError::InstanceChanged { .. } => format!(
+            "{}: {e}; give the input the checkpoint was made from, or remove the checkpoint to start over",
+            path.display()
+        ),
+        // The frame, its checksum and the task type are right, yet the pieces do not decode:
+        // another build of this application wrote it.
         CheckpointError::Decode(_) => format!(
-            "{}: the instance changed since the checkpoint was written: its pieces do not fit `{}` as it is now",
+            "{}: {e} (the checkpoint of `{}` was written by a treesplit whose pieces differ from this build's)",
             path.display(),
             app.join(" ")
         ),

@@ -18,12 +18,21 @@
 //! where it arrives fails to deserialize with an error naming the digest
 //! ([`UnknownInstance`]), never a wrong answer.
 //!
+//! **Files that stand alone.** A checkpoint must decode in a process that holds no instance
+//! yet (a `resume` reads it before anything else), so pieces are written to a file inside
+//! [`self_contained`]: there the first piece that names an instance carries it whole and the
+//! later ones name it by digest, as on the wire within a run. Decoding the file in order
+//! enters the instance with its first piece. [`named_instances`] lists the instances a
+//! value names, so that a reader can tell whether a file's pieces belong to an instance it
+//! built itself.
+//!
 //! [`bits`] and [`nibbles`] are the compact serde forms of a path: decisions as one bit each,
 //! alternatives as four bits each.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::any::{Any, TypeId};
-use std::collections::HashMap;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::ops::Deref;
 use std::sync::{Arc, Mutex, Weak};
@@ -175,7 +184,7 @@ impl<T: Content> PartialEq for Shared<T> {
 }
 
 /// A [`Shared`] instance as a piece carries it.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Deserialize)]
 pub enum Sent<T> {
     /// The whole instance (the root's piece).
     Whole(Arc<T>),
@@ -183,6 +192,113 @@ pub enum Sent<T> {
     Id(u64),
     /// The whole instance in a piece that is not the root's ([`Shared::inline`]).
     Inline(Arc<T>),
+}
+
+/// What serializing does with instances on this thread, inside [`self_contained`] or
+/// [`named_instances`]: the instances written so far (by type and digest), and whether the
+/// first mention of each is written whole.
+struct Scope {
+    whole_once: bool,
+    named: BTreeSet<(TypeId, u64)>,
+}
+
+thread_local! {
+    static SCOPE: RefCell<Vec<Scope>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Run `f` in a scope of this thread's serializing, and return what it noted.
+fn in_scope<R>(whole_once: bool, f: impl FnOnce() -> R) -> (R, BTreeSet<(TypeId, u64)>) {
+    SCOPE.with(|s| {
+        s.borrow_mut().push(Scope {
+            whole_once,
+            named: BTreeSet::new(),
+        })
+    });
+    // Pop the scope even if `f` unwinds, so that a caught panic leaves no scope behind.
+    struct Pop;
+    impl Drop for Pop {
+        fn drop(&mut self) {
+            SCOPE.with(|s| s.borrow_mut().pop());
+        }
+    }
+    let pop = Pop;
+    let r = f();
+    let named = SCOPE.with(|s| {
+        s.borrow_mut()
+            .last_mut()
+            .map(|s| std::mem::take(&mut s.named))
+    });
+    drop(pop);
+    (r, named.unwrap_or_default())
+}
+
+/// Serialize in `f` so that what is written stands alone: the first [`Sent`] naming each
+/// instance (by digest) is written whole, with the instance as this process holds it, and the
+/// later ones by digest. Decoding the bytes in order then needs no instance held beforehand.
+/// A checkpoint file is written this way.
+pub fn self_contained<R>(f: impl FnOnce() -> R) -> R {
+    in_scope(true, f).0
+}
+
+/// The shared instances a value names (by type and digest), whole or by digest: two values
+/// whose pieces name the same instances belong to the same instance.
+pub fn named_instances<V: Serialize + ?Sized>(value: &V) -> Result<Instances, String> {
+    let (written, named) = in_scope(false, || postcard::to_io(value, std::io::sink()).map(drop));
+    written.map_err(|e| e.to_string())?;
+    Ok(Instances(named))
+}
+
+/// The shared instances a value names ([`named_instances`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Instances(BTreeSet<(TypeId, u64)>);
+
+impl Instances {
+    /// True when every instance `self` names is one `other` names too.
+    pub fn within(&self, other: &Instances) -> bool {
+        self.0.is_subset(&other.0)
+    }
+
+    /// The digests, in order.
+    pub fn digests(&self) -> Vec<u64> {
+        self.0.iter().map(|&(_, d)| d).collect()
+    }
+}
+
+/// The serde form of [`Sent`] (the derived form of the same enum, by reference).
+#[derive(Serialize)]
+#[serde(rename = "Sent")]
+enum SentRef<'a, T> {
+    Whole(&'a T),
+    Id(u64),
+    Inline(&'a T),
+}
+
+/// As derived, except inside [`self_contained`] (the first mention of an instance is written
+/// whole) and [`named_instances`] (the instances are noted).
+impl<T: Content + Serialize> Serialize for Sent<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let scoped = SCOPE.with(|scope| {
+            let mut scope = scope.borrow_mut();
+            let scope = scope.last_mut()?;
+            let digest = match self {
+                Sent::Id(d) => *d,
+                Sent::Whole(v) | Sent::Inline(v) => v.digest(),
+            };
+            let first = scope.named.insert((TypeId::of::<T>(), digest));
+            Some(scope.whole_once && first)
+        });
+        match self {
+            Sent::Id(d) if scoped == Some(true) => match Shared::<T>::find(*d) {
+                Some(held) => SentRef::Whole(&*held.value).serialize(s),
+                None => Err(serde::ser::Error::custom(format!(
+                    "instance {d:016x} is not held in this process, so it cannot be written with its pieces"
+                ))),
+            },
+            Sent::Id(d) => SentRef::<T>::Id(*d).serialize(s),
+            Sent::Whole(v) => SentRef::Whole(&**v).serialize(s),
+            Sent::Inline(v) => SentRef::Inline(&**v).serialize(s),
+        }
+    }
 }
 
 impl<T: Content> Sent<T> {

@@ -127,3 +127,38 @@ fn nibble_strings_round_trip_and_are_short() {
         "3 nibbles need 2 bytes"
     );
 }
+
+#[test]
+fn self_contained_bytes_carry_each_instance_once_and_decode_alone() {
+    let words = Words((5000..6000).collect());
+    let d = words.digest();
+    let instance = Shared::new(words);
+    let pieces: Vec<Piece> = (0..3)
+        .map(|i| Piece {
+            instance: instance.by_digest(),
+            path: vec![i % 2 == 0],
+        })
+        .collect();
+    let plain = postcard::to_allocvec(&pieces).unwrap();
+    assert!(plain.len() < 64, "by digest: {} bytes", plain.len());
+    let alone = self_contained(|| postcard::to_allocvec(&pieces)).unwrap();
+    let once = postcard::to_allocvec(&instance.whole()).unwrap().len();
+    assert!(
+        alone.len() > once && alone.len() < once + 64,
+        "the instance once ({once} bytes): {} bytes",
+        alone.len()
+    );
+    let named = named_instances(&pieces).unwrap();
+    assert_eq!(named.digests(), vec![d]);
+    assert!(named.within(&named_instances(&instance.whole()).unwrap()));
+    assert!(!named.within(&Instances::default()));
+    drop((pieces, instance));
+    assert!(Shared::<Words>::find(d).is_none(), "the instance was freed");
+    let back: Vec<Piece> = postcard::from_bytes(&alone).unwrap();
+    let held: Vec<Shared<Words>> = back
+        .into_iter()
+        .map(|p| p.instance.receive().unwrap())
+        .collect();
+    assert_eq!(held[0].0[0], 5000);
+    assert!(Arc::ptr_eq(held[0].arc(), held[2].arc()));
+}
