@@ -397,19 +397,55 @@ fn a_checkpoint_path_holding_anything_else_is_never_replaced_or_removed() {
         saved,
         "another computation's checkpoint changed"
     );
-    // A checkpoint of the same computation that a finished run never wrote stays.
-    let o = treesplit(&["run", "nqueens", "12", "--pes", "2", "--checkpoint", c]);
-    code(&o, 0, "the same computation, finished in one run");
+    // `resume` into another checkpoint of the same computation, finished in one run, leaves
+    // both as they were (it wrote neither).
+    let other = d.join("other.ckpt");
+    std::fs::copy(&ckpt, &other).unwrap();
+    let o = treesplit(&[
+        "resume",
+        other.to_str().unwrap(),
+        "--pes",
+        "2",
+        "--checkpoint",
+        c,
+    ]);
+    code(
+        &o,
+        0,
+        "resume into another checkpoint of the same computation",
+    );
     assert_eq!(
         std::fs::read(&ckpt).unwrap(),
         saved,
-        "a finished run removed a file it did not write"
+        "a finished run changed a checkpoint it never wrote"
     );
-    assert!(stderr(&o).contains("was left as it was"), "{}", stderr(&o));
-    // The one it resumed from is removed once the computation is complete.
-    let o = treesplit(&["resume", c, "--pes", "2"]);
-    code(&o, 0, "resume to the end");
-    assert!(!ckpt.exists(), "the resumed checkpoint stays after the end");
+    assert_eq!(
+        std::fs::read(&other).unwrap(),
+        saved,
+        "the checkpoint resumed from changed"
+    );
+    // The same computation run again continues from its checkpoint, which it removes once
+    // the computation is complete.
+    let o = treesplit(&[
+        "run",
+        "nqueens",
+        "12",
+        "--pes",
+        "2",
+        "--checkpoint",
+        other.to_str().unwrap(),
+    ]);
+    code(&o, 0, "the same computation again");
+    assert!(
+        stderr(&o).contains("continuing the checkpointed computation"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).contains("nqueens 12: 14200"), "{}", stdout(&o));
+    assert!(
+        !other.exists(),
+        "the continued checkpoint stays after the end"
+    );
 }
 
 /// A missing checkpoint names its path once; a checkpoint whose instance file changed since it
@@ -460,4 +496,188 @@ fn a_missing_checkpoint_and_a_changed_instance_say_what_happened() {
         stderr(&o)
     );
     assert!(!stderr(&o).contains("Serde"), "{}", stderr(&o));
+}
+
+/// The answer in a result line: the line up to a witness that another optimal run may pick
+/// differently (a clique's vertices, a knapsack's items, a ruler's marks).
+fn answer(line: &str) -> &str {
+    // After the application's description (a path may be written another way).
+    let line = line.split_once(": ").map_or(line, |(_, a)| a);
+    [": clique", " (weight", ": 0 1"]
+        .iter()
+        .filter_map(|w| line.find(w))
+        .min()
+        .map_or(line, |i| &line[..i])
+}
+
+/// Every application of `run --help` either checkpoints or refuses `--checkpoint` saying why.
+/// One that checkpoints stops at a unit limit (exit 1), resumes on another P to a second stop,
+/// and is then continued by the first command line run again without its limit; the result
+/// equals the sequential run's. The instances that are sent once (a graph, a knapsack's items,
+/// a semigroup tree's root) travel in the checkpoint file.
+#[test]
+fn every_application_resumes_and_a_rerun_continues_with_the_sequential_answer() {
+    let d = dir("apps");
+    let clique = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/dimacs/brock200_2.clq"
+    );
+    let clique = if std::path::Path::new(clique).exists() {
+        clique
+    } else {
+        // A clean clone without shared/: a random graph is sent once all the same.
+        "--random=100,0.8"
+    };
+    let knapsack = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../testkit/data/knapsack/knapPI_3_100_1000_1.txt"
+    );
+    let apps: &[(&str, &[&str], Option<&str>)] = &[
+        ("nqueens", &["11"], None),
+        ("uts", &["T3"], None),
+        ("knapsack", &[knapsack], None),
+        ("golomb", &["8"], None),
+        ("maxclique", &[clique], None),
+        (
+            "puzzle15",
+            &["--korf", "1"],
+            Some("IDA* runs one computation per threshold"),
+        ),
+        ("semigroups", &["16"], None),
+        ("hashtable", &["--keys", "1000", "--q", "4"], None),
+        ("mandelbrot", &["--n", "64"], None),
+        ("integrate", &["--f", "osc"], None),
+        (
+            "bfs",
+            &["--rmat", "8"],
+            Some("--max-units does not apply to bfs"),
+        ),
+        (
+            "dag",
+            &["--random", "50"],
+            Some("--checkpoint does not apply to task DAGs"),
+        ),
+        ("synthetic", &["--work", "200000"], None),
+        ("tree-sum", &["--depth", "14"], None),
+        ("fib", &["18"], None),
+    ];
+    let help = stdout(&treesplit(&["run", "--help"]));
+    let listed: Vec<&str> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|&name| name != "help")
+        .collect();
+    let tested: Vec<&str> = apps.iter().map(|a| a.0).collect();
+    assert_eq!(
+        listed, tested,
+        "every registered application is tested here"
+    );
+    for &(name, args, refused) in apps {
+        let file = d.join(format!("{name}.ckpt"));
+        let f: &'static str = file.to_str().unwrap().to_string().leak();
+        let line = |extra: &[&'static str]| -> Vec<&str> {
+            let mut v = vec!["run", name];
+            v.extend(args);
+            v.extend(extra);
+            v
+        };
+        let first = line(&["--pes", "2", "--max-units", "300", "--checkpoint", f]);
+        let o = treesplit(&first);
+        if let Some(why) = refused {
+            code(&o, 2, name);
+            assert!(stderr(&o).contains(why), "{name}: {}", stderr(&o));
+            continue;
+        }
+        code(&o, 1, &format!("{name}: the first stop"));
+        assert!(file.exists(), "{name}: no checkpoint");
+        let sequential = treesplit(&line(&["--sequential"]));
+        code(&sequential, 0, &format!("{name}: sequential"));
+        let want = stdout(&sequential).lines().next().unwrap_or("").to_string();
+        let o = treesplit(&["resume", f, "--pes", "3", "--max-units", "600"]);
+        let again = line(&["--pes", "2", "--checkpoint", f]);
+        let last = if o.status.code() == Some(1) {
+            assert!(file.exists(), "{name}: no checkpoint after the second stop");
+            let o = treesplit(&again);
+            code(&o, 0, &format!("{name}: the command run again"));
+            assert!(
+                stderr(&o).contains("continuing the checkpointed computation in"),
+                "{name}: {}",
+                stderr(&o)
+            );
+            o
+        } else {
+            code(&o, 0, &format!("{name}: resume"));
+            o
+        };
+        let got = stdout(&last).lines().next().unwrap_or("").to_string();
+        assert_eq!(answer(&got), answer(&want), "{name}");
+        assert!(!file.exists(), "{name}: the checkpoint stays after the end");
+    }
+}
+
+/// Maximum clique from standard input and from a random graph: the checkpoint carries the
+/// graph, so `resume` needs only the same input again (the graph on standard input, or the
+/// same seed).
+#[test]
+fn a_graph_from_standard_input_or_drawn_at_random_resumes() {
+    let d = dir("stdin");
+    let mut graph = String::from("p edge 60 0\n");
+    let mut edges = 0;
+    let mut x: u64 = 12345;
+    let mut text = String::new();
+    for u in 1..=60 {
+        for v in u + 1..=60 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            if (x >> 33) % 10 < 8 {
+                text.push_str(&format!("e {u} {v}\n"));
+                edges += 1;
+            }
+        }
+    }
+    graph = graph.replace(" 0\n", &format!(" {edges}\n")) + &text;
+    let f = d.join("in.ckpt");
+    let f = f.to_str().unwrap();
+    let input = Some(graph.as_bytes());
+    let o = support::treesplit_with(
+        &[
+            "run",
+            "maxclique",
+            "-",
+            "--pes",
+            "2",
+            "--max-units",
+            "50",
+            "--checkpoint",
+            f,
+        ],
+        &[],
+        input,
+    );
+    code(&o, 1, "stdin: stop");
+    let seq = support::treesplit_with(&["run", "maxclique", "-", "--sequential"], &[], input);
+    code(&seq, 0, "stdin: sequential");
+    let o = support::treesplit_with(&["resume", f, "--pes", "3"], &[], input);
+    code(&o, 0, "stdin: resume");
+    let first = |o: &Output| stdout(o).lines().next().unwrap_or("").to_string();
+    assert_eq!(answer(&first(&o)), answer(&first(&seq)));
+    let r = d.join("random.ckpt");
+    let r = r.to_str().unwrap();
+    let random = ["run", "maxclique", "--random", "90,0.8", "--seed", "3"];
+    let o = treesplit(
+        &[
+            &random[..],
+            &["--pes", "2", "--max-units", "50", "--checkpoint", r],
+        ]
+        .concat(),
+    );
+    code(&o, 1, "random: stop");
+    let seq = treesplit(&[&random[..], &["--sequential"]].concat());
+    let o = treesplit(&["resume", r, "--pes", "3"]);
+    code(&o, 0, "random: resume");
+    assert_eq!(answer(&first(&o)), answer(&first(&seq)));
 }

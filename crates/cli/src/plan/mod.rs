@@ -448,8 +448,8 @@ fn resume_plan(r: ResumeArgs, given: &Given, env: &Env) -> Result<RunPlan, Failu
     let line = ["treesplit".to_string(), "run".to_string()]
         .into_iter()
         .chain(words.iter().cloned());
-    let app = match <Cli as clap::Parser>::try_parse_from(line).map(|c| c.command) {
-        Ok(Command::Run(run)) => run.app,
+    let (app, seed, q) = match <Cli as clap::Parser>::try_parse_from(line).map(|c| c.command) {
+        Ok(Command::Run(run)) => (run.app, run.opts.seed, run.opts.balance.jobs_per_pe),
         _ => {
             return Err(Failure::input(format!(
                 "{}: the checkpoint names an application this treesplit does not know: {}",
@@ -460,6 +460,16 @@ fn resume_plan(r: ResumeArgs, given: &Given, env: &Env) -> Result<RunPlan, Failu
     };
     let every = r.opts.checkpoint_every;
     let path = r.opts.checkpoint.clone().unwrap_or_else(|| r.file.clone());
+    let mut r = r;
+    // The words keep the seed an instance was drawn from (`--random`, generated keys) and
+    // an instance's own --q (the hash table's): they stay unless this command line gives
+    // them, and the instance they make must then be the checkpoint's.
+    if !given.has("seed") {
+        r.opts.seed = seed;
+    }
+    if !given.has("jobs_per_pe") && q.is_some() {
+        r.opts.balance.jobs_per_pe = q;
+    }
     let mut given = given.clone();
     given.insert("checkpoint");
     let run = RunArgs {
