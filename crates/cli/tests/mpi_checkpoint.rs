@@ -150,3 +150,78 @@ fn sigusr1_to_mpirun_checkpoints_every_rank() {
     assert_eq!(j["result"], 14_772_512);
     assert_eq!(j["published"]["matches"], true);
 }
+
+/// Searches whose instance is sent once (a knapsack's items, a random graph): a run on 3 ranks
+/// stopped at a limit resumes on 2 ranks with periodic checkpoints, and the same command run
+/// again continues a checkpoint; each gives the sequential answer.
+#[test]
+fn searches_sent_once_resume_on_ranks_and_the_same_command_continues() {
+    let d = dir("sent-once");
+    let knapsack = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../testkit/data/knapsack/knapPI_3_100_1000_1.txt"
+    );
+    for (app, want) in [
+        (vec!["knapsack", knapsack], "profit 2397"),
+        (vec!["maxclique", "--random", "90,0.8", "--seed", "3"], ""),
+    ] {
+        let seq = Command::new(env!("CARGO_BIN_EXE_treesplit"))
+            .args(["run"])
+            .args(&app)
+            .args(["--sequential"])
+            .output()
+            .unwrap();
+        let first = |o: &Output| {
+            let text = String::from_utf8_lossy(&o.stdout).to_string();
+            let line = text.lines().next().unwrap_or("").to_string();
+            // ω or the profit, without the witness
+            line.split(": clique")
+                .next()
+                .unwrap()
+                .split(" (weight")
+                .next()
+                .unwrap()
+                .to_string()
+        };
+        let answer = first(&seq);
+        assert!(answer.contains(want), "{answer}");
+        let file = d.join(format!("{}.ckpt", app[0]));
+        let f = file.to_str().unwrap();
+        let line = |extra: &[&str]| -> Vec<String> {
+            let mut v: Vec<String> = vec!["run".into()];
+            v.extend(app.iter().map(|s| s.to_string()));
+            v.extend(["--machine", "mpi", "--checkpoint", f].map(String::from));
+            v.extend(extra.iter().map(|s| s.to_string()));
+            v
+        };
+        let args = line(&["--max-units", "100"]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = mpirun(3, &args);
+        assert_eq!(
+            o.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let copy = d.join("copy.ckpt");
+        std::fs::copy(&file, &copy).unwrap();
+        let o = mpirun(
+            2,
+            &["resume", f, "--machine", "mpi", "--checkpoint-every", "5ms"],
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(first(&o), answer, "{app:?}: resumed on 2 ranks");
+        std::fs::rename(&copy, &file).unwrap();
+        let args = line(&[]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = mpirun(2, &args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("continuing the checkpointed computation"),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(first(&o), answer, "{app:?}: the same command again");
+        assert!(!file.exists());
+    }
+}

@@ -93,5 +93,14 @@ fn check_out_dir(dir: &Path) -> Result<(), Failure> {
     std::fs::create_dir_all(dir).map_err(fail)?;
     let probe = dir.join(format!(".treesplit-write-test-{}", std::process::id()));
     std::fs::File::create(&probe).map_err(fail)?;
-    std::fs::remove_file(&probe).map_err(fail)
+    std::fs::remove_file(&probe).map_err(fail)?;
+    // The report replaces only an earlier report's files.
+    use crate::output::paths::{check, Kind, Output};
+    check(
+        &[
+            Output::new("--out", &dir.join("index.md"), Kind::ReportPage),
+            Output::new("--out", &dir.join("results.json"), Kind::ReportNumbers),
+        ],
+        &[],
+    )
 }

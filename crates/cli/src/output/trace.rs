@@ -6,12 +6,12 @@
 //! the sender's slice (`ph: "s"`) to the receiver's (`ph: "f"`, `bp: "e"`) with one id. Events
 //! of each track are written in time order. The document is written as it is made, one
 //! track at a time, so that the writer holds little beside the recorded trace however many
-//! PEs and events it has. Also, the file can be checked before the run ([`check_writable`]),
-//! so a bad path fails at once. Part of the output layer.
+//! PEs and events it has. The path was checked before the run (`output::paths`). Part of the
+//! output layer.
 
 use serde::Serialize;
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use treesplit::timeline::{EventKind, MessageKind, Trace};
@@ -58,25 +58,6 @@ impl ChromeEvent {
             args: None,
         }
     }
-}
-
-/// Check before the run that `path` can be written (its folder exists and is writable): try
-/// to open it for writing, and remove it again if it did not exist. `flag` names the option.
-pub fn check_writable(path: &Path, flag: &str) -> Result<(), String> {
-    let existed = path.exists();
-    if path.is_dir() {
-        return Err(format!("{flag} {}: is a directory", path.display()));
-    }
-    OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(|e| format!("{flag} {}: cannot write there: {e}", path.display()))?;
-    if !existed {
-        let _ = std::fs::remove_file(path);
-    }
-    Ok(())
 }
 
 /// Write `trace` of a run on `machine` to `path` in the Chrome trace-event format, one PE's

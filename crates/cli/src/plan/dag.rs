@@ -5,7 +5,7 @@
 
 use super::{check_threads, rules, sim_machine, Env, MachinePlan, Output};
 use crate::flags::{AppArgs, BalancerName, Given, MachineArg, RunArgs, SimArgs};
-use crate::output::{self, plot, Failure};
+use crate::output::{self, Failure};
 use std::path::PathBuf;
 use std::sync::Arc;
 use treesplit::dag::Dag;
@@ -221,8 +221,8 @@ pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
         }
     };
     if let Some(path) = &o.gantt {
-        plot::check_path(path, "--gantt").map_err(Failure::input)?;
-        output::trace::check_writable(path, "--gantt").map_err(Failure::input)?;
+        let inputs: Vec<_> = dag_args(&r.app)?.file.into_iter().collect();
+        output::paths::check_picture("--gantt", path, &inputs)?;
     }
     let optimal = optimal(&r.app, &dag)?;
     let plan = DagPlan {
@@ -266,8 +266,8 @@ pub fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
     )?;
     let config = balance.config(pes)?;
     if let Some(path) = &s.opts.gantt {
-        plot::check_path(path, "--gantt").map_err(Failure::input)?;
-        output::trace::check_writable(path, "--gantt").map_err(Failure::input)?;
+        let inputs: Vec<_> = dag_args(&s.app)?.file.into_iter().collect();
+        output::paths::check_picture("--gantt", path, &inputs)?;
     }
     let seed = config.seed;
     let (dag, source) = read_dag(&s.app, seed)?;

@@ -23,7 +23,7 @@ use crate::flags::{
     AppArgs, BalancerName, BenchArgs, Cli, Command, Common, CompareArgs, DepthArgs, DstArgs, Given,
     MachineArg, ResumeArgs, RunArgs, SimArgs,
 };
-use crate::output::{self, plot, Failure, Notes};
+use crate::output::{self, paths, plot, Failure, Notes};
 pub use balance::Balance;
 use balance::{balance, sim_machine};
 pub use env::Env;
@@ -169,16 +169,35 @@ pub struct Timeline {
 }
 
 impl Timeline {
-    /// Check the paths: the picture's type, and that both can be written.
-    fn checked(trace: Option<PathBuf>, gantt: Option<PathBuf>) -> Result<Self, Failure> {
+    /// Check the paths: the picture's type, and the output rule ([`paths`]) for both with the
+    /// command's `other` outputs, against the files the run reads (`inputs`).
+    fn checked(
+        trace: Option<PathBuf>,
+        gantt: Option<PathBuf>,
+        other: &[paths::Output],
+        inputs: &[PathBuf],
+    ) -> Result<Self, Failure> {
         if let Some(path) = &gantt {
             plot::check_path(path, "--gantt").map_err(Failure::input)?;
-            output::trace::check_writable(path, "--gantt").map_err(Failure::input)?;
         }
-        if let Some(path) = &trace {
-            output::trace::check_writable(path, "--trace").map_err(Failure::input)?;
-        }
-        Ok(Timeline { trace, gantt })
+        let timeline = Timeline { trace, gantt };
+        let mut outputs = other.to_vec();
+        outputs.extend(timeline.outputs());
+        paths::check(&outputs, inputs)?;
+        Ok(timeline)
+    }
+
+    /// The files the timeline goes to.
+    fn outputs(&self) -> Vec<paths::Output> {
+        let gantt = self
+            .gantt
+            .as_deref()
+            .map(|p| paths::Output::new("--gantt", p, paths::Kind::Picture));
+        let trace = self
+            .trace
+            .as_deref()
+            .map(|p| paths::Output::new("--trace", p, paths::Kind::Trace));
+        gantt.into_iter().chain(trace).collect()
     }
 }
 
@@ -385,9 +404,6 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
             "--checkpoint-every needs --checkpoint FILE (where to write the checkpoint)",
         ));
     }
-    if let Some(path) = &o.checkpoint {
-        output::trace::check_writable(path, "--checkpoint").map_err(Failure::input)?;
-    }
     if o.checkpoint.is_some() && given.has("baseline") {
         return Err(Failure::input(
             "--baseline does not apply with --checkpoint: a checkpointed computation runs in several runs (time `run --sequential` separately)",
@@ -426,12 +442,22 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
     app.adapt(o.balance.jobs_per_pe, pes, o.seed.seed)
         .map_err(Failure::input)?;
     memory::fit(&app, copies, env)?;
+    let inputs = paths::words_as_paths(&app.checkpoint_words());
     Ok(RunPlan {
         app,
         machine,
         balance,
         out,
-        timeline: Timeline::checked(o.trace.clone(), o.gantt.clone())?,
+        timeline: Timeline::checked(
+            o.trace.clone(),
+            o.gantt.clone(),
+            &o.checkpoint
+                .as_deref()
+                .map(|p| paths::Output::new("--checkpoint", p, paths::Kind::Checkpoint))
+                .into_iter()
+                .collect::<Vec<_>>(),
+            &inputs,
+        )?,
         checkpoint: o.checkpoint.clone().map(|path| CheckpointPlan {
             path,
             every: o.checkpoint_every,
@@ -479,9 +505,15 @@ fn resume_plan(r: ResumeArgs, given: &Given, env: &Env) -> Result<RunPlan, Failu
         baseline: false,
     };
     let mut plan = run_plan(run, &given, env)?;
+    // The checkpoint resumed from is read: no other output may go there.
+    let mut outputs = plan.timeline.outputs();
     if plan.checkpoint.is_none() {
-        output::trace::check_writable(&path, "resume").map_err(Failure::input)?;
+        outputs.insert(
+            0,
+            paths::Output::new("resume", &path, paths::Kind::Checkpoint),
+        );
     }
+    paths::check(&outputs, std::slice::from_ref(&r.file))?;
     plan.checkpoint = Some(CheckpointPlan {
         path,
         every,
@@ -508,9 +540,7 @@ fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
     let balance = balance.with_limits(o.limits)?;
     refusals(&app, Use::Sim, given)?;
     memory::fit(&app, 1, env)?;
-    if let Some(path) = &o.gantt {
-        plot::check_path(path, "--gantt").map_err(Failure::input)?;
-    }
+    let inputs = paths::words_as_paths(&app.checkpoint_words());
     Ok(RunPlan {
         app,
         machine: MachinePlan::Sim {
@@ -521,7 +551,7 @@ fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
         },
         balance,
         out: Output::from(&o.common),
-        timeline: Timeline::checked(o.trace.clone(), o.gantt.clone())?,
+        timeline: Timeline::checked(o.trace.clone(), o.gantt.clone(), &[], &inputs)?,
         checkpoint: None,
     })
 }
@@ -590,8 +620,11 @@ fn compare_plan(c: CompareArgs, given: &Given, env: &Env) -> Result<ComparePlan,
         .map_err(Failure::input)?;
     memory::fit(&app, 1, env)?;
     if let Some(path) = &c.svg {
-        plot::check_path(path, "--svg").map_err(Failure::input)?;
-        output::trace::check_writable(path, "--svg").map_err(Failure::input)?;
+        paths::check_picture(
+            "--svg",
+            path,
+            &paths::words_as_paths(&app.checkpoint_words()),
+        )?;
     }
     Ok(ComparePlan {
         app,

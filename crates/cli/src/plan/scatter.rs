@@ -4,7 +4,7 @@
 
 use super::Output;
 use crate::flags::{AssignmentArg, CostArg, Given, ScatterArgs, ScatterMode, SizesArg};
-use crate::output::{plot, trace, Failure};
+use crate::output::Failure;
 use std::path::PathBuf;
 use treesplit_lab::scatter::adversary::Sizes;
 use treesplit_lab::scatter::model::{Assignment, Cost, Point, MAX_DEGREE};
@@ -52,8 +52,7 @@ pub fn plan(s: ScatterArgs, given: &Given) -> Result<ScatterPlan, Failure> {
     let out = Output::from(&s.common);
     let check_svg = |svg: &Option<PathBuf>| -> Result<(), Failure> {
         if let Some(path) = svg {
-            plot::check_path(path, "--svg").map_err(Failure::input)?;
-            trace::check_writable(path, "--svg").map_err(Failure::input)?;
+            crate::output::paths::check_picture("--svg", path, &[])?;
         }
         Ok(())
     };
