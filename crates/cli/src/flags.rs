@@ -358,7 +358,7 @@ pub struct RunOpts {
     #[arg(long, global = true)]
     pub gantt: Option<std::path::PathBuf>,
     /// Keep a checkpoint of the computation in FILE: written when the run stops (at
-    /// --time-limit or --max-units, or on SIGTERM, SIGINT or SIGUSR1) and every
+    /// --time-limit or --max-units, or on SIGTERM, SIGINT, SIGUSR1 or SIGHUP) and every
     /// --checkpoint-every; continue it with `treesplit resume FILE` on any P, machine or
     /// balancer. Removed when the computation finishes. An existing FILE must be a checkpoint
     /// of the same computation: treesplit never replaces another file.

@@ -154,6 +154,11 @@ fn periodic_checkpoints_and_a_second_stop_still_add_up() {
 /// Start `treesplit args`, send SIGTERM after `after`, and wait for its end (a run that
 /// ignores the signal is caught by the runner's hang limit).
 fn terminate(args: &[&str], after: Duration) -> Output {
+    signal(args, after, libc::SIGTERM)
+}
+
+/// Start `treesplit args`, send `signal` after `after`, and wait for its end.
+fn signal(args: &[&str], after: Duration, signal: i32) -> Output {
     let child = Command::new(env!("CARGO_BIN_EXE_treesplit"))
         .args(args)
         .stdout(Stdio::piped())
@@ -163,9 +168,9 @@ fn terminate(args: &[&str], after: Duration) -> Output {
     std::thread::sleep(after);
     // SAFETY: sending a signal to our own child process.
     unsafe {
-        libc::kill(child.id() as i32, libc::SIGTERM);
+        libc::kill(child.id() as i32, signal);
     }
-    wait(child, &format!("treesplit {args:?} after SIGTERM"))
+    wait(child, &format!("treesplit {args:?} after signal {signal}"))
 }
 
 #[test]
@@ -203,6 +208,22 @@ fn sigterm_writes_a_checkpoint_and_the_resume_is_exact() {
     assert_eq!(j["result"], 2279184);
     assert_eq!(j["work_units"].as_u64(), Some(total));
     assert!(before < total);
+}
+
+/// A hangup (the terminal or the batch session went away) writes the checkpoint as SIGTERM
+/// does; the same command then continues it.
+#[test]
+fn sighup_writes_a_checkpoint() {
+    let d = dir("hup");
+    let f = d.join("q.ckpt");
+    let f = f.to_str().unwrap();
+    let args = ["run", "nqueens", "15", "--pes", "2", "--checkpoint", f];
+    let o = signal(&args, Duration::from_millis(300), libc::SIGHUP);
+    code(&o, 1, "SIGHUP");
+    assert!(std::path::Path::new(f).exists(), "{}", stderr(&o));
+    let o = treesplit(&args);
+    code(&o, 0, "the same command again");
+    assert!(stdout(&o).contains("nqueens 15: 2279184"), "{}", stdout(&o));
 }
 
 #[test]

@@ -17,6 +17,8 @@
 //! Open MPI's `mpirun` forwards SIGUSR1 to every rank (SIGTERM ends the job): send SIGUSR1
 //! to checkpoint an MPI job, e.g. Slurm's `--signal=B:USR1@120`.
 //!
+//! SIGHUP counts as SIGTERM unless the process ignores it (`nohup`).
+//!
 //! The signals are also how a run without `--checkpoint` ends cleanly: it stops within a
 //! slice, prints what it did and exits 1. A second SIGTERM or SIGINT ends the process at once.
 
@@ -33,7 +35,7 @@ use treesplit::task::pieces::Pieces;
 use treesplit::{Config, Jobs, Report, Task};
 use treesplit_apps::spec::Objective;
 
-/// The flag SIGTERM, SIGINT and SIGUSR1 set, installed once per process; a run whose
+/// The flag SIGTERM, SIGINT, SIGUSR1 and SIGHUP set, installed once per process; a run whose
 /// configuration carries it (`Config::interrupt`) stops after its PEs' current slices, as at
 /// a limit. While the flag is set, a second SIGTERM or SIGINT ends the process (exit 1).
 pub fn interrupt_flag() -> Result<Arc<AtomicBool>, Failure> {
@@ -42,13 +44,16 @@ pub fn interrupt_flag() -> Result<Arc<AtomicBool>, Failure> {
         let flag = Arc::new(AtomicBool::new(false));
         #[cfg(unix)]
         {
-            use signal_hook::consts::{SIGINT, SIGTERM, SIGUSR1};
+            use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGUSR1};
             use signal_hook::flag;
-            for signal in [SIGTERM, SIGINT] {
+            // SIGHUP (the terminal or the session went away) stops the run as SIGTERM does,
+            // unless the process was started to ignore it (`nohup`).
+            let hangup = (!ignored(SIGHUP)).then_some(SIGHUP);
+            for signal in [SIGTERM, SIGINT].into_iter().chain(hangup) {
                 flag::register_conditional_shutdown(signal, 1, flag.clone())
                     .map_err(|e| format!("cannot install a signal handler: {e}"))?;
             }
-            for signal in [SIGTERM, SIGINT, SIGUSR1] {
+            for signal in [SIGTERM, SIGINT, SIGUSR1].into_iter().chain(hangup) {
                 flag::register(signal, flag.clone())
                     .map_err(|e| format!("cannot install a signal handler: {e}"))?;
             }
@@ -57,6 +62,18 @@ pub fn interrupt_flag() -> Result<Arc<AtomicBool>, Failure> {
     })
     .clone()
     .map_err(Failure::run)
+}
+
+/// Whether `signal` is ignored in this process (as `nohup` leaves SIGHUP).
+#[cfg(unix)]
+fn ignored(signal: i32) -> bool {
+    // SAFETY: sigaction with a null new action only reads the current disposition into
+    // `old`, a zeroed sigaction of our own.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut old) == 0
+            && old.sa_sigaction == libc::SIG_IGN
+    }
 }
 
 /// What every rank learns of the next epoch from rank 0.

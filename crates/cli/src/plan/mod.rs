@@ -505,15 +505,14 @@ fn resume_plan(r: ResumeArgs, given: &Given, env: &Env) -> Result<RunPlan, Failu
         baseline: false,
     };
     let mut plan = run_plan(run, &given, env)?;
-    // The checkpoint resumed from is read: no other output may go there.
-    let mut outputs = plan.timeline.outputs();
+    // The checkpoint resumed from is read: no output but its own checkpoint may go there.
+    paths::check(&plan.timeline.outputs(), std::slice::from_ref(&r.file))?;
     if plan.checkpoint.is_none() {
-        outputs.insert(
-            0,
-            paths::Output::new("resume", &path, paths::Kind::Checkpoint),
-        );
+        let checkpoint = paths::Output::new("resume", &path, paths::Kind::Checkpoint);
+        let mut outputs = plan.timeline.outputs();
+        outputs.insert(0, checkpoint);
+        paths::check(&outputs, &[])?;
     }
-    paths::check(&outputs, std::slice::from_ref(&r.file))?;
     plan.checkpoint = Some(CheckpointPlan {
         path,
         every,
