@@ -15,6 +15,7 @@ pub mod dag;
 pub mod fib;
 pub mod golomb;
 pub mod hashtable;
+pub mod input;
 pub mod instance;
 pub mod integrate;
 pub mod knapsack;

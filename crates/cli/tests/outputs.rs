@@ -191,3 +191,31 @@ fn two_outputs_on_one_path_are_refused_and_a_trace_replaces_a_trace() {
         .unwrap()
         .starts_with("{\"traceEvents\""));
 }
+
+/// An endless or binary source as an input or a checkpoint is bad input at its first line or
+/// its header, not a process that fills memory.
+#[test]
+fn endless_inputs_are_refused_at_once() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        return;
+    }
+    for (args, says) in [
+        (&["run", "maxclique", "/dev/zero"][..], "holds a NUL byte"),
+        (&["run", "knapsack", "/dev/zero"], "holds a NUL byte"),
+        (&["run", "bfs", "/dev/zero"], "holds a NUL byte"),
+        (
+            &["run", "hashtable", "--file", "/dev/zero", "--q", "4"],
+            "longer than 1 MiB",
+        ),
+        (
+            &["run", "dag", "/dev/zero", "--balancer", "work-stealing"],
+            "holds a NUL byte",
+        ),
+        (&["run", "maxclique", "/dev/urandom"], "not UTF-8"),
+        (&["resume", "/dev/zero"], "not a treesplit checkpoint"),
+    ] {
+        let o = treesplit(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+}

@@ -199,9 +199,7 @@ impl<T: Task> Snapshot<T> {
 
     /// Read and check a snapshot written by [`Snapshot::write`].
     pub fn read(path: &Path) -> Result<Self, CheckpointError> {
-        let bytes = std::fs::read(path)
-            .map_err(|e| CheckpointError::Io(path.to_path_buf(), e.to_string()))?;
-        Self::decode(&bytes)
+        Self::decode(&read_file(path)?)
     }
 
     /// Check and decode a checkpoint file's bytes.
@@ -263,14 +261,34 @@ impl<T: Task> Snapshot<T> {
 /// The computation a checkpoint file holds, read without knowing its task type: what the
 /// caller stored in [`Snapshot::app`] (the CLI picks the application from it).
 pub fn read_app(path: &Path) -> Result<Vec<String>, CheckpointError> {
-    let bytes =
-        std::fs::read(path).map_err(|e| CheckpointError::Io(path.to_path_buf(), e.to_string()))?;
+    let bytes = read_file(path)?;
     // Check the frame with a task type that decodes nothing but the head.
     match Snapshot::<crate::task::range::IndexRange<NoJob>>::decode(&bytes) {
         Err(CheckpointError::WrongComputation { app, .. }) => Ok(app),
         Err(e) => Err(e),
         Ok(s) => Ok(s.app),
     }
+}
+
+/// The bytes of a checkpoint file, read no further than its header announces: the header
+/// first (a file that is not a checkpoint is refused there, whatever its size, `/dev/zero`
+/// included), then the body and its digest, and one byte more to tell a longer file.
+fn read_file(path: &Path) -> Result<Vec<u8>, CheckpointError> {
+    use std::io::Read;
+    let io = |e: std::io::Error| CheckpointError::Io(path.to_path_buf(), e.to_string());
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut bytes = Vec::new();
+    let mut reader = file.take(HEADER as u64);
+    reader.read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC || bytes.len() < HEADER {
+        return Ok(bytes); // `decode` says which
+    }
+    let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+    let rest = len.saturating_add(DIGEST as u64 + 1);
+    let mut reader = reader.into_inner().take(rest);
+    // Grown as it is read: a header that announces more than the file holds costs nothing.
+    reader.read_to_end(&mut bytes).map_err(io)?;
+    Ok(bytes)
 }
 
 /// A job type no computation uses (for [`read_app`]).

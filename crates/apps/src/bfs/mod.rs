@@ -155,14 +155,8 @@ impl Graph {
 
     /// Read a SNAP edge list from `path` (`-`: standard input).
     pub fn read(path: &std::path::Path) -> Result<Graph, String> {
-        if path == std::path::Path::new("-") {
-            let text = std::io::read_to_string(std::io::stdin())
-                .map_err(|e| format!("cannot read standard input: {e}"))?;
-            return Graph::parse(&text, "<stdin>");
-        }
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        Graph::parse(&text, &path.display().to_string())
+        let (text, name) = crate::input::read_text(path)?;
+        Graph::parse(&text, &name)
     }
 
     /// Check R-MAT parameters (as [`Graph::rmat`] takes them): the number of edges.

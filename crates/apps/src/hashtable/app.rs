@@ -54,16 +54,7 @@ impl crate::app::App for App {
             // the seed).
             (Some(n), None) => Ok(HashtableSpec::generated(n, 0, 0, 0)),
             (None, Some(f)) => {
-                let (bytes, name) = if f == std::path::Path::new("-") {
-                    let mut bytes = Vec::new();
-                    std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
-                        .map_err(|e| format!("cannot read standard input: {e}"))?;
-                    (bytes, "<stdin>".to_string())
-                } else {
-                    let bytes = std::fs::read(&f)
-                        .map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-                    (bytes, f.display().to_string())
-                };
+                let (bytes, name) = crate::input::read_bytes(&f)?;
                 let keys = read_keys(&bytes, &name)?;
                 Ok(HashtableSpec::read(f, keys))
             }

@@ -154,11 +154,10 @@ impl Instance {
         Instance::new(capacity, &items).map_err(|e| format!("{file}: {e}"))
     }
 
-    /// Read and parse an instance file.
+    /// Read and parse an instance file (`-`: standard input).
     pub fn read(path: &std::path::Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        Instance::parse(&text, &path.display().to_string())
+        let (text, name) = crate::input::read_text(path)?;
+        Instance::parse(&text, &name)
     }
 
     /// The digest of the instance (capacity and items), under which pieces name it.

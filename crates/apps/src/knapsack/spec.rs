@@ -30,11 +30,10 @@ impl KnapsackFile {
     /// is an error, not silently no optimum.
     pub fn read(path: &std::path::Path) -> Result<Self, String> {
         if path == std::path::Path::new("-") {
-            let text = std::io::read_to_string(std::io::stdin())
-                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            let (text, name) = crate::input::read_text(path)?;
             return Ok(KnapsackFile {
                 path: path.to_path_buf(),
-                instance: Shared::new(Instance::parse(&text, "<stdin>")?),
+                instance: Shared::new(Instance::parse(&text, &name)?),
                 optimum: None,
             });
         }

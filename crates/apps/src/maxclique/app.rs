@@ -113,13 +113,7 @@ impl PartialEq for MaxCliqueSpec {
 impl MaxCliqueSpec {
     /// The graph of a DIMACS file (`-`: standard input).
     pub fn read(path: &std::path::Path) -> Result<Self, String> {
-        let graph = if path == std::path::Path::new("-") {
-            let text = std::io::read_to_string(std::io::stdin())
-                .map_err(|e| format!("cannot read standard input: {e}"))?;
-            Graph::parse_dimacs(&text, "<stdin>")?
-        } else {
-            Graph::read(path)?
-        };
+        let graph = Graph::read(path)?;
         Ok(MaxCliqueSpec {
             source: CliqueSource::File(path.to_path_buf()),
             graph: Shared::new(graph),

@@ -242,11 +242,10 @@ impl Graph {
         Ok(graph)
     }
 
-    /// Read and parse a DIMACS file.
+    /// Read and parse a DIMACS file (`-`: standard input).
     pub fn read(path: &std::path::Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        Graph::parse_dimacs(&text, &path.display().to_string())
+        let (text, name) = crate::input::read_text(path)?;
+        Graph::parse_dimacs(&text, &name)
     }
 
     /// The graph in DIMACS form (the file's vertex numbers, each edge once).

@@ -30,14 +30,8 @@ const KORF100: &str = include_str!("../../data/korf100.tsv");
 impl PuzzleSpec {
     /// Korf's instance `k` (1..=100) from the data file `path` (`-`: standard input).
     pub fn korf(path: &std::path::Path, k: usize) -> Result<Self, String> {
-        if path == std::path::Path::new("-") {
-            let text = std::io::read_to_string(std::io::stdin())
-                .map_err(|e| format!("cannot read standard input: {e}"))?;
-            return Self::korf_in("<stdin>", &text, k);
-        }
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        Self::korf_in(&path.display().to_string(), &text, k)
+        let (text, name) = crate::input::read_text(path)?;
+        Self::korf_in(&name, &text, k)
     }
 
     /// Korf's instance `k` from the copy of `korf100.tsv` built into the program (the file

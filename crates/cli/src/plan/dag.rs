@@ -128,17 +128,7 @@ fn read_dag(app: &AppArgs, seed: u64) -> Result<(Dag, String), Failure> {
     } = dag_args(app)?;
     match (file, k, random) {
         (Some(path), None, None) => {
-            let (text, name) = if path == std::path::Path::new("-") {
-                let mut text = String::new();
-                std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
-                    .map_err(|e| Failure::input(format!("cannot read standard input: {e}")))?;
-                (text, "<stdin>".to_string())
-            } else {
-                let name = path.display().to_string();
-                let text = std::fs::read_to_string(&path)
-                    .map_err(|e| Failure::input(format!("cannot read {name}: {e}")))?;
-                (text, name)
-            };
+            let (text, name) = treesplit_apps::input::read_text(&path).map_err(Failure::input)?;
             let dag = parse_stg(&text, &name).map_err(Failure::input)?;
             Ok((dag, name))
         }

@@ -1,0 +1,102 @@
+//! An application's input, from a file or from standard input (`-`), read whole as the
+//! parsers take it, with two bounds that make an endless or binary source (`/dev/zero`,
+//! `/dev/urandom`, a wrong file) bad input at once instead of filling memory: no line longer
+//! than [`MAX_LINE`] bytes and, for text formats, no NUL byte and nothing but UTF-8, each
+//! checked line by line as it is read.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+/// The longest line an input may have (1 MiB): far above any line of the formats read here.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// The text of `path` (`-`: standard input) and its name for messages (`<stdin>` or the path).
+pub fn read_text(path: &Path) -> Result<(String, String), String> {
+    let (bytes, name) = read(path, true)?;
+    let text = String::from_utf8(bytes).map_err(|e| format!("{name}: not text: {e}"))?;
+    Ok((text, name))
+}
+
+/// The bytes of `path` (`-`: standard input), lines of any bytes, and its name for messages.
+pub fn read_bytes(path: &Path) -> Result<(Vec<u8>, String), String> {
+    read(path, false)
+}
+
+fn read(path: &Path, text: bool) -> Result<(Vec<u8>, String), String> {
+    if path == Path::new("-") {
+        let name = "<stdin>".to_string();
+        let bytes = lines(std::io::stdin().lock(), &name, text)
+            .map_err(|e| e.unwrap_or_else(|e| format!("cannot read standard input: {e}")))?;
+        return Ok((bytes, name));
+    }
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let bytes = lines(BufReader::new(file), &name, text)
+        .map_err(|e| e.unwrap_or_else(|e| format!("cannot read {name}: {e}")))?;
+    Ok((bytes, name))
+}
+
+/// Read `reader` to its end a line at a time: `Err(Ok(message))` for input that breaks a
+/// bound, `Err(Err(e))` for a read error.
+fn lines(
+    mut reader: impl BufRead,
+    name: &str,
+    text: bool,
+) -> Result<Vec<u8>, Result<String, std::io::Error>> {
+    let mut out = Vec::new();
+    let mut number = 0u64;
+    loop {
+        let start = out.len();
+        let n = (&mut reader)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut out)
+            .map_err(Err)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        number += 1;
+        let line = &out[start..];
+        if text && line.contains(&0) {
+            return Err(Ok(format!(
+                "{name}: line {number} holds a NUL byte: not a text file"
+            )));
+        }
+        if n > MAX_LINE && !line.ends_with(b"\n") {
+            return Err(Ok(format!(
+                "{name}: line {number} is longer than {} MiB: not an input of this kind",
+                MAX_LINE >> 20
+            )));
+        }
+        if text {
+            if let Err(e) = std::str::from_utf8(line) {
+                return Err(Ok(format!("{name}: line {number} is not UTF-8 text: {e}")));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endless_and_binary_sources_are_refused_and_text_is_read_whole() {
+        let zeros = std::io::repeat(0).take(1 << 40); // a terabyte, refused at its first line
+        let e = lines(BufReader::new(zeros), "z", true)
+            .unwrap_err()
+            .unwrap();
+        assert!(e.contains("line 1 holds a NUL byte"), "{e}");
+        let zeros = std::io::repeat(0).take(1 << 40);
+        let e = lines(BufReader::new(zeros), "z", false)
+            .unwrap_err()
+            .unwrap();
+        assert!(e.contains("line 1 is longer than 1 MiB"), "{e}");
+        let e = lines(&b"ok\n\xff\xfe\n"[..], "b", true)
+            .unwrap_err()
+            .unwrap();
+        assert!(e.contains("line 2 is not UTF-8"), "{e}");
+        let text = "p edge 2 1\ne 1 2\nlast line without a newline";
+        assert_eq!(lines(text.as_bytes(), "t", true).unwrap(), text.as_bytes());
+        assert_eq!(lines(&b"\xff\n"[..], "k", false).unwrap(), b"\xff\n");
+    }
+}
