@@ -194,6 +194,12 @@ pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
     super::reject_fault("a task DAG", env)?;
     rules::reject(given, &not_for_dags(), WHY)?;
     let o = &r.opts;
+    // P before the DAG is read or generated.
+    match (o.pes, o.machine) {
+        (Some(pes), MachineArg::Threads) => super::check_thread_count(pes)?,
+        (Some(pes), MachineArg::Mpi) => super::check_pes(pes)?,
+        _ => {}
+    }
     let scheduler = scheduler(o.choice.balancer, given)?;
     let seed = o.seed.seed.unwrap_or(1);
     let (dag, source) = read_dag(&r.app, seed)?;

@@ -70,17 +70,43 @@ impl Output {
 /// time-share them: one warning line (a note, so `--quiet` silences it) that timings are
 /// oversubscribed, pointing to the simulator.
 fn check_threads(threads: usize, notes: Notes, env: &Env) -> Result<(), Failure> {
+    check_thread_count(threads)?;
+    let cores = env.cores;
+    if threads > 4 * cores && !notes.quiet {
+        env.note(format!(
+            "warning: {threads} threads on {cores} cores: timings are oversubscribed (the threads time-share the cores); `treesplit sim` models machines of this size"
+        ));
+    }
+    Ok(())
+}
+
+/// More threads than the thread machine runs (`MAX_THREADS`) is bad input, said in its own
+/// terms (not the simulator's larger limit); checked before anything whose work grows with P.
+pub(crate) fn check_thread_count(threads: usize) -> Result<(), Failure> {
     let max = treesplit::machine::threads::MAX_THREADS;
     if threads > max {
         return Err(Failure::input(output::config_error(
             &treesplit::ConfigError::TooManyThreads { pes: threads, max },
         )));
     }
-    let cores = env.cores;
-    if threads > 4 * cores && !notes.quiet {
-        env.note(format!(
-            "warning: {threads} threads on {cores} cores: timings are oversubscribed (the threads time-share the cores); `treesplit sim` models machines of this size"
-        ));
+    Ok(())
+}
+
+/// P against the largest machine the library builds (`treesplit::config::MAX_PES`, the
+/// simulator's scale, and MPI's): checked before anything whose work grows with P (the
+/// simulated network's embedding, an instance's buckets per PE, the PEs' state), so that an
+/// absurd `--pes` is refused at once.
+pub(crate) fn check_pes(pes: usize) -> Result<(), Failure> {
+    let max = treesplit::config::MAX_PES;
+    if pes == 0 {
+        return Err(Failure::input(output::config_error(
+            &treesplit::ConfigError::NoPes,
+        )));
+    }
+    if pes > max {
+        return Err(Failure::input(output::config_error(
+            &treesplit::ConfigError::TooManyPes { pes, max },
+        )));
     }
     Ok(())
 }
@@ -130,9 +156,10 @@ pub enum MachinePlan {
         pes: usize,
         sim: SimConfig,
         empty_splits: f64,
-        /// The memory available to the simulation (bytes; `None`: no figure), which its
-        /// trace rings are fitted to before the run (`commands::sim_memory`).
-        memory: Option<u64>,
+        /// The memory available to the simulation and the limit that sets it (`None`: no
+        /// figure), which its trace rings are fitted to before the run
+        /// (`commands::sim_memory`).
+        memory: Option<memory::Available>,
     },
 }
 
@@ -320,6 +347,12 @@ fn refusals(app: &App, used: Use, given: &Given) -> Result<(), Failure> {
 }
 
 fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
+    // P first: the instance adapts to it, and the balancer's configuration is made for it.
+    match (r.opts.pes, r.sequential, r.opts.machine) {
+        (Some(pes), false, MachineArg::Threads) => check_thread_count(pes)?,
+        (Some(pes), false, MachineArg::Mpi) => check_pes(pes)?,
+        _ => {}
+    }
     if r.opts.machine == MachineArg::Mpi && registered(&r.app)?.reads_stdin(&r.app.matches) {
         return Err(Failure::input(
             "`-` (standard input) is not available with --machine mpi: mpirun gives standard input to rank 0 only; give a file",
@@ -402,8 +435,8 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
                 )));
             }
             let pes = o.pes.unwrap_or(env.cores);
-            balance.config(pes)?;
             check_threads(pes, out.notes(), env)?;
+            balance.config(pes)?;
             MachinePlan::Threads {
                 pes,
                 baseline: r.baseline,
@@ -414,6 +447,9 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
                 return Err(Failure::input(
                     "--baseline is not available with --machine mpi (run --sequential separately)",
                 ));
+            }
+            if let Some(pes) = o.pes {
+                check_pes(pes)?;
             }
             MachinePlan::Mpi { pes: o.pes }
         }
@@ -507,7 +543,7 @@ fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
             pes,
             sim,
             empty_splits: o.machine.empty_splits,
-            memory: env.memory.map(|m| m.bytes),
+            memory: env.memory.clone(),
         },
         balance,
         out: Output::from(&o.common),
@@ -517,6 +553,9 @@ fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
 }
 
 fn bench_plan(b: BenchArgs, given: &Given, env: &Env) -> Result<BenchPlan, Failure> {
+    if let Some(pes) = b.pes {
+        check_thread_count(pes)?;
+    }
     let app = application(&b.app, given)?;
     refusals(&app, Use::Bench, given)?;
     memory::fit(&app, 1, env)?;
@@ -599,6 +638,13 @@ fn dst_plan(d: DstArgs) -> Result<Plan, Failure> {
     if d.max_pes == 0 {
         return Err(Failure::input("--max-pes must be at least 1"));
     }
+    let max = treesplit::config::MAX_PES;
+    if d.max_pes > max {
+        return Err(Failure::input(format!(
+            "--max-pes {} is more than the supported {max} (the cases run on the simulator)",
+            d.max_pes
+        )));
+    }
     if d.cases == 0 {
         return Err(Failure::input(
             "--cases must be at least 1 (no case would check anything)",
@@ -622,6 +668,10 @@ fn depth_plan(d: DepthArgs) -> Result<DepthPlan, Failure> {
         return Err(Failure::input(
             "--pes needs a list of PE counts, each at least 2",
         ));
+    }
+    // Each P is simulated: the simulator's limit, before a --max-h that P would exceed.
+    for &p in &pes {
+        check_pes(p)?;
     }
     if d.epsilon.is_nan() || d.epsilon <= 0.0 {
         return Err(Failure::input("--epsilon must be positive"));

@@ -317,10 +317,10 @@ fn dst_needs_a_case() {
 fn instances_larger_than_the_memory_are_refused_and_mpi_ranks_each_hold_one() {
     let available = super::memory::Available {
         bytes: 64 << 20,
-        source: "a test's figure",
+        source: "a test's figure".to_string(),
     };
     let env = Env {
-        memory: Some(available),
+        memory: Some(available.clone()),
         ..Env::fixed(4)
     };
     // 2^20 keys take about 26 MiB here, 2^22 keys about 104 MiB.
