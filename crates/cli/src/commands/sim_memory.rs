@@ -84,7 +84,13 @@ mod tests {
     #[test]
     fn too_many_pes_are_refused_and_long_traces_scaled_down() {
         let eight_gib = 8u64 << 30;
-        let e = fit_within(Config::new(10_000_000), eight_gib, "a test's figure", &QUIET).unwrap_err();
+        let e = fit_within(
+            Config::new(10_000_000),
+            eight_gib,
+            "a test's figure",
+            &QUIET,
+        )
+        .unwrap_err();
         assert_eq!(e.code, crate::output::BAD_INPUT);
         assert!(e.message.contains("--pes 10000000"), "{}", e.message);
         assert!(
@@ -102,6 +108,9 @@ mod tests {
                 <= eight_gib
         );
         let small = Config::new(64).trace(1 << 16);
-        assert_eq!(fit_within(small.clone(), eight_gib, "a test's figure", &QUIET).unwrap(), small);
+        assert_eq!(
+            fit_within(small.clone(), eight_gib, "a test's figure", &QUIET).unwrap(),
+            small
+        );
     }
 }

@@ -212,6 +212,7 @@ pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
         MachineArg::Threads => {
             let pes = o.pes.unwrap_or(env.cores);
             check_threads(pes, out.notes(), env)?;
+            super::memory::fit_threads(None, &[(pes, super::memory::THREAD_STACK)], "--pes", env)?;
             MachinePlan::Threads {
                 pes,
                 baseline: false,

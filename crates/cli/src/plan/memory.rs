@@ -53,6 +53,73 @@ pub fn tightest(limits: impl IntoIterator<Item = Available>) -> Option<Available
         .reduce(|a, b| if b.bytes < a.bytes { b } else { a })
 }
 
+/// The address space this process has left under its address-space limit (`ulimit -v`: the
+/// limit less what it maps already), where there is such a limit and `TREESPLIT_MEMORY_MIB`
+/// does not set the figure. Threads reserve address space beyond the memory they use (their
+/// stacks, malloc's arenas), which this limit counts and the others do not ([`fit_threads`]).
+pub fn address_space() -> Option<u64> {
+    if std::env::var_os(MEMORY_VAR).is_some() {
+        return None;
+    }
+    let (limit, used, _) = rlimits().into_iter().next()?;
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    Some(limit?.saturating_sub(parse_status_kib(&status, used).unwrap_or(0)))
+}
+
+/// The stack of a thread that sets none (std's default, 2 MiB).
+pub const THREAD_STACK: u64 = 2 << 20;
+
+/// The address space glibc's malloc reserves for each arena beyond the first (64 MiB on 64-bit
+/// machines); it makes up to 8 per core, one for each thread that allocates while the others
+/// hold theirs.
+const ARENA: u64 = 64 << 20;
+
+/// The address space that `threads` (how many, and the stack of each) reserve on a machine of
+/// `cores` cores: their stacks, and a malloc arena each up to glibc's 8 per core.
+pub fn threads_address_space(threads: &[(usize, u64)], cores: usize) -> u64 {
+    let count: u64 = threads.iter().map(|&(n, _)| n as u64).sum();
+    let stacks = threads.iter().fold(0u64, |sum, &(n, stack)| {
+        sum.saturating_add((n as u64).saturating_mul(stack))
+    });
+    let arenas = if cfg!(target_env = "gnu") {
+        count.min(8 * cores.max(1) as u64)
+    } else {
+        0
+    };
+    stacks.saturating_add(arenas.saturating_mul(ARENA))
+}
+
+/// Refuse a run of `threads` (how many, and the stack of each) beside `app`'s data where the
+/// address-space limit (`ulimit -v`) leaves no room for their stacks and arenas: the OS would
+/// refuse to start a thread, or an allocation would abort the process, in the middle of the run.
+/// `fewer`: the flag that asks for fewer threads.
+pub fn fit_threads(
+    app: Option<&App>,
+    threads: &[(usize, u64)],
+    fewer: &str,
+    env: &Env,
+) -> Result<(), Failure> {
+    let Some(room) = env.address_space else {
+        return Ok(());
+    };
+    let count: usize = threads.iter().map(|&(n, _)| n).sum();
+    let reserved = threads_address_space(threads, env.cores);
+    let instance = app.and_then(|a| a.footprint());
+    let needed = reserved.saturating_add(instance.as_ref().map_or(0, |f| f.bytes));
+    if needed <= room {
+        return Ok(());
+    }
+    let beside = match &instance {
+        Some(f) => format!(" beside the instance's {}", size(f.bytes)),
+        None => String::new(),
+    };
+    Err(Failure::input(format!(
+        "{count} threads reserve about {} of address space (their stacks and malloc's arenas){beside}, more than the {} left under the address-space limit (ulimit -v); raise the limit (ulimit -v) or give fewer {fewer}",
+        size(reserved),
+        size(room)
+    )))
+}
+
 /// Every memory limit of this process that it can read, each less what is already used of it.
 fn limits() -> Vec<Available> {
     let read = |path: &Path| std::fs::read_to_string(path).ok();
@@ -102,9 +169,9 @@ fn limits() -> Vec<Available> {
     found
 }
 
-/// The resource limits on memory, each with the line of /proc/self/status that says what the
-/// process already uses of it and its name for the user: the soft limit in bytes, `None`
-/// where there is none.
+/// The resource limits on memory, the address-space limit first, each with the line of
+/// /proc/self/status that says what the process already uses of it and its name for the
+/// user: the soft limit in bytes, `None` where there is none.
 #[cfg(unix)]
 fn rlimits() -> [(Option<u64>, &'static str, &'static str); 2] {
     let get = |resource| {
@@ -335,7 +402,8 @@ mod tests {
 
     #[test]
     fn status_lines_are_read_in_bytes() {
-        let text = "Name:\ttreesplit\nVmPeak:\t  20000 kB\nVmSize:\t   12345 kB\nVmData:\t     678 kB\n";
+        let text =
+            "Name:\ttreesplit\nVmPeak:\t  20000 kB\nVmSize:\t   12345 kB\nVmData:\t     678 kB\n";
         assert_eq!(parse_status_kib(text, "VmSize"), Some(12_345 * 1024));
         assert_eq!(parse_status_kib(text, "VmData"), Some(678 * 1024));
         assert_eq!(parse_status_kib(text, "VmSwap"), None);
@@ -359,17 +427,27 @@ mod tests {
             cgroup_headroom("4294967296\n", "1073741824\n", &stat, "inactive_file"),
             Some((4 << 30) - (1 << 30) + (256 << 20))
         );
-        assert_eq!(cgroup_headroom("max\n", "1073741824\n", "", "inactive_file"), None);
+        assert_eq!(
+            cgroup_headroom("max\n", "1073741824\n", "", "inactive_file"),
+            None
+        );
         // Over its limit (the kernel is reclaiming): nothing left.
-        assert_eq!(cgroup_headroom("100\n", "200\n", "", "inactive_file"), Some(0));
+        assert_eq!(
+            cgroup_headroom("100\n", "200\n", "", "inactive_file"),
+            Some(0)
+        );
     }
 
     #[test]
     fn cgroup_directories_run_from_the_process_up_to_the_mount() {
         // cgroup v2 only (a Slurm job step under systemd).
-        let mountinfo = "25 1 0:23 / /sys/fs/cgroup rw,nosuid shared:9 - cgroup2 cgroup2 rw,nsdelegate\n\
+        let mountinfo =
+            "25 1 0:23 / /sys/fs/cgroup rw,nosuid shared:9 - cgroup2 cgroup2 rw,nsdelegate\n\
                          26 1 0:24 / /proc rw - proc proc rw\n";
-        let dirs = cgroup_dirs("0::/system.slice/slurmstepd.scope/job_7/step_0\n", mountinfo);
+        let dirs = cgroup_dirs(
+            "0::/system.slice/slurmstepd.scope/job_7/step_0\n",
+            mountinfo,
+        );
         let paths: Vec<_> = dirs.iter().map(|d| d.path.to_str().unwrap()).collect();
         assert_eq!(
             paths,
@@ -391,7 +469,10 @@ mod tests {
         let cgroup = "4:memory:/slurm/uid_1000/job_7\n1:cpu:/slurm\n0::/\n";
         let dirs = cgroup_dirs(cgroup, mountinfo);
         let want = [
-            (CgroupVersion::V1, "/sys/fs/cgroup/memory/slurm/uid_1000/job_7"),
+            (
+                CgroupVersion::V1,
+                "/sys/fs/cgroup/memory/slurm/uid_1000/job_7",
+            ),
             (CgroupVersion::V1, "/sys/fs/cgroup/memory/slurm/uid_1000"),
             (CgroupVersion::V1, "/sys/fs/cgroup/memory/slurm"),
             (CgroupVersion::V1, "/sys/fs/cgroup/memory"),
@@ -425,7 +506,10 @@ mod tests {
         let found = [
             limit(20 << 30, "MemAvailable in /proc/meminfo"),
             limit(2 << 30, "the address-space limit (ulimit -v)"),
-            limit(3 << 30, "the cgroup memory limit (/sys/fs/cgroup/job/memory.max)"),
+            limit(
+                3 << 30,
+                "the cgroup memory limit (/sys/fs/cgroup/job/memory.max)",
+            ),
         ];
         assert_eq!(
             tightest(found.clone()),
@@ -433,6 +517,37 @@ mod tests {
         );
         assert_eq!(tightest(found[..1].to_vec()), Some(found[0].clone()));
         assert_eq!(tightest([]), None);
+    }
+
+    #[test]
+    fn threads_reserve_their_stacks_and_up_to_eight_arenas_a_core() {
+        let arenas = |n: u64| {
+            if cfg!(target_env = "gnu") {
+                n * ARENA
+            } else {
+                0
+            }
+        };
+        let two = threads_address_space(&[(2, THREAD_STACK)], 4);
+        assert_eq!(two, 2 * THREAD_STACK + arenas(2));
+        let many = threads_address_space(&[(1000, THREAD_STACK)], 2);
+        assert_eq!(many, 1000 * THREAD_STACK + arenas(16));
+        let mixed = threads_address_space(&[(3, 256 << 20), (2, THREAD_STACK)], 1);
+        assert_eq!(mixed, 3 * (256 << 20) + 2 * THREAD_STACK + arenas(5));
+        // Under an address-space limit only.
+        let mut env = Env::fixed(2);
+        assert!(fit_threads(None, &[(1000, THREAD_STACK)], "--pes", &env).is_ok());
+        env.address_space = Some(1 << 30);
+        assert!(fit_threads(None, &[(2, THREAD_STACK)], "--pes", &env).is_ok());
+        let e = fit_threads(None, &[(1000, THREAD_STACK)], "--pes", &env).unwrap_err();
+        assert_eq!(e.code, crate::output::BAD_INPUT);
+        assert!(
+            e.message.starts_with("1000 threads reserve about")
+                && e.message
+                    .contains("the 1.0 GiB left under the address-space limit (ulimit -v)"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

@@ -29,7 +29,7 @@ use balance::{balance, sim_machine};
 pub use env::Env;
 use std::path::PathBuf;
 use treesplit::config::DEFAULT_ROUND;
-use treesplit::machine::sim::Topology;
+use treesplit::machine::sim::{self, Topology};
 use treesplit::{BalancerKind, SimConfig};
 use treesplit_apps::app::Use;
 use treesplit_apps::registry;
@@ -462,6 +462,9 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
     app.adapt(o.balance.jobs_per_pe, pes, o.seed.seed)
         .map_err(Failure::input)?;
     memory::fit(&app, copies, env)?;
+    if let MachinePlan::Threads { pes, .. } = machine {
+        memory::fit_threads(Some(&app), &[(pes, memory::THREAD_STACK)], "--pes", env)?;
+    }
     Ok(RunPlan {
         app,
         machine,
@@ -534,6 +537,30 @@ fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
     let balance = balance.with_limits(o.limits)?;
     refusals(&app, Use::Sim, given)?;
     memory::fit(&app, 1, env)?;
+    // A partitioned run starts engine threads (as many as --sim-threads, else up to the cores)
+    // with deep stacks: under an address-space limit, what they reserve is not the PEs'.
+    let engines = o
+        .machine
+        .sim_threads
+        .unwrap_or(env.cores.min(sim::DEFAULT_ENGINE_THREADS));
+    let mut available = env.memory.clone();
+    if engines > 1 {
+        let engine_stacks = [(engines, sim::ENGINE_STACK as u64)];
+        memory::fit_threads(Some(&app), &engine_stacks, "--sim-threads", env)?;
+        let left = env.address_space.map(|room| {
+            room.saturating_sub(memory::threads_address_space(&engine_stacks, env.cores))
+        });
+        if let (Some(left), Some(a)) = (left, &mut available) {
+            if left < a.bytes {
+                *a = memory::Available {
+                    bytes: left,
+                    source: format!(
+                        "the address-space limit (ulimit -v), less the stacks of {engines} engine threads"
+                    ),
+                };
+            }
+        }
+    }
     if let Some(path) = &o.gantt {
         plot::check_path(path, "--gantt").map_err(Failure::input)?;
     }
@@ -543,7 +570,7 @@ fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
             pes,
             sim,
             empty_splits: o.machine.empty_splits,
-            memory: env.memory.clone(),
+            memory: available,
         },
         balance,
         out: Output::from(&o.common),
@@ -566,6 +593,17 @@ fn bench_plan(b: BenchArgs, given: &Given, env: &Env) -> Result<BenchPlan, Failu
     // Checked before any thread starts (the rayon pool of P threads is built first).
     let out = Output::from(&b.common);
     check_threads(pes, out.notes(), env)?;
+    // Both rayon pools (1 and P threads, deep stacks) live beside the thread machine's P.
+    let pools = if pes == 1 { 1 } else { 1 + pes };
+    memory::fit_threads(
+        Some(&app),
+        &[
+            (pools, crate::commands::bench::RAYON_STACK),
+            (pes, memory::THREAD_STACK),
+        ],
+        "--pes",
+        env,
+    )?;
     if app.rayon_depth().is_none() {
         rules::reject(
             given,
