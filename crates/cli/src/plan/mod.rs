@@ -519,6 +519,36 @@ fn resume_plan(r: ResumeArgs, given: &Given, env: &Env) -> Result<RunPlan, Failu
     Ok(plan)
 }
 
+/// The memory a simulation of `app` has (`None`: no figure): the figure of `env`, or less
+/// under an address-space limit, where a partitioned run's engine threads (as many as
+/// `--sim-threads`, else up to the cores) reserve their deep stacks; engine threads that do
+/// not fit beside the instance are bad input.
+fn sim_memory(
+    app: &App,
+    sim_threads: Option<usize>,
+    env: &Env,
+) -> Result<Option<memory::Available>, Failure> {
+    let engines = sim_threads.unwrap_or(env.cores.min(sim::DEFAULT_ENGINE_THREADS));
+    let mut available = env.memory.clone();
+    if engines > 1 {
+        let engine_stacks = [(engines, sim::ENGINE_STACK as u64)];
+        memory::fit_threads(Some(app), &engine_stacks, "--sim-threads", env)?;
+        let reserved = memory::threads_address_space(&engine_stacks, env.cores);
+        let left = env.address_space.map(|room| room.saturating_sub(reserved));
+        if let (Some(left), Some(a)) = (left, &mut available) {
+            if left < a.bytes {
+                *a = memory::Available {
+                    bytes: left,
+                    source: format!(
+                        "the address-space limit (ulimit -v), less the stacks of {engines} engine threads"
+                    ),
+                };
+            }
+        }
+    }
+    Ok(available)
+}
+
 fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
     let mut app = application(&s.app, given)?;
     // Time is virtual in the simulator: spinning per unit would only cost real time.
@@ -537,30 +567,7 @@ fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
     let balance = balance.with_limits(o.limits)?;
     refusals(&app, Use::Sim, given)?;
     memory::fit(&app, 1, env)?;
-    // A partitioned run starts engine threads (as many as --sim-threads, else up to the cores)
-    // with deep stacks: under an address-space limit, what they reserve is not the PEs'.
-    let engines = o
-        .machine
-        .sim_threads
-        .unwrap_or(env.cores.min(sim::DEFAULT_ENGINE_THREADS));
-    let mut available = env.memory.clone();
-    if engines > 1 {
-        let engine_stacks = [(engines, sim::ENGINE_STACK as u64)];
-        memory::fit_threads(Some(&app), &engine_stacks, "--sim-threads", env)?;
-        let left = env.address_space.map(|room| {
-            room.saturating_sub(memory::threads_address_space(&engine_stacks, env.cores))
-        });
-        if let (Some(left), Some(a)) = (left, &mut available) {
-            if left < a.bytes {
-                *a = memory::Available {
-                    bytes: left,
-                    source: format!(
-                        "the address-space limit (ulimit -v), less the stacks of {engines} engine threads"
-                    ),
-                };
-            }
-        }
-    }
+    let available = sim_memory(&app, o.machine.sim_threads, env)?;
     if let Some(path) = &o.gantt {
         plot::check_path(path, "--gantt").map_err(Failure::input)?;
     }
@@ -656,6 +663,16 @@ fn compare_plan(c: CompareArgs, given: &Given, env: &Env) -> Result<ComparePlan,
     app.adapt(c.balance.jobs_per_pe, pes, c.seed.seed)
         .map_err(Failure::input)?;
     memory::fit(&app, 1, env)?;
+    // Each balancer's simulation holds its PEs' state beside the instance (one at a time).
+    if let Some(available) = sim_memory(&app, c.machine.sim_threads, env)? {
+        let instance = app.footprint().map_or(0, |f| f.bytes);
+        crate::commands::sim_memory::fit_within(
+            balance.config(pes)?,
+            available.bytes.saturating_sub(instance),
+            &available.source,
+            &Notes { quiet: true },
+        )?;
+    }
     if let Some(path) = &c.svg {
         plot::check_path(path, "--svg").map_err(Failure::input)?;
         output::trace::check_writable(path, "--svg").map_err(Failure::input)?;
