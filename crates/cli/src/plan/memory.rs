@@ -181,7 +181,10 @@ fn rlimits() -> [(Option<u64>, &'static str, &'static str); 2] {
         };
         // SAFETY: getrlimit only writes the limit into the struct it is given.
         let ok = unsafe { libc::getrlimit(resource, &mut limit) } == 0;
-        (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur as u64)
+        // rlim_t is u64 on Linux, not on every Unix.
+        #[allow(clippy::unnecessary_cast)]
+        let bytes = limit.rlim_cur as u64;
+        (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(bytes)
     };
     [
         (

@@ -144,6 +144,8 @@ pub struct ReproducePlan {
 }
 
 /// Where a single application runs.
+// One per run, never in a collection: the simulator's variant may be the larger.
+#[allow(clippy::large_enum_variant)]
 pub enum MachinePlan {
     /// The sequential baseline, no runtime (`run --sequential`).
     Sequential,
