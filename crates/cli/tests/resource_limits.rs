@@ -131,6 +131,30 @@ fn an_address_space_limit_is_the_memory_a_run_has() {
             "simulate fewer PEs",
         ],
     );
+    // The same for `compare` (each balancer's simulation) and the DAG simulator.
+    for args in [
+        &["compare", "nqueens", "8", "--pes", "1000000"][..],
+        &[
+            "sim",
+            "dag",
+            "--random",
+            "100",
+            "--balancer",
+            "work-stealing",
+            "--pes",
+            "1000000",
+        ],
+    ] {
+        let o = treesplit_under(Some(GIB_V), args, &[], PROMPT);
+        refused(
+            &o,
+            &format!("{args:?} under ulimit -v"),
+            &[
+                "simulating 1000000 PEs needs about",
+                "the address-space limit (ulimit -v)",
+            ],
+        );
+    }
     // Threads reserve their stacks (and malloc's arenas) in the address space: a thousand
     // threads do not fit in 1 GiB, where the run failed to start a thread half way.
     let o = treesplit_under(

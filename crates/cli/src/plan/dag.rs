@@ -272,6 +272,16 @@ pub fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
         o.seed.seed,
     )?;
     let config = balance.config(pes)?;
+    // The DAG simulator holds its PEs in the tree simulator's slots: the same estimate of
+    // their state against the memory available (the DAG itself is not counted).
+    if let Some(available) = super::sim_memory(None, o.machine.sim_threads, env)? {
+        crate::commands::sim_memory::fit_within(
+            config.clone(),
+            available.bytes,
+            &available.source,
+            &output::Notes { quiet: true },
+        )?;
+    }
     if let Some(path) = &s.opts.gantt {
         plot::check_path(path, "--gantt").map_err(Failure::input)?;
         output::trace::check_writable(path, "--gantt").map_err(Failure::input)?;

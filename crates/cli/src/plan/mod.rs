@@ -521,12 +521,12 @@ fn resume_plan(r: ResumeArgs, given: &Given, env: &Env) -> Result<RunPlan, Failu
     Ok(plan)
 }
 
-/// The memory a simulation of `app` has (`None`: no figure): the figure of `env`, or less
+/// The memory a simulation of `app` (if an application) has (`None`: no figure): the figure of `env`, or less
 /// under an address-space limit, where a partitioned run's engine threads (as many as
 /// `--sim-threads`, else up to the cores) reserve their deep stacks; engine threads that do
 /// not fit beside the instance are bad input.
 fn sim_memory(
-    app: &App,
+    app: Option<&App>,
     sim_threads: Option<usize>,
     env: &Env,
 ) -> Result<Option<memory::Available>, Failure> {
@@ -534,7 +534,7 @@ fn sim_memory(
     let mut available = env.memory.clone();
     if engines > 1 {
         let engine_stacks = [(engines, sim::ENGINE_STACK as u64)];
-        memory::fit_threads(Some(app), &engine_stacks, "--sim-threads", env)?;
+        memory::fit_threads(app, &engine_stacks, "--sim-threads", env)?;
         let reserved = memory::threads_address_space(&engine_stacks, env.cores);
         let left = env.address_space.map(|room| room.saturating_sub(reserved));
         if let (Some(left), Some(a)) = (left, &mut available) {
@@ -569,7 +569,7 @@ fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
     let balance = balance.with_limits(o.limits)?;
     refusals(&app, Use::Sim, given)?;
     memory::fit(&app, 1, env)?;
-    let available = sim_memory(&app, o.machine.sim_threads, env)?;
+    let available = sim_memory(Some(&app), o.machine.sim_threads, env)?;
     if let Some(path) = &o.gantt {
         plot::check_path(path, "--gantt").map_err(Failure::input)?;
     }
@@ -666,7 +666,7 @@ fn compare_plan(c: CompareArgs, given: &Given, env: &Env) -> Result<ComparePlan,
         .map_err(Failure::input)?;
     memory::fit(&app, 1, env)?;
     // Each balancer's simulation holds its PEs' state beside the instance (one at a time).
-    if let Some(available) = sim_memory(&app, c.machine.sim_threads, env)? {
+    if let Some(available) = sim_memory(Some(&app), c.machine.sim_threads, env)? {
         let instance = app.footprint().map_or(0, |f| f.bytes);
         crate::commands::sim_memory::fit_within(
             balance.config(pes)?,
