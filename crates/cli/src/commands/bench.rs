@@ -116,11 +116,14 @@ fn stats(name: String, mut seconds: Vec<f64>, units: u64) -> Series {
     }
 }
 
+/// The stack of a rayon pool's thread (deep: the peers recurse).
+pub const RAYON_STACK: u64 = 256 << 20;
+
 /// Rayon pools of each thread count (deep stacks: the peers recurse).
 fn rayon_pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
-        .stack_size(256 << 20)
+        .stack_size(RAYON_STACK as usize)
         .build()
         .map_err(|e| Failure::input(format!("cannot build the rayon pool: {e}")))
 }

@@ -198,8 +198,8 @@ where
         // The machine completes a static balancer's number of jobs itself and says what it
         // chose in the report's notes (so that the JSON report carries them too).
         let mut config = config;
-        let (sim, memory) = match plan.machine {
-            MachinePlan::Sim { memory, .. } => (true, memory),
+        let (sim, memory) = match &plan.machine {
+            MachinePlan::Sim { memory, .. } => (true, memory.as_ref()),
             _ => (false, None),
         };
         // Real machines record the trace for --gantt too; the simulator draws its own.
@@ -209,8 +209,12 @@ where
         if let (true, Some(available)) = (sim, memory) {
             // Refuse a simulation the machine cannot hold, or shorten its trace rings.
             let instance = plan.app.footprint().map_or(0, |f| f.bytes);
-            config =
-                super::sim_memory::fit_within(config, available.saturating_sub(instance), &notes)?;
+            config = super::sim_memory::fit_within(
+                config,
+                available.bytes.saturating_sub(instance),
+                &available.source,
+                &notes,
+            )?;
         }
         if !sim {
             // SIGTERM, SIGINT and SIGUSR1 stop a real run cleanly (a checkpoint, if asked for).

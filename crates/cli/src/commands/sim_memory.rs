@@ -23,14 +23,19 @@ const SAY_ABOVE: u64 = 1 << 30;
 const WRITE_BYTES_PER_EVENT: u64 = 32;
 
 /// `config` for a simulation that fits in `available` bytes (what the machine has beside the
-/// instance's data): its trace rings scaled down where they would not fit, or an error where
-/// its PEs would not.
-pub fn fit_within(config: Config, available: u64, notes: &Notes) -> Result<Config, Failure> {
+/// instance's data; `source`: the limit that set the figure, as `plan::memory` names it): its
+/// trace rings scaled down where they would not fit, or an error where its PEs would not.
+pub fn fit_within(
+    config: Config,
+    available: u64,
+    source: &str,
+    notes: &Notes,
+) -> Result<Config, Failure> {
     let estimate = estimate_memory(&config);
     let pes = config.pes;
     if estimate.state > available {
         return Err(Failure::input(format!(
-            "--pes {pes}: simulating {pes} PEs needs about {} ({} KiB per PE), more than the {} this machine has available; simulate fewer PEs",
+            "--pes {pes}: simulating {pes} PEs needs about {} ({} KiB per PE), more than the {} available ({source}); simulate fewer PEs",
             size(estimate.state),
             BYTES_PER_PE / 1024,
             size(available)
@@ -44,7 +49,7 @@ pub fn fit_within(config: Config, available: u64, notes: &Notes) -> Result<Confi
     if total <= available {
         if total > SAY_ABOVE {
             notes.note(format_args!(
-                "sim: {pes} PEs take at most about {} of memory ({} available)",
+                "sim: {pes} PEs take at most about {} of memory ({} available, {source})",
                 size(total),
                 size(available)
             ));
@@ -57,12 +62,12 @@ pub fn fit_within(config: Config, available: u64, notes: &Notes) -> Result<Confi
         .map(|events| 1usize << events.ilog2());
     let Some(events) = fits else {
         return Err(Failure::input(format!(
-            "--trace: {pes} PEs leave no room for a trace in the {} this machine has available",
+            "--trace: {pes} PEs leave no room for a trace in the {} available ({source})",
             size(available)
         )));
     };
     notes.note(format_args!(
-        "--trace: {pes} PEs recording {} events each would take up to {} to record and write, more than the {} available: each PE keeps its last {events} events",
+        "--trace: {pes} PEs recording {} events each would take up to {} to record and write, more than the {} available ({source}): each PE keeps its last {events} events",
         config.trace.unwrap_or(0),
         size(total),
         size(available)
@@ -79,11 +84,23 @@ mod tests {
     #[test]
     fn too_many_pes_are_refused_and_long_traces_scaled_down() {
         let eight_gib = 8u64 << 30;
-        let e = fit_within(Config::new(10_000_000), eight_gib, &QUIET).unwrap_err();
+        let e = fit_within(
+            Config::new(10_000_000),
+            eight_gib,
+            "a test's figure",
+            &QUIET,
+        )
+        .unwrap_err();
         assert_eq!(e.code, crate::output::BAD_INPUT);
         assert!(e.message.contains("--pes 10000000"), "{}", e.message);
+        assert!(
+            e.message
+                .contains("more than the 8.0 GiB available (a test's figure)"),
+            "{}",
+            e.message
+        );
         let traced = Config::new(65_536).trace(1 << 16);
-        let fitted = fit_within(traced, eight_gib, &QUIET).unwrap();
+        let fitted = fit_within(traced, eight_gib, "a test's figure", &QUIET).unwrap();
         let events = fitted.trace.unwrap();
         assert!(events.is_power_of_two() && (1 << 7..1 << 16).contains(&events));
         assert!(
@@ -91,6 +108,9 @@ mod tests {
                 <= eight_gib
         );
         let small = Config::new(64).trace(1 << 16);
-        assert_eq!(fit_within(small.clone(), eight_gib, &QUIET).unwrap(), small);
+        assert_eq!(
+            fit_within(small.clone(), eight_gib, "a test's figure", &QUIET).unwrap(),
+            small
+        );
     }
 }

@@ -171,6 +171,8 @@ pub(super) fn sim_machine(
     seed: Option<u64>,
 ) -> Result<(usize, SimConfig, Balance), Failure> {
     let pes = pes.unwrap_or(64);
+    // Before the network's embedding and anything else whose work grows with P.
+    super::check_pes(pes)?;
     let topology: Topology = o.net.parse().map_err(Failure::input)?;
     let delay: Delay = o.delay.parse().map_err(Failure::input)?;
     if o.routing.is_some() && o.byte_time.is_none() {

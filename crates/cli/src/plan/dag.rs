@@ -184,6 +184,12 @@ pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
     super::reject_fault("a task DAG", env)?;
     rules::reject(given, &not_for_dags(), WHY)?;
     let o = &r.opts;
+    // P before the DAG is read or generated.
+    match (o.pes, o.machine) {
+        (Some(pes), MachineArg::Threads) => super::check_thread_count(pes)?,
+        (Some(pes), MachineArg::Mpi) => super::check_pes(pes)?,
+        _ => {}
+    }
     let scheduler = scheduler(o.choice.balancer, given)?;
     let seed = o.seed.seed.unwrap_or(1);
     let (dag, source) = read_dag(&r.app, seed)?;
@@ -196,6 +202,7 @@ pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
         MachineArg::Threads => {
             let pes = o.pes.unwrap_or(env.cores);
             check_threads(pes, out.notes(), env)?;
+            super::memory::fit_threads(None, &[(pes, super::memory::THREAD_STACK)], "--pes", env)?;
             MachinePlan::Threads {
                 pes,
                 baseline: false,
@@ -255,6 +262,16 @@ pub fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
         o.seed.seed,
     )?;
     let config = balance.config(pes)?;
+    // The DAG simulator holds its PEs in the tree simulator's slots: the same estimate of
+    // their state against the memory available (the DAG itself is not counted).
+    if let Some(available) = super::sim_memory(None, o.machine.sim_threads, env)? {
+        crate::commands::sim_memory::fit_within(
+            config.clone(),
+            available.bytes,
+            &available.source,
+            &output::Notes { quiet: true },
+        )?;
+    }
     if let Some(path) = &s.opts.gantt {
         let inputs: Vec<_> = dag_args(&s.app)?.file.into_iter().collect();
         output::paths::check_picture("--gantt", path, &inputs)?;

@@ -18,6 +18,9 @@ pub struct Env {
     pub ranks_here: usize,
     /// The memory available to a run, where it can be told.
     pub memory: Option<super::memory::Available>,
+    /// The address space left under `ulimit -v`, where there is such a limit (threads'
+    /// stacks count against it, `plan::memory::fit_threads`).
+    pub address_space: Option<u64>,
     /// `TREESPLIT_FAULT`, if set (fault injection, for `treesplit run` only).
     pub fault: Option<String>,
     /// Notes planning has to say on stderr (silenced by `--quiet` already).
@@ -32,12 +35,14 @@ impl Env {
             launcher_size: crate::output::launcher_size(),
             ranks_here: super::memory::ranks_on_this_host(),
             memory: super::memory::available()?,
+            address_space: super::memory::address_space(),
             fault: std::env::var_os("TREESPLIT_FAULT").map(|v| v.to_string_lossy().into_owned()),
             notes: RefCell::default(),
         })
     }
 
-    /// A fixed environment (tests): `cores` cores, no launcher, no fault, no memory figure.
+    /// A fixed environment (tests): `cores` cores, no launcher, no fault, no memory figure, no
+    /// address-space limit.
     pub fn fixed(cores: usize) -> Env {
         Env {
             cores,

@@ -29,7 +29,7 @@ use balance::{balance, sim_machine};
 pub use env::Env;
 use std::path::PathBuf;
 use treesplit::config::DEFAULT_ROUND;
-use treesplit::machine::sim::Topology;
+use treesplit::machine::sim::{self, Topology};
 use treesplit::{BalancerKind, SimConfig};
 use treesplit_apps::app::Use;
 use treesplit_apps::registry;
@@ -70,17 +70,43 @@ impl Output {
 /// time-share them: one warning line (a note, so `--quiet` silences it) that timings are
 /// oversubscribed, pointing to the simulator.
 fn check_threads(threads: usize, notes: Notes, env: &Env) -> Result<(), Failure> {
+    check_thread_count(threads)?;
+    let cores = env.cores;
+    if threads > 4 * cores && !notes.quiet {
+        env.note(format!(
+            "warning: {threads} threads on {cores} cores: timings are oversubscribed (the threads time-share the cores); `treesplit sim` models machines of this size"
+        ));
+    }
+    Ok(())
+}
+
+/// More threads than the thread machine runs (`MAX_THREADS`) is bad input, said in its own
+/// terms (not the simulator's larger limit); checked before anything whose work grows with P.
+pub(crate) fn check_thread_count(threads: usize) -> Result<(), Failure> {
     let max = treesplit::machine::threads::MAX_THREADS;
     if threads > max {
         return Err(Failure::input(output::config_error(
             &treesplit::ConfigError::TooManyThreads { pes: threads, max },
         )));
     }
-    let cores = env.cores;
-    if threads > 4 * cores && !notes.quiet {
-        env.note(format!(
-            "warning: {threads} threads on {cores} cores: timings are oversubscribed (the threads time-share the cores); `treesplit sim` models machines of this size"
-        ));
+    Ok(())
+}
+
+/// P against the largest machine the library builds (`treesplit::config::MAX_PES`, the
+/// simulator's scale, and MPI's): checked before anything whose work grows with P (the
+/// simulated network's embedding, an instance's buckets per PE, the PEs' state), so that an
+/// absurd `--pes` is refused at once.
+pub(crate) fn check_pes(pes: usize) -> Result<(), Failure> {
+    let max = treesplit::config::MAX_PES;
+    if pes == 0 {
+        return Err(Failure::input(output::config_error(
+            &treesplit::ConfigError::NoPes,
+        )));
+    }
+    if pes > max {
+        return Err(Failure::input(output::config_error(
+            &treesplit::ConfigError::TooManyPes { pes, max },
+        )));
     }
     Ok(())
 }
@@ -118,6 +144,8 @@ pub struct ReproducePlan {
 }
 
 /// Where a single application runs.
+// One per run, never in a collection: the simulator's variant may be the larger.
+#[allow(clippy::large_enum_variant)]
 pub enum MachinePlan {
     /// The sequential baseline, no runtime (`run --sequential`).
     Sequential,
@@ -130,9 +158,10 @@ pub enum MachinePlan {
         pes: usize,
         sim: SimConfig,
         empty_splits: f64,
-        /// The memory available to the simulation (bytes; `None`: no figure), which its
-        /// trace rings are fitted to before the run (`commands::sim_memory`).
-        memory: Option<u64>,
+        /// The memory available to the simulation and the limit that sets it (`None`: no
+        /// figure), which its trace rings are fitted to before the run
+        /// (`commands::sim_memory`).
+        memory: Option<memory::Available>,
     },
 }
 
@@ -339,6 +368,12 @@ fn refusals(app: &App, used: Use, given: &Given) -> Result<(), Failure> {
 }
 
 fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
+    // P first: the instance adapts to it, and the balancer's configuration is made for it.
+    match (r.opts.pes, r.sequential, r.opts.machine) {
+        (Some(pes), false, MachineArg::Threads) => check_thread_count(pes)?,
+        (Some(pes), false, MachineArg::Mpi) => check_pes(pes)?,
+        _ => {}
+    }
     if r.opts.machine == MachineArg::Mpi && registered(&r.app)?.reads_stdin(&r.app.matches) {
         return Err(Failure::input(
             "`-` (standard input) is not available with --machine mpi: mpirun gives standard input to rank 0 only; give a file",
@@ -418,8 +453,8 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
                 )));
             }
             let pes = o.pes.unwrap_or(env.cores);
-            balance.config(pes)?;
             check_threads(pes, out.notes(), env)?;
+            balance.config(pes)?;
             MachinePlan::Threads {
                 pes,
                 baseline: r.baseline,
@@ -430,6 +465,9 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
                 return Err(Failure::input(
                     "--baseline is not available with --machine mpi (run --sequential separately)",
                 ));
+            }
+            if let Some(pes) = o.pes {
+                check_pes(pes)?;
             }
             MachinePlan::Mpi { pes: o.pes }
         }
@@ -442,6 +480,9 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
     app.adapt(o.balance.jobs_per_pe, pes, o.seed.seed)
         .map_err(Failure::input)?;
     memory::fit(&app, copies, env)?;
+    if let MachinePlan::Threads { pes, .. } = machine {
+        memory::fit_threads(Some(&app), &[(pes, memory::THREAD_STACK)], "--pes", env)?;
+    }
     let inputs = paths::words_as_paths(&app.checkpoint_words());
     Ok(RunPlan {
         app,
@@ -521,6 +562,36 @@ fn resume_plan(r: ResumeArgs, given: &Given, env: &Env) -> Result<RunPlan, Failu
     Ok(plan)
 }
 
+/// The memory a simulation of `app` (if an application) has (`None`: no figure): the figure of `env`, or less
+/// under an address-space limit, where a partitioned run's engine threads (as many as
+/// `--sim-threads`, else up to the cores) reserve their deep stacks; engine threads that do
+/// not fit beside the instance are bad input.
+fn sim_memory(
+    app: Option<&App>,
+    sim_threads: Option<usize>,
+    env: &Env,
+) -> Result<Option<memory::Available>, Failure> {
+    let engines = sim_threads.unwrap_or(env.cores.min(sim::DEFAULT_ENGINE_THREADS));
+    let mut available = env.memory.clone();
+    if engines > 1 {
+        let engine_stacks = [(engines, sim::ENGINE_STACK as u64)];
+        memory::fit_threads(app, &engine_stacks, "--sim-threads", env)?;
+        let reserved = memory::threads_address_space(&engine_stacks, env.cores);
+        let left = env.address_space.map(|room| room.saturating_sub(reserved));
+        if let (Some(left), Some(a)) = (left, &mut available) {
+            if left < a.bytes {
+                *a = memory::Available {
+                    bytes: left,
+                    source: format!(
+                        "the address-space limit (ulimit -v), less the stacks of {engines} engine threads"
+                    ),
+                };
+            }
+        }
+    }
+    Ok(available)
+}
+
 fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
     let mut app = application(&s.app, given)?;
     // Time is virtual in the simulator: spinning per unit would only cost real time.
@@ -539,6 +610,7 @@ fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
     let balance = balance.with_limits(o.limits)?;
     refusals(&app, Use::Sim, given)?;
     memory::fit(&app, 1, env)?;
+    let available = sim_memory(Some(&app), o.machine.sim_threads, env)?;
     let inputs = paths::words_as_paths(&app.checkpoint_words());
     Ok(RunPlan {
         app,
@@ -546,7 +618,7 @@ fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
             pes,
             sim,
             empty_splits: o.machine.empty_splits,
-            memory: env.memory.map(|m| m.bytes),
+            memory: available,
         },
         balance,
         out: Output::from(&o.common),
@@ -556,6 +628,9 @@ fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
 }
 
 fn bench_plan(b: BenchArgs, given: &Given, env: &Env) -> Result<BenchPlan, Failure> {
+    if let Some(pes) = b.pes {
+        check_thread_count(pes)?;
+    }
     let app = application(&b.app, given)?;
     refusals(&app, Use::Bench, given)?;
     memory::fit(&app, 1, env)?;
@@ -566,6 +641,17 @@ fn bench_plan(b: BenchArgs, given: &Given, env: &Env) -> Result<BenchPlan, Failu
     // Checked before any thread starts (the rayon pool of P threads is built first).
     let out = Output::from(&b.common);
     check_threads(pes, out.notes(), env)?;
+    // Both rayon pools (1 and P threads, deep stacks) live beside the thread machine's P.
+    let pools = if pes == 1 { 1 } else { 1 + pes };
+    memory::fit_threads(
+        Some(&app),
+        &[
+            (pools, crate::commands::bench::RAYON_STACK),
+            (pes, memory::THREAD_STACK),
+        ],
+        "--pes",
+        env,
+    )?;
     if app.rayon_depth().is_none() {
         rules::reject(
             given,
@@ -618,6 +704,16 @@ fn compare_plan(c: CompareArgs, given: &Given, env: &Env) -> Result<ComparePlan,
     app.adapt(c.balance.jobs_per_pe, pes, c.seed.seed)
         .map_err(Failure::input)?;
     memory::fit(&app, 1, env)?;
+    // Each balancer's simulation holds its PEs' state beside the instance (one at a time).
+    if let Some(available) = sim_memory(Some(&app), c.machine.sim_threads, env)? {
+        let instance = app.footprint().map_or(0, |f| f.bytes);
+        crate::commands::sim_memory::fit_within(
+            balance.config(pes)?,
+            available.bytes.saturating_sub(instance),
+            &available.source,
+            &Notes { quiet: true },
+        )?;
+    }
     if let Some(path) = &c.svg {
         paths::check_picture(
             "--svg",
@@ -640,6 +736,13 @@ fn compare_plan(c: CompareArgs, given: &Given, env: &Env) -> Result<ComparePlan,
 fn dst_plan(d: DstArgs) -> Result<Plan, Failure> {
     if d.max_pes == 0 {
         return Err(Failure::input("--max-pes must be at least 1"));
+    }
+    let max = treesplit::config::MAX_PES;
+    if d.max_pes > max {
+        return Err(Failure::input(format!(
+            "--max-pes {} is more than the supported {max} (the cases run on the simulator)",
+            d.max_pes
+        )));
     }
     if d.cases == 0 {
         return Err(Failure::input(
@@ -664,6 +767,10 @@ fn depth_plan(d: DepthArgs) -> Result<DepthPlan, Failure> {
         return Err(Failure::input(
             "--pes needs a list of PE counts, each at least 2",
         ));
+    }
+    // Each P is simulated: the simulator's limit, before a --max-h that P would exceed.
+    for &p in &pes {
+        check_pes(p)?;
     }
     if d.epsilon.is_nan() || d.epsilon <= 0.0 {
         return Err(Failure::input("--epsilon must be positive"));

@@ -317,10 +317,10 @@ fn dst_needs_a_case() {
 fn instances_larger_than_the_memory_are_refused_and_mpi_ranks_each_hold_one() {
     let available = super::memory::Available {
         bytes: 64 << 20,
-        source: "a test's figure",
+        source: "a test's figure".to_string(),
     };
     let env = Env {
-        memory: Some(available),
+        memory: Some(available.clone()),
         ..Env::fixed(4)
     };
     // 2^20 keys take about 26 MiB here, 2^22 keys about 104 MiB.
@@ -363,4 +363,60 @@ fn instances_larger_than_the_memory_are_refused_and_mpi_ranks_each_hold_one() {
         "{}",
         err.message
     );
+}
+
+#[test]
+fn pes_beyond_the_machines_limit_are_refused_naming_that_machines_limit() {
+    for p in ["18446744073709551615", "1000000000", "100000000"] {
+        let threads = format!("--pes {p} is more than the thread machine runs (4096");
+        let supported = format!("--pes {p} is more than the supported 4194304");
+        for (line, want) in [
+            (format!("run nqueens 10 --pes {p}"), &threads),
+            (format!("bench nqueens 10 --pes {p}"), &threads),
+            (
+                format!("run nqueens 10 --machine mpi --pes {p}"),
+                &supported,
+            ),
+            (format!("sim nqueens 10 --pes {p}"), &supported),
+            (format!("compare nqueens 10 --pes {p}"), &supported),
+            (format!("depth --pes {p}"), &supported),
+            (
+                format!("run dag --random 100 --balancer work-stealing --pes {p}"),
+                &threads,
+            ),
+            (
+                format!("sim dag --random 100 --balancer work-stealing --pes {p}"),
+                &supported,
+            ),
+        ] {
+            let message = refused(&line);
+            assert!(message.starts_with(want.as_str()), "{line}: {message}");
+        }
+    }
+    assert!(refused("dst --max-pes 4194305").starts_with("--max-pes 4194305 is more than"));
+    // A --max-h given still decides below the simulator's limit.
+    assert!(refused("depth --pes 4096 --max-h 10").starts_with("--max-h 10 is below log₂ P"));
+}
+
+#[test]
+fn threads_that_do_not_fit_under_an_address_space_limit_are_refused() {
+    let env = Env {
+        address_space: Some(1 << 30),
+        ..Env::fixed(2)
+    };
+    assert!(plan_with("run nqueens 8 --pes 2", &env).is_ok());
+    for line in [
+        "run nqueens 8 --pes 1000",
+        "bench nqueens 8 --pes 8",
+        "run dag --random 100 --balancer work-stealing --pes 1000",
+        "sim nqueens 8 --pes 64 --sim-threads 16",
+    ] {
+        let e = plan_with(line, &env).err().unwrap();
+        assert!(
+            e.message
+                .contains("under the address-space limit (ulimit -v)"),
+            "{line}: {}",
+            e.message
+        );
+    }
 }

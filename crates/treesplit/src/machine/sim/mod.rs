@@ -151,6 +151,10 @@ pub const MAX_ENGINE_THREADS: usize = 64;
 /// cores only; more threads can always be asked for.)
 pub const DEFAULT_ENGINE_THREADS: usize = 8;
 
+/// The stack of each engine thread a partitioned run starts (user code runs on it): address
+/// space a caller under a limit on it must leave room for.
+pub const ENGINE_STACK: usize = 64 << 20;
+
 impl Default for SimConfig {
     fn default() -> Self {
         SimConfig {

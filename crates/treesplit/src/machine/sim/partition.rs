@@ -141,7 +141,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// Stack of each engine thread: user code runs on it, as on the caller's thread with one
 /// engine.
-const STACK: usize = 64 << 20;
+const STACK: usize = super::ENGINE_STACK;
 
 /// Run all PEs `pes` in `parts` partitions on as many threads, in windows of `lookahead`
 /// time units (at most T_send plus the network's smallest latency, at least 1). `world` makes each
