@@ -8,6 +8,7 @@
 
 use super::CliSession;
 use crate::output::{self, Failure};
+use crate::plan::memory::RAYON_STACK;
 use crate::plan::BenchPlan;
 use serde::Serialize;
 use std::fmt::Debug;
@@ -115,9 +116,6 @@ fn stats(name: String, mut seconds: Vec<f64>, units: u64) -> Series {
         seconds: raw,
     }
 }
-
-/// The stack of a rayon pool's thread (deep: the peers recurse).
-pub const RAYON_STACK: u64 = 256 << 20;
 
 /// Rayon pools of each thread count (deep stacks: the peers recurse).
 fn rayon_pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {

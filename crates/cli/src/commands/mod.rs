@@ -19,7 +19,6 @@ pub mod reproduce;
 pub mod run;
 pub mod scatter;
 pub mod search_bench;
-pub mod sim_memory;
 pub mod trees;
 
 use crate::output::{self, plot, Failure, Notes};

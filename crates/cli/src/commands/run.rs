@@ -209,7 +209,7 @@ where
         if let (true, Some(available)) = (sim, memory) {
             // Refuse a simulation the machine cannot hold, or shorten its trace rings.
             let instance = plan.app.footprint().map_or(0, |f| f.bytes);
-            config = super::sim_memory::fit_within(
+            config = crate::plan::sim_memory::fit_within(
                 config,
                 available.bytes.saturating_sub(instance),
                 &available.source,

@@ -265,7 +265,7 @@ pub fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
     // The DAG simulator holds its PEs in the tree simulator's slots: the same estimate of
     // their state against the memory available (the DAG itself is not counted).
     if let Some(available) = super::sim_memory(None, o.machine.sim_threads, env)? {
-        crate::commands::sim_memory::fit_within(
+        super::sim_memory::fit_within(
             config.clone(),
             available.bytes,
             &available.source,

@@ -7,13 +7,17 @@
 //! what the process already maps, and the memory limit of its cgroup and of every cgroup
 //! above it (v2 `memory.max`, v1 `memory.limit_in_bytes`, as under Slurm or a container)
 //! less what the cgroup uses; or `TREESPLIT_MEMORY_MIB` (MiB) where that is set. No figure
-//! (no limit readable), no check. The simulator's own estimate (`commands::sim_memory`) is
+//! (no limit readable), no check. The simulator's own estimate (`plan::sim_memory`) is
 //! compared with the same figure. The readings are pure functions of the files' text, so
 //! that they are tested without the machine's files.
 
 use super::{App, Env};
 use crate::output::Failure;
 use std::path::{Path, PathBuf};
+
+/// The stack of a `bench` rayon pool's thread (deep: the peers recurse), counted against
+/// the address space before the pools are built.
+pub const RAYON_STACK: u64 = 256 << 20;
 
 /// Memory available to a run, in bytes, and where the figure comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -16,6 +16,7 @@ pub mod memory;
 mod pe_list;
 pub mod rules;
 pub mod scatter;
+pub mod sim_memory;
 #[cfg(test)]
 mod tests;
 
@@ -160,7 +161,7 @@ pub enum MachinePlan {
         empty_splits: f64,
         /// The memory available to the simulation and the limit that sets it (`None`: no
         /// figure), which its trace rings are fitted to before the run
-        /// (`commands::sim_memory`).
+        /// (`plan::sim_memory`).
         memory: Option<memory::Available>,
     },
 }
@@ -645,10 +646,7 @@ fn bench_plan(b: BenchArgs, given: &Given, env: &Env) -> Result<BenchPlan, Failu
     let pools = if pes == 1 { 1 } else { 1 + pes };
     memory::fit_threads(
         Some(&app),
-        &[
-            (pools, crate::commands::bench::RAYON_STACK),
-            (pes, memory::THREAD_STACK),
-        ],
+        &[(pools, memory::RAYON_STACK), (pes, memory::THREAD_STACK)],
         "--pes",
         env,
     )?;
@@ -707,7 +705,7 @@ fn compare_plan(c: CompareArgs, given: &Given, env: &Env) -> Result<ComparePlan,
     // Each balancer's simulation holds its PEs' state beside the instance (one at a time).
     if let Some(available) = sim_memory(Some(&app), c.machine.sim_threads, env)? {
         let instance = app.footprint().map_or(0, |f| f.bytes);
-        crate::commands::sim_memory::fit_within(
+        sim_memory::fit_within(
             balance.config(pes)?,
             available.bytes.saturating_sub(instance),
             &available.source,
