@@ -174,7 +174,9 @@ fn searches_sent_once_resume_on_ranks_and_the_same_command_continues() {
         let first = |o: &Output| {
             let text = String::from_utf8_lossy(&o.stdout).to_string();
             let line = text.lines().next().unwrap_or("").to_string();
-            // ω or the profit, without the witness
+            // ω or the profit, without the description (a path written another way) or
+            // the witness
+            let line = line.split_once(": ").map_or(line.as_str(), |(_, a)| a);
             line.split(": clique")
                 .next()
                 .unwrap()

@@ -19,16 +19,18 @@ pub mod scatter;
 pub mod sim_memory;
 #[cfg(test)]
 mod tests;
+mod timeline;
 
 use crate::flags::{
     AppArgs, BalancerName, BenchArgs, Cli, Command, Common, CompareArgs, DepthArgs, DstArgs, Given,
     MachineArg, ResumeArgs, RunArgs, SimArgs,
 };
-use crate::output::{self, paths, plot, Failure, Notes};
+use crate::output::{self, paths, Failure, Notes};
 pub use balance::Balance;
 use balance::{balance, sim_machine};
 pub use env::Env;
 use std::path::PathBuf;
+pub use timeline::Timeline;
 use treesplit::config::DEFAULT_ROUND;
 use treesplit::machine::sim::{self, Topology};
 use treesplit::{BalancerKind, SimConfig};
@@ -187,48 +189,6 @@ pub struct CheckpointPlan {
     pub every: Option<std::time::Duration>,
     /// `resume`: the checkpoint the run starts from.
     pub resume: Option<PathBuf>,
-}
-
-/// Where a run's timeline goes: `--trace` (Chrome trace JSON) and `--gantt` (a picture; the
-/// simulator draws its own segments, real machines the recorded trace). Both paths were
-/// checked writable when the plan was made, so a bad path fails before the run.
-#[derive(Debug, Clone, Default)]
-pub struct Timeline {
-    pub trace: Option<PathBuf>,
-    pub gantt: Option<PathBuf>,
-}
-
-impl Timeline {
-    /// Check the paths: the picture's type, and the output rule ([`paths`]) for both with the
-    /// command's `other` outputs, against the files the run reads (`inputs`).
-    fn checked(
-        trace: Option<PathBuf>,
-        gantt: Option<PathBuf>,
-        other: &[paths::Output],
-        inputs: &[PathBuf],
-    ) -> Result<Self, Failure> {
-        if let Some(path) = &gantt {
-            plot::check_path(path, "--gantt").map_err(Failure::input)?;
-        }
-        let timeline = Timeline { trace, gantt };
-        let mut outputs = other.to_vec();
-        outputs.extend(timeline.outputs());
-        paths::check(&outputs, inputs)?;
-        Ok(timeline)
-    }
-
-    /// The files the timeline goes to.
-    fn outputs(&self) -> Vec<paths::Output> {
-        let gantt = self
-            .gantt
-            .as_deref()
-            .map(|p| paths::Output::new("--gantt", p, paths::Kind::Picture));
-        let trace = self
-            .trace
-            .as_deref()
-            .map(|p| paths::Output::new("--trace", p, paths::Kind::Trace));
-        gantt.into_iter().chain(trace).collect()
-    }
 }
 
 /// `bench`: the sequential code, treesplit, rayon and chili at 1 and P threads.
