@@ -133,7 +133,8 @@ fn maxclique_prints_omega_and_its_clique_and_checks_it() {
     let out = stdout(&o);
     assert!(out.contains("ω = ") && out.contains(": clique "), "{out}");
     assert!(
-        out.contains("the witness checked against the graph") && out.contains("matches"),
+        out.contains("no published ω for this graph: only the witness is checked")
+            && out.contains("matches"),
         "{out}"
     );
     let o = treesplit(&[
@@ -147,6 +148,62 @@ fn maxclique_prints_omega_and_its_clique_and_checks_it() {
         "--quiet",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// ω published in an `index.tsv` beside a DIMACS file (the DIMACS set in shared/data, or a
+/// table written here) is checked: equal ω matches; a table that lists another ω is a wrong
+/// answer (exit 3); one whose entry has another size is bad input (exit 2); a file named
+/// `index.tsv` without `file` and `omega` columns is another table, and is ignored.
+#[test]
+fn maxclique_checks_omega_against_a_published_table() {
+    let d = scratch("omega-index");
+    // The 5-cycle with a chord: ω = 3 ({1, 2, 3}).
+    let graph = d.join("c5.clq");
+    std::fs::write(
+        &graph,
+        "p edge 5 6\ne 1 2\ne 2 3\ne 3 4\ne 4 5\ne 5 1\ne 1 3\n",
+    )
+    .unwrap();
+    let g = graph.to_str().unwrap();
+    let index = d.join("index.tsv");
+    let run = || treesplit(&["run", "maxclique", g, "--pes", "2", "--quiet"]);
+    std::fs::write(&index, "file\tn\tm\tomega\nc5.clq\t5\t6\t3\n").unwrap();
+    let o = run();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("lists ω; the witness checked against the graph): ω = 3 — matches"),
+        "{}",
+        stdout(&o)
+    );
+    std::fs::write(&index, "file\tn\tm\tomega\nc5.clq\t5\t6\t4\n").unwrap();
+    let o = run();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    std::fs::write(&index, "file\tn\tm\tomega\nc5.clq\t6\t6\t3\n").unwrap();
+    let o = run();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("lists n = 6, but the graph has n = 5"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::write(&index, "name\tn\tcapacity\toptimum\nc5\t5\t6\t4\n").unwrap();
+    let o = run();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("no published ω for this graph"),
+        "{}",
+        stdout(&o)
+    );
+    // A graph of the shared DIMACS set, where the checkout has it.
+    let brock = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/dimacs/brock200_2.clq"
+    );
+    if std::path::Path::new(brock).exists() {
+        let o = treesplit(&["run", "maxclique", brock, "--pes", "2", "--quiet"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).contains("ω = 12 — matches"), "{}", stdout(&o));
+    }
 }
 
 #[test]

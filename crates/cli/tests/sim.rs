@@ -161,7 +161,7 @@ fn sim_bad_input_gets_a_clear_error() {
         ),
         (
             &["sim", "nqueens", "8", "--pes", "4", "--sim-threads", "2"],
-            "Gantt segments are kept",
+            "keeps every PE's timeline whole",
         ),
         (
             &[

@@ -4,7 +4,7 @@
 
 use super::Graph;
 use crate::spec::{AppVisitor, Published};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use treesplit::task::shared::Shared;
 
 /// `treesplit run maxclique`.
@@ -102,6 +102,8 @@ pub struct MaxCliqueSpec {
     pub source: CliqueSource,
     /// The graph, held in this process's table of shared instances.
     pub graph: Shared<Graph>,
+    /// ω as a table beside the file publishes it, and where ([`published_omega`]).
+    pub omega: Option<(u32, String)>,
 }
 
 impl PartialEq for MaxCliqueSpec {
@@ -114,7 +116,9 @@ impl MaxCliqueSpec {
     /// The graph of a DIMACS file (`-`: standard input).
     pub fn read(path: &std::path::Path) -> Result<Self, String> {
         let graph = Graph::read(path)?;
+        let omega = published_omega(path, &graph)?;
         Ok(MaxCliqueSpec {
+            omega,
             source: CliqueSource::File(path.to_path_buf()),
             graph: Shared::new(graph),
         })
@@ -123,27 +127,93 @@ impl MaxCliqueSpec {
     /// G(n, p) from `seed`.
     pub fn random(n: usize, p: f64, seed: u64) -> Result<Self, String> {
         Ok(MaxCliqueSpec {
+            omega: None,
             source: CliqueSource::Random { n, p, seed },
             graph: Shared::new(Graph::random(n, p, seed)?),
         })
     }
 }
 
-/// The witness against the graph: a clique of the reported size.
-pub fn witness_check(graph: &Graph, found: &super::Clique) -> Published {
-    Published {
-        source: "the witness checked against the graph".into(),
-        value: format!("a clique of {} vertices", found.omega),
-        matches: found.clique.len() == found.omega as usize && graph.is_clique(&found.clique),
+/// The witness against the graph (a clique of the reported size) and, where `omega` is
+/// published, ω against it; without a published ω the line says that maximality is not
+/// checked.
+pub fn witness_check(
+    graph: &Graph,
+    omega: Option<&(u32, String)>,
+    found: &super::Clique,
+) -> Published {
+    let clique = found.clique.len() == found.omega as usize && graph.is_clique(&found.clique);
+    match omega {
+        Some((omega, source)) => Published {
+            source: format!("{source}; the witness checked against the graph"),
+            value: format!("ω = {omega}"),
+            matches: clique && found.omega == *omega,
+        },
+        None => Published {
+            source: "no published ω for this graph: only the witness is checked, that it is a clique of the graph, not that it is maximum".into(),
+            value: format!("a clique of {} vertices", found.omega),
+            matches: clique,
+        },
     }
+}
+
+/// ω of the graph in `path` as `index.tsv` beside it publishes it: a tab-separated table
+/// whose header line names the columns `file` and `omega` (and `n`, `m` where it gives the
+/// graph's size, which must agree with the file's). A file named `index.tsv` without those
+/// columns is another table and is ignored; a listed graph whose size disagrees is an error.
+pub fn published_omega(path: &Path, graph: &Graph) -> Result<Option<(u32, String)>, String> {
+    if path == Path::new("-") {
+        return Ok(None);
+    }
+    let index = path.with_file_name("index.tsv");
+    let Ok(text) = std::fs::read_to_string(&index) else {
+        return Ok(None);
+    };
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    let Some(header) = lines.next() else {
+        return Ok(None);
+    };
+    let columns: Vec<&str> = header.split('\t').map(str::trim).collect();
+    let col = |c: &str| columns.iter().position(|&h| h == c);
+    let (Some(file), Some(omega)) = (col("file"), col("omega")) else {
+        return Ok(None);
+    };
+    for line in lines {
+        let f: Vec<&str> = line.split('\t').map(str::trim).collect();
+        if f.get(file) != Some(&name) {
+            continue;
+        }
+        let at = format!("{} (the entry of {name})", index.display());
+        let number =
+            |i: Option<usize>| i.and_then(|i| f.get(i)).and_then(|v| v.parse::<u64>().ok());
+        let omega = number(Some(omega))
+            .and_then(|w| u32::try_from(w).ok())
+            .ok_or_else(|| format!("{at}: ω is missing or not a whole number"))?;
+        for (what, listed, has) in [
+            ("n", number(col("n")), graph.len() as u64),
+            ("m", number(col("m")), graph.edges()),
+        ] {
+            if listed.is_some_and(|l| l != has) {
+                return Err(format!(
+                    "{at}: lists {what} = {}, but the graph has {what} = {has}: the table is not of this graph",
+                    listed.unwrap_or(0)
+                ));
+            }
+        }
+        return Ok(Some((omega, format!("{} lists ω", index.display()))));
+    }
+    Ok(None)
 }
 
 impl crate::instance::Instance for MaxCliqueSpec {
     fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
-        let (root, check) = (self.graph.clone(), self.graph.clone());
+        let (root, check, omega) = (self.graph.clone(), self.graph.clone(), self.omega.clone());
         visitor.visit(
             move || super::search(root.clone()),
-            move |found| Some(witness_check(&check, found)),
+            move |found| Some(witness_check(&check, omega.as_ref(), found)),
         )
     }
 

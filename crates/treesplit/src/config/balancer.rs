@@ -192,7 +192,7 @@ impl fmt::Display for BadBundleRule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "bad bundle rule '{}' (expected fixed:B, sqrt:STARTUP:MAX_JOB or adaptive:C:W_MIN)",
+            "bad bundle rule '{}' (expected fixed:B with B ≥ 1 jobs, sqrt:STARTUP:MAX_JOB with both > 0, or adaptive:C:W_MIN with C > 0)",
             self.0
         )
     }
