@@ -221,12 +221,15 @@ mod tests {
                 o("--trace", &trace, Kind::Trace),
                 o("--gantt", &svg, Kind::Picture)
             ],
-            &[graph.clone()]
+            std::slice::from_ref(&graph)
         )
         .is_ok());
         // The input, through another spelling of its path.
         let via = d.join(".").join("g.clq");
-        let m = message(check(&[o("--trace", &via, Kind::Trace)], &[graph.clone()]));
+        let m = message(check(
+            &[o("--trace", &via, Kind::Trace)],
+            std::slice::from_ref(&graph),
+        ));
         assert!(m.contains("which this run reads"), "{m}");
         // Any other file: refused, and left as it was.
         let m = message(check(&[o("--trace", &graph, Kind::Trace)], &[]));
