@@ -3,69 +3,33 @@
 //! instance, a simulation or threads that would not fit under it are bad input naming the
 //! limit, not an allocation failure and an abort; runs that fit still run. And an absurd
 //! `--pes` is refused at once, naming the limit of the machine that would run it, on every
-//! subcommand that takes one (before any work that grows with P: a hang would be killed here).
+//! subcommand that takes one (before any work that grows with P: a hang is killed by the support's limit).
 
 mod support;
 
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
 use support::{stderr, stdout};
 
-/// A refusal comes before any real work: a command still running after this long is taken
-/// for the hang (or the minute-long setup) it must not be. Generous, so that it only catches
-/// those; no test measures how fast a command is.
-const PROMPT: Duration = Duration::from_secs(60);
-
 /// `treesplit args` started by `sh` after `ulimit` with `limit` (`-v 1000000`; none: no
-/// limit), with environment `env`; killed (and the test failed) if it runs past `within`.
-fn treesplit_under(
-    limit: Option<&str>,
-    args: &[&str],
-    env: &[(&str, &str)],
-    within: Duration,
-) -> Output {
+/// limit), with environment `env`; a command still running after the support's hang limit is
+/// killed and the test fails.
+fn treesplit_under(limit: Option<&str>, args: &[&str], env: &[(&str, &str)]) -> Output {
     let script = match limit {
         Some(limit) => format!("ulimit {limit} && exec \"$0\" \"$@\""),
         None => "exec \"$0\" \"$@\"".to_string(),
     };
-    let mut child = Command::new("sh")
+    let mut command = Command::new("sh");
+    command
         .arg("-c")
         .arg(script)
         .arg(env!("CARGO_BIN_EXE_treesplit"))
         .args(args)
-        .envs(env.iter().copied())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cannot start sh");
-    let read = |pipe: Box<dyn std::io::Read + Send>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            let mut pipe = pipe;
-            let _ = pipe.read_to_end(&mut bytes);
-            bytes
-        })
-    };
-    let out = read(Box::new(child.stdout.take().expect("piped stdout")));
-    let err = read(Box::new(child.stderr.take().expect("piped stderr")));
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for treesplit") {
-            break status;
-        }
-        if start.elapsed() > within {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("treesplit {args:?} under ulimit {limit:?} still ran after {within:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    Output {
-        status,
-        stdout: out.join().expect("stdout reader"),
-        stderr: err.join().expect("stderr reader"),
-    }
+        .envs(env.iter().copied());
+    support::run(
+        command,
+        None,
+        &format!("treesplit {args:?} under ulimit {limit:?}"),
+    )
 }
 
 /// Exit 2 with every one of `wanted` in the message, no panic, no abort.
@@ -104,7 +68,6 @@ fn an_address_space_limit_is_the_memory_a_run_has() {
         Some(GIB_V),
         &["run", "bfs", "--rmat", "24", "--pes", "2"],
         &[],
-        PROMPT,
     );
     refused(
         &o,
@@ -120,7 +83,6 @@ fn an_address_space_limit_is_the_memory_a_run_has() {
         Some(GIB_V),
         &["sim", "nqueens", "10", "--pes", "1000000"],
         &[],
-        PROMPT,
     );
     refused(
         &o,
@@ -145,7 +107,7 @@ fn an_address_space_limit_is_the_memory_a_run_has() {
             "1000000",
         ],
     ] {
-        let o = treesplit_under(Some(GIB_V), args, &[], PROMPT);
+        let o = treesplit_under(Some(GIB_V), args, &[]);
         refused(
             &o,
             &format!("{args:?} under ulimit -v"),
@@ -157,12 +119,7 @@ fn an_address_space_limit_is_the_memory_a_run_has() {
     }
     // Threads reserve their stacks (and malloc's arenas) in the address space: a thousand
     // threads do not fit in 1 GiB, where the run failed to start a thread half way.
-    let o = treesplit_under(
-        Some(GIB_V),
-        &["run", "nqueens", "10", "--pes", "1000"],
-        &[],
-        PROMPT,
-    );
+    let o = treesplit_under(Some(GIB_V), &["run", "nqueens", "10", "--pes", "1000"], &[]);
     refused(
         &o,
         "run --pes 1000 under ulimit -v",
@@ -177,7 +134,6 @@ fn an_address_space_limit_is_the_memory_a_run_has() {
         Some("-d 1000000"),
         &["run", "bfs", "--rmat", "24", "--pes", "2"],
         &[],
-        PROMPT,
     );
     refused(
         &o,
@@ -189,7 +145,6 @@ fn an_address_space_limit_is_the_memory_a_run_has() {
         Some(GIB_V),
         &["run", "bfs", "--rmat", "24", "--pes", "2"],
         &[("TREESPLIT_MEMORY_MIB", "512")],
-        PROMPT,
     );
     refused(
         &o,
@@ -206,7 +161,7 @@ fn runs_that_fit_under_an_address_space_limit_still_run() {
         &["sim", "nqueens", "8", "--pes", "64"],
         &["run", "nqueens", "8", "--sequential"],
     ] {
-        let o = treesplit_under(Some(GIB_V), args, &[], support::HANG);
+        let o = treesplit_under(Some(GIB_V), args, &[]);
         assert!(
             o.status.success(),
             "{args:?} under ulimit {GIB_V}: {} {}",
@@ -268,7 +223,7 @@ fn an_absurd_pes_is_refused_at_once_naming_the_machines_limit() {
             ),
         ];
         for (args, limit) in cases {
-            let o = treesplit_under(None, &args, &[], PROMPT);
+            let o = treesplit_under(None, &args, &[]);
             let what = format!("{args:?}");
             refused(&o, &what, &[p, limit]);
             // The limit of the machine that runs it, not another's, and no flag never given.
