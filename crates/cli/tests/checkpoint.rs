@@ -224,6 +224,12 @@ fn sighup_writes_a_checkpoint() {
     let o = treesplit(&args);
     code(&o, 0, "the same command again");
     assert!(stdout(&o).contains("nqueens 15: 2279184"), "{}", stdout(&o));
+    // The units are the whole computation's, the per-PE figures this run's: said so.
+    assert!(
+        stdout(&o).contains("in the whole computation,") && stdout(&o).contains("in this run"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]

@@ -524,3 +524,41 @@ fn gantt_pe_axis_shows_whole_pes_and_the_legend_covers_no_row() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Random shift in the simulator prints Theorem 14.2's bound, and says when the run lies
+/// outside its premise: a round too short for a request, a split and the reply.
+#[test]
+fn random_shift_names_a_round_outside_theorem_14_2s_premise() {
+    let run = |round: &str| {
+        let o = treesplit(&[
+            "sim",
+            "nqueens",
+            "8",
+            "--balancer",
+            "random-shift",
+            "--pes",
+            "16",
+            "--round",
+            round,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let short = run("1");
+    assert!(
+        short.contains("Theorem 14.2 (random shift, Δ = 1)"),
+        "{short}"
+    );
+    assert!(
+        short.contains(
+            "outside the theorem's premise: Δ = 1 is shorter than a request, a split and a reply"
+        ),
+        "{short}"
+    );
+    let long = run("400");
+    assert!(
+        long.contains("Theorem 14.2 (random shift, Δ = 400)"),
+        "{long}"
+    );
+    assert!(!long.contains("Δ = 400 is shorter"), "{long}");
+}

@@ -502,10 +502,20 @@ impl<O> Report<O> {
             );
         }
         let _ = writeln!(s, "   utilization {:.3}", self.utilization());
+        // A resumed computation's units cover all its runs, its per-PE figures this one.
+        let this_run: u64 = self.per_pe.iter().map(|pe| pe.counters.work_units).sum();
+        let units = if this_run < t.work_units {
+            format!(
+                "work units {} in the whole computation, {this_run} in this run",
+                t.work_units
+            )
+        } else {
+            format!("work units {}", t.work_units)
+        };
         let _ = writeln!(
             s,
-            "work units {}  (per PE min {} max {})  splitting depth h = {}",
-            t.work_units, t.min_pe_work_units, t.max_pe_work_units, t.max_generation
+            "{units}  (per PE min {} max {})  splitting depth h = {}",
+            t.min_pe_work_units, t.max_pe_work_units, t.max_generation
         );
         let _ = writeln!(
             s,

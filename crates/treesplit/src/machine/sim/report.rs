@@ -107,11 +107,33 @@ impl<O> SimReport<O> {
     pub fn summary(&self) -> String {
         let t = &self.theorem1;
         let shift = match self.theorem_14_2 {
-            Some(b) => format!(
-                "Theorem 14.2 (random shift, Δ = {}): T_par ≤ T_seq/P + (3ch+3)Δ + t_atomic = {b:.0} + t_atomic; measured {}\n",
-                self.report.config.balancer.round().unwrap_or_default(),
-                self.report.t_par
-            ),
+            Some(b) => {
+                // The theorem's premises: a round holds a request, a split and the reply;
+                // h ≥ log P.
+                let round = self.report.config.balancer.round().unwrap_or_default();
+                let need = 2 * self.diameter_latency + self.sim.t_split;
+                let h = self.report.totals.max_generation;
+                let p = self.report.pes().max(1);
+                let mut outside = Vec::new();
+                if round < need {
+                    outside.push(format!(
+                        "Δ = {round} is shorter than a request, a split and a reply (2 × latency {} + T_split {} = {need})",
+                        self.diameter_latency, self.sim.t_split
+                    ));
+                }
+                if (1u64 << h.min(63)) < p as u64 {
+                    outside.push(format!("h = {h} < log₂ P"));
+                }
+                let premise = if outside.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (outside the theorem's premise: {})", outside.join("; "))
+                };
+                format!(
+                    "Theorem 14.2 (random shift, Δ = {round}): T_par ≤ T_seq/P + (3ch+3)Δ + t_atomic = {b:.0} + t_atomic; measured {}{premise}\n",
+                    self.report.t_par
+                )
+            }
             None => String::new(),
         };
         // Poll-and-shuffle: how many cycles' permutations had not completed when the next
