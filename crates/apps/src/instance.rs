@@ -23,14 +23,15 @@ pub const CHECKPOINT_FLAGS: &[(&str, &str)] = &[
     ("checkpoint_every", "--checkpoint-every"),
 ];
 
-/// An application's picture of its result: RGB pixels, row-major from the top left.
+/// An application's picture of its result: RGB pixels, row-major from the top left, made
+/// when it is drawn (so that its path can be checked before the run).
 pub struct Picture {
     /// Where it goes.
     pub path: std::path::PathBuf,
     /// Pixels per side (the picture is square).
     pub side: u32,
-    /// The pixels, `side × side`.
-    pub pixels: Vec<[u8; 3]>,
+    /// Make the pixels, `side × side`.
+    pub pixels: Box<dyn Fn() -> Vec<[u8; 3]> + Send + Sync>,
 }
 
 /// Randomly scattered data the instance holds (items in P·q subproblems), for paper 003's

@@ -99,6 +99,13 @@ fn no_output_flag_replaces_an_input_or_a_foreign_file() {
         &picture,
         "is not an SVG or PNG",
     );
+    let png = d.join("photo.png");
+    std::fs::write(&png, "not a png\n").unwrap();
+    refused(
+        &["run", "mandelbrot", "--n", "16", "--png", "{}"],
+        &png,
+        "is not an SVG or PNG",
+    );
     // The task DAG file under --gantt.
     let dag = d.join("g.stg.svg");
     std::fs::copy(

@@ -130,10 +130,11 @@ impl Instance for MandelSpec {
     /// `--png`: the set drawn, computed again.
     fn picture(&self) -> Option<Picture> {
         let path = self.png.clone()?;
+        let params = self.params;
         Some(Picture {
             path,
             side: self.params.n as u32,
-            pixels: super::picture(&self.params),
+            pixels: Box::new(move || super::picture(&params)),
         })
     }
 }

@@ -8,7 +8,7 @@ use treesplit_apps::instance::Picture;
 pub fn draw(picture: &Picture) -> Result<(), String> {
     let n = picture.side;
     let root = BitMapBackend::new(&picture.path, (n, n)).into_drawing_area();
-    for (p, &[r, g, b]) in picture.pixels.iter().enumerate() {
+    for (p, &[r, g, b]) in (picture.pixels)().iter().enumerate() {
         let (x, y) = ((p as u32 % n) as i32, (p as u32 / n) as i32);
         root.draw_pixel((x, y), &RGBColor(r, g, b))
             .map_err(|e| e.to_string())?;

@@ -445,21 +445,23 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
         memory::fit_threads(Some(&app), &[(pes, memory::THREAD_STACK)], "--pes", env)?;
     }
     let inputs = paths::words_as_paths(&app.checkpoint_words());
+    // The checkpoint, and an application's own picture (`mandelbrot --png`), are outputs too.
+    let checkpoint = o.checkpoint.as_deref();
+    let other: Vec<paths::Output> = checkpoint
+        .map(|p| paths::Output::new("--checkpoint", p, paths::Kind::Checkpoint))
+        .into_iter()
+        .chain(
+            app.picture()
+                .map(|p| paths::Output::new("--png", &p.path, paths::Kind::Picture)),
+        )
+        .collect();
+    let timeline = Timeline::checked(o.trace.clone(), o.gantt.clone(), &other, &inputs)?;
     Ok(RunPlan {
         app,
         machine,
         balance,
         out,
-        timeline: Timeline::checked(
-            o.trace.clone(),
-            o.gantt.clone(),
-            &o.checkpoint
-                .as_deref()
-                .map(|p| paths::Output::new("--checkpoint", p, paths::Kind::Checkpoint))
-                .into_iter()
-                .collect::<Vec<_>>(),
-            &inputs,
-        )?,
+        timeline,
         checkpoint: o.checkpoint.clone().map(|path| CheckpointPlan {
             path,
             every: o.checkpoint_every,
