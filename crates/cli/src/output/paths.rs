@@ -121,10 +121,18 @@ fn identity(path: &Path) -> PathBuf {
     }
 }
 
-/// The path is not a directory and its folder takes a new file: opened for writing
-/// without truncating, and removed again if it did not exist.
+/// The path is not a directory and can be written: an existing file is opened for writing
+/// (neither created nor truncated); for a new one, a probe file of this process's own name is
+/// made beside it and removed, so that the path itself is never touched (the ranks of an MPI
+/// job check the same paths at once).
 fn writable(o: &Output) -> Result<(), Failure> {
-    let existed = std::fs::symlink_metadata(&o.path).is_ok();
+    let cannot = |e: std::io::Error| {
+        Failure::input(format!(
+            "{} {}: cannot write there: {e}",
+            o.flag,
+            o.path.display()
+        ))
+    };
     if o.path.is_dir() {
         return Err(Failure::input(format!(
             "{} {}: is a directory",
@@ -132,21 +140,28 @@ fn writable(o: &Output) -> Result<(), Failure> {
             o.path.display()
         )));
     }
+    if std::fs::symlink_metadata(&o.path).is_ok() {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&o.path)
+            .map_err(cannot)?;
+        return Ok(());
+    }
+    let dir = match o.path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = o
+        .path
+        .file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    let probe = dir.join(format!(".{name}.treesplit-probe-{}", std::process::id()));
     std::fs::OpenOptions::new()
         .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&o.path)
-        .map_err(|e| {
-            Failure::input(format!(
-                "{} {}: cannot write there: {e}",
-                o.flag,
-                o.path.display()
-            ))
-        })?;
-    if !existed {
-        let _ = std::fs::remove_file(&o.path);
-    }
+        .create_new(true)
+        .open(&probe)
+        .map_err(cannot)?;
+    let _ = std::fs::remove_file(&probe);
     Ok(())
 }
 
