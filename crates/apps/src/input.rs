@@ -1,8 +1,8 @@
 //! An application's input, from a file or from standard input (`-`), read whole as the
-//! parsers take it, with two bounds that make an endless or binary source (`/dev/zero`,
+//! parsers take it, with bounds that make an endless or binary source (`/dev/zero`,
 //! `/dev/urandom`, a wrong file) bad input at once instead of filling memory: no line longer
 //! than [`MAX_LINE`] bytes and, for text formats, no NUL byte and nothing but UTF-8, each
-//! checked line by line as it is read.
+//! checked line by line as it is read; input of any bytes has a bound on its lines.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -12,37 +12,40 @@ pub const MAX_LINE: usize = 1 << 20;
 
 /// The text of `path` (`-`: standard input) and its name for messages (`<stdin>` or the path).
 pub fn read_text(path: &Path) -> Result<(String, String), String> {
-    let (bytes, name) = read(path, true)?;
+    let (bytes, name) = read(path, None)?;
     let text = String::from_utf8(bytes).map_err(|e| format!("{name}: not text: {e}"))?;
     Ok((text, name))
 }
 
-/// The bytes of `path` (`-`: standard input), lines of any bytes, and its name for messages.
-pub fn read_bytes(path: &Path) -> Result<(Vec<u8>, String), String> {
-    read(path, false)
+/// The bytes of `path` (`-`: standard input), at most `max_lines` lines of any bytes, and its
+/// name for messages.
+pub fn read_bytes(path: &Path, max_lines: u64) -> Result<(Vec<u8>, String), String> {
+    read(path, Some(max_lines))
 }
 
-fn read(path: &Path, text: bool) -> Result<(Vec<u8>, String), String> {
+/// Read `path`: text (no bound on its lines) or, with `max_lines`, lines of any bytes.
+fn read(path: &Path, max_lines: Option<u64>) -> Result<(Vec<u8>, String), String> {
     if path == Path::new("-") {
         let name = "<stdin>".to_string();
-        let bytes = lines(std::io::stdin().lock(), &name, text)
+        let bytes = lines(std::io::stdin().lock(), &name, max_lines)
             .map_err(|e| e.unwrap_or_else(|e| format!("cannot read standard input: {e}")))?;
         return Ok((bytes, name));
     }
     let name = path.display().to_string();
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?;
-    let bytes = lines(BufReader::new(file), &name, text)
+    let bytes = lines(BufReader::new(file), &name, max_lines)
         .map_err(|e| e.unwrap_or_else(|e| format!("cannot read {name}: {e}")))?;
     Ok((bytes, name))
 }
 
-/// Read `reader` to its end a line at a time: `Err(Ok(message))` for input that breaks a
-/// bound, `Err(Err(e))` for a read error.
+/// Read `reader` to its end a line at a time, as text or (with `max_lines`) as lines of any
+/// bytes: `Err(Ok(message))` for input that breaks a bound, `Err(Err(e))` for a read error.
 fn lines(
     mut reader: impl BufRead,
     name: &str,
-    text: bool,
+    max_lines: Option<u64>,
 ) -> Result<Vec<u8>, Result<String, std::io::Error>> {
+    let text = max_lines.is_none();
     let mut out = Vec::new();
     let mut number = 0u64;
     loop {
@@ -55,6 +58,12 @@ fn lines(
             return Ok(out);
         }
         number += 1;
+        if max_lines.is_some_and(|max| number > max) {
+            return Err(Ok(format!(
+                "{name}: more than {} lines",
+                max_lines.unwrap_or(0)
+            )));
+        }
         let line = &out[start..];
         if text && line.contains(&0) {
             return Err(Ok(format!(
@@ -81,22 +90,21 @@ mod tests {
 
     #[test]
     fn endless_and_binary_sources_are_refused_and_text_is_read_whole() {
+        let refused = |r: Result<Vec<u8>, Result<String, std::io::Error>>| r.unwrap_err().unwrap();
         let zeros = std::io::repeat(0).take(1 << 40); // a terabyte, refused at its first line
-        let e = lines(BufReader::new(zeros), "z", true)
-            .unwrap_err()
-            .unwrap();
+        let e = refused(lines(BufReader::new(zeros), "z", None));
         assert!(e.contains("line 1 holds a NUL byte"), "{e}");
         let zeros = std::io::repeat(0).take(1 << 40);
-        let e = lines(BufReader::new(zeros), "z", false)
-            .unwrap_err()
-            .unwrap();
+        let e = refused(lines(BufReader::new(zeros), "z", Some(10)));
         assert!(e.contains("line 1 is longer than 1 MiB"), "{e}");
-        let e = lines(&b"ok\n\xff\xfe\n"[..], "b", true)
-            .unwrap_err()
-            .unwrap();
+        // Endless short lines of any bytes: refused past the bound on lines.
+        let newlines = std::io::repeat(b'\n').take(1 << 40);
+        let e = refused(lines(BufReader::new(newlines), "n", Some(10)));
+        assert!(e.contains("more than 10 lines"), "{e}");
+        let e = refused(lines(&b"ok\n\xff\xfe\n"[..], "b", None));
         assert!(e.contains("line 2 is not UTF-8"), "{e}");
         let text = "p edge 2 1\ne 1 2\nlast line without a newline";
-        assert_eq!(lines(text.as_bytes(), "t", true).unwrap(), text.as_bytes());
-        assert_eq!(lines(&b"\xff\n"[..], "k", false).unwrap(), b"\xff\n");
+        assert_eq!(lines(text.as_bytes(), "t", None).unwrap(), text.as_bytes());
+        assert_eq!(lines(&b"\xff\n"[..], "k", Some(1)).unwrap(), b"\xff\n");
     }
 }

@@ -54,7 +54,8 @@ impl crate::app::App for App {
             // the seed).
             (Some(n), None) => Ok(HashtableSpec::generated(n, 0, 0, 0)),
             (None, Some(f)) => {
-                let (bytes, name) = crate::input::read_bytes(&f)?;
+                // A key a line (the last may lack its newline).
+                let (bytes, name) = crate::input::read_bytes(&f, MAX_KEYS)?;
                 let keys = read_keys(&bytes, &name)?;
                 Ok(HashtableSpec::read(f, keys))
             }

@@ -160,15 +160,17 @@ pub fn witness_check(
 /// ω of the graph in `path` as `index.tsv` beside it publishes it: a tab-separated table
 /// whose header line names the columns `file` and `omega` (and `n`, `m` where it gives the
 /// graph's size, which must agree with the file's). A file named `index.tsv` without those
-/// columns is another table and is ignored; a listed graph whose size disagrees is an error.
+/// columns is another table and is ignored, and so is an entry whose ω is not a whole number
+/// (unknown or a bound); a listed graph whose size disagrees is an error.
 pub fn published_omega(path: &Path, graph: &Graph) -> Result<Option<(u32, String)>, String> {
     if path == Path::new("-") {
         return Ok(None);
     }
     let index = path.with_file_name("index.tsv");
-    let Ok(text) = std::fs::read_to_string(&index) else {
+    if !index.is_file() {
         return Ok(None);
-    };
+    }
+    let (text, _) = crate::input::read_text(&index)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let mut lines = text
         .lines()
@@ -189,9 +191,10 @@ pub fn published_omega(path: &Path, graph: &Graph) -> Result<Option<(u32, String
         let at = format!("{} (the entry of {name})", index.display());
         let number =
             |i: Option<usize>| i.and_then(|i| f.get(i)).and_then(|v| v.parse::<u64>().ok());
-        let omega = number(Some(omega))
-            .and_then(|w| u32::try_from(w).ok())
-            .ok_or_else(|| format!("{at}: ω is missing or not a whole number"))?;
+        // An unknown or bounded ω ("?", "≥ 21", blank) is no published ω.
+        let Some(omega) = number(Some(omega)).and_then(|w| u32::try_from(w).ok()) else {
+            return Ok(None);
+        };
         for (what, listed, has) in [
             ("n", number(col("n")), graph.len() as u64),
             ("m", number(col("m")), graph.edges()),

@@ -297,7 +297,7 @@ pub fn checkpoint_error(
         // The frame, its checksum and the task type are right, yet the pieces do not decode:
         // another build of this application wrote it.
         CheckpointError::Decode(_) => format!(
-            "{}: {e} (the checkpoint of `{}` was written by a treesplit whose pieces differ from this build's)",
+            "{}: {e} (the checkpoint of `{}` was written by another build of treesplit, or it is an older checkpoint that names its instance by digest and the input changed since)",
             path.display(),
             app.join(" ")
         ),

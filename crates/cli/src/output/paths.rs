@@ -122,7 +122,7 @@ fn identity(path: &Path) -> PathBuf {
 }
 
 /// The path is not a directory and can be written: an existing file is opened for writing
-/// (neither created nor truncated); for a new one, a probe file of this process's own name is
+/// (neither created nor truncated); for a new one, a probe file of a name of its own is
 /// made beside it and removed, so that the path itself is never touched (the ranks of an MPI
 /// job check the same paths at once).
 fn writable(o: &Output) -> Result<(), Failure> {
@@ -155,7 +155,14 @@ fn writable(o: &Output) -> Result<(), Failure> {
         .path
         .file_name()
         .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-    let probe = dir.join(format!(".{name}.treesplit-probe-{}", std::process::id()));
+    // Unique to this process and moment: ranks on several hosts may share a PID.
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let probe = dir.join(format!(
+        ".{name}.treesplit-probe-{}-{nanos}",
+        std::process::id()
+    ));
     std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
