@@ -11,7 +11,7 @@ mod support;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
-use support::{stderr, stdout, treesplit, wait};
+use support::{answer, stderr, stdout, treesplit, wait};
 
 fn dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("ts-cli-ckpt-{}-{name}", std::process::id()));
@@ -523,18 +523,6 @@ fn a_missing_checkpoint_and_a_changed_instance_say_what_happened() {
         stderr(&o)
     );
     assert!(!stderr(&o).contains("Serde"), "{}", stderr(&o));
-}
-
-/// The answer in a result line: the line up to a witness that another optimal run may pick
-/// differently (a clique's vertices, a knapsack's items, a ruler's marks).
-fn answer(line: &str) -> &str {
-    // After the application's description (a path may be written another way).
-    let line = line.split_once(": ").map_or(line, |(_, a)| a);
-    [": clique", " (weight", ": 0 1"]
-        .iter()
-        .filter_map(|w| line.find(w))
-        .min()
-        .map_or(line, |i| &line[..i])
 }
 
 /// Every application of the registry either checkpoints or refuses `--checkpoint` saying why.

@@ -6,6 +6,8 @@
 //! Needs Open MPI (`mpirun`) and a build with `--features mpi`; `.ci/run` installs both.
 #![cfg(feature = "mpi")]
 
+mod support;
+
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -173,17 +175,7 @@ fn searches_sent_once_resume_on_ranks_and_the_same_command_continues() {
             .unwrap();
         let first = |o: &Output| {
             let text = String::from_utf8_lossy(&o.stdout).to_string();
-            let line = text.lines().next().unwrap_or("").to_string();
-            // ω or the profit, without the description (a path written another way) or
-            // the witness
-            let line = line.split_once(": ").map_or(line.as_str(), |(_, a)| a);
-            line.split(": clique")
-                .next()
-                .unwrap()
-                .split(" (weight")
-                .next()
-                .unwrap()
-                .to_string()
+            support::answer(text.lines().next().unwrap_or("")).to_string()
         };
         let answer = first(&seq);
         assert!(answer.contains(want), "{answer}");

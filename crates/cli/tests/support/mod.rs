@@ -151,3 +151,15 @@ pub fn scratch(name: &str) -> PathBuf {
     std::fs::create_dir_all(&d).unwrap();
     d
 }
+
+/// The answer in a result line: the line up to a witness that another optimal run may pick
+/// differently (a clique's vertices, a knapsack's items, a ruler's marks).
+pub fn answer(line: &str) -> &str {
+    // After the application's description (a path may be written another way).
+    let line = line.split_once(": ").map_or(line, |(_, a)| a);
+    [": clique", " (weight", ": 0 1"]
+        .iter()
+        .filter_map(|w| line.find(w))
+        .min()
+        .map_or(line, |i| &line[..i])
+}
