@@ -5,8 +5,8 @@
 //! differences its parent leaves unused for the marks still to place: it grows with the
 //! position, so the first child pruned prunes its later siblings (`PRUNE_LEVEL`), as the
 //! hand-written task stops a level at its largest useful position. Kept beside the
-//! hand-written task to measure what the skeleton's generality costs (BENCHMARKS.md, "search
-//! skeletons").
+//! hand-written task to measure what the skeleton's generality costs
+//! (docs/benchmarks/skeletons.md).
 
 use super::{greedy_ruler, has, set, smallest_unused, Bits, MAX_N};
 use serde::{Deserialize, Serialize};

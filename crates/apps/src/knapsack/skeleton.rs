@@ -3,7 +3,7 @@
 //! (the next item, the profit and weight so far) and a generator (take the item if it fits,
 //! then leave it). The packing is rebuilt from the witness's path (a [`Solution`]). The
 //! application runs this search: it stays within 5 % of the hand-written task's sequential
-//! rate (BENCHMARKS.md, "search skeletons"), which is kept beside it as the measured
+//! rate (docs/benchmarks/skeletons.md), which is kept beside it as the measured
 //! comparison and for the lab's piece-size experiments (its compact bit-string pieces).
 
 use super::{Instance, Packing};

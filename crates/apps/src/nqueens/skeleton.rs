@@ -2,7 +2,7 @@
 //! hand-written task as a node (a row's attacked columns and diagonals) and a generator (the
 //! free columns not yet tried, a bit each). It counts as an enumeration and finds one
 //! placement as a decision. Kept beside the hand-written task to measure what the skeleton's
-//! generality costs (BENCHMARKS.md, "search skeletons").
+//! generality costs (docs/benchmarks/skeletons.md).
 
 use serde::{Deserialize, Serialize};
 use treesplit::search::{Decide, Enumerate, Space};

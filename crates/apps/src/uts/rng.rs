@@ -21,7 +21,7 @@ const H0: [u32; 5] = [
 /// A 64-byte block on a cache line of its own: the compression function's loads of an
 /// unaligned stack block straddle two lines or not depending on the depth of the caller's
 /// stack, which cost UTS 3.5 % of its time on the threads machine when they did
-/// (BENCHMARKS.md, "UTS and the peers").
+/// (docs/benchmarks/threads.md, "the SHA-1 block's alignment").
 #[repr(C, align(64))]
 struct Block([u8; 64]);
 

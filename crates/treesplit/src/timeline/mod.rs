@@ -30,7 +30,7 @@
 //! are the machine's ticks: nanoseconds since the common start on real machines, virtual time
 //! units in the simulator ([`Trace::tick_seconds`]). Recording is an append of one small
 //! record at a state change or a message: a PE that works slice after slice records nothing
-//! until its state changes, which keeps the cost well under 1 % (BENCHMARKS.md).
+//! until its state changes, which keeps the cost well under 1 % (docs/benchmarks/overheads.md).
 
 mod activity;
 mod ring;
