@@ -89,7 +89,7 @@ pub use config::{
 pub use ended::{Ended, Limit, Stopped};
 pub use error::RunError;
 pub use machine::{simulate, Machine, SimConfig, SimReport, Simulator, Threads};
-pub use sequential::{run_sequential, SequentialReport};
+pub use sequential::{run_sequential, run_sequential_until, SequentialReport};
 pub use stats::Report;
 pub use task::range::{IndexJob, IndexRange};
 pub use task::{Context, Outcome, Task};

@@ -27,7 +27,7 @@ use progress::Progress;
 use serde::Serialize;
 use std::path::Path;
 use treesplit::{
-    run_sequential, Config, Ended, Machine, Report, RunError, SimConfig, SimReport, Task,
+    run_sequential_until, Config, Ended, Machine, Report, RunError, SimConfig, SimReport, Task,
 };
 use treesplit_apps::app::{Failed, Host, Session};
 
@@ -106,7 +106,13 @@ impl Machine for ThreadsMachine<'_> {
     }
 
     fn run<T: Task>(&self, root: T, config: &Config) -> Result<Ended<T>, RunError> {
-        let t_seq = self.baseline.then(|| run_sequential(root.clone()).t_seq);
+        // The baseline looks at the run's interrupt flag, so that a first Ctrl-C stops it and
+        // then the parallel run at once (with no baseline, as it did not finish).
+        let t_seq = if self.baseline {
+            run_sequential_until(root.clone(), &config.interrupt).map(|r| r.t_seq)
+        } else {
+            None
+        };
         let result = self.threads.run(root, config);
         self.progress.finish();
         Ok(result?.map_report(|mut report| {

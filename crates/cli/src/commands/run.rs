@@ -11,7 +11,6 @@ use crate::output::{self, print_published, verdict, Failure, Notes};
 use crate::plan::{AppVisitor, MachinePlan, Published, RunPlan};
 use serde::Serialize;
 use std::fmt::{Debug, Display};
-use treesplit::timeline::DEFAULT_TRACE_CAPACITY;
 use treesplit::{run_sequential, Config, Ended, Report, Task};
 use treesplit_apps::app::Use;
 use treesplit_apps::spec::Objective;
@@ -82,6 +81,12 @@ impl UseMachine for Sequence<'_> {
             } else {
                 Notes { quiet: true }
             },
+        };
+        // SIGTERM, SIGINT and SIGUSR1 stop a real run's current computation cleanly, and the
+        // application reports how far its sequence came.
+        let config = match self.plan.machine {
+            MachinePlan::Sim { .. } => config,
+            _ => config.interrupt(super::checkpoint::interrupt_flag()?),
         };
         Ok(self.plan.app.run_sequence(machine, &config, &session)?)
     }
@@ -204,7 +209,8 @@ where
         };
         // Real machines record the trace for --gantt too; the simulator draws its own.
         if plan.timeline.trace.is_some() || (plan.timeline.gantt.is_some() && !sim) {
-            config = config.trace(DEFAULT_TRACE_CAPACITY);
+            let events = crate::plan::timeline::trace_capacity(config.pes, &notes);
+            config = config.trace(events);
         }
         if let (true, Some(available)) = (sim, memory) {
             // Refuse a simulation the machine cannot hold, or shorten its trace rings.

@@ -7,6 +7,7 @@
 //! from the input (file names, file contents) are escaped, never sent to the terminal raw.
 //! Imports none of our modules but `plot` below it.
 
+mod coarse;
 pub mod paths;
 pub mod picture;
 pub mod plot;

@@ -5,10 +5,12 @@
 //! virtual time ([`draw`]), a real run's is made from its recorded trace and drawn in
 //! milliseconds ([`draw_trace`]), by the same code. PE axes are labelled with whole PE numbers
 //! (every 2nd, 5th, 10th, … when there are many rows; `rows`); the legend has a strip of its own right
-//! of the chart, so it hides no row. SVG or PNG by the file's extension. The font is
+//! of the chart, so it hides no row. Rows and curve are cut to the picture's resolution first
+//! (`coarse`), so a picture's size does not grow with the run's events. SVG or PNG by the file's extension. The font is
 //! embedded (DejaVu Sans, see assets/DejaVuSans-LICENSE.txt), so no system library is needed.
 //! Part of the output layer; imports none of our modules.
 
+use super::coarse::{self, Bar};
 use super::rows::RowAxis;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -373,10 +375,13 @@ fn draw_on<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, c: &Chart<'_>) -> R
             let width = root.dim_in_pixel().0;
             let (charts, legend_area) = root.split_horizontally(width - LEGEND_WIDTH);
             let (upper, lower) = charts.split_vertically(560);
-            gantt(&upper, segments, c, &c.title).map_err(err)?;
+            // One bar per pixel column at most (`coarse`): the picture shows no more.
+            let columns = upper.dim_in_pixel().0 as usize;
+            let bars = coarse::bars(segments, c.t_end, columns, &ACTIVITIES);
+            gantt(&upper, &bars, c, &c.title).map_err(err)?;
             let shown: Vec<Activity> = ACTIVITIES
                 .into_iter()
-                .filter(|&a| segments.iter().any(|s| s.activity == a))
+                .filter(|&a| bars.iter().any(|b| b.activity == a))
                 .collect();
             legend(&legend_area, &shown).map_err(err)?;
             lower
@@ -401,10 +406,10 @@ fn draw_on<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, c: &Chart<'_>) -> R
         .y_desc("busy")
         .draw()
         .map_err(err)?;
-    let points: Vec<(f64, f64)> = c
-        .utilization
-        .iter()
-        .map(|&(t, f)| (t * c.scale, f))
+    let columns = util_area.dim_in_pixel().0 as usize;
+    let points: Vec<(f64, f64)> = coarse::curve(&c.utilization, c.t_end, columns)
+        .into_iter()
+        .map(|(t, f)| (t * c.scale, f))
         .collect();
     chart
         .draw_series(LineSeries::new(
@@ -418,7 +423,7 @@ fn draw_on<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, c: &Chart<'_>) -> R
 
 fn gantt<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    segments: &[Segment],
+    bars: &[Bar],
     c: &Chart<'_>,
     title: &str,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
@@ -437,12 +442,9 @@ fn gantt<DB: DrawingBackend>(
         .draw()?;
     for activity in ACTIVITIES {
         let c = color(activity);
-        chart.draw_series(segments.iter().filter(|s| s.activity == activity).map(|s| {
-            let y = f64::from(s.pe);
-            Rectangle::new(
-                [(s.start as f64 * k, y + 0.05), (s.end as f64 * k, y + 0.95)],
-                c.filled(),
-            )
+        chart.draw_series(bars.iter().filter(|b| b.activity == activity).map(|b| {
+            let y = f64::from(b.pe);
+            Rectangle::new([(b.start * k, y + 0.05), (b.end * k, y + 0.95)], c.filled())
         }))?;
     }
     Ok(())

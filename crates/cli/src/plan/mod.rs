@@ -19,7 +19,7 @@ pub mod scatter;
 pub mod sim_memory;
 #[cfg(test)]
 mod tests;
-mod timeline;
+pub(crate) mod timeline;
 
 use crate::flags::{
     AppArgs, BalancerName, BenchArgs, Cli, Command, Common, CompareArgs, DepthArgs, DstArgs, Given,

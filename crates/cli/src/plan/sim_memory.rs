@@ -17,10 +17,10 @@ const SAY_ABOVE: u64 = 1 << 30;
 
 /// Memory the trace writer (`output::trace`) holds per recorded event while it writes the
 /// Chrome trace, at most: it pairs each message's ends (16 bytes per receive) and keeps both
-/// ends of each paired message (24 bytes each) while it writes one PE's track at a time.
-/// Measured: a simulation of 65,536 PEs keeping 1,024 events each (27 million in all) peaks
-/// at 2.9 GB resident while its trace is written, the PEs' state and rings included.
-const WRITE_BYTES_PER_EVENT: u64 = 32;
+/// ends of each paired message (24 bytes each) while it writes one PE's track at a time; its
+/// vectors grow by doubling, so twice that. (Counted at 32 bytes, a simulation of 65,536 PEs
+/// keeping 2,048 events each ran out of a 7.4 GiB `ulimit -v` while writing its trace.)
+const WRITE_BYTES_PER_EVENT: u64 = 64;
 
 /// `config` for a simulation that fits in `available` bytes (what the machine has beside the
 /// instance's data; `source`: the limit that set the figure, as `plan::memory` names it): its
