@@ -121,6 +121,13 @@ fn knapsack_reads_pisingers_csv_and_checks_its_z_line() {
         out.contains(": profit 9147 (") && !out.contains("published ("),
         "{out}"
     );
+    // index.tsv beside the file lists the instance too: the two optima must agree.
+    write(&d, "index.tsv", &format!("{hard}\t100\t995\t{z_hard}\n"));
+    let o = treesplit(&["run", "knapsack", one]);
+    bad_input(&o, "z against index.tsv", &["is 9148, but", "lists 9147"]);
+    let (code, out, err) = knapsack(&[&format!("{csv}#{hard}")]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("— matches"), "{out}");
     // Bad blocks are bad input naming the line.
     let bad = write(&d, "bad.csv", "kp\nn 2\nc 10\n1,5,4,0\n2,5,x,0\n-----\n");
     let o = treesplit(&["run", "knapsack", bad.to_str().unwrap()]);

@@ -172,3 +172,60 @@ pub fn index_optimum(
     }
     Ok(found.map(|(o, _)| o))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pick_follows_the_last_hash_of_a_path_that_does_not_exist() {
+        let d = std::env::temp_dir().join(format!("treesplit-pick-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let odd = d.join("a#1.csv");
+        std::fs::write(&odd, "1 1\n1 1\n").unwrap();
+        assert_eq!(split_pick(&odd).unwrap(), (odd.clone(), None));
+        let picked = PathBuf::from(format!("{}#2", odd.display()));
+        assert_eq!(
+            split_pick(&picked).unwrap(),
+            (odd.clone(), Some("2".into()))
+        );
+        assert_eq!(
+            split_pick(Path::new("-#k")).unwrap(),
+            (PathBuf::from("-"), Some("k".into()))
+        );
+        assert!(split_pick(Path::new("x.csv#"))
+            .unwrap_err()
+            .contains("nothing after '#'"));
+        assert_eq!(
+            split_pick(Path::new("#3")).unwrap(),
+            (PathBuf::from("#3"), None)
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn only_the_lines_that_list_the_instance_are_read() {
+        let inst = Instance::new(10, &[(3, 4), (5, 6)]).unwrap();
+        let foreign = "file\tn\tm\tomega\nc5.clq\t5\t6\t3\nnot a table at all\n\t\n";
+        assert_eq!(index_optimum(foreign, "i", "inst", &inst), Ok(None));
+        let ours = format!("{foreign}# inst\t9\t9\t9\ninst\t2\t10\t8\ninst\t2\t10\t8\n");
+        assert_eq!(index_optimum(&ours, "i", "inst", &inst), Ok(Some(8)));
+        for (text, want) in [
+            (
+                "inst\t2\t10\n",
+                "i:1: inst is listed, but not as name, n, capacity and optimum",
+            ),
+            (
+                "x\ninst\t3\t10\t8\n",
+                "i:2: inst is listed with n = 3, capacity 10",
+            ),
+            (
+                "inst\t2\t10\t8\ninst\t2\t10\t9\n",
+                "i:2: inst is listed with optimum 9, and with 8 on line 1",
+            ),
+        ] {
+            let e = index_optimum(text, "i", "inst", &inst).unwrap_err();
+            assert!(e.starts_with(want), "{text:?}: {e}");
+        }
+    }
+}
