@@ -263,8 +263,13 @@ fn parse_block(lines: &[&str], block: &Block<'_>, file: &str) -> Result<Parsed, 
     let (mut n, mut c, mut z) = (None, None, None);
     let mut items: Vec<(u64, u64)> = Vec::new();
     let mut header_line = block.lines.start + 1;
-    for k in block.lines.start + 1..block.lines.end {
-        let (line, line_no) = (lines[k], k + 1);
+    for (k, &line) in lines
+        .iter()
+        .enumerate()
+        .take(block.lines.end)
+        .skip(block.lines.start + 1)
+    {
+        let line_no = k + 1;
         let at = |msg: String| format!("{file}:{line_no}: {msg}");
         if line.is_empty() {
             continue;
