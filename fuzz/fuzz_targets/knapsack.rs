@@ -1,6 +1,6 @@
-//! Fuzz the knapsack instance format (`Instance::parse`) and `index.tsv` lookup
-//! (`index_optimum`): the input is `instance text \0 index text`. Errors are fine; a panic,
-//! an overflow or a hang is a bug.
+//! Fuzz the knapsack instance formats (`Instance::parse`: `n capacity`, YewPar's, Pisinger's
+//! CSV; `format::parse` with a pick) and `index.tsv` lookup (`index_optimum`): the input is
+//! `instance text \0 index text`. Errors are fine; a panic, an overflow or a hang is a bug.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use treesplit_apps::knapsack::{index_optimum, Instance};
@@ -10,6 +10,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let (file, index) = text.split_once('\0').unwrap_or((text, ""));
+    let _ = treesplit_apps::knapsack::format::parse(file, "fuzz.csv", Some("2"));
     let Ok(instance) = Instance::parse(file, "fuzz.txt") else {
         return;
     };

@@ -1,5 +1,5 @@
 //! `treesplit run knapsack FILE`: the application's command-line face, and what its instance
-//! tells the commands (its task, the published optimum, that it is a search, the absolute
+//! tells the commands (its task, the optimum it is checked against, that it is a search, the absolute
 //! path its checkpoints name).
 
 use super::KnapsackFile;
@@ -8,12 +8,23 @@ use crate::spec::{AppVisitor, Published};
 /// `treesplit run knapsack FILE`.
 pub struct App;
 
-/// 0/1 knapsack by branch-and-bound from an instance file (`n capacity`, then `profit
-/// weight` per line, `#` comments), checked against `index.tsv` beside it.
+/// 0/1 knapsack by branch-and-bound from an instance file: `n capacity` then `profit weight`
+/// lines; a capacity alone (YewPar's `.kp`: then an optional optimum line) then `profit
+/// weight` lines; or Pisinger's CSV (`FILE.csv#K` or `FILE.csv#NAME` picks one of several).
+/// The answer is checked against the optimum the file states or `index.tsv` beside it lists.
 #[derive(Debug, clap::Args)]
 struct Args {
-    /// The instance file (`-`: standard input, with no published optimum).
+    /// The instance file, `FILE#K` or `FILE#NAME` for one instance of a file of several
+    /// (`-`: standard input, with no index.tsv).
     file: std::path::PathBuf,
+    /// The known optimum: check the answer against V instead of a published optimum (the
+    /// file's own or index.tsv's).
+    #[arg(long, value_name = "V", conflicts_with = "no_published")]
+    optimum: Option<u64>,
+    /// Check the answer against no published optimum: ignore index.tsv beside the file and
+    /// the optimum the file states.
+    #[arg(long = "no-published")]
+    no_published: bool,
 }
 
 impl crate::app::App for App {
@@ -26,7 +37,9 @@ impl crate::app::App for App {
     }
 
     fn reads_stdin(&self, args: &clap::ArgMatches) -> bool {
-        crate::app::typed::<Args>(args).is_ok_and(|a| a.file == std::path::Path::new("-"))
+        crate::app::typed::<Args>(args).is_ok_and(|a| {
+            super::spec::split_pick(&a.file).is_ok_and(|(f, _)| f == std::path::Path::new("-"))
+        })
     }
 
     fn parse(
@@ -34,8 +47,12 @@ impl crate::app::App for App {
         args: &clap::ArgMatches,
         _given: &dyn Fn(&str) -> bool,
     ) -> Result<crate::AppSpec, String> {
-        let Args { file } = crate::app::typed(args)?;
-        Ok(KnapsackFile::read(&file)?.into())
+        let a: Args = crate::app::typed(args)?;
+        let check = super::spec::Check {
+            optimum: a.optimum,
+            no_published: a.no_published,
+        };
+        Ok(KnapsackFile::open(&a.file, &check)?.into())
     }
 
     fn example(&self) -> &'static [&'static str] {
@@ -45,16 +62,16 @@ impl crate::app::App for App {
 
 impl crate::instance::Instance for KnapsackFile {
     fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
-        let (instance, optimum, name) = (
+        let (instance, optimum, source) = (
             self.instance.clone(),
             self.optimum,
-            self.path.display().to_string(),
+            self.optimum_source.clone(),
         );
         visitor.visit(
             move || super::skeleton::search(instance.arc().clone()),
             move |best| {
                 optimum.map(|o| Published {
-                    source: format!("published optimum of {name} (index.tsv)"),
+                    source: source.clone(),
                     value: o.to_string(),
                     matches: best.profit == o,
                 })
@@ -63,7 +80,7 @@ impl crate::instance::Instance for KnapsackFile {
     }
 
     fn cli_args(&self) -> String {
-        format!("knapsack {}", self.path.display())
+        format!("knapsack {}{}", self.arg(), self.check_words())
     }
 
     /// ~20 ns per node (a bound by binary search).
@@ -76,14 +93,30 @@ impl crate::instance::Instance for KnapsackFile {
         true
     }
 
-    /// The file by its absolute path.
+    /// The file by its absolute path (with its pick), and the check options.
     fn checkpoint_words(&self) -> Vec<String> {
-        vec![
-            "knapsack".into(),
-            std::fs::canonicalize(&self.path)
-                .unwrap_or_else(|_| self.path.clone())
-                .display()
-                .to_string(),
-        ]
+        let file = std::fs::canonicalize(&self.path)
+            .unwrap_or_else(|_| self.path.clone())
+            .display()
+            .to_string();
+        let file = match &self.pick {
+            Some(p) => format!("{file}#{p}"),
+            None => file,
+        };
+        ["knapsack".to_string(), file]
+            .into_iter()
+            .chain(self.check_words().split_whitespace().map(str::to_string))
+            .collect()
+    }
+}
+
+impl KnapsackFile {
+    /// The check options as command-line words (each after a space; empty by default).
+    fn check_words(&self) -> String {
+        match (self.check.optimum, self.check.no_published) {
+            (Some(v), _) => format!(" --optimum {v}"),
+            (None, true) => " --no-published".into(),
+            (None, false) => String::new(),
+        }
     }
 }

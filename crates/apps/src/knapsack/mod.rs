@@ -78,80 +78,10 @@ impl Instance {
         })
     }
 
-    /// Parse the format of `../shared/data/knapsack/`: `#` comments (whole lines or after the
-    /// numbers), a first data line `n capacity`, then n lines `profit weight`. Errors name
-    /// `file` and the line.
+    /// Parse an instance file in any of the formats of [`format`] (a file of several
+    /// instances must hold one only). Errors name `file` and the line.
     pub fn parse(text: &str, file: &str) -> Result<Self, String> {
-        let mut header: Option<(usize, u64, usize)> = None;
-        let mut items = Vec::new();
-        let mut last_line = 0;
-        for (k, raw) in text.lines().enumerate() {
-            let line_no = k + 1;
-            last_line = line_no;
-            let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let at = |msg: String| format!("{file}:{line_no}: {msg}");
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            let num = |i: usize, what: &str| -> Result<u64, String> {
-                let f = fields.get(i).ok_or_else(|| at(format!("missing {what}")))?;
-                if f.starts_with('-') && f[1..].parse::<u64>().is_ok() {
-                    return Err(at(format!("{what} is negative ({f})")));
-                }
-                f.parse::<u64>().map_err(|_| {
-                    if !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()) {
-                        at(format!("{what} {f} does not fit in 64 bits"))
-                    } else {
-                        at(format!("{what} is not a whole number: '{f}'"))
-                    }
-                })
-            };
-            if fields.len() > 2 {
-                return Err(at(format!("expected two numbers, found {}", fields.len())));
-            }
-            match header {
-                None => {
-                    let n = num(0, "the number of items n")?;
-                    let capacity = num(1, "the capacity")?;
-                    if capacity > i64::MAX as u64 {
-                        return Err(at(format!(
-                            "the capacity {capacity} overflows (more than 2^63 − 1)"
-                        )));
-                    }
-                    if n as usize > MAX_ITEMS {
-                        return Err(at(format!(
-                            "{n} items is more than the supported {MAX_ITEMS}"
-                        )));
-                    }
-                    header = Some((n as usize, capacity, line_no));
-                }
-                Some((n, _, _)) => {
-                    if items.len() == n {
-                        return Err(at(format!(
-                            "more item lines than the {n} the header announces"
-                        )));
-                    }
-                    let p = num(0, "the profit")?;
-                    let w = num(1, "the weight")?;
-                    items.push((p, w));
-                }
-            }
-        }
-        let (n, capacity, header_line) = header.ok_or_else(|| {
-            if last_line == 0 {
-                format!("{file}: the file is empty (expected a first line 'n capacity')")
-            } else {
-                format!("{file}:{last_line}: no 'n capacity' line")
-            }
-        })?;
-        if items.len() != n {
-            return Err(format!(
-                "{file}:{last_line}: the header (line {header_line}) announces {n} items, the file has {}",
-                items.len()
-            ));
-        }
-        Instance::new(capacity, &items).map_err(|e| format!("{file}: {e}"))
+        format::parse(text, file, None).map(|p| p.instance)
     }
 
     /// Read and parse an instance file (`-`: standard input).
@@ -596,39 +526,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parse_errors_name_the_file_and_line() {
-        let cases = [
-            (
-                "3 10\n1 2\n3 4\n",
-                "f:3: the header (line 1) announces 3 items, the file has 2",
-            ),
-            ("# c\n2 10\n1\n", "f:3: missing the weight"),
-            ("2 10\n1 -2\n", "f:2: the weight is negative (-2)"),
-            (
-                "1 99999999999999999999\n",
-                "f:1: the capacity 99999999999999999999 does not fit in 64 bits",
-            ),
-            (
-                "1 9223372036854775808\n1 1\n",
-                "f:1: the capacity 9223372036854775808 overflows",
-            ),
-            ("1 10\n1 2\n3 4\n", "f:3: more item lines than the 1"),
-            ("1 10\nx 2\n", "f:2: the profit is not a whole number: 'x'"),
-            ("# only comments\n", "f:1: no 'n capacity' line"),
-            ("1 10 7\n", "f:1: expected two numbers, found 3"),
-            ("", "f: the file is empty"),
-            (
-                "1 10 # n capacity\n3 4 # 7\n1 1\n",
-                "f:3: more item lines than the 1",
-            ),
-        ];
-        for (text, want) in cases {
-            let err = Instance::parse(text, "f").unwrap_err();
-            assert!(err.starts_with(want), "{text:?}: {err}");
-        }
-    }
-
-    #[test]
     fn a_split_that_takes_the_last_alternative_keeps_the_pending_incumbent() {
         use treesplit::task::SharedIncumbent;
         use treesplit::Context;
@@ -749,6 +646,7 @@ mod tests {
 }
 
 pub mod app;
+pub mod format;
 pub mod spec;
 
 pub use spec::{index_optimum, KnapsackFile};

@@ -11,17 +11,26 @@ use treesplit::task::shared::Shared;
 pub struct App;
 
 /// Maximum clique by branch-and-bound (greedy-colouring bound) of a DIMACS graph (`p edge n
-/// m`, `e u v`, 1-based, `c` comments) or of G(n, p); reports ω and a clique, checked
-/// against the graph.
+/// m`, `e u v`, 1-based, `c` comments, an optional `END` line), of an edge list without a
+/// header (`u v` lines, 1-based; `c`, `#`, `%` comments) or of G(n, p); reports ω and a
+/// clique, checked against the graph (and ω against index.tsv beside the file or --omega).
 #[derive(Debug, clap::Args)]
 struct Args {
-    /// The DIMACS `.clq` file (`-`: standard input).
+    /// The DIMACS `.clq` file or edge list (`-`: standard input).
     #[arg(required_unless_present = "random", conflicts_with = "random")]
     file: Option<PathBuf>,
     /// A random graph G(n, p) instead of a file: N vertices, each pair an edge with
     /// probability P (e.g. `--random 150,0.75`); drawn from --seed (default 1).
     #[arg(long, value_name = "N,P")]
     random: Option<String>,
+    /// The known clique number: check ω against W instead of the one index.tsv beside the
+    /// file publishes.
+    #[arg(long, value_name = "W", conflicts_with = "no_published")]
+    omega: Option<u32>,
+    /// Check ω against no published value: ignore index.tsv beside the file (the witness is
+    /// still checked to be a clique of the graph).
+    #[arg(long = "no-published", conflicts_with = "random")]
+    no_published: bool,
 }
 
 impl crate::app::App for App {
@@ -43,12 +52,16 @@ impl crate::app::App for App {
         args: &clap::ArgMatches,
         _given: &dyn Fn(&str) -> bool,
     ) -> Result<crate::AppSpec, String> {
-        let Args { file, random } = crate::app::typed(args)?;
-        match (file, random) {
-            (Some(path), None) => MaxCliqueSpec::read(&path),
+        let a: Args = crate::app::typed(args)?;
+        let check = CliqueCheck {
+            omega: a.omega,
+            no_published: a.no_published,
+        };
+        match (a.file, a.random) {
+            (Some(path), None) => MaxCliqueSpec::open(&path, &check),
             (None, Some(np)) => {
                 let (n, p) = parse_random(&np)?;
-                MaxCliqueSpec::random(n, p, 1)
+                MaxCliqueSpec::random(n, p, 1).map(|s| s.with_check(&check))
             }
             _ => Err("maxclique needs a DIMACS FILE or --random N,P".into()),
         }
@@ -95,6 +108,15 @@ pub enum CliqueSource {
     },
 }
 
+/// How the command line asks ω to be checked.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CliqueCheck {
+    /// `--omega W`: the known clique number, instead of a published one.
+    pub omega: Option<u32>,
+    /// `--no-published`: no ω from `index.tsv`.
+    pub no_published: bool,
+}
+
 /// A maximum-clique instance: its source and its graph (compared by source).
 #[derive(Debug, Clone)]
 pub struct MaxCliqueSpec {
@@ -102,8 +124,11 @@ pub struct MaxCliqueSpec {
     pub source: CliqueSource,
     /// The graph, held in this process's table of shared instances.
     pub graph: Shared<Graph>,
-    /// ω as a table beside the file publishes it, and where ([`published_omega`]).
+    /// ω as `--omega` gives it or a table beside the file publishes it, and where
+    /// ([`published_omega`]).
     pub omega: Option<(u32, String)>,
+    /// The command line's check options.
+    pub check: CliqueCheck,
 }
 
 impl PartialEq for MaxCliqueSpec {
@@ -113,15 +138,29 @@ impl PartialEq for MaxCliqueSpec {
 }
 
 impl MaxCliqueSpec {
-    /// The graph of a DIMACS file (`-`: standard input).
+    /// The graph of a DIMACS file or edge list (`-`: standard input), ω as index.tsv beside
+    /// it publishes it.
     pub fn read(path: &std::path::Path) -> Result<Self, String> {
+        Self::open(path, &CliqueCheck::default())
+    }
+
+    /// The graph of a DIMACS file or edge list (`-`: standard input), ω as `check` asks.
+    pub fn open(path: &std::path::Path, check: &CliqueCheck) -> Result<Self, String> {
         let graph = Graph::read(path)?;
-        let omega = published_omega(path, &graph)?;
+        let omega = if check.omega.is_some() || check.no_published {
+            None
+        } else {
+            published_omega(path, &graph).map_err(|e| {
+                format!("{e} (--no-published runs without index.tsv; --omega W gives ω)")
+            })?
+        };
         Ok(MaxCliqueSpec {
             omega,
             source: CliqueSource::File(path.to_path_buf()),
             graph: Shared::new(graph),
-        })
+            check: CliqueCheck::default(),
+        }
+        .with_check(check))
     }
 
     /// G(n, p) from `seed`.
@@ -130,7 +169,26 @@ impl MaxCliqueSpec {
             omega: None,
             source: CliqueSource::Random { n, p, seed },
             graph: Shared::new(Graph::random(n, p, seed)?),
+            check: CliqueCheck::default(),
         })
+    }
+
+    /// The same instance checked as `check` asks (`--omega` replaces a published ω).
+    pub fn with_check(mut self, check: &CliqueCheck) -> Self {
+        if let Some(w) = check.omega {
+            self.omega = Some((w, "--omega gives ω".into()));
+        }
+        self.check = check.clone();
+        self
+    }
+
+    /// The check options as command-line words (each after a space; empty by default).
+    fn check_words(&self) -> String {
+        match (self.check.omega, self.check.no_published) {
+            (Some(w), _) => format!(" --omega {w}"),
+            (None, true) => " --no-published".into(),
+            (None, false) => String::new(),
+        }
     }
 }
 
@@ -221,12 +279,13 @@ impl crate::instance::Instance for MaxCliqueSpec {
     }
 
     fn cli_args(&self) -> String {
-        match &self.source {
+        let source = match &self.source {
             CliqueSource::File(path) => format!("maxclique {}", path.display()),
             CliqueSource::Random { n, p, seed } => {
                 format!("maxclique --random {n},{p} --seed {seed}")
             }
-        }
+        };
+        source + &self.check_words()
     }
 
     /// One branch colours its candidates: ~0.2–2 µs on graphs of a few hundred vertices.
@@ -249,22 +308,25 @@ impl crate::instance::Instance for MaxCliqueSpec {
         if let CliqueSource::Random { n, p, seed: s } = self.source {
             let seed = seed.unwrap_or(1);
             if seed != s {
-                *self = MaxCliqueSpec::random(n, p, seed)?;
+                *self = MaxCliqueSpec::random(n, p, seed)?.with_check(&self.check);
             }
         }
         Ok(())
     }
 
-    /// A file by its absolute path.
+    /// A file by its absolute path, and the check options.
     fn checkpoint_words(&self) -> Vec<String> {
         match &self.source {
-            CliqueSource::File(path) => vec![
-                "maxclique".into(),
+            CliqueSource::File(path) => [
+                "maxclique".to_string(),
                 std::fs::canonicalize(path)
                     .unwrap_or_else(|_| path.clone())
                     .display()
                     .to_string(),
-            ],
+            ]
+            .into_iter()
+            .chain(self.check_words().split_whitespace().map(str::to_string))
+            .collect(),
             CliqueSource::Random { .. } => self
                 .cli_args()
                 .split_whitespace()

@@ -1,4 +1,5 @@
-//! The graph of a maximum-clique search: read from a DIMACS `.clq` file or drawn as G(n, p),
+//! The graph of a maximum-clique search: read from a DIMACS `.clq` file (an `END` line may
+//! close it) or an edge list without a header (`u v` lines, 1-based), or drawn as G(n, p),
 //! and held as bitset rows in the search's vertex order.
 //!
 //! The search colours candidate sets greedily in index order, so the vertices are renumbered
@@ -146,18 +147,43 @@ impl Graph {
         Graph::new(n, &edges)
     }
 
+    /// Parse a graph file: DIMACS ([`Graph::parse_dimacs`]) or, where the first line that is
+    /// not blank or a comment (`c`, `#`, `%`) starts with a number, an edge list
+    /// ([`Graph::parse_edge_list`]).
+    pub fn parse(text: &str, file: &str) -> Result<Self, String> {
+        let first = text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !is_comment(l));
+        match first.and_then(|l| l.split_whitespace().next()) {
+            Some(f) if f.starts_with(|c: char| c.is_ascii_digit()) => {
+                Graph::parse_edge_list(text, file)
+            }
+            _ => Graph::parse_dimacs(text, file),
+        }
+    }
+
     /// Parse a DIMACS graph: `c` comment lines, one `p edge n m` (or `p col n m`) line before
-    /// the edges, then `e u v` lines with 1-based vertices; blank lines are skipped. `m` must
-    /// count the `e` lines or the distinct edges among them. Errors name `file` and the line.
+    /// the edges, then `e u v` lines with 1-based vertices; blank lines are skipped, and an
+    /// `END` line ends the graph (only blank lines may follow it). `m` must count the `e` lines
+    /// or the distinct edges among them. Errors name `file` and the line.
     pub fn parse_dimacs(text: &str, file: &str) -> Result<Self, String> {
         let mut header: Option<(usize, u64, usize)> = None;
         let mut edges: Vec<(u32, u32)> = Vec::new();
         let mut last_line = 0;
+        let mut ended: Option<usize> = None;
         for (k, raw) in text.lines().enumerate() {
             let line_no = k + 1;
             last_line = line_no;
             let line = raw.trim();
             if line.is_empty() {
+                continue;
+            }
+            if let Some(end) = ended {
+                return Err(format!("{file}:{line_no}: a line after END (line {end})"));
+            }
+            if line == "END" {
+                ended = Some(line_no);
                 continue;
             }
             let at = |msg: String| format!("{file}:{line_no}: {msg}");
@@ -242,10 +268,75 @@ impl Graph {
         Ok(graph)
     }
 
-    /// Read and parse a DIMACS file (`-`: standard input).
+    /// Parse an edge list: one edge `u v` a line (1-based vertices), comment lines starting
+    /// with `c`, `#` or `%`, blank lines skipped, an `END` line as in DIMACS. The graph has as
+    /// many vertices as the largest number named; an edge may be listed more than once (in
+    /// either direction), a loop is an error. Errors name `file` and the line.
+    pub fn parse_edge_list(text: &str, file: &str) -> Result<Self, String> {
+        let mut edges: Vec<(u32, u32)> = Vec::new();
+        let mut n = 0u64;
+        let mut ended: Option<usize> = None;
+        let mut last_line = 0;
+        for (k, raw) in text.lines().enumerate() {
+            let line_no = k + 1;
+            last_line = line_no;
+            let line = raw.trim();
+            if line.is_empty() || is_comment(line) {
+                continue;
+            }
+            let at = |msg: String| format!("{file}:{line_no}: {msg}");
+            if let Some(end) = ended {
+                return Err(at(format!("a line after END (line {end})")));
+            }
+            if line == "END" {
+                ended = Some(line_no);
+                continue;
+            }
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            if fields.len() != 2 {
+                return Err(at(format!(
+                    "expected an edge 'u v' (an edge list without a 'p' line: two vertex numbers a line), found '{line}'"
+                )));
+            }
+            let mut uv = [0u64; 2];
+            for (slot, f) in uv.iter_mut().zip(&fields) {
+                *slot = f.parse::<u64>().map_err(|_| {
+                    at(format!(
+                        "vertex '{f}' is not a whole number ≥ 1 (an edge list: 'u v' a line)"
+                    ))
+                })?;
+                if *slot == 0 {
+                    return Err(at(
+                        "vertex 0: the vertices of an edge list are numbered from 1".into(),
+                    ));
+                }
+                if *slot > MAX_VERTICES as u64 {
+                    return Err(at(format!(
+                        "vertex {slot} is more than the supported {MAX_VERTICES} vertices"
+                    )));
+                }
+            }
+            let [u, v] = uv;
+            if u == v {
+                return Err(at(format!("a loop at vertex {u}")));
+            }
+            n = n.max(u).max(v);
+            edges.push((u as u32 - 1, v as u32 - 1));
+        }
+        if edges.is_empty() {
+            return Err(if last_line == 0 {
+                format!("{file}: the file is empty (expected a DIMACS 'p edge n m' line or edges 'u v')")
+            } else {
+                format!("{file}:{last_line}: no edges")
+            });
+        }
+        Graph::new(n as usize, &edges).map_err(|e| format!("{file}: {e}"))
+    }
+
+    /// Read and parse a graph file, DIMACS or an edge list (`-`: standard input).
     pub fn read(path: &std::path::Path) -> Result<Self, String> {
         let (text, name) = crate::input::read_text(path)?;
-        Graph::parse_dimacs(&text, &name)
+        Graph::parse(&text, &name)
     }
 
     /// The graph in DIMACS form (the file's vertex numbers, each edge once).
@@ -332,6 +423,15 @@ impl Graph {
     }
 }
 
+/// A comment line of an edge list: `#` or `%`, or `c` as a word of its own (DIMACS's).
+fn is_comment(line: &str) -> bool {
+    line.starts_with('#')
+        || line.starts_with('%')
+        || line == "c"
+        || line.starts_with("c ")
+        || line.starts_with("c\t")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -382,6 +482,35 @@ mod tests {
         // Edges listed in both directions count as the distinct edges.
         assert!(Graph::parse_dimacs("p edge 2 1\ne 1 2\ne 2 1\n", "t").is_ok());
         assert!(Graph::parse_dimacs("p edge 2 2\ne 1 2\ne 2 1\n", "t").is_ok());
+    }
+
+    #[test]
+    fn an_end_line_closes_a_dimacs_file_and_edge_lists_need_no_header() {
+        let dimacs = "c t\np edge 4 4\ne 1 2\ne 2 3\ne 1 3\ne 3 4\n";
+        let g = Graph::parse(dimacs, "t").unwrap();
+        let ended = Graph::parse(&format!("{dimacs}END\n\n"), "t").unwrap();
+        assert_eq!(ended.to_dimacs(), g.to_dimacs());
+        let list = "# a triangle and a pendant\n% x\nc y\n1 2\n2 3\n3 1\n1 2\n3 4\nEND\n";
+        let from_list = Graph::parse(list, "l").unwrap();
+        assert_eq!(from_list.to_dimacs(), g.to_dimacs());
+        for (text, want) in [
+            (
+                "p edge 4 1\ne 1 2\nEND\ne 2 3\n",
+                "t:4: a line after END (line 3)",
+            ),
+            ("1 2\nEND\n2 3\n", "t:3: a line after END (line 2)"),
+            ("1 2\n2 2\n", "t:2: a loop at vertex 2"),
+            ("1 2\n0 2\n", "t:2: vertex 0: the vertices of an edge list"),
+            ("1 2\n2 x\n", "t:2: vertex 'x' is not a whole number"),
+            ("1 2\n2 3 1\n", "t:2: expected an edge 'u v'"),
+            ("1 2\np edge 3 1\n", "t:2: expected an edge 'u v'"),
+            ("1 2\ne 2 3\n", "t:2: expected an edge 'u v'"),
+            ("1 99999\n", "t:1: vertex 99999 is more than the supported"),
+            ("p edge 3 1\ne 1 2\n2 3\n", "t:3: unknown line type '2'"),
+        ] {
+            let e = Graph::parse(text, "t").unwrap_err();
+            assert!(e.starts_with(want), "{text:?}: {e}");
+        }
     }
 
     #[test]

@@ -96,11 +96,17 @@ pub fn check_picture(flag: &'static str, path: &Path, inputs: &[PathBuf]) -> Res
 }
 
 /// The paths named by an application's words (its command-line description), some of
-/// which are its input files.
+/// which are its input files (`FILE#PICK` names FILE too).
 pub fn words_as_paths(words: &[String]) -> Vec<PathBuf> {
     words
         .iter()
-        .flat_map(|w| [w.as_str(), w.split_once('=').map_or("", |(_, v)| v)])
+        .flat_map(|w| {
+            [
+                w.as_str(),
+                w.split_once('=').map_or("", |(_, v)| v),
+                w.rsplit_once('#').map_or("", |(f, _)| f),
+            ]
+        })
         .filter(|w| !w.is_empty() && *w != "-")
         .map(PathBuf::from)
         .collect()
