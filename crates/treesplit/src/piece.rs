@@ -126,8 +126,9 @@ impl PlainRun<'_> {
             // The slice that ended the task is not plain: the one holding the last unit.
             (units.saturating_sub(1) / self.budget) as u32
         } else {
-            // Fewer units on a task that is not empty (or more than the budget, above) breaks
-            // `Task::work`'s contract: where the short slice was is unknown, so none counts.
+            // Fewer units on a task that is not empty (a slice that ended early, which
+            // `Task::work` may do) or more than the budget (above): where the short slice was
+            // is unknown, so none counts.
             0
         }
     }

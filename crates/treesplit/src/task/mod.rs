@@ -72,9 +72,15 @@ impl Outcome for () {
 /// A tree-shaped computation, or a piece of one.
 ///
 /// Contract, checked by the runtime where it can be:
-/// - `work(budget)` does at most `budget` units and returns how many it did. It may stop
-///   early only when the task became empty; a non-empty task must make progress (return
-///   at least 1) for any budget ≥ 1.
+/// - `work(budget)` does at most `budget` units and returns how many it did. It may return
+///   fewer while work remains (at the end of a job, say): the PE counts the units, handles
+///   its messages and calls `work` again, so nothing is lost; a short slice only makes the
+///   PE look at its messages sooner than every Δt units. A non-empty task must make progress:
+///   for any budget ≥ 1 it returns at least 1, unless it called [`Context::stop`]. A call
+///   that does nothing fails a checked run ([`crate::Config::check`]) at once, and a run on
+///   any machine at the 1000th such call in a row ([`crate::RunError::ContractViolated`];
+///   [`crate::run_sequential`] does not look). More than `budget` is caught only in debug
+///   builds and checked runs.
 /// - `split()` moves part of the remaining work into a new task and returns it, or returns
 ///   `None` when the task is atomic (too small to split) or empty. The two tasks together
 ///   hold exactly the work that was left: nothing lost, nothing done twice. Backtracking
@@ -126,7 +132,8 @@ pub trait Task: Sized + Clone + Send + Serialize + DeserializeOwned + 'static {
         0
     }
 
-    /// Do sequential work for at most `budget` units; return the units done.
+    /// Do sequential work for at most `budget` units; return the units done (fewer is
+    /// allowed while work remains, none is not: the contract above).
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, Self::Output>) -> u64;
 
     /// Hand part of what is left to a new task (`None`: atomic or empty).
