@@ -15,6 +15,17 @@
 //! answer, and its units plus the snapshot's are the sequential run's (exactly, for
 //! searches without pruning).
 //!
+//! **Resuming in a program: the instance.** A file carries the shared instances its pieces
+//! name ([`shared::self_contained`]), so [`Snapshot::read`] needs none held in the process,
+//! and reading may come before or after building the root. To learn whether the file belongs
+//! to the input, build the root from the input (a second root, beside the snapshot's pieces)
+//! and call [`Snapshot::check_instance`] with it. While the resumed run lasts, every process
+//! that runs pieces must hold the instance: on threads and in the simulator the snapshot's
+//! pieces hold it; under MPI only the rank that read the file holds them, so every rank builds
+//! the root before the run and keeps it until the run returns (the CLI has every rank build
+//! the root, then read the file), or a piece that names the instance by digest fails to
+//! decode there.
+//!
 //! **Periodic checkpoints** ([`run_epochs`]) run the computation in epochs: each epoch is a
 //! run with a time limit of the checkpoint interval; at its end the snapshot is written and
 //! the next epoch starts from its pieces. An epoch costs one stop wave and one new
@@ -140,7 +151,9 @@ impl<T: Task> Snapshot<T> {
     /// ([`shared`]: a large instance sent once) is one that `root` names too. A snapshot read
     /// back decodes without the instance (the file carries it), so this is how a caller that
     /// builds the root again from its input learns that the input changed since the snapshot
-    /// was written. Tasks without shared instances always fit.
+    /// was written. Tasks without shared instances always fit. `root` may be built before or
+    /// after the snapshot is read; keep it while the resumed run lasts where other processes
+    /// need the instance (MPI: the module's "Resuming in a program").
     pub fn check_instance(&self, root: &T) -> Result<(), CheckpointError> {
         let pieces = shared::named_instances(&self.pieces).map_err(CheckpointError::Encode)?;
         let now = shared::named_instances(root).map_err(CheckpointError::Encode)?;
@@ -197,7 +210,9 @@ impl<T: Task> Snapshot<T> {
         Ok(bytes)
     }
 
-    /// Read and check a snapshot written by [`Snapshot::write`].
+    /// Read and check a snapshot written by [`Snapshot::write`]. The file carries the shared
+    /// instances its pieces name, so none need be held in the process; check it against the
+    /// input with [`Snapshot::check_instance`] (the module's "Resuming in a program").
     pub fn read(path: &Path) -> Result<Self, CheckpointError> {
         Self::decode(&read_file(path)?)
     }

@@ -93,13 +93,14 @@ impl Mpi {
         self.world.abort(code)
     }
 
-    /// Run the computation: rank 0 builds the root with `make_root`; every rank gets the
+    /// Run the computation: every rank builds the root with `make_root` and keeps it until the
+    /// run ends (so that pieces naming a shared instance by digest find it on every rank), and
+    /// rank 0's is the one worked; every rank gets the
     /// report (rank 0 broadcasts it), and the remaining pieces of a stopped run are rank 0's
     /// alone (the other ranks' [`Stopped::remaining`] is empty). `config.pes` must equal the number of ranks, and a
     /// configuration error is returned on every rank alike before any communication. Once the
     /// ranks communicate, a panic or an error on any rank is printed and aborts the whole job
-    /// (the other ranks could not finish without it). A static balancer that derives its
-    /// number of jobs from the task's estimates has every rank build the root.
+    /// (the other ranks could not finish without it).
     pub fn run<T: Task>(
         &self,
         make_root: impl FnOnce() -> T,

@@ -41,7 +41,8 @@ type Delayed = (Instant, PeId, Inbound);
 /// its time switching. The simulator is the machine for more PEs.
 pub const MAX_THREADS: usize = 4096;
 
-/// A progress callback: called about ten times a second with the work units done so far.
+/// A progress callback ([`Threads::on_progress`]): called with the work units all PEs have
+/// done so far and the time since the run started.
 pub type ProgressFn<'a> = &'a (dyn Fn(u64, Duration) + Sync);
 
 /// The thread machine and its options.
@@ -96,7 +97,15 @@ impl<'a> Threads<'a> {
         Threads::default()
     }
 
-    /// Report progress (units done, elapsed) about ten times a second while the run lasts.
+    /// Report progress while a run ([`Threads::run`], [`Threads::run_dag`]) lasts: `f(units,
+    /// elapsed)`, where `units` is the sum over the PEs of the work units of the slices each
+    /// has finished (a PE's count grows at the end of each slice, so it never falls) and
+    /// `elapsed` the time since the run started (the origin of T_par). It is called on the thread that called `run`,
+    /// which only waits for the PEs meanwhile: every 100 ms in which no PE ended, and once
+    /// more each time a PE's thread ends. A slow `f` delays no PE, only its own next call.
+    /// Setting the run's interrupt flag ([`Config::interrupt`], [`DagConfig::interrupt`]) from
+    /// `f` stops the run (`Ended::Stopped`).
+    /// Only the thread machine reports progress; [`crate::run`] uses none.
     pub fn on_progress(mut self, f: ProgressFn<'a>) -> Self {
         self.progress = Some(f);
         self
