@@ -395,8 +395,9 @@ fn trace_and_gantt_of_real_and_simulated_runs() {
 
 #[test]
 fn trace_rings_shortened_to_fit_say_how_many_events_they_kept() {
-    // 17 MiB leave room for 128 events on each of 96 PEs (a power of two below the 158 that
-    // fit beside their state); some PEs record more.
+    // 17 MiB leave room for 64 events on each of 96 PEs (a power of two below the 100 that
+    // fit beside their state, each event counted with what the writer holds for it); some
+    // PEs record more.
     let dir = support::scratch("trace-fit");
     let json = dir.join("t.json");
     let o = support::treesplit_env(
@@ -413,9 +414,9 @@ fn trace_rings_shortened_to_fit_say_how_many_events_they_kept() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("each PE keeps its last 128 events"), "{err}");
+    assert!(err.contains("each PE keeps its last 64 events"), "{err}");
     assert!(
-        err.contains("the trace kept the last 128 events per PE: "),
+        err.contains("the trace kept the last 64 events per PE: "),
         "{err}"
     );
     let doc = check_chrome_trace(&json, 96);
@@ -561,4 +562,64 @@ fn random_shift_names_a_round_outside_theorem_14_2s_premise() {
         "{long}"
     );
     assert!(!long.contains("Δ = 400 is shorter"), "{long}");
+}
+
+/// A simulated branch-and-bound reports speedup against the sequential search's work, not
+/// against its own (which counts the parallel search's wasted nodes as useful).
+#[test]
+fn simulated_search_speedup_counts_the_sequential_searchs_work() {
+    let graph = ["maxclique", "--random", "120,0.7"];
+    let seq = support::json_of(&[&["run"][..], &graph, &["--sequential"]].concat());
+    let units = seq["work_units"].as_u64().unwrap();
+    let o = treesplit(&[&["sim"][..], &graph, &["--pes", "64", "--json"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    let report = &j["simulation"]["report"];
+    assert_eq!(report["t_seq"].as_f64(), Some(units as f64), "{report}");
+    let run = report["totals"]["work_units"].as_u64().unwrap();
+    assert!(
+        stderr(&o).contains(&format!("this parallel search did {run}")),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Beyond 256 PEs a trace keeps fewer events per PE, at most 2^24 in all, and says so; a
+/// Gantt chart draws at most one bar per pixel column of each PE's row.
+#[test]
+fn timelines_of_many_pes_stay_bounded() {
+    let dir = support::scratch("bounded-timelines");
+    let trace = dir.join("t.json");
+    let o = treesplit(&[
+        "sim",
+        "nqueens",
+        "6",
+        "--pes",
+        "1024",
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("1024 PEs keep their last 16384 events each"),
+        "{}",
+        stderr(&o)
+    );
+    let svg = dir.join("g.svg");
+    let o = treesplit(&[
+        "sim",
+        "uts",
+        "T1-mini",
+        "--pes",
+        "512",
+        "--quiet",
+        "--gantt",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let rects = text.matches("<rect").count();
+    // 512 rows of at most 1,200 columns, the legend's swatches and the background.
+    assert!(rects <= 512 * 1200 + 16, "{rects} rectangles");
+    let _ = std::fs::remove_dir_all(&dir);
 }

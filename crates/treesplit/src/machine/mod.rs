@@ -51,7 +51,7 @@ use crate::task::Task;
 /// A machine that runs a task on `config.pes` PEs: [`Threads`], the [`Simulator`], or MPI.
 pub trait Machine {
     /// What a run reports on this machine (the simulator adds its virtual-time figures).
-    type Report<O>: AsRef<Report<O>>;
+    type Report<O>: AsRef<Report<O>> + AsMut<Report<O>>;
 
     /// The machine's name in reports ("threads", "sim", "mpi").
     fn name(&self) -> &'static str;
@@ -73,6 +73,12 @@ pub trait Machine {
 
 impl<O> AsRef<Report<O>> for Report<O> {
     fn as_ref(&self) -> &Report<O> {
+        self
+    }
+}
+
+impl<O> AsMut<Report<O>> for Report<O> {
+    fn as_mut(&mut self) -> &mut Report<O> {
         self
     }
 }

@@ -198,6 +198,12 @@ impl<O> AsRef<Report<O>> for SimReport<O> {
     }
 }
 
+impl<O> AsMut<Report<O>> for SimReport<O> {
+    fn as_mut(&mut self) -> &mut Report<O> {
+        &mut self.report
+    }
+}
+
 /// Everything a simulation measured beside the common report (the fields of [`SimReport`]
 /// but `report`).
 pub(crate) struct SimFigures {
