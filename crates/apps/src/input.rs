@@ -2,13 +2,19 @@
 //! parsers take it, with bounds that make an endless or binary source (`/dev/zero`,
 //! `/dev/urandom`, a wrong file) bad input at once instead of filling memory: no line longer
 //! than [`MAX_LINE`] bytes and, for text formats, no NUL byte and nothing but UTF-8, each
-//! checked line by line as it is read; input of any bytes has a bound on its lines.
+//! checked line by line as it is read; input of any bytes has a bound on its lines; and no
+//! input larger than [`MAX_INPUT`] (`yes | treesplit run maxclique -` ends).
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 /// The longest line an input may have (1 MiB): far above any line of the formats read here.
 pub const MAX_LINE: usize = 1 << 20;
+
+/// The largest input read (4 GiB): above the largest published instance of every format read
+/// here (a dense 16,384-vertex DIMACS graph is about 1.5 GB; 2^28 hash keys of 15 bytes
+/// about 4 GB), below what would exhaust a typical node's memory with the parsed copy.
+pub const MAX_INPUT: u64 = 1 << 32;
 
 /// The text of `path` (`-`: standard input) and its name for messages (`<stdin>` or the path).
 pub fn read_text(path: &Path) -> Result<(String, String), String> {
@@ -41,9 +47,19 @@ fn read(path: &Path, max_lines: Option<u64>) -> Result<(Vec<u8>, String), String
 /// Read `reader` to its end a line at a time, as text or (with `max_lines`) as lines of any
 /// bytes: `Err(Ok(message))` for input that breaks a bound, `Err(Err(e))` for a read error.
 fn lines(
+    reader: impl BufRead,
+    name: &str,
+    max_lines: Option<u64>,
+) -> Result<Vec<u8>, Result<String, std::io::Error>> {
+    lines_within(reader, name, max_lines, MAX_INPUT)
+}
+
+/// [`lines`] with at most `max_bytes` bytes in all.
+fn lines_within(
     mut reader: impl BufRead,
     name: &str,
     max_lines: Option<u64>,
+    max_bytes: u64,
 ) -> Result<Vec<u8>, Result<String, std::io::Error>> {
     let text = max_lines.is_none();
     let mut out = Vec::new();
@@ -58,6 +74,12 @@ fn lines(
             return Ok(out);
         }
         number += 1;
+        if out.len() as u64 > max_bytes {
+            return Err(Ok(format!(
+                "{name}: more than {} bytes: larger than any input of this kind",
+                max_bytes
+            )));
+        }
         if max_lines.is_some_and(|max| number > max) {
             return Err(Ok(format!(
                 "{name}: more than {} lines",
@@ -106,5 +128,9 @@ mod tests {
         let text = "p edge 2 1\ne 1 2\nlast line without a newline";
         assert_eq!(lines(text.as_bytes(), "t", None).unwrap(), text.as_bytes());
         assert_eq!(lines(&b"\xff\n"[..], "k", Some(1)).unwrap(), b"\xff\n");
+        // Endless valid text (`yes`): refused past the bound on bytes.
+        let endless = BufReader::new(std::io::repeat(b'\n').take(1 << 40));
+        let e = refused(lines_within(endless, "y", None, 1 << 20));
+        assert!(e.contains("more than 1048576 bytes"), "{e}");
     }
 }
