@@ -538,7 +538,14 @@ fn sim_memory(
     let mut available = env.memory.clone();
     if engines > 1 {
         let engine_stacks = [(engines, sim::ENGINE_STACK as u64)];
-        memory::fit_threads(app, &engine_stacks, "--sim-threads", env)?;
+        let fewer = match sim_threads {
+            Some(_) => "--sim-threads".to_string(),
+            None => format!(
+                "--sim-threads (without it the simulator runs {engines} engine threads, one per core up to {})",
+                sim::DEFAULT_ENGINE_THREADS
+            ),
+        };
+        memory::fit_threads(app, &engine_stacks, &fewer, env)?;
         let reserved = memory::threads_address_space(&engine_stacks, env.cores);
         let left = env.address_space.map(|room| room.saturating_sub(reserved));
         if let (Some(left), Some(a)) = (left, &mut available) {
