@@ -102,7 +102,8 @@ pub struct Config {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<usize>,
     /// Stop the run after this many work units in all (`None`: no limit). A run that reaches
-    /// it ends with `RunError::LimitReached` and the partial report; it may overshoot by up
+    /// it ends as [`crate::Ended::Stopped`] with [`crate::Limit::Units`] and the partial report
+    /// (and, with [`Config::keep_remaining`], the unfinished work); it may overshoot by up
     /// to P·Δt units (each PE finishes its slice; MPI: each rank stops at its ⌈N/P⌉ share).
     #[serde(default)]
     pub max_units: Option<u64>,
