@@ -186,7 +186,7 @@ macro_rules! search_task {
     };
 }
 
-/// An enumeration over a [`Space`] (a [`Task`]): every node visited once, folded into the
+/// An enumeration over a [`Space`](super::Space) (a [`Task`]): every node visited once, folded into the
 /// output by [`Enumerate::visit`].
 pub struct Enumeration<S: Enumerate>(Walk<S>, PhantomData<fn() -> S>);
 
@@ -222,7 +222,7 @@ impl<S: Enumerate> Task for Enumeration<S> {
     }
 }
 
-/// A decision search over a [`Space`] (a [`Task`]): it stops every PE at the first goal
+/// A decision search over a [`Space`](super::Space) (a [`Task`]): it stops every PE at the first goal
 /// node ([`Decide::is_goal`]), skipping pruned subtrees ([`Decide::prune`]).
 pub struct Decision<S: Decide>(Walk<S>, PhantomData<fn() -> S>);
 
@@ -268,7 +268,7 @@ impl<S: Decide> Task for Decision<S> {
     }
 }
 
-/// A branch-and-bound search over a [`Space`] (a [`Task`]): a node whose
+/// A branch-and-bound search over a [`Space`](super::Space) (a [`Task`]): a node whose
 /// [`Optimise::bound`] cannot beat the incumbent is pruned; a node whose
 /// [`Optimise::objective`] improves the incumbent is offered and reported as an `R`
 /// ([`Solution`]; by default [`Best`], the value and the witness).
