@@ -100,8 +100,8 @@
 //! its node's estimate less what its produced children took, and a split gives the piece half
 //! of what its frame holds, so a split conserves it exactly.
 //!
-//! The three kinds differ only in what a visit does ([`Enumeration`], [`Decision`], [`Optimisation`]): enumeration folds the node
-//! into the PE's output; decision stops the whole run ([`Context::stop`](crate::Context::stop))
+//! The three kinds ([`Enumeration`], [`Decision`], [`Optimisation`]) differ only in what a
+//! visit does: enumeration folds the node into the PE's output; decision stops the whole run ([`Context::stop`](crate::Context::stop))
 //! at the first goal; optimisation prunes a node whose bound cannot beat the incumbent
 //! ([`Context::best`](crate::Context::best)) and offers its objective, keeping the node as the
 //! witness when it improves the incumbent.
