@@ -102,9 +102,9 @@
 //!
 //! The three kinds ([`Enumeration`], [`Decision`], [`Optimisation`]) differ only in what a
 //! visit does: enumeration folds the node into the PE's output; decision stops the whole run
-//! ([`Context::stop`](crate::Context::stop)) at the first goal; optimisation prunes a node whose bound cannot beat the incumbent
-//! ([`Context::best`](crate::Context::best)) and offers its objective, keeping the node as the
-//! witness when it improves the incumbent.
+//! ([`Context::stop`](crate::Context::stop)) at the first goal; optimisation prunes a node
+//! whose bound cannot beat the incumbent ([`Context::best`](crate::Context::best)) and offers
+//! its objective, keeping the node as the witness when it improves the incumbent.
 
 mod kinds;
 mod walk;
