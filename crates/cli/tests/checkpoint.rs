@@ -517,8 +517,9 @@ fn a_missing_checkpoint_and_a_changed_instance_say_what_happened() {
     std::fs::write(&items, lines.join("\n") + "\n").unwrap();
     let o = treesplit(&["resume", f.to_str().unwrap(), "--pes", "2"]);
     code(&o, 2, "resume after the instance changed");
+    // The input's digest is compared first; the instance's, for a checkpoint without one.
     assert!(
-        stderr(&o).contains("the instance changed since the checkpoint was written"),
+        stderr(&o).contains("changed since the checkpoint was written"),
         "{}",
         stderr(&o)
     );
@@ -692,4 +693,55 @@ fn a_graph_from_standard_input_or_drawn_at_random_resumes() {
     let o = treesplit(&["resume", r, "--pes", "3"]);
     code(&o, 0, "random: resume");
     assert_eq!(answer(&first(&o)), answer(&first(&seq)));
+}
+
+/// Pieces hold what they took from their input (the hash table's keys), so a checkpoint
+/// whose input file changed is refused by `resume` and by the same `run` again (exit 2, the
+/// checkpoint left as it was); with the input restored, the computation goes on.
+#[test]
+fn a_changed_input_file_is_refused_and_the_checkpoint_kept() {
+    let d = dir("changed-input");
+    let keys = d.join("keys.txt");
+    let f = d.join("h.ckpt");
+    let (keys_s, f_s) = (keys.to_str().unwrap(), f.to_str().unwrap());
+    let original: String = (1..=20_000).map(|k| format!("{k}\n")).collect();
+    std::fs::write(&keys, &original).unwrap();
+    let run = [
+        "run",
+        "hashtable",
+        "--file",
+        keys_s,
+        "--q",
+        "100",
+        "--pes",
+        "2",
+        "--checkpoint",
+        f_s,
+    ];
+    let o = treesplit(&[&run[..], &["--max-units", "1000"]].concat());
+    code(&o, 1, "the first run stops at its limit");
+    let saved = std::fs::read(&f).unwrap();
+    std::fs::write(&keys, original.replace("\n7\n", "\n20001\n")).unwrap();
+    for (args, what) in [(&["resume", f_s][..], "resume"), (&run[..], "run again")] {
+        let o = treesplit(args);
+        code(&o, 2, what);
+        assert!(
+            stderr(&o).contains("changed since the checkpoint was written"),
+            "{what}: {}",
+            stderr(&o)
+        );
+        assert_eq!(
+            std::fs::read(&f).unwrap(),
+            saved,
+            "{what} kept the checkpoint"
+        );
+    }
+    std::fs::write(&keys, &original).unwrap();
+    let o = treesplit(&["resume", f_s]);
+    code(&o, 0, "resume on the restored input");
+    assert!(stdout(&o).contains("20000 distinct keys"), "{}", stdout(&o));
+    assert!(
+        !f.exists(),
+        "the finished computation's checkpoint is removed"
+    );
 }

@@ -160,7 +160,8 @@ where
     let rank0 = machine.prints();
     // `run --checkpoint FILE` where FILE already holds this computation's checkpoint goes
     // on from it, as `resume FILE` would.
-    let words = plan.app.checkpoint_words();
+    // The application's words, and the digest of each input file they name.
+    let words = crate::plan::input_digest::stamped(&plan.app.checkpoint_words())?;
     let mut cp = cp.clone();
     if super::checkpoint_file::continues_existing(&cp.path, &words)? && cp.resume.is_none() {
         cp.resume = Some(cp.path.clone());
@@ -178,8 +179,10 @@ where
     // the instance the input gives now.
     let mut snapshot = match &cp.resume {
         Some(file) => {
-            let bad = |e| Failure::input(output::checkpoint_error(file, &e, &words));
+            let app = crate::plan::input_digest::app_words(&words);
+            let bad = |e| Failure::input(output::checkpoint_error(file, &e, &app));
             let s = Snapshot::<T>::read(file).map_err(bad)?;
+            crate::plan::input_digest::check_unchanged(&s.app, &words, file)?;
             s.check_instance(&root).map_err(bad)?;
             if let Some(max) = config.max_units.filter(|&m| m <= s.work_units) {
                 return Err(Failure::input(format!(

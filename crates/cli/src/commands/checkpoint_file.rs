@@ -6,25 +6,30 @@
 //! `--checkpoint` never costs data.
 
 use crate::output::{Failure, Notes};
+use crate::plan::input_digest::{app_words, check_unchanged};
 use crate::plan::CheckpointPlan;
 use std::path::Path;
 use treesplit::checkpoint::{read_app, CheckpointError};
 
-/// Whether a run of the computation `app` (the application's command-line words, as the
-/// checkpoint stores them) that writes its checkpoint to `path` continues from a checkpoint
-/// already there: `Ok(false)` when the path does not exist yet, `Ok(true)` when it holds a
-/// checkpoint of the same computation, bad input when it holds anything else.
+/// Whether a run of the computation `app` (the application's command-line words and its
+/// inputs' digests, as the checkpoint stores them) that writes its checkpoint to `path`
+/// continues from a checkpoint already there: `Ok(false)` when the path does not exist yet,
+/// `Ok(true)` when it holds a checkpoint of the same computation on the same inputs, bad input
+/// when it holds anything else or its inputs changed.
 pub fn continues_existing(path: &Path, app: &[String]) -> Result<bool, Failure> {
     if std::fs::symlink_metadata(path).is_err() {
         return Ok(false);
     }
     let keep = "treesplit continues only a checkpoint of the same computation: remove the file or choose another path";
     match read_app(path) {
-        Ok(found) if found == app => Ok(true),
+        Ok(found) if app_words(&found) == app_words(app) => {
+            check_unchanged(&found, app, path)?;
+            Ok(true)
+        }
         Ok(found) => Err(Failure::input(format!(
             "--checkpoint {}: the file holds the checkpoint of another computation ({}); {keep}",
             path.display(),
-            found.join(" ")
+            app_words(&found).join(" ")
         ))),
         Err(CheckpointError::NotACheckpoint) => Err(Failure::input(format!(
             "--checkpoint {}: the file exists and is not a treesplit checkpoint; {keep}",

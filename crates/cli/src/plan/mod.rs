@@ -12,6 +12,7 @@
 mod balance;
 pub mod dag;
 pub mod env;
+pub(crate) mod input_digest;
 pub mod memory;
 mod pe_list;
 pub mod rules;
@@ -475,6 +476,7 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
 fn resume_plan(r: ResumeArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
     let words = treesplit::checkpoint::read_app(&r.file)
         .map_err(|e| Failure::input(output::checkpoint_error(&r.file, &e, &[])))?;
+    let words = input_digest::app_words(&words);
     let line = ["treesplit".to_string(), "run".to_string()]
         .into_iter()
         .chain(words.iter().cloned());
