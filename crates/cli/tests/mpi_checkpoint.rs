@@ -219,3 +219,80 @@ fn searches_sent_once_resume_on_ranks_and_the_same_command_continues() {
         assert!(!file.exists());
     }
 }
+
+/// Every application of the registry on MPI ranks: a run on 3 ranks stopped at a unit limit
+/// writes its checkpoint and resumes on 2 ranks with the sequential run's answer. One that
+/// cannot run checkpointed on ranks (a sequence of computations, a task DAG) says why.
+#[test]
+fn every_application_resumes_on_ranks_with_the_sequential_answer() {
+    let d = dir("apps");
+    let knapsack = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../testkit/data/knapsack/knapPI_3_100_1000_1.txt"
+    );
+    // Instances large enough to stop at 300 units, where an application's example is smaller.
+    let sized: &[(&str, &[&str])] = &[
+        ("nqueens", &["11"]),
+        ("uts", &["T3"]),
+        ("knapsack", &[knapsack]),
+        ("golomb", &["8"]),
+        ("maxclique", &["--random=100,0.8"]),
+        ("semigroups", &["16"]),
+        ("hashtable", &["--keys", "1000", "--q", "4"]),
+        ("integrate", &["--f", "osc"]),
+        ("synthetic", &["--work", "200000"]),
+        ("tree-sum", &["--depth", "14"]),
+        ("fib", &["18"]),
+    ];
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../testkit/data");
+    let first = |o: &Output| {
+        let text = String::from_utf8_lossy(&o.stdout).to_string();
+        support::answer(text.lines().next().unwrap_or("")).to_string()
+    };
+    let mut resumed = Vec::new();
+    for app in treesplit_apps::registry::APPS {
+        let name = app.name();
+        let args: Vec<String> = match sized.iter().find(|(n, _)| *n == name) {
+            Some((_, args)) => args.iter().map(|a| a.to_string()).collect(),
+            None => app
+                .example()
+                .iter()
+                .map(|w| w.replace("{data}", data))
+                .collect(),
+        };
+        let file = d.join(format!("{name}.ckpt"));
+        let f = file.to_str().unwrap();
+        let mut line: Vec<&str> = vec!["run", name];
+        line.extend(args.iter().map(String::as_str));
+        let mut stopped = line.clone();
+        stopped.extend(["--machine", "mpi", "--checkpoint", f, "--max-units", "300"]);
+        let o = mpirun(3, &stopped);
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        if o.status.code() == Some(2) {
+            assert!(err.contains("does not apply"), "{name}: {err}");
+            assert!(sized.iter().all(|(n, _)| *n != name), "{name}: refused");
+            continue;
+        }
+        assert_eq!(o.status.code(), Some(1), "{name}: the first stop: {err}");
+        assert!(file.exists(), "{name}: no checkpoint: {err}");
+        let mut sequential = line.clone();
+        sequential.push("--sequential");
+        let seq = Command::new(env!("CARGO_BIN_EXE_treesplit"))
+            .args(&sequential)
+            .output()
+            .unwrap();
+        assert!(seq.status.success(), "{name}: sequential");
+        let o = mpirun(2, &["resume", f, "--machine", "mpi"]);
+        assert!(
+            o.status.success(),
+            "{name}: resume on 2 ranks: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(first(&o), first(&seq), "{name}: resumed on 2 ranks");
+        assert!(!file.exists(), "{name}: the checkpoint stays after the end");
+        resumed.push(name);
+    }
+    for (name, _) in sized {
+        assert!(resumed.contains(name), "{name} was not resumed: {resumed:?}");
+    }
+}
