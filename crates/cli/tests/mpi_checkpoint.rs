@@ -293,6 +293,9 @@ fn every_application_resumes_on_ranks_with_the_sequential_answer() {
         resumed.push(name);
     }
     for (name, _) in sized {
-        assert!(resumed.contains(name), "{name} was not resumed: {resumed:?}");
+        assert!(
+            resumed.contains(name),
+            "{name} was not resumed: {resumed:?}"
+        );
     }
 }

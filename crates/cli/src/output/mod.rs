@@ -161,9 +161,26 @@ fn print_error(message: &str, code: u8) {
 pub fn exit(result: Result<(), Failure>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::from(OK),
-        Err(f) => ExitCode::from(say(f).code),
+        Err(f) => {
+            let rank = launcher_rank();
+            if rank != 0 {
+                // The launcher ends the job when the first rank leaves with a failure, rank
+                // 0 (the one that speaks) perhaps before it has said why. A failure of what
+                // every rank plans alike is rank 0's too: give it the time to say so. A
+                // failure of this rank alone is said by this rank, if the job still runs.
+                std::thread::sleep(RANK_GRACE);
+                if !f.message.is_empty() {
+                    print_error(&format!("rank {rank}: {}", f.message), f.code);
+                }
+                return ExitCode::from(f.code);
+            }
+            ExitCode::from(say(f).code)
+        }
     }
 }
+
+/// How long a failing rank other than 0 waits before it leaves an MPI job ([`exit`]).
+const RANK_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Print `f`'s message now (on rank 0 of a launcher, or the only process) and return it with
 /// the message said, so that [`exit`] only sets the code. An MPI command says its failure
