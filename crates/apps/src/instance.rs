@@ -127,7 +127,13 @@ pub trait Instance {
         self.takes_q()
     }
 
-    /// Adapt the instance to the machine: `q` (`--q`), P and the seed (`--seed`).
+    /// Whether the instance is drawn at random (from `--instance-seed`, else `--seed`).
+    fn draws_instance(&self) -> bool {
+        false
+    }
+
+    /// Adapt the instance to the machine: `q` (`--q`), P and the instance's seed
+    /// (`--instance-seed`, else `--seed`).
     fn adapt(&mut self, _q: Option<u64>, _pes: usize, _seed: Option<u64>) -> Result<(), String> {
         Ok(())
     }

@@ -108,9 +108,25 @@ pub struct Common {
 /// `--seed`, where a subcommand draws random numbers from one seed (`dst` has its own).
 #[derive(Debug, Args, Clone, Copy)]
 pub struct SeedFlag {
-    /// Seed of all randomness (default: 1).
+    /// Seed of the random choices (default: 1).
     #[arg(long, global = true)]
     pub seed: Option<u64>,
+}
+
+/// `--instance-seed`: a random instance's own seed, apart from the balancer's.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct InstanceSeed {
+    /// Seed of a random instance (maxclique --random, hashtable --keys N, dag --random N),
+    /// apart from the balancer's, so that --seed can vary the balancer alone (default: --seed).
+    #[arg(long = "instance-seed", global = true, value_name = "S")]
+    pub instance_seed: Option<u64>,
+}
+
+impl InstanceSeed {
+    /// The instance's seed: its own, else `--seed`'s.
+    pub fn or(self, seed: SeedFlag) -> Option<u64> {
+        self.instance_seed.or(seed.seed)
+    }
 }
 
 /// Run limits and contract checks: `--max-units`, `--time-limit`, `--check`.
@@ -340,6 +356,8 @@ pub struct RunOpts {
     pub common: Common,
     #[command(flatten)]
     pub seed: SeedFlag,
+    #[command(flatten)]
+    pub instance: InstanceSeed,
     /// Number of PEs: threads (default: the number of cores), or with --machine mpi the
     /// number of ranks (default: the MPI job's; when given, it must match).
     #[arg(long, global = true)]
@@ -417,6 +435,8 @@ pub struct SimOpts {
     pub common: Common,
     #[command(flatten)]
     pub seed: SeedFlag,
+    #[command(flatten)]
+    pub instance: InstanceSeed,
     /// Number of simulated PEs (default: 64).
     #[arg(long, global = true)]
     pub pes: Option<usize>,
@@ -504,6 +524,8 @@ pub struct CompareArgs {
     pub common: Common,
     #[command(flatten)]
     pub seed: SeedFlag,
+    #[command(flatten)]
+    pub instance: InstanceSeed,
     /// Number of simulated PEs every balancer runs on (default: 64).
     #[arg(long, global = true)]
     pub pes: Option<usize>,
@@ -624,6 +646,8 @@ pub struct BenchArgs {
     pub common: Common,
     #[command(flatten)]
     pub seed: SeedFlag,
+    #[command(flatten)]
+    pub instance: InstanceSeed,
     /// Number of PEs P: treesplit, rayon and chili run on 1 and on P threads, beside the
     /// sequential code (default: 2).
     #[arg(long, global = true)]

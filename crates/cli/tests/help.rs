@@ -42,8 +42,9 @@ const APPS: &[&str] = &[
     "synthetic --work 1000",
 ];
 
-/// Command lines that plan without error, with `{dir}` (a scratch folder), `{knapsack}` and
-/// `{checkpoint}` (a checkpoint of `run golomb 9`) to fill in.
+/// Command lines that plan without error, with `{dir}` (a scratch folder), `{knapsack}`,
+/// `{checkpoint}` (a checkpoint of `run golomb 9`) and `{clique}` (one of `run maxclique
+/// --random 90,0.8`) to fill in.
 fn witnesses() -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for b in BALANCERS {
@@ -76,6 +77,12 @@ fn witnesses() -> Vec<String> {
         "run knapsack {knapsack} --optimum 9147".into(),
         "sim knapsack {knapsack} --no-published".into(),
         "run maxclique --random 30,0.5 --omega 5".into(),
+        "run maxclique --random 30,0.5 --instance-seed 3 --seed 4".into(),
+        "run dag --random 20 --balancer work-stealing --instance-seed 3".into(),
+        "sim hashtable --keys 100 --q 2 --instance-seed 3".into(),
+        "compare maxclique --random 30,0.5 --instance-seed 3".into(),
+        "bench maxclique --random 30,0.5 --instance-seed 3 --repeat 1".into(),
+        "resume {clique} --instance-seed 1 --seed 5".into(),
         "run nqueens 8 --sequential".into(),
         format!("resume {{checkpoint}} --pes 2 --max-units 1000 --time-limit 5s --check --machine threads {common}"),
         "resume {checkpoint} --trace {dir}/t.json --gantt {dir}/g.svg --checkpoint {dir}/c2.ckpt --checkpoint-every 1s".into(),
@@ -98,7 +105,8 @@ fn witnesses() -> Vec<String> {
     lines
 }
 
-/// A scratch folder, and a checkpoint to resume from.
+/// A scratch folder, and a checkpoint to resume from (and one of a random graph's search
+/// beside it, `clique.ckpt`).
 fn setup() -> (std::path::PathBuf, String) {
     let dir = std::env::temp_dir().join(format!("treesplit-help-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -116,6 +124,26 @@ fn setup() -> (std::path::PathBuf, String) {
         "--quiet",
     ]);
     assert_eq!(o.status.code(), Some(1), "the stopped run: {}", stderr(&o));
+    let clique = dir.join("clique.ckpt");
+    let o = treesplit(&[
+        "run",
+        "maxclique",
+        "--random",
+        "90,0.8",
+        "--pes",
+        "2",
+        "--max-units",
+        "50",
+        "--checkpoint",
+        clique.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "the stopped search: {}",
+        stderr(&o)
+    );
     (dir, checkpoint.to_str().unwrap().to_string())
 }
 
@@ -123,6 +151,7 @@ fn setup() -> (std::path::PathBuf, String) {
 fn words(line: &str, dir: &std::path::Path, checkpoint: &str) -> Vec<String> {
     line.replace("{dir}", dir.to_str().unwrap())
         .replace("{checkpoint}", checkpoint)
+        .replace("{clique}", dir.join("clique.ckpt").to_str().unwrap())
         .replace("{knapsack}", support::KNAPSACK)
         .split_whitespace()
         .map(str::to_string)

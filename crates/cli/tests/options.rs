@@ -432,7 +432,11 @@ fn flags_and_faults_that_would_be_ignored_are_errors() {
     let fault =
         |spec: &str, args: &[&str]| treesplit_with(args, &[("TREESPLIT_FAULT", spec)], None);
     let o = fault("panic:5", &["run", "nqueens", "6", "--pes", "2"]);
-    bad_input(&o, "fault PE >= P", &["TREESPLIT_FAULT", "PE 5", "0..2"]);
+    bad_input(
+        &o,
+        "fault PE >= P",
+        &["TREESPLIT_FAULT", "PE 5", "PEs 0 and 1"],
+    );
     let o = fault("panic:1", &["run", "nqueens", "6", "--sequential"]);
     bad_input(&o, "fault PE >= 1 sequential", &["PE 1"]);
     for args in [

@@ -167,7 +167,7 @@ impl SystemCase {
                     let (n, s) = (r.random_range(1..=300), r.random_range(0..1000));
                     (
                         treesplit_apps::dag::random_layered(n, s),
-                        format!("--random {n} --seed {s}"),
+                        format!("--random {n} --instance-seed {s}"),
                     )
                 };
                 let scheduler = DagScheduler::ALL[r.random_range(0..DagScheduler::ALL.len())];

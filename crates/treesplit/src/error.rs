@@ -5,7 +5,9 @@
 //! user sees one `error: …` line instead of a raw `thread 'pe-3' panicked at file:line`.
 //! A panic whose location lies in this crate's own source is a broken invariant of the
 //! library ([`RunError::Internal`]); one elsewhere is the user's code ([`RunError::PePanicked`]);
-//! the contract checks raise [`RunError::ContractViolated`] (see `crate::check`).
+//! the contract checks raise [`RunError::ContractViolated`] (see `crate::check`). When
+//! `RUST_BACKTRACE` (or `RUST_LIB_BACKTRACE`) asks for one, the silent hook captures the
+//! panic's backtrace too, and the error carries it.
 
 use crate::config::ConfigError;
 use std::any::Any;
@@ -28,6 +30,8 @@ pub enum RunError {
         message: String,
         /// Where in the source it panicked (`file:line:column`), when known.
         location: Option<String>,
+        /// The stack at the panic, when `RUST_BACKTRACE` asked for one (not compared by `==`).
+        backtrace: Option<String>,
     },
     /// The machine could not run (e.g. a thread could not be spawned).
     Machine(String),
@@ -58,11 +62,13 @@ impl PartialEq for RunError {
                     pe: a,
                     message: m,
                     location: l,
+                    ..
                 },
                 PePanicked {
                     pe: b,
                     message: n,
                     location: k,
+                    ..
                 },
             ) => a == b && m == n && l == k,
             (Machine(a), Machine(b)) | (Internal(a), Internal(b)) => a == b,
@@ -83,10 +89,14 @@ impl fmt::Display for RunError {
                 pe,
                 message,
                 location,
+                backtrace,
             } => {
                 write!(f, "PE {pe} panicked: {message}")?;
-                match location {
-                    Some(at) => write!(f, " ({at})"),
+                if let Some(at) = location {
+                    write!(f, " ({at})")?;
+                }
+                match backtrace {
+                    Some(trace) => write!(f, "\nstack backtrace of PE {pe}:\n{trace}"),
                     None => Ok(()),
                 }
             }
@@ -137,6 +147,65 @@ thread_local! {
     /// Where the last quiet panic happened (file, line, column), to tell the library's from
     /// the user's and to say where.
     static LOCATION: RefCell<Option<(String, u32, u32)>> = const { RefCell::new(None) };
+    /// The last quiet panic's backtrace, when `RUST_BACKTRACE` asked for one.
+    static BACKTRACE: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// The current stack, when the environment asks for backtraces (`Backtrace::capture` reads
+/// `RUST_LIB_BACKTRACE` and `RUST_BACKTRACE`), else `None`; short as std's own hook prints
+/// it unless `RUST_BACKTRACE=full`.
+fn capture_backtrace() -> Option<String> {
+    let trace = std::backtrace::Backtrace::capture();
+    if trace.status() != std::backtrace::BacktraceStatus::Captured {
+        return None;
+    }
+    let full = std::env::var("RUST_BACKTRACE").is_ok_and(|v| v == "full");
+    Some(if full {
+        trace.to_string().trim_end().to_string()
+    } else {
+        short_backtrace(&trace.to_string())
+    })
+}
+
+/// A backtrace's frames between the panic machinery and the thread's start, as std's short
+/// backtraces: from the frame after `__rust_end_short_backtrace` (this hook and std's panic
+/// handling) to the one before `__rust_begin_short_backtrace`, renumbered from 0.
+fn short_backtrace(full: &str) -> String {
+    // Each frame: a line `N: name`, then its `at file:line` lines.
+    let mut frames: Vec<Vec<&str>> = Vec::new();
+    for line in full.lines() {
+        let numbered = line
+            .trim_start()
+            .split_once(": ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        match frames.last_mut() {
+            Some(frame) if !numbered => frame.push(line),
+            _ => frames.push(vec![line]),
+        }
+    }
+    let name = |f: &Vec<&str>, what: &str| f.first().is_some_and(|l| l.contains(what));
+    let start = frames
+        .iter()
+        .rposition(|f| name(f, "__rust_end_short_backtrace"))
+        .map_or(0, |i| i + 1);
+    let end = frames
+        .iter()
+        .position(|f| name(f, "__rust_begin_short_backtrace"))
+        .filter(|&e| e > start)
+        .unwrap_or(frames.len());
+    let mut out = String::new();
+    for (i, frame) in frames[start..end].iter().enumerate() {
+        let (_, name) = frame[0]
+            .trim_start()
+            .split_once(": ")
+            .unwrap_or(("", frame[0]));
+        out += &format!("{i:>4}: {name}\n");
+        for line in &frame[1..] {
+            out += line;
+            out.push('\n');
+        }
+    }
+    out + "note: some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace."
 }
 
 /// This crate's source directory as the compiler names it (`…/treesplit/src/`).
@@ -157,6 +226,7 @@ fn install_hook() {
                     .location()
                     .map(|l| (l.file().to_string(), l.line(), l.column()));
                 LOCATION.with(|l| *l.borrow_mut() = at);
+                BACKTRACE.with(|b| *b.borrow_mut() = capture_backtrace());
                 return;
             }
             previous(info)
@@ -182,14 +252,19 @@ pub(crate) fn panic_error(pe: usize, payload: Box<dyn Any + Send>) -> RunError {
         Err(p) => p,
     };
     let message = panic_message(&*payload);
+    let backtrace = BACKTRACE.with(|b| b.borrow_mut().take());
     match LOCATION.with(|l| l.borrow_mut().take()) {
         Some((file, ..)) if file.starts_with(own_source_dir()) => {
-            RunError::Internal(format!("PE {pe}: {message}"))
+            let trace = backtrace
+                .map(|t| format!("\nstack backtrace of PE {pe}:\n{t}"))
+                .unwrap_or_default();
+            RunError::Internal(format!("PE {pe}: {message}{trace}"))
         }
         at => RunError::PePanicked {
             pe,
             message,
             location: at.map(|(file, line, column)| format!("{file}:{line}:{column}")),
+            backtrace,
         },
     }
 }
@@ -202,10 +277,11 @@ mod tests {
     fn caught_panics_are_classified_by_where_they_happened() {
         // This file is the library's own source: a panic here is a broken invariant.
         let payload = catch_quietly(|| panic!("a broken invariant")).unwrap_err();
-        assert_eq!(
-            panic_error(3, payload),
-            RunError::Internal("PE 3: a broken invariant".into())
-        );
+        // (With RUST_BACKTRACE set, the stack follows the message.)
+        match panic_error(3, payload) {
+            RunError::Internal(m) => assert!(m.starts_with("PE 3: a broken invariant"), "{m}"),
+            other => panic!("{other:?}"),
+        }
         let payload = catch_quietly(|| violation("work overran".into())).unwrap_err();
         assert_eq!(
             panic_error(1, payload),
@@ -216,5 +292,31 @@ mod tests {
         );
         // Outside a quiet region the previous hook is in charge again.
         assert_eq!(QUIET.with(Cell::get), 0);
+    }
+
+    #[test]
+    fn short_backtraces_keep_the_frames_between_the_panic_and_the_threads_start() {
+        let full = "   0: treesplit::error::capture_backtrace
+             at ./src/error.rs:1:1
+   1: std::sys::backtrace::__rust_end_short_backtrace
+   2: core::panicking::panic_fmt
+             at core/src/panicking.rs:80:14
+   3: user::task::work
+             at ./src/task.rs:9:5
+   4: std::sys::backtrace::__rust_begin_short_backtrace
+   5: start_thread";
+        let short = short_backtrace(full);
+        assert!(
+            short.starts_with(
+                "   0: core::panicking::panic_fmt
+             at core/src/panicking.rs:80:14
+   1: user::task::work
+             at ./src/task.rs:9:5
+note: some details are omitted"
+            ),
+            "{short}"
+        );
+        // Without the markers, every frame stays.
+        assert!(short_backtrace("   0: a\n   1: b").starts_with("   0: a\n   1: b\nnote"));
     }
 }

@@ -28,6 +28,8 @@
 //! - [`timeline`]: what every PE did when: the trace of states and messages that the driver
 //!   records on every machine when `Config::trace` asks for it, and the activity log that
 //!   Gantt charts and the utilization curve are drawn from.
+//! - [`words`]: counts in messages ("1 vertex", "PEs 0 and 1"), for this crate and the
+//!   command line.
 //!
 //! ```
 //! use treesplit::{run, Config, Context, Task};
@@ -82,6 +84,7 @@ pub mod stats;
 pub mod task;
 pub mod timeline;
 mod topology;
+pub mod words;
 
 pub use config::{
     Balancer, BalancerKind, Config, ConfigError, DagConfig, DagScheduler, Jobs, PollingOptions,

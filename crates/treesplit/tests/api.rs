@@ -126,6 +126,7 @@ fn a_panic_in_the_task_keeps_its_file_and_line() {
         pe,
         ref message,
         ref location,
+        ..
     } = err
     else {
         panic!("{err:?}")

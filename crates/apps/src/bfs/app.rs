@@ -55,7 +55,8 @@ impl crate::app::App for App {
         let check = |n: u64| {
             if source < 0 || source as u64 >= n {
                 Err(format!(
-                    "bfs --source {source}: the graph's vertices are 0..{n}"
+                    "bfs --source {source}: the graph has only {}",
+                    treesplit::words::first(n, "vertex", "vertices")
                 ))
             } else {
                 Ok(source as u32)

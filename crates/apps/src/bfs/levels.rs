@@ -13,6 +13,7 @@ use crate::app::{resolve_jobs, Failed, Host, Session};
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
+use treesplit::words::count;
 use treesplit::{Config, Ended, RunError, Threads};
 
 /// Distinct level keys for each BFS of this process (every MPI rank counts alike).
@@ -184,9 +185,11 @@ fn report(
     let (machine, seconds, efficiency, totals) =
         (ran.machine, ran.seconds, ran.efficiency, ran.totals);
     let teps = seconds.map(|t| s.scanned as f64 / 2.0 / t.max(1e-9));
+    let vertices = count(g.vertices(), "vertex", "vertices");
+    let edges = count(g.edges(), "edge", "edges");
     if session.json() {
         session.print_json(&BfsJson {
-            app: format!("bfs ({} vertices, {} edges)", g.vertices(), g.edges()),
+            app: format!("bfs ({}, {})", vertices, edges),
             result: s,
             machine: machine.to_string(),
             seconds,
@@ -197,22 +200,21 @@ fn report(
         })?;
     } else {
         println!(
-            "{name} ({} vertices, {} edges): reached {}, distance_sum {}, depth {}",
-            g.vertices(),
-            g.edges(),
-            s.reached,
-            s.distance_sum,
-            s.depth
+            "{name} ({vertices}, {edges}): reached {}, distance_sum {}, depth {}",
+            s.reached, s.distance_sum, s.depth
         );
         match (seconds, teps) {
             (Some(t), Some(teps)) => println!(
-                "machine {machine}: {t:.4} s, {teps:.3e} TEPS ({} edges scanned), {} levels, requests {}, splits {}",
-                s.scanned, totals.levels, totals.requests, totals.splits
+                "machine {machine}: {t:.4} s, {teps:.3e} TEPS ({} scanned), {}, requests {}, splits {}",
+                count(s.scanned, "edge", "edges"),
+                count(totals.levels, "level", "levels"),
+                totals.requests,
+                totals.splits
             ),
             _ => println!(
-                "machine {machine}: Σ T_par {} over {} levels, {} work units, efficiency {:.3}, requests {}, splits {}",
+                "machine {machine}: Σ T_par {} over {}, {} work units, efficiency {:.3}, requests {}, splits {}",
                 totals.t_par,
-                totals.levels,
+                count(totals.levels, "level", "levels"),
                 totals.work_units,
                 efficiency.unwrap_or(f64::NAN),
                 totals.requests,

@@ -359,7 +359,8 @@ impl Outcome for Found {
 
 impl fmt::Display for Found {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} vertices found", self.vertices.len())
+        let found = treesplit::words::count(self.vertices.len(), "vertex", "vertices");
+        write!(f, "{found} found")
     }
 }
 

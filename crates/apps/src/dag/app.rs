@@ -20,7 +20,7 @@ pub struct DagArgs {
     /// The DAG of recursive multiplication of two 2^K-digit numbers (Fig. 14.7 is K = 1).
     #[arg(long, value_name = "K", conflicts_with = "random")]
     pub multiply: Option<u32>,
-    /// A random layered DAG of N tasks (seeded by --seed).
+    /// A random layered DAG of N tasks (drawn from --instance-seed, else --seed).
     #[arg(long, value_name = "N")]
     pub random: Option<u64>,
     /// Threads and MPI: the busy work per unit of cost (e.g. 10us, 500ns, 1ms); the

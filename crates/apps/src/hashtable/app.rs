@@ -7,10 +7,11 @@ use super::{read_keys, HashtableSpec, MAX_KEYS};
 pub struct App;
 
 /// Paper 003's distributed hash table: N keys into P·q buckets (q: `--q`, keys from
-/// `--seed`), X(X+1)/2 key comparisons per bucket; checked against a sequential dedup.
+/// `--instance-seed`, else `--seed`), X(X+1)/2 key comparisons per bucket; checked against
+/// a sequential dedup.
 #[derive(Debug, clap::Args)]
 struct Args {
-    /// Number of keys N, generated from --seed.
+    /// Number of keys N, generated from --instance-seed, else --seed.
     #[arg(long, conflicts_with = "file", required_unless_present = "file")]
     keys: Option<u64>,
     /// A file of keys, one key per line: any string (UTF-8 or not), an empty line the empty

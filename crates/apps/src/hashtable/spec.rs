@@ -2,7 +2,7 @@
 //! per PE and P, and the keys themselves (generated keys on first use, once the command line
 //! has compared the instance's memory estimate, [`Instance::footprint`], with the machine's),
 //! handed to a visitor as the task of its kind of keys. Its q (`--q`) and the seed of its keys
-//! (`--seed`) are its own parameters, set with P once the machine is known
+//! (`--instance-seed`, else `--seed`) are its own parameters, set with P once the machine is known
 //! ([`Instance::adapt`]).
 
 use super::{dedup, generate, HashTable, Key, Text, MAX_BUCKETS};
@@ -141,7 +141,7 @@ impl Instance for HashtableSpec {
     fn cli_args(&self) -> String {
         match &self.source {
             KeySource::Generated { n, seed } => {
-                format!("hashtable --keys {n} --q {} --seed {seed}", self.q)
+                format!("hashtable --keys {n} --q {} --instance-seed {seed}", self.q)
             }
             KeySource::File(f) => format!("hashtable --file {} --q {}", f.display(), self.q),
         }
@@ -167,6 +167,10 @@ impl Instance for HashtableSpec {
         true
     }
 
+    fn draws_instance(&self) -> bool {
+        matches!(self.source, KeySource::Generated { .. })
+    }
+
     fn scattered(&self) -> Option<Scattered> {
         Some(Scattered {
             items: self.len() as usize,
@@ -175,7 +179,8 @@ impl Instance for HashtableSpec {
         })
     }
 
-    /// The subtable size q (`--q`, required), P (subtables) and the seed of generated keys.
+    /// The subtable size q (`--q`, required), P (subtables) and the seed of generated keys
+    /// (`--instance-seed`, else `--seed`).
     fn adapt(&mut self, q: Option<u64>, pes: usize, seed: Option<u64>) -> Result<(), String> {
         let q = q.ok_or("hashtable needs --q Q, the buckets per PE (subtable size; m = P·q)")?;
         if q == 0 {

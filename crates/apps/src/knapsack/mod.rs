@@ -161,10 +161,10 @@ impl fmt::Display for Packing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "profit {} (weight {}, {} items)",
+            "profit {} (weight {}, {})",
             self.profit,
             self.weight,
-            self.items.len()
+            treesplit::words::count(self.items.len(), "item", "items")
         )
     }
 }

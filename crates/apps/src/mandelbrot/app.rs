@@ -107,7 +107,7 @@ impl Instance for MandelSpec {
             move |c| {
                 Some(Published {
                     source: "every point computed once".into(),
-                    value: format!("{} points", p.points()),
+                    value: treesplit::words::count(p.points(), "point", "points"),
                     matches: c.points == p.points(),
                 })
             },

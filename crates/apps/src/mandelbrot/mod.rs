@@ -127,8 +127,10 @@ impl fmt::Display for MandelCount {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "in_set {}, iterations {} ({} points)",
-            self.in_set, self.iterations, self.points
+            "in_set {}, iterations {} ({})",
+            self.in_set,
+            self.iterations,
+            treesplit::words::count(self.points, "point", "points")
         )
     }
 }

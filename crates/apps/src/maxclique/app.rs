@@ -20,7 +20,8 @@ struct Args {
     #[arg(required_unless_present = "random", conflicts_with = "random")]
     file: Option<PathBuf>,
     /// A random graph G(n, p) instead of a file: N vertices, each pair an edge with
-    /// probability P (e.g. `--random 150,0.75`); drawn from --seed (default 1).
+    /// probability P (e.g. `--random 150,0.75`); drawn from --instance-seed, else --seed
+    /// (default 1).
     #[arg(long, value_name = "N,P")]
     random: Option<String>,
     /// The known clique number: check ω against W instead of the one index.tsv beside the
@@ -82,8 +83,9 @@ fn parse_random(np: &str) -> Result<(usize, f64), String> {
     let p: f64 = p.trim().parse().map_err(|_| bad())?;
     if n == 0 || n > super::graph::MAX_VERTICES {
         return Err(format!(
-            "--random: N must be in 1..={}, got {n}",
-            super::graph::MAX_VERTICES
+            "--random: N must be in 1..={}, got {n} ({})",
+            super::graph::MAX_VERTICES,
+            super::graph::WHY_MAX_VERTICES
         ));
     }
     if !(0.0..=1.0).contains(&p) {
@@ -209,7 +211,10 @@ pub fn witness_check(
         },
         None => Published {
             source: "no published ω for this graph: only the witness is checked, that it is a clique of the graph, not that it is maximum".into(),
-            value: format!("a clique of {} vertices", found.omega),
+            value: format!(
+                "a clique of {}",
+                treesplit::words::count(found.omega, "vertex", "vertices")
+            ),
             matches: clique,
         },
     }
@@ -282,7 +287,7 @@ impl crate::instance::Instance for MaxCliqueSpec {
         let source = match &self.source {
             CliqueSource::File(path) => format!("maxclique {}", path.display()),
             CliqueSource::Random { n, p, seed } => {
-                format!("maxclique --random {n},{p} --seed {seed}")
+                format!("maxclique --random {n},{p} --instance-seed {seed}")
             }
         };
         source + &self.check_words()
@@ -300,10 +305,14 @@ impl crate::instance::Instance for MaxCliqueSpec {
 
     /// `--seed` draws a random graph.
     fn takes_seed(&self) -> bool {
+        self.draws_instance()
+    }
+
+    fn draws_instance(&self) -> bool {
         matches!(self.source, CliqueSource::Random { .. })
     }
 
-    /// A random graph is drawn from `--seed` (default 1).
+    /// A random graph is drawn from `--instance-seed`, else `--seed` (default 1).
     fn adapt(&mut self, _q: Option<u64>, _pes: usize, seed: Option<u64>) -> Result<(), String> {
         if let CliqueSource::Random { n, p, seed: s } = self.source {
             let seed = seed.unwrap_or(1);

@@ -13,8 +13,16 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 use treesplit::task::shared::Content;
 
-/// The most vertices a graph may have (its bitset rows take n²/8 bytes: 32 MiB here).
+/// The most vertices a graph may have. Not a limit of the bitsets' width (vertices are u32):
+/// a graph is held as n bitset rows of n bits (n²/8 bytes, twice while it is renumbered: 64
+/// MiB here), ordered in O(n²) time, and G(n, p) is drawn as an edge list first (8 bytes an
+/// edge: about 0.5 GiB and 6 s for G(16384, 0.5)); the search colours n-bit sets at every
+/// node, which suits dense graphs of up to a few thousand vertices. A larger, sparse graph
+/// needs adjacency lists, not this representation.
 pub const MAX_VERTICES: usize = 16_384;
+
+/// Why [`MAX_VERTICES`] is the limit, for the error messages.
+pub const WHY_MAX_VERTICES: &str = "a graph is held as n × n adjacency bits (n²/8 bytes, 32 MiB at 16384 vertices, twice while it is built) and built in O(n²) time; its search suits dense graphs of up to a few thousand vertices";
 
 /// A set of vertices as a bitset over `words` 64-bit words.
 pub type Bits = Vec<u64>;
@@ -61,7 +69,7 @@ impl Graph {
     pub fn new(n: usize, edges: &[(u32, u32)]) -> Result<Self, String> {
         if n > MAX_VERTICES {
             return Err(format!(
-                "{n} vertices is more than the supported {MAX_VERTICES}"
+                "{n} vertices is more than the supported {MAX_VERTICES}: {WHY_MAX_VERTICES}"
             ));
         }
         let words = n.div_ceil(64).max(1);
@@ -132,7 +140,7 @@ impl Graph {
         }
         if n > MAX_VERTICES {
             return Err(format!(
-                "{n} vertices is more than the supported {MAX_VERTICES}"
+                "{n} vertices is more than the supported {MAX_VERTICES}: {WHY_MAX_VERTICES}"
             ));
         }
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -214,7 +222,7 @@ impl Graph {
                     let m = number(3, "the number of edges m")?;
                     if n > MAX_VERTICES as u64 {
                         return Err(at(format!(
-                            "{n} vertices is more than the supported {MAX_VERTICES}"
+                            "{n} vertices is more than the supported {MAX_VERTICES}: {WHY_MAX_VERTICES}"
                         )));
                     }
                     header = Some((n as usize, m, line_no));
@@ -312,7 +320,7 @@ impl Graph {
                 }
                 if *slot > MAX_VERTICES as u64 {
                     return Err(at(format!(
-                        "vertex {slot} is more than the supported {MAX_VERTICES} vertices"
+                        "vertex {slot} is more than the supported {MAX_VERTICES} vertices: {WHY_MAX_VERTICES}"
                     )));
                 }
             }

@@ -237,10 +237,10 @@ fn report(
         })?;
     } else {
         println!(
-            "{name}: optimal length {} ({}), {} nodes generated, thresholds {:?}",
+            "{name}: optimal length {} ({}), {} generated, thresholds {:?}",
             r.moves.len(),
             moves_string(&r.moves),
-            r.generated,
+            treesplit::words::count(r.generated, "node", "nodes"),
             r.thresholds
         );
         println!(

@@ -76,8 +76,10 @@ impl fmt::Display for UtsCount {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} nodes, {} leaves, depth {}",
-            self.nodes, self.leaves, self.max_height
+            "{}, {}, depth {}",
+            treesplit::words::count(self.nodes, "node", "nodes"),
+            treesplit::words::count(self.leaves, "leaf", "leaves"),
+            self.max_height
         )
     }
 }

@@ -3,8 +3,9 @@
 //! sequential code (`recursion`), the task alone with no runtime (`sequential`), treesplit,
 //! rayon and chili at 1 and P threads. Each peer runs at its best depth cut-off, found first
 //! by a sweep over the cut-offs the application names (rayon's is skipped when
-//! `--rayon-depth` fixes it); the sweep is reported. (Benchmarks, not tests: speed is measured
-//! here, correctness is checked by the tests.)
+//! `--rayon-depth` fixes it); the sweep is reported. Each measurement is said on stderr as it
+//! is taken (unless --quiet or --json). (Benchmarks, not tests: speed is measured here,
+//! correctness is checked by the tests.)
 
 use super::CliSession;
 use crate::output::{self, Failure};
@@ -172,13 +173,15 @@ where
     }
 }
 
-/// The fastest cut-off of `cuts` by `time`, each tried `tries` times; the tries are recorded.
+/// The fastest cut-off of `cuts` by `time`, each tried `tries` times; the tries are recorded
+/// (and each said on stderr as it is measured when `say`).
 fn sweep(
     peer: &'static str,
     threads: usize,
     cuts: &[u32],
     tries: usize,
     sweep: &mut Vec<Tried>,
+    say: bool,
     mut time: impl FnMut(u32) -> Result<Option<f64>, Failure>,
 ) -> Result<Option<u32>, Failure> {
     let mut best: Option<(f64, u32)> = None;
@@ -186,7 +189,11 @@ fn sweep(
         let mut fastest = f64::INFINITY;
         for _ in 0..tries {
             match time(cut)? {
-                Some(t) => fastest = fastest.min(t),
+                Some(t) => {
+                    let at = format_args!("sweep {peer} at {}, {threads} threads", cut_name(cut));
+                    super::progress::measured(say, at, t);
+                    fastest = fastest.min(t);
+                }
                 None => return Ok(None),
             }
         }
@@ -219,8 +226,14 @@ where
         .collect::<Result<Vec<_>, _>>()?;
     let many = pools.last().expect("one pool at least");
 
+    let say = args.out.progress();
     let s = run_sequential(make_root());
     let work_units = s.work_units;
+    super::progress::measured(
+        say,
+        format_args!("the sequential baseline ({work_units} work units)"),
+        s.t_seq,
+    );
     let runner = Runner {
         peers,
         want: s.output,
@@ -233,15 +246,21 @@ where
     let (rayon_cut, rayon_swept) = match args.rayon_depth {
         Some(cut) => (cut, false),
         None => {
-            let best = sweep("rayon", p, &cuts, tries, &mut tried, |cut| {
+            let best = sweep("rayon", p, &cuts, tries, &mut tried, say, |cut| {
                 runner.rayon(many, cut).map(Some)
             })?;
             (best.expect("a rayon peer at every cut-off"), true)
         }
     };
-    let chili_cut = sweep("chili", p, &peers.chili_cuts(), tries, &mut tried, |cut| {
-        runner.chili(p, cut)
-    })?;
+    let chili_cut = sweep(
+        "chili",
+        p,
+        &peers.chili_cuts(),
+        tries,
+        &mut tried,
+        say,
+        |cut| runner.chili(p, cut),
+    )?;
 
     let names = |what: &str| -> Vec<String> {
         threads
@@ -258,14 +277,19 @@ where
     let mut ours = vec![vec![]; threads.len()];
     let mut ray = vec![vec![]; threads.len()];
     let mut chi = vec![vec![]; threads.len()];
-    let bar = super::progress::steps(args.repeat as u64, "bench", args.out.progress());
-    for _ in 0..args.repeat {
+    let (ours_names, ray_names, chili_names) = (names("treesplit"), names("rayon"), names("chili"));
+    for round in 1..=args.repeat {
+        let said = |what: &str, t: f64| {
+            let at = format_args!("repeat {round}/{}, {what}", args.repeat);
+            super::progress::measured(say, at, t);
+            t
+        };
         let t0 = Instant::now();
         let r = peers.sequential();
-        rec.push(t0.elapsed().as_secs_f64());
+        rec.push(said("recursion", t0.elapsed().as_secs_f64()));
         runner.check("the plain sequential code", r)?;
         let s = run_sequential(make_root());
-        seq.push(s.t_seq);
+        seq.push(said("sequential", s.t_seq));
         runner.check("the task alone", s.output)?;
         for (i, &t) in threads.iter().enumerate() {
             let config = Config::new(t).delta_t(args.delta_t).seed(args.seed);
@@ -280,28 +304,27 @@ where
                 )));
             }
             runner.check(&format!("treesplit at P = {t}"), r.output)?;
-            ours[i].push(r.t_par);
-            ray[i].push(runner.rayon(&pools[i], rayon_cut)?);
+            ours[i].push(said(&ours_names[i], r.t_par));
+            ray[i].push(said(&ray_names[i], runner.rayon(&pools[i], rayon_cut)?));
             if let Some(cut) = chili_cut {
-                chi[i].extend(runner.chili(t, cut)?);
+                let t = runner.chili(t, cut)?;
+                chi[i].extend(t.map(|t| said(&chili_names[i], t)));
             }
         }
-        bar.inc(1);
     }
-    bar.finish_and_clear();
 
     let mut series = vec![
         stats("recursion".into(), rec, work_units),
         stats("sequential".into(), seq, work_units),
     ];
-    for (name, times) in names("treesplit").into_iter().zip(ours) {
+    for (name, times) in ours_names.into_iter().zip(ours) {
         series.push(stats(name, times, work_units));
     }
-    for (name, times) in names("rayon").into_iter().zip(ray) {
+    for (name, times) in ray_names.into_iter().zip(ray) {
         series.push(stats(name, times, work_units));
     }
     if chili_cut.is_some() {
-        for (name, times) in names("chili").into_iter().zip(chi) {
+        for (name, times) in chili_names.into_iter().zip(chi) {
             series.push(stats(name, times, work_units));
         }
     }

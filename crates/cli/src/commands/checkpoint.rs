@@ -32,6 +32,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 use treesplit::checkpoint::{after_epoch, epoch_config, Ended, Plan, Snapshot};
 use treesplit::task::pieces::Pieces;
+use treesplit::words::count;
 use treesplit::{Config, Jobs, Report, Task};
 use treesplit_apps::spec::Objective;
 
@@ -194,15 +195,15 @@ where
                 )));
             }
             notes.note(format_args!(
-                "{} {}: {} pieces, {} work units done (runs so far: {})",
+                "{} {}: {}, {} done (runs so far: {})",
                 if plan.checkpoint.as_ref().is_some_and(|c| c.resume.is_none()) {
                     "continuing the checkpointed computation in"
                 } else {
                     "resuming"
                 },
                 file.display(),
-                s.pieces.len(),
-                s.work_units,
+                count(s.pieces.len(), "piece", "pieces"),
+                count(s.work_units, "work unit", "work units"),
                 s.runs
             ));
             rank0.then_some(s)
@@ -250,10 +251,10 @@ where
                     decision = [GO_ON];
                     wrote = true;
                     notes.note(format_args!(
-                        "checkpoint {}: {} pieces, {} work units done",
+                        "checkpoint {}: {}, {} done",
                         ck.path.display(),
-                        s.pieces.len(),
-                        s.work_units
+                        count(s.pieces.len(), "piece", "pieces"),
+                        count(s.work_units, "work unit", "work units")
                     ));
                 }
                 Ok(Some(ended)) => outcome = Some(Ok(ended)),
@@ -281,10 +282,10 @@ where
         ),
         Ended::Stopped(limit, report) => {
             notes.note(format_args!(
-                "checkpoint written to {}: {} pieces left, {} work units done (runs so far: {}); continue with `treesplit resume {}`",
+                "checkpoint written to {}: {} left, {} done (runs so far: {}); continue with `treesplit resume {}`",
                 cp.path.display(),
-                snapshot.pieces.len(),
-                snapshot.work_units,
+                count(snapshot.pieces.len(), "piece", "pieces"),
+                count(snapshot.work_units, "work unit", "work units"),
                 snapshot.runs,
                 cp.path.display()
             ));
@@ -340,8 +341,10 @@ where
         print_published(&check);
         print!("{}", report.summary());
         println!(
-            "checkpointed computation: {} work units in {:.3} s in all, over {} runs",
-            snapshot.work_units, snapshot.seconds, snapshot.runs
+            "checkpointed computation: {} in {:.3} s in all, over {}",
+            count(snapshot.work_units, "work unit", "work units"),
+            snapshot.seconds,
+            count(snapshot.runs, "run", "runs")
         );
     }
     super::checkpoint_file::remove_when_complete(cp, wrote, notes);

@@ -13,6 +13,7 @@ use crate::plan::MachinePlan;
 use serde::Serialize;
 use treesplit::dag::{evaluate, DagTask, Evaluation};
 use treesplit::stats::Totals;
+use treesplit::words::count;
 use treesplit::Ended;
 
 /// `run|sim dag --json`.
@@ -46,7 +47,8 @@ struct Progress {
 
 impl std::fmt::Display for Progress {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} of {} tasks finished", self.finished, self.tasks)
+        let tasks = treesplit::words::count(self.tasks, "task", "tasks");
+        write!(f, "{} of {tasks} finished", self.finished)
     }
 }
 
@@ -93,11 +95,11 @@ pub fn dag(plan: &DagPlan) -> Result<(), Failure> {
                 format!("after {:.6} s", report.t_par)
             };
             let summary = format!(
-                "{} on {machine}, P = {}: stopped {when}, {} units of cost done, {} messages\n",
+                "{} on {machine}, P = {}: stopped {when}, {} of cost done, {}\n",
                 plan.scheduler,
                 report.pes(),
-                report.totals.work_units,
-                report.totals.messages
+                count(report.totals.work_units, "unit", "units"),
+                count(report.totals.messages, "message", "messages")
             );
             return Err(super::finish::partial(
                 app,
@@ -155,8 +157,12 @@ pub fn dag(plan: &DagPlan) -> Result<(), Failure> {
         })?;
     } else {
         println!(
-            "dag {}: {} tasks, {} edges, work W = {}, critical path = {}",
-            plan.source, e.tasks, e.edges, e.work, e.critical_path
+            "dag {}: {}, {}, work W = {}, critical path = {}",
+            plan.source,
+            count(e.tasks, "task", "tasks"),
+            count(e.edges, "edge", "edges"),
+            e.work,
+            e.critical_path
         );
         println!(
             "{} on {machine}, P = {p}: makespan {} (lower bound max(W/p, critical path) = {}, ratio {:.3}; 2 − 1/p = {:.3})",
@@ -175,14 +181,19 @@ pub fn dag(plan: &DagPlan) -> Result<(), Failure> {
         );
         if let (Some(o), Some(r)) = (optimum, ratio_to_optimum) {
             println!(
-                "optimal schedule on {workers} PE{} (branch-and-bound): makespan {} (ratio {r:.3})",
-                if workers == 1 { "" } else { "s" },
+                "optimal schedule on {} (branch-and-bound): makespan {} (ratio {r:.3})",
+                count(workers, "PE", "PEs"),
                 time(o as f64 * e.unit)
             );
         }
         println!(
-            "dependencies: all {} tasks ran once, none before its predecessors finished; {} messages",
-            e.tasks, report.totals.messages
+            "dependencies: {} ran once, none before its predecessors finished; {}",
+            if e.tasks == 1 {
+                "the one task".to_string()
+            } else {
+                format!("all {} tasks", e.tasks)
+            },
+            count(report.totals.messages, "message", "messages")
         );
     }
     if !e.holds_with_communication {
@@ -242,7 +253,8 @@ fn mpi_run(
     let run = || {
         if let Some(p) = pes.filter(|&p| p != size) {
             return Err(Failure::input(format!(
-                "--pes {p}, but the MPI job has {size} ranks (leave out --pes under mpirun)"
+                "--pes {p}, but the MPI job has {} (leave out --pes under mpirun)",
+                count(size, "rank", "ranks")
             )));
         }
         let config = plan

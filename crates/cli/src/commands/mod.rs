@@ -231,7 +231,8 @@ mod mpi {
         let run = || {
             if let Some(p) = pes.filter(|&p| p != size) {
                 return Err(Failure::input(format!(
-                    "--pes {p}, but the MPI job has {size} ranks (leave out --pes under mpirun)"
+                    "--pes {p}, but the MPI job has {} (leave out --pes under mpirun)",
+                    treesplit::words::count(size, "rank", "ranks")
                 )));
             }
             u.with(&mpi, plan.balance.config(size)?)

@@ -1,8 +1,9 @@
 //! The progress indicators on stderr, drawn only when stderr is a terminal and neither
 //! `--quiet` nor `--json` is given: for thread runs, work units done and the rate (shown for
 //! runs that last more than a second); for the other commands ([`steps`]) a bar over their
-//! steps (compare's balancers, bench's measurements, dst's cases) or, for one simulation, a
-//! spinner with the elapsed time; and progress lines ([`line()`]) where a command shows no bar.
+//! steps (compare's balancers, dst's cases) or, for one simulation, a spinner with the elapsed
+//! time; and progress lines ([`line()`]) where a command shows no bar. `bench`, which may run
+//! for minutes, prints a line per measurement as it goes ([`measured`]), to a terminal or not.
 
 use crate::output::Notes;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -37,6 +38,15 @@ pub fn steps(len: u64, what: &str, enabled: bool) -> ProgressBar {
 pub fn line(notes: Notes, text: impl std::fmt::Display) {
     if std::io::stderr().is_terminal() {
         notes.note(text);
+    }
+}
+
+/// One measurement of `bench` done (what, and its time): a line on stderr unless `enabled` is
+/// false (`--quiet`, `--json`), also when stderr is a file, so that a long benchmark's log
+/// shows where it is.
+pub fn measured(enabled: bool, what: impl std::fmt::Display, seconds: f64) {
+    if enabled {
+        eprintln!("bench: {what}: {seconds:.4} s");
     }
 }
 

@@ -30,8 +30,9 @@ pub fn run(plan: &RunPlan) -> Result<(), Failure> {
         };
         if f.pe() >= pes {
             return Err(Failure::input(format!(
-                "TREESPLIT_FAULT names PE {}, but the run has only PEs 0..{pes}",
-                f.pe()
+                "TREESPLIT_FAULT names PE {}, but the run has only {}",
+                f.pe(),
+                treesplit::words::first(pes as u64, "PE", "PEs")
             )));
         }
         if let Some(why) = plan.app.refuses(Use::Fault) {

@@ -251,9 +251,39 @@ fn poisson(plan: &ScatterPlan, points: &[Point], trials: u64) -> Result<(), Fail
 
 /// η against q, one colour per (P, d, α): measured (points with CI bars), exact (solid),
 /// the paper's prediction (dashed).
+/// The x axis of the η plot: q on a log scale from a little below the smallest q to a little
+/// above the largest (no point on the frame), labelled at the q values measured, as whole
+/// numbers, thinned so that neighbouring labels stay at least 60 pixels apart.
+fn q_axis(reports: &[PointReport]) -> (std::ops::Range<f64>, Vec<f64>) {
+    let mut qs: Vec<u64> = reports.iter().map(|r| r.q).collect();
+    qs.sort_unstable();
+    qs.dedup();
+    let (lo, hi) = (qs[0] as f64, qs[qs.len() - 1] as f64);
+    // A margin of 4 % of the span on each side, and at least a factor 1.2.
+    let margin = (hi / lo).powf(0.04).max(1.2);
+    let range = lo / margin..hi * margin;
+    // The plot is about 900 pixels wide: 60 pixels are this share of the log span.
+    let step = (range.end / range.start).ln() * 60.0 / 900.0;
+    let mut keys: Vec<f64> = Vec::new();
+    for &q in &qs {
+        let q = q as f64;
+        if keys.last().is_none_or(|&k| (q / k).ln() >= step) {
+            keys.push(q);
+        }
+    }
+    // The largest q is always labelled (in place of a neighbour too close to it).
+    if keys.last() != Some(&hi) {
+        if keys.last().is_some_and(|&k| (hi / k).ln() < step) && keys.len() > 1 {
+            keys.pop();
+        }
+        keys.push(hi);
+    }
+    (range, keys)
+}
+
 fn draw_eta(path: &Path, reports: &[PointReport]) -> Result<(), String> {
     plot::register_font();
-    let qmax = reports.iter().map(|r| r.q).max().unwrap_or(1).max(2) as f64;
+    let axis = q_axis(reports);
     let mut groups: Vec<(u64, u32, f64)> = Vec::new();
     for r in reports {
         let key = (r.pes, r.degree, r.alpha);
@@ -272,14 +302,14 @@ fn draw_eta(path: &Path, reports: &[PointReport]) -> Result<(), String> {
             BitMapBackend::new(path, (1000, 700)).into_drawing_area(),
             reports,
             &groups,
-            qmax,
+            axis.clone(),
         )
     } else {
         eta_on(
             SVGBackend::new(path, (1000, 700)).into_drawing_area(),
             reports,
             &groups,
-            qmax,
+            axis,
         )
     }
 }
@@ -288,7 +318,7 @@ fn eta_on<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     reports: &[PointReport],
     groups: &[(u64, u32, f64)],
-    qmax: f64,
+    (range, keys): (std::ops::Range<f64>, Vec<f64>),
 ) -> Result<(), String> {
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(e)?;
@@ -306,11 +336,12 @@ fn eta_on<DB: DrawingBackend>(
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(50)
-        .build_cartesian_2d((1f64..qmax).log_scale(), 0f64..1.02f64)
+        .build_cartesian_2d(range.log_scale().with_key_points(keys), 0f64..1.02f64)
         .map_err(e)?;
     chart
         .configure_mesh()
-        .x_desc("q (subproblems per PE)")
+        .x_label_formatter(&|q| format!("{}", q.round() as u64))
+        .x_desc("q (subproblems per PE, log scale)")
         .y_desc("eta = E[avg load] / E[max load]")
         .draw()
         .map_err(e)?;

@@ -52,9 +52,13 @@ impl AppVisitor for Bench<'_> {
         let (args, p) = (self.args, self.args.pes);
         let mut seq = Vec::new();
         let mut par = Vec::new();
-        let bar = super::progress::steps(args.repeat as u64, "bench", args.out.progress());
-        for _ in 0..args.repeat {
+        let say = |what: &str, round: usize, t: f64| {
+            let at = format_args!("repeat {round}/{}, {what}", args.repeat);
+            super::progress::measured(args.out.progress(), at, t);
+        };
+        for round in 1..=args.repeat {
             let s = run_sequential(make_root());
+            say("sequential", round, s.t_seq);
             if published(&s.output).is_some_and(|c| !c.matches) {
                 return Err(Failure::wrong(format!(
                     "sequential result {} is wrong",
@@ -73,10 +77,9 @@ impl AppVisitor for Bench<'_> {
                     r.output
                 )));
             }
+            say(&format!("treesplit P={p}"), round, r.t_par);
             par.push((r.t_par, r.totals.work_units));
-            bar.inc(1);
         }
-        bar.finish_and_clear();
         let median = |v: &mut Vec<(f64, u64)>| {
             v.sort_by(|a, b| a.0.total_cmp(&b.0));
             v[v.len() / 2]

@@ -352,7 +352,8 @@ pub fn config_error(e: &ConfigError) -> String {
             format!("--h/--q: more than 2^{max_h} jobs are not supported")
         }
         ConfigError::PesMismatch { pes, machine } => format!(
-            "--pes {pes} does not match the {machine} ranks of the MPI job"
+            "--pes {pes} does not match the MPI job's {}",
+            treesplit::words::count(machine, "rank", "ranks")
         ),
         ConfigError::NoSuchPe { what, pe, pes } => {
             let flag = if what.contains("link") { "--slow-links" } else { "--slow" };

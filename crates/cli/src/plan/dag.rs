@@ -96,7 +96,7 @@ fn not_for_dags() -> Vec<(&'static str, &'static str)> {
     flags
 }
 
-const WHY: &str = "does not apply to task DAGs (`dag` takes --balancer master-worker|random-static|work-stealing, --delta-t, --seed, --pes, --max-units, --time-limit, --unit on real machines, --gantt and the simulator's machine options; termination is four-counter; every run checks its schedule)";
+const WHY: &str = "does not apply to task DAGs (`dag` takes --balancer master-worker|random-static|work-stealing, --delta-t, --seed, --instance-seed (with --random), --pes, --max-units, --time-limit, --unit on real machines, --gantt and the simulator's machine options; termination is four-counter; every run checks its schedule)";
 
 /// True for an application that is a task DAG rather than a tree-shaped task.
 pub fn is_dag(app: &AppArgs) -> bool {
@@ -118,14 +118,20 @@ fn scheduler(name: BalancerName, given: &Given) -> Result<DagScheduler, Failure>
     }
 }
 
-/// The DAG the application arguments name, and where it came from.
-fn read_dag(app: &AppArgs, seed: u64) -> Result<(Dag, String), Failure> {
+/// The DAG the application arguments name, and where it came from (`--random N` drawn
+/// from `seed`, the instance's seed).
+fn read_dag(app: &AppArgs, seed: u64, given: &Given) -> Result<(Dag, String), Failure> {
     let DagArgs {
         file,
         multiply: k,
         random,
         ..
     } = dag_args(app)?;
+    if random.is_none() && given.has("instance_seed") {
+        return Err(Failure::input(
+            "--instance-seed seeds a random DAG (`dag --random N`); a DAG read from a file or made by --multiply draws nothing",
+        ));
+    }
     match (file, k, random) {
         (Some(path), None, None) => {
             let (text, name) = treesplit_apps::input::read_text(&path).map_err(Failure::input)?;
@@ -192,7 +198,7 @@ pub fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
     }
     let scheduler = scheduler(o.choice.balancer, given)?;
     let seed = o.seed.seed.unwrap_or(1);
-    let (dag, source) = read_dag(&r.app, seed)?;
+    let (dag, source) = read_dag(&r.app, o.instance.or(o.seed).unwrap_or(1), given)?;
     let unit = match &dag_args(&r.app)?.unit {
         Some(u) => parse_unit(u)?,
         _ => DEFAULT_UNIT_NS,
@@ -277,7 +283,8 @@ pub fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<DagPlan, Failure
         output::paths::check_picture("--gantt", path, &inputs)?;
     }
     let seed = config.seed;
-    let (dag, source) = read_dag(&s.app, seed)?;
+    let instance_seed = o.instance.instance_seed.unwrap_or(seed);
+    let (dag, source) = read_dag(&s.app, instance_seed, given)?;
     let optimal = optimal(&s.app, &dag)?;
     let plan = DagPlan {
         dag: Arc::new(dag),

@@ -118,7 +118,9 @@ pub fn fit_threads(
         None => String::new(),
     };
     Err(Failure::input(format!(
-        "{count} threads reserve about {} of address space (their stacks and malloc's arenas){beside}, more than the {} left under the address-space limit (ulimit -v); raise the limit (ulimit -v) or give fewer {fewer}",
+        "{} {} about {} of address space (their stacks and malloc's arenas){beside}, more than the {} left under the address-space limit (ulimit -v); raise the limit (ulimit -v) or give fewer {fewer}",
+        treesplit::words::count(count, "thread", "threads"),
+        treesplit::words::noun(count, "reserves", "reserve"),
         size(reserved),
         size(room)
     )))

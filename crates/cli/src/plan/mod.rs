@@ -78,7 +78,8 @@ fn check_threads(threads: usize, notes: Notes, env: &Env) -> Result<(), Failure>
     let cores = env.cores;
     if threads > 4 * cores && !notes.quiet {
         env.note(format!(
-            "warning: {threads} threads on {cores} cores: timings are oversubscribed (the threads time-share the cores); `treesplit sim` models machines of this size"
+            "warning: {threads} threads on {}: timings are oversubscribed (the threads time-share the cores); `treesplit sim` models machines of this size",
+            treesplit::words::count(cores, "core", "cores")
         ));
     }
     Ok(())
@@ -376,7 +377,8 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
         // (the data it draws) apply here too.
         let own_seed = app.takes_seed();
         flags.retain(|(id, _)| !(is_table && *id == "jobs_per_pe" || own_seed && *id == "seed"));
-        app.adapt(o.balance.jobs_per_pe, 1, o.seed.seed)
+        let seed = rules::instance_seed(&app, given, o.instance, o.seed)?;
+        app.adapt(o.balance.jobs_per_pe, 1, seed)
             .map_err(Failure::input)?;
         memory::fit(&app, 1, env)?;
         rules::reject(
@@ -439,7 +441,8 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
         MachinePlan::Mpi { pes: Some(pes) } => (pes, env.ranks_here),
         _ => (env.launcher_size, env.ranks_here),
     };
-    app.adapt(o.balance.jobs_per_pe, pes, o.seed.seed)
+    let seed = rules::instance_seed(&app, given, o.instance, o.seed)?;
+    app.adapt(o.balance.jobs_per_pe, pes, seed)
         .map_err(Failure::input)?;
     memory::fit(&app, copies, env)?;
     if let MachinePlan::Threads { pes, .. } = machine {
@@ -480,22 +483,32 @@ fn resume_plan(r: ResumeArgs, given: &Given, env: &Env) -> Result<RunPlan, Failu
     let line = ["treesplit".to_string(), "run".to_string()]
         .into_iter()
         .chain(words.iter().cloned());
-    let (app, seed, q) = match <Cli as clap::Parser>::try_parse_from(line).map(|c| c.command) {
-        Ok(Command::Run(run)) => (run.app, run.opts.seed, run.opts.balance.jobs_per_pe),
-        _ => {
-            return Err(Failure::input(format!(
-                "{}: the checkpoint names an application this treesplit does not know: {}",
-                r.file.display(),
-                words.join(" ")
-            )))
-        }
-    };
+    let (app, seed, instance, q) =
+        match <Cli as clap::Parser>::try_parse_from(line).map(|c| c.command) {
+            Ok(Command::Run(run)) => (
+                run.app,
+                run.opts.seed,
+                run.opts.instance,
+                run.opts.balance.jobs_per_pe,
+            ),
+            _ => {
+                return Err(Failure::input(format!(
+                    "{}: the checkpoint names an application this treesplit does not know: {}",
+                    r.file.display(),
+                    words.join(" ")
+                )))
+            }
+        };
     let every = r.opts.checkpoint_every;
     let path = r.opts.checkpoint.clone().unwrap_or_else(|| r.file.clone());
     let mut r = r;
-    // The words keep the seed an instance was drawn from (`--random`, generated keys) and
-    // an instance's own --q (the hash table's): they stay unless this command line gives
-    // them, and the instance they make must then be the checkpoint's.
+    // The words keep the seed an instance was drawn from (`--random`, generated keys:
+    // `--instance-seed`, or `--seed` in older checkpoints) and an instance's own --q (the
+    // hash table's): they stay unless this command line gives them, and the instance they
+    // make must then be the checkpoint's. A `--seed` given here seeds the balancer only.
+    if !given.has("instance_seed") {
+        r.opts.instance.instance_seed = instance.or(seed);
+    }
     if !given.has("seed") {
         r.opts.seed = seed;
     }
@@ -577,7 +590,8 @@ fn sim_plan(s: SimArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
         o.seed.seed,
     )?;
     rules::check_balancer_options(&table_flags(&app, given), &[balance.balancer()])?;
-    app.adapt(o.balance.jobs_per_pe, pes, o.seed.seed)
+    let seed = rules::instance_seed(&app, given, o.instance, o.seed)?;
+    app.adapt(o.balance.jobs_per_pe, pes, seed)
         .map_err(Failure::input)?;
     let balance = balance.with_limits(o.limits)?;
     refusals(&app, Use::Sim, given)?;
@@ -603,13 +617,17 @@ fn bench_plan(b: BenchArgs, given: &Given, env: &Env) -> Result<BenchPlan, Failu
     if let Some(pes) = b.pes {
         check_thread_count(pes)?;
     }
-    let app = application(&b.app, given)?;
+    let mut app = application(&b.app, given)?;
     refusals(&app, Use::Bench, given)?;
-    memory::fit(&app, 1, env)?;
     let pes = b.pes.unwrap_or(2);
     if pes == 0 || b.repeat == 0 {
         return Err(Failure::input("bench needs --pes ≥ 1 and --repeat ≥ 1"));
     }
+    let seed = rules::instance_seed(&app, given, b.instance, b.seed)?;
+    if app.draws_instance() {
+        app.adapt(None, pes, seed).map_err(Failure::input)?;
+    }
+    memory::fit(&app, 1, env)?;
     // Checked before any thread starts (the rayon pool of P threads is built first).
     let out = Output::from(&b.common);
     check_threads(pes, out.notes(), env)?;
@@ -670,7 +688,8 @@ fn compare_plan(c: CompareArgs, given: &Given, env: &Env) -> Result<ComparePlan,
         )));
     }
     rules::check_balancer_options(&table_flags(&app, given), &balancers)?;
-    app.adapt(c.balance.jobs_per_pe, pes, c.seed.seed)
+    let seed = rules::instance_seed(&app, given, c.instance, c.seed)?;
+    app.adapt(c.balance.jobs_per_pe, pes, seed)
         .map_err(Failure::input)?;
     memory::fit(&app, 1, env)?;
     // Each balancer's simulation holds its PEs' state beside the instance (one at a time).

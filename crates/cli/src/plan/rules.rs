@@ -6,7 +6,7 @@
 //! the sentence that explains it. Flags are named as clap defines them
 //! (`flags::BalancerOpts`, `flags::SimOpts`): the table holds only ids and rules.
 
-use crate::flags::{BalancerOpts, Given, SimOpts};
+use crate::flags::{BalancerOpts, Given, InstanceSeed, SeedFlag, SimOpts};
 use crate::output::Failure;
 use clap::Args;
 use std::sync::OnceLock;
@@ -195,4 +195,21 @@ pub fn reject(given: &Given, flags: &[(&str, &str)], why: &str) -> Result<(), Fa
         Some((_, flag)) => Err(Failure::input(format!("{flag} {why}"))),
         None => Ok(()),
     }
+}
+
+/// The seed a random instance is drawn from: `--instance-seed`, else `--seed`; the flag is
+/// bad input for an instance that draws nothing.
+pub fn instance_seed(
+    app: &super::App,
+    given: &Given,
+    instance: InstanceSeed,
+    seed: SeedFlag,
+) -> Result<Option<u64>, Failure> {
+    if given.has("instance_seed") && !app.draws_instance() {
+        return Err(Failure::input(format!(
+            "--instance-seed seeds a random instance (maxclique --random N,P, hashtable --keys N, dag --random N); this {} instance draws nothing",
+            app.name()
+        )));
+    }
+    Ok(instance.or(seed))
 }

@@ -33,9 +33,10 @@ pub fn fit_within(
 ) -> Result<Config, Failure> {
     let estimate = estimate_memory(&config);
     let pes = config.pes;
+    let pes_words = treesplit::words::count(pes, "PE", "PEs");
     if estimate.state > available {
         return Err(Failure::input(format!(
-            "--pes {pes}: simulating {pes} PEs needs about {} ({} KiB per PE), more than the {} available ({source}); simulate fewer PEs",
+            "--pes {pes}: simulating {pes_words} needs about {} ({} KiB per PE), more than the {} available ({source}); simulate fewer PEs",
             size(estimate.state),
             BYTES_PER_PE / 1024,
             size(available)
@@ -49,7 +50,7 @@ pub fn fit_within(
     if total <= available {
         if total > SAY_ABOVE {
             notes.note(format_args!(
-                "sim: {pes} PEs take at most about {} of memory ({} available, {source})",
+                "sim: {pes_words} take at most about {} of memory ({} available, {source})",
                 size(total),
                 size(available)
             ));
@@ -62,12 +63,12 @@ pub fn fit_within(
         .map(|events| 1usize << events.ilog2());
     let Some(events) = fits else {
         return Err(Failure::input(format!(
-            "--trace: {pes} PEs leave no room for a trace in the {} available ({source})",
+            "--trace: {pes_words} leave no room for a trace in the {} available ({source})",
             size(available)
         )));
     };
     notes.note(format_args!(
-        "--trace: {pes} PEs recording {} events each would take up to {} to record and write, more than the {} available ({source}): each PE keeps its last {events} events",
+        "--trace: {pes_words} recording {} events each would take up to {} to record and write, more than the {} available ({source}): each PE keeps its last {events} events",
         config.trace.unwrap_or(0),
         size(total),
         size(available)

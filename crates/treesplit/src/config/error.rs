@@ -181,7 +181,8 @@ impl fmt::Display for ConfigError {
             ),
             ConfigError::PesMismatch { pes, machine } => write!(
                 f,
-                "the configuration asks for {pes} PEs but the machine has {machine}"
+                "the configuration asks for {} but the machine has {machine}",
+                crate::words::count(pes, "PE", "PEs")
             ),
             ConfigError::NoSuchPe { what, pe, pes } => {
                 write!(f, "{what} {pe} does not exist (P = {pes})")

@@ -394,8 +394,17 @@ impl Backend for Mpi {
             }
             Err(payload) => {
                 match panic_error(rank, payload) {
-                    RunError::PePanicked { message, .. } => eprintln!(
-                        "error: PE {rank} (MPI rank {rank}) panicked: {message}; aborting the MPI job"
+                    RunError::PePanicked {
+                        message,
+                        location,
+                        backtrace,
+                        ..
+                    } => eprintln!(
+                        "error: PE {rank} (MPI rank {rank}) panicked: {message}{}; aborting the MPI job{}",
+                        location.map(|at| format!(" ({at})")).unwrap_or_default(),
+                        backtrace
+                            .map(|t| format!("\nstack backtrace of PE {rank}:\n{t}"))
+                            .unwrap_or_default()
                     ),
                     other => eprintln!("error: MPI rank {rank}: {other}; aborting the MPI job"),
                 }

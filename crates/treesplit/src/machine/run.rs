@@ -170,13 +170,13 @@ fn few_jobs(root: &Piece, config: &Config, fresh: Fresh) -> Option<String> {
         .take(config.pes)
         .count() as u64;
     (jobs < p).then(|| {
-        let plural = |n: u64| if n == 1 { "" } else { "s" };
+        use crate::words::{count, noun};
         format!(
-            "{}: the root splits into only {jobs} non-empty job{} of {m}, fewer than the {p} PEs: {} PE{} get none",
+            "{}: the root splits into only {} of {m}, fewer than the {p} PEs: {} {} none",
             config.balancer.kind(),
-            plural(jobs),
-            p - jobs,
-            plural(p - jobs)
+            count(jobs, "non-empty job", "non-empty jobs"),
+            count(p - jobs, "PE", "PEs"),
+            noun(p - jobs, "gets", "get")
         )
     })
 }

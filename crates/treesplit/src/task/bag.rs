@@ -92,7 +92,14 @@ pub(crate) fn resolve(
                     why += &format!(
                         ", capped at {cap} so that cutting the jobs costs under 1/16 of the estimated {work} units{}",
                         if (1u64 << h) < p as u64 {
-                            format!(" — fewer jobs than PEs: {} PEs get none", p as u64 - (1u64 << h))
+                            {
+                                let idle = p as u64 - (1u64 << h);
+                                format!(
+                                    " — fewer jobs than PEs: {} {} none",
+                                    crate::words::count(idle, "PE", "PEs"),
+                                    crate::words::noun(idle, "gets", "get")
+                                )
+                            }
                         } else {
                             String::new()
                         }

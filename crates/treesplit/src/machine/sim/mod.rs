@@ -260,7 +260,7 @@ impl SimConfig {
         } else if self.proof {
             Some("the proof probe watches all PEs at once")
         } else if config.pes <= self.timeline_limit {
-            Some("at P up to the timeline limit (512 PEs by default) the simulator keeps every PE's timeline whole (its Gantt segments, drawn or not), which one engine thread does; several pay off only above it")
+            Some("at P up to the timeline limit (512 PEs by default) the simulator keeps every PE's timeline whole (what it did when, for the report), which one engine thread does; several engine threads pay off only above it")
         } else {
             None
         }
