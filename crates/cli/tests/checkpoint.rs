@@ -544,36 +544,9 @@ fn every_application_resumes_and_a_rerun_continues_with_the_sequential_answer() 
         // A clean clone without shared/: a random graph is sent once all the same.
         "--random=100,0.8"
     };
-    let knapsack = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../testkit/data/knapsack/knapPI_3_100_1000_1.txt"
-    );
-    // Instances large enough to stop at 300 units, where an application's registry example
-    // is smaller; any other application runs its example.
-    let sized: &[(&str, &[&str])] = &[
-        ("nqueens", &["11"]),
-        ("uts", &["T3"]),
-        ("knapsack", &[knapsack]),
-        ("golomb", &["8"]),
-        ("maxclique", &[clique]),
-        ("semigroups", &["16"]),
-        ("hashtable", &["--keys", "1000", "--q", "4"]),
-        ("integrate", &["--f", "osc"]),
-        ("synthetic", &["--work", "200000"]),
-        ("tree-sum", &["--depth", "14"]),
-        ("fib", &["18"]),
-    ];
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../testkit/data");
     for app in treesplit_apps::registry::APPS {
         let name = app.name();
-        let args: Vec<String> = match sized.iter().find(|(n, _)| *n == name) {
-            Some((_, args)) => args.iter().map(|a| a.to_string()).collect(),
-            None => app
-                .example()
-                .iter()
-                .map(|w| w.replace("{data}", data))
-                .collect(),
-        };
+        let args = support::stopping_instance(*app, clique);
         let args: Vec<&'static str> = args.into_iter().map(|a| &*a.leak()).collect();
         let file = d.join(format!("{name}.ckpt"));
         let f: &'static str = file.to_str().unwrap().to_string().leak();
@@ -593,7 +566,7 @@ fn every_application_resumes_and_a_rerun_continues_with_the_sequential_answer() 
                 "{name}: {}",
                 stderr(&o)
             );
-            assert!(sized.iter().all(|(n, _)| *n != name), "{name}: refused");
+            assert!(!support::SIZED_TO_STOP.contains(&name), "{name}: refused");
             continue;
         }
         code(&o, 1, &format!("{name}: the first stop"));

@@ -226,25 +226,6 @@ fn searches_sent_once_resume_on_ranks_and_the_same_command_continues() {
 #[test]
 fn every_application_resumes_on_ranks_with_the_sequential_answer() {
     let d = dir("apps");
-    let knapsack = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../testkit/data/knapsack/knapPI_3_100_1000_1.txt"
-    );
-    // Instances large enough to stop at 300 units, where an application's example is smaller.
-    let sized: &[(&str, &[&str])] = &[
-        ("nqueens", &["11"]),
-        ("uts", &["T3"]),
-        ("knapsack", &[knapsack]),
-        ("golomb", &["8"]),
-        ("maxclique", &["--random=100,0.8"]),
-        ("semigroups", &["16"]),
-        ("hashtable", &["--keys", "1000", "--q", "4"]),
-        ("integrate", &["--f", "osc"]),
-        ("synthetic", &["--work", "200000"]),
-        ("tree-sum", &["--depth", "14"]),
-        ("fib", &["18"]),
-    ];
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../testkit/data");
     let first = |o: &Output| {
         let text = String::from_utf8_lossy(&o.stdout).to_string();
         support::answer(text.lines().next().unwrap_or("")).to_string()
@@ -252,14 +233,7 @@ fn every_application_resumes_on_ranks_with_the_sequential_answer() {
     let mut resumed = Vec::new();
     for app in treesplit_apps::registry::APPS {
         let name = app.name();
-        let args: Vec<String> = match sized.iter().find(|(n, _)| *n == name) {
-            Some((_, args)) => args.iter().map(|a| a.to_string()).collect(),
-            None => app
-                .example()
-                .iter()
-                .map(|w| w.replace("{data}", data))
-                .collect(),
-        };
+        let args = support::stopping_instance(*app, "--random=100,0.8");
         let file = d.join(format!("{name}.ckpt"));
         let f = file.to_str().unwrap();
         let mut line: Vec<&str> = vec!["run", name];
@@ -270,7 +244,7 @@ fn every_application_resumes_on_ranks_with_the_sequential_answer() {
         let err = String::from_utf8_lossy(&o.stderr).to_string();
         if o.status.code() == Some(2) {
             assert!(err.contains("does not apply"), "{name}: {err}");
-            assert!(sized.iter().all(|(n, _)| *n != name), "{name}: refused");
+            assert!(!support::SIZED_TO_STOP.contains(&name), "{name}: refused");
             continue;
         }
         assert_eq!(o.status.code(), Some(1), "{name}: the first stop: {err}");

@@ -163,3 +163,50 @@ pub fn answer(line: &str) -> &str {
         .min()
         .map_or(line, |i| &line[..i])
 }
+
+/// The arguments of an instance of registry application `app` large enough that a run stops
+/// at a limit of a few hundred units (its registry example where that is large enough;
+/// `clique`: the maximum-clique input), for the tests that checkpoint every application.
+pub fn stopping_instance(app: &dyn treesplit_apps::app::App, clique: &str) -> Vec<String> {
+    let knapsack = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../testkit/data/knapsack/knapPI_3_100_1000_1.txt"
+    );
+    let sized: &[(&str, &[&str])] = &[
+        ("nqueens", &["11"]),
+        ("uts", &["T3"]),
+        ("knapsack", &[knapsack]),
+        ("golomb", &["8"]),
+        ("maxclique", &[clique]),
+        ("semigroups", &["16"]),
+        ("hashtable", &["--keys", "1000", "--q", "4"]),
+        ("integrate", &["--f", "osc"]),
+        ("synthetic", &["--work", "200000"]),
+        ("tree-sum", &["--depth", "14"]),
+        ("fib", &["18"]),
+    ];
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../testkit/data");
+    match sized.iter().find(|(n, _)| *n == app.name()) {
+        Some((_, args)) => args.iter().map(|a| a.to_string()).collect(),
+        None => app
+            .example()
+            .iter()
+            .map(|w| w.replace("{data}", data))
+            .collect(),
+    }
+}
+
+/// The applications [`stopping_instance`] sizes: each must checkpoint.
+pub const SIZED_TO_STOP: &[&str] = &[
+    "nqueens",
+    "uts",
+    "knapsack",
+    "golomb",
+    "maxclique",
+    "semigroups",
+    "hashtable",
+    "integrate",
+    "synthetic",
+    "tree-sum",
+    "fib",
+];
