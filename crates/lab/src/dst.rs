@@ -3,7 +3,8 @@
 //! sequential answer.
 //!
 //! A case is drawn from one seed; [`Case::command_line`] prints the `treesplit sim …`
-//! command that replays it exactly. [`Case::check`] verifies: the result equals the
+//! command that replays it exactly (the balancer's flags are the library's own,
+//! `Balancer::flags`). [`Case::check`] verifies: the result equals the
 //! sequential one; work units are conserved exactly; the run terminates (the simulator
 //! reports deadlocks and runaway runs as errors); termination is never declared while work
 //! exists anywhere (the simulator and the protocol check this on every run); and detection
@@ -300,12 +301,13 @@ impl Case {
         let c = &self.config;
         let s = &self.sim;
         let mut line = format!(
-            "treesplit sim {} --pes {} --balancer {} --delta-t {} --seed {} --net {} --model {} --t-rout {} --t-split {} --delay {}",
+            "treesplit sim {} --pes {} {} --delta-t {} --seed {} --termination {} --net {} --model {} --t-rout {} --t-split {} --delay {}",
             self.app.cli_args(),
             c.pes,
-            c.balancer,
+            c.balancer.flags().join(" "),
             c.delta_t,
             c.seed,
+            c.termination,
             s.topology,
             s.model,
             s.t_rout,
@@ -317,57 +319,6 @@ impl Case {
         }
         if let Some(t) = s.t_recv {
             line.push_str(&format!(" --t-recv {t}"));
-        }
-        if let Some(polling) = c.balancer.polling() {
-            if let Some(t) = polling.trim {
-                line.push_str(&format!(" --trim {t}"));
-            }
-            if polling.fast_init {
-                line.push_str(" --fast-init");
-            }
-        }
-        line.push_str(&format!(" --termination {}", c.termination));
-        if let Some(round) = c.balancer.round() {
-            line.push_str(&format!(" --round {round}"));
-        }
-        match c.balancer {
-            Balancer::PollAndShuffle {
-                permutation,
-                adaptive,
-                sync,
-                embedding,
-                ..
-            } => {
-                line.push_str(&format!(" --permutation {permutation}"));
-                if sync == PhaseSync::Local {
-                    line.push_str(" --sync local");
-                }
-                if embedding != Embedding::Network {
-                    line.push_str(&format!(" --embedding {embedding}"));
-                }
-                if let Some(a) = adaptive {
-                    line.push_str(&format!(
-                        " --adaptive --adaptive-c {} --adaptive-gamma {}",
-                        a.c, a.gamma
-                    ));
-                }
-            }
-            Balancer::NeighbourPolling { neighbourhood, .. } => {
-                line.push_str(&format!(" --neighbourhood {neighbourhood}"))
-            }
-            Balancer::RandomStatic { permutation, .. } => {
-                line.push_str(&format!(" --static-permutation {permutation}"))
-            }
-            Balancer::MasterWorker { bundle, .. } => line.push_str(&format!(" --bundle {bundle}")),
-            Balancer::PrefixSum {
-                splittable: false, ..
-            } => line.push_str(" --atomic-jobs"),
-            _ => {}
-        }
-        match c.balancer.jobs() {
-            Some(Jobs::Depth(h)) => line.push_str(&format!(" --h {h}")),
-            Some(Jobs::PerPe(q)) => line.push_str(&format!(" --q {q}")),
-            _ => {}
         }
         if let Some(h) = s.t_hop {
             line.push_str(&format!(" --t-hop {h}"));
