@@ -3,12 +3,18 @@
 //! sequential answer.
 //!
 //! A case is drawn from one seed; [`Case::command_line`] prints the `treesplit sim …`
-//! command that replays it exactly. [`Case::check`] verifies: the result equals the
-//! sequential one; work units are conserved exactly; the run terminates (the simulator
-//! reports deadlocks and runaway runs as errors); termination is never declared while work
-//! exists anywhere (the simulator and the protocol check this on every run); and detection
-//! after the last work unit takes O(T_rout · log P).
+//! command that replays it exactly (the balancer's flags are the library's own,
+//! `Balancer::flags`). Balancers, networks and permutations are drawn by name
+//! ([`crate::dst_strata`]): a new balancer or network takes its share of the seeds and leaves
+//! every other seed's case as it was; [`Case::of`] draws the case of a seed for a given
+//! balancer (and network), which is how the golden corpus lists its cases.
+//!
+//! [`Case::check`] verifies: the result equals the sequential one; work units are conserved
+//! exactly; the run terminates (the simulator reports deadlocks and runaway runs as errors);
+//! termination is never declared while work exists anywhere (the simulator and the protocol
+//! check this on every run); and detection after the last work unit takes O(T_rout · log P).
 
+use crate::dst_strata::{draw_by_name, key};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt::{Debug, Display};
@@ -26,9 +32,79 @@ use treesplit_apps::spec::{AppSpec, AppVisitor, Published};
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 use treesplit_apps::uts::UtsParams;
 
-/// The topologies drawn before the hypercubic networks were added (the first six of
-/// `Topology::ALL`): the classic draw keeps its range so that every seed names the same case.
-const CLASSIC_TOPOLOGIES: usize = 6;
+/// The networks drawn before the hypercubic networks were added: the classic draw keeps its
+/// range so that every seed names the same case. Every other network is drawn in the one case
+/// in five that draws a network from a stream of its own, by name.
+const CLASSIC_TOPOLOGIES: [&str; 6] = [
+    "crossbar",
+    "ring",
+    "mesh2d",
+    "mesh3d",
+    "hypercube",
+    "fat-tree",
+];
+
+/// The names DST drew by position before it drew by name (`dst_strata::draw_by_name`), in the
+/// order of the lists then: a seed that draws among them draws what it always drew. These
+/// lists never grow: a new balancer, network or permutation is drawn by name.
+const POSITIONAL_BALANCERS: [&str; 11] = [
+    "random-polling",
+    "neighbour-polling",
+    "global-round-robin",
+    "random-shift",
+    "poll-and-shuffle",
+    "random-static",
+    "block",
+    "round-robin",
+    "random",
+    "master-worker",
+    "prefix-sum",
+];
+/// See [`POSITIONAL_BALANCERS`].
+const POSITIONAL_HYPERCUBIC: [&str; 4] = ["butterfly", "ccc", "shuffle-exchange", "de-bruijn"];
+/// See [`POSITIONAL_BALANCERS`].
+const POSITIONAL_STATIC_PERMUTATIONS: [&str; 4] = ["lcg", "gf2", "feistel", "random"];
+
+/// A classic network, by its index in [`CLASSIC_TOPOLOGIES`].
+fn classic(index: usize) -> Topology {
+    CLASSIC_TOPOLOGIES[index].parse().expect("a network")
+}
+
+/// Which names a case draws among: every one of the library's lists ([`Case::random`]), or
+/// only the positional ones ([`Case::of`]), so that its case is the same whatever is added.
+#[derive(Clone, Copy, PartialEq)]
+enum Names {
+    All,
+    Positional,
+}
+
+impl Names {
+    /// The values of `all` this draw takes: all of them, or those named in `positional`.
+    fn of<T: Copy>(
+        self,
+        all: &[T],
+        name: impl Fn(T) -> &'static str,
+        positional: &[&str],
+    ) -> Vec<T> {
+        all.iter()
+            .copied()
+            .filter(|&t| self == Names::All || positional.contains(&name(t)))
+            .collect()
+    }
+}
+
+/// A network outside [`CLASSIC_TOPOLOGIES`], drawn by name for `key`, the positional index
+/// from `x`.
+fn newer_network(x: &mut Xoshiro256PlusPlus, key: u64, names: Names) -> Topology {
+    // The draw that chose among the hypercubic networks by position, kept as it was.
+    let index = x.random_range(0..POSITIONAL_HYPERCUBIC.len());
+    let others: Vec<Topology> = names
+        .of(Topology::ALL, Topology::name, &POSITIONAL_HYPERCUBIC)
+        .into_iter()
+        .filter(|t| !CLASSIC_TOPOLOGIES.contains(&t.name()))
+        .collect();
+    draw_by_name(key, &others, Topology::name, &POSITIONAL_HYPERCUBIC, index)
+}
 
 /// One simulated run to check.
 #[derive(Debug, Clone)]
@@ -55,8 +131,31 @@ pub struct Checked {
 }
 
 impl Case {
-    /// The case drawn from `seed`, with P ≤ `max_pes`.
+    /// The case drawn from `seed`, with P ≤ `max_pes`. Its balancer, networks and static
+    /// permutation are drawn by name among all of the library's: a new one takes its share
+    /// of the seeds and leaves the others' cases as they were.
     pub fn random(seed: u64, max_pes: usize) -> Case {
+        Case::draw(seed, max_pes, None, None, Names::All)
+    }
+
+    /// The case drawn from `seed` with P ≤ `max_pes` for balancer `kind` and, where given,
+    /// on `network`. It depends on nothing but its arguments: its other choices among names
+    /// (networks where not given, neighbourhood, static permutation) are made among the names
+    /// of the positional draw only, so no balancer, network or permutation added to the
+    /// library changes it (the golden corpus's cases, `dst_strata::strata`). Its draws are
+    /// those [`Case::random`] makes for `seed` where that draws `kind` and no newer name.
+    pub fn of(seed: u64, max_pes: usize, kind: BalancerKind, network: Option<Topology>) -> Case {
+        Case::draw(seed, max_pes, Some(kind), network, Names::Positional)
+    }
+
+    fn draw(
+        seed: u64,
+        max_pes: usize,
+        kind: Option<BalancerKind>,
+        network: Option<Topology>,
+        names: Names,
+    ) -> Case {
+        let case_seed = seed;
         let mut r = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x0D57_D57D_57D5);
         let max_pes = max_pes.max(1);
         let pes = match r.random_range(0..10) {
@@ -83,7 +182,8 @@ impl Case {
                 AppSpec::Uts(UtsParams::parse(&[name.to_string()]).expect("named tree"))
             }
         };
-        let topology = Topology::ALL[r.random_range(0..CLASSIC_TOPOLOGIES)];
+        let topology = classic(r.random_range(0..CLASSIC_TOPOLOGIES.len()));
+        let topology = network.unwrap_or(topology);
         let delay = match r.random_range(0..3) {
             0 => Delay::None,
             1 => Delay::Uniform(r.random_range(0..=100)),
@@ -162,9 +262,21 @@ impl Case {
         }
         let (t_send, t_recv) = sim.overheads();
         // Every option is drawn for every case (the same draws in the same order whatever the
-        // balancer, so a seed names the same case), then the balancer takes its own.
-        let kind = BalancerKind::ALL[r.random_range(0..BalancerKind::ALL.len())];
-        let neighbourhood = Topology::ALL[r.random_range(0..CLASSIC_TOPOLOGIES)];
+        // balancer, so a seed names the same case), then the balancer takes its own. The
+        // balancer is drawn by name: the positional index drawn here (over the balancers of
+        // the positional draw, a fixed range) stands if a balancer among those wins.
+        let index = r.random_range(0..POSITIONAL_BALANCERS.len());
+        let kind = kind.unwrap_or_else(|| {
+            let key = key(case_seed, "balancer");
+            draw_by_name(
+                key,
+                BalancerKind::ALL,
+                BalancerKind::name,
+                &POSITIONAL_BALANCERS,
+                index,
+            )
+        });
+        let neighbourhood = classic(r.random_range(0..CLASSIC_TOPOLOGIES.len()));
         let polling = PollingOptions {
             trim: if r.random_bool(0.25) {
                 Some(r.random_range(1..=4))
@@ -217,8 +329,17 @@ impl Case {
         } else {
             Jobs::PerPe(r.random_range(1..=4))
         };
-        let static_permutation =
-            StaticPermutation::ALL[r.random_range(0..StaticPermutation::ALL.len())];
+        let static_permutation = draw_by_name(
+            key(case_seed, "static permutation"),
+            &names.of(
+                StaticPermutation::ALL,
+                StaticPermutation::name,
+                &POSITIONAL_STATIC_PERMUTATIONS,
+            ),
+            StaticPermutation::name,
+            &POSITIONAL_STATIC_PERMUTATIONS,
+            r.random_range(0..POSITIONAL_STATIC_PERMUTATIONS.len()),
+        );
         let bundle = match r.random_range(0..3) {
             0 => BundleRule::Fixed(r.random_range(1..=8)),
             1 => BundleRule::Sqrt {
@@ -230,22 +351,19 @@ impl Case {
                 w_min: r.random_range(0..=200),
             },
         };
-        let splittable = kind.is_static() && r.random_bool(0.5);
+        // Drawn for every case (it was drawn for the static balancers only, last).
+        let splittable = r.random_bool(0.5);
         // Paper 002 §4 and §6.1, drawn from a stream of their own so that the
-        // cases drawn before keep their every other choice: a hypercubic network (for the
-        // machine or neighbour polling), message-length charging, and poll-and-shuffle's
-        // row-major embedding.
+        // cases drawn before keep their every other choice: a hypercubic network or any other
+        // newer than the classic ones (for the machine or neighbour polling), message-length
+        // charging, and poll-and-shuffle's row-major embedding.
         let mut x = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x4E45_5457_4F52_4B53);
-        let hypercubic: Vec<Topology> = Topology::ALL
-            .iter()
-            .copied()
-            .filter(|t| t.is_hypercubic())
-            .collect();
         if x.random_bool(0.2) {
-            sim.topology = hypercubic[x.random_range(0..hypercubic.len())];
+            let newer = newer_network(&mut x, key(case_seed, "network"), names);
+            sim.topology = network.unwrap_or(newer);
         }
         let neighbourhood = if x.random_bool(0.2) {
-            hypercubic[x.random_range(0..hypercubic.len())]
+            newer_network(&mut x, key(case_seed, "neighbourhood"), names)
         } else {
             neighbourhood
         };
@@ -300,12 +418,13 @@ impl Case {
         let c = &self.config;
         let s = &self.sim;
         let mut line = format!(
-            "treesplit sim {} --pes {} --balancer {} --delta-t {} --seed {} --net {} --model {} --t-rout {} --t-split {} --delay {}",
+            "treesplit sim {} --pes {} {} --delta-t {} --seed {} --termination {} --net {} --model {} --t-rout {} --t-split {} --delay {}",
             self.app.cli_args(),
             c.pes,
-            c.balancer,
+            c.balancer.flags().join(" "),
             c.delta_t,
             c.seed,
+            c.termination,
             s.topology,
             s.model,
             s.t_rout,
@@ -317,57 +436,6 @@ impl Case {
         }
         if let Some(t) = s.t_recv {
             line.push_str(&format!(" --t-recv {t}"));
-        }
-        if let Some(polling) = c.balancer.polling() {
-            if let Some(t) = polling.trim {
-                line.push_str(&format!(" --trim {t}"));
-            }
-            if polling.fast_init {
-                line.push_str(" --fast-init");
-            }
-        }
-        line.push_str(&format!(" --termination {}", c.termination));
-        if let Some(round) = c.balancer.round() {
-            line.push_str(&format!(" --round {round}"));
-        }
-        match c.balancer {
-            Balancer::PollAndShuffle {
-                permutation,
-                adaptive,
-                sync,
-                embedding,
-                ..
-            } => {
-                line.push_str(&format!(" --permutation {permutation}"));
-                if sync == PhaseSync::Local {
-                    line.push_str(" --sync local");
-                }
-                if embedding != Embedding::Network {
-                    line.push_str(&format!(" --embedding {embedding}"));
-                }
-                if let Some(a) = adaptive {
-                    line.push_str(&format!(
-                        " --adaptive --adaptive-c {} --adaptive-gamma {}",
-                        a.c, a.gamma
-                    ));
-                }
-            }
-            Balancer::NeighbourPolling { neighbourhood, .. } => {
-                line.push_str(&format!(" --neighbourhood {neighbourhood}"))
-            }
-            Balancer::RandomStatic { permutation, .. } => {
-                line.push_str(&format!(" --static-permutation {permutation}"))
-            }
-            Balancer::MasterWorker { bundle, .. } => line.push_str(&format!(" --bundle {bundle}")),
-            Balancer::PrefixSum {
-                splittable: false, ..
-            } => line.push_str(" --atomic-jobs"),
-            _ => {}
-        }
-        match c.balancer.jobs() {
-            Some(Jobs::Depth(h)) => line.push_str(&format!(" --h {h}")),
-            Some(Jobs::PerPe(q)) => line.push_str(&format!(" --q {q}")),
-            _ => {}
         }
         if let Some(h) = s.t_hop {
             line.push_str(&format!(" --t-hop {h}"));
@@ -584,5 +652,41 @@ impl Case {
             bound += 4 * p as u64 * (t_send + t_recv);
         }
         bound
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// While the library has no balancer, network or static permutation outside the
+    /// positional lists, `Case::random` draws what it drew by position, and a seed's case is
+    /// the case `Case::of` draws for its balancer. (Once one exists, `random` also draws it,
+    /// and `of` still draws every case as before.)
+    #[test]
+    fn a_random_case_is_the_case_of_its_balancer() {
+        let newer = BalancerKind::ALL
+            .iter()
+            .any(|k| !POSITIONAL_BALANCERS.contains(&k.name()))
+            || Topology::ALL.iter().any(|t| {
+                !CLASSIC_TOPOLOGIES.contains(&t.name())
+                    && !POSITIONAL_HYPERCUBIC.contains(&t.name())
+            })
+            || StaticPermutation::ALL
+                .iter()
+                .any(|p| !POSITIONAL_STATIC_PERMUTATIONS.contains(&p.name()));
+        for seed in 0..300u64 {
+            let case = Case::random(seed, 512);
+            let kind = case.config.balancer.kind();
+            let of = Case::of(seed, 512, kind, None);
+            assert!(
+                newer || format!("{case:?}") == format!("{of:?}"),
+                "seed {seed}"
+            );
+            // A case of a given balancer and network is of that balancer, on that network.
+            let on = Case::of(seed, 512, kind, Some(Topology::Ring));
+            assert_eq!(on.sim.topology, Topology::Ring);
+            assert_eq!(on.config.balancer.kind(), kind);
+        }
     }
 }

@@ -9,10 +9,12 @@
 //! - [`scatter`]: randomly scattered data and adversarial job sizes: models, numeric
 //!   predictions, Monte Carlo;
 //! - [`dst`] and [`dst_systems`]: deterministic simulation testing, random simulated runs
-//!   checked against their sequential answers.
+//!   checked against their sequential answers; [`dst_strata`]: its choices drawn by name, and
+//!   the golden corpus's cases listed by balancer and network.
 
 pub mod dst;
 pub mod dst_search;
+pub mod dst_strata;
 pub mod dst_systems;
 pub mod experiments;
 pub mod reproduce;

@@ -1,17 +1,25 @@
-//! Golden outputs of the simulator: a fixed corpus of simulated runs (every balancer on every
-//! topology, synthetic, UTS, N-Queens, knapsack and Golomb trees, timelines on and off, unit
-//! limits, adversaries, and the first DST cases) whose complete output (the JSON report with
-//! every counter and virtual time, the recorded trace, the Gantt segments, the error of a
-//! limited run) must stay byte for byte what `data/golden_sim/` holds. It pins the
-//! simulator's semantics while its engine is made faster: an optimization that changes any
-//! figure of any run fails here.
+//! Golden outputs of the simulator: a fixed corpus of simulated runs (DST cases of every
+//! balancer on every network, synthetic, UTS, N-Queens, knapsack and Golomb trees, timelines
+//! on and off, unit limits, adversaries) whose complete output (the JSON report with every
+//! counter and virtual time, the recorded trace, the Gantt segments, the error of a limited
+//! run) must stay byte for byte what `data/golden_sim/` holds. It pins the simulator's
+//! semantics while its engine is made faster: an optimization that changes any figure of any
+//! run fails here.
+//!
+//! No case depends on the order or the length of the lists of balancers and networks: the DST
+//! cases are listed by (balancer, network) stratum, each drawn from the seed its name hashes
+//! to (`treesplit_lab::dst_strata::strata`), and the other cases name their balancer. A new
+//! balancer or network adds its strata (new lines, to bless) and changes no stored digest.
 //!
 //! The stored file holds one SHA-1 digest of each run's output (the outputs themselves are
-//! megabytes). On a mismatch the test writes the new outputs to `target/golden_sim/` to be
-//! compared. Regenerate (only for an intended change of the simulator's semantics, and say so
-//! in the commit) with `TREESPLIT_BLESS=1 cargo test -p treesplit-testkit --test golden_sim`.
+//! megabytes), compared by case name. On a mismatch the test writes the new outputs (of the
+//! cases that differ and of the new ones) to `target/golden_sim/` to be compared. Regenerate
+//! with `TREESPLIT_BLESS=1 cargo test -p treesplit-testkit --test golden_sim`: for an intended
+//! change of the simulator's semantics (say so in the commit), or to store the cases of a new
+//! balancer or network (the file then only gains lines).
 
 use sha1::{Digest, Sha1};
+use std::collections::HashMap;
 use std::fmt::{Debug, Display};
 use std::path::PathBuf;
 use treesplit::machine::sim::{Delay, MessageModel, Topology};
@@ -23,6 +31,7 @@ use treesplit_apps::spec::{AppSpec, AppVisitor, Objective, Published};
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 use treesplit_apps::uts::UtsParams;
 use treesplit_lab::dst::Case;
+use treesplit_lab::dst_strata::strata;
 use treesplit_testkit::data;
 
 /// The whole output of one run, as text.
@@ -85,27 +94,13 @@ fn synthetic(work: u64, alpha: f64, rule: SplitRule) -> AppSpec {
 
 /// The corpus: (name, case).
 fn corpus() -> Vec<(String, Case)> {
-    let mut cases = Vec::new();
-    // The first DST cases, as the test suite and `treesplit dst` draw them.
-    for seed in 0..400u64 {
-        cases.push((format!("dst-{seed}"), Case::random(seed, 512)));
-    }
-    // Every balancer on every topology: a DST case of that balancer, put on each network.
-    for kind in BalancerKind::ALL {
-        let (seed, base) = (1000u64..)
-            .map(|s| (s, Case::random(s, 64)))
-            .find(|(_, c)| c.config.balancer.kind() == *kind)
-            .expect("every balancer is drawn");
-        for topology in Topology::ALL {
-            let mut c = base.clone();
-            c.sim.topology = *topology;
-            if *topology == Topology::Crossbar {
-                // A message on the crossbar takes T_rout: no hop latency of its own.
-                c.sim.t_hop = None;
-            }
-            c.app = synthetic(30_000, 0.3, SplitRule::Random);
-            cases.push((format!("{kind:?}-{topology}-from-{seed}"), c));
-        }
+    // DST cases of every balancer on every network, four of each, as `treesplit dst` draws
+    // them (P ≤ 512, any tree, delays, adversaries).
+    let mut cases = strata("dst", BalancerKind::ALL, Topology::ALL, 4, 512);
+    // Every balancer on every network on the same synthetic tree, P ≤ 64.
+    for (name, mut c) in strata("synthetic", BalancerKind::ALL, Topology::ALL, 1, 64) {
+        c.app = synthetic(30_000, 0.3, SplitRule::Random);
+        cases.push((name, c));
     }
     // Applications, timelines and limits on a few balancers.
     let knapsack = KnapsackFile::read(&data::path("knapsack/f1_l-d_kp_10_269.txt"))
@@ -124,9 +119,15 @@ fn corpus() -> Vec<(String, Case)> {
         ("knapsack", AppSpec::Knapsack(knapsack)),
         ("golomb", AppSpec::Golomb(GolombSpec(6))),
     ];
-    for (seed, base) in [2000u64, 2001, 2002, 2003, 2004, 2005]
-        .iter()
-        .map(|&s| (s, Case::random(s, 100)))
+    for (seed, base) in [
+        (2000, BalancerKind::GlobalRoundRobin),
+        (2001, BalancerKind::Block),
+        (2002, BalancerKind::NeighbourPolling),
+        (2003, BalancerKind::RandomPolling),
+        (2004, BalancerKind::PollAndShuffle),
+        (2005, BalancerKind::RandomAssignment),
+    ]
+    .map(|(s, kind)| (s, Case::of(s, 100, kind, None)))
     {
         for (app_name, app) in &apps {
             for (variant, trace, limit) in [
@@ -145,9 +146,12 @@ fn corpus() -> Vec<(String, Case)> {
     }
     // Default machine (crossbar, T_rout 10, no delay) with timelines recorded for the Gantt
     // chart, and a loaded network.
-    for (i, (_, mut c)) in [(0, Case::random(3000, 64)), (1, Case::random(3001, 64))]
-        .into_iter()
-        .enumerate()
+    for (i, mut c) in [
+        Case::of(3000, 64, BalancerKind::RoundRobin, None),
+        Case::of(3001, 64, BalancerKind::RandomAssignment, None),
+    ]
+    .into_iter()
+    .enumerate()
     {
         c.sim = treesplit::SimConfig {
             delay: if i == 0 {
@@ -169,7 +173,7 @@ fn corpus() -> Vec<(String, Case)> {
         cases.push((format!("default-machine-{i}"), c));
     }
     // Many PEs: where the event queue holds thousands of events at once.
-    let mut c = Case::random(3002, 64);
+    let mut c = Case::of(3002, 64, BalancerKind::RandomPolling, None);
     c.config = treesplit::Config::new(2048)
         .balancer(treesplit::Balancer::new(BalancerKind::RandomPolling))
         .delta_t(10)
@@ -211,25 +215,47 @@ fn simulator_outputs_are_byte_identical_to_the_stored_ones() {
         return;
     }
     let stored = std::fs::read_to_string(&path).expect("the stored digests");
-    if stored != lines {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/golden_sim");
+    // Compared by name: a case added to the corpus (a new balancer's or network's strata) is
+    // new, not a shift of the others.
+    let stored: HashMap<&str, &str> = stored
+        .lines()
+        .filter_map(|line| line.split_once('\t'))
+        .collect();
+    let digests: HashMap<&str, &str> = lines
+        .lines()
+        .filter_map(|line| line.split_once('\t'))
+        .collect();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/golden_sim");
+    let (mut differ, mut new) = (Vec::new(), Vec::new());
+    for (name, text) in &outputs {
+        let slot = match stored.get(name.as_str()) {
+            None => &mut new,
+            Some(&old) if old != digests[name.as_str()] => &mut differ,
+            Some(_) => continue,
+        };
         std::fs::create_dir_all(&dir).unwrap();
-        let mut differ = Vec::new();
-        for ((name, text), (new, old)) in outputs.iter().zip(lines.lines().zip(stored.lines())) {
-            if new != old {
-                std::fs::write(dir.join(format!("{name}.txt")), text).unwrap();
-                differ.push(name.clone());
-            }
-        }
-        panic!(
-            "{} of {} simulator outputs differ from the stored ones (corpus size {} stored): {:?}; new outputs in {}",
-            differ.len(),
-            outputs.len(),
-            stored.lines().count(),
-            differ,
-            dir.display()
-        );
+        std::fs::write(dir.join(format!("{name}.txt")), text).unwrap();
+        slot.push(name.clone());
     }
+    let mut gone: Vec<&str> = stored
+        .keys()
+        .copied()
+        .filter(|name| !digests.contains_key(name))
+        .collect();
+    gone.sort_unstable();
+    assert!(
+        differ.is_empty() && new.is_empty() && gone.is_empty(),
+        "of {} simulator outputs ({} stored), {} differ from the stored ones: {differ:?}; \
+         {} are new cases without a stored digest (bless to add them: the stored file should \
+         then only gain lines): {new:?}; {} stored cases are no longer in the corpus: {gone:?}; \
+         the outputs that differ or are new are in {}",
+        outputs.len(),
+        stored.len(),
+        differ.len(),
+        new.len(),
+        gone.len(),
+        dir.display()
+    );
 }
 
 /// The engine on several threads (`SimConfig::threads`) gives every run of the corpus that

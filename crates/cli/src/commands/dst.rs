@@ -1,6 +1,6 @@
 //! `treesplit dst --cases N`: deterministic simulation testing from the command line. Each
-//! failing case is printed with the `treesplit sim …` command that replays it (written by the
-//! plan's rules, so it holds only flags that apply).
+//! failing case is printed with the `treesplit sim …` command that replays it
+//! (`Case::command_line`, the balancer's flags from `Balancer::flags`: only flags that apply).
 
 use crate::output::{self, Failure};
 use crate::plan::DstPlan;

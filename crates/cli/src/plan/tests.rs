@@ -4,7 +4,7 @@
 use super::{plan_in, Env, MachinePlan, Plan};
 use crate::flags;
 use crate::output::Failure;
-use treesplit::BalancerKind;
+use treesplit::{Balancer, BalancerKind};
 
 /// Plan `line` (the words after `treesplit`) in `env`.
 fn plan_with(line: &str, env: &Env) -> Result<Plan, Failure> {
@@ -419,4 +419,53 @@ fn threads_that_do_not_fit_under_an_address_space_limit_are_refused() {
             e.message
         );
     }
+}
+
+/// A balancer's flags (`Balancer::flags`) parse back through the command line to the same
+/// balancer, for every balancer with the options DST draws for it (60 seeds each): alone on
+/// threads (`run`), and in DST's replay line (`sim`), which parses back to the case's whole
+/// configuration and simulated machine.
+#[test]
+fn balancer_flags_and_dst_replay_lines_parse_back_to_the_same_run() {
+    use treesplit_lab::dst::Case;
+    let mut on_threads = 0;
+    for &kind in BalancerKind::ALL {
+        for seed in 0..60u64 {
+            let case = Case::of(seed, 512, kind, None);
+            let line = case.command_line();
+            let p = run_plan(
+                line.strip_prefix("treesplit ")
+                    .expect("a treesplit command"),
+            );
+            let MachinePlan::Sim {
+                pes,
+                sim,
+                empty_splits,
+                ..
+            } = &p.machine
+            else {
+                panic!("`{line}` is not a simulation")
+            };
+            assert_eq!(p.balance.config(*pes).unwrap(), case.config, "{line}");
+            assert_eq!(*sim, case.sim, "{line}");
+            assert_eq!(*empty_splits, case.empty_splits, "{line}");
+            // On threads: every balancer but poll-and-shuffle with an embedding of the
+            // simulator's (`--embedding` is a flag of `sim`).
+            let balancer = case.config.balancer;
+            if matches!(balancer, Balancer::PollAndShuffle { embedding, .. } if !embedding.is_network())
+            {
+                continue;
+            }
+            let run = format!("run nqueens 6 --pes 4 {}", balancer.flags().join(" "));
+            let planned = run_plan(&run).balance.config(4).unwrap().balancer;
+            assert_eq!(planned, balancer, "{run}");
+            on_threads += 1;
+        }
+    }
+    assert!(on_threads > BalancerKind::ALL.len() * 50, "{on_threads}");
+    // Options at their defaults write nothing the command line assumes.
+    assert_eq!(
+        Balancer::new(BalancerKind::RandomPolling).flags(),
+        ["--balancer", "random-polling"]
+    );
 }

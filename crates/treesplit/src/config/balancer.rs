@@ -458,6 +458,90 @@ impl Balancer {
     pub fn is_static(&self) -> bool {
         self.jobs().is_some()
     }
+
+    /// The command-line flags that give this very balancer to `treesplit sim` and `run`:
+    /// `--balancer NAME` and a flag for each option it takes (the CLI's `BalancerOpts`), so
+    /// that the command line builds this value back (the CLI's plan tests parse them). The
+    /// options whose default the machine decides (round, neighbourhood) are always written;
+    /// the others where they differ from what the command line assumes. `--embedding` is the
+    /// simulator's flag (`sim`, `compare`), written only for an embedding other than the
+    /// network's: on threads and MPI the hypercube is the plain one. Every program that
+    /// prints a balancer as flags (DST's replay line) uses this one function; a new balancer
+    /// adds its arm to the match below, which names every variant.
+    ///
+    /// ```
+    /// use treesplit::{Balancer, Jobs};
+    /// let b = Balancer::Block { jobs: Jobs::Depth(5) };
+    /// assert_eq!(b.flags().join(" "), "--balancer block --h 5");
+    /// ```
+    pub fn flags(&self) -> Vec<String> {
+        let mut flags = Vec::new();
+        let mut add = |words: &[&dyn fmt::Display]| {
+            flags.extend(words.iter().map(|w| w.to_string()));
+        };
+        add(&[&"--balancer", &self.name()]);
+        if let Some(polling) = self.polling() {
+            if let Some(trim) = polling.trim {
+                add(&[&"--trim", &trim]);
+            }
+            if polling.fast_init {
+                add(&[&"--fast-init"]);
+            }
+        }
+        if let Some(round) = self.round() {
+            add(&[&"--round", &round]);
+        }
+        match self.jobs() {
+            Some(Jobs::Depth(h)) => add(&[&"--h", &h]),
+            Some(Jobs::PerPe(q)) => add(&[&"--q", &q]),
+            Some(Jobs::FromEstimates) | None => {}
+        }
+        match *self {
+            Balancer::NeighbourPolling { neighbourhood, .. } => {
+                add(&[&"--neighbourhood", &neighbourhood])
+            }
+            Balancer::PollAndShuffle {
+                permutation,
+                adaptive,
+                sync,
+                embedding,
+                ..
+            } => {
+                add(&[&"--permutation", &permutation]);
+                if !sync.is_global() {
+                    add(&[&"--sync", &sync]);
+                }
+                if !embedding.is_network() {
+                    add(&[&"--embedding", &embedding]);
+                }
+                if let Some(a) = adaptive {
+                    add(&[
+                        &"--adaptive",
+                        &"--adaptive-c",
+                        &a.c,
+                        &"--adaptive-gamma",
+                        &a.gamma,
+                    ]);
+                }
+            }
+            Balancer::RandomStatic { permutation, .. } => {
+                add(&[&"--static-permutation", &permutation])
+            }
+            Balancer::MasterWorker { bundle, .. } => add(&[&"--bundle", &bundle]),
+            Balancer::PrefixSum { splittable, .. } => {
+                if !splittable {
+                    add(&[&"--atomic-jobs"]);
+                }
+            }
+            Balancer::RandomPolling { .. }
+            | Balancer::GlobalRoundRobin { .. }
+            | Balancer::RandomShift { .. }
+            | Balancer::Block { .. }
+            | Balancer::RoundRobin { .. }
+            | Balancer::RandomAssignment { .. } => {}
+        }
+        flags
+    }
 }
 
 impl Default for Balancer {
