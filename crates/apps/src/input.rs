@@ -2,8 +2,9 @@
 //! parsers take it, with bounds that make an endless or binary source (`/dev/zero`,
 //! `/dev/urandom`, a wrong file) bad input at once instead of filling memory: no line longer
 //! than [`MAX_LINE`] bytes and, for text formats, no NUL byte and nothing but UTF-8, each
-//! checked line by line as it is read; input of any bytes has a bound on its lines; and no
-//! input larger than [`MAX_INPUT`] (`yes | treesplit run maxclique -` ends).
+//! checked line by line as it is read; input of any bytes has a bound on its lines; no input
+//! larger than [`MAX_INPUT`] (`yes | treesplit run maxclique -` ends); and an input the memory
+//! cannot hold is an error, not an abort.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -66,6 +67,16 @@ fn lines_within(
     let mut number = 0u64;
     loop {
         let start = out.len();
+        // Room for one more line, reserved so that a machine without it (a `ulimit -v`, a
+        // batch job's limit) refuses the input instead of aborting the process.
+        if out.capacity() - out.len() <= MAX_LINE {
+            out.try_reserve(out.len().max(MAX_LINE + 1)).map_err(|_| {
+                Ok(format!(
+                    "{name}: not enough memory to hold the input ({} MiB read so far)",
+                    out.len() >> 20
+                ))
+            })?;
+        }
         let n = (&mut reader)
             .take(MAX_LINE as u64 + 1)
             .read_until(b'\n', &mut out)

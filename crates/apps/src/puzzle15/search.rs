@@ -156,7 +156,7 @@ fn iterate(
                 _ => Limit::Time(std::time::Duration::from_nanos(shared[4])),
             };
             return Err(Failed::Run(format!(
-                "the IDA* search reached {limit} and was stopped at threshold {threshold}: \
+                "the IDA* search was stopped by {limit} at threshold {threshold}: \
                  {generated} nodes generated in all"
             )));
         }

@@ -147,6 +147,14 @@ fn writable(o: &Output) -> Result<(), Failure> {
         )));
     }
     if std::fs::symlink_metadata(&o.path).is_ok() {
+        // Opening a pipe to write waits for a reader, and a device is no file to keep.
+        if !std::fs::metadata(&o.path).is_ok_and(|m| m.is_file()) {
+            return Err(Failure::input(format!(
+                "{} {}: not a regular file (a device, a pipe or a socket); give the path of a file",
+                o.flag,
+                o.path.display()
+            )));
+        }
         std::fs::OpenOptions::new()
             .write(true)
             .open(&o.path)
@@ -183,12 +191,16 @@ fn replaceable(o: &Output) -> Result<(), Failure> {
     let Ok(meta) = std::fs::metadata(&o.path) else {
         return Ok(());
     };
-    if o.kind == Kind::Checkpoint || meta.len() == 0 {
-        return Ok(());
+    if o.kind == Kind::Checkpoint || !meta.is_file() {
+        return Ok(()); // a checkpoint's own rule; a non-file is refused as unwritable
     }
+    // Read, not the size: a kernel's pseudo-file (/proc, /sys) says 0 bytes and holds some.
     let mut head = Vec::with_capacity(512);
     if let Ok(f) = std::fs::File::open(&o.path) {
         let _ = f.take(512).read_to_end(&mut head);
+    }
+    if head.is_empty() {
+        return Ok(());
     }
     let text = String::from_utf8_lossy(&head);
     let text = text.trim_start_matches('\u{feff}').trim_start();
@@ -289,5 +301,22 @@ mod tests {
         assert!(paths.contains(&PathBuf::from("a.clq")));
         assert!(paths.contains(&PathBuf::from("b.txt")));
         assert!(!paths.contains(&PathBuf::from("-")));
+    }
+
+    /// A kernel's pseudo-file says it is empty and is not; a pipe would block the check.
+    #[test]
+    fn pseudo_files_and_pipes_are_not_replaced() {
+        if std::path::Path::new("/proc/version").exists() {
+            let o = Output::new("--trace", Path::new("/proc/version"), Kind::Trace);
+            assert!(message(replaceable(&o)).contains("is not a Chrome trace"));
+        }
+        let d = dir("fifo");
+        let fifo = d.join("ff");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let o = Output::new("--trace", &fifo, Kind::Trace);
+            assert!(message(check(&[o], &[])).contains("not a regular file"));
+        }
+        let _ = std::fs::remove_dir_all(&d);
     }
 }

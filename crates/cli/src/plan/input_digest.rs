@@ -25,11 +25,25 @@ pub fn app_words(words: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// `app` (the application's checkpoint words) followed by one digest word for each regular
-/// file among the paths they name, as the files are now.
+/// `app` (the application's checkpoint words), each word that names a file made absolute (a
+/// resume may run from another folder), followed by one digest word for each regular file
+/// among the paths they name, as the files are now.
 pub fn stamped(app: &[String]) -> Result<Vec<String>, Failure> {
-    let mut words = app.to_vec();
-    for path in paths::words_as_paths(app) {
+    let mut words: Vec<String> = app
+        .iter()
+        .map(|w| {
+            // A number or a flag is no path, even where a file of that name happens to exist.
+            let path = Path::new(w);
+            let plain = w.parse::<f64>().is_err() && !w.starts_with('-');
+            match std::fs::canonicalize(path) {
+                Ok(full) if plain && path.is_relative() && full.is_file() => {
+                    full.display().to_string()
+                }
+                _ => w.clone(),
+            }
+        })
+        .collect();
+    for path in paths::words_as_paths(&words.clone()) {
         if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
             continue;
         }
@@ -101,7 +115,7 @@ mod tests {
         ];
         let before = stamped(&app).unwrap();
         assert_eq!(before.len(), 4, "{before:?}");
-        assert_eq!(app_words(&before), app);
+        assert_eq!(app_words(&before), app, "an absolute path stays as it is");
         assert!(check_unchanged(&before, &stamped(&app).unwrap(), &dir).is_ok());
         std::fs::write(&keys, "1\n3\n").unwrap();
         let e = check_unchanged(&before, &stamped(&app).unwrap(), &dir).unwrap_err();

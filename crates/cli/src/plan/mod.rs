@@ -480,6 +480,17 @@ fn resume_plan(r: ResumeArgs, given: &Given, env: &Env) -> Result<RunPlan, Failu
     let words = treesplit::checkpoint::read_app(&r.file)
         .map_err(|e| Failure::input(output::checkpoint_error(&r.file, &e, &[])))?;
     let words = input_digest::app_words(&words);
+    // The checkpoint's input came on standard input: it must come again, not be waited for
+    // from a terminal.
+    #[cfg(unix)]
+    // SAFETY: isatty only reads the state of descriptor 0.
+    if words.iter().any(|w| w == "-") && unsafe { libc::isatty(0) } == 1 {
+        return Err(Failure::input(format!(
+            "{}: the checkpointed computation read its input from standard input; give the same input again: treesplit resume {} < INPUT",
+            r.file.display(),
+            r.file.display()
+        )));
+    }
     let line = ["treesplit".to_string(), "run".to_string()]
         .into_iter()
         .chain(words.iter().cloned());
