@@ -14,11 +14,12 @@ use treesplit_apps::spec::{AppSpec, AppVisitor, Objective, Published};
 use treesplit_testkit::data;
 
 /// The command line's shared flags that an instance's words may carry (an instance's own
-/// `--q` and `--seed`).
+/// `--q`, `--seed` and `--instance-seed`).
 fn command(app: &dyn treesplit_apps::App) -> clap::Command {
     app.command()
         .arg(clap::Arg::new("shared_q").long("q"))
         .arg(clap::Arg::new("shared_seed").long("seed"))
+        .arg(clap::Arg::new("shared_instance_seed").long("instance-seed"))
 }
 
 /// The words of `app`'s example, data paths resolved.
