@@ -54,7 +54,8 @@ fn ctrl_c_stops_an_ida_star_sequence_with_how_far_it_came() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(
-        err.contains("stopped at threshold") && err.contains("nodes generated in all"),
+        err.contains("stopped by an interrupt at threshold")
+            && err.contains("nodes generated in all"),
         "{err}"
     );
 }
