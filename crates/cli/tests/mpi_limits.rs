@@ -91,7 +91,7 @@ fn a_limit_stops_every_rank_of_an_ida_search() {
     assert_ne!(o.status.code(), Some(124), "timed out: {err}");
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("IDA* search reached the limit of 100000 work units"),
+        err.contains("IDA* search was stopped by the limit of 100000 work units"),
         "{err}"
     );
 }
