@@ -1,12 +1,34 @@
 //! `treesplit reproduce`: the papers' measurable claims, each measured and judged.
 //!
-//! The catalogue ([`catalogue`]) holds one [`Experiment`] per claim: the claim as the paper
-//! states it with its source, the paper's premises, the model it is judged under and whether
-//! the experiment lies inside the premises, the criterion fixed in code before the run, and a
-//! plain function over the library (the simulator, the scatter model, the DAG schedulers) that
-//! computes the prediction, measures, and judges. `report.rs` writes the sections as markdown,
+//! The catalogue ([`catalogue`]) holds one [`Experiment`] per claim: its prose in a markdown
+//! file beside the code (`PAPER/claims/ID.md`: the claim as the paper states it with its
+//! source, the paper's premises, the model it is judged under and whether the experiment lies
+//! inside the premises, the criterion fixed before the run), and a plain function over the
+//! library (the simulator, the scatter model, the DAG schedulers) that computes the
+//! prediction, measures, and judges. A finding carries the premises as the run measured them
+//! and a negative control (the same criterion on a system that violates the claim); [`judge`]
+//! makes a verdict INCONCLUSIVE where a premise did not hold or the control did not FAIL. `report.rs` writes the sections as markdown,
 //! JSON and SVG plots. One module per paper (`p000` … `p004`). Everything is seeded: the
 //! simulator's numbers are the same bit for bit on every rerun.
+
+/// An experiment whose prose (claim, premises, model, setting, criterion, what a failure
+/// means) is the markdown file `src/reproduce/PAPER/claims/ID.md`, read at compile time.
+macro_rules! claim {
+    ($paper:literal, $id:literal, $run:expr) => {
+        $crate::reproduce::Experiment::from_markdown(
+            $id,
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/src/reproduce/",
+                $paper,
+                "/claims/",
+                $id,
+                ".md"
+            )),
+            $run,
+        )
+    };
+}
 
 mod p000;
 mod p001;
@@ -36,7 +58,7 @@ impl Ctx {
 }
 
 /// The judgement of a claim.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     /// The criterion held.
@@ -49,6 +71,7 @@ pub enum Verdict {
     /// instead of a pass or a fail.
     Answer,
     /// The experiment is not written yet (a hook, not silently left out).
+    #[default]
     NotYetMeasured,
 }
 
@@ -197,8 +220,44 @@ pub struct Plot {
     pub series: Vec<Series>,
 }
 
+/// A premise of a claim, as the run measured it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Premise {
+    /// The premise, in words ("every PE holds a piece of generation ≥ h").
+    pub premise: String,
+    /// What the run measured, in words with the number.
+    pub measured: String,
+    /// Whether it held.
+    pub held: bool,
+}
+
+impl Premise {
+    /// A premise with what the run measured and whether it held.
+    pub fn new(premise: impl Into<String>, measured: impl Into<String>, held: bool) -> Premise {
+        Premise {
+            premise: premise.into(),
+            measured: measured.into(),
+            held,
+        }
+    }
+}
+
+/// The negative control of a verdict: the same criterion, through the same code, applied to
+/// a system that violates the claim (a balancer with the weaker bound the paper improves
+/// on, a fixed or neighbour-only victim, a deterministic mapping in place of a random one, a
+/// tree family outside the premises). A criterion that can discriminate gives it FAIL.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Control {
+    /// The system that violates the claim.
+    pub system: String,
+    /// What the criterion read from it, in words with the number.
+    pub measured: String,
+    /// The criterion's verdict on it.
+    pub verdict: Verdict,
+}
+
 /// What an experiment found.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct Finding {
     /// The prediction as the code computes it.
     pub prediction: String,
@@ -214,6 +273,17 @@ pub struct Finding {
     /// Why a claim failed or could not be decided, or a remark on what was measured.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub remark: String,
+    /// The claim's premises as the run measured them (empty: not shown yet). A premise that
+    /// did not hold makes a PASS or FAIL INCONCLUSIVE ([`judge`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub premises_measured: Vec<Premise>,
+    /// The negative control (none: not run yet). A control the criterion does not FAIL
+    /// makes a PASS or FAIL INCONCLUSIVE ([`judge`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub control: Option<Control>,
+    /// The number of seeds behind each judged point (none: deterministic, or not stated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seeds: Option<usize>,
 }
 
 impl Finding {
@@ -223,38 +293,109 @@ impl Finding {
         Finding {
             prediction: "—".into(),
             measured: "not yet measured".into(),
-            table: Table::default(),
-            plot: None,
             verdict: Verdict::NotYetMeasured,
             remark: format!(
                 "Not measured yet; wire the measurement into `{hook}` (crates/lab/src/reproduce)."
             ),
+            ..Finding::default()
         }
     }
 }
 
-/// One claim of the catalogue.
+/// One claim of the catalogue. Its prose lives in a markdown file beside the code that
+/// measures it (`claim!`), in the sections `## Claim`, `## Premises`, `## Model`,
+/// `## Inside the premises`, `## Criterion` and `## If it fails`, after a `# ID` title and a
+/// `source:` line.
 pub struct Experiment {
     /// The id `--only` takes.
     pub id: &'static str,
     /// The paper (000 … 004) and where in it.
-    pub source: &'static str,
+    pub source: String,
     /// The claim as the paper states it (quoted, or as close as plain text allows).
-    pub claim: &'static str,
+    pub claim: String,
     /// The premises the paper states for the claim (the model, the ranges of the parameters,
     /// the assumptions of the proof).
-    pub premises: &'static str,
+    pub premises: String,
     /// The model the claim is judged under: which machine (the simulator and its cost
     /// model, the scatter model, a DAG schedule, the threads machine) with which settings.
-    pub model: &'static str,
+    pub model: String,
     /// Whether the experiment lies inside the premises, and where not, how and why.
-    pub inside: &'static str,
+    pub inside: String,
     /// The PASS/FAIL criterion, fixed before the run.
-    pub criterion: &'static str,
+    pub criterion: String,
     /// What explains a failure if it happens (model assumptions, finite size).
-    pub if_fail: &'static str,
+    pub if_fail: String,
     /// The measurement.
     pub run: fn(&Ctx) -> Result<Finding, String>,
+}
+
+impl Experiment {
+    /// The experiment `id` with the prose of its markdown file `text` (see [`Experiment`]).
+    /// A file without its title, source or one of the sections is a defect of the
+    /// catalogue, caught by its tests: it panics, naming the file and what is missing.
+    pub fn from_markdown(
+        id: &'static str,
+        text: &str,
+        run: fn(&Ctx) -> Result<Finding, String>,
+    ) -> Experiment {
+        let mut lines = text.lines();
+        let title = lines.next().unwrap_or("");
+        assert_eq!(
+            title,
+            format!("# {id}"),
+            "{id}.md: the title must be '# {id}'"
+        );
+        let mut source = None;
+        let mut sections: Vec<(&str, Vec<&str>)> = Vec::new();
+        for line in lines {
+            if let Some(h) = line.strip_prefix("## ") {
+                sections.push((h.trim(), Vec::new()));
+            } else if let Some((_, body)) = sections.last_mut() {
+                body.push(line);
+            } else if let Some(s) = line.strip_prefix("source:") {
+                source = Some(s.trim().to_string());
+            }
+        }
+        let take = |heading: &str| -> String {
+            let (_, body) = sections
+                .iter()
+                .find(|(h, _)| *h == heading)
+                .unwrap_or_else(|| panic!("{id}.md: no '## {heading}' section"));
+            unwrap_paragraphs(body)
+        };
+        Experiment {
+            id,
+            source: source.unwrap_or_else(|| panic!("{id}.md: no 'source:' line")),
+            claim: take("Claim"),
+            premises: take("Premises"),
+            model: take("Model"),
+            inside: take("Inside the premises"),
+            criterion: take("Criterion"),
+            if_fail: take("If it fails"),
+            run,
+        }
+    }
+}
+
+/// Markdown lines to text: the lines of a paragraph joined by spaces, paragraphs by a blank
+/// line, leading and trailing blank lines dropped.
+fn unwrap_paragraphs(lines: &[&str]) -> String {
+    let mut paragraphs: Vec<String> = Vec::new();
+    let mut current: Vec<&str> = Vec::new();
+    for line in lines.iter().map(|l| l.trim()) {
+        if line.is_empty() {
+            if !current.is_empty() {
+                paragraphs.push(current.join(" "));
+                current.clear();
+            }
+        } else {
+            current.push(line);
+        }
+    }
+    if !current.is_empty() {
+        paragraphs.push(current.join(" "));
+    }
+    paragraphs.join("\n\n")
 }
 
 /// A section of the report: the claim, its criterion and what was found.
@@ -279,6 +420,51 @@ pub struct Section {
     /// What was found.
     #[serde(flatten)]
     pub finding: Finding,
+}
+
+/// The two rules every verdict obeys, fixed here before any run: a PASS or FAIL whose
+/// premises did not all hold in the run, or whose criterion did not FAIL its negative
+/// control, is INCONCLUSIVE, and the remark says which premise or which control.
+pub fn judge(mut f: Finding) -> Finding {
+    if !matches!(f.verdict, Verdict::Pass | Verdict::Fail) {
+        return f;
+    }
+    let was = f.verdict.label();
+    let failed: Vec<String> = f
+        .premises_measured
+        .iter()
+        .filter(|p| !p.held)
+        .map(|p| format!("{} (measured: {})", p.premise, p.measured))
+        .collect();
+    let mut why = Vec::new();
+    if !failed.is_empty() {
+        why.push(format!(
+            "a premise did not hold in the run: {}",
+            failed.join("; ")
+        ));
+    }
+    if let Some(c) = &f.control {
+        if c.verdict != Verdict::Fail {
+            why.push(format!(
+                "the criterion gave its negative control ({}) {}, so it cannot tell the claim from its violation",
+                c.system,
+                c.verdict.label()
+            ));
+        }
+    }
+    if !why.is_empty() {
+        f.verdict = Verdict::Inconclusive;
+        let note = format!(
+            "INCONCLUSIVE, though the criterion read {was}: {}.",
+            why.join("; and ")
+        );
+        f.remark = if f.remark.is_empty() {
+            note
+        } else {
+            format!("{} {note}", f.remark)
+        };
+    }
+    f
 }
 
 /// Every experiment, in report order.
@@ -321,14 +507,12 @@ pub fn run(
     let mut sections = Vec::new();
     for (i, e) in chosen.iter().enumerate() {
         progress(i, chosen.len(), e.id);
-        let mut finding = (e.run)(ctx).unwrap_or_else(|err| Finding {
+        let mut finding = judge((e.run)(ctx).unwrap_or_else(|err| Finding {
             prediction: "—".into(),
             measured: format!("the run failed: {err}"),
-            table: Table::default(),
-            plot: None,
             verdict: Verdict::Fail,
-            remark: String::new(),
-        });
+            ..Finding::default()
+        }));
         if finding.verdict == Verdict::Fail {
             finding.remark = if finding.remark.is_empty() {
                 format!("Why it fails: {}", e.if_fail)
@@ -338,12 +522,12 @@ pub fn run(
         }
         sections.push(Section {
             id: e.id.into(),
-            source: e.source.into(),
-            claim: e.claim.into(),
-            premises: e.premises.into(),
-            model: e.model.into(),
-            inside: e.inside.into(),
-            criterion: e.criterion.into(),
+            source: e.source.clone(),
+            claim: e.claim.clone(),
+            premises: e.premises.clone(),
+            model: e.model.clone(),
+            inside: e.inside.clone(),
+            criterion: e.criterion.clone(),
             command: format!(
                 "treesplit reproduce{} --only {}",
                 if ctx.quick { " --quick" } else { "" },
@@ -403,11 +587,11 @@ mod tests {
         let mut missing = Vec::new();
         for e in &all {
             for (field, text) in [
-                ("claim", e.claim),
-                ("premises", e.premises),
-                ("model", e.model),
-                ("inside", e.inside),
-                ("criterion", e.criterion),
+                ("claim", &e.claim),
+                ("premises", &e.premises),
+                ("model", &e.model),
+                ("inside", &e.inside),
+                ("criterion", &e.criterion),
             ] {
                 if text.trim().is_empty() {
                     missing.push(format!("{}.{field}", e.id));
@@ -420,6 +604,84 @@ mod tests {
         let n = ids.len();
         ids.dedup();
         assert_eq!(ids.len(), n, "duplicate experiment ids");
+    }
+
+    /// Every markdown file of a claim belongs to an experiment of the catalogue (a file
+    /// no experiment names would be prose the report never shows).
+    #[test]
+    fn every_claim_file_is_in_the_catalogue() {
+        let ids = ids();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/reproduce");
+        let mut orphans = Vec::new();
+        let mut files = 0;
+        for paper in std::fs::read_dir(&root).unwrap() {
+            let claims = paper.unwrap().path().join("claims");
+            let Ok(dir) = std::fs::read_dir(&claims) else {
+                continue;
+            };
+            for f in dir {
+                let name = f.unwrap().file_name().to_string_lossy().into_owned();
+                files += 1;
+                match name.strip_suffix(".md") {
+                    Some(id) if ids.contains(&id) => {}
+                    _ => orphans.push(name),
+                }
+            }
+        }
+        assert!(
+            orphans.is_empty(),
+            "claim files no experiment names: {orphans:?}"
+        );
+        assert_eq!(files, ids.len(), "experiments without a claim file");
+    }
+
+    fn finding(verdict: Verdict) -> Finding {
+        Finding {
+            verdict,
+            ..Finding::default()
+        }
+    }
+
+    fn control(verdict: Verdict) -> Option<Control> {
+        Some(Control {
+            system: "a fixed-victim poller".into(),
+            measured: "1.9".into(),
+            verdict,
+        })
+    }
+
+    /// A PASS stays a PASS only while its premises held and its control FAILs.
+    #[test]
+    fn a_verdict_needs_its_premises_and_a_failing_control() {
+        let kept = judge(Finding {
+            premises_measured: vec![Premise::new("gen ≥ h at every PE", "at t = 40", true)],
+            control: control(Verdict::Fail),
+            ..finding(Verdict::Pass)
+        });
+        assert_eq!(kept.verdict, Verdict::Pass);
+        let premise = judge(Finding {
+            premises_measured: vec![Premise::new("gen ≥ h at every PE", "never", false)],
+            control: control(Verdict::Fail),
+            ..finding(Verdict::Pass)
+        });
+        assert_eq!(premise.verdict, Verdict::Inconclusive);
+        assert!(premise
+            .remark
+            .contains("gen ≥ h at every PE (measured: never)"));
+        let blind = judge(Finding {
+            control: control(Verdict::Pass),
+            ..finding(Verdict::Fail)
+        });
+        assert_eq!(blind.verdict, Verdict::Inconclusive);
+        assert!(blind
+            .remark
+            .contains("cannot tell the claim from its violation"));
+        // An answer to an exercise is not a pass or a fail: the rules leave it alone.
+        let answer = judge(Finding {
+            control: control(Verdict::Pass),
+            ..finding(Verdict::Answer)
+        });
+        assert_eq!(answer.verdict, Verdict::Answer);
     }
 
     /// The report judges at least fifty of the papers' claims.

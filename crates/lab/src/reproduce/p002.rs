@@ -295,6 +295,7 @@ fn thm1(ctx: &Ctx) -> Result<Finding, String> {
         plot: plot("P (hypercube)", series),
         verdict: Verdict::of(over.is_empty()),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -337,6 +338,7 @@ fn lower_bound(ctx: &Ctx) -> Result<Finding, String> {
         plot: Some(Plot { x: "P (hypercube)".into(), y: "max over seeds of T_par / (T_seq/P + h)".into(), log_x: true, log_y: false, series }),
         verdict: Verdict::of(over.is_empty()),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -359,6 +361,7 @@ fn shielding(ctx: &Ctx) -> Result<Finding, String> {
         plot: plot("P (ring)", series),
         verdict: Verdict::of(np >= 2.0 * rp && en > er),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -420,6 +423,7 @@ fn lemma4(ctx: &Ctx) -> Result<Finding, String> {
         plot: None,
         verdict: Verdict::of(worst <= 1.0),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -445,71 +449,18 @@ fn lemma5(ctx: &Ctx) -> Result<Finding, String> {
             Verdict::of(worst <= 0.25)
         },
         remark: String::new(),
+        ..Finding::default()
     })
 }
-
-/// The simulator model every paper-002 section is judged under (the paper's §2.1 machine:
-/// packet switching, a hop per unit time, no contention).
-const MODEL: &str = "simulator, paper 002 §2.1's machine: a message k hops away takes k·T_hop (packet switching, no contention), T_split per split, messages cost the PEs no time of their own (T_send = T_recv = 0)";
 
 /// Paper 002's experiments.
 pub(super) fn experiments() -> Vec<Experiment> {
     let mut all = vec![
-        Experiment {
-            id: "002-thm1",
-            source: "paper 002, Theorem 1 and §3 (hypercube)",
-            claim: "\"Let T_par denote the execution time of the hypercube poll-and-shuffle algorithm. For every ε > 0 there is a choice of the phase length T_phase such that T_par ∈ (1+ε)T_seq/n + Õ(h).\" (Theorem 1)",
-            premises: "§2.1: n PEs on a log n-dimensional hypercube, unit time per hop and per split, T_seq ∈ Ω(n), every subproblem of generation ≥ h atomic, h ∈ Ω(log n); a uniformly random permutation after every cycle of log n phases; T_phase a large enough constant; Õ in Definition 1's sense (w.h.p. in n).",
-            model: MODEL,
-            inside: "Inside, with one deviation: the permutation is §3.2's pseudorandom one (precomputed generators, the paper's practical choice; the uniformly random permutation by messages was measured too, see BENCHMARKS.md: L grows alike). h is the premise's h, the generation from which every subproblem is atomic: ⌈log₂ T_seq⌉ = 11 + log₂ P for these trees (exact halves, atomic 1 unit), computed from the tree, not measured. Hop latency 5, T_split 5, Δt 8, Δ = 50 (T_phase > T_atomic = 1), synthetic trees of 2048·P units, 5 seeds (quick) or 10 (full) per P. The premise h ∈ Ω(log n) holds, but with T_seq/P fixed the ratio h/log n falls from 3.75 (P = 16) to 1.79 (P = 16384): Lemma 3's constant, which depends on k in h ≥ k ln n, is not one constant across this family. T_par includes termination detection: four-counter waves over the binomial tree of PEs, each wave message one hypercube link, so two waves cost about 4·log₂ n hops after the last unit, within Õ(h).",
-            criterion: "Definition 1 with a calibrated constant: c := 1.5 × the largest L/h (L = T_par − T_seq/P, h the premise's h) over the seeds at the two smallest P (16 and 64, not judged); PASS iff no run at a larger P (256…1024 quick, …16384 full) has L/h > c. Random polling is measured under the same rule for contrast (not judged). (Revised once, before the run: h was the run's largest generation, which is not the premise's h — it lies below log₂ n in small trees — and is now the premise's bound; the rule is otherwise unchanged.)",
-            if_fail: "A cost per added dimension larger than a constant number of hops would raise L/h: the permutation's latency per cycle (log₂ n hops), the cycle's log₂ n phases at the end of the run, or termination detection. (With the four-counter waves on the binary tree of PE numbers, whose edges cross up to log₂ n links, detection alone grew by about 330 time units per dimension, 1,686 at P = 4096, and this claim failed there; on the binomial tree it costs 247.) Theorem 1 bounds L by c·h for n ≥ n₀ with a constant it does not give (Lemma 3's 'trivial but tedious calculation', Definition 1's n₀), so a rise that flattens at the largest P is what the theorem allows, but the calibration rule fixed before the run does not allow for an n₀ above 64.",
-            run: thm1,
-        },
-        Experiment {
-            id: "002-lower-bound",
-            source: "paper 002, §1.1 Equation (1), Definition 1, §3",
-            claim: "\"the sequential component for following the maximum depth branch implies a lower bound of T_par ∈ Ω(T_seq/n + h)\" (Equation (1)); \"Hypercube poll-and-shuffle is asymptotically optimal because its execution time meets the lower bound of Equation (1).\"",
-            premises: "As Theorem 1; optimality in Definition 1's sense: ∃c, n₀ ∀β ≥ 1, n ≥ n₀: P[T_par > cβ(T_seq/n + h)] ≤ n^−β — a constant factor with high probability, no log factors.",
-            model: MODEL,
-            inside: "Inside as 002-thm1 (the same runs, h the premise's h). The constant c is fixed from the smallest P, which is then not judged; at most 10 seeds per P can only show that no run exceeds c (β = 1: an exceedance probability ≤ 1/n).",
-            criterion: "PASS iff no run at any P above the smallest has T_par > c·(T_seq/P + h), with c = 2 × the median of T_par/(T_seq/P + h) over the seeds at the smallest P.",
-            if_fail: "A ratio that grows with P means a log factor the lower bound does not have (the permutation's cost per cycle against the phases it serves).",
-            run: lower_bound,
-        },
-        Experiment {
-            id: "002-neighbour-shielding",
-            source: "paper 002, §1.1 (neighbourhood polling)",
-            claim: "\"sending requests to neighboring PEs has a quite poor scalability except for the combination of low diameter interconnection networks (e.g. hypercubes) and a work splitting function which produces subproblems of nearly equal size. The basic problem of these neighborhood polling schemes is that highly loaded PEs are quickly surrounded by a cluster of busy PEs and are therefore unable to transmit work\"",
-            premises: "A network of large diameter, or uneven splits (the paper's exception is a low-diameter network with near-equal splits); receiver-initiated tree splitting asking neighbours only.",
-            model: MODEL,
-            inside: "Inside: a ring (diameter P/2) with uneven splits (synthetic, split ratios uniform in [0.3, 0.7]), neighbour polling asking its two ring neighbours, against random polling on the same ring (requests cross P/4 hops on average); hop latency 5, T_split 5, Δt 8, 2048·P units, 5 or 10 seeds per P.",
-            criterion: "PASS iff at the largest P (256 quick, 1024 full) neighbour polling's median L is at least 2× random polling's, and its log-log slope over P is larger.",
-            if_fail: "At small P the ring's clusters are short and random polling's long requests cost more than the shielding; the effect needs P large against the depth of the tree.",
-            run: shielding,
-        },
-        Experiment {
-            id: "002-lemma4",
-            source: "paper 002, Lemma 4 (adaptive triggering)",
-            claim: "\"The number of notifications sent during log n phases is in Õ(log n).\" (Lemma 4; each idle PE notifies PE 0 with probability c/n when it becomes idle or enters a new phase)",
-            premises: "§5: notifications with probability c/n per idle PE and phase, at most n·log n trials per log n phases; Chernoff bound (3).",
-            model: "simulator, hypercube, T_rout = T_hop = 10, T_split 5, Δt 10, T_send = T_recv = 0; adaptive poll-and-shuffle with the pseudorandom permutation, Δ = 100, γ = 0.25",
-            inside: "Inside: the count is judged against its expectation's bound c·d per d phases (every PE idle), which the Õ(log n) bound contains.",
-            criterion: "PASS iff in every run (hypercube, Δ = 100, γ = 0.25, c = 2 and 8, P = 64, 256 quick; 256…4096 full) the notes per d phases are at most c·d.",
-            if_fail: "A PE notifies when it becomes idle and when an idle PE enters a phase, at most once per phase; more than c·d per d phases would mean notes counted twice.",
-            run: lemma4,
-        },
-        Experiment {
-            id: "002-lemma5",
-            source: "paper 002, Lemma 5 (adaptive triggering)",
-            claim: "\"Let γ̄ denote the average fraction of idle PEs over α log n phases (α > 0). Let γ̂ denote the estimate of γ̄ based on the notifications sent by idle PEs. For every ε > 0 there is a choice of the constant c such that γ̂ ≥ γ̄ − ε with probability at least 1 − 1/n.\" (Lemma 5)",
-            premises: "§5: independent notifications with probability c/n; c ≥ 3 ln 2/(ε²α); notifications of phases far enough back that all have arrived.",
-            model: "simulator, hypercube, T_rout = T_hop = 10, T_split 5, Δt 10, T_send = T_recv = 0; adaptive poll-and-shuffle with the pseudorandom permutation, Δ = 100, γ = 0.25",
-            inside: "Partly: ε = 0.1 and c = 8 with α = 1 lie below the proof's c ≥ 3 ln 2/ε² ≈ 208, so the criterion allows a quarter of the estimates to miss; γ̄ comes from the simulator's utilization curve over the same phases.",
-            criterion: "PASS iff at c = 8 at most a quarter of PE 0's estimates γ̂ lie more than 0.1 below the true idle fraction γ̄ of the same phases (the simulator's utilization curve); INCONCLUSIVE without estimates.",
-            if_fail: "γ̂ counts notes of phases at least one phase old (latency compensation) while γ̄ is measured over exactly the window; when the idle fraction changes fast within a window the two differ more.",
-            run: lemma5,
-        },
+        claim!("p002", "002-thm1", thm1),
+        claim!("p002", "002-lower-bound", lower_bound),
+        claim!("p002", "002-neighbour-shielding", shielding),
+        claim!("p002", "002-lemma4", lemma4),
+        claim!("p002", "002-lemma5", lemma5),
     ];
     all.extend(networks::experiments());
     all

@@ -40,6 +40,10 @@ pub struct Counts {
     pub answer: usize,
     /// NOT YET MEASURED.
     pub not_yet_measured: usize,
+    /// PASS and FAIL verdicts whose criterion FAILed its negative control.
+    pub controlled: usize,
+    /// Sections that show their premises as measured in the run.
+    pub premises_shown: usize,
 }
 
 /// Count the verdicts.
@@ -52,6 +56,17 @@ pub fn counts(sections: &[Section]) -> Counts {
             Verdict::Inconclusive => c.inconclusive += 1,
             Verdict::Answer => c.answer += 1,
             Verdict::NotYetMeasured => c.not_yet_measured += 1,
+        }
+        if matches!(s.finding.verdict, Verdict::Pass | Verdict::Fail)
+            && s.finding
+                .control
+                .as_ref()
+                .is_some_and(|k| k.verdict == Verdict::Fail)
+        {
+            c.controlled += 1;
+        }
+        if !s.finding.premises_measured.is_empty() {
+            c.premises_shown += 1;
         }
     }
     c
@@ -110,24 +125,48 @@ pub fn write(dir: &Path, sections: &[Section], quick: bool) -> Result<Counts, St
          and Data Structures*, ch. 14 \"Load Balancing\"; 002 P. Sanders, *Better Algorithms \
          for Parallel Backtracking*; 003 K. Kimura, N. Ichiyoshi, *Iso-efficiency Analysis of \
          Load Balancing with Randomly Scattered Data*; 004 P. Sanders, *On the Competitive \
-         Analysis of Randomized Static Load Balancing*.\n",
+         Analysis of Randomized Static Load Balancing*.\n\n\
+         **The rules every verdict obeys** (`judge` in crates/lab/src/reproduce/mod.rs): a \
+         verdict whose premises did not all hold in the run is INCONCLUSIVE, and so is one \
+         whose criterion does not FAIL its negative control — the same criterion, through the \
+         same code, applied to a system that violates the claim. {} of the {} PASS and FAIL \
+         verdicts carry a negative control that FAILs; {} of {} sections show their premises \
+         as measured in the run. The table gives, per claim, the verdict, the control's \
+         verdict (— where no control is run yet), the seeds behind each judged point, and how \
+         many of the measured premises held.\n",
         if quick { " --quick" } else { "" },
         if quick { " --quick" } else { "" },
         c.pass,
         c.fail,
         c.inconclusive,
         c.answer,
-        c.not_yet_measured
+        c.not_yet_measured,
+        c.controlled,
+        c.pass + c.fail,
+        c.premises_shown,
+        sections.len(),
     );
-    let _ = writeln!(md, "| id | source | verdict |\n|---|---|---|");
+    let _ = writeln!(
+        md,
+        "| claim | source | verdict | control | seeds | premises held |\n|---|---|---|---|---|---|"
+    );
     for s in sections {
+        let f = &s.finding;
+        let held = f.premises_measured.iter().filter(|p| p.held).count();
         let _ = writeln!(
             md,
-            "| [{}](#{}) | {} | {} |",
+            "| [{}](#{}) | {} | {} | {} | {} | {} |",
             s.id,
             s.id.replace('.', ""),
             s.source,
-            s.finding.verdict.label()
+            f.verdict.label(),
+            f.control.as_ref().map_or("—", |k| k.verdict.label()),
+            f.seeds.map_or("—".to_string(), |n| n.to_string()),
+            if f.premises_measured.is_empty() {
+                "—".to_string()
+            } else {
+                format!("{held} of {}", f.premises_measured.len())
+            }
         );
     }
     for s in sections {
@@ -143,7 +182,32 @@ pub fn write(dir: &Path, sections: &[Section], quick: bool) -> Result<Counts, St
             "**Criterion (fixed before the run):** {}\n",
             s.criterion
         );
+        if !f.premises_measured.is_empty() {
+            let _ = writeln!(md, "**Premises in the run:**\n");
+            for p in &f.premises_measured {
+                let _ = writeln!(
+                    md,
+                    "- {} {}: {}",
+                    if p.held { "held" } else { "**did not hold**" },
+                    p.premise,
+                    p.measured
+                );
+            }
+            md.push('\n');
+        }
         let _ = writeln!(md, "**Measured:** {}\n", f.measured);
+        if let Some(k) = &f.control {
+            let _ = writeln!(
+                md,
+                "**Negative control:** {} — measured {}; the criterion gives it **{}**.\n",
+                k.system,
+                k.measured,
+                k.verdict.label()
+            );
+        }
+        if let Some(n) = f.seeds {
+            let _ = writeln!(md, "**Seeds per judged point:** {n}\n");
+        }
         let _ = writeln!(md, "**Verdict: {}**\n", f.verdict.label());
         if !f.remark.is_empty() {
             let _ = writeln!(md, "*Remark:* {}\n", f.remark);

@@ -61,6 +61,7 @@ fn finding(prediction: String, what: &str, table: Table, plot: Plot, worst: f64)
         plot: Some(plot),
         verdict: Verdict::of(worst <= 1.0),
         remark: String::new(),
+        ..Finding::default()
     }
 }
 
@@ -162,6 +163,7 @@ pub(super) fn lemma1_queue(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(worst <= 1.0),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -254,6 +256,7 @@ pub(super) fn lemma3(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(worst <= 1.0),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -303,6 +306,7 @@ pub(super) fn lemma4(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(worst <= 3.0),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -361,6 +365,7 @@ pub(super) fn lemma5(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(over <= 1.0 && growth <= 2.0),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 

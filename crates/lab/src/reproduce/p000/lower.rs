@@ -113,6 +113,7 @@ pub(super) fn split_time(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(least >= 1.0 && chain_least >= 1.0),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -165,6 +166,7 @@ pub(super) fn critical_path(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(least >= 0.25 && deepest >= 1.0),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -212,5 +214,6 @@ pub(super) fn messages(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(keep >= 0.5),
         remark: String::new(),
+        ..Finding::default()
     })
 }

@@ -9,8 +9,8 @@
 //! (Lemma 2), the time, requests, red requests and expense until no subproblem of
 //! generation < h is left (Lemmas 3–5), the finishing phase (Lemma 6), and the lineage of
 //! the pieces (the lower bounds). `theorems.rs` judges Theorems 1 and 2, `lemmas.rs` the
-//! lemmas, `lower.rs` the lower bounds; `catalogue.rs` lists the experiments with their
-//! claims, premises and criteria. The constants the O(·) of Theorem 1 and Lemma 6 hide are
+//! lemmas, `lower.rs` the lower bounds; `catalogue.rs` lists the experiments, whose prose
+//! (claim, premises, criterion) is in `claims/ID.md`. The constants the O(·) of Theorem 1 and Lemma 6 hide are
 //! fixed on a calibration set of setups and seeds that the judged runs do not contain
 //! (`calibration`); the lemmas whose proofs name their constants are judged with those.
 
@@ -30,9 +30,6 @@ use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 /// ε of Theorem 1's h/ε term (the simulator's polls cost nothing, so the (1+ε)·T_seq/P
 /// factor is free and ε enters only there).
 const EPSILON: f64 = 0.1;
-
-/// The machine model every paper-000 claim is judged under, in words.
-const MODEL: &str = "simulator, paper 000 §1.1 machine model: crossbar, every message costs its sender T_send = ⌈T_rout/2⌉ and its receiver T_recv = ⌊T_rout/2⌋ of their own time (T_send + T_recv = T_rout, blocking) and travels T_rout; a split costs T_split; a busy PE polls after every Δt work units; four-counter termination detection; T_par ends when PE 0 detects termination (the collection of results is not counted)";
 
 /// One simulated configuration of random polling on a synthetic tree.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -79,6 +79,7 @@ pub(super) fn thm1(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(worst <= bound),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -192,6 +193,7 @@ pub(super) fn thm2_tail(ctx: &Ctx) -> Result<Finding, String> {
         plot: Some(plot),
         verdict: Verdict::of(worst <= bound),
         remark: median_trend(&points, "trim 1"),
+        ..Finding::default()
     })
 }
 
@@ -252,5 +254,6 @@ pub(super) fn thm2_trim(ctx: &Ctx) -> Result<Finding, String> {
             if untrimmed <= bound { "keeps" } else { "exceeds" },
             queues("untrimmed")
         ),
+        ..Finding::default()
     })
 }

@@ -180,6 +180,7 @@ pub(super) fn thm14_3(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(over == 0),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -296,6 +297,7 @@ pub(super) fn thm14_3_ratio(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(ok),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -340,6 +342,7 @@ pub(super) fn fig14_7(_: &Ctx) -> Result<Finding, String> {
         plot: None,
         verdict: Verdict::of(ok),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 

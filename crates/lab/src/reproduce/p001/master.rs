@@ -61,6 +61,7 @@ pub(super) fn mw_bundle(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(sqrt_t <= 1.2 * best),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -160,6 +161,7 @@ pub(super) fn ex14_4(ctx: &Ctx) -> Result<Finding, String> {
         plot: Some(Plot { x: "1/ε".into(), y: "smallest T with T_par ≤ (1+ε)T/(p−1)".into(), log_x: true, log_y: true, series }),
         verdict,
         remark: "The √ rule's exponent is the table's 2 against T/(p−1). Against T/p it was about 3: a dedicated master that works no jobs keeps T_par ≥ T/(p−1) = (1 + 1/(p−1))·T/p, so as ε approaches 1/(p−1) (0.067 at p = 16) the T needed grows without bound and the fitted exponent rises with it; that came from the target, not from the bundles.".into(),
+        ..Finding::default()
     })
 }
 
@@ -249,5 +251,6 @@ pub(super) fn mw_quality(ctx: &Ctx) -> Result<Finding, String> {
         plot: None,
         verdict: Verdict::of(ok),
         remark: String::new(),
+        ..Finding::default()
     })
 }

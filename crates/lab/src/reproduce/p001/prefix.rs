@@ -97,6 +97,7 @@ pub(super) fn ex14_2(_: &Ctx) -> Result<Finding, String> {
         plot: None,
         verdict: Verdict::of(total_viol == 0),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -132,6 +133,7 @@ pub(super) fn ex14_3(_: &Ctx) -> Result<Finding, String> {
         plot: None,
         verdict: Verdict::of(ok),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -256,5 +258,6 @@ pub(super) fn fig14_3(_: &Ctx) -> Result<Finding, String> {
         plot: None,
         verdict: Verdict::of(ok),
         remark: String::new(),
+        ..Finding::default()
     })
 }

@@ -51,6 +51,7 @@ pub(super) fn thm14_1(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(ok),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -100,6 +101,7 @@ pub(super) fn thm14_1_eps(ctx: &Ctx) -> Result<Finding, String> {
         plot: Some(Plot { x: "1/ε".into(), y: "T/t̂ needed".into(), log_x: true, log_y: true, series: vec![Series::points("measured", pts)] }),
         verdict,
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -178,5 +180,6 @@ pub(super) fn thm14_2(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(violations as f64 <= allowed.floor()),
         remark: String::new(),
+        ..Finding::default()
     })
 }

@@ -341,6 +341,7 @@ pub(super) fn table_experiment(ctx: &Ctx, algo: Algo, judge_eps: bool) -> Result
         plot: Some(Plot { x: "p".into(), y: format!("smallest T with T_par ≤ (1+ε){target}"), log_x: true, log_y: true, series }),
         verdict,
         remark: if verdict == Verdict::Inconclusive { "fewer than 3 values of p, or not every ε at one p, reached the target within the largest m tried".into() } else { String::new() },
+        ..Finding::default()
     })
 }
 

@@ -86,6 +86,7 @@ fn thm3_mesh(ctx: &Ctx) -> Result<Finding, String> {
         plot: network_plot("2-D mesh", series),
         verdict: Verdict::of(ps < rp && ps <= 0.5),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -98,6 +99,7 @@ fn thm4_fat_tree(ctx: &Ctx) -> Result<Finding, String> {
         plot: network_plot("fat tree", series),
         verdict: Verdict::of(ps < rp),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -180,6 +182,7 @@ fn mesh_defaults(ctx: &Ctx) -> Result<Finding, String> {
         plot: None,
         verdict: Verdict::of(!pairs.is_empty() && worst > 0.0),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -198,6 +201,7 @@ fn complete_permutations(ctx: &Ctx) -> Result<Finding, String> {
         plot: None,
         verdict: Verdict::of(!ps.is_empty() && incomplete == 0),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -325,68 +329,17 @@ fn thm2_emulation(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(verdict),
         remark: String::new(),
+        ..Finding::default()
     })
 }
-
-const MODEL: &str = "simulator, paper 002 §2.1's machine: a message k hops away takes k·T_hop (packet switching, no contention); T_rout = T_hop = 10, T_split 5, Δt 10, T_send = T_recv = 0";
 
 /// Paper 002's network experiments.
 pub(super) fn experiments() -> Vec<Experiment> {
     vec![
-        Experiment {
-            id: "002-thm3-mesh",
-            source: "paper 002, Theorem 3 (mesh)",
-            claim: "\"Let T_par denote the execution time of the hypercube poll-and-shuffle algorithm simulated on an r-dimensional mesh with the last r log log n phases of each cycle omitted. For every ε > 0 there is a choice of the constant c such that T_par ∈ (1+ε)T_seq/n + Õ(h·n^{1/r}/log n).\" (Theorem 3)",
-            premises: "§4.1: n a power of 2, r constant, the hypercube embedded so that every j-cube lies in a submesh of diameter r·2^⌈j/r⌉ − r, T_phase := c·n^{1/r}/log n, permutation routing in O(n^{1/r}); the premises of Theorem 1 otherwise.",
-            model: MODEL,
-            inside: "Inside for the embedding (Morton order), the omitted phases and T_phase (c times the most expensive kept phase); the permutation is the pseudorandom one. The claim is asymptotic; judged as an exponent of P over P = 64…1024 (quick) and 256…16384 (full), one seed and tree per point.",
-            criterion: "PASS iff on a 2-D mesh (synthetic α = 0.3, 1024·P units) the log-log exponent of P in poll-and-shuffle's L = T_par − T_seq/P is below random polling's and at most 0.5.",
-            if_fail: "One seed and one tree per point, and small work per PE: the exponent is noisy; at small P the Morton embedding's shortened cycle and the longer phase cost more than they save.",
-            run: thm3_mesh,
-        },
-        Experiment {
-            id: "002-thm4-fattree",
-            source: "paper 002, Theorem 4 (fat tree)",
-            claim: "\"Let T_par denote the execution time of the hypercube poll-and-shuffle algorithm simulated on a fat tree performing only √(log n) phases per cycle. For every ε > 0 there is a choice of the constant c such that T_par ∈ (1+ε)T_seq/n + Õ(h·√(log n)).\" (Theorem 4)",
-            premises: "§4.2: sub fat trees of height √log n, T_phase = c·√log n, routing in logarithmic time.",
-            model: MODEL,
-            inside: "Inside for the phases per cycle and T_phase; the claim is asymptotic, judged as an exponent over P = 64…1024 (quick), 256…16384 (full), one seed per point.",
-            criterion: "PASS iff on a binary fat tree (settings as the mesh) the exponent of P in poll-and-shuffle's L is below random polling's.",
-            if_fail: "One seed and one tree per point; the exponent is noisy at these sizes.",
-            run: thm4_fat_tree,
-        },
-        Experiment {
-            id: "002-thm2-emulation",
-            source: "paper 002, Theorem 2 (hypercubic networks)",
-            claim: "\"Hypercube poll-and-shuffle can be adapted to constant degree hypercubic networks in such a way that T_par ∈ (1+ε)T_seq/n + Õ(h).\" Proof: \"Neighborhood polling and permutation routing takes a constant factor longer than on the hypercube. But this can be compensated by making T_phase correspondingly larger.\" (Theorem 2)",
-            premises: "§4: the hypercubic networks of [17] (butterfly, cube-connected cycles, shuffle-exchange, de Bruijn), poll-and-shuffle emulated as a normal hypercube algorithm ([17, §3.3.3]: one dimension per step, in order), routing in O(log n).",
-            model: MODEL,
-            inside: "Inside at the sizes that fill each network: shuffle-exchange and de Bruijn with P a power of two (node x hosted on rotr^i(x) in phase i), wrapped butterfly and cube-connected cycles with P = k·2^k (k pipelined copies of the k-cube of rows, node (c, w) hosted on level c + i of row w in phase i; a cycle is the k phases of a copy, the log₂ k dimensions between copies being left to the permutation, as the mesh leaves its last phases). The default phase includes the partner's and the move's hops. The hypercube reference runs at the same P (for P not a power of two, an incomplete hypercube whose missing partners are skipped). The pseudorandom permutation; mean of 2 (quick) or 3 (full) seeds per point.",
-            criterion: "PASS iff for each of the four networks the ratio of poll-and-shuffle's mean L = T_par − T_seq/P to the hypercube's at the same P is at most 3 at every P (shuffle-exchange, de Bruijn: 64…1024 quick, …4096 full; butterfly, CCC: 64, 160, 384, 896 quick, …4608 full) and its log-log slope over P is at most 0.1. (Fixed before the butterfly and CCC emulation was first run: the criterion the shuffle-exchange and de Bruijn were already judged by.)",
-            if_fail: "The emulation moves every piece one edge per phase and delays each request by that hop; with short phases the pieces' time in flight and the longer phase add more than a constant at small P.",
-            run: thm2_emulation,
-        },
-        Experiment {
-            id: "002-thm3-mesh-defaults",
-            source: "paper 002, Theorem 3 and §7 (mesh)",
-            claim: "\"For meshes, the algorithms have a better scalability (by a factor O(log n)) than the best previously known algorithms.\" (§7; Theorem 3's Õ(h·n^{1/r}/log n) against random polling's O(dh))",
-            premises: "As 002-thm3-mesh; a phase constant c large enough that the permutation's cost is a small share of a cycle.",
-            model: "simulator, the command line's defaults on a 2-D mesh (T_rout = T_hop = 10, T_split 5, Δt 10, poll-and-shuffle's default phase and pseudorandom permutation), judged twice: T_send = T_recv = 0, and T_send = T_recv = 5 (paper 000 §1.1's charge of T_rout to the PEs)",
-            inside: "Inside: the command `treesplit sim synthetic --work 100000000 --alpha 0.3 --spin 1 --pes 4096 --net mesh2d --t-rout 10` (quick and full), two (quick) or five (full) machine seeds per model. One P: this judges the comparison the scalability implies, not the exponent.",
-            criterion: "PASS iff poll-and-shuffle's efficiency exceeds random polling's at every seed under both cost models.",
-            if_fail: "The permutation's slot (the mesh's diameter latency) is long against the phases at the default c; a larger --phase-c amortizes it, as the theorem's choice of c does.",
-            run: mesh_defaults,
-        },
-        Experiment {
-            id: "002-complete-permutations",
-            source: "paper 002, §3.1 and Fig. 2",
-            claim: "\"When we have reached phase log n, we are out of fresh dimensions for communication. Therefore, we randomly permute the subproblems […] and start a new cycle by resetting the phase counter to 0.\" (§3.1)",
-            premises: "A global clock; the permutation completes before the next cycle's first phase (Lemma 2 needs fresh dimensions and permuted subproblems).",
-            model: "as 002-thm3-mesh-defaults (the same runs)",
-            inside: "Inside: every PE records a permutation as incomplete when a piece it placed arrives after the next cycle's phase 0 there; the report counts the distinct cycles.",
-            criterion: "PASS iff no cycle of any poll-and-shuffle run of 002-thm3-mesh-defaults started before its permutation had completed.",
-            if_fail: "The slot is sized from the machine's announced largest latency plus a slice; a piece later than that (overheads charged per message beyond the announced ones) leaves a cycle incomplete.",
-            run: complete_permutations,
-        },
+        claim!("p002", "002-thm3-mesh", thm3_mesh),
+        claim!("p002", "002-thm4-fattree", thm4_fat_tree),
+        claim!("p002", "002-thm2-emulation", thm2_emulation),
+        claim!("p002", "002-thm3-mesh-defaults", mesh_defaults),
+        claim!("p002", "002-complete-permutations", complete_permutations),
     ]
 }

@@ -63,6 +63,7 @@ pub(super) fn thm51(ctx: &Ctx) -> Result<Finding, String> {
         plot: None,
         verdict: Verdict::of(ok),
         remark: "Computed exactly from the two laws (the left one by convolution, tails below 1e−40 of the largest probability trimmed): E(X ∨ c) − E(Y ∨ c) is piecewise linear in c with knots at the supports, so comparing at every support point covers every c ≥ 0.".into(),
+        ..Finding::default()
     })
 }
 
@@ -190,6 +191,7 @@ pub(super) fn example21(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(above_bound && kept && falls),
         remark: "Keys are the application's generated 64-bit keys hashed by its own bucket function (not an ideal random hash), and the loads are the units its insert_bucket counts (one comparison per key already in the chain, one link per new key: X(X+1)/2 for X distinct keys).".into(),
+        ..Finding::default()
     })
 }
 
@@ -269,6 +271,7 @@ pub(super) fn cor52_limit(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(rising && above),
         remark: "η is exact: the law of a PE's load is the q-fold convolution of X^(2)'s law (tails below 1e−40 trimmed) and E max over p PEs follows from (3.4).".into(),
+        ..Finding::default()
     })
 }
 

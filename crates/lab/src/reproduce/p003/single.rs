@@ -161,6 +161,7 @@ pub(super) fn cor31_theta(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict,
         remark: "b(α, P) ~ Γ⁻¹(P) ~ ln P/ln ln P converges with a relative error of order ln ln ln P/ln ln P, so R approaches 1 only as P grows beyond any representable number; the sweep reaches P = e^(10^7) in the full report. For c = X^d the ratio tends to c*(α)/α^d instead (2 for α = 1, d = 2): the corollary's formula takes c*(α) = a_d α^d, true for the falling factorial of Theorem 5.2, not for every polynomial.".into(),
+        ..Finding::default()
     })
 }
 
@@ -269,6 +270,7 @@ fn regime(ctx: &Ctx, omega: bool) -> Result<Finding, String> {
         }),
         verdict,
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -335,6 +337,7 @@ pub(super) fn cor31_x(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(ok),
         remark: String::new(),
+        ..Finding::default()
     })
 }
 
@@ -435,5 +438,6 @@ pub(super) fn thm31_in_probability(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(ok),
         remark: "Exact: P[max ≤ n] = F(n)^P with the Poisson tail in log space, so P can exceed any machine.".into(),
+        ..Finding::default()
     })
 }

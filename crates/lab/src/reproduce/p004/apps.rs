@@ -169,5 +169,6 @@ pub(super) fn section52(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict,
         remark: "INCONCLUSIVE when random polling beats randomized static everywhere but does not reach the efficiency called almost perfect on some search: the instances a simulation of 1024 PEs can run here are small against the paper's (its §5.2 gives no sizes), and efficiency grows with W/P.".into(),
+        ..Finding::default()
     })
 }

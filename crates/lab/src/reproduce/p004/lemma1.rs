@@ -112,5 +112,6 @@ pub(super) fn lemma1(ctx: &Ctx) -> Result<Finding, String> {
         plot: None,
         verdict: Verdict::of(ok),
         remark: "The tail column reads the remark after Theorem 2 (the same strategy also maximises P[L_max > limit]); it is shown, not judged.".into(),
+        ..Finding::default()
     })
 }
