@@ -7,9 +7,10 @@
 //! library (the simulator, the scatter model, the DAG schedulers) that computes the
 //! prediction, measures, and judges. A finding carries the premises as the run measured them
 //! and a negative control (the same criterion on a system that violates the claim); [`judge`]
-//! makes a verdict INCONCLUSIVE where a premise did not hold or the control did not FAIL. `report.rs` writes the sections as markdown,
-//! JSON and SVG plots. One module per paper (`p000` … `p004`). Everything is seeded: the
-//! simulator's numbers are the same bit for bit on every rerun.
+//! makes a verdict INCONCLUSIVE where a premise did not hold or the control did not FAIL.
+//! `report.rs` writes the sections as markdown, JSON and SVG plots. One module per paper
+//! (`p000` … `p004`). Everything is seeded: the simulator's numbers are the same bit for bit
+//! on every rerun.
 
 /// An experiment whose prose (claim, premises, model, setting, criterion, what a failure
 /// means) is the markdown file `src/reproduce/PAPER/claims/ID.md`, read at compile time.
