@@ -221,3 +221,20 @@ fn synthetic_under_every_balancer() {
     };
     check_all("synthetic", Synthetic::new(p).unwrap());
 }
+
+/// §3's relaxations of α-splitting: splits of no guaranteed quality (the random splitting
+/// factor model) and splits that do not reduce the piece.
+#[test]
+fn synthetic_relaxed_splits_under_every_balancer() {
+    for rule in [SplitRule::RandomFactor, SplitRule::NonReducing] {
+        let p = SyntheticParams {
+            work: 200_000,
+            alpha: 0.2,
+            atomic: 8,
+            rule,
+            spin: 1,
+            seed: 6,
+        };
+        check_all(&format!("synthetic {rule:?}"), Synthetic::new(p).unwrap());
+    }
+}

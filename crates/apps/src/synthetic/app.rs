@@ -91,10 +91,9 @@ impl Instance for SyntheticParams {
             self.work,
             self.alpha,
             self.atomic,
-            match self.rule {
-                SplitRule::Random => "random",
-                SplitRule::Adversarial => "adversarial",
-            },
+            clap::ValueEnum::to_possible_value(&self.rule)
+                .expect("every split rule has a name")
+                .get_name(),
             self.spin,
             self.seed
         )

@@ -1,24 +1,43 @@
-//! A synthetic tree-shaped computation with known total work: α-splitting (paper 004 §3).
+//! A synthetic tree-shaped computation with known total work: α-splitting (paper 004 §3)
+//! and the two relaxations §3 names.
 //!
 //! A piece is a range of unit indices `lo..hi`. Working does one unit per index (a few
 //! rounds of a 64-bit mixer, folded into a checksum, so that the answer is checkable);
-//! splitting cuts the range into parts of sizes f·s and (1−f)·s with f ∈ [α, 1−α] and
-//! hands the f part to the requester. With the adversarial rule f = α always (the small
-//! part goes to the requester); with the random rule f is drawn from [α, 1−α] by a hash
-//! of the range, so a run is reproducible whichever PE splits. Pieces of at most
-//! `atomic` units do not split. The total work is exactly the number of units.
+//! splitting cuts the range into parts of sizes f·s and (1−f)·s and hands the f part to the
+//! requester. The split rule ([`SplitRule`]) chooses f:
+//! - `random`: f uniform in [α, 1−α]; `adversarial`: f = α always (the small part goes to
+//!   the requester) — both α-splitting;
+//! - `random-factor`: the random splitting factor model of §3's reference [19]: f drawn
+//!   from a density on [0, 1] symmetric around 1/2 with standard deviation σ = 1/2 − α (the
+//!   translation §3 gives), here the symmetric Beta(a, a) with a = (1/(4σ²) − 1)/2; no
+//!   split has a guaranteed quality;
+//! - `non-reducing`: §3's "O(log n) splits which do not yield any size reduction": each
+//!   split is, with probability 1/2, non-reducing (the requester gets a single unit and the
+//!   giver keeps all but one), else an α-split as `random`. A path of the splitting tree then
+//!   has as many non-reducing splits as reducing ones in expectation: O(log n) on a path of
+//!   O(log n) reducing splits.
+//!
+//! Every draw is a hash of the range and the tree's seed, so a run is reproducible whichever
+//! PE splits, and the rule needs no state in the piece. Pieces of at most `atomic` units do
+//! not split. The total work is exactly the number of units.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use treesplit::{Context, Outcome, Task};
 
-/// How split ratios are chosen.
+/// How split ratios are chosen (see the module's documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 pub enum SplitRule {
     /// Split fraction uniform in [α, 1−α].
     Random,
     /// Always α: the requester gets the small part.
     Adversarial,
+    /// The random splitting factor model: a fraction from a density on [0, 1] symmetric
+    /// around 1/2 with standard deviation σ = 1/2 − α (Beta(a, a)).
+    RandomFactor,
+    /// Half the splits, by a hash, hand over a single unit (no size reduction); the others
+    /// split as `random`.
+    NonReducing,
 }
 
 /// The parameters of a synthetic tree.
@@ -162,18 +181,39 @@ impl Synthetic {
         })
     }
 
-    /// The split fraction f for the current range.
-    fn fraction(&self) -> f64 {
-        let a = self.params.alpha;
-        match self.params.rule {
-            SplitRule::Adversarial => a,
-            SplitRule::Random => {
-                let h = mix(mix(self.lo ^ self.params.seed.rotate_left(17)) ^ self.hi);
-                let u = (h >> 11) as f64 / (1u64 << 53) as f64;
-                a + (1.0 - 2.0 * a) * u
-            }
-        }
+    /// The hash of the current range and the tree's seed that every draw of a split uses.
+    fn range_hash(&self) -> u64 {
+        mix(mix(self.lo ^ self.params.seed.rotate_left(17)) ^ self.hi)
     }
+
+    /// The units a split of `size` units hands to the requester (1 ≤ give < size).
+    fn give(&self, size: u64) -> u64 {
+        let a = self.params.alpha;
+        let h = self.range_hash();
+        let uniform = |h: u64| (h >> 11) as f64 / (1u64 << 53) as f64;
+        let f = match self.params.rule {
+            SplitRule::Adversarial => a,
+            SplitRule::Random => a + (1.0 - 2.0 * a) * uniform(h),
+            SplitRule::RandomFactor => symmetric_factor(0.5 - a, h),
+            SplitRule::NonReducing if h & 1 == 1 => return 1,
+            SplitRule::NonReducing => a + (1.0 - 2.0 * a) * uniform(mix(h)),
+        };
+        ((size as f64 * f).round() as u64).clamp(1, size - 1)
+    }
+}
+
+/// A splitting factor in [0, 1] from the symmetric Beta(a, a) whose standard deviation is
+/// `sigma` (variance 1/(4(2a + 1)), so a = (1/(4σ²) − 1)/2), drawn with a generator seeded
+/// by `hash`; σ = 0 is the exact half.
+fn symmetric_factor(sigma: f64, hash: u64) -> f64 {
+    use rand::SeedableRng;
+    use rand_distr::Distribution;
+    if sigma <= 0.0 {
+        return 0.5;
+    }
+    let a = (1.0 / (4.0 * sigma * sigma) - 1.0) / 2.0;
+    let beta = rand_distr::Beta::new(a, a).expect("a > 0 for 0 < σ < 1/2");
+    beta.sample(&mut rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(hash))
 }
 
 impl Task for Synthetic {
@@ -199,7 +239,7 @@ impl Task for Synthetic {
         if size <= self.params.atomic || size < 2 {
             return None;
         }
-        let give = ((size as f64 * self.fraction()).round() as u64).clamp(1, size - 1);
+        let give = self.give(size);
         let piece = Synthetic {
             params: self.params,
             lo: self.hi - give,
@@ -243,6 +283,91 @@ pub use app::published_synthetic;
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    fn tree(rule: SplitRule, alpha: f64, work: u64) -> Synthetic {
+        Synthetic::new(SyntheticParams {
+            work,
+            alpha,
+            atomic: 1,
+            rule,
+            spin: 1,
+            seed: 11,
+        })
+        .unwrap()
+    }
+
+    /// The fractions the requester gets in `n` splits of pieces of 10^9 units at different
+    /// places.
+    fn fractions(rule: SplitRule, alpha: f64, n: u64) -> Vec<f64> {
+        (0..n)
+            .map(|k| {
+                let mut t = tree(rule, alpha, 2_000_000_000);
+                t.lo = k * 7919;
+                t.hi = t.lo + 1_000_000_000;
+                t.split().unwrap().estimate().unwrap() as f64 / 1e9
+            })
+            .collect()
+    }
+
+    /// The random splitting factor model: the fractions have mean 1/2 and standard
+    /// deviation σ = 1/2 − α (20,000 draws: the sample's error is below 0.01).
+    #[test]
+    fn the_random_factor_has_mean_one_half_and_deviation_sigma() {
+        for alpha in [0.1, 0.3, 0.45] {
+            let f = fractions(SplitRule::RandomFactor, alpha, 20_000);
+            let n = f.len() as f64;
+            let mean = f.iter().sum::<f64>() / n;
+            let sd = (f.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+            assert!((mean - 0.5).abs() < 0.01, "α {alpha}: mean {mean}");
+            let sigma = 0.5 - alpha;
+            assert!((sd - sigma).abs() < 0.01, "α {alpha}: sd {sd}, σ {sigma}");
+            // No guaranteed quality: some splits fall outside [α, 1 − α].
+            assert!(f.iter().any(|&x| x < alpha || x > 1.0 - alpha), "α {alpha}");
+        }
+    }
+
+    /// Non-reducing splits: about half the splits hand over a single unit, the others are
+    /// α-splits; a full decomposition conserves every unit, and a path of the splitting
+    /// tree has about as many non-reducing splits as reducing ones.
+    #[test]
+    fn non_reducing_splits_are_half_and_bounded_on_a_path() {
+        let f = fractions(SplitRule::NonReducing, 0.25, 10_000);
+        let single = f.iter().filter(|&&x| x == 1e-9).count() as f64 / f.len() as f64;
+        assert!(
+            (0.47..0.53).contains(&single),
+            "single-unit splits {single}"
+        );
+        assert!(f
+            .iter()
+            .filter(|&&x| x != 1e-9)
+            .all(|&x| (0.25 - 1e-6..=0.75 + 1e-6).contains(&x)));
+        // Decompose 2^16 units to atomic pieces, counting each leaf's path.
+        let (mut units, mut stalls, mut reducing, mut leaves) = (0u64, 0u64, 0u64, 0u64);
+        let mut stack = vec![(tree(SplitRule::NonReducing, 0.25, 1 << 16), 0u64, 0u64)];
+        while let Some((mut t, s, r)) = stack.pop() {
+            let size = t.hi - t.lo;
+            match t.split() {
+                None => {
+                    units += size;
+                    stalls += s;
+                    reducing += r;
+                    leaves += 1;
+                }
+                Some(piece) => {
+                    let stalled = piece.hi - piece.lo == 1 && size > 2;
+                    let (s, r) = if stalled { (s + 1, r) } else { (s, r + 1) };
+                    stack.push((t, s, r));
+                    stack.push((piece, s, r));
+                }
+            }
+        }
+        assert_eq!(units, 1 << 16);
+        let ratio = stalls as f64 / reducing as f64;
+        assert!(
+            (0.8..1.25).contains(&ratio),
+            "non-reducing per reducing split on a path: {ratio} ({leaves} leaves)"
+        );
+    }
 
     proptest! {
         /// The sum the processor's widest lanes give is the unit-by-unit sum, for slices
