@@ -91,9 +91,7 @@ impl Instance for SyntheticParams {
             self.work,
             self.alpha,
             self.atomic,
-            clap::ValueEnum::to_possible_value(&self.rule)
-                .expect("every split rule has a name")
-                .get_name(),
+            self.rule.name(),
             self.spin,
             self.seed
         )

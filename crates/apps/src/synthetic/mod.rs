@@ -40,6 +40,22 @@ pub enum SplitRule {
     NonReducing,
 }
 
+impl SplitRule {
+    /// The rule's name on the command line (`--split NAME`).
+    pub fn name(self) -> String {
+        clap::ValueEnum::to_possible_value(&self)
+            .expect("every split rule has a name")
+            .get_name()
+            .to_string()
+    }
+
+    /// Whether every split is an α-split (f ∈ [α, 1−α]): the premise of paper 004's
+    /// Theorems 3 and 4.
+    pub fn is_alpha_splitting(self) -> bool {
+        matches!(self, SplitRule::Random | SplitRule::Adversarial)
+    }
+}
+
 /// The parameters of a synthetic tree.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SyntheticParams {
