@@ -1,41 +1,17 @@
 //! The balancers and the options each one takes. A [`Balancer`] value carries exactly the
 //! options of its algorithm, so a combination that makes no sense (a bundle rule for random
-//! polling, a round length for block assignment) cannot be written.
+//! polling, a round length for block assignment) cannot be written. [`BalancerKind`] and
+//! [`Balancer`] are written from the balancer table (`crate::balancers`, one row per
+//! balancer) by `balancer_config!` below; what is said here of every balancer (its flags, its
+//! round, its jobs) reads the balancer's options ([`Balancer::options`]) and names no
+//! variant. The options' own types (bundle rules, permutations, …) are defined here too.
 
-use super::BalancerOptions;
+use super::options::{given, put, record, BalancerOption, BalancerOptions};
 use crate::names::named;
 use crate::topology::Topology;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
-
-named! {
-    /// The load-balancing algorithms, by name (a [`Balancer`] without its options).
-    pub enum BalancerKind("balancer") {
-        /// Asynchronous random polling (randomized work stealing), paper 000 Fig. 1.
-        RandomPolling = "random-polling",
-        /// Polling of random neighbours (paper 002 §1.1): a baseline.
-        NeighbourPolling = "neighbour-polling",
-        /// Polling of the PE named by a global counter at PE 0 (paper 000 §1.3): a baseline.
-        GlobalRoundRobin = "global-round-robin",
-        /// The synchronous random shift of paper 001 §14.5.2.
-        RandomShift = "random-shift",
-        /// Hypercube poll-and-shuffle (paper 002 §3, §5).
-        PollAndShuffle = "poll-and-shuffle",
-        /// Randomized static load balancing with pseudorandom permutations (paper 004 Fig. 1).
-        RandomStatic = "random-static",
-        /// Static block assignment (paper 001 Fig. 14.5).
-        Block = "block",
-        /// Static round-robin assignment: job j to PE j mod P.
-        RoundRobin = "round-robin",
-        /// Static random placement: job j to a pseudorandom PE.
-        RandomAssignment = "random",
-        /// Master–worker (paper 001 §14.3).
-        MasterWorker = "master-worker",
-        /// Prefix-sum assignment of jobs with estimated sizes (paper 001 §14.2).
-        PrefixSum = "prefix-sum",
-    }
-}
 
 named! {
     /// The schedulers of task DAGs (paper 001 §14.6), given in `DagConfig`.
@@ -244,206 +220,138 @@ impl fmt::Display for BundleRule {
 /// simulator, enough for a request, a split and the answer with T_rout = 10 and T_split = 5).
 pub const DEFAULT_ROUND: u64 = 50;
 
-/// A load-balancing algorithm with its options.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "name", rename_all = "kebab-case")]
-pub enum Balancer {
-    /// Asynchronous random polling (randomized work stealing), paper 000 Fig. 1: an idle PE
-    /// asks a uniformly random other PE.
-    RandomPolling {
-        /// Trimming and fast initialization.
-        polling: PollingOptions,
-    },
-    /// Polling of random neighbours in a topology (paper 002 §1.1): a baseline.
-    NeighbourPolling {
-        /// Trimming and fast initialization.
-        polling: PollingOptions,
-        /// Whose neighbours are asked (ring, mesh, hypercube, …).
-        neighbourhood: Topology,
-    },
-    /// Polling of the PE named by a global counter at PE 0 (paper 000 §1.3): a baseline.
-    GlobalRoundRobin {
-        /// Trimming and fast initialization.
-        polling: PollingOptions,
-    },
-    /// The synchronous random shift of paper 001 §14.5.2: in rounds of length Δ, idle PE i
-    /// asks PE (i + k) mod P, with one random k per round shared by all PEs.
-    RandomShift {
-        /// Trimming and fast initialization.
-        polling: PollingOptions,
-        /// The round length Δ: virtual time units in the simulator, µs on threads and MPI.
-        round: u64,
-    },
-    /// Hypercube poll-and-shuffle (paper 002 §3, §5): phases of length Δ; after phase i idle
-    /// PEs ask their partner along hypercube dimension i; after a cycle of ⌈log₂ P⌉ phases
-    /// (or, adaptively, when PE 0 estimates at least γ·P idle PEs) all pieces are permuted.
-    PollAndShuffle {
-        /// Trimming and fast initialization.
-        polling: PollingOptions,
-        /// The phase length Δ: virtual time units in the simulator, µs on threads and MPI.
-        round: u64,
-        /// How the pieces are permuted.
-        permutation: PermutationKind,
-        /// Adaptive triggering (None: a permutation after every cycle).
-        adaptive: Option<Adaptive>,
-        /// Global phases (rounds of Δ) or local synchronization (§6.3, needs the
-        /// pseudorandom permutation; Δ is then work units per phase).
-        #[serde(default, skip_serializing_if = "PhaseSync::is_global")]
-        sync: PhaseSync,
-        /// How the hypercube is laid onto the network (paper 002 §4; the network the machine runs on).
-        #[serde(default, skip_serializing_if = "Embedding::is_network")]
-        embedding: Embedding,
-    },
-    /// Randomized static load balancing (paper 004 Fig. 1): the root split into 2^h jobs, PE
-    /// i derives its share through a pseudorandom permutation.
-    RandomStatic {
-        /// The number of jobs.
-        jobs: Jobs,
-        /// The permutation family.
-        permutation: StaticPermutation,
-    },
-    /// Static block assignment of m jobs: PE i takes jobs ⌊im/P⌋..⌊(i+1)m/P⌋.
-    Block {
-        /// The number of jobs.
-        jobs: Jobs,
-    },
-    /// Static round-robin assignment: job j to PE j mod P.
-    RoundRobin {
-        /// The number of jobs.
-        jobs: Jobs,
-    },
-    /// Static random placement: job j to a pseudorandom PE (q jobs per PE on average).
-    #[serde(rename = "random")]
-    RandomAssignment {
-        /// The number of jobs.
-        jobs: Jobs,
-    },
-    /// Master–worker (paper 001 §14.3): PE 0 deals out bundles of jobs to idle workers.
-    MasterWorker {
-        /// The number of jobs.
-        jobs: Jobs,
-        /// The bundle rule.
-        bundle: BundleRule,
-    },
-    /// Prefix-sum assignment of jobs with estimated sizes (paper 001 §14.2).
-    PrefixSum {
-        /// The number of jobs.
-        jobs: Jobs,
-        /// Cut jobs between PEs (true) or keep them whole (false, the atomic
-        /// 2-approximation).
-        splittable: bool,
-    },
+/// Writes, from the balancer table (`crate::balancers`), [`BalancerKind`], [`Balancer`] and
+/// what is read off the rows: the defaults, the kind, which option each field is, and the
+/// static balancers.
+macro_rules! balancer_config {
+    (
+        state_machines { $($state_machines:tt)* }
+        dynamic { $($dynamic:tt)* }
+        static { $($bag:tt)* }
+    ) => {
+        balancer_config! { @rows $($dynamic)* $($bag)* }
+
+        impl BalancerKind {
+            /// The balancers that work on a bag of independent jobs cut from the root.
+            pub const STATIC: &'static [BalancerKind] = balancer_config!(@kinds $($bag)*);
+        }
+    };
+    (@kinds $( $(#[$doc:meta])* $variant:ident { $($row:tt)* } )*) => {
+        &[$(BalancerKind::$variant),*]
+    };
+    (@rows $(
+        $(#[$doc:meta])*
+        $variant:ident {
+            name: $name:literal,
+            kind: $kind:literal,
+            runs: $runs:ident,
+            options: {
+                $( $(#[$field_meta:meta])* $field:ident: $ty:ty = $default:expr => $option:ident, )*
+            },
+        }
+    )*) => {
+        named! {
+            /// The load-balancing algorithms, by name (a [`Balancer`] without its options).
+            pub enum BalancerKind("balancer") {
+                $( #[doc = $kind] $variant = $name, )*
+            }
+        }
+
+        /// A load-balancing algorithm with its options.
+        #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "name")]
+        pub enum Balancer {
+            $(
+                $(#[$doc])*
+                #[serde(rename = $name)]
+                $variant {
+                    $( $(#[$field_meta])* $field: $ty, )*
+                },
+            )*
+        }
+
+        impl Balancer {
+            /// The balancer of `kind` with its default options (static balancers derive the
+            /// number of jobs from the task's estimates).
+            pub fn new(kind: BalancerKind) -> Self {
+                match kind {
+                    $( BalancerKind::$variant => Balancer::$variant { $( $field: $default, )* }, )*
+                }
+            }
+
+            /// Which algorithm this is.
+            pub fn kind(&self) -> BalancerKind {
+                match self {
+                    $( Balancer::$variant { .. } => BalancerKind::$variant, )*
+                }
+            }
+
+            /// Put the options given in `o` that this balancer takes into it, and every option
+            /// it takes into `taken`: the one place that says which balancer takes which option.
+            pub(super) fn apply(&mut self, o: &BalancerOptions, taken: &mut Vec<BalancerOption>) {
+                match self {
+                    $( Balancer::$variant { $($field),* } => {
+                        $( put($field, given!(o.$option), BalancerOption::$option, taken); )*
+                    } )*
+                }
+            }
+
+            /// Every option this balancer takes, with its value, as options gathered for it:
+            /// `self.options().balancer(self.kind())` is `self`.
+            pub fn options(&self) -> BalancerOptions {
+                let mut o = BalancerOptions::default();
+                match *self {
+                    $( Balancer::$variant { $($field),* } => {
+                        $( record!(o.$option = $field); )*
+                    } )*
+                }
+                o
+            }
+
+            /// The options of the polling balancers (None for the static ones).
+            pub fn polling(&self) -> Option<&PollingOptions> {
+                match self {
+                    $( Balancer::$variant { $($field),* } => {
+                        None $( .or(polling_field!($option, $field)) )*
+                    } )*
+                }
+            }
+        }
+    };
 }
 
+/// `Some(field)` where a field of the table is the [`BalancerOption::Polling`] option.
+macro_rules! polling_field {
+    (Polling, $field:ident) => {
+        Some($field)
+    };
+    ($option:ident, $field:ident) => {{
+        let _ = $field;
+        None
+    }};
+}
+
+crate::balancers::balancer_table!(balancer_config);
+
 impl Balancer {
-    /// The balancer of `kind` with its default options (static balancers derive the number
-    /// of jobs from the task's estimates).
-    pub fn new(kind: BalancerKind) -> Self {
-        let polling = PollingOptions::default();
-        let jobs = Jobs::FromEstimates;
-        match kind {
-            BalancerKind::RandomPolling => Balancer::RandomPolling { polling },
-            BalancerKind::NeighbourPolling => Balancer::NeighbourPolling {
-                polling,
-                neighbourhood: Topology::Ring,
-            },
-            BalancerKind::GlobalRoundRobin => Balancer::GlobalRoundRobin { polling },
-            BalancerKind::RandomShift => Balancer::RandomShift {
-                polling,
-                round: DEFAULT_ROUND,
-            },
-            BalancerKind::PollAndShuffle => Balancer::PollAndShuffle {
-                polling,
-                round: DEFAULT_ROUND,
-                permutation: PermutationKind::Pseudorandom,
-                adaptive: None,
-                sync: PhaseSync::Global,
-                embedding: Embedding::Network,
-            },
-            BalancerKind::RandomStatic => Balancer::RandomStatic {
-                jobs,
-                permutation: StaticPermutation::Feistel,
-            },
-            BalancerKind::Block => Balancer::Block { jobs },
-            BalancerKind::RoundRobin => Balancer::RoundRobin { jobs },
-            BalancerKind::RandomAssignment => Balancer::RandomAssignment { jobs },
-            BalancerKind::MasterWorker => Balancer::MasterWorker {
-                jobs,
-                bundle: BundleRule::Fixed(1),
-            },
-            BalancerKind::PrefixSum => Balancer::PrefixSum {
-                jobs,
-                splittable: true,
-            },
-        }
-    }
-
-    /// Which algorithm this is.
-    pub fn kind(&self) -> BalancerKind {
-        match self {
-            Balancer::RandomPolling { .. } => BalancerKind::RandomPolling,
-            Balancer::NeighbourPolling { .. } => BalancerKind::NeighbourPolling,
-            Balancer::GlobalRoundRobin { .. } => BalancerKind::GlobalRoundRobin,
-            Balancer::RandomShift { .. } => BalancerKind::RandomShift,
-            Balancer::PollAndShuffle { .. } => BalancerKind::PollAndShuffle,
-            Balancer::RandomStatic { .. } => BalancerKind::RandomStatic,
-            Balancer::Block { .. } => BalancerKind::Block,
-            Balancer::RoundRobin { .. } => BalancerKind::RoundRobin,
-            Balancer::RandomAssignment { .. } => BalancerKind::RandomAssignment,
-            Balancer::MasterWorker { .. } => BalancerKind::MasterWorker,
-            Balancer::PrefixSum { .. } => BalancerKind::PrefixSum,
-        }
-    }
-
     /// The name used on the command line and in reports.
     pub fn name(&self) -> &'static str {
         self.kind().name()
     }
 
-    /// The options of the polling balancers (None for the static ones).
-    pub fn polling(&self) -> Option<&PollingOptions> {
-        match self {
-            Balancer::RandomPolling { polling }
-            | Balancer::NeighbourPolling { polling, .. }
-            | Balancer::GlobalRoundRobin { polling }
-            | Balancer::RandomShift { polling, .. }
-            | Balancer::PollAndShuffle { polling, .. } => Some(polling),
-            _ => None,
-        }
-    }
-
     /// Poll-and-shuffle under local synchronization (§6.3): phases without rounds.
     pub fn is_locally_synchronized(&self) -> bool {
-        matches!(
-            self,
-            Balancer::PollAndShuffle {
-                sync: PhaseSync::Local,
-                ..
-            }
-        )
+        self.options().sync == Some(PhaseSync::Local)
     }
 
     /// The round (phase) length Δ of the synchronous balancers.
     pub fn round(&self) -> Option<u64> {
-        match self {
-            Balancer::RandomShift { round, .. } | Balancer::PollAndShuffle { round, .. } => {
-                Some(*round)
-            }
-            _ => None,
-        }
+        self.options().round
     }
 
     /// The number of jobs of a static balancer (None for the polling ones).
     pub fn jobs(&self) -> Option<Jobs> {
-        match self {
-            Balancer::RandomStatic { jobs, .. }
-            | Balancer::Block { jobs }
-            | Balancer::RoundRobin { jobs }
-            | Balancer::RandomAssignment { jobs }
-            | Balancer::MasterWorker { jobs, .. }
-            | Balancer::PrefixSum { jobs, .. } => Some(*jobs),
-            _ => None,
-        }
+        self.options().jobs
     }
 
     /// Set the number of jobs of a static balancer (no effect on the polling ones).
@@ -466,8 +374,9 @@ impl Balancer {
     /// the others where they differ from what the command line assumes. `--embedding` is the
     /// simulator's flag (`sim`, `compare`), written only for an embedding other than the
     /// network's: on threads and MPI the hypercube is the plain one. Every program that
-    /// prints a balancer as flags (DST's replay line) uses this one function; a new balancer
-    /// adds its arm to the match below, which names every variant.
+    /// prints a balancer as flags (DST's replay line) uses this one function; it reads the
+    /// balancer's options ([`Balancer::options`]), so a new balancer needs nothing here, and
+    /// a new option its flag.
     ///
     /// ```
     /// use treesplit::{Balancer, Jobs};
@@ -479,8 +388,9 @@ impl Balancer {
         let mut add = |words: &[&dyn fmt::Display]| {
             flags.extend(words.iter().map(|w| w.to_string()));
         };
+        let o = self.options();
         add(&[&"--balancer", &self.name()]);
-        if let Some(polling) = self.polling() {
+        if let Some(polling) = o.polling {
             if let Some(trim) = polling.trim {
                 add(&[&"--trim", &trim]);
             }
@@ -488,59 +398,52 @@ impl Balancer {
                 add(&[&"--fast-init"]);
             }
         }
-        if let Some(round) = self.round() {
+        if let Some(round) = o.round {
             add(&[&"--round", &round]);
         }
-        match self.jobs() {
+        match o.jobs {
             Some(Jobs::Depth(h)) => add(&[&"--h", &h]),
             Some(Jobs::PerPe(q)) => add(&[&"--q", &q]),
             Some(Jobs::FromEstimates) | None => {}
         }
-        match *self {
-            Balancer::NeighbourPolling { neighbourhood, .. } => {
-                add(&[&"--neighbourhood", &neighbourhood])
-            }
-            Balancer::PollAndShuffle {
-                permutation,
-                adaptive,
-                sync,
-                embedding,
-                ..
-            } => {
-                add(&[&"--permutation", &permutation]);
-                if !sync.is_global() {
-                    add(&[&"--sync", &sync]);
-                }
-                if !embedding.is_network() {
-                    add(&[&"--embedding", &embedding]);
-                }
-                if let Some(a) = adaptive {
-                    add(&[
-                        &"--adaptive",
-                        &"--adaptive-c",
-                        &a.c,
-                        &"--adaptive-gamma",
-                        &a.gamma,
-                    ]);
-                }
-            }
-            Balancer::RandomStatic { permutation, .. } => {
-                add(&[&"--static-permutation", &permutation])
-            }
-            Balancer::MasterWorker { bundle, .. } => add(&[&"--bundle", &bundle]),
-            Balancer::PrefixSum { splittable, .. } => {
-                if !splittable {
-                    add(&[&"--atomic-jobs"]);
-                }
-            }
-            Balancer::RandomPolling { .. }
-            | Balancer::GlobalRoundRobin { .. }
-            | Balancer::RandomShift { .. }
-            | Balancer::Block { .. }
-            | Balancer::RoundRobin { .. }
-            | Balancer::RandomAssignment { .. } => {}
+        if let Some(neighbourhood) = o.neighbourhood {
+            add(&[&"--neighbourhood", &neighbourhood]);
+        }
+        if let Some(permutation) = o.permutation {
+            add(&[&"--permutation", &permutation]);
+        }
+        if let Some(sync) = o.sync.filter(|s| !s.is_global()) {
+            add(&[&"--sync", &sync]);
+        }
+        if let Some(embedding) = o.embedding.filter(|e| !e.is_network()) {
+            add(&[&"--embedding", &embedding]);
+        }
+        if let Some(a) = o.adaptive {
+            add(&[
+                &"--adaptive",
+                &"--adaptive-c",
+                &a.c,
+                &"--adaptive-gamma",
+                &a.gamma,
+            ]);
+        }
+        if let Some(permutation) = o.static_permutation {
+            add(&[&"--static-permutation", &permutation]);
+        }
+        if let Some(bundle) = o.bundle {
+            add(&[&"--bundle", &bundle]);
+        }
+        if o.splittable == Some(false) {
+            add(&[&"--atomic-jobs"]);
         }
         flags
+    }
+}
+
+impl BalancerKind {
+    /// True for the balancers of [`BalancerKind::STATIC`].
+    pub fn is_static(self) -> bool {
+        BalancerKind::STATIC.contains(&self)
     }
 }
 
@@ -559,23 +462,6 @@ impl From<BalancerKind> for Balancer {
 impl fmt::Display for Balancer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-impl BalancerKind {
-    /// The balancers that work on a bag of independent jobs cut from the root.
-    pub const STATIC: &'static [BalancerKind] = &[
-        BalancerKind::RandomStatic,
-        BalancerKind::Block,
-        BalancerKind::RoundRobin,
-        BalancerKind::RandomAssignment,
-        BalancerKind::MasterWorker,
-        BalancerKind::PrefixSum,
-    ];
-
-    /// True for the balancers of [`BalancerKind::STATIC`].
-    pub fn is_static(self) -> bool {
-        BalancerKind::STATIC.contains(&self)
     }
 }
 

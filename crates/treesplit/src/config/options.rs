@@ -2,10 +2,14 @@
 //! balancer is chosen. A [`Balancer`] carries exactly the options of its algorithm; a front
 //! end that offers every balancer's options at once (a command line, a harness that draws
 //! random configurations) gathers them in [`BalancerOptions`] and builds the balancer it
-//! chooses from them. What each balancer has a place for is read off the [`Balancer`] type in
-//! one match (`Balancer::apply`), which both builds the balancer and says which options it
-//! takes ([`BalancerKind::options`], [`BalancerKind::takes`], [`BalancerOptions::unused`]), so
-//! the two cannot disagree.
+//! chooses from them. What each balancer has a place for is read off the balancer table
+//! (`crate::balancers`: each field of a row names its [`BalancerOption`]), in one match
+//! written from it (`Balancer::apply`), which both builds the balancer and says which options
+//! it takes ([`BalancerKind::options`], [`BalancerKind::takes`], [`BalancerOptions::unused`]),
+//! so the two cannot disagree; its inverse (`Balancer::options`) reads a balancer's options
+//! back. A new balancer with the options of this file needs nothing here; a new option adds
+//! its [`BalancerOption`], its field of [`BalancerOptions`] and its lines in `given!` and
+//! `record!`.
 //!
 //! ```
 //! use treesplit::config::{BalancerOption, BalancerOptions};
@@ -116,8 +120,9 @@ impl BalancerOptions {
     }
 }
 
-/// Put `value`, where given, in `place`, and count `option` as taken.
-fn put<T>(
+/// Put `value`, where given, in `place`, and count `option` as taken (`Balancer::apply`,
+/// written from the balancer table).
+pub(super) fn put<T>(
     place: &mut T,
     value: Option<T>,
     option: BalancerOption,
@@ -129,72 +134,91 @@ fn put<T>(
     }
 }
 
-impl Balancer {
-    /// Put the options given in `o` that this balancer takes into it, and every option it
-    /// takes into `taken`: the one table of which balancer takes which option.
-    fn apply(&mut self, o: &BalancerOptions, taken: &mut Vec<BalancerOption>) {
-        use BalancerOption as O;
-        match self {
-            Balancer::RandomPolling { polling } | Balancer::GlobalRoundRobin { polling } => {
-                put(polling, o.polling, O::Polling, taken)
-            }
-            Balancer::NeighbourPolling {
-                polling,
-                neighbourhood,
-            } => {
-                put(polling, o.polling, O::Polling, taken);
-                put(neighbourhood, o.neighbourhood, O::Neighbourhood, taken);
-            }
-            Balancer::RandomShift { polling, round } => {
-                put(polling, o.polling, O::Polling, taken);
-                put(round, o.round, O::Round, taken);
-            }
-            Balancer::PollAndShuffle {
-                polling,
-                round,
-                permutation,
-                adaptive,
-                sync,
-                embedding,
-            } => {
-                put(polling, o.polling, O::Polling, taken);
-                put(round, o.round, O::Round, taken);
-                // Local synchronization needs the pseudorandom permutation.
-                let local = o.sync == Some(PhaseSync::Local);
-                let default = local.then_some(PermutationKind::Pseudorandom);
-                put(
-                    permutation,
-                    o.permutation.or(default),
-                    O::Permutation,
-                    taken,
-                );
-                put(adaptive, o.adaptive.map(Some), O::Adaptive, taken);
-                put(sync, o.sync, O::Sync, taken);
-                put(embedding, o.embedding, O::Embedding, taken);
-            }
-            Balancer::RandomStatic { jobs, permutation } => {
-                put(jobs, o.jobs, O::Jobs, taken);
-                put(
-                    permutation,
-                    o.static_permutation,
-                    O::StaticPermutation,
-                    taken,
-                );
-            }
-            Balancer::Block { jobs }
-            | Balancer::RoundRobin { jobs }
-            | Balancer::RandomAssignment { jobs } => put(jobs, o.jobs, O::Jobs, taken),
-            Balancer::MasterWorker { jobs, bundle } => {
-                put(jobs, o.jobs, O::Jobs, taken);
-                put(bundle, o.bundle, O::Bundle, taken);
-            }
-            Balancer::PrefixSum { jobs, splittable } => {
-                put(jobs, o.jobs, O::Jobs, taken);
-                put(splittable, o.splittable, O::Splittable, taken);
-            }
-        }
-    }
+/// `given!(o.Option)`: the value that [`BalancerOptions`] `o` gives for a balancer's field of
+/// that [`BalancerOption`], if any — the field's own type (the balancer table names each
+/// field's option; `Balancer::apply` reads them here).
+macro_rules! given {
+    ($o:ident.Polling) => {
+        $o.polling
+    };
+    ($o:ident.Round) => {
+        $o.round
+    };
+    ($o:ident.Neighbourhood) => {
+        $o.neighbourhood
+    };
+    // Local synchronization needs the pseudorandom permutation: it is the default there.
+    ($o:ident.Permutation) => {
+        $o.permutation.or(
+            ($o.sync == Some($crate::config::PhaseSync::Local))
+                .then_some($crate::config::PermutationKind::Pseudorandom),
+        )
+    };
+    // Given: adaptive triggering with these constants; not given: the balancer's default.
+    ($o:ident.Adaptive) => {
+        $o.adaptive.map(Some)
+    };
+    ($o:ident.Sync) => {
+        $o.sync
+    };
+    ($o:ident.Embedding) => {
+        $o.embedding
+    };
+    ($o:ident.Jobs) => {
+        $o.jobs
+    };
+    ($o:ident.StaticPermutation) => {
+        $o.static_permutation
+    };
+    ($o:ident.Bundle) => {
+        $o.bundle
+    };
+    ($o:ident.Splittable) => {
+        $o.splittable
+    };
+}
 
+/// `record!(o.Option = value)`: write a balancer's field of that [`BalancerOption`] into
+/// [`BalancerOptions`] `o`, the inverse of [`given!`] (`Balancer::options`).
+macro_rules! record {
+    ($o:ident.Adaptive = $value:expr) => {
+        $o.adaptive = $value
+    };
+    ($o:ident.Polling = $value:expr) => {
+        $o.polling = Some($value)
+    };
+    ($o:ident.Round = $value:expr) => {
+        $o.round = Some($value)
+    };
+    ($o:ident.Neighbourhood = $value:expr) => {
+        $o.neighbourhood = Some($value)
+    };
+    ($o:ident.Permutation = $value:expr) => {
+        $o.permutation = Some($value)
+    };
+    ($o:ident.Sync = $value:expr) => {
+        $o.sync = Some($value)
+    };
+    ($o:ident.Embedding = $value:expr) => {
+        $o.embedding = Some($value)
+    };
+    ($o:ident.Jobs = $value:expr) => {
+        $o.jobs = Some($value)
+    };
+    ($o:ident.StaticPermutation = $value:expr) => {
+        $o.static_permutation = Some($value)
+    };
+    ($o:ident.Bundle = $value:expr) => {
+        $o.bundle = Some($value)
+    };
+    ($o:ident.Splittable = $value:expr) => {
+        $o.splittable = Some($value)
+    };
+}
+
+pub(super) use {given, record};
+
+impl Balancer {
     /// This balancer with the options given in `options` that it takes (the others are
     /// left out: [`BalancerOptions::unused`] names them).
     pub fn with(mut self, options: &BalancerOptions) -> Self {
@@ -286,6 +310,21 @@ mod tests {
                 fast_init: true
             })
         );
+    }
+
+    /// `Balancer::options` reads back what `Balancer::with` put in, for every balancer of
+    /// the table, with its defaults and with every option given.
+    #[test]
+    fn a_balancer_is_its_options_read_back() {
+        for &kind in BalancerKind::ALL {
+            for b in [Balancer::new(kind), every_option().balancer(kind)] {
+                let o = b.options();
+                assert_eq!(o.balancer(kind), b, "{kind}");
+                assert!(o.unused(kind).is_empty(), "{kind}");
+            }
+            // The table's static balancers are those that cut a bag of jobs.
+            assert_eq!(kind.is_static(), kind.takes(BalancerOption::Jobs), "{kind}");
+        }
     }
 
     #[test]
