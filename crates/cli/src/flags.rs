@@ -576,7 +576,11 @@ fn balancer_help() -> String {
 
 /// The names of `kinds`, comma-separated.
 fn names(kinds: &[BalancerKind]) -> String {
-    kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+    kinds
+        .iter()
+        .map(|k| k.name())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The balancers' options, shared by `run`, `sim` and `compare` (they may follow the

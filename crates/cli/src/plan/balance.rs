@@ -55,7 +55,10 @@ impl Balance {
             }
             options.jobs = Some(Jobs::Depth(h));
         }
-        if let Some(phase) = self.network_phase.filter(|_| kind.takes(BalancerOption::Embedding)) {
+        if let Some(phase) = self
+            .network_phase
+            .filter(|_| kind.takes(BalancerOption::Embedding))
+        {
             // The round of a balancer that lays its phases onto the network.
             options.round = Some(phase);
         }

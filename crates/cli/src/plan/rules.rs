@@ -182,7 +182,11 @@ pub fn check_balancer_options(given: &Given, balancers: &[BalancerKind]) -> Resu
         }
         return Err(Failure::input(match balancers {
             [b] if !given.has("balancers") => {
-                format!("{} does not apply to --balancer {b}: {}", flag(o.id), o.why())
+                format!(
+                    "{} does not apply to --balancer {b}: {}",
+                    flag(o.id),
+                    o.why()
+                )
             }
             [b] => format!(
                 "{} does not apply to {b} (--balancers): {}",
@@ -201,7 +205,10 @@ pub fn check_balancer_options(given: &Given, balancers: &[BalancerKind]) -> Resu
             ),
         }));
     }
-    for o in BALANCER_FLAGS.iter().filter(|o| o.id.starts_with("adaptive_")) {
+    for o in BALANCER_FLAGS
+        .iter()
+        .filter(|o| o.id.starts_with("adaptive_"))
+    {
         if given.has(o.id) && !given.has("adaptive") {
             return Err(Failure::input(format!(
                 "{} applies only with --adaptive ({})",

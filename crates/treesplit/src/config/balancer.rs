@@ -4,14 +4,32 @@
 //! [`Balancer`] are written from the balancer table (`crate::balancers`, one row per
 //! balancer) by `balancer_config!` below; what is said here of every balancer (its flags, its
 //! round, its jobs) reads the balancer's options ([`Balancer::options`]) and names no
-//! variant. The options' own types (bundle rules, permutations, …) are defined here too.
+//! variant. Which balancer takes which option is read off the table too (`Balancer::apply`,
+//! one match written from it, which both builds a balancer from [`BalancerOptions`] and says
+//! which options it takes: [`BalancerKind::options`], [`BalancerKind::takes`],
+//! [`BalancerOptions::unused`]), so the two cannot disagree; its inverse,
+//! [`Balancer::options`], reads a balancer's options back. The options' own types are in
+//! `options.rs`.
+//!
+//! ```
+//! use treesplit::config::{BalancerOption, BalancerOptions};
+//! use treesplit::{Balancer, BalancerKind, Jobs};
+//!
+//! let options = BalancerOptions { jobs: Some(Jobs::Depth(8)), round: Some(20), ..Default::default() };
+//! assert_eq!(options.balancer(BalancerKind::Block), Balancer::Block { jobs: Jobs::Depth(8) });
+//! assert_eq!(options.unused(BalancerKind::Block), [BalancerOption::Round]);
+//! assert!(BalancerKind::RandomShift.takes(BalancerOption::Round));
+//! ```
 
 use super::options::{given, put, record, BalancerOption, BalancerOptions};
+use super::options::{
+    Adaptive, BundleRule, Embedding, Jobs, PermutationKind, PhaseSync, PollingOptions,
+    StaticPermutation,
+};
 use crate::names::named;
 use crate::topology::Topology;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::str::FromStr;
 
 named! {
     /// The schedulers of task DAGs (paper 001 §14.6), given in `DagConfig`.
@@ -44,175 +62,6 @@ named! {
         FourCounter = "four-counter",
         /// Responses along the tree of pieces (paper 001 §14.5.3).
         ResponseTree = "response-tree",
-    }
-}
-
-named! {
-    /// How poll-and-shuffle permutes the subproblems at the end of a cycle.
-    pub enum PermutationKind("permutation") {
-        /// Random destinations, local shuffle, prefix sum over the network's hypercube, final
-        /// placement (paper 002 §3.2).
-        Messages = "messages",
-        /// A composition of precomputed random generators of S_P that every PE computes
-        /// itself (no extra messages; paper 002 §3.2). The default.
-        Pseudorandom = "pseudorandom",
-    }
-}
-
-named! {
-    /// How poll-and-shuffle's PEs agree on phases (paper 002 §6.3).
-    #[derive(Default)]
-    pub enum PhaseSync("synchronization") {
-        /// A global clock: phase r starts at r·Δ on every PE (the machine's rounds).
-        #[default]
-        Global = "global",
-        /// Local synchronization (Fig. 4): no clock; hypercube partners exchange a phase
-        /// marker and pair up only when both have finished the same phase; a busy PE's phase
-        /// is Δ work units, and it keeps working while it waits for its partner.
-        Local = "local",
-    }
-}
-
-impl PhaseSync {
-    /// True for the default, [`PhaseSync::Global`] (reports leave it out).
-    pub fn is_global(&self) -> bool {
-        *self == PhaseSync::Global
-    }
-}
-
-named! {
-    /// The permutation family of randomized static load balancing (paper 004 §4).
-    pub enum StaticPermutation("permutation") {
-        /// A full-period linear congruential sequence mod 2^h.
-        Lcg = "lcg",
-        /// Powers of a generator of GF(2^h), zero inserted at a random place.
-        Gf2 = "gf2",
-        /// A four-round Feistel network (paper 001 §14.4.1).
-        Feistel = "feistel",
-        /// No permutation: every job goes to an independent pseudorandom PE.
-        Random = "random",
-    }
-}
-
-/// Options of every polling balancer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct PollingOptions {
-    /// Trimming of request queues (paper 000 §4): a busy PE serves at most this many requests
-    /// between two work slices and rejects the rest (None: serve all).
-    pub trim: Option<u32>,
-    /// Fast initialization (exercise 14.7 of paper 001): broadcast the root and split it
-    /// locally ⌊log₂ P⌋ times, so that up to P PEs start busy. Needs a deterministic `split`.
-    pub fast_init: bool,
-}
-
-/// Adaptive triggering of poll-and-shuffle's permutations (paper 002 §5).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Adaptive {
-    /// An idle PE notifies PE 0 with probability c/P at the end of a phase.
-    pub c: f64,
-    /// Permute when at least γ·P PEs are estimated idle.
-    pub gamma: f64,
-}
-
-impl Default for Adaptive {
-    fn default() -> Self {
-        Adaptive {
-            c: 4.0,
-            gamma: 0.25,
-        }
-    }
-}
-
-/// How many jobs a static balancer cuts from the root (`task::bag`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Jobs {
-    /// 2^h jobs.
-    Depth(u32),
-    /// q jobs per PE: m = q·P (random-static rounds m up to a power of two).
-    PerPe(u64),
-    /// The depth of Theorem 3 of paper 004 for the α measured from the task's size estimates
-    /// (`task::bag::resolve_depth`); tasks without estimates must give the number.
-    FromEstimates,
-}
-
-/// How master–worker sizes its bundles (paper 001 §14.3).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum BundleRule {
-    /// b jobs per bundle.
-    Fixed(u64),
-    /// b = √(α·m / t̂): α the startup cost of a message and t̂ the largest job, both in work
-    /// units, m the number of jobs.
-    Sqrt {
-        /// Message startup cost α (work units).
-        startup: f64,
-        /// Upper bound t̂ on a job's work (work units).
-        max_job: f64,
-    },
-    /// Jobs worth W/(P·C) + W_min estimated units, W the estimated work not yet handed out
-    /// (jobs count 1 each when the task gives no estimates).
-    Adaptive {
-        /// The tuning constant C.
-        c: f64,
-        /// The tuning constant W_min (estimated units).
-        w_min: u64,
-    },
-}
-
-/// A bundle rule that does not parse.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BadBundleRule(pub String);
-
-impl fmt::Display for BadBundleRule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "bad bundle rule '{}' (expected fixed:B with B ≥ 1 jobs, sqrt:STARTUP:MAX_JOB with both > 0, or adaptive:C:W_MIN with C > 0)",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for BadBundleRule {}
-
-impl FromStr for BundleRule {
-    type Err = BadBundleRule;
-    /// `fixed:B`, `sqrt:ALPHA:TMAX` or `adaptive:C:WMIN`.
-    fn from_str(s: &str) -> Result<Self, BadBundleRule> {
-        let bad = || BadBundleRule(s.to_string());
-        let parts: Vec<&str> = s.split(':').collect();
-        let num = |i: usize| -> Result<f64, BadBundleRule> {
-            parts
-                .get(i)
-                .and_then(|x| x.parse::<f64>().ok())
-                .filter(|x| x.is_finite() && *x > 0.0)
-                .ok_or_else(bad)
-        };
-        match (parts[0], parts.len()) {
-            ("fixed", 2) => Ok(BundleRule::Fixed(
-                parts[1].parse().ok().filter(|&b| b > 0).ok_or_else(bad)?,
-            )),
-            ("sqrt", 3) => Ok(BundleRule::Sqrt {
-                startup: num(1)?,
-                max_job: num(2)?,
-            }),
-            ("adaptive", 3) => Ok(BundleRule::Adaptive {
-                c: num(1)?,
-                w_min: parts[2].parse().map_err(|_| bad())?,
-            }),
-            _ => Err(bad()),
-        }
-    }
-}
-
-impl fmt::Display for BundleRule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BundleRule::Fixed(b) => write!(f, "fixed:{b}"),
-            BundleRule::Sqrt { startup, max_job } => write!(f, "sqrt:{startup}:{max_job}"),
-            BundleRule::Adaptive { c, w_min } => write!(f, "adaptive:{c}:{w_min}"),
-        }
     }
 }
 
@@ -465,28 +314,218 @@ impl fmt::Display for Balancer {
     }
 }
 
-named! {
-    /// How poll-and-shuffle lays its hypercube onto the network.
-    pub enum Embedding("embedding") {
-        /// The network's own plan (`treesplit::embedding`): Morton labels and omitted phases on
-        /// meshes, sub fat trees on fat trees, the plain hypercube elsewhere.
-        Network = "network",
-        /// PE numbers as labels (row-major on meshes) and all ⌈log₂ P⌉ phases, on every
-        /// network: the hypercube algorithm of §3 run as it is.
-        RowMajor = "row-major",
+impl BalancerOptions {
+    /// The balancer of `kind` with the options given here that it takes, and its defaults
+    /// for the rest.
+    pub fn balancer(&self, kind: BalancerKind) -> Balancer {
+        Balancer::new(kind).with(self)
+    }
+
+    /// The options given here that the balancers of `kind` do not take, in the order of the
+    /// fields.
+    pub fn unused(&self, kind: BalancerKind) -> Vec<BalancerOption> {
+        use BalancerOption as O;
+        let o = self;
+        let given = [
+            (O::Polling, o.polling.is_some()),
+            (O::Round, o.round.is_some()),
+            (O::Neighbourhood, o.neighbourhood.is_some()),
+            (O::Permutation, o.permutation.is_some()),
+            (O::Adaptive, o.adaptive.is_some()),
+            (O::Sync, o.sync.is_some()),
+            (O::Embedding, o.embedding.is_some()),
+            (O::Jobs, o.jobs.is_some()),
+            (O::StaticPermutation, o.static_permutation.is_some()),
+            (O::Bundle, o.bundle.is_some()),
+            (O::Splittable, o.splittable.is_some()),
+        ];
+        let takes = kind.options();
+        given
+            .into_iter()
+            .filter(|&(option, given)| given && !takes.contains(&option))
+            .map(|(option, _)| option)
+            .collect()
     }
 }
 
-impl Embedding {
-    /// True for the default, [`Embedding::Network`] (left out of serialized configs).
-    pub fn is_network(&self) -> bool {
-        *self == Embedding::Network
+impl Balancer {
+    /// This balancer with the options given in `options` that it takes (the others are
+    /// left out: [`BalancerOptions::unused`] names them).
+    pub fn with(mut self, options: &BalancerOptions) -> Self {
+        self.apply(options, &mut Vec::new());
+        self
     }
 }
 
-#[allow(clippy::derivable_impls)] // the enum is written by `named!`
-impl Default for Embedding {
-    fn default() -> Self {
-        Embedding::Network
+impl BalancerKind {
+    /// The options the balancers of this kind take.
+    pub fn options(self) -> Vec<BalancerOption> {
+        let mut taken = Vec::new();
+        Balancer::new(self).apply(&BalancerOptions::default(), &mut taken);
+        taken
+    }
+
+    /// Whether the balancers of this kind take `option`.
+    pub fn takes(self, option: BalancerOption) -> bool {
+        self.options().contains(&option)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Adaptive, BundleRule, Embedding, PermutationKind, PhaseSync};
+    use crate::config::{PollingOptions, StaticPermutation};
+    use crate::topology::Topology;
+
+    /// Every option given with a value other than every balancer's default.
+    fn every_option() -> BalancerOptions {
+        BalancerOptions {
+            polling: Some(PollingOptions {
+                trim: Some(3),
+                fast_init: true,
+            }),
+            round: Some(77),
+            neighbourhood: Some(Topology::Hypercube),
+            permutation: Some(PermutationKind::Pseudorandom),
+            adaptive: Some(Adaptive { c: 2.0, gamma: 0.5 }),
+            sync: Some(PhaseSync::Local),
+            embedding: Some(Embedding::RowMajor),
+            jobs: Some(Jobs::PerPe(3)),
+            static_permutation: Some(StaticPermutation::Gf2),
+            bundle: Some(BundleRule::Fixed(4)),
+            splittable: Some(false),
+        }
+    }
+
+    #[test]
+    fn a_balancer_takes_the_options_it_has_a_place_for_and_no_other() {
+        let all = every_option();
+        for &kind in BalancerKind::ALL {
+            let b = all.balancer(kind);
+            assert_eq!(b.kind(), kind);
+            let takes = kind.options();
+            let unused = all.unused(kind);
+            assert_eq!(takes.len() + unused.len(), 11, "{kind}");
+            assert!(takes.iter().all(|o| !unused.contains(o)), "{kind}");
+            assert_eq!(b.polling().is_some(), kind.takes(BalancerOption::Polling));
+            assert!(
+                b.polling().is_none_or(|p| Some(*p) == all.polling),
+                "{kind}"
+            );
+            assert_eq!(b.round().is_some(), kind.takes(BalancerOption::Round));
+            assert!(b.round().is_none_or(|r| r == 77), "{kind}");
+            assert_eq!(b.jobs().is_some(), kind.takes(BalancerOption::Jobs));
+            assert!(b.jobs().is_none_or(|j| j == Jobs::PerPe(3)), "{kind}");
+            let changed = b != Balancer::new(kind);
+            assert!(changed, "{kind}");
+        }
+        assert_eq!(
+            all.balancer(BalancerKind::PollAndShuffle),
+            Balancer::PollAndShuffle {
+                polling: PollingOptions {
+                    trim: Some(3),
+                    fast_init: true
+                },
+                round: 77,
+                permutation: PermutationKind::Pseudorandom,
+                adaptive: all.adaptive,
+                sync: PhaseSync::Local,
+                embedding: Embedding::RowMajor,
+            }
+        );
+        assert_eq!(
+            all.balancer(BalancerKind::NeighbourPolling)
+                .polling()
+                .copied(),
+            Some(PollingOptions {
+                trim: Some(3),
+                fast_init: true
+            })
+        );
+    }
+
+    /// `Balancer::options` reads back what `Balancer::with` put in, for every balancer of
+    /// the table, with its defaults and with every option given.
+    #[test]
+    fn a_balancer_is_its_options_read_back() {
+        for &kind in BalancerKind::ALL {
+            for b in [Balancer::new(kind), every_option().balancer(kind)] {
+                let o = b.options();
+                assert_eq!(o.balancer(kind), b, "{kind}");
+                assert!(o.unused(kind).is_empty(), "{kind}");
+            }
+            // The table's static balancers are those that cut a bag of jobs.
+            assert_eq!(kind.is_static(), kind.takes(BalancerOption::Jobs), "{kind}");
+        }
+    }
+
+    #[test]
+    fn the_takers_of_each_option() {
+        let takers = |option| -> Vec<&str> {
+            BalancerKind::ALL
+                .iter()
+                .filter(|k| k.takes(option))
+                .map(|k| k.name())
+                .collect()
+        };
+        assert_eq!(
+            takers(BalancerOption::Polling),
+            [
+                "random-polling",
+                "neighbour-polling",
+                "global-round-robin",
+                "random-shift",
+                "poll-and-shuffle"
+            ]
+        );
+        assert_eq!(
+            takers(BalancerOption::Round),
+            ["random-shift", "poll-and-shuffle"]
+        );
+        assert_eq!(takers(BalancerOption::Neighbourhood), ["neighbour-polling"]);
+        assert_eq!(takers(BalancerOption::Sync), ["poll-and-shuffle"]);
+        assert_eq!(
+            takers(BalancerOption::Jobs),
+            [
+                "random-static",
+                "block",
+                "round-robin",
+                "random",
+                "master-worker",
+                "prefix-sum"
+            ]
+        );
+        assert_eq!(takers(BalancerOption::StaticPermutation), ["random-static"]);
+        assert_eq!(takers(BalancerOption::Bundle), ["master-worker"]);
+        assert_eq!(takers(BalancerOption::Splittable), ["prefix-sum"]);
+    }
+
+    #[test]
+    fn local_synchronization_defaults_to_the_pseudorandom_permutation() {
+        let local = BalancerOptions {
+            sync: Some(PhaseSync::Local),
+            ..Default::default()
+        };
+        let b = local.balancer(BalancerKind::PollAndShuffle);
+        assert!(matches!(
+            b,
+            Balancer::PollAndShuffle {
+                permutation: PermutationKind::Pseudorandom,
+                sync: PhaseSync::Local,
+                ..
+            }
+        ));
+        let messages = BalancerOptions {
+            permutation: Some(PermutationKind::Messages),
+            ..local
+        };
+        assert!(matches!(
+            messages.balancer(BalancerKind::PollAndShuffle),
+            Balancer::PollAndShuffle {
+                permutation: PermutationKind::Messages,
+                ..
+            }
+        ));
     }
 }

@@ -74,13 +74,13 @@ mod error;
 mod options;
 
 pub use crate::names::UnknownName;
-pub use balancer::{
-    Adaptive, BadBundleRule, Balancer, BalancerKind, BundleRule, DagScheduler, Embedding, Jobs,
-    PermutationKind, PhaseSync, PollingOptions, StaticPermutation, TerminationKind, DEFAULT_ROUND,
-};
+pub use balancer::{Balancer, BalancerKind, DagScheduler, TerminationKind, DEFAULT_ROUND};
 pub use dag::DagConfig;
 pub use error::ConfigError;
-pub use options::{BalancerOption, BalancerOptions};
+pub use options::{
+    Adaptive, BadBundleRule, BalancerOption, BalancerOptions, BundleRule, Embedding, Jobs,
+    PermutationKind, PhaseSync, PollingOptions, StaticPermutation,
+};
 
 use serde::{Deserialize, Serialize};
 
@@ -314,7 +314,10 @@ impl Config {
                 return Err(ConfigError::BundleConstant(c))
             }
             Some(BundleRule::Sqrt { startup, max_job })
-                if !(startup.is_finite() && startup > 0.0 && max_job.is_finite() && max_job > 0.0) =>
+                if !(startup.is_finite()
+                    && startup > 0.0
+                    && max_job.is_finite()
+                    && max_job > 0.0) =>
             {
                 return Err(ConfigError::BundleSqrt { startup, max_job })
             }
