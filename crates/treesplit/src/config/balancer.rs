@@ -462,43 +462,42 @@ mod tests {
 
     #[test]
     fn the_takers_of_each_option() {
-        let takers = |option| -> Vec<&str> {
+        use BalancerOption as O;
+        let takers = |option| -> Vec<BalancerKind> {
             BalancerKind::ALL
                 .iter()
+                .copied()
                 .filter(|k| k.takes(option))
-                .map(|k| k.name())
                 .collect()
         };
-        assert_eq!(
-            takers(BalancerOption::Polling),
-            [
-                "random-polling",
-                "neighbour-polling",
-                "global-round-robin",
-                "random-shift",
-                "poll-and-shuffle"
-            ]
-        );
-        assert_eq!(
-            takers(BalancerOption::Round),
-            ["random-shift", "poll-and-shuffle"]
-        );
-        assert_eq!(takers(BalancerOption::Neighbourhood), ["neighbour-polling"]);
-        assert_eq!(takers(BalancerOption::Sync), ["poll-and-shuffle"]);
-        assert_eq!(
-            takers(BalancerOption::Jobs),
-            [
-                "random-static",
-                "block",
-                "round-robin",
-                "random",
-                "master-worker",
-                "prefix-sum"
-            ]
-        );
-        assert_eq!(takers(BalancerOption::StaticPermutation), ["random-static"]);
-        assert_eq!(takers(BalancerOption::Bundle), ["master-worker"]);
-        assert_eq!(takers(BalancerOption::Splittable), ["prefix-sum"]);
+        let dynamic: Vec<BalancerKind> = BalancerKind::ALL
+            .iter()
+            .copied()
+            .filter(|k| !k.is_static())
+            .collect();
+        // Every dynamic balancer polls; every static one cuts a bag of jobs; no balancer both.
+        assert_eq!(takers(O::Polling), dynamic);
+        assert_eq!(takers(O::Jobs), BalancerKind::STATIC);
+        // The options of rounds, neighbours and poll-and-shuffle's permutations are the
+        // polling balancers'; those of placing and dealing out jobs the static ones'.
+        for option in [
+            O::Round,
+            O::Neighbourhood,
+            O::Permutation,
+            O::Adaptive,
+            O::Sync,
+            O::Embedding,
+        ] {
+            assert!(!takers(option).is_empty(), "{option:?}");
+            assert!(takers(option).iter().all(|k| !k.is_static()), "{option:?}");
+        }
+        for option in [O::StaticPermutation, O::Bundle, O::Splittable] {
+            assert!(!takers(option).is_empty(), "{option:?}");
+            assert!(takers(option).iter().all(|k| k.is_static()), "{option:?}");
+        }
+        // Poll-and-shuffle's options go together.
+        assert_eq!(takers(O::Sync), takers(O::Permutation));
+        assert_eq!(takers(O::Adaptive), takers(O::Embedding));
     }
 
     #[test]
