@@ -12,6 +12,7 @@ use treesplit::config::DagScheduler;
 use treesplit::config::{
     BundleRule, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
 };
+use treesplit::words::list;
 use treesplit::BalancerKind;
 use treesplit_apps::app::Use;
 use treesplit_apps::{registry, SplitRule};
@@ -555,12 +556,31 @@ pub struct DstArgs {
 /// The balancer of one run (`run`, `resume`, `sim`; `compare` runs several).
 #[derive(Debug, Args)]
 pub struct BalancerChoice {
-    /// Load balancer: random-polling, neighbour-polling, global-round-robin, random-shift,
-    /// poll-and-shuffle (dynamic); random-static, master-worker, prefix-sum, block,
-    /// round-robin, random (static, on a bag of jobs cut from the root).
-    /// Task DAGs (`run|sim dag`): master-worker, random-static or work-stealing.
-    #[arg(long, global = true, default_value = "random-polling", value_parser = parse_balancer)]
+    // Load balancer: its help lists the library's balancers (`balancer_help`).
+    #[arg(long, global = true, default_value = "random-polling", value_parser = parse_balancer, help = balancer_help())]
     pub balancer: BalancerName,
+}
+
+/// `--balancer`'s help: the library's balancers (its balancer table, dynamic then static) and
+/// the DAG schedulers, so that a new balancer is listed without a change here.
+fn balancer_help() -> String {
+    let (bag, dynamic): (Vec<BalancerKind>, Vec<BalancerKind>) =
+        BalancerKind::ALL.iter().partition(|k| k.is_static());
+    format!(
+        "Load balancer: {} (dynamic); {} (static, on a bag of jobs cut from the root). Task DAGs (`run|sim dag`): {}",
+        names(&dynamic),
+        names(&bag),
+        list(DagScheduler::ALL, "or")
+    )
+}
+
+/// The names of `kinds`, comma-separated.
+fn names(kinds: &[BalancerKind]) -> String {
+    kinds
+        .iter()
+        .map(|k| k.name())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The balancers' options, shared by `run`, `sim` and `compare` (they may follow the
@@ -608,9 +628,8 @@ pub struct BalancerOpts {
     /// Adaptive poll-and-shuffle: permute when at least γ·P PEs are estimated idle.
     #[arg(long = "adaptive-gamma", global = true, default_value_t = 0.25)]
     pub adaptive_gamma: f64,
-    /// Static balancers: split the root into 2^h jobs (random-static, master-worker,
-    /// prefix-sum, block, round-robin, random).
-    #[arg(long = "h", global = true, conflicts_with_all = ["jobs_per_pe", "h_from_alpha"])]
+    // Static balancers: split the root into 2^h jobs (those of the library, `h_help`).
+    #[arg(long = "h", global = true, conflicts_with_all = ["jobs_per_pe", "h_from_alpha"], help = h_help())]
     pub h: Option<u32>,
     /// Static balancers: q jobs per PE (m = q·P; with block, paper 003's multiple assignment
     /// for q > 1); hashtable: its buckets per PE, whatever the balancer.
@@ -656,6 +675,14 @@ pub struct BenchArgs {
     /// the application's cut-offs, found by a sweep).
     #[arg(long = "rayon-depth", global = true)]
     pub rayon_depth: Option<u32>,
+}
+
+/// `--h`'s help, naming the library's static balancers.
+fn h_help() -> String {
+    format!(
+        "Static balancers: split the root into 2^h jobs ({})",
+        names(BalancerKind::STATIC)
+    )
 }
 
 /// A `--balancer` value: a tree balancer, or a DAG scheduler (only `run|sim dag` takes

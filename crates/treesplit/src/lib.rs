@@ -66,6 +66,7 @@
 #![deny(missing_docs)]
 #![warn(unreachable_pub)]
 
+mod balancers;
 pub mod check;
 pub mod checkpoint;
 pub mod config;

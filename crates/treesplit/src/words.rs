@@ -1,6 +1,6 @@
 //! Counts in messages: a number with its noun in the right number ("1 vertex", "2
 //! vertices") and a range of PEs in words ("PE 0", "PEs 0 and 1", "PEs 0 to 7"), so that
-//! no message says "1 vertices" or "PEs 0..2".
+//! no message says "1 vertices" or "PEs 0..2"; and a list of names in words ("a, b and c").
 
 use std::fmt::Display;
 
@@ -32,6 +32,17 @@ pub fn first(n: u64, one: &str, many: &str) -> String {
     }
 }
 
+/// The items in words, the last two joined by `last` ("and", "or"): `list(["a", "b", "c"],
+/// "or")` is "a, b or c"; one item alone, none as "".
+pub fn list<T: Display>(items: impl IntoIterator<Item = T>, last: &str) -> String {
+    let items: Vec<String> = items.into_iter().map(|i| i.to_string()).collect();
+    match items.split_last() {
+        None => String::new(),
+        Some((only, [])) => only.clone(),
+        Some((end, rest)) => format!("{} {last} {end}", rest.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -51,5 +62,13 @@ mod tests {
         assert_eq!(first(1, "PE", "PEs"), "PE 0");
         assert_eq!(first(2, "PE", "PEs"), "PEs 0 and 1");
         assert_eq!(first(8, "PE", "PEs"), "PEs 0 to 7");
+    }
+
+    #[test]
+    fn lists_join_the_last_two_with_the_word_given() {
+        assert_eq!(list(["a", "b", "c"], "or"), "a, b or c");
+        assert_eq!(list(["a", "b"], "and"), "a and b");
+        assert_eq!(list(["a"], "and"), "a");
+        assert_eq!(list(Vec::<&str>::new(), "and"), "");
     }
 }

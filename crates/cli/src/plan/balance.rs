@@ -2,16 +2,18 @@
 //! balancer flags with the machine's defaults (Δt, round, neighbourhood), for any P and any
 //! balancer, and the simulated machine its options describe ([`sim_machine`]). The flags
 //! become the library's `BalancerOptions`, which builds each balancer with the options it
-//! takes; only poll-and-shuffle's phase in the simulator, which its embedding derives from
-//! the network, is set here.
+//! takes; only the phase in the simulator of a balancer that lays a hypercube onto the
+//! network, which its embedding derives from the network, is set here.
 
 use super::pe_list::parse_pe_list;
 use crate::flags::{BalancerName, BalancerOpts, LimitFlags, SimMachine};
 use crate::output::{self, Failure};
-use treesplit::config::{Adaptive, BalancerOptions, Embedding, TerminationKind, MAX_H};
+use treesplit::config::{
+    Adaptive, BalancerOption, BalancerOptions, Embedding, TerminationKind, MAX_H,
+};
 use treesplit::machine::sim::{embedding, Delay, MessageLength, Topology};
 use treesplit::task::bag::theorem3_h;
-use treesplit::{Balancer, BalancerKind, Config, Jobs, PollingOptions, SimConfig};
+use treesplit::{BalancerKind, Config, Jobs, PollingOptions, SimConfig};
 
 /// The balancer configuration for any P and any balancer: the options the flags gave, with
 /// the machine's defaults applied. Each balancer takes the options it has a place for (the
@@ -25,8 +27,8 @@ pub struct Balance {
     /// `--h-from-alpha A`: the static balancers cut Theorem 3's number of jobs for α = A and
     /// the run's P.
     h_from_alpha: Option<f64>,
-    /// Poll-and-shuffle's phase where the flags give no round: in the simulator, the one its
-    /// embedding asks of the network.
+    /// The phase of a balancer that lays a hypercube onto the network where the flags give no
+    /// round: in the simulator, the one its embedding asks of the network.
     network_phase: Option<u64>,
     delta_t: u64,
     seed: u64,
@@ -53,14 +55,15 @@ impl Balance {
             }
             options.jobs = Some(Jobs::Depth(h));
         }
-        let mut balancer = options.balancer(kind);
-        if let (Balancer::PollAndShuffle { round, .. }, Some(phase)) =
-            (&mut balancer, self.network_phase)
+        if let Some(phase) = self
+            .network_phase
+            .filter(|_| kind.takes(BalancerOption::Embedding))
         {
-            *round = phase;
+            // The round of a balancer that lays its phases onto the network.
+            options.round = Some(phase);
         }
         let mut config = Config::new(pes)
-            .balancer(balancer)
+            .balancer(options.balancer(kind))
             .delta_t(self.delta_t)
             .seed(self.seed)
             .termination(self.termination);

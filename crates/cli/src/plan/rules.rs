@@ -1,16 +1,18 @@
 //! Which flags apply to which runs, in one place: the balancer flags with the option each
 //! sets, plus the rules of the other flags. A flag the user gave that the run would ignore is
 //! bad input (exit code 2) with a message naming the flag and why. Which balancers take an
-//! option is the library's knowledge (`treesplit::BalancerKind::takes`, read off the typed
-//! `treesplit::Balancer`); this table adds only what is the command line's: the flag's id and
-//! the sentence that explains it. Flags are named as clap defines them
-//! (`flags::BalancerOpts`, `flags::SimOpts`): the table holds only ids and rules.
+//! option is the library's knowledge (`treesplit::BalancerKind::takes`, read off its balancer
+//! table); this table adds only what is the command line's: the flag's id and the sentence
+//! that explains it, in which the balancers that take the option are named from the library
+//! ([`BalancerFlag::why`]), so a new balancer needs no change here. Flags are named as clap
+//! defines them (`flags::BalancerOpts`, `flags::SimOpts`): the table holds only ids and rules.
 
 use crate::flags::{BalancerOpts, Given, InstanceSeed, SeedFlag, SimOpts};
 use crate::output::Failure;
 use clap::Args;
 use std::sync::OnceLock;
 use treesplit::config::BalancerOption;
+use treesplit::words::list;
 use treesplit::BalancerKind;
 
 /// A flag that sets an option only some balancers take.
@@ -20,11 +22,36 @@ pub struct BalancerFlag {
     pub id: &'static str,
     /// The library's option it sets (or tunes): the balancers that take it read the flag.
     pub option: BalancerOption,
-    /// Why only those balancers read it.
+    /// Why only those balancers read it, with the balancers named by placeholders
+    /// ([`BalancerFlag::why`]).
     pub why: &'static str,
 }
 
-const STATIC_WHY: &str = "only the static balancers (random-static, master-worker, prefix-sum, block, round-robin, random) cut the root into a bag of jobs";
+impl BalancerFlag {
+    /// Why only some balancers read the flag, in words: in [`BalancerFlag::why`],
+    /// `{takers}` stands for the balancers that take its option ("a and b"), `{takers-or}`
+    /// for them as a choice ("a, b or c") and `{takers-list}` as a list ("a, b, c"), in the
+    /// library's order; `{s}`, `{has}` and `{its}` agree with their number ("works", "has",
+    /// "its" for one balancer, "work", "have", "their" for more).
+    pub fn why(&self) -> String {
+        let takers: Vec<&str> = BalancerKind::ALL
+            .iter()
+            .filter(|k| k.takes(self.option))
+            .map(|k| k.name())
+            .collect();
+        let one = takers.len() == 1;
+        self.why
+            .replace("{takers}", &list(&takers, "and"))
+            .replace("{takers-or}", &list(&takers, "or"))
+            .replace("{takers-list}", &takers.join(", "))
+            .replace("{s}", if one { "s" } else { "" })
+            .replace("{has}", if one { "has" } else { "have" })
+            .replace("{its}", if one { "its" } else { "their" })
+    }
+}
+
+const STATIC_WHY: &str =
+    "only the static balancers ({takers-list}) cut the root into a bag of jobs";
 
 /// The balancer flags that only some balancers read, in the order they are judged. (`--balancer`,
 /// `--delta-t`, `--seed` and `--termination` apply to every balancer.)
@@ -32,7 +59,7 @@ pub const BALANCER_FLAGS: &[BalancerFlag] = &[
     BalancerFlag {
         id: "trim",
         option: BalancerOption::Polling,
-        why: "only the polling balancers serve requests (use it with --balancer random-polling, neighbour-polling, global-round-robin, random-shift or poll-and-shuffle)",
+        why: "only the polling balancers serve requests (use it with --balancer {takers-or})",
     },
     BalancerFlag {
         id: "fast_init",
@@ -42,37 +69,37 @@ pub const BALANCER_FLAGS: &[BalancerFlag] = &[
     BalancerFlag {
         id: "round",
         option: BalancerOption::Round,
-        why: "only random-shift and poll-and-shuffle work in rounds",
+        why: "only {takers} work{s} in rounds",
     },
     BalancerFlag {
         id: "neighbourhood",
         option: BalancerOption::Neighbourhood,
-        why: "only neighbour-polling asks neighbours",
+        why: "only {takers} ask{s} neighbours",
     },
     BalancerFlag {
         id: "permutation",
         option: BalancerOption::Permutation,
-        why: "only poll-and-shuffle permutes subproblems (random-static's permutation is --static-permutation)",
+        why: "only {takers} permute{s} subproblems (random-static's permutation is --static-permutation)",
     },
     BalancerFlag {
         id: "adaptive",
         option: BalancerOption::Adaptive,
-        why: "only poll-and-shuffle triggers permutations",
+        why: "only {takers} trigger{s} permutations",
     },
     BalancerFlag {
         id: "sync",
         option: BalancerOption::Sync,
-        why: "only poll-and-shuffle has phases to synchronize",
+        why: "only {takers} {has} phases to synchronize",
     },
     BalancerFlag {
         id: "adaptive_c",
         option: BalancerOption::Adaptive,
-        why: "it tunes adaptive poll-and-shuffle",
+        why: "it tunes adaptive {takers}",
     },
     BalancerFlag {
         id: "adaptive_gamma",
         option: BalancerOption::Adaptive,
-        why: "it tunes adaptive poll-and-shuffle",
+        why: "it tunes adaptive {takers}",
     },
     BalancerFlag {
         id: "h",
@@ -92,28 +119,28 @@ pub const BALANCER_FLAGS: &[BalancerFlag] = &[
     BalancerFlag {
         id: "embedding",
         option: BalancerOption::Embedding,
-        why: "only poll-and-shuffle lays a hypercube onto the network",
+        why: "only {takers} lay{s} a hypercube onto the network",
     },
     // The phase that the embedding asks of the network.
     BalancerFlag {
         id: "phase_c",
         option: BalancerOption::Embedding,
-        why: "only poll-and-shuffle derives its phase length from the network",
+        why: "only {takers} derive{s} {its} phase length from the network",
     },
     BalancerFlag {
         id: "static_permutation",
         option: BalancerOption::StaticPermutation,
-        why: "only random-static places jobs by a permutation",
+        why: "only {takers} place{s} jobs by a permutation",
     },
     BalancerFlag {
         id: "bundle",
         option: BalancerOption::Bundle,
-        why: "only master-worker deals out bundles of jobs",
+        why: "only {takers} deal{s} out bundles of jobs",
     },
     BalancerFlag {
         id: "atomic_jobs",
         option: BalancerOption::Splittable,
-        why: "only prefix-sum cuts jobs between PEs",
+        why: "only {takers} cut{s} jobs between PEs",
     },
 ];
 
@@ -155,12 +182,16 @@ pub fn check_balancer_options(given: &Given, balancers: &[BalancerKind]) -> Resu
         }
         return Err(Failure::input(match balancers {
             [b] if !given.has("balancers") => {
-                format!("{} does not apply to --balancer {b}: {}", flag(o.id), o.why)
+                format!(
+                    "{} does not apply to --balancer {b}: {}",
+                    flag(o.id),
+                    o.why()
+                )
             }
             [b] => format!(
                 "{} does not apply to {b} (--balancers): {}",
                 flag(o.id),
-                o.why
+                o.why()
             ),
             _ => format!(
                 "{} applies to none of the balancers compared ({}): {}",
@@ -170,15 +201,19 @@ pub fn check_balancer_options(given: &Given, balancers: &[BalancerKind]) -> Resu
                     .map(|b| b.name())
                     .collect::<Vec<_>>()
                     .join(", "),
-                o.why
+                o.why()
             ),
         }));
     }
-    for id in ["adaptive_c", "adaptive_gamma"] {
-        if given.has(id) && !given.has("adaptive") {
+    for o in BALANCER_FLAGS
+        .iter()
+        .filter(|o| o.id.starts_with("adaptive_"))
+    {
+        if given.has(o.id) && !given.has("adaptive") {
             return Err(Failure::input(format!(
-                "{} applies only with --adaptive (it tunes adaptive poll-and-shuffle)",
-                flag(id)
+                "{} applies only with --adaptive ({})",
+                flag(o.id),
+                o.why()
             )));
         }
     }

@@ -74,13 +74,13 @@ mod error;
 mod options;
 
 pub use crate::names::UnknownName;
-pub use balancer::{
-    Adaptive, BadBundleRule, Balancer, BalancerKind, BundleRule, DagScheduler, Embedding, Jobs,
-    PermutationKind, PhaseSync, PollingOptions, StaticPermutation, TerminationKind, DEFAULT_ROUND,
-};
+pub use balancer::{Balancer, BalancerKind, DagScheduler, TerminationKind, DEFAULT_ROUND};
 pub use dag::DagConfig;
 pub use error::ConfigError;
-pub use options::{BalancerOption, BalancerOptions};
+pub use options::{
+    Adaptive, BadBundleRule, BalancerOption, BalancerOptions, BundleRule, Embedding, Jobs,
+    PermutationKind, PhaseSync, PollingOptions, StaticPermutation,
+};
 
 use serde::{Deserialize, Serialize};
 
@@ -239,7 +239,8 @@ impl Config {
             Jobs::Depth(h) => 1u64.checked_shl(h)?,
             Jobs::FromEstimates => return None,
         };
-        Some(if self.balancer.kind() == BalancerKind::RandomStatic {
+        // A permutation of the jobs' numbers permutes 0..2^h.
+        Some(if self.balancer.options().static_permutation.is_some() {
             m.checked_next_power_of_two()?
         } else {
             m
@@ -288,50 +289,41 @@ impl Config {
         if self.time_limit.is_some_and(|t| t.is_zero()) {
             return Err(ConfigError::ZeroTimeLimit);
         }
-        if self.balancer.round() == Some(0) {
+        // The options the balancer holds, each checked whichever balancer takes it.
+        let o = self.balancer.options();
+        if o.round == Some(0) {
             return Err(ConfigError::ZeroRound);
         }
-        if self.balancer.polling().is_some_and(|p| p.trim == Some(0)) {
+        if o.polling.is_some_and(|p| p.trim == Some(0)) {
             return Err(ConfigError::ZeroTrim);
         }
-        if let Balancer::PollAndShuffle {
-            permutation: PermutationKind::Messages,
-            sync: PhaseSync::Local,
-            ..
-        } = self.balancer
-        {
+        if (o.permutation, o.sync) == (Some(PermutationKind::Messages), Some(PhaseSync::Local)) {
             return Err(ConfigError::LocalSyncPermutation);
         }
-        match self.balancer {
-            Balancer::PollAndShuffle {
-                adaptive: Some(Adaptive { c, gamma }),
-                ..
-            } => {
-                if !(c.is_finite() && c > 0.0) {
-                    return Err(ConfigError::AdaptiveC(c));
-                }
-                if !(gamma > 0.0 && gamma <= 1.0) {
-                    return Err(ConfigError::AdaptiveGamma(gamma));
-                }
+        if let Some(Adaptive { c, gamma }) = o.adaptive {
+            if !(c.is_finite() && c > 0.0) {
+                return Err(ConfigError::AdaptiveC(c));
             }
-            Balancer::MasterWorker { bundle, .. } => match bundle {
-                BundleRule::Fixed(0) => return Err(ConfigError::BundleSize),
-                BundleRule::Adaptive { c, .. } if !(c.is_finite() && c > 0.0) => {
-                    return Err(ConfigError::BundleConstant(c))
-                }
-                BundleRule::Sqrt { startup, max_job }
-                    if !(startup.is_finite()
-                        && startup > 0.0
-                        && max_job.is_finite()
-                        && max_job > 0.0) =>
-                {
-                    return Err(ConfigError::BundleSqrt { startup, max_job })
-                }
-                _ => {}
-            },
+            if !(gamma > 0.0 && gamma <= 1.0) {
+                return Err(ConfigError::AdaptiveGamma(gamma));
+            }
+        }
+        match o.bundle {
+            Some(BundleRule::Fixed(0)) => return Err(ConfigError::BundleSize),
+            Some(BundleRule::Adaptive { c, .. }) if !(c.is_finite() && c > 0.0) => {
+                return Err(ConfigError::BundleConstant(c))
+            }
+            Some(BundleRule::Sqrt { startup, max_job })
+                if !(startup.is_finite()
+                    && startup > 0.0
+                    && max_job.is_finite()
+                    && max_job > 0.0) =>
+            {
+                return Err(ConfigError::BundleSqrt { startup, max_job })
+            }
             _ => {}
         }
-        match self.balancer.jobs() {
+        match o.jobs {
             Some(Jobs::Depth(h)) if h > MAX_H => Err(ConfigError::DepthTooLarge { h, max: MAX_H }),
             Some(Jobs::PerPe(0)) => Err(ConfigError::NoJobsPerPe),
             _ => Ok(()),

@@ -1,30 +1,192 @@
-//! Which balancer takes which option, and a balancer built from options gathered before the
-//! balancer is chosen. A [`Balancer`] carries exactly the options of its algorithm; a front
-//! end that offers every balancer's options at once (a command line, a harness that draws
-//! random configurations) gathers them in [`BalancerOptions`] and builds the balancer it
-//! chooses from them. What each balancer has a place for is read off the [`Balancer`] type in
-//! one match (`Balancer::apply`), which both builds the balancer and says which options it
-//! takes ([`BalancerKind::options`], [`BalancerKind::takes`], [`BalancerOptions::unused`]), so
-//! the two cannot disagree.
-//!
-//! ```
-//! use treesplit::config::{BalancerOption, BalancerOptions};
-//! use treesplit::{Balancer, BalancerKind, Jobs};
-//!
-//! let options = BalancerOptions { jobs: Some(Jobs::Depth(8)), round: Some(20), ..Default::default() };
-//! assert_eq!(options.balancer(BalancerKind::Block), Balancer::Block { jobs: Jobs::Depth(8) });
-//! assert_eq!(options.unused(BalancerKind::Block), [BalancerOption::Round]);
-//! assert!(BalancerKind::RandomShift.takes(BalancerOption::Round));
-//! ```
+//! The options a balancer may take: their types (polling's, the round, the number of jobs,
+//! the permutations, the bundle rule, …), their names ([`BalancerOption`]), and
+//! [`BalancerOptions`], the options gathered before a balancer is chosen. A front end that
+//! offers every balancer's options at once (a command line, a harness that draws random
+//! configurations) gathers them here and builds the balancer it chooses from them
+//! ([`BalancerOptions::balancer`], in `balancer.rs`, where which balancer takes which option is
+//! read off the balancer table). `slot!` is the one list of where each option is gathered;
+//! `given!` and `record!` read and write a balancer's field of an option through it (the
+//! balancer table names each field's option). This file names no balancer: a new balancer
+//! needs nothing here; a new kind of option adds its type, its [`BalancerOption`], its field of
+//! [`BalancerOptions`] and its line in `slot!`.
 
-use super::balancer::{
-    Adaptive, Balancer, BalancerKind, BundleRule, Embedding, Jobs, PermutationKind, PhaseSync,
-    PollingOptions, StaticPermutation,
-};
+use crate::names::named;
 use crate::topology::Topology;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
 
-/// An option that only some balancers take: a field of some [`Balancer`] variants
-/// ([`BalancerKind::takes`] says which).
+named! {
+    /// How poll-and-shuffle permutes the subproblems at the end of a cycle.
+    pub enum PermutationKind("permutation") {
+        /// Random destinations, local shuffle, prefix sum over the network's hypercube, final
+        /// placement (paper 002 §3.2).
+        Messages = "messages",
+        /// A composition of precomputed random generators of S_P that every PE computes
+        /// itself (no extra messages; paper 002 §3.2). The default.
+        Pseudorandom = "pseudorandom",
+    }
+}
+
+named! {
+    /// How poll-and-shuffle's PEs agree on phases (paper 002 §6.3).
+    #[derive(Default)]
+    pub enum PhaseSync("synchronization") {
+        /// A global clock: phase r starts at r·Δ on every PE (the machine's rounds).
+        #[default]
+        Global = "global",
+        /// Local synchronization (Fig. 4): no clock; hypercube partners exchange a phase
+        /// marker and pair up only when both have finished the same phase; a busy PE's phase
+        /// is Δ work units, and it keeps working while it waits for its partner.
+        Local = "local",
+    }
+}
+
+impl PhaseSync {
+    /// True for the default, [`PhaseSync::Global`] (reports leave it out).
+    pub fn is_global(&self) -> bool {
+        *self == PhaseSync::Global
+    }
+}
+
+named! {
+    /// The permutation family of randomized static load balancing (paper 004 §4).
+    pub enum StaticPermutation("permutation") {
+        /// A full-period linear congruential sequence mod 2^h.
+        Lcg = "lcg",
+        /// Powers of a generator of GF(2^h), zero inserted at a random place.
+        Gf2 = "gf2",
+        /// A four-round Feistel network (paper 001 §14.4.1).
+        Feistel = "feistel",
+        /// No permutation: every job goes to an independent pseudorandom PE.
+        Random = "random",
+    }
+}
+
+/// Options of every polling balancer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct PollingOptions {
+    /// Trimming of request queues (paper 000 §4): a busy PE serves at most this many requests
+    /// between two work slices and rejects the rest (None: serve all).
+    pub trim: Option<u32>,
+    /// Fast initialization (exercise 14.7 of paper 001): broadcast the root and split it
+    /// locally ⌊log₂ P⌋ times, so that up to P PEs start busy. Needs a deterministic `split`.
+    pub fast_init: bool,
+}
+
+/// Adaptive triggering of poll-and-shuffle's permutations (paper 002 §5).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Adaptive {
+    /// An idle PE notifies PE 0 with probability c/P at the end of a phase.
+    pub c: f64,
+    /// Permute when at least γ·P PEs are estimated idle.
+    pub gamma: f64,
+}
+
+impl Default for Adaptive {
+    fn default() -> Self {
+        Adaptive {
+            c: 4.0,
+            gamma: 0.25,
+        }
+    }
+}
+
+/// How many jobs a static balancer cuts from the root (`task::bag`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Jobs {
+    /// 2^h jobs.
+    Depth(u32),
+    /// q jobs per PE: m = q·P (random-static rounds m up to a power of two).
+    PerPe(u64),
+    /// The depth of Theorem 3 of paper 004 for the α measured from the task's size estimates
+    /// (`task::bag::resolve_depth`); tasks without estimates must give the number.
+    FromEstimates,
+}
+
+/// How master–worker sizes its bundles (paper 001 §14.3).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BundleRule {
+    /// b jobs per bundle.
+    Fixed(u64),
+    /// b = √(α·m / t̂): α the startup cost of a message and t̂ the largest job, both in work
+    /// units, m the number of jobs.
+    Sqrt {
+        /// Message startup cost α (work units).
+        startup: f64,
+        /// Upper bound t̂ on a job's work (work units).
+        max_job: f64,
+    },
+    /// Jobs worth W/(P·C) + W_min estimated units, W the estimated work not yet handed out
+    /// (jobs count 1 each when the task gives no estimates).
+    Adaptive {
+        /// The tuning constant C.
+        c: f64,
+        /// The tuning constant W_min (estimated units).
+        w_min: u64,
+    },
+}
+
+/// A bundle rule that does not parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadBundleRule(pub String);
+
+impl fmt::Display for BadBundleRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "bad bundle rule '{}' (expected fixed:B with B ≥ 1 jobs, sqrt:STARTUP:MAX_JOB with both > 0, or adaptive:C:W_MIN with C > 0)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for BadBundleRule {}
+
+impl FromStr for BundleRule {
+    type Err = BadBundleRule;
+    /// `fixed:B`, `sqrt:ALPHA:TMAX` or `adaptive:C:WMIN`.
+    fn from_str(s: &str) -> Result<Self, BadBundleRule> {
+        let bad = || BadBundleRule(s.to_string());
+        let parts: Vec<&str> = s.split(':').collect();
+        let num = |i: usize| -> Result<f64, BadBundleRule> {
+            parts
+                .get(i)
+                .and_then(|x| x.parse::<f64>().ok())
+                .filter(|x| x.is_finite() && *x > 0.0)
+                .ok_or_else(bad)
+        };
+        match (parts[0], parts.len()) {
+            ("fixed", 2) => Ok(BundleRule::Fixed(
+                parts[1].parse().ok().filter(|&b| b > 0).ok_or_else(bad)?,
+            )),
+            ("sqrt", 3) => Ok(BundleRule::Sqrt {
+                startup: num(1)?,
+                max_job: num(2)?,
+            }),
+            ("adaptive", 3) => Ok(BundleRule::Adaptive {
+                c: num(1)?,
+                w_min: parts[2].parse().map_err(|_| bad())?,
+            }),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl fmt::Display for BundleRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BundleRule::Fixed(b) => write!(f, "fixed:{b}"),
+            BundleRule::Sqrt { startup, max_job } => write!(f, "sqrt:{startup}:{max_job}"),
+            BundleRule::Adaptive { c, w_min } => write!(f, "adaptive:{c}:{w_min}"),
+        }
+    }
+}
+
+/// An option that only some balancers take: a field of some [`crate::Balancer`] variants
+/// ([`crate::BalancerKind::takes`] says which).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BalancerOption {
     /// Trimming and fast initialization ([`PollingOptions`]).
@@ -53,7 +215,7 @@ pub enum BalancerOption {
 
 /// Options for a balancer not chosen yet, each `None` where not given.
 /// [`BalancerOptions::balancer`] builds the balancer of a kind with the options it takes and
-/// its defaults ([`Balancer::new`]) for the rest; [`BalancerOptions::unused`] names the
+/// its defaults ([`crate::Balancer::new`]) for the rest; [`BalancerOptions::unused`] names the
 /// options given that it does not take.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct BalancerOptions {
@@ -82,42 +244,9 @@ pub struct BalancerOptions {
     pub splittable: Option<bool>,
 }
 
-impl BalancerOptions {
-    /// The balancer of `kind` with the options given here that it takes, and its defaults
-    /// for the rest.
-    pub fn balancer(&self, kind: BalancerKind) -> Balancer {
-        Balancer::new(kind).with(self)
-    }
-
-    /// The options given here that the balancers of `kind` do not take, in the order of the
-    /// fields.
-    pub fn unused(&self, kind: BalancerKind) -> Vec<BalancerOption> {
-        use BalancerOption as O;
-        let o = self;
-        let given = [
-            (O::Polling, o.polling.is_some()),
-            (O::Round, o.round.is_some()),
-            (O::Neighbourhood, o.neighbourhood.is_some()),
-            (O::Permutation, o.permutation.is_some()),
-            (O::Adaptive, o.adaptive.is_some()),
-            (O::Sync, o.sync.is_some()),
-            (O::Embedding, o.embedding.is_some()),
-            (O::Jobs, o.jobs.is_some()),
-            (O::StaticPermutation, o.static_permutation.is_some()),
-            (O::Bundle, o.bundle.is_some()),
-            (O::Splittable, o.splittable.is_some()),
-        ];
-        let takes = kind.options();
-        given
-            .into_iter()
-            .filter(|&(option, given)| given && !takes.contains(&option))
-            .map(|(option, _)| option)
-            .collect()
-    }
-}
-
-/// Put `value`, where given, in `place`, and count `option` as taken.
-fn put<T>(
+/// Put `value`, where given, in `place`, and count `option` as taken (`Balancer::apply`,
+/// written from the balancer table).
+pub(super) fn put<T>(
     place: &mut T,
     value: Option<T>,
     option: BalancerOption,
@@ -129,231 +258,99 @@ fn put<T>(
     }
 }
 
-impl Balancer {
-    /// Put the options given in `o` that this balancer takes into it, and every option it
-    /// takes into `taken`: the one table of which balancer takes which option.
-    fn apply(&mut self, o: &BalancerOptions, taken: &mut Vec<BalancerOption>) {
-        use BalancerOption as O;
-        match self {
-            Balancer::RandomPolling { polling } | Balancer::GlobalRoundRobin { polling } => {
-                put(polling, o.polling, O::Polling, taken)
-            }
-            Balancer::NeighbourPolling {
-                polling,
-                neighbourhood,
-            } => {
-                put(polling, o.polling, O::Polling, taken);
-                put(neighbourhood, o.neighbourhood, O::Neighbourhood, taken);
-            }
-            Balancer::RandomShift { polling, round } => {
-                put(polling, o.polling, O::Polling, taken);
-                put(round, o.round, O::Round, taken);
-            }
-            Balancer::PollAndShuffle {
-                polling,
-                round,
-                permutation,
-                adaptive,
-                sync,
-                embedding,
-            } => {
-                put(polling, o.polling, O::Polling, taken);
-                put(round, o.round, O::Round, taken);
-                // Local synchronization needs the pseudorandom permutation.
-                let local = o.sync == Some(PhaseSync::Local);
-                let default = local.then_some(PermutationKind::Pseudorandom);
-                put(
-                    permutation,
-                    o.permutation.or(default),
-                    O::Permutation,
-                    taken,
-                );
-                put(adaptive, o.adaptive.map(Some), O::Adaptive, taken);
-                put(sync, o.sync, O::Sync, taken);
-                put(embedding, o.embedding, O::Embedding, taken);
-            }
-            Balancer::RandomStatic { jobs, permutation } => {
-                put(jobs, o.jobs, O::Jobs, taken);
-                put(
-                    permutation,
-                    o.static_permutation,
-                    O::StaticPermutation,
-                    taken,
-                );
-            }
-            Balancer::Block { jobs }
-            | Balancer::RoundRobin { jobs }
-            | Balancer::RandomAssignment { jobs } => put(jobs, o.jobs, O::Jobs, taken),
-            Balancer::MasterWorker { jobs, bundle } => {
-                put(jobs, o.jobs, O::Jobs, taken);
-                put(bundle, o.bundle, O::Bundle, taken);
-            }
-            Balancer::PrefixSum { jobs, splittable } => {
-                put(jobs, o.jobs, O::Jobs, taken);
-                put(splittable, o.splittable, O::Splittable, taken);
-            }
-        }
-    }
+/// `slot!(o.Option)`: the field of [`BalancerOptions`] `o` that holds that
+/// [`BalancerOption`] — the one list of where each option is gathered (the balancer table names
+/// each field's option; [`given!`] and [`record!`] read and write it here).
+macro_rules! slot {
+    ($o:ident.Polling) => {
+        $o.polling
+    };
+    ($o:ident.Round) => {
+        $o.round
+    };
+    ($o:ident.Neighbourhood) => {
+        $o.neighbourhood
+    };
+    ($o:ident.Permutation) => {
+        $o.permutation
+    };
+    ($o:ident.Adaptive) => {
+        $o.adaptive
+    };
+    ($o:ident.Sync) => {
+        $o.sync
+    };
+    ($o:ident.Embedding) => {
+        $o.embedding
+    };
+    ($o:ident.Jobs) => {
+        $o.jobs
+    };
+    ($o:ident.StaticPermutation) => {
+        $o.static_permutation
+    };
+    ($o:ident.Bundle) => {
+        $o.bundle
+    };
+    ($o:ident.Splittable) => {
+        $o.splittable
+    };
+}
 
-    /// This balancer with the options given in `options` that it takes (the others are
-    /// left out: [`BalancerOptions::unused`] names them).
-    pub fn with(mut self, options: &BalancerOptions) -> Self {
-        self.apply(options, &mut Vec::new());
-        self
+/// `given!(o.Option)`: the value that [`BalancerOptions`] `o` gives for a balancer's field of
+/// that [`BalancerOption`], if any, in the field's own type (`Balancer::apply`).
+macro_rules! given {
+    // Local synchronization needs the pseudorandom permutation: it is the default there.
+    ($o:ident.Permutation) => {
+        $o.permutation
+            .or(($o.sync == Some($crate::config::PhaseSync::Local))
+                .then_some($crate::config::PermutationKind::Pseudorandom))
+    };
+    // Given: adaptive triggering with these constants; not given: the balancer's default.
+    ($o:ident.Adaptive) => {
+        $o.adaptive.map(Some)
+    };
+    ($o:ident.$option:ident) => {
+        $crate::config::options::slot!($o.$option)
+    };
+}
+
+/// `record!(o.Option = value)`: write a balancer's field of that [`BalancerOption`] into
+/// [`BalancerOptions`] `o`, the inverse of [`given!`] (`Balancer::options`).
+macro_rules! record {
+    ($o:ident.Adaptive = $value:expr) => {
+        $o.adaptive = $value
+    };
+    ($o:ident.$option:ident = $value:expr) => {{
+        let slot = &mut $crate::config::options::slot!($o.$option);
+        *slot = Some($value);
+    }};
+}
+
+pub(super) use {given, record, slot};
+
+named! {
+    /// How poll-and-shuffle lays its hypercube onto the network.
+    pub enum Embedding("embedding") {
+        /// The network's own plan (`treesplit::embedding`): Morton labels and omitted phases on
+        /// meshes, sub fat trees on fat trees, the plain hypercube elsewhere.
+        Network = "network",
+        /// PE numbers as labels (row-major on meshes) and all ⌈log₂ P⌉ phases, on every
+        /// network: the hypercube algorithm of §3 run as it is.
+        RowMajor = "row-major",
     }
 }
 
-impl BalancerKind {
-    /// The options the balancers of this kind take.
-    pub fn options(self) -> Vec<BalancerOption> {
-        let mut taken = Vec::new();
-        Balancer::new(self).apply(&BalancerOptions::default(), &mut taken);
-        taken
-    }
-
-    /// Whether the balancers of this kind take `option`.
-    pub fn takes(self, option: BalancerOption) -> bool {
-        self.options().contains(&option)
+impl Embedding {
+    /// True for the default, [`Embedding::Network`] (left out of serialized configs).
+    pub fn is_network(&self) -> bool {
+        *self == Embedding::Network
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every option given with a value other than every balancer's default.
-    fn every_option() -> BalancerOptions {
-        BalancerOptions {
-            polling: Some(PollingOptions {
-                trim: Some(3),
-                fast_init: true,
-            }),
-            round: Some(77),
-            neighbourhood: Some(Topology::Hypercube),
-            permutation: Some(PermutationKind::Pseudorandom),
-            adaptive: Some(Adaptive { c: 2.0, gamma: 0.5 }),
-            sync: Some(PhaseSync::Local),
-            embedding: Some(Embedding::RowMajor),
-            jobs: Some(Jobs::PerPe(3)),
-            static_permutation: Some(StaticPermutation::Gf2),
-            bundle: Some(BundleRule::Fixed(4)),
-            splittable: Some(false),
-        }
-    }
-
-    #[test]
-    fn a_balancer_takes_the_options_it_has_a_place_for_and_no_other() {
-        let all = every_option();
-        for &kind in BalancerKind::ALL {
-            let b = all.balancer(kind);
-            assert_eq!(b.kind(), kind);
-            let takes = kind.options();
-            let unused = all.unused(kind);
-            assert_eq!(takes.len() + unused.len(), 11, "{kind}");
-            assert!(takes.iter().all(|o| !unused.contains(o)), "{kind}");
-            assert_eq!(b.polling().is_some(), kind.takes(BalancerOption::Polling));
-            assert!(
-                b.polling().is_none_or(|p| Some(*p) == all.polling),
-                "{kind}"
-            );
-            assert_eq!(b.round().is_some(), kind.takes(BalancerOption::Round));
-            assert!(b.round().is_none_or(|r| r == 77), "{kind}");
-            assert_eq!(b.jobs().is_some(), kind.takes(BalancerOption::Jobs));
-            assert!(b.jobs().is_none_or(|j| j == Jobs::PerPe(3)), "{kind}");
-            let changed = b != Balancer::new(kind);
-            assert!(changed, "{kind}");
-        }
-        assert_eq!(
-            all.balancer(BalancerKind::PollAndShuffle),
-            Balancer::PollAndShuffle {
-                polling: PollingOptions {
-                    trim: Some(3),
-                    fast_init: true
-                },
-                round: 77,
-                permutation: PermutationKind::Pseudorandom,
-                adaptive: all.adaptive,
-                sync: PhaseSync::Local,
-                embedding: Embedding::RowMajor,
-            }
-        );
-        assert_eq!(
-            all.balancer(BalancerKind::NeighbourPolling)
-                .polling()
-                .copied(),
-            Some(PollingOptions {
-                trim: Some(3),
-                fast_init: true
-            })
-        );
-    }
-
-    #[test]
-    fn the_takers_of_each_option() {
-        let takers = |option| -> Vec<&str> {
-            BalancerKind::ALL
-                .iter()
-                .filter(|k| k.takes(option))
-                .map(|k| k.name())
-                .collect()
-        };
-        assert_eq!(
-            takers(BalancerOption::Polling),
-            [
-                "random-polling",
-                "neighbour-polling",
-                "global-round-robin",
-                "random-shift",
-                "poll-and-shuffle"
-            ]
-        );
-        assert_eq!(
-            takers(BalancerOption::Round),
-            ["random-shift", "poll-and-shuffle"]
-        );
-        assert_eq!(takers(BalancerOption::Neighbourhood), ["neighbour-polling"]);
-        assert_eq!(takers(BalancerOption::Sync), ["poll-and-shuffle"]);
-        assert_eq!(
-            takers(BalancerOption::Jobs),
-            [
-                "random-static",
-                "block",
-                "round-robin",
-                "random",
-                "master-worker",
-                "prefix-sum"
-            ]
-        );
-        assert_eq!(takers(BalancerOption::StaticPermutation), ["random-static"]);
-        assert_eq!(takers(BalancerOption::Bundle), ["master-worker"]);
-        assert_eq!(takers(BalancerOption::Splittable), ["prefix-sum"]);
-    }
-
-    #[test]
-    fn local_synchronization_defaults_to_the_pseudorandom_permutation() {
-        let local = BalancerOptions {
-            sync: Some(PhaseSync::Local),
-            ..Default::default()
-        };
-        let b = local.balancer(BalancerKind::PollAndShuffle);
-        assert!(matches!(
-            b,
-            Balancer::PollAndShuffle {
-                permutation: PermutationKind::Pseudorandom,
-                sync: PhaseSync::Local,
-                ..
-            }
-        ));
-        let messages = BalancerOptions {
-            permutation: Some(PermutationKind::Messages),
-            ..local
-        };
-        assert!(matches!(
-            messages.balancer(BalancerKind::PollAndShuffle),
-            Balancer::PollAndShuffle {
-                permutation: PermutationKind::Messages,
-                ..
-            }
-        ));
+#[allow(clippy::derivable_impls)] // the enum is written by `named!`
+impl Default for Embedding {
+    fn default() -> Self {
+        Embedding::Network
     }
 }

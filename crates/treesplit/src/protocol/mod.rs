@@ -35,7 +35,7 @@ pub(crate) mod tree;
 
 pub(crate) use tree::neighbours as tree_neighbours;
 
-use crate::config::{Balancer, Config};
+use crate::config::Config;
 use crate::piece::{Fresh, Piece, Yield};
 pub(crate) use crate::stats::PeCounters;
 use crate::task::Incumbent;
@@ -357,9 +357,42 @@ pub(crate) struct DagRun {
     pub unit_ns: u64,
 }
 
-/// Build the state machine of PE `me` for the configured balancer (or the DAG scheduler of
-/// `env`) on a machine with `round_ticks` ticks per unit of `Config::round`. PE 0 gets the
-/// root task; `fresh` makes the run's result accumulators.
+/// What a PE's state machine is built from: the PE, the run's configuration (its balancer
+/// and the balancer's options), what the machine tells every PE, the ticks per unit of
+/// `Config::round`, the run's result accumulators, and the root task (PE 0's).
+pub(crate) struct PeStart<'a> {
+    /// The PE.
+    pub me: PeId,
+    /// The run's configuration.
+    pub config: &'a Config,
+    /// What the machine tells every PE.
+    pub env: &'a Env,
+    /// Ticks per unit of `Config::round` on this machine.
+    pub round_ticks: u64,
+    /// Makes the run's result accumulators.
+    pub fresh: Fresh,
+    /// The root task: PE 0's.
+    pub root: Option<Piece>,
+}
+
+/// A state machine the balancer table names (`crate::balancers`, `runs:`): how a PE of it
+/// is built for the balancer the configuration names. A balancer's state machine
+/// implements this in its own file; boxed ones come with it.
+pub(crate) trait NewPe {
+    /// PE `start.me`'s state machine.
+    fn new_pe(start: PeStart<'_>) -> Self;
+}
+
+impl<T: NewPe> NewPe for Box<T> {
+    fn new_pe(start: PeStart<'_>) -> Self {
+        Box::new(T::new_pe(start))
+    }
+}
+
+/// Build the state machine of PE `me` for the configured balancer (the balancer table's
+/// choice, [`AnyProtocol::new_balancer`]) or the DAG scheduler of `env`, on a machine with
+/// `round_ticks` ticks per unit of `Config::round`. PE 0 gets the root task; `fresh` makes
+/// the run's result accumulators.
 pub(crate) fn new_pe(
     me: PeId,
     config: &Config,
@@ -378,30 +411,12 @@ pub(crate) fn new_pe(
             root,
         )));
     }
-    match config.balancer {
-        Balancer::RandomPolling { .. }
-        | Balancer::NeighbourPolling { .. }
-        | Balancer::GlobalRoundRobin { .. }
-        | Balancer::RandomShift { .. }
-        | Balancer::PollAndShuffle { .. } => AnyProtocol::Polling(polling::Polling::new(
-            me,
-            config,
-            env,
-            round_ticks,
-            fresh,
-            root,
-        )),
-        Balancer::RandomStatic { .. }
-        | Balancer::Block { .. }
-        | Balancer::RoundRobin { .. }
-        | Balancer::RandomAssignment { .. } => AnyProtocol::Share(Box::new(
-            assignment::share::Share::new(me, config, env, fresh, root),
-        )),
-        Balancer::MasterWorker { .. } => AnyProtocol::MasterWorker(Box::new(
-            assignment::master_worker::MasterWorker::new(me, config, env, fresh, root),
-        )),
-        Balancer::PrefixSum { .. } => AnyProtocol::PrefixSum(Box::new(
-            assignment::prefix_sum::PrefixSum::new(me, config, env, fresh, root),
-        )),
-    }
+    AnyProtocol::new_balancer(PeStart {
+        me,
+        config,
+        env,
+        round_ticks,
+        fresh,
+        root,
+    })
 }

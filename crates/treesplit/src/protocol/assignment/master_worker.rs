@@ -183,6 +183,12 @@ impl MasterWorker {
     }
 }
 
+impl crate::protocol::NewPe for MasterWorker {
+    fn new_pe(s: crate::protocol::PeStart<'_>) -> Self {
+        MasterWorker::new(s.me, s.config, s.env, s.fresh, s.root)
+    }
+}
+
 impl Protocol for MasterWorker {
     fn step(&mut self) -> Step {
         if let Role::Worker {

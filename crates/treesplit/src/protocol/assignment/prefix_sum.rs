@@ -235,6 +235,12 @@ struct Outgoing {
     jobs: Vec<(Piece, u32)>,
 }
 
+impl crate::protocol::NewPe for PrefixSum {
+    fn new_pe(s: crate::protocol::PeStart<'_>) -> Self {
+        PrefixSum::new(s.me, s.config, s.env, s.fresh, s.root)
+    }
+}
+
 impl Protocol for PrefixSum {
     delegate_to_core!(setup: cut_local_jobs);
 

@@ -308,6 +308,12 @@ fn take_one(walk: &mut Cutter, core: &mut Core) -> Option<(Piece, u32)> {
     next.map(|(_, task, generation)| (task, generation))
 }
 
+impl crate::protocol::NewPe for Share {
+    fn new_pe(s: crate::protocol::PeStart<'_>) -> Self {
+        Share::new(s.me, s.config, s.env, s.fresh, s.root)
+    }
+}
+
 impl Protocol for Share {
     delegate_to_core!(setup: place_share, refill: refill);
 

@@ -310,6 +310,12 @@ impl Polling {
     }
 }
 
+impl crate::protocol::NewPe for Polling {
+    fn new_pe(s: crate::protocol::PeStart<'_>) -> Self {
+        Polling::new(s.me, s.config, s.env, s.round_ticks, s.fresh, s.root)
+    }
+}
+
 impl Protocol for Polling {
     fn step(&mut self) -> Step {
         if self.is_local() {
