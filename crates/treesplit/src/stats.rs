@@ -70,6 +70,20 @@ pub struct PeStats {
     /// The pieces of work this PE gave away.
     #[serde(default)]
     pub split_sizes: SplitSizes,
+    /// Simulator with T_poll > 0 (paper 000 §3): the probes of the message queue that found
+    /// it empty. Left out of JSON while 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub probes: u64,
+    /// The time those probes cost (T_poll each; part of `busy`).
+    #[serde(default, skip_serializing_if = "is_zero_time")]
+    pub probe_time: f64,
+    /// Simulator with T_count > 0 (paper 000 §1.3): the increments of a global counter this
+    /// PE held (global round robin's, at PE 0). Left out of JSON while 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub counts: u64,
+    /// The time those increments cost (T_count each; part of `busy`).
+    #[serde(default, skip_serializing_if = "is_zero_time")]
+    pub count_time: f64,
     /// The PE's recorded timeline, when the configuration asked for one (moved into
     /// [`Report::trace`] by [`Report::new`]).
     #[serde(skip)]
@@ -134,7 +148,19 @@ impl PeStats {
         self.improvements += other.improvements;
         self.request_latency.merge(&other.request_latency);
         self.split_sizes.merge(&other.split_sizes);
+        self.probes += other.probes;
+        self.probe_time += other.probe_time;
+        self.counts += other.counts;
+        self.count_time += other.count_time;
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+fn is_zero_time(t: &f64) -> bool {
+    *t == 0.0
 }
 
 /// The mean of two means with weights `w` (either may be missing; equal weights when both
@@ -350,6 +376,20 @@ pub struct Totals {
     /// The pieces all PEs gave away.
     #[serde(default)]
     pub split_sizes: SplitSizes,
+    /// Simulator: the unsuccessful probes charged T_poll, and their time (see
+    /// [`PeStats::probes`]). Left out of JSON while 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub probes: u64,
+    /// The time of those probes.
+    #[serde(default, skip_serializing_if = "is_zero_time")]
+    pub probe_time: f64,
+    /// Simulator: the increments of a global counter charged T_count, and their time (see
+    /// [`PeStats::counts`]). Left out of JSON while 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub counts: u64,
+    /// The time of those increments.
+    #[serde(default, skip_serializing_if = "is_zero_time")]
+    pub count_time: f64,
 }
 
 /// The full record of a parallel run.
@@ -434,6 +474,10 @@ impl<O> Report<O> {
             min_pe_work_units: work.min().unwrap_or(0),
             request_latency: sum.request_latency,
             split_sizes: sum.split_sizes,
+            probes: sum.probes,
+            probe_time: sum.probe_time,
+            counts: sum.counts,
+            count_time: sum.count_time,
         };
         let traces: Vec<PeTrace> = per_pe.iter_mut().filter_map(|s| s.trace.take()).collect();
         let trace = (!traces.is_empty()).then(|| Trace {

@@ -96,6 +96,12 @@ impl WireStats {
             trace: self.trace,
             incumbent: self.incumbent,
             phases: self.phases,
+            // The simulator's T_poll and T_count (it sets them; a real probe or counter costs
+            // what it costs, inside `busy`).
+            probes: 0,
+            probe_time: 0.0,
+            counts: 0,
+            count_time: 0.0,
         }
     }
 }

@@ -43,6 +43,12 @@ impl PeDriver {
             }),
             incumbent: Some(self.best()).filter(|&b| b != i64::MIN),
             phases: counted.phases,
+            // The simulator's T_poll and T_count (it sets them; a real probe or counter costs
+            // what it costs, inside `busy`).
+            probes: 0,
+            probe_time: 0.0,
+            counts: 0,
+            count_time: 0.0,
         };
         PeEnd {
             stats,
