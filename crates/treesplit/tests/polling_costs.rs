@@ -1,7 +1,8 @@
 //! The simulator's costs of polling and of a global counter (paper 000 §1.3–§3), on cases
 //! small enough to compute by hand: T_poll for every probe of an empty queue at a slice end,
 //! the polling interval ⌈αΔt⌉, T_count for every increment of global round robin's counter;
-//! what the report counts of them; and that with the defaults nothing is charged or reported.
+//! what the report counts of them; that run-ahead changes nothing with them; and that with the
+//! defaults nothing is charged or reported.
 
 use treesplit::timeline::Activity;
 use treesplit::{
@@ -242,4 +243,28 @@ fn the_poll_interval_is_the_ceiling_of_alpha_delta_t() {
     assert_eq!(at(0.3, 64), 20);
     assert_eq!(at(0.01, 10), 1);
     assert_eq!(at(0.999, 1), 1);
+}
+
+#[test]
+fn run_ahead_changes_nothing_with_probes_that_cost() {
+    // A recorded trace keeps the driver from running ahead (every slice end is an event);
+    // the JSON report (which leaves the trace out) is the same either way. Above the timeline
+    // limit (512 PEs), where the engine runs ahead with T_poll > 0.
+    for balancer in BalancerKind::ALL {
+        for t_poll in [1, 6] {
+            let cfg = Config::new(600)
+                .balancer(Balancer::new(*balancer).with_jobs(Jobs::Depth(6)))
+                .delta_t(9)
+                .seed(4);
+            let sim = machine(t_poll, 0.7, 2);
+            let json = |cfg: &Config| {
+                let mut r = simulate(Tree::medium(), cfg, &sim).unwrap().into_report();
+                r.report.config.trace = None;
+                serde_json::to_string(&r).unwrap()
+            };
+            let mut traced = cfg.clone();
+            traced.trace = Some(1 << 16);
+            assert_eq!(json(&cfg), json(&traced), "{balancer} T_poll {t_poll}");
+        }
+    }
 }

@@ -91,15 +91,21 @@ impl Engine<'_, '_> {
             Step::Work { budget } => {
                 if let Some(end) = slice_end {
                     let sim = &mut slot.sim;
+                    // Probes that cost (T_poll) cut a run of slices into segments of their
+                    // own; where Gantt segments are kept, they are recorded in the order
+                    // begun, which a run-ahead (recording its slices at once, when it ends)
+                    // would change: no run-ahead there.
+                    let split_segments =
+                        self.world.config.t_poll > 0 && self.world.activities.keeps_segments();
                     let (ahead, d) = match plain {
-                        Some(d) => {
+                        Some(d) if !split_segments => {
                             let reach = Reach {
                                 done: sim.limit,
                                 counted: MAX_AHEAD,
                             };
                             (slot.driver.run_ahead(budget, reach), d)
                         }
-                        None => (0, 0),
+                        _ => (0, 0),
                     };
                     // Slice ends are a slice and an unsuccessful probe (T_poll) apart.
                     let period = d.saturating_add(self.world.config.t_poll);

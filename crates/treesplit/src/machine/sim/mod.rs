@@ -5,8 +5,11 @@
 //! time is virtual: one work unit takes one time unit (times a PE's slowness factor), a split
 //! costs T_split, a message takes the network's latency (T_rout on a crossbar, hops·T_hop on a
 //! topology, plus an optional random delay), the sender pays T_send and the receiver T_recv
-//! per message. A busy PE polls its queue after every slice of Δt units; an idle PE handles a
-//! message when it arrives.
+//! per message. A busy PE polls its queue after every slice of ⌈αΔt⌉ units (paper 000 §2's
+//! "at least every Δt and at most every αΔt"; α = 1 by default) and pays T_poll for a probe
+//! that finds it empty (paper 000 §3; 0 by default); an idle PE handles a message when it
+//! arrives. An increment of a global counter (global round robin's) costs its holder T_count
+//! (paper 000 §1.3; 0 by default).
 //!
 //! Run limits: `Config::max_units` counts the units of all PEs in virtual-time order, so a
 //! limited run stays deterministic (same seed, same stop, same partial report);

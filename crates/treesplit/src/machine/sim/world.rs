@@ -44,8 +44,9 @@ pub(super) struct SimPe {
     /// The time of the PE's slice-end event that counts, and its generation (`gen`, below:
     /// an event of an older generation is stale, a message moved the slice end earlier).
     pub(super) due: u64,
-    /// Run-ahead: slices the driver did ahead of their time (`ahead`, below; 0: none), each
-    /// taking `slice_time`, the first beginning at `chain_start` (see `Engine::resume`).
+    /// Run-ahead: slices the driver did ahead of their time (`ahead`, below; 0: none), their
+    /// slice ends `slice_time` apart (a slice and an unsuccessful probe, T_poll), the first at
+    /// `chain_start` (see `Engine::resume`).
     pub(super) chain_start: u64,
     pub(super) slice_time: u64,
     /// Messages received and not yet handled (a list through the event slab).
