@@ -645,7 +645,11 @@ fn polling_and_counter_costs_are_the_simulators() {
     let mut zero = base.to_vec();
     zero.extend(["--t-poll", "0", "--poll-alpha", "1", "--t-count", "0"]);
     let zero = treesplit(&zero);
-    assert_eq!(stdout(&zero), stdout(&plain), "the defaults given change the report");
+    assert_eq!(
+        stdout(&zero),
+        stdout(&plain),
+        "the defaults given change the report"
+    );
     assert!(!stdout(&plain).contains("T_poll"));
     let mut costly = base.to_vec();
     costly.extend([

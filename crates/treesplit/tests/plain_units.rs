@@ -176,7 +176,10 @@ fn a_promising_task_is_simulated_alike_on_several_engine_threads() {
         ..SimConfig::default()
     };
     for t_poll in [0, 5] {
-        let one = SimConfig { t_poll, ..one.clone() };
+        let one = SimConfig {
+            t_poll,
+            ..one.clone()
+        };
         let want = report(range(N, Promise::Nothing), &cfg, &one).text;
         for threads in [1, 2, 3] {
             let sim = SimConfig {

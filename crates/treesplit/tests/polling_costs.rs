@@ -5,9 +5,7 @@
 //! defaults nothing is charged or reported.
 
 use treesplit::timeline::Activity;
-use treesplit::{
-    simulate, Balancer, BalancerKind, Config, ConfigError, Jobs, RunError, SimConfig,
-};
+use treesplit::{simulate, Balancer, BalancerKind, Config, ConfigError, Jobs, RunError, SimConfig};
 use treesplit_testkit::support::{RangeSum, Tree};
 
 fn machine(t_poll: u64, poll_alpha: f64, t_count: u64) -> SimConfig {
@@ -48,9 +46,9 @@ fn one_pe_pays_t_poll_at_every_slice_end() {
     // empty queue after each, the last one included (paper 000 Fig. 1: work, then probe).
     // T_par = 1,000 + slices · T_poll.
     for (delta_t, alpha, t_poll, slices) in [
-        (64, 1.0, 3, 16),  // ⌈1000/64⌉
-        (64, 0.5, 3, 32),  // ⌈αΔt⌉ = 32: ⌈1000/32⌉ = 32
-        (64, 0.3, 3, 50),  // ⌈19.2⌉ = 20: 50 slices
+        (64, 1.0, 3, 16), // ⌈1000/64⌉
+        (64, 0.5, 3, 32), // ⌈αΔt⌉ = 32: ⌈1000/32⌉ = 32
+        (64, 0.3, 3, 50), // ⌈19.2⌉ = 20: 50 slices
         (1_000, 1.0, 7, 1),
         (100, 1.0, 5, 10),
         (64, 1.0, 0, 16), // free probes: exactly T_seq
@@ -72,7 +70,11 @@ fn one_pe_pays_t_poll_at_every_slice_end() {
         assert_eq!(r.report.t_par, (1_000 + slices * t_poll) as f64, "{what}");
         assert_eq!(pe.busy, r.report.t_par, "{what}: probes are busy time");
         assert_eq!(time_on(&r, 0, Activity::Working), 1_000, "{what}");
-        assert_eq!(time_on(&r, 0, Activity::Receiving), probes * t_poll, "{what}");
+        assert_eq!(
+            time_on(&r, 0, Activity::Receiving),
+            probes * t_poll,
+            "{what}"
+        );
         assert_eq!(r.report.output, 1_000 * 999 / 2, "{what}");
     }
 }
@@ -94,13 +96,9 @@ fn a_request_that_arrives_during_a_probe_waits_for_the_next_slice_end() {
             t_poll,
             ..SimConfig::default()
         };
-        let r = simulate(
-            RangeSum::new(100_000),
-            &Config::new(2).delta_t(50),
-            &sim,
-        )
-        .unwrap()
-        .into_report();
+        let r = simulate(RangeSum::new(100_000), &Config::new(2).delta_t(50), &sim)
+            .unwrap()
+            .into_report();
         assert_eq!(first_work(&r, 1), pe1_starts, "T_poll {t_poll}");
         if t_poll > 0 {
             let probe = r
@@ -197,8 +195,19 @@ fn the_defaults_charge_nothing_and_report_nothing_new() {
         .into_report();
     assert_eq!((r.report.totals.probes, r.report.totals.counts), (0, 0));
     let json = serde_json::to_string(&r).unwrap();
-    for key in ["t_poll", "poll_alpha", "t_count", "probes", "probe_time", "counts", "count_time"] {
-        assert!(!json.contains(&format!("\"{key}\"")), "{key} in a default report");
+    for key in [
+        "t_poll",
+        "poll_alpha",
+        "t_count",
+        "probes",
+        "probe_time",
+        "counts",
+        "count_time",
+    ] {
+        assert!(
+            !json.contains(&format!("\"{key}\"")),
+            "{key} in a default report"
+        );
     }
     assert!(!r.summary().contains("T_poll"));
     assert!(!r.summary().contains("T_count"));
@@ -207,8 +216,19 @@ fn the_defaults_charge_nothing_and_report_nothing_new() {
         .unwrap()
         .into_report();
     let json = serde_json::to_string(&r).unwrap();
-    for key in ["t_poll", "poll_alpha", "t_count", "probes", "probe_time", "counts", "count_time"] {
-        assert!(json.contains(&format!("\"{key}\"")), "{key} not in the report");
+    for key in [
+        "t_poll",
+        "poll_alpha",
+        "t_count",
+        "probes",
+        "probe_time",
+        "counts",
+        "count_time",
+    ] {
+        assert!(
+            json.contains(&format!("\"{key}\"")),
+            "{key} not in the report"
+        );
     }
     assert!(r.summary().contains("T_poll 2, α 0.5"), "{}", r.summary());
     assert!(r.summary().contains("T_count 3"), "{}", r.summary());
@@ -223,7 +243,10 @@ fn alpha_outside_the_unit_interval_and_huge_costs_are_refused() {
             "α {alpha}: {e}"
         );
     }
-    for sim in [machine(2_000_000_000_000, 1.0, 0), machine(0, 1.0, 2_000_000_000_000)] {
+    for sim in [
+        machine(2_000_000_000_000, 1.0, 0),
+        machine(0, 1.0, 2_000_000_000_000),
+    ] {
         let e = simulate(RangeSum::new(10), &Config::new(2), &sim).unwrap_err();
         assert!(
             matches!(
