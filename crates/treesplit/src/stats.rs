@@ -70,20 +70,10 @@ pub struct PeStats {
     /// The pieces of work this PE gave away.
     #[serde(default)]
     pub split_sizes: SplitSizes,
-    /// Simulator with T_poll > 0 (paper 000 §3): the probes of the message queue that found
-    /// it empty. Left out of JSON while 0.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub probes: u64,
-    /// The time those probes cost (T_poll each; part of `busy`).
-    #[serde(default, skip_serializing_if = "is_zero_time")]
-    pub probe_time: f64,
-    /// Simulator with T_count > 0 (paper 000 §1.3): the increments of a global counter this
-    /// PE held (global round robin's, at PE 0). Left out of JSON while 0.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub counts: u64,
-    /// The time those increments cost (T_count each; part of `busy`).
-    #[serde(default, skip_serializing_if = "is_zero_time")]
-    pub count_time: f64,
+    /// Simulator: what this PE's probes of an empty queue and increments of a global counter
+    /// cost (T_poll, T_count; part of `busy`). Left out of JSON while 0.
+    #[serde(flatten)]
+    pub polling: PollCosts,
     /// The PE's recorded timeline, when the configuration asked for one (moved into
     /// [`Report::trace`] by [`Report::new`]).
     #[serde(skip)]
@@ -148,6 +138,32 @@ impl PeStats {
         self.improvements += other.improvements;
         self.request_latency.merge(&other.request_latency);
         self.split_sizes.merge(&other.split_sizes);
+        self.polling.add(&other.polling);
+    }
+}
+
+/// What the simulator charged a PE (or all PEs) for polling and for a global counter:
+/// paper 000 §3's T_poll per probe that found the message queue empty, §1.3's T_count per
+/// increment of a global counter the PE held (global round robin's, at PE 0). Each field is
+/// left out of JSON while 0, so a run without these costs reports as it did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct PollCosts {
+    /// Probes that found the queue empty (charged only while T_poll > 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub probes: u64,
+    /// Their time: T_poll each.
+    #[serde(default, skip_serializing_if = "is_zero_time")]
+    pub probe_time: f64,
+    /// Increments of a global counter (charged only while T_count > 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub counts: u64,
+    /// Their time: T_count each.
+    #[serde(default, skip_serializing_if = "is_zero_time")]
+    pub count_time: f64,
+}
+
+impl PollCosts {
+    fn add(&mut self, other: &PollCosts) {
         self.probes += other.probes;
         self.probe_time += other.probe_time;
         self.counts += other.counts;
@@ -376,20 +392,9 @@ pub struct Totals {
     /// The pieces all PEs gave away.
     #[serde(default)]
     pub split_sizes: SplitSizes,
-    /// Simulator: the unsuccessful probes charged T_poll, and their time (see
-    /// [`PeStats::probes`]). Left out of JSON while 0.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub probes: u64,
-    /// The time of those probes.
-    #[serde(default, skip_serializing_if = "is_zero_time")]
-    pub probe_time: f64,
-    /// Simulator: the increments of a global counter charged T_count, and their time (see
-    /// [`PeStats::counts`]). Left out of JSON while 0.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub counts: u64,
-    /// The time of those increments.
-    #[serde(default, skip_serializing_if = "is_zero_time")]
-    pub count_time: f64,
+    /// Simulator: what all PEs' probes and counter increments cost (see [`PollCosts`]).
+    #[serde(flatten)]
+    pub polling: PollCosts,
 }
 
 /// The full record of a parallel run.
@@ -474,10 +479,7 @@ impl<O> Report<O> {
             min_pe_work_units: work.min().unwrap_or(0),
             request_latency: sum.request_latency,
             split_sizes: sum.split_sizes,
-            probes: sum.probes,
-            probe_time: sum.probe_time,
-            counts: sum.counts,
-            count_time: sum.count_time,
+            polling: sum.polling,
         };
         let traces: Vec<PeTrace> = per_pe.iter_mut().filter_map(|s| s.trace.take()).collect();
         let trace = (!traces.is_empty()).then(|| Trace {

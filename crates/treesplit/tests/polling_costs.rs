@@ -64,9 +64,9 @@ fn one_pe_pays_t_poll_at_every_slice_end() {
         let pe = &r.report.per_pe[0];
         assert_eq!(pe.counters.slices, slices, "{what}");
         let probes = if t_poll > 0 { slices } else { 0 };
-        assert_eq!(pe.probes, probes, "{what}");
-        assert_eq!(pe.probe_time, (probes * t_poll) as f64, "{what}");
-        assert_eq!(r.report.totals.probes, probes, "{what}");
+        assert_eq!(pe.polling.probes, probes, "{what}");
+        assert_eq!(pe.polling.probe_time, (probes * t_poll) as f64, "{what}");
+        assert_eq!(r.report.totals.polling.probes, probes, "{what}");
         assert_eq!(r.report.t_par, (1_000 + slices * t_poll) as f64, "{what}");
         assert_eq!(pe.busy, r.report.t_par, "{what}: probes are busy time");
         assert_eq!(time_on(&r, 0, Activity::Working), 1_000, "{what}");
@@ -114,8 +114,8 @@ fn a_request_that_arrives_during_a_probe_waits_for_the_next_slice_end() {
         assert_eq!(r.report.totals.work_units, 100_000);
         // Every probe cost T_poll, and no probe found a message.
         for pe in &r.report.per_pe {
-            assert_eq!(pe.probe_time, (pe.probes * t_poll) as f64);
-            assert!(pe.probes <= pe.counters.slices);
+            assert_eq!(pe.polling.probe_time, (pe.polling.probes * t_poll) as f64);
+            assert!(pe.polling.probes <= pe.counters.slices);
         }
     }
 }
@@ -138,13 +138,16 @@ fn global_round_robin_pays_t_count_at_the_counter() {
         assert_eq!(first_work(&r, 1), 140 + t_count, "T_count {t_count}");
         let (pe0, pe1) = (&r.report.per_pe[0], &r.report.per_pe[1]);
         if t_count > 0 {
-            assert!(pe0.counts >= 1, "T_count {t_count}");
+            assert!(pe0.polling.counts >= 1, "T_count {t_count}");
         } else {
-            assert_eq!(pe0.counts, 0, "free increments are not counted");
+            assert_eq!(pe0.polling.counts, 0, "free increments are not counted");
         }
-        assert_eq!(pe0.count_time, (pe0.counts * t_count) as f64);
-        assert_eq!(pe1.counts, 0, "only PE 0 holds the counter");
-        assert_eq!(r.report.totals.counts, pe0.counts);
+        assert_eq!(
+            pe0.polling.count_time,
+            (pe0.polling.counts * t_count) as f64
+        );
+        assert_eq!(pe1.polling.counts, 0, "only PE 0 holds the counter");
+        assert_eq!(r.report.totals.polling.counts, pe0.polling.counts);
         assert_eq!(r.report.totals.work_units, 100_000);
     }
 }
@@ -155,8 +158,8 @@ fn random_polling_keeps_no_counter() {
     let r = simulate(Tree::medium(), &cfg, &machine(0, 1.0, 50))
         .unwrap()
         .into_report();
-    assert_eq!(r.report.totals.counts, 0);
-    assert_eq!(r.report.totals.count_time, 0.0);
+    assert_eq!(r.report.totals.polling.counts, 0);
+    assert_eq!(r.report.totals.polling.count_time, 0.0);
 }
 
 #[test]
@@ -171,67 +174,55 @@ fn a_single_pe_pays_one_probe_per_slice_under_every_balancer() {
         let sim = machine(3, 0.5, 11);
         let r = simulate(Tree::small(), &cfg, &sim).unwrap().into_report();
         let pe = &r.report.per_pe[0];
-        let beyond = r.report.t_par as u64 - units - pe.probes * sim.t_poll;
+        let beyond = r.report.t_par as u64 - units - pe.polling.probes * sim.t_poll;
         assert_eq!(beyond % sim.t_split, 0, "{balancer}: {beyond}");
         if !balancer.is_static() {
-            assert_eq!(pe.probes, pe.counters.slices, "{balancer}");
+            assert_eq!(pe.polling.probes, pe.counters.slices, "{balancer}");
             assert_eq!(beyond, 0, "{balancer}");
         } else {
             // The slice that cuts the bag ends in a probe too, though it works no job.
-            assert!(pe.probes >= pe.counters.slices, "{balancer}");
+            assert!(pe.polling.probes >= pe.counters.slices, "{balancer}");
         }
         assert_eq!(r.report.totals.work_units, units, "{balancer}");
     }
 }
 
-#[test]
-fn the_defaults_charge_nothing_and_report_nothing_new() {
+/// The JSON keys of the new parameters and figures.
+const KEYS: [&str; 7] = [
+    "t_poll",
+    "poll_alpha",
+    "t_count",
+    "probes",
+    "probe_time",
+    "counts",
+    "count_time",
+];
+
+/// The run's JSON report and summary, and which of [`KEYS`] the report holds.
+fn keys_of(sim: &SimConfig) -> (String, Vec<&'static str>) {
     let cfg = Config::new(16)
         .balancer(Balancer::new(BalancerKind::GlobalRoundRobin))
         .delta_t(20)
         .seed(3);
-    let r = simulate(Tree::medium(), &cfg, &SimConfig::default())
-        .unwrap()
-        .into_report();
-    assert_eq!((r.report.totals.probes, r.report.totals.counts), (0, 0));
+    let r = simulate(Tree::medium(), &cfg, sim).unwrap().into_report();
     let json = serde_json::to_string(&r).unwrap();
-    for key in [
-        "t_poll",
-        "poll_alpha",
-        "t_count",
-        "probes",
-        "probe_time",
-        "counts",
-        "count_time",
-    ] {
-        assert!(
-            !json.contains(&format!("\"{key}\"")),
-            "{key} in a default report"
-        );
-    }
-    assert!(!r.summary().contains("T_poll"));
-    assert!(!r.summary().contains("T_count"));
+    let held = KEYS
+        .into_iter()
+        .filter(|key| json.contains(&format!("\"{key}\"")))
+        .collect();
+    (r.summary(), held)
+}
+
+#[test]
+fn the_defaults_charge_nothing_and_report_nothing_new() {
+    let (summary, held) = keys_of(&SimConfig::default());
+    assert!(held.is_empty(), "{held:?} in a default report");
+    assert!(!summary.contains("T_poll") && !summary.contains("T_count"));
     // Given, they are in the report.
-    let r = simulate(Tree::medium(), &cfg, &machine(2, 0.5, 3))
-        .unwrap()
-        .into_report();
-    let json = serde_json::to_string(&r).unwrap();
-    for key in [
-        "t_poll",
-        "poll_alpha",
-        "t_count",
-        "probes",
-        "probe_time",
-        "counts",
-        "count_time",
-    ] {
-        assert!(
-            json.contains(&format!("\"{key}\"")),
-            "{key} not in the report"
-        );
-    }
-    assert!(r.summary().contains("T_poll 2, α 0.5"), "{}", r.summary());
-    assert!(r.summary().contains("T_count 3"), "{}", r.summary());
+    let (summary, held) = keys_of(&machine(2, 0.5, 3));
+    assert_eq!(held, KEYS);
+    assert!(summary.contains("T_poll 2, α 0.5"), "{summary}");
+    assert!(summary.contains("T_count 3"), "{summary}");
 }
 
 #[test]

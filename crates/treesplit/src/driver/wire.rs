@@ -4,7 +4,7 @@ use super::PeEnd;
 use crate::ended::Limit;
 use crate::error::RunError;
 use crate::protocol::PeCounters;
-use crate::stats::{Log2Histogram, PeStats, PhaseStats, SplitSizes};
+use crate::stats::{Log2Histogram, PeStats, PhaseStats, PollCosts, SplitSizes};
 use crate::timeline::PeTrace;
 use serde::{Deserialize, Serialize};
 
@@ -98,10 +98,7 @@ impl WireStats {
             phases: self.phases,
             // The simulator's T_poll and T_count (it sets them; a real probe or counter costs
             // what it costs, inside `busy`).
-            probes: 0,
-            probe_time: 0.0,
-            counts: 0,
-            count_time: 0.0,
+            polling: PollCosts::default(),
         }
     }
 }

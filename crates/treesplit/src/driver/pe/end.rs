@@ -5,7 +5,7 @@ use super::PeDriver;
 use crate::ended::Limit;
 use crate::piece::{Piece, Yield};
 use crate::protocol::{PeId, Protocol};
-use crate::stats::PeStats;
+use crate::stats::{PeStats, PollCosts};
 
 /// What one PE ends a run with.
 pub(crate) struct PeEnd {
@@ -45,10 +45,7 @@ impl PeDriver {
             phases: counted.phases,
             // The simulator's T_poll and T_count (it sets them; a real probe or counter costs
             // what it costs, inside `busy`).
-            probes: 0,
-            probe_time: 0.0,
-            counts: 0,
-            count_time: 0.0,
+            polling: PollCosts::default(),
         };
         PeEnd {
             stats,

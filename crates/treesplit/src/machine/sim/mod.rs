@@ -540,13 +540,14 @@ impl Backend for SimConfig {
             let mut end = pe.end(at);
             let (sum, n) = learning.get(i).copied().unwrap_or((0, 0));
             end.stats.bound_latency = (n > 0).then(|| sum as f64 / n as f64);
+            let polling = &mut end.stats.polling;
             if let Some(&probes) = world.probes.get(i) {
-                end.stats.probes = probes;
-                end.stats.probe_time = (probes * sim.t_poll) as f64;
+                polling.probes = probes;
+                polling.probe_time = (probes * sim.t_poll) as f64;
             }
             if let Some(&increments) = world.increments.get(i) {
-                end.stats.counts = increments;
-                end.stats.count_time = (increments * sim.t_count) as f64;
+                polling.counts = increments;
+                polling.count_time = (increments * sim.t_count) as f64;
             }
             gather.add(i, end);
         }

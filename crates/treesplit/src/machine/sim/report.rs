@@ -185,7 +185,7 @@ impl<O> SimReport<O> {
     /// The summary's lines on the costs of polling (T_poll and α, paper 000 §2–§3) and of
     /// the global counter (T_count, §1.3); none while they are the defaults.
     fn polling(&self) -> String {
-        let (sim, totals) = (&self.sim, &self.report.totals);
+        let (sim, totals) = (&self.sim, &self.report.totals.polling);
         let mut lines = String::new();
         if sim.t_poll > 0 || sim.poll_alpha < 1.0 {
             let delta_t = self.report.config.delta_t;
