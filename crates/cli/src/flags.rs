@@ -473,6 +473,20 @@ pub struct SimMachine {
     /// unless given; latency-only: 0 unless given).
     #[arg(long = "t-recv", global = true)]
     pub t_recv: Option<u64>,
+    /// T_poll (paper 000 §3): what a busy PE's probe of its message queue costs when it
+    /// finds it empty (default 0: free). The simulator's: on threads and MPI a probe costs
+    /// what it costs.
+    #[arg(long = "t-poll", global = true, default_value_t = 0)]
+    pub t_poll: u64,
+    /// α (paper 000 §2: a busy PE polls at least every Δt and at most every αΔt), in (0, 1]:
+    /// the simulated PE polls every ⌈αΔt⌉ work units, the most often the rule allows
+    /// (default 1: every Δt).
+    #[arg(long = "poll-alpha", global = true, default_value_t = 1.0)]
+    pub poll_alpha: f64,
+    /// T_count (paper 000 §1.3): what one increment of a global counter costs the PE that
+    /// holds it (global round robin's counter at PE 0; default 0: free).
+    #[arg(long = "t-count", global = true, default_value_t = 0)]
+    pub t_count: u64,
     /// Random extra delay per message: none, uniform:MAX, exp:MEAN.
     #[arg(long, global = true, default_value = "none")]
     pub delay: String,

@@ -1,5 +1,6 @@
 //! `treesplit sim`: byte-for-byte reproducible output, the JSON report and pictures, the
-//! simulator's bad input and time limits, its network flags, and the timelines (`--trace`,
+//! simulator's bad input and time limits, its network flags, the costs of polling and of a
+//! global counter (simulator only), and the timelines (`--trace`,
 //! `--gantt`) of real and simulated runs.
 
 mod support;
@@ -148,6 +149,14 @@ fn sim_bad_input_gets_a_clear_error() {
             "unknown message model",
         ),
         (
+            &["sim", "nqueens", "8", "--poll-alpha", "0"],
+            "--poll-alpha must be in (0, 1]",
+        ),
+        (
+            &["sim", "nqueens", "8", "--poll-alpha", "1.5"],
+            "--poll-alpha must be in (0, 1]",
+        ),
+        (
             &["sim", "nqueens", "8", "--gantt", "out.txt"],
             ".svg or .png",
         ),
@@ -216,6 +225,8 @@ fn simulator_times_have_limits() {
         ("--slow-links", "0:18446744073709551615"),
         ("--delay", "exp:1e300"),
         ("--slow", "0:1e18"),
+        ("--t-poll", "18446744073709551615"),
+        ("--t-count", "18446744073709551615"),
     ] {
         let o = treesplit(&["sim", "nqueens", "8", "--pes", "4", flag, value]);
         assert_eq!(o.status.code(), Some(2), "{flag} {value}: {}", stderr(&o));
@@ -622,4 +633,43 @@ fn timelines_of_many_pes_stay_bounded() {
     // 512 rows of at most 1,200 columns, the legend's swatches and the background.
     assert!(rects <= 512 * 1200 + 16, "{rects} rectangles");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--t-poll`, `--poll-alpha` and `--t-count` are the simulator's: the summary reports what
+/// they cost; the default report is as without them; on threads they are refused (exit 2).
+#[test]
+fn polling_and_counter_costs_are_the_simulators() {
+    let base = ["sim", "nqueens", "8", "--pes", "8", "--seed", "2"];
+    let plain = treesplit(&base);
+    assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
+    let mut zero = base.to_vec();
+    zero.extend(["--t-poll", "0", "--poll-alpha", "1", "--t-count", "0"]);
+    let zero = treesplit(&zero);
+    assert_eq!(
+        stdout(&zero),
+        stdout(&plain),
+        "the defaults given change the report"
+    );
+    assert!(!stdout(&plain).contains("T_poll"));
+    let mut costly = base.to_vec();
+    costly.extend([
+        "--balancer",
+        "global-round-robin",
+        "--t-poll",
+        "2",
+        "--poll-alpha",
+        "0.5",
+        "--t-count",
+        "3",
+    ]);
+    let o = treesplit(&costly);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("polling: T_poll 2, α 0.5"), "{out}");
+    assert!(out.contains("global counter: T_count 3"), "{out}");
+    for flag in ["--t-poll", "--poll-alpha", "--t-count"] {
+        let o = treesplit(&["run", "nqueens", "8", "--pes", "2", flag, "1"]);
+        assert_eq!(o.status.code(), Some(2), "run {flag}: {}", stderr(&o));
+        assert!(stderr(&o).contains(flag), "run {flag}: {}", stderr(&o));
+    }
 }

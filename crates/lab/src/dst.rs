@@ -143,7 +143,9 @@ impl Case {
     /// (networks where not given, neighbourhood, static permutation) are made among the names
     /// of the positional draw only, so no balancer, network or permutation added to the
     /// library changes it (the golden corpus's cases, `dst_strata::strata`). Its draws are
-    /// those [`Case::random`] makes for `seed` where that draws `kind` and no newer name.
+    /// those [`Case::random`] makes for `seed` where that draws `kind` and no newer name,
+    /// but for the costs of polling and of a global counter (T_poll, α, T_count), which it
+    /// leaves free.
     pub fn of(seed: u64, max_pes: usize, kind: BalancerKind, network: Option<Topology>) -> Case {
         Case::draw(seed, max_pes, Some(kind), network, Names::Positional)
     }
@@ -382,6 +384,20 @@ impl Case {
         } else {
             Embedding::Network
         };
+        // The costs of polling and of a global counter (paper 000 §1.3–§3: T_poll, α,
+        // T_count), from a stream of their own so that every other draw of a seed stays as it
+        // was; only where every name is drawn (`Case::random`), so that the golden corpus's
+        // cases (`Case::of`) stay as they were.
+        let mut q = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x504F_4C4C_434F_5354);
+        if names == Names::All && q.random_bool(0.3) {
+            sim.t_poll = q.random_range(0..=20);
+            sim.poll_alpha = f64::from(q.random_range(1..=10u32)) / 10.0;
+            sim.t_count = if q.random_bool(0.5) {
+                q.random_range(1..=30)
+            } else {
+                0
+            };
+        }
         if sim.topology == Topology::Crossbar {
             // A message on the crossbar takes T_rout: it has no hop latency of its own.
             sim.t_hop = None;
@@ -466,6 +482,15 @@ impl Case {
                 " --byte-time {} --routing {}",
                 l.byte_time, l.routing
             ));
+        }
+        if s.t_poll > 0 {
+            line.push_str(&format!(" --t-poll {}", s.t_poll));
+        }
+        if s.poll_alpha < 1.0 {
+            line.push_str(&format!(" --poll-alpha {}", s.poll_alpha));
+        }
+        if s.t_count > 0 {
+            line.push_str(&format!(" --t-count {}", s.t_count));
         }
         line
     }
@@ -605,8 +630,13 @@ impl Case {
         let length = self.sim.length.map_or(0, |l| {
             l.charge(hops / t_hop.max(1), termination_bytes.max(64))
         });
-        let latency =
-            hops + length + slow_link + self.sim.delay.typical_max() + 4 * (t_send + t_recv);
+        // A busy PE may first finish a probe of its queue (T_poll) before it sees a message.
+        let latency = hops
+            + length
+            + slow_link
+            + self.sim.delay.typical_max()
+            + 4 * (t_send + t_recv)
+            + self.sim.t_poll;
         let mut bound = 10 * depth * latency.max(1);
         if self.config.balancer.polling().is_some_and(|p| p.fast_init) {
             // The root's copies go down the binary tree of PEs (depth levels); each PE passes
@@ -648,8 +678,9 @@ impl Case {
             BalancerKind::GlobalRoundRobin | BalancerKind::MasterWorker
         ) {
             // PE 0 is the counter's hot spot: before each termination message it passes on, it
-            // may first have to answer a counter request of every other PE, T_send each.
-            bound += 4 * p as u64 * (t_send + t_recv);
+            // may first have to answer a counter request of every other PE, T_send each, and
+            // increment the counter, T_count each.
+            bound += 4 * p as u64 * (t_send + t_recv + self.sim.t_count);
         }
         bound
     }
@@ -676,9 +707,15 @@ mod tests {
                 .iter()
                 .any(|p| !POSITIONAL_STATIC_PERMUTATIONS.contains(&p.name()));
         for seed in 0..300u64 {
-            let case = Case::random(seed, 512);
+            let mut case = Case::random(seed, 512);
             let kind = case.config.balancer.kind();
             let of = Case::of(seed, 512, kind, None);
+            // `of` leaves out the costs of polling and of a global counter that `random` draws.
+            assert_eq!(
+                (of.sim.t_poll, of.sim.poll_alpha, of.sim.t_count),
+                (0, 1.0, 0)
+            );
+            (case.sim.t_poll, case.sim.poll_alpha, case.sim.t_count) = (0, 1.0, 0);
             assert!(
                 newer || format!("{case:?}") == format!("{of:?}"),
                 "seed {seed}"

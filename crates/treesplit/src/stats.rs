@@ -70,6 +70,10 @@ pub struct PeStats {
     /// The pieces of work this PE gave away.
     #[serde(default)]
     pub split_sizes: SplitSizes,
+    /// Simulator: what this PE's probes of an empty queue and increments of a global counter
+    /// cost (T_poll, T_count; part of `busy`). Left out of JSON while 0.
+    #[serde(flatten)]
+    pub polling: PollCosts,
     /// The PE's recorded timeline, when the configuration asked for one (moved into
     /// [`Report::trace`] by [`Report::new`]).
     #[serde(skip)]
@@ -134,7 +138,45 @@ impl PeStats {
         self.improvements += other.improvements;
         self.request_latency.merge(&other.request_latency);
         self.split_sizes.merge(&other.split_sizes);
+        self.polling.add(&other.polling);
     }
+}
+
+/// What the simulator charged a PE (or all PEs) for polling and for a global counter:
+/// paper 000 §3's T_poll per probe that found the message queue empty, §1.3's T_count per
+/// increment of a global counter the PE held (global round robin's, at PE 0). Each field is
+/// left out of JSON while 0, so a run without these costs reports as it did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct PollCosts {
+    /// Probes that found the queue empty (charged only while T_poll > 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub probes: u64,
+    /// Their time: T_poll each.
+    #[serde(default, skip_serializing_if = "is_zero_time")]
+    pub probe_time: f64,
+    /// Increments of a global counter (charged only while T_count > 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub counts: u64,
+    /// Their time: T_count each.
+    #[serde(default, skip_serializing_if = "is_zero_time")]
+    pub count_time: f64,
+}
+
+impl PollCosts {
+    fn add(&mut self, other: &PollCosts) {
+        self.probes += other.probes;
+        self.probe_time += other.probe_time;
+        self.counts += other.counts;
+        self.count_time += other.count_time;
+    }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+fn is_zero_time(t: &f64) -> bool {
+    *t == 0.0
 }
 
 /// The mean of two means with weights `w` (either may be missing; equal weights when both
@@ -350,6 +392,9 @@ pub struct Totals {
     /// The pieces all PEs gave away.
     #[serde(default)]
     pub split_sizes: SplitSizes,
+    /// Simulator: what all PEs' probes and counter increments cost (see [`PollCosts`]).
+    #[serde(flatten)]
+    pub polling: PollCosts,
 }
 
 /// The full record of a parallel run.
@@ -434,6 +479,7 @@ impl<O> Report<O> {
             min_pe_work_units: work.min().unwrap_or(0),
             request_latency: sum.request_latency,
             split_sizes: sum.split_sizes,
+            polling: sum.polling,
         };
         let traces: Vec<PeTrace> = per_pe.iter_mut().filter_map(|s| s.trace.take()).collect();
         let trace = (!traces.is_empty()).then(|| Trace {

@@ -2,7 +2,7 @@
 //! it allows: a run whose task promises is the same run, report for report (timeline, events
 //! and every figure), as one whose task does not, under every balancer (those that never run
 //! ahead, poll-and-shuffle and the static ones, compare trivially) and on several networks,
-//! on one engine thread or several, while working fewer units; a broken promise stops the
+//! with probes that cost T_poll or not, on one engine thread or several, while working fewer units; a broken promise stops the
 //! run with `RunError::ContractViolated` and is caught by `check::work_composes`.
 
 use serde::{Deserialize, Serialize};
@@ -131,6 +131,14 @@ fn a_promising_task_is_simulated_exactly_as_one_that_promises_nothing() {
             delay: Delay::Exponential(7.5),
             ..SimConfig::default()
         },
+        // Probes that cost T_poll (no run-ahead where Gantt segments are kept, as here; the
+        // test on several engine threads below runs ahead with them).
+        SimConfig {
+            t_poll: 3,
+            poll_alpha: 0.5,
+            t_count: 4,
+            ..SimConfig::default()
+        },
     ];
     for sim in &machines {
         for &balancer in BalancerKind::ALL {
@@ -144,7 +152,7 @@ fn a_promising_task_is_simulated_exactly_as_one_that_promises_nothing() {
                 let eager = report(range(N, Promise::Nothing), &cfg, sim);
                 assert_eq!(lazy.text, eager.text, "{what}");
                 assert!(lazy.worked >= N && lazy.worked <= eager.worked, "{what}");
-                if balancer == BalancerKind::RandomPolling && p == 64 {
+                if balancer == BalancerKind::RandomPolling && p == 64 && sim.t_poll == 0 {
                     // Messages cut run-aheads short: the eager one redid units, the lazy
                     // one did not.
                     assert!(
@@ -167,14 +175,20 @@ fn a_promising_task_is_simulated_alike_on_several_engine_threads() {
         threads: Some(1),
         ..SimConfig::default()
     };
-    let want = report(range(N, Promise::Nothing), &cfg, &one).text;
-    for threads in [1, 2, 3] {
-        let sim = SimConfig {
-            threads: Some(threads),
-            ..SimConfig::default()
+    for t_poll in [0, 5] {
+        let one = SimConfig {
+            t_poll,
+            ..one.clone()
         };
-        let lazy = report(range(N, Promise::AllButLast), &cfg, &sim).text;
-        assert_eq!(lazy, want, "{threads} engine threads");
+        let want = report(range(N, Promise::Nothing), &cfg, &one).text;
+        for threads in [1, 2, 3] {
+            let sim = SimConfig {
+                threads: Some(threads),
+                ..one.clone()
+            };
+            let lazy = report(range(N, Promise::AllButLast), &cfg, &sim).text;
+            assert_eq!(lazy, want, "{threads} engine threads, T_poll {t_poll}");
+        }
     }
 }
 

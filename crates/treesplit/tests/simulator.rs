@@ -1,6 +1,7 @@
 //! The simulator engine itself, on the support tasks: the sequential answer on every P and
 //! network, reproducibility bit for bit from the seed, adversaries (empty splits, slow PEs,
-//! slow links, random delays), closed-form times (one PE, slow PEs, latencies, slow links),
+//! slow links, random delays, also with the costs of polling and of a global counter on),
+//! closed-form times (one PE, slow PEs, latencies, slow links),
 //! the charging of T_send, T_recv and T_split, the figures of Theorem 1 and Theorem 14.2,
 //! errors instead of hangs (panics, no progress, the event limit, bad machines), and the
 //! efficiency random polling must reach on the synthetic tree of paper 004.
@@ -76,7 +77,17 @@ fn adversaries_do_not_change_the_answer() {
         t_send: Some(12),
         ..SimConfig::default()
     };
-    for balancer in BalancerKind::ALL {
+    // And with the costs of polling and of a global counter on (paper 000 §1.3–§3).
+    let costly = SimConfig {
+        t_poll: 4,
+        poll_alpha: 0.4,
+        t_count: 9,
+        ..sim.clone()
+    };
+    for (balancer, sim) in BalancerKind::ALL
+        .iter()
+        .flat_map(|b| [(b, &sim), (b, &costly)])
+    {
         for p in [10, 33, 64] {
             let cfg = Config::new(p)
                 .balancer(with_round(
@@ -85,7 +96,7 @@ fn adversaries_do_not_change_the_answer() {
                 ))
                 .delta_t(25)
                 .seed(11);
-            let r = simulate(EmptySplits::new(tree.clone(), 0.5, 9), &cfg, &sim)
+            let r = simulate(EmptySplits::new(tree.clone(), 0.5, 9), &cfg, sim)
                 .unwrap_or_else(|e| panic!("{balancer} P={p}: {e}"))
                 .into_report();
             assert_eq!(r.report.output, want, "{balancer} P={p}");

@@ -365,6 +365,9 @@ pub fn config_error(e: &ConfigError) -> String {
         ConfigError::EngineThreads { threads, why } => {
             format!("--sim-threads {threads}: {why}")
         }
+        ConfigError::PollAlpha(alpha) => format!(
+            "--poll-alpha must be in (0, 1] (a busy PE polls at least every Δt and at most every αΔt, paper 000 §2), got {alpha}"
+        ),
         ConfigError::ZeroLatency => {
             "--t-rout must be at least 1, and --t-hop when given (messages cannot be instantaneous)"
                 .into()
@@ -387,6 +390,8 @@ pub fn config_error(e: &ConfigError) -> String {
                 "T_split" => "--t-split",
                 "T_send" => "--t-send",
                 "T_recv" => "--t-recv",
+                "T_poll" => "--t-poll",
+                "T_count" => "--t-count",
                 "random delay" => "--delay",
                 _ => "--slow-links",
             };

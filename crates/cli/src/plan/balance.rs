@@ -205,6 +205,9 @@ pub(super) fn sim_machine(
         t_split: o.t_split,
         t_send: o.t_send,
         t_recv: o.t_recv,
+        t_poll: o.t_poll,
+        poll_alpha: o.poll_alpha,
+        t_count: o.t_count,
         delay,
         length,
         slow: parse_pe_list(&o.slow, "slow PE")

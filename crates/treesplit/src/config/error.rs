@@ -92,6 +92,8 @@ pub enum ConfigError {
     },
     /// A simulated latency of 0 (messages cannot be instantaneous).
     ZeroLatency,
+    /// The polling interval's α (paper 000 §2) outside (0, 1].
+    PollAlpha(f64),
     /// The simulator's engine cannot run on that many threads.
     EngineThreads {
         /// The threads asked for.
@@ -204,6 +206,10 @@ impl fmt::Display for ConfigError {
             ConfigError::EngineThreads { threads, why } => write!(
                 f,
                 "the simulator's engine cannot run on {threads} threads: {why}"
+            ),
+            ConfigError::PollAlpha(alpha) => write!(
+                f,
+                "α of the polling interval (a busy PE polls at least every Δt and at most every αΔt) must be in (0, 1], got {alpha}"
             ),
             ConfigError::ZeroLatency => write!(
                 f,

@@ -4,7 +4,7 @@ use super::PeEnd;
 use crate::ended::Limit;
 use crate::error::RunError;
 use crate::protocol::PeCounters;
-use crate::stats::{Log2Histogram, PeStats, PhaseStats, SplitSizes};
+use crate::stats::{Log2Histogram, PeStats, PhaseStats, PollCosts, SplitSizes};
 use crate::timeline::PeTrace;
 use serde::{Deserialize, Serialize};
 
@@ -96,6 +96,9 @@ impl WireStats {
             trace: self.trace,
             incumbent: self.incumbent,
             phases: self.phases,
+            // The simulator's T_poll and T_count (it sets them; a real probe or counter costs
+            // what it costs, inside `busy`).
+            polling: PollCosts::default(),
         }
     }
 }

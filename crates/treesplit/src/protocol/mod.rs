@@ -194,7 +194,8 @@ pub(crate) enum Step {
 }
 
 /// Costs a PE incurred since the machine last asked ([`Protocol::take_costs`]): events a
-/// machine may charge time for (the simulator charges T_split per split).
+/// machine may charge time for (the simulator charges T_split per split and T_count per
+/// increment of a global counter).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Costs {
     /// Splits done: on request, and when cutting jobs from a root copy.
@@ -208,6 +209,9 @@ pub(crate) struct Costs {
     /// generation levels by it; at most one split or end per message or slice, so the
     /// smallest loses nothing the levels need).
     pub ended: Option<u32>,
+    /// Increments of a global counter this PE holds (global round robin's at PE 0; the
+    /// simulator charges T_count each).
+    pub counts: u64,
 }
 
 /// When the driver reads the machine's clock for a protocol ([`Protocol::clock`]). Time is

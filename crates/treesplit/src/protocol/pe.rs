@@ -244,6 +244,11 @@ impl PeCore {
         }
     }
 
+    /// Count one increment of a global counter this PE holds, as a cost ([`Costs::counts`]).
+    pub(crate) fn count_increment(&mut self) {
+        self.costs.counts += 1;
+    }
+
     /// Charge `units` of work no slice reports as costs (see [`Costs::cut_work`]).
     pub(crate) fn charge_work(&mut self, units: u64) {
         self.costs.cut_work += units;

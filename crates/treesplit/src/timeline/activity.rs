@@ -160,6 +160,11 @@ impl ActivityLog {
         self.utilization.curve(p, t_end)
     }
 
+    /// Whether the Gantt segments are kept.
+    pub fn keeps_segments(&self) -> bool {
+        self.segments.is_some()
+    }
+
     /// The Gantt segments, in the order they were begun, if kept.
     pub fn into_segments(self) -> Option<Vec<Segment>> {
         self.segments.map(|s| s.segments)

@@ -5,7 +5,7 @@ use super::PeDriver;
 use crate::ended::Limit;
 use crate::piece::{Piece, Yield};
 use crate::protocol::{PeId, Protocol};
-use crate::stats::PeStats;
+use crate::stats::{PeStats, PollCosts};
 
 /// What one PE ends a run with.
 pub(crate) struct PeEnd {
@@ -43,6 +43,9 @@ impl PeDriver {
             }),
             incumbent: Some(self.best()).filter(|&b| b != i64::MIN),
             phases: counted.phases,
+            // The simulator's T_poll and T_count (it sets them; a real probe or counter costs
+            // what it costs, inside `busy`).
+            polling: PollCosts::default(),
         };
         PeEnd {
             stats,

@@ -91,18 +91,26 @@ impl Engine<'_, '_> {
             Step::Work { budget } => {
                 if let Some(end) = slice_end {
                     let sim = &mut slot.sim;
+                    // Probes that cost (T_poll) cut a run of slices into segments of their
+                    // own; where Gantt segments are kept, they are recorded in the order
+                    // begun, which a run-ahead (recording its slices at once, when it ends)
+                    // would change: no run-ahead there.
+                    let split_segments =
+                        self.world.config.t_poll > 0 && self.world.activities.keeps_segments();
                     let (ahead, d) = match plain {
-                        Some(d) => {
+                        Some(d) if !split_segments => {
                             let reach = Reach {
                                 done: sim.limit,
                                 counted: MAX_AHEAD,
                             };
                             (slot.driver.run_ahead(budget, reach), d)
                         }
-                        None => (0, 0),
+                        _ => (0, 0),
                     };
-                    (sim.ahead, sim.chain_start, sim.slice_time) = (ahead, end, d);
-                    let due = end.saturating_add(u64::from(ahead).saturating_mul(d));
+                    // Slice ends are a slice and an unsuccessful probe (T_poll) apart.
+                    let period = d.saturating_add(self.world.config.t_poll);
+                    (sim.ahead, sim.chain_start, sim.slice_time) = (ahead, end, period);
+                    let due = end.saturating_add(u64::from(ahead).saturating_mul(period));
                     let gen = sim.slice_end_at(due);
                     self.world.queue.push(due, Event::SliceEnd { pe: i, gen });
                 }
@@ -147,7 +155,7 @@ impl Engine<'_, '_> {
                     if begun > 0 {
                         self.world.events += u64::from(begun);
                         self.world
-                            .record(i, sim.chain_start, time, Activity::Working);
+                            .worked_ahead(i, sim.chain_start, time, sim.slice_time, begun);
                         self.world.last_work_end = self.world.last_work_end.max(time);
                     }
                     let (ahead, limit) = (sim.ahead, sim.limit);
@@ -164,7 +172,13 @@ impl Engine<'_, '_> {
                         }
                     }
                 }
-                self.resume(i, time)
+                // The poll at the slice end: a probe that finds the queue empty costs T_poll.
+                let now = if self.pes[i - self.world.span.first].sim.inbox.is_empty() {
+                    self.world.probe(i, time)
+                } else {
+                    time
+                };
+                self.resume(i, now)
             }
             Due::Wake { pe, epoch } => match self.pes[pe - self.world.span.first].sim.state {
                 State::Waiting { epoch: e, .. } if e == epoch => self.resume(pe, time),

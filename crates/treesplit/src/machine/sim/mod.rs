@@ -5,8 +5,11 @@
 //! time is virtual: one work unit takes one time unit (times a PE's slowness factor), a split
 //! costs T_split, a message takes the network's latency (T_rout on a crossbar, hops·T_hop on a
 //! topology, plus an optional random delay), the sender pays T_send and the receiver T_recv
-//! per message. A busy PE polls its queue after every slice of Δt units; an idle PE handles a
-//! message when it arrives.
+//! per message. A busy PE polls its queue after every slice of ⌈αΔt⌉ units (paper 000 §2's
+//! "at least every Δt and at most every αΔt"; α = 1 by default) and pays T_poll for a probe
+//! that finds it empty (paper 000 §3; 0 by default); an idle PE handles a message when it
+//! arrives. An increment of a global counter (global round robin's) costs its holder T_count
+//! (paper 000 §1.3; 0 by default).
 //!
 //! Run limits: `Config::max_units` counts the units of all PEs in virtual-time order, so a
 //! limited run stays deterministic (same seed, same stop, same partial report);
@@ -112,6 +115,20 @@ pub struct SimConfig {
     /// `None`: the model's ([`SimConfig::recv_cost`]). A report holds the value charged.
     #[serde(default)]
     pub t_recv: Option<u64>,
+    /// T_poll (paper 000 §3): what a busy PE's unsuccessful probe of its message queue
+    /// costs it, charged at every slice end that finds the queue empty. 0 (the default):
+    /// probes are free.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub t_poll: u64,
+    /// α (paper 000 §2): a busy PE polls at least every Δt and at most every αΔt; the
+    /// simulated PE polls after every ⌈αΔt⌉ work units, the most often the rule allows (see
+    /// [`SimConfig::poll_interval`]). 1 (the default): every Δt.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub poll_alpha: f64,
+    /// T_count (paper 000 §1.3): what one increment of a global counter costs the PE that
+    /// holds it (global round robin's counter at PE 0). 0 (the default): free.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub t_count: u64,
     /// Random extra delay per message.
     pub delay: Delay,
     /// Slow PEs: (PE, factor); a unit of work takes `factor` time units there.
@@ -165,6 +182,9 @@ impl Default for SimConfig {
             t_split: 5,
             t_send: None,
             t_recv: None,
+            t_poll: 0,
+            poll_alpha: 1.0,
+            t_count: 0,
             delay: Delay::None,
             slow: vec![],
             slow_links: vec![],
@@ -186,6 +206,8 @@ impl SimConfig {
             ("T_split", self.t_split),
             ("T_send", self.t_send.unwrap_or(0)),
             ("T_recv", self.t_recv.unwrap_or(0)),
+            ("T_poll", self.t_poll),
+            ("T_count", self.t_count),
         ];
         let delay = match self.delay {
             Delay::None => 0.0,
@@ -232,6 +254,9 @@ impl SimConfig {
                 });
             }
         }
+        if !(self.poll_alpha > 0.0 && self.poll_alpha <= 1.0) {
+            return Err(ConfigError::PollAlpha(self.poll_alpha));
+        }
         if self.hop_latency() == 0 || self.t_hop == Some(0) {
             return Err(ConfigError::ZeroLatency);
         }
@@ -247,6 +272,18 @@ impl SimConfig {
             }
         }
         self.validate_model()
+    }
+
+    /// The work units a busy PE works between two polls of its queue under the rule "at
+    /// least every Δt and at most every αΔt" (paper 000 §2): ⌈αΔt⌉, the shortest interval
+    /// the rule allows, so that the probes cost the most the rule admits (T_poll per ⌈αΔt⌉
+    /// units, at most ε = T_poll/(αΔt) of the work). Δt itself where α = 1.
+    pub fn poll_interval(&self, delta_t: u64) -> u64 {
+        if self.poll_alpha >= 1.0 {
+            delta_t
+        } else {
+            ((delta_t as f64 * self.poll_alpha).ceil() as u64).clamp(1, delta_t.max(1))
+        }
     }
 
     /// What keeps a run of `config` on one engine thread, if anything: what counts in the
@@ -285,6 +322,18 @@ impl SimConfig {
             (None, _) => Ok(1),
         }
     }
+}
+
+fn is_zero(t: &u64) -> bool {
+    *t == 0
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+fn is_one(alpha: &f64) -> bool {
+    *alpha == 1.0
 }
 
 /// The largest latency, split, send or receive time, random delay and slow-link delay the
@@ -369,6 +418,19 @@ impl Backend for SimConfig {
             ticks_per_round_unit: 1,
             tick_seconds: 1.0,
         };
+        // The PEs poll every ⌈αΔt⌉ work units (paper 000 §2's rule, `poll_interval`); the
+        // report keeps the Δt given.
+        let interval = sim.poll_interval(config.delta_t);
+        let polling;
+        let pe_config = if interval == config.delta_t {
+            config
+        } else {
+            polling = Config {
+                delta_t: interval,
+                ..config.clone()
+            };
+            &polling
+        };
         let mut pes = huge_pages::vec(p);
         let heap_before = huge_pages::heap_end();
         pes.extend((0..p).map(|i| {
@@ -377,7 +439,7 @@ impl Backend for SimConfig {
                 sim: SimPe::new(slowness.get(&i).copied().unwrap_or(1.0)),
                 driver: PeDriver::new(
                     i,
-                    config,
+                    pe_config,
                     env,
                     fresh,
                     root,
@@ -390,8 +452,14 @@ impl Backend for SimConfig {
         let heap_after = huge_pages::heap_end();
         huge_pages::advise(heap_before, heap_after);
         let threads = sim.engine_threads(config)?;
+        // A count per PE of the span for a cost that is charged (none for a free one).
+        let per_pe = |cost: u64, span: &Span| match cost {
+            0 => Vec::new(),
+            _ => vec![0; span.end - span.first],
+        };
         let new_world = |span: Span| {
             let whole = span.is_whole();
+            let (probes, increments) = (per_pe(sim.t_poll, &span), per_pe(sim.t_count, &span));
             World {
                 config: sim,
                 t_send,
@@ -425,6 +493,8 @@ impl Backend for SimConfig {
                     let t_dead = config.delta_t + t_recv + sim.t_split + t_send + diameter_latency;
                     Box::new(proof::Probe::new(p, t_send, t_recv, sim.t_split, t_dead))
                 }),
+                probes,
+                increments,
             }
         };
         let worlds = if threads == 1 {
@@ -470,6 +540,15 @@ impl Backend for SimConfig {
             let mut end = pe.end(at);
             let (sum, n) = learning.get(i).copied().unwrap_or((0, 0));
             end.stats.bound_latency = (n > 0).then(|| sum as f64 / n as f64);
+            let polling = &mut end.stats.polling;
+            if let Some(&probes) = world.probes.get(i) {
+                polling.probes = probes;
+                polling.probe_time = (probes * sim.t_poll) as f64;
+            }
+            if let Some(&increments) = world.increments.get(i) {
+                polling.counts = increments;
+                polling.count_time = (increments * sim.t_count) as f64;
+            }
             gather.add(i, end);
         }
         let mut ended = gather.finish("sim", config, t_par as f64)?;

@@ -157,8 +157,9 @@ impl<O> SimReport<O> {
             _ => format!(", T_hop {}", self.sim.hop_latency()),
         };
         let (t_send, t_recv) = self.sim.overheads();
+        let polling = self.polling();
         format!(
-            "network {} ({} messages: T_rout {}{hop}, T_split {}, T_send {t_send}, T_recv {t_recv}, delay {})\n\
+            "network {} ({} messages: T_rout {}{hop}, T_split {}, T_send {t_send}, T_recv {t_recv}, delay {})\n{polling}\
              Theorem 1: T_seq/P = {:.1}   T_par − T_seq/P = {:.1}   h = {}   (T_par − T_seq/P)/(h·(T_rout+T_split)) = {}\n\
              termination detected {} after the last work unit ({:.2} × diameter latency {}); result collected {} later (not in T_par)\n\
              {}{} events\n",
@@ -179,6 +180,34 @@ impl<O> SimReport<O> {
             shift,
             self.events,
         )
+    }
+
+    /// The summary's lines on the costs of polling (T_poll and α, paper 000 §2–§3) and of
+    /// the global counter (T_count, §1.3); none while they are the defaults.
+    fn polling(&self) -> String {
+        let (sim, totals) = (&self.sim, &self.report.totals.polling);
+        let mut lines = String::new();
+        if sim.t_poll > 0 || sim.poll_alpha < 1.0 {
+            let delta_t = self.report.config.delta_t;
+            let interval = sim.poll_interval(delta_t);
+            let t_seq = self.report.t_seq.unwrap_or(0.0).max(1.0);
+            lines += &format!(
+                "polling: T_poll {}, α {} (a busy PE polls every ⌈αΔt⌉ = {interval} work units, Δt {delta_t}): {} unsuccessful probes cost {} = {:.4}·T_seq (ε = T_poll/(αΔt) = {:.4})\n",
+                sim.t_poll,
+                sim.poll_alpha,
+                totals.probes,
+                totals.probe_time,
+                totals.probe_time / t_seq,
+                sim.t_poll as f64 / (sim.poll_alpha * delta_t as f64),
+            );
+        }
+        if sim.t_count > 0 {
+            lines += &format!(
+                "global counter: T_count {}: {} increments cost {}\n",
+                sim.t_count, totals.counts, totals.count_time
+            );
+        }
+        lines
     }
 
     /// How fast the simulator ran (real time; differs between runs, so kept apart).

@@ -2,8 +2,9 @@
 //! ([`SimPe`]), the [`World`] of queue, network and measurements, and the [`Link`] through
 //! which the driver of one PE sends, receives and spends virtual time (the driver's
 //! transport: sending costs T_send and the message arrives after the network's latency,
-//! handling one costs T_recv, a split T_split, a slice of u units u time units times the PE's
-//! slowness).
+//! handling one costs T_recv, a split T_split, an increment of a global counter T_count, a
+//! slice of u units u time units times the PE's slowness; the engine charges T_poll for a
+//! probe that finds the queue empty, [`World::probe`]).
 
 use super::events::{Event, EventQueue, Inbox};
 use super::incumbents::Incumbents;
@@ -43,8 +44,9 @@ pub(super) struct SimPe {
     /// The time of the PE's slice-end event that counts, and its generation (`gen`, below:
     /// an event of an older generation is stale, a message moved the slice end earlier).
     pub(super) due: u64,
-    /// Run-ahead: slices the driver did ahead of their time (`ahead`, below; 0: none), each
-    /// taking `slice_time`, the first beginning at `chain_start` (see `Engine::resume`).
+    /// Run-ahead: slices the driver did ahead of their time (`ahead`, below; 0: none), their
+    /// slice ends `slice_time` apart (a slice and an unsuccessful probe, T_poll), the first at
+    /// `chain_start` (see `Engine::resume`).
     pub(super) chain_start: u64,
     pub(super) slice_time: u64,
     /// Messages received and not yet handled (a list through the event slab).
@@ -173,6 +175,10 @@ pub(super) struct World<'c> {
     pub(super) heap: super::huge_pages::HeapFollower,
     /// The proof probe (`SimConfig::proof`).
     pub(super) proof: Option<Box<super::proof::Probe>>,
+    /// Per PE of the span: the unsuccessful probes charged T_poll (empty while T_poll = 0),
+    /// and the increments of a global counter charged T_count (empty while T_count = 0).
+    pub(super) probes: Vec<u64>,
+    pub(super) increments: Vec<u64>,
 }
 
 impl<'c> World<'c> {
@@ -197,9 +203,39 @@ impl<'c> World<'c> {
             whole.largest_termination_message = whole
                 .largest_termination_message
                 .max(w.largest_termination_message);
+            whole.probes.append(&mut w.probes);
+            whole.increments.append(&mut w.increments);
             incumbents.push(std::mem::take(&mut w.incumbents));
         }
         (whole, incumbents)
+    }
+
+    /// T_poll: busy PE `pe` finds its queue empty at the slice end `at` and pays for the
+    /// probe; returns when it goes on. A probe is part of receiving (the Gantt chart shows it
+    /// so). Free, and not counted, while T_poll = 0.
+    pub(super) fn probe(&mut self, pe: PeId, at: u64) -> u64 {
+        let t_poll = self.config.t_poll;
+        if t_poll == 0 {
+            return at;
+        }
+        let end = at.saturating_add(t_poll);
+        self.record(pe, at, end, Activity::Receiving);
+        self.probes[pe - self.span.first] += 1;
+        end
+    }
+
+    /// PE `pe` did `begun` slices run ahead (`engine.rs`) from the slice end `start` to
+    /// `end`, slice ends `period` apart: each slice after an unsuccessful probe (T_poll).
+    pub(super) fn worked_ahead(&mut self, pe: PeId, start: u64, end: u64, period: u64, begun: u32) {
+        if self.config.t_poll == 0 {
+            self.record(pe, start, end, Activity::Working);
+            return;
+        }
+        for j in 0..u64::from(begun) {
+            let at = start + j * period;
+            let resumed = self.probe(pe, at);
+            self.record(pe, resumed, at + period, Activity::Working);
+        }
     }
 
     /// PE `pe` spent `[start, end)` on `activity`.
@@ -233,6 +269,17 @@ impl Link<'_, '_> {
             let end = self.now.saturating_add(d);
             self.world.record(self.i, self.now, end, activity);
             self.now = end;
+        }
+    }
+
+    /// T_count: the PE did `n` increments of a global counter it holds. They are part of
+    /// handling the messages that asked for them (the Gantt chart shows them as receiving).
+    /// Free, and not counted, while T_count = 0.
+    fn count(&mut self, n: u64) {
+        let t_count = self.world.config.t_count;
+        if n > 0 && t_count > 0 {
+            self.world.increments[self.i - self.world.span.first] += n;
+            self.spend(n.saturating_mul(t_count), Activity::Receiving);
         }
     }
 
@@ -340,6 +387,7 @@ impl Transport for Link<'_, '_> {
             handled.costs.splits * self.world.config.t_split + handled.costs.cut_work,
             Activity::Splitting,
         );
+        self.count(handled.costs.counts);
         if let Some(probe) = &mut self.world.proof {
             let c = &handled.costs;
             probe.handled(self.i, c.splits, c.ended, self.now);
@@ -361,6 +409,7 @@ impl Transport for Link<'_, '_> {
             slice.costs.splits * self.world.config.t_split + slice.costs.cut_work,
             Activity::Splitting,
         );
+        self.count(slice.costs.counts);
         let slowness = self.pe().slowness;
         let d = if slowness == 1.0 {
             slice.units

@@ -118,6 +118,8 @@ impl Polling {
             v = (*counter % p) as PeId;
             *counter += 1;
         }
+        // One increment of the global counter (a skip of the requester is part of it).
+        self.pe.count_increment();
         v
     }
 
