@@ -1,8 +1,9 @@
 //! `treesplit bench maxclique FILE|DIR`: per graph (one file, or every `.clq` file of a
 //! folder in name order), ω and the nodes of the search, and the times of the task alone
-//! (`sequential`), of its skeleton version, of the MCQ peer ([`super::mcq`]), of Debian's
+//! (`seq`), of the task without Re-NUMBER (`greedy`) and of its skeleton version (the same
+//! search as `greedy`: their ratio is the skeleton's cost), of the MCQ peer ([`super::mcq`]), of Debian's
 //! `cliquer` where it is installed (`cliquer -su FILE`, a process of its own, timed from
-//! outside), and of treesplit on threads at 1 and P PEs: medians of `--repeat` interleaved
+//! outside, stopped after [`CLIQUER_LIMIT`]), and of treesplit on threads at 1 and P PEs: medians of `--repeat` interleaved
 //! rounds, every ω checked against the task's sequential one and against index.tsv beside
 //! the file where it lists the graph. A speed comparison, not a test: the tests check ω.
 
@@ -38,9 +39,12 @@ struct Row {
     mcq_nodes: u64,
     /// Median seconds.
     sequential: f64,
+    greedy: f64,
     skeleton: f64,
     mcq: f64,
     cliquer: Option<f64>,
+    /// Whether cliquer ran past [`CLIQUER_LIMIT`] and was stopped.
+    cliquer_stopped: bool,
     treesplit_1: f64,
     treesplit_p: f64,
 }
@@ -79,7 +83,7 @@ pub fn bench(
         "maximum clique, median seconds of {repeat} interleaved rounds; nodes: candidate sets expanded below the root"
     );
     println!(
-        "{:<20} {:>5} {:>7} {:>3} {:>11} {:>11} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "{:<20} {:>5} {:>7} {:>3} {:>11} {:>11} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
         "graph",
         "n",
         "m",
@@ -87,6 +91,7 @@ pub fn bench(
         "nodes",
         "MCQ nodes",
         "seq",
+        "greedy",
         "skeleton",
         "MCQ",
         "cliquer",
@@ -94,9 +99,13 @@ pub fn bench(
         format!("P={p}")
     );
     for r in &rows {
-        let cliquer = r.cliquer.map_or("—".to_string(), |t| format!("{t:.3}"));
+        let cliquer = match r.cliquer {
+            None if r.cliquer_stopped => format!(">{}", CLIQUER_LIMIT.as_secs()),
+            None => "—".to_string(),
+            Some(t) => format!("{t:.3}"),
+        };
         println!(
-            "{:<20} {:>5} {:>7} {:>3} {:>11} {:>11} {:>9.3} {:>9.3} {:>9.3} {:>9} {:>9.3} {:>9.3}",
+            "{:<20} {:>5} {:>7} {:>3} {:>11} {:>11} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9} {:>9.3} {:>9.3}",
             r.graph,
             r.n,
             r.m,
@@ -104,6 +113,7 @@ pub fn bench(
             r.nodes,
             r.mcq_nodes,
             r.sequential,
+            r.greedy,
             r.skeleton,
             r.mcq,
             cliquer,
@@ -115,8 +125,9 @@ pub fn bench(
         let sum = |f: fn(&Row) -> f64| rows.iter().map(f).sum::<f64>();
         let mcq = sum(|r| r.mcq);
         println!(
-            "sum: seq {:.3} s, skeleton {:.3} s, MCQ {mcq:.3} s, P=1 {:.3} s, P={p} {:.3} s ({:.3} × MCQ)",
+            "sum: seq {:.3} s, greedy {:.3} s, skeleton {:.3} s, MCQ {mcq:.3} s, P=1 {:.3} s, P={p} {:.3} s ({:.3} × MCQ)",
             sum(|r| r.sequential),
+            sum(|r| r.greedy),
             sum(|r| r.skeleton),
             sum(|r| r.treesplit_1),
             sum(|r| r.treesplit_p),
@@ -160,32 +171,36 @@ fn measure(
     };
     let mut one = config.clone();
     one.pes = 1;
-    let mut times: [Vec<f64>; 6] = Default::default();
+    let mut times: [Vec<f64>; 7] = Default::default();
     let (mut omega, mut nodes, mut mcq_nodes) = (g.omega, 0, 0);
+    let mut cliquer_stopped = false;
     for round in 1..=repeat {
         let s = run_sequential(MaxClique::new(g.graph.clone()));
         let want = *omega.get_or_insert(s.output.omega);
         check("the sequential search", &s.output, want)?;
         nodes = s.work_units;
         times[0].push(s.t_seq);
+        let greedy = run_sequential(MaxClique::with_renumber(g.graph.clone(), false));
+        check("the search without Re-NUMBER", &greedy.output, want)?;
+        times[1].push(greedy.t_seq);
         let k = run_sequential(search(g.graph.clone()));
         check("the skeleton search", &k.output, want)?;
-        times[1].push(k.t_seq);
+        times[6].push(k.t_seq);
         let t = Instant::now();
         let (found, n) = mcq::solve(&g.graph);
         times[2].push(t.elapsed().as_secs_f64());
         check("MCQ", &found, want)?;
         mcq_nodes = n;
-        if cliquer {
-            if let Some(file) = &g.file {
-                let (secs, got) = run_cliquer(file)?;
-                if got != want {
+        if let Some(file) = g.file.as_ref().filter(|_| cliquer && !cliquer_stopped) {
+            match run_cliquer(file)? {
+                None => cliquer_stopped = true,
+                Some((_, got)) if got != want => {
                     return Err(Failed::Wrong(format!(
                         "{}: cliquer found ω = {got}, the search {want}",
                         g.name
-                    )));
+                    )))
                 }
-                times[3].push(secs);
+                Some((secs, _)) => times[3].push(secs),
             }
         }
         for (slot, cfg) in [(4, &one), (5, config)] {
@@ -214,7 +229,7 @@ fn measure(
             times[5][round - 1]
         ));
     }
-    let [seq, skel, mcq, cliquer_t, p1, pp] = times;
+    let [seq, greedy, mcq, cliquer_t, p1, pp, skel] = times;
     Ok(Row {
         graph: g.name.clone(),
         n: g.graph.len(),
@@ -223,9 +238,11 @@ fn measure(
         nodes,
         mcq_nodes,
         sequential: median(seq),
+        greedy: median(greedy),
         skeleton: median(skel),
         mcq: median(mcq),
-        cliquer: (!cliquer_t.is_empty()).then(|| median(cliquer_t)),
+        cliquer: (!cliquer_stopped && !cliquer_t.is_empty()).then(|| median(cliquer_t)),
+        cliquer_stopped,
         treesplit_1: median(p1),
         treesplit_p: median(pp),
     })
@@ -241,16 +258,41 @@ fn cliquer_installed() -> bool {
         .is_ok()
 }
 
-/// `cliquer -su FILE`: its wall time and ω (its "size=ω" line).
-fn run_cliquer(file: &Path) -> Result<(f64, u32), Failed> {
+/// How long cliquer may take on one graph before `bench` stops it (it is weak on dense
+/// graphs: hours where the colouring bound takes seconds) and leaves it out of the rounds
+/// that remain.
+pub const CLIQUER_LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// `cliquer -su FILE`: its wall time and ω (its "size=ω" line); `None` when it ran past
+/// [`CLIQUER_LIMIT`] and was stopped.
+fn run_cliquer(file: &Path) -> Result<Option<(f64, u32)>, Failed> {
+    use std::io::Read;
     let t = Instant::now();
-    let out = std::process::Command::new("cliquer")
+    let mut child = std::process::Command::new("cliquer")
         .arg("-su")
         .arg(file)
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
         .map_err(|e| Failed::Run(format!("cliquer cannot run: {e}")))?;
+    let ran = |e: std::io::Error| Failed::Run(format!("cliquer: {e}"));
+    loop {
+        if child.try_wait().map_err(ran)?.is_some() {
+            break;
+        }
+        if t.elapsed() > CLIQUER_LIMIT {
+            // Stopping it can only fail if it has just ended.
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(None);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
     let secs = t.elapsed().as_secs_f64();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let mut text = String::new();
+    if let Some(mut out) = child.stdout.take() {
+        out.read_to_string(&mut text).map_err(ran)?;
+    }
     let size = text
         .split("size=")
         .nth(1)
@@ -263,5 +305,5 @@ fn run_cliquer(file: &Path) -> Result<(f64, u32), Failed> {
                 text.trim()
             ))
         })?;
-    Ok((secs, size))
+    Ok(Some((secs, size)))
 }
