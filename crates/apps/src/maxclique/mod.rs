@@ -333,7 +333,7 @@ impl Task for MaxClique {
             let size = depth as i64; // the clique of a branch here: C + 1 vertex
             let best = ctx.best().max(0);
             let k = frame.colour.last().copied();
-            if !k.is_some_and(|k| size - 1 + i64::from(k) > best) {
+            if k.is_none_or(|k| size - 1 + i64::from(k) <= best) {
                 self.pop();
                 continue;
             }
