@@ -5,20 +5,23 @@
 //!
 //! The vertices are ordered once by non-increasing degree (ties by the file's number); the
 //! adjacency is one bitset per vertex in that order. A node is a clique C and its candidates
-//! P, a list; `expand` colours P greedily in list order (each vertex into the first colour
-//! class holding none of its neighbours), lists P by colour, and branches from the last
-//! vertex: the child of `order[i]` has the candidates `order[..i]` adjacent to it, in that
-//! order (MCQ's), and colour k of `order[i]` prunes it, and every branch before it, when
+//! P, a list in the static order; `expand` colours P greedily in that order (each vertex into
+//! the first colour class holding none of its neighbours), lists P by colour, and branches
+//! from the last vertex: the child of `order[i]` has the candidates among `order[..i]`
+//! adjacent to it, in the static order (as MCSa keeps them; MCQ's own colour order gave
+//! several times the nodes on the DIMACS graphs), and colour k of `order[i]` prunes it, and every branch before it, when
 //! |C| + k ≤ the incumbent. The buffers of each depth are reused, so the search allocates
 //! nothing after its first descent. Nodes are counted as the task counts them: one per
 //! non-empty candidate set expanded below the root.
 
 use super::{Clique, Graph};
 
-/// One depth's buffers: the candidates, the colour classes, the colour-sorted list.
+/// One depth's buffers: the candidates (static order), the colour classes, the colour-sorted
+/// list, the candidates already branched on.
 #[derive(Default)]
 struct Level {
     p: Vec<u32>,
+    gone: Vec<u64>,
     classes: Vec<Vec<u32>>,
     order: Vec<u32>,
     colour: Vec<u32>,
@@ -73,18 +76,23 @@ impl Mcq {
         }
         let mut level = std::mem::take(&mut self.levels[d]);
         self.colour(&mut level);
+        level.gone.clear();
+        level.gone.resize(self.words, 0);
         for i in (0..level.order.len()).rev() {
             if self.clique.len() + level.colour[i] as usize <= self.best.len() {
                 break;
             }
             let v = level.order[i];
             self.clique.push(v);
+            level.gone[(v / 64) as usize] |= 1 << (v % 64);
             let mut next = std::mem::take(&mut self.levels[d + 1].p);
             next.clear();
             next.extend(
-                level.order[..i]
+                level
+                    .p
                     .iter()
                     .copied()
+                    .filter(|&u| level.gone[(u / 64) as usize] >> (u % 64) & 1 == 0)
                     .filter(|&u| self.adjacent(v, u)),
             );
             if next.is_empty() {
