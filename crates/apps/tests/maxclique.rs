@@ -1,13 +1,16 @@
 //! Maximum clique against an independent solver: ω of G(n, p) graphs (n up to 200, p up to
 //! 0.9) from a Bron–Kerbosch enumeration of maximal cliques written here, compared with the
-//! search run sequentially (the skeleton's and the hand-written task), on every balancer on threads and in the simulator; the witness is
-//! checked to be a clique of the graph every time.
+//! searches run sequentially (the hand-written task with and without Re-NUMBER, the skeleton
+//! version, the MCQ peer) and with the task and the skeleton version on every balancer on
+//! threads and in the simulator; and ω of the DIMACS graphs of the shared data set (where the
+//! checkout has it) against the clique numbers its index.tsv publishes, on every balancer. The
+//! witness is checked to be a clique of the graph every time.
 
 use std::time::Duration;
 use treesplit::machine::sim::Topology;
 use treesplit::task::shared::Shared;
-use treesplit::{run, run_sequential, simulate, BalancerKind, Config, Jobs, SimConfig};
-use treesplit_apps::maxclique::{search, Clique, Graph, MaxClique};
+use treesplit::{run, run_sequential, simulate, BalancerKind, Config, Jobs, SimConfig, Task};
+use treesplit_apps::maxclique::{app::published_omega, mcq, search, Clique, Graph, MaxClique};
 use treesplit_testkit::support::within;
 
 /// ω by Bron–Kerbosch with Tomita's pivot (the pivot of P ∪ X with most neighbours in P),
@@ -94,6 +97,97 @@ fn omega_matches_bron_kerbosch_sequentially() {
             omega,
             &format!("G({n}, {p}) seed {seed}, hand-written"),
         );
+        let greedy = run_sequential(MaxClique::with_renumber(graph.clone(), false)).output;
+        check(
+            &graph,
+            &greedy,
+            omega,
+            &format!("G({n}, {p}) seed {seed}, without Re-NUMBER"),
+        );
+        let (peer, _) = mcq::solve(&graph);
+        check(
+            &graph,
+            &peer,
+            omega,
+            &format!("G({n}, {p}) seed {seed}, MCQ"),
+        );
+    }
+}
+
+/// `make()`'s search on every balancer, on 2 and 3 threads and in the simulator, each checked
+/// to find a clique of `omega` vertices.
+fn on_every_balancer<T: Task<Output = Clique>>(
+    graph: &Graph,
+    make: impl Fn() -> T,
+    omega: usize,
+    seed: u64,
+    what: &str,
+) {
+    for &balancer in BalancerKind::ALL {
+        for pes in [2, 3] {
+            let cfg = Config::new(pes)
+                .balancer(treesplit::Balancer::new(balancer).with_jobs(Jobs::Depth(4)))
+                .delta_t(8)
+                .seed(seed + pes as u64);
+            let root = make();
+            let r = within(Duration::from_secs(120), move || {
+                run(root, &cfg).expect("thread run").into_report()
+            });
+            check(
+                graph,
+                &r.output,
+                omega,
+                &format!("{what} {balancer} threads P={pes}"),
+            );
+        }
+        let (pes, topology) = if balancer == BalancerKind::PollAndShuffle {
+            (16, Topology::Hypercube)
+        } else {
+            (24, Topology::Mesh2d)
+        };
+        let cfg = Config::new(pes)
+            .balancer(treesplit::Balancer::new(balancer).with_jobs(Jobs::Depth(5)))
+            .delta_t(4)
+            .seed(seed);
+        let sim = SimConfig {
+            topology,
+            ..SimConfig::default()
+        };
+        let s = simulate(make(), &cfg, &sim)
+            .expect("simulation")
+            .into_report();
+        check(
+            graph,
+            &s.report.output,
+            omega,
+            &format!("{what} {balancer} sim P={pes}"),
+        );
+    }
+}
+
+#[test]
+fn dimacs_graphs_have_their_published_clique_numbers_on_every_balancer() {
+    let dir = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/dimacs"
+    ));
+    if !dir.join("index.tsv").exists() {
+        eprintln!("{}: no DIMACS set here, skipped", dir.display());
+        return;
+    }
+    // The graphs of the set that a test build searches in well under a second.
+    for name in ["brock200_2", "keller4", "san200_0.7_2", "p_hat300-1"] {
+        let path = dir.join(format!("{name}.clq"));
+        let graph = Shared::new(Graph::read(&path).unwrap());
+        let (omega, _) = published_omega(&path, &graph)
+            .unwrap()
+            .unwrap_or_else(|| panic!("index.tsv lists {name}"));
+        let omega = omega as usize;
+        let seq = run_sequential(MaxClique::new(graph.clone())).output;
+        check(&graph, &seq, omega, &format!("{name} sequential"));
+        let (peer, _) = mcq::solve(&graph);
+        check(&graph, &peer, omega, &format!("{name} MCQ"));
+        on_every_balancer(&graph, || MaxClique::new(graph.clone()), omega, 1, name);
     }
 }
 
@@ -102,46 +196,10 @@ fn omega_matches_bron_kerbosch_on_every_balancer_on_threads_and_in_the_simulator
     for &(n, p, seed) in GRAPHS {
         let graph = Shared::new(Graph::random(n, p, seed).unwrap());
         let omega = bron_kerbosch_omega(&graph);
-        for &balancer in BalancerKind::ALL {
-            for pes in [2, 3] {
-                let cfg = Config::new(pes)
-                    .balancer(treesplit::Balancer::new(balancer).with_jobs(Jobs::Depth(4)))
-                    .delta_t(8)
-                    .seed(seed + pes as u64);
-                let root = search(graph.clone());
-                let r = within(Duration::from_secs(120), move || {
-                    run(root, &cfg).expect("thread run").into_report()
-                });
-                check(
-                    &graph,
-                    &r.output,
-                    omega,
-                    &format!("G({n}, {p}) {balancer} threads P={pes}"),
-                );
-            }
-            let (pes, topology) = if balancer == BalancerKind::PollAndShuffle {
-                (16, Topology::Hypercube)
-            } else {
-                (24, Topology::Mesh2d)
-            };
-            let cfg = Config::new(pes)
-                .balancer(treesplit::Balancer::new(balancer).with_jobs(Jobs::Depth(5)))
-                .delta_t(4)
-                .seed(seed);
-            let sim = SimConfig {
-                topology,
-                ..SimConfig::default()
-            };
-            let s = simulate(search(graph.clone()), &cfg, &sim)
-                .expect("simulation")
-                .into_report();
-            check(
-                &graph,
-                &s.report.output,
-                omega,
-                &format!("G({n}, {p}) {balancer} sim P={pes}"),
-            );
-        }
+        let what = format!("G({n}, {p})");
+        on_every_balancer(&graph, || search(graph.clone()), omega, seed, &what);
+        let what = format!("G({n}, {p}) hand-written");
+        on_every_balancer(&graph, || MaxClique::new(graph.clone()), omega, seed, &what);
     }
 }
 

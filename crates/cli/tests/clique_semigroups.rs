@@ -300,3 +300,54 @@ fn semigroups_match_a007323_on_two_pes_and_in_the_simulator() {
         }
     }
 }
+
+#[test]
+fn bench_maxclique_times_a_folder_and_only_bench_takes_one() {
+    let dir = scratch("maxclique-folder");
+    let mut omegas = Vec::new();
+    for (name, n, p) in [("a.clq", 60, 0.5), ("b.clq", 40, 0.8)] {
+        let file = dir.join(name);
+        std::fs::write(&file, Graph::random(n, p, 1).unwrap().to_dimacs()).unwrap();
+        let path = file.to_str().unwrap();
+        let j = json_of(&["run", "maxclique", path, "--sequential"]);
+        omegas.push(omega_of(&j, name));
+    }
+    std::fs::write(dir.join("notes.txt"), "not a graph\n").unwrap();
+    let path = dir.to_str().unwrap();
+    // Each graph's ω, checked by bench against the task's sequential run and the MCQ peer.
+    let j = json_of(&["bench", "maxclique", path, "--repeat", "1", "--pes", "2"]);
+    let graphs = j["graphs"].as_array().expect("graphs");
+    let names: Vec<&str> = graphs
+        .iter()
+        .map(|g| g["graph"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["a.clq", "b.clq"], "{j}");
+    for (g, omega) in graphs.iter().zip(&omegas) {
+        assert_eq!(g["omega"].as_u64(), Some(*omega), "{j}");
+        assert!(g["nodes"].as_u64().is_some() && g["mcq_nodes"].as_u64().is_some());
+    }
+    // The other commands refuse a folder; a folder without graphs is bad input.
+    let why = "a folder of graphs is for `treesplit bench maxclique DIR` only";
+    for args in [
+        &["run", "maxclique", path, "--sequential"][..],
+        &["run", "maxclique", path, "--pes", "2"][..],
+        &["sim", "maxclique", path, "--pes", "8"][..],
+    ] {
+        bad_input(&treesplit(args), &format!("{args:?}"), &[why]);
+    }
+    let empty = scratch("maxclique-empty-folder");
+    let args = [
+        "bench",
+        "maxclique",
+        empty.to_str().unwrap(),
+        "--repeat",
+        "1",
+    ];
+    bad_input(
+        &treesplit(&args),
+        "an empty folder",
+        &["a folder without .clq files"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&empty);
+}

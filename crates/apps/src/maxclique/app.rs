@@ -1,6 +1,7 @@
 //! `treesplit run maxclique (FILE | --random N,P)`: the application's command-line face, and
 //! what its instance tells the commands (its task, the check that the witness is a clique of
-//! the reported size, that it is a search, the words that recreate it).
+//! the reported size, that it is a search, the words that recreate it). `bench maxclique`
+//! also takes a folder of graphs ([`super::bench`]); the other commands refuse one.
 
 use super::Graph;
 use crate::spec::{AppVisitor, Published};
@@ -16,7 +17,8 @@ pub struct App;
 /// clique, checked against the graph (and ω against index.tsv beside the file or --omega).
 #[derive(Debug, clap::Args)]
 struct Args {
-    /// The DIMACS `.clq` file or edge list (`-`: standard input).
+    /// The DIMACS `.clq` file or edge list (`-`: standard input); for `bench`, also a
+    /// folder, whose `.clq` files are timed one by one.
     #[arg(required_unless_present = "random", conflicts_with = "random")]
     file: Option<PathBuf>,
     /// A random graph G(n, p) instead of a file: N vertices, each pair an edge with
@@ -99,6 +101,13 @@ fn parse_random(np: &str) -> Result<(usize, f64), String> {
 pub enum CliqueSource {
     /// A DIMACS file (`-`: standard input).
     File(PathBuf),
+    /// A folder's `.clq` files, in name order (`bench` only).
+    Folder {
+        /// The folder.
+        dir: PathBuf,
+        /// Its `.clq` files.
+        files: Vec<PathBuf>,
+    },
     /// G(n, p) drawn from a seed.
     Random {
         /// Vertices.
@@ -148,6 +157,9 @@ impl MaxCliqueSpec {
 
     /// The graph of a DIMACS file or edge list (`-`: standard input), ω as `check` asks.
     pub fn open(path: &std::path::Path, check: &CliqueCheck) -> Result<Self, String> {
+        if path.is_dir() {
+            return Self::folder(path, check);
+        }
         let graph = Graph::read(path)?;
         let omega = if check.omega.is_some() || check.no_published {
             None
@@ -163,6 +175,58 @@ impl MaxCliqueSpec {
             check: CliqueCheck::default(),
         }
         .with_check(check))
+    }
+
+    /// The `.clq` files of the folder `dir`, for `bench`; the instance's graph is the first.
+    fn folder(dir: &Path, check: &CliqueCheck) -> Result<Self, String> {
+        let entries = std::fs::read_dir(dir)
+            .map_err(|e| format!("{}: cannot list the folder: {e}", dir.display()))?;
+        let mut files = Vec::new();
+        for entry in entries {
+            let entry =
+                entry.map_err(|e| format!("{}: cannot list the folder: {e}", dir.display()))?;
+            let path = entry.path();
+            if path.extension().is_some_and(|x| x == "clq") && path.is_file() {
+                files.push(path);
+            }
+        }
+        files.sort();
+        let Some(first) = files.first() else {
+            return Err(format!(
+                "{}: a folder without .clq files (bench maxclique DIR times the DIMACS .clq files of a folder)",
+                dir.display()
+            ));
+        };
+        let mut spec = Self::open(first, check)?;
+        spec.source = CliqueSource::Folder {
+            dir: dir.to_path_buf(),
+            files,
+        };
+        Ok(spec)
+    }
+
+    /// The graphs `bench` times: the instance's, or each of its folder's.
+    fn bench_graphs(&self) -> Result<Vec<super::bench::Bench>, String> {
+        let one = |spec: &MaxCliqueSpec, file: Option<&Path>| super::bench::Bench {
+            name: file.map_or_else(
+                || crate::instance::Instance::cli_args(self),
+                |f| {
+                    f.file_name()
+                        .map_or_else(|| f.display().to_string(), |n| n.to_string_lossy().into())
+                },
+            ),
+            file: file.filter(|f| *f != Path::new("-")).map(Path::to_path_buf),
+            graph: spec.graph.clone(),
+            omega: spec.omega.as_ref().map(|(w, _)| *w),
+        };
+        match &self.source {
+            CliqueSource::File(path) => Ok(vec![one(self, Some(path))]),
+            CliqueSource::Random { .. } => Ok(vec![one(self, None)]),
+            CliqueSource::Folder { files, .. } => files
+                .iter()
+                .map(|f| Ok(one(&MaxCliqueSpec::open(f, &self.check)?, Some(f))))
+                .collect(),
+        }
     }
 
     /// G(n, p) from `seed`.
@@ -278,14 +342,16 @@ impl crate::instance::Instance for MaxCliqueSpec {
     fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
         let (root, check, omega) = (self.graph.clone(), self.graph.clone(), self.omega.clone());
         visitor.visit(
-            move || super::search(root.clone()),
+            move || super::MaxClique::new(root.clone()),
             move |found| Some(witness_check(&check, omega.as_ref(), found)),
         )
     }
 
     fn cli_args(&self) -> String {
         let source = match &self.source {
-            CliqueSource::File(path) => format!("maxclique {}", path.display()),
+            CliqueSource::File(path) | CliqueSource::Folder { dir: path, .. } => {
+                format!("maxclique {}", path.display())
+            }
             CliqueSource::Random { n, p, seed } => {
                 format!("maxclique --random {n},{p} --instance-seed {seed}")
             }
@@ -293,9 +359,29 @@ impl crate::instance::Instance for MaxCliqueSpec {
         source + &self.check_words()
     }
 
-    /// One branch colours its candidates: ~0.2–2 µs on graphs of a few hundred vertices.
+    /// A node colours its candidates: ~0.2–2 µs on graphs of a few hundred vertices.
     fn default_delta_t(&self) -> u64 {
         32
+    }
+
+    /// A folder of graphs is for `bench` only.
+    fn refuses(&self, used: crate::app::Use) -> Option<&'static str> {
+        (matches!(self.source, CliqueSource::Folder { .. }) && used != crate::app::Use::Bench)
+            .then_some("a folder of graphs is for `treesplit bench maxclique DIR` only; run, sim and compare take one graph FILE")
+    }
+
+    /// Every graph against the MCQ peer, cliquer, and treesplit at 1 and P PEs.
+    fn bench_itself(
+        &self,
+        config: &treesplit::Config,
+        repeat: usize,
+        session: &dyn crate::app::Session,
+    ) -> Option<Result<(), crate::app::Failed>> {
+        Some(
+            self.bench_graphs()
+                .map_err(crate::app::Failed::Input)
+                .and_then(|graphs| super::bench::bench(&graphs, config, repeat, session)),
+        )
     }
 
     /// Branch-and-bound.
@@ -326,7 +412,7 @@ impl crate::instance::Instance for MaxCliqueSpec {
     /// A file by its absolute path, and the check options.
     fn checkpoint_words(&self) -> Vec<String> {
         match &self.source {
-            CliqueSource::File(path) => [
+            CliqueSource::File(path) | CliqueSource::Folder { dir: path, .. } => [
                 "maxclique".to_string(),
                 std::fs::canonicalize(path)
                     .unwrap_or_else(|_| path.clone())

@@ -6,8 +6,10 @@
 //! its later siblings (`PRUNE_LEVEL`), as the hand-written task ends a frame. The task is the
 //! library's [`Optimisation`] over [`CliqueSpace`], reporting its best node as the
 //! application's [`Clique`] (ω and the vertices in DIMACS numbers, a [`Solution`]), so that
-//! the command line prints and checks the clique itself. The application runs this search; the
-//! hand-written task beside it measures what the skeleton's generality costs (BENCHMARKS.md).
+//! the command line prints and checks the clique itself. The application runs the hand-written
+//! task ([`super::MaxClique`]); this version, with the same order, colouring and bound as that
+//! task without Re-NUMBER (a generator does not see the incumbent, which Re-NUMBER needs),
+//! measures what the skeleton's generality costs (`bench maxclique`, BENCHMARKS.md).
 
 use super::graph::{insert, remove, Bits, Graph};
 use super::{colour_sort, Clique};
@@ -111,7 +113,7 @@ impl Optimise for CliqueSpace {
 /// reporting its best node as a [`Clique`].
 pub type CliqueSearch = Optimisation<CliqueSpace, Clique>;
 
-/// The search for a maximum clique of `graph` that the application runs.
+/// The skeleton version of the search for a maximum clique of `graph`.
 pub fn search(graph: Shared<Graph>) -> CliqueSearch {
     Optimisation::reporting(CliqueSpace {
         graph: graph.arc().clone(),

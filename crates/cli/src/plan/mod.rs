@@ -386,6 +386,9 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
             &flags,
             "does not apply with --sequential (the sequential baseline runs on one core, without a machine or balancer)",
         )?;
+        if let Some(why) = app.refuses(Use::Run) {
+            return Err(Failure::input(why));
+        }
         return Ok(RunPlan {
             app,
             machine: MachinePlan::Sequential,
