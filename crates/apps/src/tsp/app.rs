@@ -2,7 +2,7 @@
 //! the commands (its task, the check of the tour against the distances and the published
 //! optimum, that it is a search, the absolute path its checkpoints name).
 
-use super::{tsplib, Problem, Tour};
+use super::{tsplib, Matrix, Problem, Tour};
 use crate::spec::{AppVisitor, Published};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -12,20 +12,25 @@ pub struct App;
 
 /// The symmetric travelling salesman problem by branch-and-bound (the Held–Karp 1-tree bound)
 /// of a TSPLIB file (EXPLICIT weights as FULL_MATRIX, UPPER_ROW, LOWER_ROW, UPPER_DIAG_ROW or
-/// LOWER_DIAG_ROW; EUC_2D, CEIL_2D, ATT or GEO coordinates); reports the shortest tour,
-/// checked against the distances and the optimum optima.tsv beside the file or --optimum
-/// gives.
+/// LOWER_DIAG_ROW; EUC_2D, CEIL_2D, ATT or GEO coordinates) or of random cities; reports the
+/// shortest tour, checked against the distances and the optimum optima.tsv beside the file
+/// or --optimum gives.
 #[derive(Debug, clap::Args)]
 struct Args {
     /// The TSPLIB `.tsp` file (`-`: standard input, with no optima.tsv).
-    file: PathBuf,
+    #[arg(required_unless_present = "random", conflicts_with = "random")]
+    file: Option<PathBuf>,
+    /// Random cities instead of a file: N cities uniform on a 1000 × 1000 square, EUC_2D
+    /// distances; drawn from --instance-seed, else --seed (default 1).
+    #[arg(long, value_name = "N")]
+    random: Option<usize>,
     /// The known optimum: check the tour's length against V instead of the one optima.tsv
     /// beside the file publishes.
     #[arg(long, value_name = "V", conflicts_with = "no_published")]
     optimum: Option<u64>,
     /// Check against no published optimum: ignore optima.tsv beside the file (the tour is
     /// still checked against the distances).
-    #[arg(long = "no-published")]
+    #[arg(long = "no-published", conflicts_with = "random")]
     no_published: bool,
 }
 
@@ -39,7 +44,7 @@ impl crate::app::App for App {
     }
 
     fn reads_stdin(&self, args: &clap::ArgMatches) -> bool {
-        crate::app::typed::<Args>(args).is_ok_and(|a| a.file == Path::new("-"))
+        crate::app::typed::<Args>(args).is_ok_and(|a| a.file.as_deref() == Some(Path::new("-")))
     }
 
     fn parse(
@@ -52,7 +57,12 @@ impl crate::app::App for App {
             optimum: a.optimum,
             no_published: a.no_published,
         };
-        Ok(TspSpec::open(&a.file, &check)?.into())
+        match (a.file, a.random) {
+            (Some(path), None) => TspSpec::open(&path, &check),
+            (None, Some(n)) => TspSpec::random(n, 1).map(|s| s.with_check(&check)),
+            _ => Err("tsp needs a TSPLIB FILE or --random N".into()),
+        }
+        .map(crate::AppSpec::from)
     }
 
     fn example(&self) -> &'static [&'static str] {
@@ -69,12 +79,29 @@ pub struct Check {
     pub no_published: bool,
 }
 
-/// A travelling-salesman instance: its file and its prepared problem (compared by file and
-/// check).
+/// Where a travelling-salesman instance comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TspSource {
+    /// A TSPLIB file (`-`: standard input).
+    File(PathBuf),
+    /// Random cities drawn from a seed.
+    Random {
+        /// Cities.
+        n: usize,
+        /// The seed.
+        seed: u64,
+    },
+}
+
+/// The most random cities: beyond, the exact search is out of reach.
+pub const MAX_RANDOM: usize = 200;
+
+/// A travelling-salesman instance: its source and its prepared problem (compared by source
+/// and check).
 #[derive(Debug, Clone)]
 pub struct TspSpec {
-    /// The TSPLIB file (`-`: standard input).
-    pub path: PathBuf,
+    /// Where the instance comes from.
+    pub source: TspSource,
     /// The instance, its first tour and root penalties.
     pub problem: Arc<Problem>,
     /// The optimum and where it comes from.
@@ -85,7 +112,7 @@ pub struct TspSpec {
 
 impl PartialEq for TspSpec {
     fn eq(&self, other: &Self) -> bool {
-        self.path == other.path && self.check == other.check
+        self.source == other.source && self.check == other.check
     }
 }
 
@@ -100,11 +127,35 @@ impl TspSpec {
             (None, false) => published_optimum(path)?,
         };
         Ok(TspSpec {
-            path: path.to_path_buf(),
+            source: TspSource::File(path.to_path_buf()),
             problem: Arc::new(Problem::new(matrix)),
             optimum,
             check: check.clone(),
         })
+    }
+
+    /// `n` random cities from `seed`.
+    pub fn random(n: usize, seed: u64) -> Result<Self, String> {
+        if n == 0 || n > MAX_RANDOM {
+            return Err(format!(
+                "--random: N must be in 1..={MAX_RANDOM}, got {n} (the exact search cannot reach more)"
+            ));
+        }
+        Ok(TspSpec {
+            source: TspSource::Random { n, seed },
+            problem: Arc::new(Problem::new(Matrix::random(n, seed))),
+            optimum: None,
+            check: Check::default(),
+        })
+    }
+
+    /// The same instance checked as `check` asks (`--optimum` gives the optimum).
+    pub fn with_check(mut self, check: &Check) -> Self {
+        if let Some(v) = check.optimum {
+            self.optimum = Some((v, "--optimum gives it".into()));
+        }
+        self.check = check.clone();
+        self
     }
 
     /// The check options as command-line words (each after a space; empty by default).
@@ -186,7 +237,11 @@ impl crate::instance::Instance for TspSpec {
     }
 
     fn cli_args(&self) -> String {
-        format!("tsp {}{}", self.path.display(), self.check_words())
+        let source = match &self.source {
+            TspSource::File(path) => format!("tsp {}", path.display()),
+            TspSource::Random { n, seed } => format!("tsp --random {n} --instance-seed {seed}"),
+        };
+        source + &self.check_words()
     }
 
     /// A node's children each take a few spanning trees of the cities left: ~10–100 µs a
@@ -200,10 +255,37 @@ impl crate::instance::Instance for TspSpec {
         true
     }
 
-    /// The file by its absolute path, and the check options.
+    /// `--seed` draws random cities.
+    fn takes_seed(&self) -> bool {
+        self.draws_instance()
+    }
+
+    fn draws_instance(&self) -> bool {
+        matches!(self.source, TspSource::Random { .. })
+    }
+
+    /// Random cities are drawn from `--instance-seed`, else `--seed` (default 1).
+    fn adapt(&mut self, _q: Option<u64>, _pes: usize, seed: Option<u64>) -> Result<(), String> {
+        if let TspSource::Random { n, seed: s } = self.source {
+            let seed = seed.unwrap_or(1);
+            if seed != s {
+                *self = TspSpec::random(n, seed)?.with_check(&self.check);
+            }
+        }
+        Ok(())
+    }
+
+    /// A file by its absolute path, and the check options.
     fn checkpoint_words(&self) -> Vec<String> {
-        let file = std::fs::canonicalize(&self.path)
-            .unwrap_or_else(|_| self.path.clone())
+        let TspSource::File(path) = &self.source else {
+            return self
+                .cli_args()
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
+        };
+        let file = std::fs::canonicalize(path)
+            .unwrap_or_else(|_| path.clone())
             .display()
             .to_string();
         ["tsp".to_string(), file]

@@ -17,7 +17,7 @@ pub mod bound;
 pub mod skeleton;
 pub mod tsplib;
 
-pub use app::TspSpec;
+pub use app::{TspSource, TspSpec};
 pub use skeleton::{search, TspSearch, TspSpace};
 pub use tsplib::Matrix;
 

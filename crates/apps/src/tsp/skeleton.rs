@@ -30,9 +30,12 @@ pub struct TspSpace(pub Arc<Problem>);
 /// begins with it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TourNode {
-    path: Vec<u16>,
-    length: u64,
-    bound: i64,
+    /// The cities visited, city 0 first.
+    pub path: Vec<u16>,
+    /// The path's length.
+    pub length: u64,
+    /// A bound on every tour that begins with the path.
+    pub bound: i64,
 }
 
 /// The branch-and-bound the application runs, reporting the best [`Tour`].

@@ -4,26 +4,18 @@
 
 use super::*;
 use rand::{RngExt, SeedableRng};
+use std::sync::Arc;
 use treesplit::search::{Optimise, Space};
 use treesplit::{run, run_sequential, BalancerKind, Config};
 
-/// A random symmetric instance: `n` cities, EUC_2D on a 1000 × 1000 square when `euclidean`,
-/// else weights uniform in 1..=1000 (no triangle inequality).
+/// A random symmetric instance: `n` random cities (EUC_2D) when `euclidean`, else weights
+/// uniform in 1..=1000 (no triangle inequality).
 pub(super) fn random(n: usize, euclidean: bool, seed: u64) -> Matrix {
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
     if euclidean {
-        let c: Vec<(f64, f64)> = (0..n)
-            .map(|_| {
-                (
-                    f64::from(rng.random_range(0..1000u32)),
-                    f64::from(rng.random_range(0..1000u32)),
-                )
-            })
-            .collect();
-        Matrix::from_fn("random", n, |i, j| tsplib::euc_2d(c[i], c[j]))
-    } else {
-        Matrix::from_fn("random", n, |_, _| rng.random_range(1..=1000u32))
+        return Matrix::random(n, seed);
     }
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    Matrix::from_fn("random", n, |_, _| rng.random_range(1..=1000u32))
 }
 
 /// The optimal tour length by Held and Karp's dynamic programme: O(2ⁿ n²).

@@ -41,6 +41,24 @@ impl Matrix {
     }
 }
 
+impl Matrix {
+    /// `n` random cities uniform on the integer points of a 1000 × 1000 square, with EUC_2D
+    /// distances, drawn from `seed`.
+    pub fn random(n: usize, seed: u64) -> Matrix {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let c: Vec<(f64, f64)> = (0..n)
+            .map(|_| {
+                (
+                    f64::from(rng.random_range(0..1000u32)),
+                    f64::from(rng.random_range(0..1000u32)),
+                )
+            })
+            .collect();
+        Matrix::from_fn(&format!("random{n}"), n, |i, j| euc_2d(c[i], c[j]))
+    }
+}
+
 /// How distances are given (`EDGE_WEIGHT_TYPE`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum WeightType {
@@ -489,7 +507,8 @@ mod tests {
         let text = "NAME: c\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n3 3 4\n1 0 0\n2 0 1.5\n";
         let m = parse(text, "t").unwrap();
         assert_eq!(m.dist, vec![0, 2, 5, 2, 0, 4, 5, 4, 0]);
-        for (t, want) in [("CEIL_2D", 2), ("ATT", 1), ("GEO", 278)] {
+        // GEO: 1.5 is 1°30' = 1.8333°, on the equator 6378.388 × 0.0319977 = 204.09 → 205.
+        for (t, want) in [("CEIL_2D", 2), ("ATT", 1), ("GEO", 205)] {
             let m = parse(&text.replace("EUC_2D", t), "t").unwrap();
             assert_eq!(m.dist[1], want, "{t}");
         }
