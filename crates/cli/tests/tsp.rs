@@ -132,7 +132,7 @@ fn malformed_files_are_bad_input_naming_the_line_and_the_keyword() {
             &["line 6", "NODE_COORD_SECTION", "not a number"][..],
         ),
         ("NAME: a\nEDGE_WEIGHT_TYPE: GEO\n", &["DIMENSION", "missing"][..]),
-        ("\u{0}\u{1}", &["not text"][..]),
+        ("\u{0}\u{1}", &["line 1", "NUL byte"][..]),
     ] {
         let file = dir.join("bad.tsp");
         std::fs::write(&file, text).unwrap();

@@ -5,8 +5,9 @@
 //! order of their bounds; a node's bound is the Held–Karp 1-tree bound of the rest of the
 //! tour under the root's Lagrangian penalties, improved by a few subgradient steps of its
 //! own ([`bound`]). Before the search, a nearest-neighbour tour improved by 2-opt and Or-opt
-//! is the first incumbent, and a long subgradient ascent gives the root's penalties: both
-//! are part of the instance ([`Problem`]), computed once where it is read.
+//! is computed to be the first incumbent (each piece offers it at its first node), and a
+//! long subgradient ascent gives the root's penalties: both are part of the instance
+//! ([`Problem`]), computed once where it is read.
 //!
 //! The answer is a [`Tour`]: its length and the cities in the file's numbers, checked
 //! against the distances and, where it is published, the optimum (`optima.tsv` beside the
