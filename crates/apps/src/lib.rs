@@ -1,8 +1,8 @@
 //! Applications for treesplit, each a [`treesplit::Task`] with a sequential baseline: N-Queens,
-//! UTS (Unbalanced Tree Search), synthetic α-splitting trees, knapsack, Golomb rulers and
-//! maximum clique (branch-and-bound), numerical semigroups by genus, the 15-puzzle (IDA*),
-//! Mandelbrot, adaptive integration, BFS, the distributed hash table and task DAGs, plus
-//! idiomatic rayon versions of some for benchmarks. Each application lives in its module: its
+//! UTS (Unbalanced Tree Search), synthetic α-splitting trees, knapsack, Golomb rulers,
+//! maximum clique and the travelling salesman (branch-and-bound), numerical semigroups by
+//! genus, the 15-puzzle (IDA*), Mandelbrot, adaptive integration, BFS, the distributed hash
+//! table and task DAGs, plus idiomatic rayon versions of some for benchmarks. Each application lives in its module: its
 //! task, its [`App`] (the boundary to the command line: its arguments and how they become an
 //! instance) and its instance type, which answers what the commands ask of it
 //! ([`instance::Instance`]). [`registry`] lists the applications, one line each, and makes
@@ -32,6 +32,7 @@ pub mod space_peers;
 pub mod spec;
 pub mod synthetic;
 pub mod treesum;
+pub mod tsp;
 pub mod uts;
 
 pub use app::App;

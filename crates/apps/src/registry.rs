@@ -115,6 +115,7 @@ apps! {
     knapsack => Knapsack(KnapsackFile),
     golomb => Golomb(GolombSpec),
     maxclique => MaxClique(MaxCliqueSpec),
+    tsp => Tsp(TspSpec),
     puzzle15 => Puzzle15(PuzzleSpec),
     semigroups => Semigroups(SemigroupsSpec),
     hashtable => Hashtable(HashtableSpec),

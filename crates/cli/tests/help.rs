@@ -30,6 +30,7 @@ const APPS: &[&str] = &[
     "knapsack {knapsack}",
     "golomb 6",
     "maxclique --random 30,0.5",
+    "tsp --random 12",
     "semigroups 8",
     "tree-sum --depth 10",
     "fib 10",

@@ -324,6 +324,16 @@ fn branch_and_bound_on_ranks() {
                 &["golomb", "8"][..],
                 &["--termination", "response-tree"][..],
             ),
+            (
+                &[
+                    "tsp",
+                    concat!(
+                        env!("CARGO_MANIFEST_DIR"),
+                        "/../testkit/data/tsplib/eil51.tsp"
+                    ),
+                ][..],
+                &[][..],
+            ),
         ] {
             let mut args = app.to_vec();
             args.extend_from_slice(extra);

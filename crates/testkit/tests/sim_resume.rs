@@ -19,6 +19,13 @@ const SIZED: &[(&str, &[&str])] = &[
     ("uts", &["T1-mini"]),
     ("golomb", &["7"]),
     ("maxclique", &["--random=60,0.7"]),
+    (
+        "tsp",
+        &[concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/tsplib/eil51.tsp"
+        )],
+    ),
     ("semigroups", &["14"]),
     ("hashtable", &["--keys", "3000"]),
     ("synthetic", &["--work", "50000"]),

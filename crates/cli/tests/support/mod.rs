@@ -157,7 +157,7 @@ pub fn scratch(name: &str) -> PathBuf {
 pub fn answer(line: &str) -> &str {
     // After the application's description (a path may be written another way).
     let line = line.split_once(": ").map_or(line, |(_, a)| a);
-    [": clique", " (weight", ": 0 1"]
+    [": clique", " (weight", ": 0 1", ": tour"]
         .iter()
         .filter_map(|w| line.find(w))
         .min()
@@ -172,12 +172,17 @@ pub fn stopping_instance(app: &dyn treesplit_apps::app::App, clique: &str) -> Ve
         env!("CARGO_MANIFEST_DIR"),
         "/../testkit/data/knapsack/knapPI_3_100_1000_1.txt"
     );
+    let tsp = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../testkit/data/tsplib/eil51.tsp"
+    );
     let sized: &[(&str, &[&str])] = &[
         ("nqueens", &["11"]),
         ("uts", &["T3"]),
         ("knapsack", &[knapsack]),
         ("golomb", &["8"]),
         ("maxclique", &[clique]),
+        ("tsp", &[tsp]),
         ("semigroups", &["16"]),
         ("hashtable", &["--keys", "1000", "--q", "4"]),
         ("integrate", &["--f", "osc"]),
@@ -203,6 +208,7 @@ pub const SIZED_TO_STOP: &[&str] = &[
     "knapsack",
     "golomb",
     "maxclique",
+    "tsp",
     "semigroups",
     "hashtable",
     "integrate",
