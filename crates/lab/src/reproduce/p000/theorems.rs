@@ -144,7 +144,7 @@ pub(super) fn thm1(ctx: &Ctx) -> Result<Finding, String> {
             ],
         }),
         verdict: Verdict::of(worst <= bound && series_ok),
-        remark: "T_poll = 0 in the simulator: ε enters only through h/ε.".into(),
+        remark: format!("T_poll = 0 in the simulator: ε enters only through h/ε. The exponent of L/X against log₂P excludes 1, the weaker bound's, but its interval ({elo:.2} … {ehi:.2}) does not contain 0 either: at these P, L/X still grows (the start-up's log P requests weigh more than h = 12 + log₂P does); only larger P can show it level off (the full report goes to P = 16384)."),
         premises_measured: vec![
             Premise::new(
                 "h ≥ log P",
