@@ -11,8 +11,8 @@ use super::super::{
     mean_ci, quantile, Control, Ctx, Finding, Plot, Premise, Series, Table, Verdict,
 };
 use super::{
-    constants, deep, deep_ring, describe, finish_constant, rate_upper, sweep, Point, Run,
-    Setup, MARGIN,
+    constants, deep, deep_ring, describe, finish_constant, rate_upper, sweep, Point, Run, Setup,
+    MARGIN,
 };
 
 /// Per setup of the sweep: `value(run)` against `bound(setup)`; the largest ratio over the
@@ -206,9 +206,12 @@ fn resolvable_beta(n: usize, p: usize) -> f64 {
     -rate_upper(0, n).ln() / (p as f64).ln()
 }
 
+/// The points of a curve.
+type Curve = Vec<(f64, f64)>;
+
 /// Lemma 3 on `points`: per P, the runs whose red requests until T_h exceed c·P·h (c of the
 /// proof at the β the seeds resolve). The table, the plot and the runs over c·P·h.
-fn red_counts(points: &[Point]) -> (Table, Vec<(f64, f64)>, Vec<(f64, f64)>, usize) {
+fn red_counts(points: &[Point]) -> (Table, Curve, Curve, usize) {
     let mut table = Table::new(&[
         "setup",
         "h",

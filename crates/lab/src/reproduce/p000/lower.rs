@@ -9,8 +9,8 @@
 use super::super::{mean_ci, Control, Ctx, Finding, Plot, Premise, Series, Table, Verdict};
 use super::theorems::tails;
 use super::{base, bootstrap_exponent, cached, describe, measure, Cache, Point, Setup};
-use treesplit::BalancerKind;
 use std::sync::{Arc, Mutex};
+use treesplit::BalancerKind;
 use treesplit_apps::synthetic::SplitRule;
 
 static LOWER: Cache = Mutex::new(Vec::new());

@@ -43,7 +43,13 @@ fn p_series(points: &[Point]) -> Vec<(f64, Vec<f64>)> {
             let s = &pt.setup;
             s.work == 4096 * s.p as u64
                 && (s.label == "P" || s.label == "base")
-                && Setup { label: b.label, p: b.p, work: b.work, balancer: b.balancer, ..*s } == b
+                && Setup {
+                    label: b.label,
+                    p: b.p,
+                    work: b.work,
+                    balancer: b.balancer,
+                    ..*s
+                } == b
         })
         .map(|pt| {
             let x = pt.setup.predictor();
