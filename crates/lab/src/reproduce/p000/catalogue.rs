@@ -9,7 +9,6 @@ use super::{lemmas, lower, theorems};
 pub(in crate::reproduce) fn experiments() -> Vec<Experiment> {
     vec![
         claim!("p000", "000-thm1", theorems::thm1),
-        claim!("p000", "000-lemma1-cpu", lemmas::lemma1_cpu),
         claim!("p000", "000-lemma1-interval", lemmas::lemma1_interval),
         claim!("p000", "000-lemma1-response", lemmas::lemma1_response),
         claim!("p000", "000-lemma1-queue", lemmas::lemma1_queue),

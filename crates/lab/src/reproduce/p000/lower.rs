@@ -1,14 +1,16 @@
 //! The lower bounds paper 000 cites from [32], on the kind of tree they speak of (α-splitting
 //! with the adversarial split: the requester always gets the small part, so the large part
 //! needs the most splits): the Ω(h·T_split) splitting chain and the resulting
-//! Ω(T_seq/P + T_atomic + h·T_split) time, the Ω(h) communications on the critical path, and
-//! the Ω(hP) pieces handed over. Random polling is one receiver-initiated algorithm: its runs
-//! must lie above each bound, and the paper says they come close to it.
+//! Ω(T_seq/P + T_atomic + h·T_split) time, judged as its tightness for random polling on a
+//! forcing instance run under every dynamic balancer of the library (that a run lies above
+//! the chain holds by construction, so it is shown, not judged), the Ω(h) communications on
+//! the critical path, and the Ω(hP) pieces handed over.
 
-use super::super::{mean_ci, Ctx, Finding, Plot, Series, Table, Verdict};
+use super::super::{mean_ci, Control, Ctx, Finding, Plot, Premise, Series, Table, Verdict};
 use super::theorems::tails;
-use super::{base, cached, describe, measure, Cache, Point, Run, Setup};
+use super::{base, bootstrap_exponent, cached, describe, measure, Cache, Point, Setup};
 use std::sync::{Arc, Mutex};
+use treesplit::BalancerKind;
 use treesplit_apps::synthetic::SplitRule;
 
 static LOWER: Cache = Mutex::new(Vec::new());
@@ -42,78 +44,148 @@ fn lower_points(ctx: &Ctx) -> Result<Arc<Vec<Point>>, String> {
     })
 }
 
-/// The splitting chain: the first piece of generation g was handed over no earlier than
-/// g·T_split (its g ancestors' splits came one after the other); the smallest ratio.
-fn chain(r: &Run, t_split: u64) -> f64 {
-    r.proof
-        .first_handed
-        .iter()
-        .enumerate()
-        .filter(|&(_, &t)| t != u64::MAX)
-        .map(|(k, &t)| t as f64 / ((k as u64 + 1) * t_split.max(1)) as f64)
-        .fold(f64::INFINITY, f64::min)
+/// The dynamic balancers of the library, random polling first, global round robin (the
+/// control) second.
+const DYNAMIC: [BalancerKind; 5] = [
+    BalancerKind::RandomPolling,
+    BalancerKind::GlobalRoundRobin,
+    BalancerKind::NeighbourPolling,
+    BalancerKind::RandomShift,
+    BalancerKind::PollAndShuffle,
+];
+
+static FORCING: Cache = Mutex::new(Vec::new());
+
+/// The forcing instance of the Ω(h·T_split) chain: adversarial α = 0.1 (the requester gets
+/// the tenth, so the large part needs h ≈ 92 … 119 splits one after the other), T_split =
+/// 160 ≥ T_rout, W = 1024·P (so h·T_split ≫ T_seq/P), P = 16, 64, 256, under every dynamic
+/// balancer (seeds 3101 …; 3 quick, 6 full).
+fn forcing(ctx: &Ctx) -> Result<Arc<Vec<Point>>, String> {
+    cached(&FORCING, ctx, || {
+        let mut setups = Vec::new();
+        for balancer in DYNAMIC {
+            for p in [16usize, 64, 256] {
+                setups.push(Setup {
+                    label: "forcing",
+                    p,
+                    work: 1024 * p as u64,
+                    alpha: 0.1,
+                    rule: SplitRule::Adversarial,
+                    t_split: 160,
+                    balancer,
+                    ..base()
+                });
+            }
+        }
+        measure(&setups, 3101, ctx.pick(3, 6))
+    })
 }
 
+/// The lower bound's terms T_seq/P + T_atomic + h·T_split.
+fn lower_bound(s: &Setup) -> f64 {
+    (s.work / s.p as u64) as f64 + s.atomic as f64 + f64::from(s.h()) * s.t_split as f64
+}
+
+/// The exponent of T_par/(T_seq/P + T_atomic + h·T_split) against P for `balancer`, with
+/// its 95 % bootstrap interval.
+fn tightness(points: &[Point], balancer: BalancerKind) -> (f64, f64, f64) {
+    let groups: Vec<(f64, Vec<f64>)> = points
+        .iter()
+        .filter(|pt| pt.setup.balancer == balancer)
+        .map(|pt| {
+            let lb = lower_bound(&pt.setup);
+            (pt.setup.p as f64, pt.each(|r| r.t_par / lb))
+        })
+        .collect();
+    bootstrap_exponent(&groups)
+}
+
+/// The exponent the tightness criterion allows: T_par/(T_seq/P + T_atomic + h·T_split) may
+/// not grow like P^(1/2) or faster (a counter or a diameter on the chain's path).
+const TIGHT: f64 = 0.5;
+
 pub(super) fn split_time(ctx: &Ctx) -> Result<Finding, String> {
-    let points = lower_points(ctx)?;
+    let points = forcing(ctx)?;
     let mut table = Table::new(&[
         "setup",
         "h",
-        "h seen",
-        "T_par (mean)",
+        "h seen (largest)",
         "T_seq/P",
         "h·T_split",
-        "T_par / max(T_seq/P, h_seen·T_split) (smallest)",
-        "first piece of gen g / (g·T_split) (smallest)",
-        "T_par / (T_seq/P + T_atomic + h·T_split) (mean)",
+        "T_par (mean)",
+        "T_par / (T_seq/P + T_atomic + h·T_split): mean",
+        "smallest",
     ]);
-    let (mut least, mut chain_least) = (f64::INFINITY, f64::INFINITY);
-    let (mut pts, mut close) = (Vec::new(), Vec::new());
-    for pt in points.iter() {
-        let s = &pt.setup;
-        let hs = f64::from(s.h()) * s.t_split as f64;
-        let above = |r: &Run| r.t_par / r.share.max(f64::from(r.h_seen) * s.t_split as f64);
-        let a = pt.runs.iter().map(above).fold(f64::INFINITY, f64::min);
-        let c = pt
-            .runs
-            .iter()
-            .map(|r| chain(r, s.t_split))
-            .fold(f64::INFINITY, f64::min);
-        let tight = pt.mean(|r| r.t_par / (r.share + s.atomic as f64 + hs));
-        least = least.min(a);
-        chain_least = chain_least.min(c);
-        pts.push((hs, pt.mean(|r| r.t_par)));
-        close.push((hs, tight));
-        table.row(vec![
-            describe(s).into(),
-            s.h().into(),
-            pt.max(|r| f64::from(r.h_seen)).into(),
-            pt.mean(|r| r.t_par).into(),
-            pt.runs[0].share.into(),
-            hs.into(),
-            a.into(),
-            c.into(),
-            tight.into(),
-        ]);
+    let mut series: Vec<Series> = Vec::new();
+    for balancer in DYNAMIC {
+        let mut pts = Vec::new();
+        for pt in points.iter().filter(|pt| pt.setup.balancer == balancer) {
+            let s = &pt.setup;
+            let lb = lower_bound(s);
+            let ratio = pt.mean(|r| r.t_par / lb);
+            pts.push((s.p as f64, ratio));
+            table.row(vec![
+                describe(s).into(),
+                s.h().into(),
+                pt.max(|r| f64::from(r.h_seen)).into(),
+                (s.work / s.p as u64).into(),
+                (f64::from(s.h()) * s.t_split as f64).into(),
+                pt.mean(|r| r.t_par).into(),
+                ratio.into(),
+                pt.runs
+                    .iter()
+                    .map(|r| r.t_par / lb)
+                    .fold(f64::INFINITY, f64::min)
+                    .into(),
+            ]);
+        }
+        series.push(Series::points(balancer.name(), pts));
     }
+    let least = points
+        .iter()
+        .flat_map(|pt| pt.runs.iter().map(|r| r.t_par / lower_bound(&pt.setup)))
+        .fold(f64::INFINITY, f64::min);
+    let (e, lo, hi) = tightness(&points, BalancerKind::RandomPolling);
+    let (ce, clo, chi) = tightness(&points, BalancerKind::GlobalRoundRobin);
+    let others: Vec<String> = DYNAMIC[2..]
+        .iter()
+        .map(|&b| {
+            let (x, l, u) = tightness(&points, b);
+            format!("{} {x:.3} ({l:.3} … {u:.3})", b.name())
+        })
+        .collect();
+    let regime = points.iter().all(|pt| {
+        let s = &pt.setup;
+        f64::from(s.h()) * s.t_split as f64 >= 4.0 * (s.work / s.p as u64) as f64
+            && s.t_rout <= s.t_split
+    });
     Ok(Finding {
-        prediction: "the splits of one lineage come one after the other, so the first piece of generation g exists no earlier than g·T_split, and T_par ≥ max(T_seq/P, h_seen·T_split) with h_seen the deepest generation reached; random polling comes close: T_par/(T_seq/P + T_atomic + h·T_split) stays bounded".into(),
+        prediction: format!("on a tree that forces a chain of h splits, T_par ∈ Ω(T_seq/P + T_atomic + h·T_split) for any balancer, and random polling comes within a constant of it: T_par/(T_seq/P + T_atomic + h·T_split) stays bounded as P grows, i.e. its exponent against P has a 95 % bootstrap interval below {TIGHT} (a balancer whose chain waits on a counter or a path of length P^(1/2) or more does not)"),
         measured: format!(
-            "smallest T_par / max(T_seq/P, h_seen·T_split): {least:.3}; smallest (first piece of generation g)/(g·T_split): {chain_least:.3}; T_par/(T_seq/P + T_atomic + h·T_split) from {:.3} to {:.3}",
-            close.iter().map(|p| p.1).fold(f64::INFINITY, f64::min),
-            close.iter().map(|p| p.1).fold(0.0, f64::max)
+            "exponent of T_par/(T_seq/P + T_atomic + h·T_split) against P for random polling: {e:.3} (95 % bootstrap interval {lo:.3} … {hi:.3}); the other balancers: {}; smallest ratio of any run of any balancer: {least:.3}",
+            others.join(", ")
         ),
         table,
         plot: Some(Plot {
-            x: "h·T_split".into(),
-            y: "T_par / (T_seq/P + T_atomic + h·T_split)".into(),
+            x: "P".into(),
+            y: "T_par / (T_seq/P + T_atomic + h·T_split) (mean over seeds)".into(),
             log_x: true,
-            series: vec![Series::points("mean over seeds", close)],
-            ..Plot::default()
+            log_y: true,
+            series,
         }),
-        verdict: Verdict::of(least >= 1.0 && chain_least >= 1.0),
-        remark: String::new(),
-        ..Finding::default()
+        verdict: Verdict::of(hi < TIGHT),
+        remark: "That every run lies above the chain (the first piece of generation g no earlier than g·T_split, T_par ≥ h_seen·T_split) holds by construction of the simulator (splits of one lineage are sequential); it is shown as the smallest ratio, not judged. The Ω of the lower bound hides a constant, so the ratio is not required to be ≥ 1.".into(),
+        premises_measured: vec![Premise::new(
+            "the forcing regime: the chain dominates (h·T_split ≥ 4·T_seq/P) and T_rout ≤ T_split (the lower bound has no T_rout term)",
+            "h·T_split from 14720 to 19040 against T_seq/P = 1024; T_rout = 10, T_split = 160",
+            regime,
+        )],
+        control: Some(Control {
+            system: "global round robin (every request passes the counter at PE 0) on the same trees".into(),
+            measured: format!("exponent {ce:.3}, 95 % bootstrap interval {clo:.3} … {chi:.3}"),
+            verdict: Verdict::of(chi < TIGHT),
+        }),
+        seeds: Some(ctx.pick(3, 6)),
     })
 }
 
