@@ -157,7 +157,10 @@ pub fn adaptive_rows(
                     / n,
                 triggered: errors.iter().filter(|(e, _)| e.triggered).count(),
                 efficiency: s.report.efficiency().unwrap_or(0.0),
-                windows: errors.iter().map(|(e, _)| (e.to - e.from, e.notes)).collect(),
+                windows: errors
+                    .iter()
+                    .map(|(e, _)| (e.to - e.from, e.notes))
+                    .collect(),
             }
         })
         .collect()

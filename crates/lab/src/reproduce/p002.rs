@@ -12,9 +12,7 @@
 mod networks;
 mod stats;
 
-use super::{
-    quantile, Control, Ctx, Experiment, Finding, Plot, Premise, Series, Table, Verdict,
-};
+use super::{quantile, Control, Ctx, Experiment, Finding, Plot, Premise, Series, Table, Verdict};
 use crate::experiments::poll_shuffle::AdaptiveRow;
 use rayon::prelude::*;
 use stats::{show, slope_ci, slope_diff_ci, tail_words, BySeed};
@@ -191,7 +189,10 @@ fn thm1_spec(ctx: &Ctx) -> Spec {
         alpha: 0.5,
         per_pe: 2048,
         kinds: vec![0, 1],
-        ps: ctx.pick(vec![16, 64, 256, 1024], vec![16, 64, 256, 1024, 4096, 16384]),
+        ps: ctx.pick(
+            vec![16, 64, 256, 1024],
+            vec![16, 64, 256, 1024, 4096, 16384],
+        ),
         seeds: (1..=ctx.pick(5, 10)).collect(),
     }
 }
@@ -355,11 +356,12 @@ fn exceedances(
     (c, over, n)
 }
 
+/// "none", or the first five exceedances and how many there were in all.
 fn none_or(xs: &[String]) -> String {
-    if xs.is_empty() {
-        "none".into()
-    } else {
-        xs.join(", ")
+    match xs.len() {
+        0 => "none".into(),
+        1..=5 => xs.join(", "),
+        n => format!("{n} runs, among them {}", xs[..5].join(", ")),
     }
 }
 
@@ -370,20 +372,20 @@ fn thm1(ctx: &Ctx) -> Result<Finding, String> {
     let (c_rp, over_rp, _) = exceedances(&s, 1, Sweep::per_h);
     let judged = format!("P = {}…{}", s.ps[2], s.ps.last().expect("ps"));
     let p_max = *s.ps.last().expect("ps");
-    let (_, tail) = tail_words(over.len() as u64, n as u64, 1.0 / s.ps[2] as f64);
+    let (_, tail) = tail_words(over.len() as u64, n as u64, "runs", 1.0 / s.ps[2] as f64);
     let seeds = s.runs(0, p_max).len();
-    let h_ratio: Vec<String> = s
-        .ps
-        .iter()
-        .map(|&p| {
-            let h = s.runs(0, p)[0].h;
-            format!("{:.2}", f64::from(h) / (p as f64).log2())
-        })
-        .collect();
-    let gens_ok = s
-        .ps
-        .iter()
-        .all(|&p| s.runs(0, p).iter().all(|r| (1u64 << r.max_gen.min(63)) >= p as u64));
+    let h_ratio: Vec<String> =
+        s.ps.iter()
+            .map(|&p| {
+                let h = s.runs(0, p)[0].h;
+                format!("{:.2}", f64::from(h) / (p as f64).log2())
+            })
+            .collect();
+    let gens_ok = s.ps.iter().all(|&p| {
+        s.runs(0, p)
+            .iter()
+            .all(|r| (1u64 << r.max_gen.min(63)) >= p as u64)
+    });
     Ok(Finding {
         prediction: format!("T_par ∈ (1+ε)T_seq/n + Õ(h): one constant c bounds L/h at every n w.h.p.; c = 1.5 × the largest L/h over the seeds at P = {} and {} = {c:.1} (calibration, not judged)", s.ps[0], s.ps[1]),
         measured: format!(
@@ -418,8 +420,9 @@ fn thm1(ctx: &Ctx) -> Result<Finding, String> {
 /// The lower bound's regime: trees of exact halves (every leaf at generation h = ⌈log₂
 /// T_seq⌉, the instance that forces h splits on its deepest branch) small enough that h is
 /// a large part of T_seq/n + h (16 units per PE: h/(T_seq/n + h) from 0.33 at P = 16 to
-/// 0.47 at 1024), under every dynamic balancer of the library. Judged seeds 1…k;
-/// calibration seeds 1001… at the two smallest P, disjoint.
+/// 0.47 at 1024), under every dynamic balancer of the library. Judged seeds 1…16 (quick) or
+/// 1…100 (full);
+/// calibration seeds 1001…1010 (quick) or …1050 (full) at P = 16 and 64, disjoint.
 fn lower_bound_specs(ctx: &Ctx) -> (Spec, Spec) {
     let judged = Spec {
         network: Topology::Hypercube,
@@ -427,12 +430,12 @@ fn lower_bound_specs(ctx: &Ctx) -> (Spec, Spec) {
         per_pe: 16,
         kinds: vec![0, 1, 2, 3, 4],
         ps: ctx.pick(vec![256, 1024], vec![256, 1024, 4096]),
-        seeds: (1..=ctx.pick(40, 200)).collect(),
+        seeds: (1..=ctx.pick(16, 100)).collect(),
     };
     let calibration = Spec {
         kinds: vec![0, 1],
         ps: vec![16, 64],
-        seeds: (1001..=1000 + ctx.pick(20, 50)).collect(),
+        seeds: (1001..=1000 + ctx.pick(10, 50)).collect(),
         ..judged.clone()
     };
     (judged, calibration)
@@ -471,15 +474,17 @@ fn lower_bound(ctx: &Ctx) -> Result<Finding, String> {
     let (over, n) = over_of(0, c);
     let (over_rp, _) = over_of(1, c_rp);
     let p_min = s.ps[0];
-    let (_, tail) = tail_words(over.len() as u64, n as u64, 1.0 / p_min as f64);
-    let share: Vec<String> = s
-        .ps
-        .iter()
-        .map(|&p| {
-            let r = s.runs(0, p)[0];
-            format!("{:.2}", f64::from(r.h) / (r.t_seq / p as f64 + f64::from(r.h)))
-        })
-        .collect();
+    let (_, tail) = tail_words(over.len() as u64, n as u64, "runs", 1.0 / p_min as f64);
+    let share: Vec<String> =
+        s.ps.iter()
+            .map(|&p| {
+                let r = s.runs(0, p)[0];
+                format!(
+                    "{:.2}",
+                    f64::from(r.h) / (r.t_seq / p as f64 + f64::from(r.h))
+                )
+            })
+            .collect();
     let share_ok = s.ps.iter().all(|&p| {
         let r = s.runs(0, p)[0];
         f64::from(r.h) >= 0.3 * (r.t_seq / p as f64 + f64::from(r.h))
@@ -487,11 +492,10 @@ fn lower_bound(ctx: &Ctx) -> Result<Finding, String> {
     // Every dynamic balancer against the bound itself: the smallest T_par/(T_seq/P + h).
     let floor: Vec<String> = (0..NAMES.len())
         .map(|k| {
-            let m = s
-                .ps
-                .iter()
-                .flat_map(|&p| s.ratio(k, p))
-                .fold(f64::INFINITY, f64::min);
+            let m =
+                s.ps.iter()
+                    .flat_map(|&p| s.ratio(k, p))
+                    .fold(f64::INFINITY, f64::min);
             format!("{} {m:.2}", NAMES[k])
         })
         .collect();
@@ -503,7 +507,10 @@ fn lower_bound(ctx: &Ctx) -> Result<Finding, String> {
                     .iter()
                     .filter(|_| k < 2)
                     .map(|&p| (p as f64, quantile(&cal.ratio(k, p), 1.0)))
-                    .chain(s.ps.iter().map(|&p| (p as f64, quantile(&s.ratio(k, p), 1.0))))
+                    .chain(
+                        s.ps.iter()
+                            .map(|&p| (p as f64, quantile(&s.ratio(k, p), 1.0))),
+                    )
                     .collect(),
             )
         })
@@ -565,10 +572,7 @@ fn shielding_reads(s: &Sweep) -> (Verdict, stats::Interval, f64, f64) {
         0x5eed_0002,
     );
     let p = *s.ps.last().expect("ps");
-    let (pn, pr) = (
-        quantile(&s.piece(2, p), 0.5),
-        quantile(&s.piece(1, p), 0.5),
-    );
+    let (pn, pr) = (quantile(&s.piece(2, p), 0.5), quantile(&s.piece(1, p), 0.5));
     (Verdict::of(diff.1 > 0.0 && pn < pr), diff, pn, pr)
 }
 
@@ -587,15 +591,17 @@ fn shielding(ctx: &Ctx) -> Result<Finding, String> {
     let (verdict, diff, pn, pr) = shielding_reads(&s);
     let (c_verdict, c_diff, c_pn, c_pr) = shielding_reads(&even);
     let p = *s.ps.last().expect("ps");
-    let slopes = |sw: &Sweep, k: usize| show(slope_ci(&sw.by_seed(k, Sweep::lower_order), 0x5eed_0003));
+    let slopes =
+        |sw: &Sweep, k: usize| show(slope_ci(&sw.by_seed(k, Sweep::lower_order), 0x5eed_0003));
     let (rn, rr) = (
         quantile(&s.rejected(2, p), 0.5),
         quantile(&s.rejected(1, p), 0.5),
     );
-    let gens_ok = s
-        .ps
-        .iter()
-        .all(|&q| s.runs(2, q).iter().all(|r| (1u64 << r.max_gen.min(63)) >= q as u64));
+    let gens_ok = s.ps.iter().all(|&q| {
+        s.runs(2, q)
+            .iter()
+            .all(|r| (1u64 << r.max_gen.min(63)) >= q as u64)
+    });
     Ok(Finding {
         prediction: "on a network where the paper's exception does not apply (uneven splits), busy clusters shield the large subproblems from idle PEs and transmissions at a cluster's border carry small pieces, so neighbour polling's lower-order term L grows faster with P than random polling's; with near-equal splits on the hypercube (the exception) it does not".into(),
         measured: format!(
@@ -616,7 +622,7 @@ fn shielding(ctx: &Ctx) -> Result<Finding, String> {
             ),
             Premise::new(
                 "the tree feeds every PE: every neighbour-polling run split down to generation ≥ log₂ P",
-                format!("{}", if gens_ok { "yes" } else { "no" }),
+                if gens_ok { "yes" } else { "no" },
                 gens_ok,
             ),
         ],
@@ -720,8 +726,11 @@ fn lemma4(ctx: &Ctx) -> Result<Finding, String> {
     let (n, over, worst) = lemma4_reads(&judged, |r| r.c);
     let (cn, cover, cworst) = lemma4_reads(&control, |_| 8.0);
     let p_min = judged.iter().map(|r| r.pes).min().unwrap_or(1);
-    let (_, tail) = tail_words(over, n, 1.0 / p_min as f64);
-    let window_len: Vec<u64> = judged.iter().flat_map(|r| r.windows.iter().map(|w| w.0)).collect();
+    let (_, tail) = tail_words(over, n, "windows", 1.0 / p_min as f64);
+    let window_len: Vec<u64> = judged
+        .iter()
+        .flat_map(|r| r.windows.iter().map(|w| w.0))
+        .collect();
     let (lo, hi) = (
         window_len.iter().min().copied().unwrap_or(0),
         window_len.iter().max().copied().unwrap_or(0),
@@ -753,7 +762,10 @@ fn lemma4(ctx: &Ctx) -> Result<Finding, String> {
 /// Lemma 5's criterion on the runs at one c: (estimates, the largest share of estimates with
 /// γ̂ < γ̄ − 0.1 in a run, the estimates below).
 fn lemma5_reads(rows: &[AdaptiveRow], c: f64) -> (usize, f64, f64) {
-    let judged: Vec<_> = rows.iter().filter(|r| r.c == c && r.estimates > 0).collect();
+    let judged: Vec<_> = rows
+        .iter()
+        .filter(|r| r.c == c && r.estimates > 0)
+        .collect();
     let n = judged.iter().map(|r| r.estimates).sum();
     let worst = judged.iter().map(|r| r.under_by_0_1).fold(0.0, f64::max);
     let below = judged
@@ -768,7 +780,12 @@ fn lemma5(ctx: &Ctx) -> Result<Finding, String> {
     let (n, worst, below) = lemma5_reads(&rows, 8.0);
     let (cn, cworst, _) = lemma5_reads(&rows, 0.25);
     let p_min = rows.iter().map(|r| r.pes).min().unwrap_or(1);
-    let (_, tail) = tail_words(below.round() as u64, n as u64, 1.0 / p_min as f64);
+    let (_, tail) = tail_words(
+        below.round() as u64,
+        n as u64,
+        "estimates",
+        1.0 / p_min as f64,
+    );
     Ok(Finding {
         prediction: "PE 0's estimate γ̂ = notes/(c·k) of the idle fraction is rarely far below the true idle fraction γ̄ when c is large enough (c = 8), so permutations are triggered when many PEs idle".into(),
         measured: if n == 0 {

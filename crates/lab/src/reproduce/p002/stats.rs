@@ -30,7 +30,9 @@ fn resample(xs: &BySeed, rng: &mut Xoshiro256PlusPlus) -> BySeed {
         .map(|(p, v)| {
             (
                 *p,
-                (0..v.len()).map(|_| v[rng.random_range(0..v.len())]).collect(),
+                (0..v.len())
+                    .map(|_| v[rng.random_range(0..v.len())])
+                    .collect(),
             )
         })
         .collect()
@@ -75,15 +77,16 @@ pub(super) fn rate_ucb(hits: u64, n: u64) -> f64 {
     wilson(hits, n).1
 }
 
-/// What `n` trials with `hits` exceedances say about a tail the claim bounds by `target`:
-/// resolved when the upper confidence bound lies below it, else "in expectation only".
-pub(super) fn tail_words(hits: u64, n: u64, target: f64) -> (bool, String) {
+/// What `n` trials (`what`: "runs", "windows") with `hits` exceedances say about a tail the
+/// claim bounds by `target`: resolved when the upper confidence bound lies below it, else
+/// "in expectation only".
+pub(super) fn tail_words(hits: u64, n: u64, what: &str, target: f64) -> (bool, String) {
     let ucb = rate_ucb(hits, n);
     let resolved = ucb <= target;
     (
         resolved,
         format!(
-            "{hits} of {n} runs exceeded; 95 % upper bound on the exceedance rate {ucb:.4} {} the claim's {target:.4}{}",
+            "{hits} of {n} {what} exceeded; 95 % upper bound on the exceedance rate {ucb:.4} {} the claim's {target:.4}{}",
             if resolved { "≤" } else { ">" },
             if resolved {
                 ""
@@ -127,7 +130,7 @@ mod tests {
     /// No exceedance in 3000 runs resolves a 1/256 tail; none in 30 does not.
     #[test]
     fn a_tail_needs_enough_runs() {
-        assert!(tail_words(0, 3000, 1.0 / 256.0).0);
-        assert!(!tail_words(0, 30, 1.0 / 256.0).0);
+        assert!(tail_words(0, 3000, "runs", 1.0 / 256.0).0);
+        assert!(!tail_words(0, 30, "runs", 1.0 / 256.0).0);
     }
 }
