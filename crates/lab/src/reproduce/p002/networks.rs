@@ -23,7 +23,7 @@ use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 /// own tree and machine. Measured once per (catalogue, network).
 fn network_sweep(ctx: &Ctx, network: Topology) -> Result<Arc<NetSweep>, String> {
     use crate::experiments::networks::{measure, Algorithm};
-    static CACHE: Mutex<Vec<((bool, Topology), Arc<NetSweep>)>> = Mutex::new(Vec::new());
+    static CACHE: NetCache = Mutex::new(Vec::new());
     let mut cache = CACHE.lock().map_err(|e| e.to_string())?;
     if let Some((_, v)) = cache.iter().find(|(k, _)| *k == (ctx.quick, network)) {
         return Ok(v.clone());
@@ -105,6 +105,9 @@ fn network_sweep(ctx: &Ctx, network: Topology) -> Result<Arc<NetSweep>, String> 
     cache.push(((ctx.quick, network), v.clone()));
     Ok(v)
 }
+
+/// The network sweeps measured so far: (quick, network) → sweep.
+type NetCache = Mutex<Vec<((bool, Topology), Arc<NetSweep>)>>;
 
 /// A network's sweep: the table, the plot's series, and per algorithm (poll-and-shuffle,
 /// random polling, row-major) L per seed at each P.
