@@ -19,7 +19,7 @@ use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 /// Theorems 3 and 4: the lower-order term of poll-and-shuffle (the network's embedding and
 /// default phase, pseudorandom permutation), of the control (poll-and-shuffle without the
 /// embedding: row-major labels, every phase) and of random polling on `network` as P grows,
-/// synthetic α = 0.3 trees of 1024·P units; seeds 1…4 (quick) or 1…10 (full), each seed its
+/// synthetic α = 0.3 trees of 1024·P units; seeds 1…4 (quick) or 1…6 (full), each seed its
 /// own tree and machine. Measured once per (catalogue, network).
 fn network_sweep(ctx: &Ctx, network: Topology) -> Result<Arc<NetSweep>, String> {
     use crate::experiments::networks::{measure, Algorithm};
@@ -29,7 +29,7 @@ fn network_sweep(ctx: &Ctx, network: Topology) -> Result<Arc<NetSweep>, String> 
         return Ok(v.clone());
     }
     let ps: Vec<usize> = ctx.pick(vec![64, 256, 1024], vec![256, 1024, 4096, 16384]);
-    let seeds: Vec<u64> = (1..=ctx.pick(4, 10)).collect();
+    let seeds: Vec<u64> = (1..=ctx.pick(4, 6)).collect();
     let algs = [
         Algorithm::PollAndShuffle,
         Algorithm::RandomPolling,
