@@ -71,6 +71,10 @@ pub struct AdaptiveRow {
     pub triggered: usize,
     /// Efficiency T_seq/(P·T_par).
     pub efficiency: f64,
+    /// PE 0's estimate windows: (phases in the window, notifications stamped in it). Not
+    /// serialized, so that the experiment's output stays as it was.
+    #[serde(skip)]
+    pub windows: Vec<(u64, u64)>,
 }
 
 /// The fraction of PEs idle over virtual time `[from, to)` from the utilization curve
@@ -153,6 +157,10 @@ pub fn adaptive_rows(
                     / n,
                 triggered: errors.iter().filter(|(e, _)| e.triggered).count(),
                 efficiency: s.report.efficiency().unwrap_or(0.0),
+                windows: errors
+                    .iter()
+                    .map(|(e, _)| (e.to - e.from, e.notes))
+                    .collect(),
             }
         })
         .collect()
