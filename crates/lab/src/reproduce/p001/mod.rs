@@ -19,6 +19,9 @@ mod table;
 use super::Experiment;
 use table::{table_experiment, Algo, BundleKind};
 
+/// Master–worker with the √(αm/t̂) bundle rule.
+const MW: Algo = Algo::MasterWorker(BundleKind::Sqrt);
+
 /// Paper 001's experiments.
 pub(super) fn experiments() -> Vec<Experiment> {
     let mut all = table_rows();
@@ -29,26 +32,10 @@ pub(super) fn experiments() -> Vec<Experiment> {
 
 fn table_rows() -> Vec<Experiment> {
     vec![
-        claim!("p001", "001-table-prefix-sum", |c| table_experiment(
-            c,
-            Algo::PrefixSum,
-            true
-        )),
-        claim!("p001", "001-table-master-worker", |c| table_experiment(
-            c,
-            Algo::MasterWorker(BundleKind::Sqrt),
-            false
-        )),
-        claim!("p001", "001-table-random-static", |c| table_experiment(
-            c,
-            Algo::RandomStatic,
-            false
-        )),
-        claim!("p001", "001-table-work-stealing", |c| table_experiment(
-            c,
-            Algo::WorkStealing,
-            false
-        )),
+        claim!("p001", "001-table-prefix-sum", |c| table_experiment(c, Algo::PrefixSum, MW)),
+        claim!("p001", "001-table-master-worker", |c| table_experiment(c, MW, Algo::PrefixSum)),
+        claim!("p001", "001-table-random-static", |c| table_experiment(c, Algo::RandomStatic, Algo::PrefixSum)),
+        claim!("p001", "001-table-work-stealing", |c| table_experiment(c, Algo::WorkStealing, MW)),
     ]
 }
 
