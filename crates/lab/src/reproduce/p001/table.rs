@@ -1,7 +1,9 @@
 //! Table 14.1 of paper 001: for prefix sum, master–worker, randomized static and work
 //! stealing, the smallest total work T that reaches T_par ≤ (1+ε)·T/p (T/(p−1) for
 //! master–worker, whose master works no jobs) on the table's machine, swept over p and ε,
-//! with the exponents of p (and of 1/ε) fitted against the table's formulas.
+//! per seed (each seed its own job sizes), with the exponents of p and of 1/ε fitted and their
+//! bootstrap intervals over seeds judged against the table's formulas; another row's
+//! algorithm, through the same criterion, is the control.
 
 use super::jobs::JobList;
 use crate::reproduce::{
