@@ -74,9 +74,13 @@ pub(super) fn greedy(dag: &Dag, p: usize, priority: Priority) -> u64 {
             running.push(Reverse((now + dag.cost(v), v)));
             free -= 1;
         }
-        let Some(next) = advance(dag, &mut running, &mut missing, |_| free += 1, |s| {
-            ready.push(Reverse((key(s), s)))
-        }) else {
+        let Some(next) = advance(
+            dag,
+            &mut running,
+            &mut missing,
+            |_| free += 1,
+            |s| ready.push(Reverse((key(s), s))),
+        ) else {
             break;
         };
         now = next;
@@ -139,9 +143,13 @@ pub(super) fn static_mapped(dag: &Dag, p: usize, seed: u64) -> u64 {
             break;
         };
         now = next;
-        advance(dag, &mut running, &mut missing, |v| busy[pe(v)] = false, |s| {
-            ready[pe(s)].push(Reverse((now, s)))
-        });
+        advance(
+            dag,
+            &mut running,
+            &mut missing,
+            |v| busy[pe(v)] = false,
+            |s| ready[pe(s)].push(Reverse((now, s))),
+        );
     }
     now
 }

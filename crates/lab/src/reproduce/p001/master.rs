@@ -17,12 +17,24 @@ use treesplit::{simulate, Balancer, Config, Jobs};
 const OFF: f64 = 8.0;
 
 /// T_par of master–worker with each rule over the instances `sizes`.
-fn bundle_runs(kinds: &[BundleKind], m: u64, p: usize, sizes: &[u64]) -> Result<Vec<Vec<f64>>, String> {
+fn bundle_runs(
+    kinds: &[BundleKind],
+    m: u64,
+    p: usize,
+    sizes: &[u64],
+) -> Result<Vec<Vec<f64>>, String> {
     let runs: Vec<Result<(f64, u64), String>> = sizes
         .par_iter()
-        .flat_map(|&s| kinds.par_iter().map(move |&k| job_run_sized(Algo::MasterWorker(k), m, p, 1, s)))
+        .flat_map(|&s| {
+            kinds
+                .par_iter()
+                .map(move |&k| job_run_sized(Algo::MasterWorker(k), m, p, 1, s))
+        })
         .collect();
-    let t: Vec<f64> = runs.into_iter().map(|r| r.map(|x| x.0)).collect::<Result<_, _>>()?;
+    let t: Vec<f64> = runs
+        .into_iter()
+        .map(|r| r.map(|x| x.0))
+        .collect::<Result<_, _>>()?;
     Ok(t.chunks(kinds.len()).map(|c| c.to_vec()).collect())
 }
 
@@ -50,8 +62,16 @@ pub(super) fn mw_bundle(ctx: &Ctx) -> Result<Finding, String> {
         "model αm/b + b·t̂ + T/(p−1)",
     ]);
     // Per instance: the best fixed size's T_par; each rule's worst ratio to it.
-    let best: Vec<f64> = runs.iter().map(|r| r[..nf].iter().copied().fold(f64::INFINITY, f64::min)).collect();
-    let worst_ratio = |i: usize| runs.iter().zip(&best).map(|(r, b)| r[i] / b).fold(0.0, f64::max);
+    let best: Vec<f64> = runs
+        .iter()
+        .map(|r| r[..nf].iter().copied().fold(f64::INFINITY, f64::min))
+        .collect();
+    let worst_ratio = |i: usize| {
+        runs.iter()
+            .zip(&best)
+            .map(|(r, b)| r[i] / b)
+            .fold(0.0, f64::max)
+    };
     let ideal = m as f64 * 8.5 / (p - 1) as f64;
     let mut fixed = Vec::new();
     let mut spread = 0.0f64;

@@ -32,10 +32,26 @@ pub(super) fn experiments() -> Vec<Experiment> {
 
 fn table_rows() -> Vec<Experiment> {
     vec![
-        claim!("p001", "001-table-prefix-sum", |c| table_experiment(c, Algo::PrefixSum, MW)),
-        claim!("p001", "001-table-master-worker", |c| table_experiment(c, MW, Algo::PrefixSum)),
-        claim!("p001", "001-table-random-static", |c| table_experiment(c, Algo::RandomStatic, Algo::PrefixSum)),
-        claim!("p001", "001-table-work-stealing", |c| table_experiment(c, Algo::WorkStealing, MW)),
+        claim!("p001", "001-table-prefix-sum", |c| table_experiment(
+            c,
+            Algo::PrefixSum,
+            MW
+        )),
+        claim!("p001", "001-table-master-worker", |c| table_experiment(
+            c,
+            MW,
+            Algo::PrefixSum
+        )),
+        claim!("p001", "001-table-random-static", |c| table_experiment(
+            c,
+            Algo::RandomStatic,
+            Algo::PrefixSum
+        )),
+        claim!("p001", "001-table-work-stealing", |c| table_experiment(
+            c,
+            Algo::WorkStealing,
+            MW
+        )),
     ]
 }
 

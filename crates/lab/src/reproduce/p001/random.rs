@@ -27,7 +27,11 @@ fn sized(sizes: Vec<f64>) -> Instance {
     let t_max = sizes.iter().copied().fold(0.0, f64::max);
     Instance {
         jobs: sizes.len() as u64,
-        sized: sizes.into_iter().enumerate().map(|(j, t)| (j as u64, t)).collect(),
+        sized: sizes
+            .into_iter()
+            .enumerate()
+            .map(|(j, t)| (j as u64, t))
+            .collect(),
         total,
         t_max,
     }
@@ -53,8 +57,14 @@ fn vectors(k: u64, seed: u64) -> Vec<(&'static str, Instance)> {
     let mut near = vec![1.0; k as usize - 1];
     near.push(0.5);
     vec![
-        ("uniform (0, t̂]", Instance::random(Sizes::Uniform, 2 * k, seed)),
-        ("Pareto 1.5", Instance::random(Sizes::Heavy, 2 * k, seed + 1)),
+        (
+            "uniform (0, t̂]",
+            Instance::random(Sizes::Uniform, 2 * k, seed),
+        ),
+        (
+            "Pareto 1.5",
+            Instance::random(Sizes::Heavy, 2 * k, seed + 1),
+        ),
         ("one of size t̂, the rest t̂/8", sized(one_huge)),
         ("geometric t̂·2^−(j mod 8)", sized(geometric)),
         ("k − 1 of size t̂, one of t̂/2", sized(near)),
@@ -63,7 +73,13 @@ fn vectors(k: u64, seed: u64) -> Vec<(&'static str, Instance)> {
 
 /// One comparison: E[ℓ̂] of `inst` under `placement` minus E[ℓ̂] of ⌈T/t̂⌉ jobs of size t̂
 /// mapped at random, and its standard error, both relative to T/p.
-fn excess(inst: &Instance, p: u64, placement: Placement, trials: u64, seed: u64) -> (f64, f64, f64, f64) {
+fn excess(
+    inst: &Instance,
+    p: u64,
+    placement: Placement,
+    trials: u64,
+    seed: u64,
+) -> (f64, f64, f64, f64) {
     let k = (inst.total / inst.t_max - 1e-9).ceil() as u64;
     let unit = Instance::adversarial(k, k, p);
     let a = maxima(inst, p, placement, trials, seed);
@@ -76,7 +92,12 @@ fn excess(inst: &Instance, p: u64, placement: Placement, trials: u64, seed: u64)
     let (mb, cb) = mean_ci(&b);
     // mean_ci gives 1.96 standard errors for this many trials.
     let se = ((ca / 1.96).powi(2) + (cb / 1.96).powi(2)).sqrt();
-    (ma / avg, mb / avg, (ma - mb) / avg, if se.is_finite() { se / avg } else { 0.0 })
+    (
+        ma / avg,
+        mb / avg,
+        (ma - mb) / avg,
+        if se.is_finite() { se / avg } else { 0.0 },
+    )
 }
 
 /// How many standard errors above zero a difference of means must lie to count as a
@@ -105,7 +126,11 @@ pub(super) fn thm14_1(ctx: &Ctx) -> Result<Finding, String> {
             let k = kp * p;
             for (name, inst) in vectors(k, 11 + p + k) {
                 let (u, v, d, se) = excess(&inst, p, Placement::Random, trials, 3 + p + k);
-                let z = if se > 0.0 { d / se } else { f64::INFINITY * d.signum() };
+                let z = if se > 0.0 {
+                    d / se
+                } else {
+                    f64::INFINITY * d.signum()
+                };
                 if z > worst {
                     worst = z;
                     worst_at = format!("{name}, p = {p}, T/t̂ ≈ {k}");
@@ -116,7 +141,15 @@ pub(super) fn thm14_1(ctx: &Ctx) -> Result<Finding, String> {
                     a.push((kp as f64, u));
                     b.push((kp as f64, v));
                 }
-                table.row(vec![p.into(), k.into(), name.into(), u.into(), v.into(), z.into(), bad.into()]);
+                table.row(vec![
+                    p.into(),
+                    k.into(),
+                    name.into(),
+                    u.into(),
+                    v.into(),
+                    z.into(),
+                    bad.into(),
+                ]);
             }
         }
     }
@@ -212,7 +245,9 @@ fn thm14_2_bound(work: u64, p: usize, h: u32, round: u64) -> f64 {
 /// The smallest number of runs whose exact upper 95 % bound on the violation rate, with no
 /// violation, lies below 1/P: the seeds "with probability ≥ 1 − 1/P" needs at P.
 fn seeds_for(p: usize) -> u64 {
-    (1u64..).find(|&n| binomial_upper(0, n) <= 1.0 / p as f64).unwrap_or(u64::MAX)
+    (1u64..)
+        .find(|&n| binomial_upper(0, n) <= 1.0 / p as f64)
+        .unwrap_or(u64::MAX)
 }
 
 pub(super) fn thm14_2(ctx: &Ctx) -> Result<Finding, String> {
@@ -289,7 +324,10 @@ pub(super) fn thm14_2(ctx: &Ctx) -> Result<Finding, String> {
         let n = these.len() as u64;
         let upper = binomial_upper(v, n);
         ok &= upper <= 1.0 / p as f64;
-        words.push(format!("P = {p}: {v} of {n} (upper {upper:.4} against 1/P = {:.4})", 1.0 / p as f64));
+        words.push(format!(
+            "P = {p}: {v} of {n} (upper {upper:.4} against 1/P = {:.4})",
+            1.0 / p as f64
+        ));
         for r in these.iter().filter(|r| r.3.is_finite()) {
             c_n += 1;
             c_hits += u64::from(r.3 > r.2);

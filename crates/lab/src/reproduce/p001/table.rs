@@ -9,8 +9,8 @@ use super::jobs::JobList;
 use crate::reproduce::{
     bootstrap_ci, loglog_slope, Cell, Control, Ctx, Finding, Plot, Premise, Series, Table, Verdict,
 };
-use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
+use std::sync::{Arc, Mutex};
 use treesplit::config::{BundleRule, StaticPermutation};
 use treesplit::machine::sim::{Delay, MessageModel, Topology};
 use treesplit::{simulate, Balancer, Config, Jobs, PollingOptions, SimConfig};
@@ -286,17 +286,11 @@ fn sweep(ctx: &Ctx, algo: Algo) -> Result<Arc<Sweep>, String> {
                 let mut row = Vec::new();
                 for (i, &p) in ps.iter().enumerate() {
                     // A smaller ε needs at least the T a larger one needed at this p.
-                    let start = by_eps
-                        .iter()
-                        .filter_map(|r| r[i])
-                        .fold(0.0, f64::max);
+                    let start = by_eps.iter().filter_map(|r| r[i]).fold(0.0, f64::max);
                     let start_m = (start / T_MEAN * 0.7) as u64;
                     let r = smallest_on(p, max_m, start_m, |m| {
                         let (t_par, t) = job_run_sized(algo, m, p, s, 1000 + s)?;
-                        Ok((
-                            t_par <= (1.0 + eps) * t as f64 / algo.workers(p) as f64,
-                            t,
-                        ))
+                        Ok((t_par <= (1.0 + eps) * t as f64 / algo.workers(p) as f64, t))
                     })?;
                     row.push(r.map(|(_, t)| t as f64));
                 }

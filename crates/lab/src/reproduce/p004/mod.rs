@@ -229,12 +229,19 @@ fn crossover(ctx: &Ctx) -> Result<Finding, String> {
         ns.dedup();
         ns
     };
-    let overhead = |d: &Depth| d.smallest.map(|h| f64::from(h) * 2f64.powi(h as i32) / d.n as f64);
+    let overhead = |d: &Depth| {
+        d.smallest
+            .map(|h| f64::from(h) * 2f64.powi(h as i32) / d.n as f64)
+    };
     let at = |a: f64, n: usize, s: u64| -> Option<f64> {
         if s == 1 {
-            v.iter().find(|d| d.alpha == a && d.n == n).and_then(overhead)
+            v.iter()
+                .find(|d| d.alpha == a && d.n == n)
+                .and_then(overhead)
         } else {
-            let k = cases.iter().position(|c| c.0 == a && c.1 == n && c.3 == s)?;
+            let k = cases
+                .iter()
+                .position(|c| c.0 == a && c.1 == n && c.3 == s)?;
             overhead(&extra[k])
         }
     };
@@ -262,7 +269,11 @@ fn crossover(ctx: &Ctx) -> Result<Finding, String> {
             let pts: Vec<(f64, f64)> = full
                 .iter()
                 .map(|&n| {
-                    let g = pick.iter().map(|&k| at(a, n, k as u64 + 1).unwrap_or(f64::NAN).ln()).sum::<f64>() / pick.len() as f64;
+                    let g = pick
+                        .iter()
+                        .map(|&k| at(a, n, k as u64 + 1).unwrap_or(f64::NAN).ln())
+                        .sum::<f64>()
+                        / pick.len() as f64;
                     (n as f64, g.exp())
                 })
                 .collect();
@@ -270,11 +281,20 @@ fn crossover(ctx: &Ctx) -> Result<Finding, String> {
         };
         let model: Vec<(f64, f64)> = full
             .iter()
-            .map(|&n| (n as f64, (n as f64).powf(x - 1.0) * (n as f64).log2().powf(x + 1.0)))
+            .map(|&n| {
+                (
+                    n as f64,
+                    (n as f64).powf(x - 1.0) * (n as f64).log2().powf(x + 1.0),
+                )
+            })
             .collect();
         let all: Vec<usize> = (0..seeds as usize).collect();
         let (m, ci, p) = if full.len() >= 3 {
-            (slope(&all), bootstrap_ci(all.len(), 1000, slope), loglog_slope(&model))
+            (
+                slope(&all),
+                bootstrap_ci(all.len(), 1000, slope),
+                loglog_slope(&model),
+            )
         } else {
             (f64::NAN, (f64::NAN, f64::NAN), f64::NAN)
         };
