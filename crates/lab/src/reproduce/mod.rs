@@ -576,6 +576,57 @@ pub fn quantile(xs: &[f64], q: f64) -> f64 {
     v[i]
 }
 
+/// The 95 % percentile bootstrap interval of `stat` over `n` seeds: `stat` receives a
+/// resample of the seed indices 0..n (drawn with replacement, `resamples` times, from a
+/// fixed generator, so the interval is the same on every rerun).
+pub fn bootstrap_ci(n: usize, resamples: usize, stat: impl Fn(&[usize]) -> f64) -> (f64, f64) {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(0x5eed);
+    let mut v: Vec<f64> = (0..resamples)
+        .map(|_| {
+            let pick: Vec<usize> = (0..n).map(|_| rng.random_range(0..n)).collect();
+            stat(&pick)
+        })
+        .filter(|x| x.is_finite())
+        .collect();
+    if v.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    v.sort_by(f64::total_cmp);
+    (quantile(&v, 0.025), quantile(&v, 0.975))
+}
+
+/// The exact (Clopper–Pearson) one-sided upper 95 % confidence bound on a probability
+/// after `hits` events in `n` trials: the u with P(Bin(n, u) ≤ hits) = 0.05.
+pub fn binomial_upper(hits: u64, n: u64) -> f64 {
+    if n == 0 || hits >= n {
+        return 1.0;
+    }
+    let cdf = |u: f64| -> f64 {
+        // P(Bin(n, u) ≤ hits), terms in log space.
+        let (ln_u, ln_v) = (u.ln(), (1.0 - u).ln());
+        let mut ln_c = 0.0f64; // ln C(n, 0)
+        let mut s = 0.0;
+        for k in 0..=hits {
+            if k > 0 {
+                ln_c += ((n - k + 1) as f64).ln() - (k as f64).ln();
+            }
+            s += (ln_c + k as f64 * ln_u + (n - k) as f64 * ln_v).exp();
+        }
+        s
+    };
+    let (mut lo, mut hi) = (hits as f64 / n as f64, 1.0);
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if cdf(mid) > 0.05 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    hi
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -683,6 +734,15 @@ mod tests {
             ..finding(Verdict::Answer)
         });
         assert_eq!(answer.verdict, Verdict::Answer);
+    }
+
+    /// The exact upper bound: 0 of n gives 1 − 0.05^(1/n); more hits give a larger bound.
+    #[test]
+    fn the_binomial_upper_bound_is_clopper_pearson() {
+        let u = binomial_upper(0, 100);
+        assert!((u - (1.0 - 0.05f64.powf(0.01))).abs() < 1e-9, "{u}");
+        assert!(binomial_upper(3, 100) > u);
+        assert_eq!(binomial_upper(5, 5), 1.0);
     }
 
     /// The report judges at least fifty of the papers' claims.

@@ -19,6 +19,9 @@ mod table;
 use super::Experiment;
 use table::{table_experiment, Algo, BundleKind};
 
+/// Master–worker with the √(αm/t̂) bundle rule.
+const MW: Algo = Algo::MasterWorker(BundleKind::Sqrt);
+
 /// Paper 001's experiments.
 pub(super) fn experiments() -> Vec<Experiment> {
     let mut all = table_rows();
@@ -32,22 +35,22 @@ fn table_rows() -> Vec<Experiment> {
         claim!("p001", "001-table-prefix-sum", |c| table_experiment(
             c,
             Algo::PrefixSum,
-            true
+            MW
         )),
         claim!("p001", "001-table-master-worker", |c| table_experiment(
             c,
-            Algo::MasterWorker(BundleKind::Sqrt),
-            false
+            MW,
+            Algo::PrefixSum
         )),
         claim!("p001", "001-table-random-static", |c| table_experiment(
             c,
             Algo::RandomStatic,
-            false
+            Algo::PrefixSum
         )),
         claim!("p001", "001-table-work-stealing", |c| table_experiment(
             c,
             Algo::WorkStealing,
-            false
+            MW
         )),
     ]
 }

@@ -1,11 +1,16 @@
 //! Table 14.1 of paper 001: for prefix sum, master–worker, randomized static and work
 //! stealing, the smallest total work T that reaches T_par ≤ (1+ε)·T/p (T/(p−1) for
 //! master–worker, whose master works no jobs) on the table's machine, swept over p and ε,
-//! with the exponents of p (and of 1/ε) fitted against the table's formulas.
+//! per seed (each seed its own job sizes), with the exponents of p and of 1/ε fitted and their
+//! bootstrap intervals over seeds judged against the table's formulas; another row's
+//! algorithm, through the same criterion, is the control.
 
 use super::jobs::JobList;
-use crate::reproduce::{loglog_slope, Ctx, Finding, Plot, Series, Table, Verdict};
+use crate::reproduce::{
+    bootstrap_ci, loglog_slope, Cell, Control, Ctx, Finding, Plot, Premise, Series, Table, Verdict,
+};
 use rayon::prelude::*;
+use std::sync::{Arc, Mutex};
 use treesplit::config::{BundleRule, StaticPermutation};
 use treesplit::machine::sim::{Delay, MessageModel, Topology};
 use treesplit::{simulate, Balancer, Config, Jobs, PollingOptions, SimConfig};
@@ -128,15 +133,31 @@ impl Algo {
         }
     }
 
-    fn randomized(self) -> bool {
-        matches!(self, Algo::RandomStatic | Algo::WorkStealing)
+    fn name(self) -> &'static str {
+        match self {
+            Algo::PrefixSum => "prefix sum",
+            Algo::MasterWorker(_) => "master–worker (√(αm/t̂) bundles)",
+            Algo::RandomStatic => "randomized static",
+            Algo::WorkStealing => "work stealing",
+        }
     }
 }
 
 /// T_par of `algo` on `m` jobs (sizes seeded by 7) on `p` PEs: the end of the last work
 /// unit (Table 14.1 ignores collecting the result), and T.
 pub(super) fn job_run(algo: Algo, m: u64, p: usize, seed: u64) -> Result<(f64, u64), String> {
-    let root = JobList::new(m, T_MAX, 7, false);
+    job_run_sized(algo, m, p, seed, 7)
+}
+
+/// [`job_run`] on the job sizes drawn from `sizes`.
+pub(super) fn job_run_sized(
+    algo: Algo,
+    m: u64,
+    p: usize,
+    seed: u64,
+    sizes: u64,
+) -> Result<(f64, u64), String> {
+    let root = JobList::new(m, T_MAX, sizes, false);
     let total = root.left;
     let config = Config::new(p)
         .balancer(algo.balancer(m))
@@ -172,31 +193,19 @@ fn ladder(p: u64, max: u64) -> Vec<u64> {
 /// differently from one m to the next), so one lucky m is not a guarantee.
 const CONFIRM: usize = 3;
 
-/// The smallest T on the ladder (from `start`) from which T_par ≤ (1+ε)·T/w holds for every
-/// seed at [`CONFIRM`] consecutive ladder points (fewer where the ladder ends), w the PEs that
-/// work jobs ([`Algo::workers`]).
-pub(super) fn smallest_t(
-    algo: Algo,
+/// The first ladder point m ≥ `start` (with its T) from which `reach(m)` (whether the target
+/// was reached, and T) holds at [`CONFIRM`] consecutive ladder points (fewer where the
+/// ladder ends).
+fn smallest_on(
     p: usize,
-    eps: f64,
-    seeds: u64,
     max_m: u64,
     start: u64,
+    reach: impl Fn(u64) -> Result<(bool, u64), String>,
 ) -> Result<Option<(u64, u64)>, String> {
     let mut first: Option<(u64, u64)> = None;
     let mut streak = 0;
     for m in ladder(p as u64, max_m).into_iter().filter(|&m| m >= start) {
-        let runs: Vec<Result<(f64, u64), String>> = (1..=seeds)
-            .into_par_iter()
-            .map(|s| job_run(algo, m, p, s))
-            .collect();
-        let mut ok = true;
-        let mut total = 0;
-        for r in runs {
-            let (t_par, t) = r?;
-            total = t;
-            ok &= t_par <= (1.0 + eps) * t as f64 / algo.workers(p) as f64;
-        }
+        let (ok, total) = reach(m)?;
         if ok {
             first = first.or(Some((m, total)));
             streak += 1;
@@ -211,64 +220,281 @@ pub(super) fn smallest_t(
     Ok(first)
 }
 
-/// One row of Table 14.1: the smallest T reaching the target over p and ε, the exponent of p
-/// judged against the formula's (and, with `judge_eps`, the exponent of 1/ε too, at the
-/// largest p that reached every ε).
-pub(super) fn table_experiment(ctx: &Ctx, algo: Algo, judge_eps: bool) -> Result<Finding, String> {
-    let ps: Vec<usize> = ctx.pick(vec![8, 16, 32, 64], vec![8, 16, 32, 64, 128, 256]);
-    let epss: Vec<f64> = ctx.pick(vec![0.5, 0.25], vec![0.5, 0.25, 0.125]);
-    let seeds = if algo.randomized() { ctx.pick(2, 4) } else { 1 };
-    let max_m = ctx.pick(1 << 17, 1 << 21);
+/// The smallest T on the ladder (from `start`) from which T_par ≤ (1+ε)·T/w holds for every
+/// seed at [`CONFIRM`] consecutive ladder points (fewer where the ladder ends), w the PEs that
+/// work jobs ([`Algo::workers`]).
+pub(super) fn smallest_t(
+    algo: Algo,
+    p: usize,
+    eps: f64,
+    seeds: u64,
+    max_m: u64,
+    start: u64,
+) -> Result<Option<(u64, u64)>, String> {
+    smallest_on(p, max_m, start, |m| {
+        let runs: Vec<Result<(f64, u64), String>> = (1..=seeds)
+            .into_par_iter()
+            .map(|s| job_run(algo, m, p, s))
+            .collect();
+        let mut ok = true;
+        let mut total = 0;
+        for r in runs {
+            let (t_par, t) = r?;
+            total = t;
+            ok &= t_par <= (1.0 + eps) * t as f64 / algo.workers(p) as f64;
+        }
+        Ok((ok, total))
+    })
+}
+
+/// One row's measurements: the smallest T per seed, ε and p (`None`: not reached within
+/// the largest m). Seed s draws its own job sizes (the instance) and its own balancer seed,
+/// so the deterministic rows vary over instances and the randomized ones over both.
+pub(super) struct Sweep {
+    ps: Vec<usize>,
+    epss: Vec<f64>,
+    max_m: u64,
+    /// t[seed][ε index][p index].
+    t: Vec<Vec<Vec<Option<f64>>>>,
+}
+
+/// The sweeps computed so far (a row's control is another row's sweep: each is run once).
+static SWEEPS: Mutex<Vec<(bool, String, Arc<Sweep>)>> = Mutex::new(Vec::new());
+
+/// The p, ε and seeds of the table's sweep.
+fn grid(ctx: &Ctx) -> (Vec<usize>, Vec<f64>, usize, u64) {
+    (
+        ctx.pick(vec![8, 16, 32, 64], vec![8, 16, 32, 64, 128, 256]),
+        ctx.pick(vec![0.5, 0.25], vec![0.5, 0.25, 0.125]),
+        ctx.pick(6, 12),
+        ctx.pick(1 << 16, 1 << 21),
+    )
+}
+
+fn sweep(ctx: &Ctx, algo: Algo) -> Result<Arc<Sweep>, String> {
+    let key = format!("{algo:?}");
+    let mut cache = SWEEPS.lock().map_err(|e| e.to_string())?;
+    if let Some((_, _, v)) = cache.iter().find(|(q, k, _)| *q == ctx.quick && *k == key) {
+        return Ok(v.clone());
+    }
+    let (ps, epss, seeds, max_m) = grid(ctx);
+    let t: Vec<Result<Vec<Vec<Option<f64>>>, String>> = (1..=seeds as u64)
+        .into_par_iter()
+        .map(|s| {
+            let mut by_eps: Vec<Vec<Option<f64>>> = Vec::new();
+            for &eps in &epss {
+                let mut row = Vec::new();
+                for (i, &p) in ps.iter().enumerate() {
+                    // A smaller ε needs at least the T a larger one needed at this p.
+                    let start = by_eps.iter().filter_map(|r| r[i]).fold(0.0, f64::max);
+                    let start_m = (start / T_MEAN * 0.7) as u64;
+                    let r = smallest_on(p, max_m, start_m, |m| {
+                        let (t_par, t) = job_run_sized(algo, m, p, s, 1000 + s)?;
+                        Ok((t_par <= (1.0 + eps) * t as f64 / algo.workers(p) as f64, t))
+                    })?;
+                    row.push(r.map(|(_, t)| t as f64));
+                }
+                by_eps.push(row);
+            }
+            Ok(by_eps)
+        })
+        .collect();
+    let v = Arc::new(Sweep {
+        ps,
+        epss,
+        max_m,
+        t: t.into_iter().collect::<Result<_, _>>()?,
+    });
+    cache.push((ctx.quick, key, v.clone()));
+    Ok(v)
+}
+
+impl Sweep {
+    /// The geometric mean of the smallest T over the seeds `pick` at (ε index, p index),
+    /// `None` unless every picked seed reached the target there.
+    fn geo(&self, pick: &[usize], e: usize, i: usize) -> Option<f64> {
+        let mut s = 0.0;
+        for &k in pick {
+            s += self.t[k][e][i]?.ln();
+        }
+        Some((s / pick.len() as f64).exp())
+    }
+
+    /// The exponent of p (the log-log slope over p at each ε with ≥ 3 points, averaged over
+    /// ε) and of 1/ε (the slope over ε at each p that reached every ε, averaged over p), on
+    /// the seeds `pick`.
+    fn exponents(&self, pick: &[usize]) -> (f64, f64) {
+        let mut p_slopes = Vec::new();
+        for e in 0..self.epss.len() {
+            let pts: Vec<(f64, f64)> = (0..self.ps.len())
+                .filter_map(|i| self.geo(pick, e, i).map(|t| (self.ps[i] as f64, t)))
+                .collect();
+            if pts.len() >= 3 {
+                p_slopes.push(loglog_slope(&pts));
+            }
+        }
+        let mut e_slopes = Vec::new();
+        for i in 0..self.ps.len() {
+            let pts: Vec<(f64, f64)> = (0..self.epss.len())
+                .filter_map(|e| self.geo(pick, e, i).map(|t| (1.0 / self.epss[e], t)))
+                .collect();
+            if pts.len() == self.epss.len() && pts.len() >= 2 {
+                e_slopes.push(loglog_slope(&pts));
+            }
+        }
+        let mean = |v: &[f64]| {
+            if v.is_empty() {
+                f64::NAN
+            } else {
+                v.iter().sum::<f64>() / v.len() as f64
+            }
+        };
+        (mean(&p_slopes), mean(&e_slopes))
+    }
+
+    /// Point estimates and 95 % bootstrap intervals (over seeds) of both exponents.
+    fn intervals(&self) -> Exps {
+        let all: Vec<usize> = (0..self.t.len()).collect();
+        let (p, e) = self.exponents(&all);
+        Exps {
+            p,
+            e,
+            p_ci: bootstrap_ci(all.len(), RESAMPLES, |k| self.exponents(k).0),
+            e_ci: bootstrap_ci(all.len(), RESAMPLES, |k| self.exponents(k).1),
+        }
+    }
+
+    /// Seeds that reached the target at every (p, ε).
+    fn complete(&self) -> usize {
+        self.t
+            .iter()
+            .filter(|s| s.iter().all(|r| r.iter().all(Option::is_some)))
+            .count()
+    }
+}
+
+const RESAMPLES: usize = 1000;
+
+/// Exponents of p and 1/ε with their bootstrap intervals.
+struct Exps {
+    p: f64,
+    e: f64,
+    p_ci: (f64, f64),
+    e_ci: (f64, f64),
+}
+
+/// The four rows.
+const ROWS: [Algo; 4] = [
+    Algo::PrefixSum,
+    Algo::MasterWorker(BundleKind::Sqrt),
+    Algo::RandomStatic,
+    Algo::WorkStealing,
+];
+
+/// Two rows whose predicted exponents differ by less than this are the same row at the
+/// resolution of the sweep (prefix sum's 1.28 and randomized static's 1.33 over p = 8…256).
+const SAME: f64 = 0.25;
+
+/// A row's predicted exponents of p and 1/ε over `ps` (the formula's local log-log slopes),
+/// and the bands: half the distance to the nearest other row whose prediction differs by at
+/// least [`SAME`], so that no exponent lies in the bands of two rows that predict apart.
+fn predicted(algo: Algo, ps: &[usize], epss: &[f64]) -> ((f64, f64), (f64, f64)) {
+    let pexp = |a: Algo| {
+        let s: Vec<f64> = epss
+            .iter()
+            .map(|&e| {
+                loglog_slope(
+                    &ps.iter()
+                        .map(|&p| (p as f64, a.formula(p as f64, e)))
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .collect();
+        s.iter().sum::<f64>() / s.len() as f64
+    };
+    let eexp = |a: Algo| {
+        loglog_slope(
+            &epss
+                .iter()
+                .map(|&e| (1.0 / e, a.formula(64.0, e)))
+                .collect::<Vec<_>>(),
+        )
+    };
+    let band = |f: &dyn Fn(Algo) -> f64| {
+        let me = f(algo);
+        let gap = ROWS
+            .iter()
+            .map(|&a| (f(a) - me).abs())
+            .filter(|&d| d >= SAME)
+            .fold(f64::INFINITY, f64::min);
+        (me, gap / 2.0)
+    };
+    (band(&pexp), band(&eexp))
+}
+
+/// PASS iff both intervals lie inside their bands, FAIL iff either lies wholly outside its
+/// band, else INCONCLUSIVE (the interval straddles a band's edge); the words say which.
+fn judge_row(x: &Exps, (p, dp): (f64, f64), (e, de): (f64, f64)) -> (Verdict, String) {
+    let inside = |(lo, hi): (f64, f64), c: f64, d: f64| lo >= c - d && hi <= c + d;
+    let outside = |(lo, hi): (f64, f64), c: f64, d: f64| hi < c - d || lo > c + d;
+    let text = format!(
+        "exponent of p {:.2} (95 % CI {:.2}…{:.2}, band {:.2}…{:.2}); exponent of 1/ε {:.2} (95 % CI {:.2}…{:.2}, band {:.2}…{:.2})",
+        x.p, x.p_ci.0, x.p_ci.1, p - dp, p + dp, x.e, x.e_ci.0, x.e_ci.1, e - de, e + de
+    );
+    let v = if !(x.p_ci.0.is_finite() && x.e_ci.0.is_finite()) {
+        Verdict::Inconclusive
+    } else if outside(x.p_ci, p, dp) || outside(x.e_ci, e, de) {
+        Verdict::Fail
+    } else if inside(x.p_ci, p, dp) && inside(x.e_ci, e, de) {
+        Verdict::Pass
+    } else {
+        Verdict::Inconclusive
+    };
+    (v, text)
+}
+
+/// One row of Table 14.1: the smallest T reaching the target over p, ε and seeds; the
+/// exponents of p and 1/ε, with bootstrap intervals over seeds, judged against the formula's
+/// within bands half as wide as the gap to the nearest row that predicts otherwise; the
+/// `control` row's algorithm judged by the same criterion.
+pub(super) fn table_experiment(ctx: &Ctx, algo: Algo, control: Algo) -> Result<Finding, String> {
+    let s = sweep(ctx, algo)?;
+    let (ps, epss, max_m) = (&s.ps, &s.epss, s.max_m);
+    let seeds = s.t.len();
     let mut table = Table::new(&[
         "p",
         "ε",
-        "smallest m",
-        "smallest T",
+        "seeds reaching the target",
+        "smallest T (geometric mean over seeds)",
+        "min … max over seeds",
         "T/p",
         "formula (unscaled)",
     ]);
     let mut series = Vec::new();
-    let mut slopes = Vec::new();
-    // The exponent over the three largest p reached (a remark, not the criterion).
-    let mut tail_slopes = Vec::new();
-    let mut found: Vec<(usize, f64, f64)> = Vec::new();
-    for &eps in &epss {
+    let all: Vec<usize> = (0..seeds).collect();
+    for (e, &eps) in epss.iter().enumerate() {
         let mut pts = Vec::new();
-        for &p in &ps {
-            let start = found
-                .iter()
-                .filter(|f| f.0 == p)
-                .map(|f| f.2 as u64)
-                .max()
-                .unwrap_or(0);
-            let start_m = (start as f64 / T_MEAN * 0.7) as u64;
-            let r = smallest_t(algo, p, eps, seeds, max_m, start_m)?;
-            let (m_cell, t_cell) = match r {
-                Some((m, t)) => {
-                    pts.push((p as f64, t as f64));
-                    found.push((p, eps, t as f64));
-                    (m.into(), t.into())
-                }
-                None => (format!("> {max_m}").into(), "—".into()),
-            };
+        for (i, &p) in ps.iter().enumerate() {
+            let ts: Vec<f64> = s.t.iter().filter_map(|k| k[e][i]).collect();
+            let g = s.geo(&all, e, i);
+            if let Some(g) = g {
+                pts.push((p as f64, g));
+            }
             table.row(vec![
                 p.into(),
                 eps.into(),
-                m_cell,
-                t_cell,
-                r.map_or(f64::NAN, |(_, t)| t as f64 / p as f64).into(),
+                ts.len().into(),
+                g.map_or_else(|| format!("> {max_m} jobs").into(), Cell::from),
+                format!(
+                    "{:.0} … {:.0}",
+                    ts.iter().copied().fold(f64::INFINITY, f64::min),
+                    ts.iter().copied().fold(0.0, f64::max)
+                )
+                .into(),
+                g.map_or(f64::NAN, |g| g / p as f64).into(),
                 algo.formula(p as f64, eps).into(),
             ]);
         }
-        if pts.len() >= 3 {
-            slopes.push(loglog_slope(&pts));
-            tail_slopes.push(loglog_slope(&pts[pts.len() - 3..]));
-        }
-        // The prediction's curve, scaled through the measured points' geometric mean.
-        let pred: Vec<(f64, f64)> = ps
-            .iter()
-            .map(|&p| (p as f64, algo.formula(p as f64, eps)))
-            .collect();
         if !pts.is_empty() {
             let k = (pts
                 .iter()
@@ -278,50 +504,20 @@ pub(super) fn table_experiment(ctx: &Ctx, algo: Algo, judge_eps: bool) -> Result
                 .exp();
             series.push(Series::line(
                 format!("{} scaled, ε = {eps}", algo.formula_text()),
-                pred.iter().map(|&(p, f)| (p, k * f)).collect(),
+                ps.iter()
+                    .map(|&p| (p as f64, k * algo.formula(p as f64, eps)))
+                    .collect(),
             ));
         }
         series.push(Series::points(format!("measured, ε = {eps}"), pts));
     }
-    let predicted = {
-        let s: Vec<f64> = epss
-            .iter()
-            .map(|&e| {
-                loglog_slope(
-                    &ps.iter()
-                        .map(|&p| (p as f64, algo.formula(p as f64, e)))
-                        .collect::<Vec<_>>(),
-                )
-            })
-            .collect();
-        s.iter().sum::<f64>() / s.len() as f64
-    };
-    // ε exponent at the largest p found for every ε.
-    let eps_exp = ps.iter().rev().find_map(|&p| {
-        let pts: Vec<(f64, f64)> = found
-            .iter()
-            .filter(|f| f.0 == p)
-            .map(|f| (1.0 / f.1, f.2))
-            .collect();
-        (pts.len() == epss.len()).then(|| (p, loglog_slope(&pts)))
-    });
-    let eps_pred = loglog_slope(
-        &epss
-            .iter()
-            .map(|&e| (1.0 / e, algo.formula(64.0, e)))
-            .collect::<Vec<_>>(),
-    );
-    let measured_slope = if slopes.is_empty() {
-        f64::NAN
-    } else {
-        slopes.iter().sum::<f64>() / slopes.len() as f64
-    };
-    let p_ok = (measured_slope - predicted).abs() <= 0.5;
-    let verdict = match (slopes.is_empty(), judge_eps, eps_exp) {
-        (true, _, _) | (false, true, None) => Verdict::Inconclusive,
-        (false, true, Some((_, e))) => Verdict::of(p_ok && (e - eps_pred).abs() <= 0.5),
-        (false, false, _) => Verdict::of(p_ok),
-    };
+    let (pp, pe) = predicted(algo, ps, epss);
+    let x = s.intervals();
+    let (verdict, measured) = judge_row(&x, pp, pe);
+    let c = sweep(ctx, control)?;
+    let (cv, cm) = judge_row(&c.intervals(), pp, pe);
+    let (cp, ce) = predicted(control, ps, epss);
+    let complete = s.complete();
     let target = if algo.workers(64) == 64 {
         "T/p"
     } else {
@@ -329,19 +525,28 @@ pub(super) fn table_experiment(ctx: &Ctx, algo: Algo, judge_eps: bool) -> Result
     };
     Ok(Finding {
         prediction: format!(
-            "T = Ω({}) with α = {ALPHA} (T_rout 10 + T_send 5 + T_recv 5, cutting a job free), t̂ = {T_MAX}, t̄ = {T_MEAN}: exponent of p over p = {:?}: {predicted:.2}; exponent of 1/ε: {eps_pred:.2}",
-            algo.formula_text(), ps
+            "T = Ω({}) with α = {ALPHA} (T_rout 10 + T_send 5 + T_recv 5, cutting a job free), t̂ = {T_MAX}, t̄ = {T_MEAN}: local exponent of p over p = {ps:?}: {:.2} (band ±{:.2}); exponent of 1/ε: {:.2} (band ±{:.2})",
+            algo.formula_text(), pp.0, pp.1, pe.0, pe.1
         ),
-        measured: format!(
-            "exponent of p (log-log fit of the smallest T, mean over ε): {measured_slope:.2} (over the three largest p reached: {:.2}); exponent of 1/ε{}",
-            tail_slopes.iter().sum::<f64>() / tail_slopes.len() as f64,
-            eps_exp.map_or(" —".into(), |(p, s)| format!(" at p = {p}: {s:.2}"))
-        ),
+        measured,
         table,
         plot: Some(Plot { x: "p".into(), y: format!("smallest T with T_par ≤ (1+ε){target}"), log_x: true, log_y: true, series }),
         verdict,
-        remark: if verdict == Verdict::Inconclusive { "fewer than 3 values of p, or not every ε at one p, reached the target within the largest m tried".into() } else { String::new() },
-        ..Finding::default()
+        remark: String::new(),
+        premises_measured: vec![Premise::new(
+            format!("every seed reaches T_par ≤ (1+ε){target} at every p and ε within m ≤ {max_m} jobs (the exponents are fitted on the same grid for every seed)"),
+            format!("{complete} of {seeds} seeds"),
+            complete == seeds,
+        )],
+        control: Some(Control {
+            system: format!(
+                "{} (Table 14.1's row {}: exponent of p {:.2}, of 1/ε {:.2}), through this row's criterion",
+                control.name(), control.formula_text(), cp.0, ce.0
+            ),
+            measured: cm,
+            verdict: cv,
+        }),
+        seeds: Some(seeds),
     })
 }
 

@@ -3,14 +3,17 @@
 //! placements at the proofs' constants (`tail.rs`); the smallest splitting depth h that
 //! balances an adversarially split α-splitting tree (one seed: the bound it is judged against,
 //! Theorem 4's, is deterministic), beside Theorem 4's x(α)·log n; §4.1's splitting overhead
-//! h·2^h/n, read as an exponent against the network diameter; §5.2's comparison with random
+//! h·2^h/n over several placement seeds, read as an exponent (with a bootstrap interval)
+//! against the network diameter; §5.2's comparison with random
 //! polling on three tree searches at P = 1024 (`apps.rs`).
 
 mod apps;
 mod lemma1;
 mod tail;
 
-use super::{loglog_slope, Ctx, Experiment, Finding, Plot, Series, Table, Verdict};
+use super::{
+    bootstrap_ci, loglog_slope, Cell, Ctx, Experiment, Finding, Plot, Series, Table, Verdict,
+};
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
 use treesplit::config::StaticPermutation;
@@ -88,30 +91,34 @@ fn sweep(ctx: &Ctx) -> Result<Arc<Vec<Depth>>, String> {
         .collect();
     let v: Vec<Result<Depth, String>> = cases
         .par_iter()
-        .map(|&(alpha, n)| {
-            let log_n = (n as f64).log2().ceil() as u32;
-            let start = log_n.max((thm4_bound(alpha, n).ceil() as u32).saturating_sub(2));
-            let mut d = Depth {
-                alpha,
-                n,
-                tried: Vec::new(),
-                smallest: None,
-                max_h,
-            };
-            for h in start..=max_h {
-                let r = static_imbalance(alpha, SplitRule::Adversarial, n, h, 1)?;
-                d.tried.push((h, r));
-                if r <= 1.0 + EPS {
-                    d.smallest = Some(h);
-                    break;
-                }
-            }
-            Ok(d)
-        })
+        .map(|&(alpha, n)| search(alpha, n, max_h, 1))
         .collect();
     let v = Arc::new(v.into_iter().collect::<Result<Vec<_>, _>>()?);
     cache.push((ctx.quick, v.clone()));
     Ok(v)
+}
+
+/// The smallest depth from which random static balances an adversarially split α-tree on
+/// n PEs (placement seeded by `seed`), searched upwards from just below Theorem 4's bound.
+fn search(alpha: f64, n: usize, max_h: u32, seed: u64) -> Result<Depth, String> {
+    let log_n = (n as f64).log2().ceil() as u32;
+    let start = log_n.max((thm4_bound(alpha, n).ceil() as u32).saturating_sub(2));
+    let mut d = Depth {
+        alpha,
+        n,
+        tried: Vec::new(),
+        smallest: None,
+        max_h,
+    };
+    for h in start..=max_h {
+        let r = static_imbalance(alpha, SplitRule::Adversarial, n, h, seed)?;
+        d.tried.push((h, r));
+        if r <= 1.0 + EPS {
+            d.smallest = Some(h);
+            break;
+        }
+    }
+    Ok(d)
 }
 
 fn depth_table(v: &[Depth]) -> Table {
@@ -203,62 +210,136 @@ fn thm4(ctx: &Ctx) -> Result<Finding, String> {
 
 fn crossover(ctx: &Ctx) -> Result<Finding, String> {
     let v = sweep(ctx)?;
+    let seeds = ctx.pick(3u64, 8);
+    // Seeds 2… of the same search (seed 1 is the depth sweep's).
+    let cases: Vec<(f64, usize, u32, u64)> = v
+        .iter()
+        .flat_map(|d| (2..=seeds).map(move |s| (d.alpha, d.n, d.max_h, s)))
+        .collect();
+    let extra: Vec<Result<Depth, String>> = cases
+        .par_iter()
+        .map(|&(a, n, max_h, s)| search(a, n, max_h, s))
+        .collect();
+    let extra: Vec<Depth> = extra.into_iter().collect::<Result<_, _>>()?;
+    // split[α index][seed][n index]: the splitting overhead h·2^h/n at the smallest h.
+    let alphas = [0.1, 0.2, 0.3, 0.4, 0.5];
+    let ns: Vec<usize> = {
+        let mut ns: Vec<usize> = v.iter().map(|d| d.n).collect();
+        ns.sort_unstable();
+        ns.dedup();
+        ns
+    };
+    let overhead = |d: &Depth| {
+        d.smallest
+            .map(|h| f64::from(h) * 2f64.powi(h as i32) / d.n as f64)
+    };
+    let at = |a: f64, n: usize, s: u64| -> Option<f64> {
+        if s == 1 {
+            v.iter()
+                .find(|d| d.alpha == a && d.n == n)
+                .and_then(overhead)
+        } else {
+            let k = cases
+                .iter()
+                .position(|c| c.0 == a && c.1 == n && c.3 == s)?;
+            overhead(&extra[k])
+        }
+    };
     let mut table = Table::new(&[
         "α",
         "x(α)",
+        "n reached by every seed",
         "measured exponent of h·2^h/n in n",
+        "95 % bootstrap interval",
         "predicted local exponent of n^(x−1)(log n)^(x+1)",
         "asymptotic x(α) − 1",
-        "static beats dynamic on a mesh (x−1 < 1/2)",
-        "… on a ring (x−1 < 1)",
+        "within ±0.5",
     ]);
-    let mut ok = true;
-    let mut judged = 0;
+    let mut verdicts = Vec::new();
     let (mut meas, mut pred) = (Vec::new(), Vec::new());
-    for a in [0.1, 0.2, 0.3, 0.4, 0.5] {
-        let pts: Vec<(f64, f64)> = v
+    for &a in &alphas {
+        // The n every seed reached.
+        let full: Vec<usize> = ns
             .iter()
-            .filter(|d| d.alpha == a)
-            .filter_map(|d| {
-                d.smallest
-                    .map(|h| (d.n as f64, f64::from(h) * 2f64.powi(h as i32) / d.n as f64))
-            })
+            .copied()
+            .filter(|&n| (1..=seeds).all(|s| at(a, n, s).is_some()))
             .collect();
         let x = x_alpha(a);
-        let model: Vec<(f64, f64)> = pts
-            .iter()
-            .map(|&(n, _)| (n, n.powf(x - 1.0) * n.log2().powf(x + 1.0)))
-            .collect();
-        let (m, p) = if pts.len() >= 3 {
-            (loglog_slope(&pts), loglog_slope(&model))
-        } else {
-            (f64::NAN, f64::NAN)
+        let slope = |pick: &[usize]| -> f64 {
+            let pts: Vec<(f64, f64)> = full
+                .iter()
+                .map(|&n| {
+                    let g = pick
+                        .iter()
+                        .map(|&k| at(a, n, k as u64 + 1).unwrap_or(f64::NAN).ln())
+                        .sum::<f64>()
+                        / pick.len() as f64;
+                    (n as f64, g.exp())
+                })
+                .collect();
+            loglog_slope(&pts)
         };
-        if pts.len() >= 3 {
-            judged += 1;
-            ok &= (m - p).abs() <= 0.5;
+        let model: Vec<(f64, f64)> = full
+            .iter()
+            .map(|&n| {
+                (
+                    n as f64,
+                    (n as f64).powf(x - 1.0) * (n as f64).log2().powf(x + 1.0),
+                )
+            })
+            .collect();
+        let all: Vec<usize> = (0..seeds as usize).collect();
+        let (m, ci, p) = if full.len() >= 3 {
+            (
+                slope(&all),
+                bootstrap_ci(all.len(), 1000, slope),
+                loglog_slope(&model),
+            )
+        } else {
+            (f64::NAN, (f64::NAN, f64::NAN), f64::NAN)
+        };
+        let within = full.len() >= 3 && ci.0 >= p - 0.5 && ci.1 <= p + 0.5;
+        if full.len() >= 3 {
+            verdicts.push(if within {
+                Verdict::Pass
+            } else if ci.1 < p - 0.5 || ci.0 > p + 0.5 {
+                Verdict::Fail
+            } else {
+                Verdict::Inconclusive
+            });
             meas.push((a, m));
             pred.push((a, p));
         }
         table.row(vec![
             a.into(),
             x.into(),
+            full.len().into(),
             m.into(),
+            format!("{:.2} … {:.2}", ci.0, ci.1).into(),
             p.into(),
             (x - 1.0).into(),
-            (x - 1.0 < 0.5).into(),
-            (x - 1.0 < 1.0).into(),
+            within.into(),
         ]);
     }
+    let verdict = if verdicts.len() < 2 {
+        Verdict::Inconclusive
+    } else if verdicts.contains(&Verdict::Fail) {
+        Verdict::Fail
+    } else if verdicts.iter().all(|&v| v == Verdict::Pass) {
+        Verdict::Pass
+    } else {
+        Verdict::Inconclusive
+    };
     let mesh = 1.0 - 2f64.powf(-2.0 / 3.0);
     let ring = 1.0 - 2f64.powf(-0.5);
     Ok(Finding {
         prediction: format!("T_par ∈ (1+ε)T_seq/n + O(d + l) + T_split·O(n^(x(α)−1)(log n)^(x(α)+1)); static beats dynamic (Ω(dl)) when the split term grows more slowly than the diameter d: α > {mesh:.3} on a mesh (d = √n), α > {ring:.3} on a ring (d = n)"),
-        measured: format!("exponents of the split term from the measured smallest h, {judged} values of α with ≥ 3 points: {}", meas.iter().map(|(a, m)| format!("α = {a}: {m:.2}")).collect::<Vec<_>>().join(", ")),
+        measured: format!("exponents of the split term (geometric mean over {seeds} placement seeds, 95 % bootstrap intervals), {} values of α with ≥ 3 n reached by every seed: {}", meas.len(), table.rows.iter().filter(|r| matches!(&r[4], Cell::Text(t) if !t.contains("NaN"))).map(|r| match (&r[0], &r[3], &r[4]) { (Cell::Num(a), Cell::Num(m), Cell::Text(ci)) => format!("α = {a}: {m:.2} ({ci})"), _ => String::new() }).collect::<Vec<_>>().join(", ")),
         table,
         plot: Some(Plot { x: "α".into(), y: "exponent of n in h·2^h/n".into(), log_x: false, log_y: false, series: vec![Series::points("measured", meas), Series::line("predicted (local, with log factors)", pred), Series::line("mesh diameter exponent 1/2", vec![(0.1, 0.5), (0.5, 0.5)]), Series::line("ring diameter exponent 1", vec![(0.1, 1.0), (0.5, 1.0)])] }),
-        verdict: if judged < 2 { Verdict::Inconclusive } else { Verdict::of(ok) },
-        remark: "The crossover itself is asymptotic; the criterion checks its ingredient, the growth of the splitting overhead, which sets where the thresholds lie.".into(),
+        verdict,
+        remark: "The crossover itself is asymptotic; the criterion checks its ingredient, the growth of the splitting overhead, which sets where the thresholds lie. Judged in expectation over placements (the geometric mean over seeds), not with high probability.".into(),
+        seeds: Some(seeds as usize),
         ..Finding::default()
     })
 }
