@@ -159,12 +159,22 @@ fn terminate(args: &[&str], after: Duration) -> Output {
 
 /// Start `treesplit args`, send `signal` after `after`, and wait for its end.
 fn signal(args: &[&str], after: Duration, signal: i32) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_treesplit"))
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_treesplit"));
+    command
         .args(args)
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    // The child gets SIGHUP's default disposition even where this test runs under `nohup`
+    // (which the child would inherit, and under which it rightly leaves SIGHUP alone).
+    // SAFETY: only `signal`, which is async-signal-safe, runs between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGHUP, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let child = command.spawn().unwrap();
     std::thread::sleep(after);
     // SAFETY: sending a signal to our own child process.
     unsafe {
