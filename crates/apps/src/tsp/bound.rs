@@ -48,6 +48,15 @@ struct Relaxed {
     deg: Vec<i32>,
 }
 
+/// Prim's scratch, reused over the subgradient steps: per city of U its key, its parent in
+/// the tree and whether it is in the tree.
+#[derive(Default)]
+struct Prim {
+    key: Vec<f64>,
+    parent: Vec<usize>,
+    done: Vec<bool>,
+}
+
 /// The relaxation for the path ending at `last` (its length `fixed`), the unvisited cities
 /// `u` and their penalties `pi` (index-aligned with `u`). `u` is not empty.
 fn relax(
@@ -56,10 +65,9 @@ fn relax(
     last: usize,
     u: &[usize],
     pi: &[f64],
-    key: &mut Vec<f64>,
-    parent: &mut Vec<usize>,
-    done: &mut Vec<bool>,
+    prim: &mut Prim,
 ) -> Relaxed {
+    let Prim { key, parent, done } = prim;
     let m = u.len();
     let mut deg = vec![0i32; m];
     // Prim's MST of U under the penalised distances.
@@ -147,13 +155,13 @@ pub fn ascent(
     iterations: usize,
     patience: usize,
 ) -> (f64, Vec<f64>) {
-    let (mut key, mut parent, mut done) = (Vec::new(), Vec::new(), Vec::new());
+    let mut prim = Prim::default();
     let mut best = f64::NEG_INFINITY;
     let mut best_pi = pi.to_vec();
     let mut lambda = 2.0;
     let mut stale = 0;
     for _ in 0..iterations.max(1) {
-        let r = relax(dist, fixed, last, u, pi, &mut key, &mut parent, &mut done);
+        let r = relax(dist, fixed, last, u, pi, &mut prim);
         if r.value > best + 1e-9 {
             best = r.value;
             best_pi.copy_from_slice(pi);

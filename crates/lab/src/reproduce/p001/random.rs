@@ -267,7 +267,8 @@ pub(super) fn thm14_2(ctx: &Ctx) -> Result<Finding, String> {
         seed,
     };
     // (P, T_par, the bound, T_par of the control on the same tree, h).
-    let runs: Vec<Result<(usize, f64, f64, f64, u32), String>> = jobs
+    type Run = (usize, f64, f64, f64, u32);
+    let runs: Vec<Result<Run, String>> = jobs
         .par_iter()
         .map(|&(p, seed)| {
             let config = Config::new(p)
