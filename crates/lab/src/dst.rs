@@ -14,7 +14,7 @@
 //! termination is never declared while work exists anywhere (the simulator and the protocol
 //! check this on every run); and detection after the last work unit takes O(T_rout · log P).
 
-use crate::dst_strata::{draw_by_name, key};
+use crate::dst_strata::{draw_by_name, key, name_hash};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt::{Debug, Display};
@@ -142,7 +142,7 @@ impl Case {
     /// on `network`. It depends on nothing but its arguments: its other choices among names
     /// (networks where not given, neighbourhood, static permutation) are made among the names
     /// of the positional draw only, so no balancer, network or permutation added to the
-    /// library changes it (the golden corpus's cases, `dst_strata::strata`). Its draws are
+    /// library changes it (the golden corpus's cases, [`strata`]). Its draws are
     /// those [`Case::random`] makes for `seed` where that draws `kind` and no newer name,
     /// but for the costs of polling and of a global counter (T_poll, α, T_count), which it
     /// leaves free.
@@ -686,9 +686,34 @@ impl Case {
     }
 }
 
+/// The cases of every (balancer, network) pair of `balancers` × `networks`, `per_stratum` of
+/// each, P ≤ `max_pes`: case i of balancer B on network N is named `{label}-{B}-{N}-{i}` and
+/// drawn ([`Case::of`]) from the seed that name hashes to. The case of a name depends on
+/// nothing but the name: longer lists add cases, in any order, and change none.
+pub fn strata(
+    label: &str,
+    balancers: &[BalancerKind],
+    networks: &[Topology],
+    per_stratum: usize,
+    max_pes: usize,
+) -> Vec<(String, Case)> {
+    let mut cases = Vec::new();
+    for &balancer in balancers {
+        for &network in networks {
+            for i in 0..per_stratum {
+                let name = format!("{label}-{balancer}-{network}-{i}");
+                let case = Case::of(name_hash(&name), max_pes, balancer, Some(network));
+                cases.push((name, case));
+            }
+        }
+    }
+    cases
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     /// While the library has no balancer, network or static permutation outside the
     /// positional lists, `Case::random` draws what it drew by position, and a seed's case is
@@ -724,6 +749,41 @@ mod tests {
             let on = Case::of(seed, 512, kind, Some(Topology::Ring));
             assert_eq!(on.sim.topology, Topology::Ring);
             assert_eq!(on.config.balancer.kind(), kind);
+        }
+    }
+
+    /// Case `{B}-{N}-{i}` of the strata is the same case whatever the other balancers and
+    /// networks listed: listing one more balancer and one more network (here: the lists
+    /// without their last, then whole) adds cases and re-rolls none.
+    #[test]
+    fn more_balancers_or_networks_add_strata_and_change_no_case() {
+        let kinds = BalancerKind::ALL;
+        let nets = Topology::ALL;
+        let fewer = strata(
+            "t",
+            &kinds[..kinds.len() - 1],
+            &nets[..nets.len() - 1],
+            2,
+            64,
+        );
+        let more: HashMap<String, String> = strata("t", kinds, nets, 2, 64)
+            .into_iter()
+            .map(|(name, case)| (name, format!("{case:?}")))
+            .collect();
+        // The grown lists in another order: the same cases again.
+        let mut reversed_kinds = kinds.to_vec();
+        reversed_kinds.reverse();
+        let reordered = strata("t", &reversed_kinds, nets, 2, 64);
+        assert_eq!(more.len(), kinds.len() * nets.len() * 2);
+        assert_eq!(fewer.len(), (kinds.len() - 1) * (nets.len() - 1) * 2);
+        for (name, case) in fewer.iter().chain(&reordered) {
+            assert_eq!(more[name], format!("{case:?}"), "{name}");
+        }
+        // Each case is of its stratum.
+        for (name, case) in &fewer {
+            let kind = case.config.balancer.kind();
+            let net = case.sim.topology;
+            assert!(name.starts_with(&format!("t-{kind}-{net}-")), "{name}");
         }
     }
 }

@@ -11,14 +11,10 @@
 //! always named.
 //!
 //! The golden corpus (`treesplit-testkit`'s `golden_sim`) does not draw balancers or networks
-//! at all: [`strata`] lists a few cases for every (balancer, network) pair, each drawn with
-//! that balancer on that network ([`Case::of`], whose other choices among names are made
+//! at all: `dst::strata` lists a few cases for every (balancer, network) pair, each drawn with
+//! that balancer on that network (`dst::Case::of`, whose other choices among names are made
 //! among the positional names only) from the seed its name hashes to. A new balancer or
 //! network adds its strata and leaves every other case as it was.
-
-use crate::dst::Case;
-use treesplit::machine::sim::Topology;
-use treesplit::BalancerKind;
 
 /// A stable 64-bit hash of `name` (FNV-1a, then a SplitMix64 finish): the same on every
 /// platform and in every version, unlike std's hasher, and independent of where the name
@@ -86,30 +82,6 @@ pub fn draw_by_name<T: Copy>(
     }
 }
 
-/// The cases of every (balancer, network) pair of `balancers` × `networks`, `per_stratum` of
-/// each, P ≤ `max_pes`: case i of balancer B on network N is named `{label}-{B}-{N}-{i}` and
-/// drawn ([`Case::of`]) from the seed that name hashes to. The case of a name depends on
-/// nothing but the name: longer lists add cases, in any order, and change none.
-pub fn strata(
-    label: &str,
-    balancers: &[BalancerKind],
-    networks: &[Topology],
-    per_stratum: usize,
-    max_pes: usize,
-) -> Vec<(String, Case)> {
-    let mut cases = Vec::new();
-    for &balancer in balancers {
-        for &network in networks {
-            for i in 0..per_stratum {
-                let name = format!("{label}-{balancer}-{network}-{i}");
-                let case = Case::of(name_hash(&name), max_pes, balancer, Some(network));
-                cases.push((name, case));
-            }
-        }
-    }
-    cases
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,41 +145,6 @@ mod tests {
         for name in NAMES {
             let share = f64::from(counts[name]) / 60_000.0;
             assert!((share - 1.0 / 6.0).abs() < 0.01, "{name}: {share}");
-        }
-    }
-
-    /// Case `{B}-{N}-{i}` of the strata is the same case whatever the other balancers and
-    /// networks listed: listing one more balancer and one more network (here: the lists
-    /// without their last, then whole) adds cases and re-rolls none.
-    #[test]
-    fn more_balancers_or_networks_add_strata_and_change_no_case() {
-        let kinds = BalancerKind::ALL;
-        let nets = Topology::ALL;
-        let fewer = strata(
-            "t",
-            &kinds[..kinds.len() - 1],
-            &nets[..nets.len() - 1],
-            2,
-            64,
-        );
-        let more: HashMap<String, String> = strata("t", kinds, nets, 2, 64)
-            .into_iter()
-            .map(|(name, case)| (name, format!("{case:?}")))
-            .collect();
-        // The grown lists in another order: the same cases again.
-        let mut reversed_kinds = kinds.to_vec();
-        reversed_kinds.reverse();
-        let reordered = strata("t", &reversed_kinds, nets, 2, 64);
-        assert_eq!(more.len(), kinds.len() * nets.len() * 2);
-        assert_eq!(fewer.len(), (kinds.len() - 1) * (nets.len() - 1) * 2);
-        for (name, case) in fewer.iter().chain(&reordered) {
-            assert_eq!(more[name], format!("{case:?}"), "{name}");
-        }
-        // Each case is of its stratum.
-        for (name, case) in &fewer {
-            let kind = case.config.balancer.kind();
-            let net = case.sim.topology;
-            assert!(name.starts_with(&format!("t-{kind}-{net}-")), "{name}");
         }
     }
 }

@@ -8,7 +8,7 @@
 //!
 //! No case depends on the order or the length of the lists of balancers and networks: the DST
 //! cases are listed by (balancer, network) stratum, each drawn from the seed its name hashes
-//! to (`treesplit_lab::dst_strata::strata`), and the other cases name their balancer. A new
+//! to (`treesplit_lab::dst::strata`), and the other cases name their balancer. A new
 //! balancer or network adds its strata (new lines, to bless) and changes no stored digest.
 //!
 //! The stored file holds one SHA-1 digest of each run's output (the outputs themselves are
@@ -30,8 +30,8 @@ use treesplit_apps::nqueens::NQueensSpec;
 use treesplit_apps::spec::{AppSpec, AppVisitor, Objective, Published};
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 use treesplit_apps::uts::UtsParams;
+use treesplit_lab::dst::strata;
 use treesplit_lab::dst::Case;
-use treesplit_lab::dst_strata::strata;
 use treesplit_testkit::data;
 
 /// The whole output of one run, as text.
