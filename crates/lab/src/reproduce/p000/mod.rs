@@ -17,6 +17,7 @@
 mod catalogue;
 mod lemmas;
 mod lower;
+mod polling;
 mod theorems;
 
 pub(super) use catalogue::experiments;
