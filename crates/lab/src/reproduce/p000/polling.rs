@@ -310,7 +310,7 @@ pub(super) fn poll_cost(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(ok),
         remark: format!(
-            "The simulated PE polls after every ⌈αΔt⌉ work units, the shortest interval §2 allows, so the probes after full slices cost T_poll/⌈αΔt⌉ < ε of their work by the choice of Δt; what the run decides is whether all the other probes (after the short last slice of each piece, which §3 books to load balancing) fit in the margin left. They do: probes were at least {slices_per_probe:.2} slices apart on average (polls that found a request cost no T_poll), and the measured overhead is judged on all probes, an upper bound on the claim's own iterations. The lower column, (probes − pieces held)·T_poll/T_seq, bounds the claim's own share from below."
+            "The simulated PE polls after every ⌈αΔt⌉ work units, the shortest interval §2 allows, so the probes after full slices cost T_poll/⌈αΔt⌉ < ε of their work by the choice of Δt; what the run decides is whether all the other probes (after the short last slice of each piece, which §3 books to load balancing) fit in the margin left. They do here: every run had at least {slices_per_probe:.2} slices per unsuccessful probe (a poll that finds a request costs no T_poll, which more than pays for the short slices), and the measured overhead is judged on all probes, an upper bound on the claim's own iterations. The lower column, (probes − pieces held)·T_poll/T_seq, bounds the claim's own share from below."
         ),
         premises_measured: vec![
             Premise::new(
