@@ -353,3 +353,24 @@ pub(super) fn poll_cost(ctx: &Ctx) -> Result<Finding, String> {
         seeds: Some(judged[0].runs.len()),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_judged_delta_t_lies_just_above_the_threshold_and_the_control_below() {
+        for eps in EPSILONS {
+            let (d, c) = (judged_delta_t(eps), control_delta_t(eps));
+            assert!(d as f64 > threshold(eps) && (d - 1) as f64 <= threshold(eps));
+            assert!((c as f64) < threshold(eps) / 1.9);
+        }
+    }
+
+    #[test]
+    fn the_criterion_fails_its_control_on_the_quick_trees() {
+        let ctx = Ctx { quick: true };
+        let control = measure(&ctx, control_delta_t).unwrap();
+        assert!(!criterion(&control).0);
+    }
+}
