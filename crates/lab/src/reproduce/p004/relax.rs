@@ -23,6 +23,10 @@ const WORK: u64 = super::WORK;
 /// Splits of pieces this large enter the factor statistics (rounding to units is then
 /// below 0.1 %).
 const FACTOR_MIN: u64 = 1024;
+/// The deepest the control is cut beyond h when searching for its compensation, and the
+/// most leaves a cut may have there.
+const MAX_EXTRA: u32 = 16;
+const MAX_LEAVES: usize = 1 << 21;
 
 /// What the complete splitting tree of depth h of one tree gave.
 #[derive(Debug, Default)]
@@ -107,6 +111,8 @@ struct TreeTail {
     hits: u64,
     placements: u64,
     largest: f64,
+    /// Its leaves.
+    count: usize,
 }
 
 /// One case (rule, α, n) over several trees.
@@ -118,6 +124,8 @@ struct Case {
     trees: Vec<TreeTail>,
     factors: (u64, f64, f64, u64),
     max_non_reducing: u32,
+    /// The most leaves of one tree's cut.
+    leaves: usize,
     /// The system: (seeds, seeds with L_max > (1+ε)/n), where run.
     system: Option<(u64, u64)>,
 }
@@ -158,10 +166,10 @@ fn run_case(
     rule: SplitRule,
     alpha: f64,
     n: usize,
+    h: u32,
     trees: u64,
     system_seeds: u64,
 ) -> Result<Case, String> {
-    let h = proof_depth(alpha, n as u64, 1.0);
     let placements = (6 * n as u64).max(96);
     let per_tree: Vec<Result<(TreeTail, Cut), String>> = (0..trees)
         .into_par_iter()
@@ -174,11 +182,13 @@ fn run_case(
                 .filter(|_| placement_ratio(&c.leaves, n, &mut rng) > 1.0 + EPS + 1e-12)
                 .count() as u64;
             let largest = c.leaves.iter().copied().max().unwrap_or(0) as f64 / WORK as f64;
+            let count = c.leaves.len();
             Ok((
                 TreeTail {
                     hits,
                     placements,
                     largest,
+                    count,
                 },
                 Cut {
                     leaves: Vec::new(),
@@ -195,10 +205,12 @@ fn run_case(
         trees: Vec::new(),
         factors: (0, 0.0, 0.0, 0),
         max_non_reducing: 0,
+        leaves: 0,
         system: None,
     };
     for r in per_tree {
         let (t, c) = r?;
+        case.leaves = case.leaves.max(t.count);
         case.trees.push(t);
         case.factors.0 += c.factors.0;
         case.factors.1 += c.factors.1;
@@ -217,13 +229,13 @@ fn run_case(
     Ok(case)
 }
 
-fn row(table: &mut Table, c: &Case) {
+fn row(table: &mut Table, c: &Case, label: String) {
     let (tail, upper) = c.worst_tail();
     let (mean, sd) = c.mean_sd();
     let largest = c.trees.iter().map(|t| t.largest).fold(0.0, f64::max);
     let s_max = 1.0 / (c_valid(1.0) * c.n as f64 * (c.n as f64).ln());
     table.row(vec![
-        c.rule.name().into(),
+        label.into(),
         c.alpha.into(),
         c.n.into(),
         c.h.into(),
@@ -263,8 +275,38 @@ pub(super) fn relax(ctx: &Ctx) -> Result<Finding, String> {
     let mut inside = Vec::new();
     let mut control = Vec::new();
     for &(alpha, n, trees, sys) in &cases {
-        inside.push(run_case(SplitRule::RandomFactor, alpha, n, trees, sys)?);
-        control.push(run_case(SplitRule::NonReducing, alpha, n, trees, sys)?);
+        let h = proof_depth(alpha, n as u64, 1.0);
+        inside.push(run_case(SplitRule::RandomFactor, alpha, n, h, trees, sys)?);
+        control.push(run_case(SplitRule::NonReducing, alpha, n, h, trees, sys)?);
+    }
+    // Not judged: how much deeper the control's trees had to be cut before the same
+    // criterion held (the compensation §3 speaks of), searched upwards from h while a cut
+    // stays under `MAX_LEAVES` leaves. (the case at the last depth tried, whether it held)
+    let mut deeper: Vec<(Case, bool)> = Vec::new();
+    for c in control.iter().filter(|_| !ctx.quick) {
+        let mut last: Option<Case> = None;
+        for extra in 1..=MAX_EXTRA {
+            if last.as_ref().map_or(c.leaves, |d| d.leaves) * 2 > MAX_LEAVES {
+                break;
+            }
+            let d = run_case(
+                SplitRule::NonReducing,
+                c.alpha,
+                c.n,
+                c.h + extra,
+                c.trees.len() as u64,
+                0,
+            )?;
+            let holds = d.holds();
+            last = Some(d);
+            if holds {
+                break;
+            }
+        }
+        if let Some(d) = last {
+            let holds = d.holds();
+            deeper.push((d, holds));
+        }
     }
     let mut table = Table::new(&[
         "split rule",
@@ -286,7 +328,14 @@ pub(super) fn relax(ctx: &Ctx) -> Result<Finding, String> {
         "upper ends ≤ n^−1",
     ]);
     for c in inside.iter().chain(&control) {
-        row(&mut table, c);
+        row(&mut table, c, c.rule.name());
+    }
+    for (d, _) in &deeper {
+        row(
+            &mut table,
+            d,
+            format!("{} (deeper, not judged)", d.rule.name()),
+        );
     }
     let ok = inside.iter().all(Case::holds);
     let control_ok = control.iter().all(Case::holds);
@@ -342,6 +391,38 @@ pub(super) fn relax(ctx: &Ctx) -> Result<Finding, String> {
         })
         .collect();
     let trees = inside.iter().map(|c| c.trees.len()).min().unwrap_or(0);
+    let nr_lo = control
+        .iter()
+        .map(|c| c.max_non_reducing)
+        .min()
+        .unwrap_or(0);
+    let nr_hi = control
+        .iter()
+        .map(|c| c.max_non_reducing)
+        .max()
+        .unwrap_or(0);
+    let comp: Vec<String> = deeper
+        .iter()
+        .zip(&control)
+        .map(|((d, held), c)| {
+            if *held {
+                format!(
+                    "α = {}, n = {}: h + {} (most non-reducing splits on a path there: {})",
+                    c.alpha,
+                    c.n,
+                    d.h - c.h,
+                    d.max_non_reducing
+                )
+            } else {
+                format!(
+                    "α = {}, n = {}: not by h + {} (the deepest cut under {MAX_LEAVES} leaves)",
+                    c.alpha,
+                    c.n,
+                    d.h - c.h
+                )
+            }
+        })
+        .collect();
     Ok(Finding {
         prediction: format!(
             "ε = {EPS}, β = 1: at Theorem 3's depth for α (the smallest h with (1−α)^h ≤ 1/(c n ln n), c = {:.1}), a tree whose splitting factor is random, symmetric around 1/2 with σ = 1/2 − α, still balances: P[L_max > (1+ε)/n] ≤ n^−1 for every tree",
@@ -349,9 +430,8 @@ pub(super) fn relax(ctx: &Ctx) -> Result<Finding, String> {
         ),
         measured: format!("random factor, worst tree per case: {}", describe(&inside)),
         table,
-        plot: None,
         verdict: Verdict::of(ok),
-        remark: "The tail is judged per tree (the randomness the theorem speaks of is the placement's; the tree is the adversary's). The non-reducing rule hands over one unit in half the splits, so a path of h splits carries Θ(h) of them, not a bounded O(log n) compensated by extra depth: it is the control, and §3's compensated case (depth h + K for K non-reducing splits per path) is not judged here.".into(),
+        remark: format!("The tail is judged per tree (the randomness the theorem speaks of is the placement's; the tree is the adversary's). The non-reducing rule hands over one unit in half the splits, so a path of h splits carries Θ(h) of them, not a bounded O(log n) compensated by extra depth: it is the control, and §3's compensated case is not judged here. Its count on a path ({} to {} here) is itself O(log n), as any count ≤ h is; what puts the control outside §3's tolerance is that nothing compensates it. Not judged, for information (full run only): {}.", nr_lo, nr_hi, if comp.is_empty() { "the compensation search is left out of the quick run".to_string() } else { format!("the same criterion held for the control's trees from depth {}", comp.join("; ")) }),
         premises_measured: vec![
             Premise::new(
                 "the splitting factor is symmetric around 1/2 with standard deviation σ = 1/2 − α (within 0.01)",
