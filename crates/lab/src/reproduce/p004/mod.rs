@@ -9,6 +9,7 @@
 
 mod apps;
 mod lemma1;
+mod relax;
 mod tail;
 
 use super::{
@@ -351,6 +352,7 @@ pub(super) fn experiments() -> Vec<Experiment> {
         claim!("p004", "004-thm2-tail", tail::thm2),
         claim!("p004", "004-thm3", tail::thm3),
         claim!("p004", "004-thm4", thm4),
+        claim!("p004", "004-sec3-relax", relax::relax),
         claim!("p004", "004-crossover", crossover),
         claim!("p004", "004-sec5.2", apps::section52),
     ]
