@@ -4,7 +4,7 @@
 //! random permutation as in Fig. 1: the system in the simulator at many seeds, and the
 //! proof's model, independent random placement, where the simulator cannot reach n^−β).
 
-use super::super::{quantile, Ctx, Finding, Plot, Series, Table, Verdict};
+use super::super::{quantile, Control, Ctx, Finding, Plot, Premise, Series, Table, Verdict};
 use crate::scatter::adversary::wilson;
 use crate::scatter::montecarlo::mix;
 use rand::SeedableRng;
@@ -30,6 +30,10 @@ pub(super) fn c_paper(beta: f64) -> f64 {
 pub(super) fn c_valid(beta: f64) -> f64 {
     (beta + 1.0) / ((1.0 + EPS) * EPS.ln_1p() - EPS)
 }
+
+/// Theorem 2's control divides the valid constant by this (s_max this many times above the
+/// premise's 1/(c n ln n)), fixed before the run.
+const CONTROL_C_DIVISOR: f64 = 4.0;
 
 /// The largest of n counts of a uniform multinomial of k balls (a chain of binomials).
 fn max_count(k: u64, n: u64, rng: &mut Xoshiro256PlusPlus) -> u64 {
@@ -90,6 +94,8 @@ pub(super) fn thm2(ctx: &Ctx) -> Result<Finding, String> {
     ]);
     let mut ok = true;
     let mut paper_ok = true;
+    let (mut control_ok, mut control_words) = (true, Vec::new());
+    let (mut premise_ok, mut premise_words) = (true, Vec::new());
     let mut words = Vec::new();
     let (mut meas, mut target_line) = (Vec::new(), Vec::new());
     for &(n, beta) in &cases {
@@ -100,6 +106,10 @@ pub(super) fn thm2(ctx: &Ctx) -> Result<Finding, String> {
             (
                 "valid Chernoff, (β+1)/((1+ε)ln(1+ε)−ε)",
                 c_valid(f64::from(beta)),
+            ),
+            (
+                "control: the valid constant / 4 (s_max 4× too large)",
+                c_valid(f64::from(beta)) / CONTROL_C_DIVISOR,
             ),
         ] {
             let k = (c * n as f64 * (n as f64).ln()).ceil() as u64;
@@ -119,6 +129,17 @@ pub(super) fn thm2(ctx: &Ctx) -> Result<Finding, String> {
                 meas.push((n as f64 * f64::from(beta), tail.max(0.5 / trials as f64)));
                 target_line.push((n as f64 * f64::from(beta), target));
                 words.push(format!("n = {n}, β = {beta}: {tail:.2e} (≤ {:.2e})", ci.1));
+                let bound = c_valid(f64::from(beta)) * n as f64 * (n as f64).ln();
+                premise_ok &= k as f64 >= bound && k >= n;
+                premise_words.push(format!(
+                    "n = {n}, β = {beta}: k = {k} ≥ c n ln n = {bound:.1}"
+                ));
+            } else if which.starts_with("control") {
+                control_ok &= holds;
+                control_words.push(format!(
+                    "n = {n}, β = {beta}, k = {k}: {tail:.2e} (upper {:.2e}, target {target:.2e})",
+                    ci.1
+                ));
             } else {
                 paper_ok &= holds;
             }
@@ -161,6 +182,18 @@ pub(super) fn thm2(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(ok),
         remark: "Each placement draws the n loads exactly (a chain of binomials: the multinomial law of k jobs on n PEs). The proof's Chernoff form e^(−ε²μ/2) is not a valid upper-tail bound ((1+ε)ln(1+ε) − ε < ε²/2), so the proof's c is smaller than the one its argument needs; both are shown.".into(),
+        premises_measured: vec![Premise::new(
+            "s_max = 1/k ≤ 1/(c n ln n) at the judged c (the valid Chernoff constant), with k ≥ n",
+            premise_words.join("; "),
+            premise_ok,
+        )],
+        control: Some(Control {
+            system: format!(
+                "the same adversary and random placement with s_max outside the premise: k = ⌈(c/{CONTROL_C_DIVISOR}) n ln n⌉ jobs, c the valid constant, as many placements"
+            ),
+            measured: control_words.join("; "),
+            verdict: Verdict::of(control_ok),
+        }),
         ..Finding::default()
     })
 }
