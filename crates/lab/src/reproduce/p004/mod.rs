@@ -296,14 +296,13 @@ fn crossover(ctx: &Ctx) -> Result<Finding, String> {
     ]);
     let mut verdicts = Vec::new();
     let (mut meas, mut pred) = (Vec::new(), Vec::new());
-    for &a in &alphas {
-        // The n every seed reached.
+    // The n every seed reached for α, the measured exponent and its bootstrap interval.
+    let exponent = |a: f64| -> (Vec<usize>, f64, (f64, f64)) {
         let full: Vec<usize> = ns
             .iter()
             .copied()
             .filter(|&n| (1..=seeds).all(|s| at(a, n, s).is_some()))
             .collect();
-        let x = x_alpha(a);
         let slope = |pick: &[usize]| -> f64 {
             let pts: Vec<(f64, f64)> = full
                 .iter()
@@ -318,6 +317,17 @@ fn crossover(ctx: &Ctx) -> Result<Finding, String> {
                 .collect();
             loglog_slope(&pts)
         };
+        let all: Vec<usize> = (0..seeds as usize).collect();
+        if full.len() >= 3 {
+            let (m, ci) = (slope(&all), bootstrap_ci(all.len(), 1000, slope));
+            (full, m, ci)
+        } else {
+            (full, f64::NAN, (f64::NAN, f64::NAN))
+        }
+    };
+    // The local exponent of n^(x(α)−1)(log n)^(x(α)+1) over these n.
+    let band = |a: f64, full: &[usize]| -> f64 {
+        let x = x_alpha(a);
         let model: Vec<(f64, f64)> = full
             .iter()
             .map(|&n| {
@@ -327,25 +337,41 @@ fn crossover(ctx: &Ctx) -> Result<Finding, String> {
                 )
             })
             .collect();
-        let all: Vec<usize> = (0..seeds as usize).collect();
-        let (m, ci, p) = if full.len() >= 3 {
-            (
-                slope(&all),
-                bootstrap_ci(all.len(), 1000, slope),
-                loglog_slope(&model),
-            )
+        loglog_slope(&model)
+    };
+    // The criterion on one α: PASS if the interval lies within ±0.5 of the band, FAIL if
+    // wholly outside it, INCONCLUSIVE otherwise.
+    let judge_one = |ci: (f64, f64), p: f64| -> Verdict {
+        if ci.0 >= p - 0.5 && ci.1 <= p + 0.5 {
+            Verdict::Pass
+        } else if ci.1 < p - 0.5 || ci.0 > p + 0.5 {
+            Verdict::Fail
         } else {
-            (f64::NAN, (f64::NAN, f64::NAN), f64::NAN)
+            Verdict::Inconclusive
+        }
+    };
+    let combine = |verdicts: &[Verdict]| -> Verdict {
+        if verdicts.len() < 2 {
+            Verdict::Inconclusive
+        } else if verdicts.contains(&Verdict::Fail) {
+            Verdict::Fail
+        } else if verdicts.iter().all(|&v| v == Verdict::Pass) {
+            Verdict::Pass
+        } else {
+            Verdict::Inconclusive
+        }
+    };
+    for &a in &alphas {
+        let x = x_alpha(a);
+        let (full, m, ci) = exponent(a);
+        let p = if full.len() >= 3 {
+            band(a, &full)
+        } else {
+            f64::NAN
         };
-        let within = full.len() >= 3 && ci.0 >= p - 0.5 && ci.1 <= p + 0.5;
+        let within = full.len() >= 3 && judge_one(ci, p) == Verdict::Pass;
         if full.len() >= 3 {
-            verdicts.push(if within {
-                Verdict::Pass
-            } else if ci.1 < p - 0.5 || ci.0 > p + 0.5 {
-                Verdict::Fail
-            } else {
-                Verdict::Inconclusive
-            });
+            verdicts.push(judge_one(ci, p));
             meas.push((a, m));
             pred.push((a, p));
         }
@@ -360,15 +386,21 @@ fn crossover(ctx: &Ctx) -> Result<Finding, String> {
             within.into(),
         ]);
     }
-    let verdict = if verdicts.len() < 2 {
-        Verdict::Inconclusive
-    } else if verdicts.contains(&Verdict::Fail) {
-        Verdict::Fail
-    } else if verdicts.iter().all(|&v| v == Verdict::Pass) {
-        Verdict::Pass
-    } else {
-        Verdict::Inconclusive
-    };
+    let verdict = combine(&verdicts);
+    // The control: the even split (the tree of α = 1/2, not the adversary of any α < 1/2),
+    // its measured exponent judged against the band of each α = 0.1 … 0.4.
+    let (even_ns, even_m, even_ci) = exponent(0.5);
+    let mut control_verdicts = Vec::new();
+    let mut control_words = Vec::new();
+    if even_ns.len() >= 3 {
+        for a in [0.1, 0.2, 0.3, 0.4] {
+            let p = band(a, &even_ns);
+            let v = judge_one(even_ci, p);
+            control_verdicts.push(v);
+            control_words.push(format!("band of α = {a}: {p:.2} ± 0.5, {}", v.label()));
+        }
+    }
+    let control_verdict = combine(&control_verdicts);
     let mesh = 1.0 - 2f64.powf(-2.0 / 3.0);
     let ring = 1.0 - 2f64.powf(-0.5);
     Ok(Finding {
@@ -378,6 +410,17 @@ fn crossover(ctx: &Ctx) -> Result<Finding, String> {
         plot: Some(Plot { x: "α".into(), y: "exponent of n in h·2^h/n".into(), log_x: false, log_y: false, series: vec![Series::points("measured", meas), Series::line("predicted (local, with log factors)", pred), Series::line("mesh diameter exponent 1/2", vec![(0.1, 0.5), (0.5, 0.5)]), Series::line("ring diameter exponent 1", vec![(0.1, 1.0), (0.5, 1.0)])] }),
         verdict,
         remark: "The crossover itself is asymptotic; the criterion checks its ingredient, the growth of the splitting overhead, which sets where the thresholds lie. Judged in expectation over placements (the geometric mean over seeds), not with high probability.".into(),
+        control: Some(Control {
+            system: "the even split (the synthetic tree at α = 1/2, the α = 1/2 row of the same search: not the adversary of any α < 1/2), its exponent judged against the bands of α = 0.1 … 0.4".into(),
+            measured: format!(
+                "exponent {even_m:.2} (95 % bootstrap {:.2} … {:.2}) over n = {:?}: {}",
+                even_ci.0,
+                even_ci.1,
+                even_ns,
+                if control_words.is_empty() { "fewer than 3 n reached".to_string() } else { control_words.join("; ") }
+            ),
+            verdict: control_verdict,
+        }),
         seeds: Some(seeds as usize),
         ..Finding::default()
     })
