@@ -185,3 +185,25 @@ pub(super) fn lemma1(ctx: &Ctx) -> Result<Finding, String> {
         seeds: Some(trials as usize),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Under round-robin placement Lemma 1's vector loads every PE equally, so the criterion
+    /// fails (the pseudorandom sizes are worse); under independent placement it holds.
+    #[test]
+    fn the_criterion_fails_its_control() {
+        let (n, k, m) = (16usize, 64usize, 256usize);
+        let all = strategies(m, k);
+        let robin = maxima(&all, n, m, 200, &|t, i| {
+            ((mix(t ^ 0x0B1) % n as u64 + i as u64) % n as u64) as usize
+        });
+        assert!(robin.iter().all(|x| (x[0] - 1.0).abs() < 1e-9));
+        assert!(!criterion(&all, &robin).0);
+        let random = maxima(&all, n, m, 2000, &|t, i| {
+            (mix(mix(t ^ 0x1E77A) ^ i as u64) % n as u64) as usize
+        });
+        assert!(criterion(&all, &random).0);
+    }
+}
