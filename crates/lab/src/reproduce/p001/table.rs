@@ -261,13 +261,20 @@ pub(super) struct Sweep {
 /// The sweeps computed so far (a row's control is another row's sweep: each is run once).
 static SWEEPS: Mutex<Vec<(bool, String, Arc<Sweep>)>> = Mutex::new(Vec::new());
 
-/// The p, ε and seeds of the table's sweep.
-fn grid(ctx: &Ctx) -> (Vec<usize>, Vec<f64>, usize, u64) {
+/// The p, ε and seeds of the table's sweep, and the largest m tried. Master–worker's T grows
+/// as p²/ε²: its full-sweep corner p = 256, ε = 1/8 needs about 4·10⁶ jobs (4 × the ≈ 10⁶ of
+/// p = 128, ε = 1/8), beyond the other rows' 2²¹, so its ladder goes to 2²³ (its three
+/// confirming points included); the criterion and its bands are the same for every row.
+fn grid(ctx: &Ctx, algo: Algo) -> (Vec<usize>, Vec<f64>, usize, u64) {
+    let full_max = match algo {
+        Algo::MasterWorker(_) => 1 << 23,
+        _ => 1 << 21,
+    };
     (
         ctx.pick(vec![8, 16, 32, 64], vec![8, 16, 32, 64, 128, 256]),
         ctx.pick(vec![0.5, 0.25], vec![0.5, 0.25, 0.125]),
         ctx.pick(6, 12),
-        ctx.pick(1 << 16, 1 << 21),
+        ctx.pick(1 << 16, full_max),
     )
 }
 
@@ -277,7 +284,7 @@ fn sweep(ctx: &Ctx, algo: Algo) -> Result<Arc<Sweep>, String> {
     if let Some((_, _, v)) = cache.iter().find(|(q, k, _)| *q == ctx.quick && *k == key) {
         return Ok(v.clone());
     }
-    let (ps, epss, seeds, max_m) = grid(ctx);
+    let (ps, epss, seeds, max_m) = grid(ctx, algo);
     let t: Vec<Result<Vec<Vec<Option<f64>>>, String>> = (1..=seeds as u64)
         .into_par_iter()
         .map(|s| {
