@@ -246,9 +246,15 @@ pub(super) fn cor52_limit(ctx: &Ctx) -> Result<Finding, String> {
         "x = α q^(1/d)/ln p",
         "η (ii)",
         "γ(x)^d",
+        "control q = ⌈ln p⌉",
+        "control η",
     ]);
     let (mut one, mut two, mut bound) = (Vec::new(), Vec::new(), Vec::new());
     let mut above = true;
+    // The negative control: q = ⌈ln p⌉ in place of both q, which is o((log p/log log p)^d),
+    // where the paper's remark after the corollary has η → 0; judged by the same criterion
+    // (rising at every step, and at least γ(x)^d with its own x = α q^(1/d)/ln p).
+    let (mut control, mut c_above) = (Vec::new(), true);
     for &k in &ks {
         let p = 1u64 << k;
         let lnp = (p as f64).ln();
@@ -267,6 +273,10 @@ pub(super) fn cor52_limit(ctx: &Ctx) -> Result<Finding, String> {
         let x = alpha * (q2 as f64).sqrt() / lnp;
         let g = gamma(x).powi(d as i32);
         above &= e2 >= g;
+        let q0 = lnp.ceil() as u64;
+        let e0 = eta(q0)?;
+        c_above &= e0 >= gamma(alpha * (q0 as f64).sqrt() / lnp).powi(d as i32);
+        control.push((p as f64, e0));
         one.push((p as f64, e1));
         two.push((p as f64, e2));
         bound.push((p as f64, g));
@@ -278,9 +288,32 @@ pub(super) fn cor52_limit(ctx: &Ctx) -> Result<Finding, String> {
             x.into(),
             e2.into(),
             g.into(),
+            q0.into(),
+            e0.into(),
         ]);
     }
     let rising = one.windows(2).all(|w| w[1].1 > w[0].1);
+    // The premises of (i) and (ii) over the p of the run: α^d q/ln^d p growing for
+    // q = ⌈ln³p⌉, x = α q^(1/d)/ln p held near one value for q = ⌈ln²p⌉.
+    let growth: Vec<f64> = ks
+        .iter()
+        .map(|&k| {
+            let lnp = ((1u64 << k) as f64).ln();
+            alpha.powi(d as i32) * lnp.powi(3).ceil() / lnp.powi(d as i32)
+        })
+        .collect();
+    let xs: Vec<f64> = ks
+        .iter()
+        .map(|&k| {
+            let lnp = ((1u64 << k) as f64).ln();
+            alpha * lnp.powi(2).ceil().sqrt() / lnp
+        })
+        .collect();
+    let grows = growth.windows(2).all(|w| w[1] > w[0]) && growth[0] >= 2.0;
+    let (x_lo, x_hi) = xs
+        .iter()
+        .fold((f64::INFINITY, 0f64), |(l, h), &x| (l.min(x), h.max(x)));
+    let c_rising = control.windows(2).all(|w| w[1].1 > w[0].1);
     Ok(Finding {
         prediction: format!("α = 1, c = X^(2): (i) with q = ⌈ln³p⌉ η → 1 (rising with p); (ii) with q = ⌈ln²p⌉ (x ≈ 1) η ≳ γ(x)² ≈ {:.3}", gamma(1.0).powi(2)),
         measured: format!(
@@ -304,10 +337,36 @@ pub(super) fn cor52_limit(ctx: &Ctx) -> Result<Finding, String> {
                 Series::points("(i) q = ⌈ln³p⌉", one),
                 Series::points("(ii) q = ⌈ln²p⌉", two),
                 Series::line("γ(x)²", bound),
+                Series::points("control: q = ⌈ln p⌉", control.clone()),
             ],
         }),
         verdict: Verdict::of(rising && above),
         remark: "η is exact: the law of a PE's load is the q-fold convolution of X^(2)'s law (tails below 1e−40 trimmed) and E max over p PEs follows from (3.4).".into(),
+        premises_measured: vec![
+            Premise::new(
+                "(i): α^d q = ω(log^d p), read as α^d q/ln^d p growing at every step of p from at least 2",
+                format!("α^d q/ln^d p from {:.2} to {:.2}", growth[0], growth[growth.len() - 1]),
+                grows,
+            ),
+            Premise::new(
+                "(ii): α^d q ~ x^d log^d p for one x, read as x = α q^(1/d)/ln p within 1 … 1.25 at every p",
+                format!("x from {x_lo:.3} to {x_hi:.3}"),
+                x_lo >= 1.0 && x_hi <= 1.25,
+            ),
+        ],
+        control: Some(Control {
+            system: "q = ⌈ln p⌉ subproblems per PE in place of ⌈ln³p⌉ and ⌈ln²p⌉: o((log p/log log p)^d), where the paper's remark after the corollary has η → 0; same α, c, p and exact computation, judged rising at every step and at least γ(x)^d with its own x".into(),
+            measured: format!(
+                "η from {:.3} (p = {}) to {:.3} (p = {}), {}; {} γ(x)^d at every p",
+                control[0].1,
+                1u64 << ks[0],
+                control[control.len() - 1].1,
+                1u64 << ks[ks.len() - 1],
+                if c_rising { "rising" } else { "not rising" },
+                if c_above { "above" } else { "not above" }
+            ),
+            verdict: Verdict::of(c_rising && c_above),
+        }),
         ..Finding::default()
     })
 }
