@@ -425,11 +425,82 @@ pub(super) fn cor31_x(ctx: &Ctx) -> Result<Finding, String> {
 /// A named α as a function of ln P.
 type Rule = (&'static str, fn(f64) -> f64);
 
+/// The window of Theorem 3.1's last statement: √κ₀ = 0.9, √κ₁ = 1.1.
+const WINDOW: (f64, f64) = (0.9, 1.1);
+
+/// P[0.9 < (max X − α)/√(2α ln P) < 1.1], exact, for the integer max of P Poisson(α).
+fn window_probability(a: f64, lnp: f64) -> f64 {
+    let w = (2.0 * a * lnp).sqrt();
+    let (lo, hi) = (a + WINDOW.0 * w, a + WINDOW.1 * w);
+    // lo < max < hi for the integer max: max ≤ ⌈hi⌉ − 1 and max > ⌊lo⌋.
+    extreme::max_cdf(a, lnp, hi.ceil() as u64 - 1) - extreme::max_cdf(a, lnp, lo.floor() as u64)
+}
+
+/// The Monte Carlo check at P = 4096 on the rule `alpha`: (fraction of `n` maxima in the
+/// window, the exact probability, whether within 3 standard errors).
+fn window_check(alpha: fn(f64) -> f64, n: u64) -> (f64, f64, bool) {
+    let p = 4096u64;
+    let lnp = (p as f64).ln();
+    let a = alpha(lnp);
+    let w = (2.0 * a * lnp).sqrt();
+    let pt = Point {
+        alpha: a,
+        q: 1,
+        pes: p,
+        cost: Cost::Power(1),
+        assignment: Assignment::Multiple,
+    };
+    let hits = trials(&pt, n, 77)
+        .iter()
+        .filter(|t| t.max > a + WINDOW.0 * w && t.max < a + WINDOW.1 * w)
+        .count() as f64;
+    let frac = hits / n as f64;
+    let exact = window_probability(a, lnp);
+    let se = (exact * (1.0 - exact) / n as f64)
+        .sqrt()
+        .max(1.0 / n as f64);
+    (frac, exact, (frac - exact).abs() <= 3.0 * se)
+}
+
+/// Theorem 3.1's criterion over `lnps` for each rule: the curves, (rule, α, √(2α ln P),
+/// probability) rows, whether every rule's probability never falls and ends at least 0.99,
+/// and the words.
+type WindowRun = (Vec<Series>, Vec<Vec<Cell>>, bool, Vec<String>);
+
+fn window_run(rules: &[Rule], lnps: &[f64]) -> WindowRun {
+    let (mut series, mut rows, mut ok, mut words) = (Vec::new(), Vec::new(), true, Vec::new());
+    for &(name, rule) in rules {
+        let mut pts = Vec::new();
+        for &lnp in lnps {
+            let a = rule(lnp);
+            let pr = window_probability(a, lnp);
+            pts.push((lnp, pr));
+            rows.push(vec![
+                p_label(lnp).into(),
+                name.into(),
+                a.into(),
+                (2.0 * a * lnp).sqrt().into(),
+                pr.into(),
+            ]);
+        }
+        let rising = pts.windows(2).all(|w| w[1].1 >= w[0].1 - 1e-12);
+        let end = pts[pts.len() - 1].1;
+        ok &= rising && end >= 0.99;
+        words.push(format!(
+            "{name}: from {:.4} at P = 2^16 to {end:.6} at P = 2^1024 ({})",
+            pts[0].1,
+            if rising { "rising" } else { "not rising" }
+        ));
+        series.push(Series::points(name, pts));
+    }
+    (series, rows, ok, words)
+}
+
 /// Theorem 3.1's last statement: for α = ω(log P), (max c(X) − c(α))/(c′(α)√(2α ln P)) → 1
 /// in probability; with c(X) = X, P[√κ₀ < (max X − α)/√(2α ln P) < √κ₁] → 1 for every
-/// 0 < κ₀ < 1 < κ₁, computed exactly from F(n)^P.
+/// 0 < κ₀ < 1 < κ₁, computed exactly from F(n)^P. Negative control: α = ln P (Θ(log P),
+/// not ω) through the same criterion.
 pub(super) fn thm31_in_probability(ctx: &Ctx) -> Result<Finding, String> {
-    let (lo_k, hi_k) = (0.9f64, 1.1f64);
     const LN2: f64 = std::f64::consts::LN_2;
     let rules: [Rule; 2] = [
         ("α = ln²P", |l: f64| l * l),
@@ -446,62 +517,18 @@ pub(super) fn thm31_in_probability(ctx: &Ctx) -> Result<Finding, String> {
         "√(2α ln P)",
         "P[0.9 < (max X − α)/√(2α ln P) < 1.1]",
     ]);
-    let mut series = Vec::new();
-    let mut ok = true;
-    let mut words = Vec::new();
-    for (name, rule) in rules {
-        let mut pts = Vec::new();
-        for &lnp in &lnps {
-            let a = rule(lnp);
-            let w = (2.0 * a * lnp).sqrt();
-            let (lo, hi) = (a + lo_k * w, a + hi_k * w);
-            // lo < max < hi for the integer max: max ≤ ⌈hi⌉ − 1 and max > ⌊lo⌋.
-            let pr = extreme::max_cdf(a, lnp, hi.ceil() as u64 - 1)
-                - extreme::max_cdf(a, lnp, lo.floor() as u64);
-            pts.push((lnp, pr));
-            table.row(vec![
-                p_label(lnp).into(),
-                name.into(),
-                a.into(),
-                w.into(),
-                pr.into(),
-            ]);
-        }
-        let rising = pts.windows(2).all(|w| w[1].1 >= w[0].1 - 1e-12);
-        let end = pts[pts.len() - 1].1;
-        ok &= rising && end >= 0.99;
-        words.push(format!(
-            "{name}: from {:.4} at P = 2^16 to {end:.6} at P = 2^1024 ({})",
-            pts[0].1,
-            if rising { "rising" } else { "not rising" }
-        ));
-        series.push(Series::points(name, pts));
-    }
+    let (series, rows, mut ok, words) = window_run(&rules, &lnps);
     // Monte Carlo at P = 4096, α = ln²P: the fraction of maxima in the window.
-    let p = 4096u64;
-    let lnp = (p as f64).ln();
-    let a = lnp * lnp;
-    let w = (2.0 * a * lnp).sqrt();
     let n = ctx.pick(400, 4000);
-    let pt = Point {
-        alpha: a,
-        q: 1,
-        pes: p,
-        cost: Cost::Power(1),
-        assignment: Assignment::Multiple,
-    };
-    let hits = trials(&pt, n, 77)
-        .iter()
-        .filter(|t| t.max > a + lo_k * w && t.max < a + hi_k * w)
-        .count() as f64;
-    let frac = hits / n as f64;
-    let exact = extreme::max_cdf(a, lnp, (a + hi_k * w).ceil() as u64 - 1)
-        - extreme::max_cdf(a, lnp, (a + lo_k * w).floor() as u64);
-    let se = (exact * (1.0 - exact) / n as f64)
-        .sqrt()
-        .max(1.0 / n as f64);
-    let agrees = (frac - exact).abs() <= 3.0 * se;
+    let (frac, exact, agrees) = window_check(rules[0].1, n);
     ok &= agrees;
+    // The control: α = ln P through the same sweep, criterion and check.
+    let control_rule: Rule = ("α = ln P (control)", |l: f64| l);
+    let (c_series, c_rows, c_ok, c_words) = window_run(&[control_rule], &lnps);
+    let (c_frac, c_exact, c_agrees) = window_check(control_rule.1, n);
+    for r in rows.into_iter().chain(c_rows) {
+        table.row(r);
+    }
     Ok(Finding {
         prediction: "α = ω(log P), c(X) = X: max X − α ~ √(2α ln P) in probability, so P[√κ₀ < (max X − α)/√(2α ln P) < √κ₁] → 1 for √κ₀ = 0.9, √κ₁ = 1.1".into(),
         measured: format!(
@@ -515,10 +542,20 @@ pub(super) fn thm31_in_probability(ctx: &Ctx) -> Result<Finding, String> {
             y: "P[0.9 < ratio < 1.1]".into(),
             log_x: true,
             log_y: false,
-            series,
+            series: series.into_iter().chain(c_series).collect(),
         }),
         verdict: Verdict::of(ok),
         remark: "Exact: P[max ≤ n] = F(n)^P with the Poisson tail in log space, so P can exceed any machine.".into(),
+        control: Some(Control {
+            system: "α = ln P in place of the two ω(log P) rules: Θ(log P), where the maximum lies near b(α, P) ≈ e·ln P rather than near α + √(2α ln P); same P, window and Monte Carlo check".into(),
+            measured: format!(
+                "{}; Monte Carlo at P = 4096: {c_frac:.4} of {n} in the window against the exact {c_exact:.4}{}",
+                c_words.join("; "),
+                if c_agrees { "" } else { " (DISAGREE)" }
+            ),
+            verdict: Verdict::of(c_ok && c_agrees),
+        }),
+        seeds: None,
         ..Finding::default()
     })
 }
