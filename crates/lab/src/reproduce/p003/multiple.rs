@@ -174,6 +174,10 @@ pub(super) fn example21(ctx: &Ctx) -> Result<Finding, String> {
     ]);
     let (mut big, mut small, mut bound) = (Vec::new(), Vec::new(), Vec::new());
     let mut above_bound = true;
+    // The negative control: q = ⌈ln p⌉ buckets per PE (N = Θ(p log p) keys, o(p log² p);
+    // q = o((log p/log log p)²), where the paper's remark has η → 0) in place of ⌈ln²p⌉,
+    // judged by the same criterion with its own x, beside the same q = 4 series.
+    let (mut control, mut c_above) = (Vec::new(), true);
     for &k in &ks {
         let p = 1u64 << k;
         let lnp = (p as f64).ln();
@@ -183,6 +187,10 @@ pub(super) fn example21(ctx: &Ctx) -> Result<Finding, String> {
         let (e, ci) = hashtable_eta(p, q, alpha, trials(k));
         let (e4, ci4) = hashtable_eta(p, 4, alpha, trials(k));
         above_bound &= e >= g;
+        let q0 = lnp.ceil() as u64;
+        let (e0, _) = hashtable_eta(p, q0, alpha, trials(k));
+        c_above &= e0 >= gamma(alpha * (q0 as f64).sqrt() / lnp).powi(2);
+        control.push((p as f64, e0));
         big.push((p as f64, e));
         small.push((p as f64, e4));
         bound.push((p as f64, g));
@@ -201,6 +209,8 @@ pub(super) fn example21(ctx: &Ctx) -> Result<Finding, String> {
     let (first, last) = (big[0].1, big[big.len() - 1].1);
     let kept = last >= 0.9 * first;
     let falls = small.windows(2).all(|w| w[1].1 < w[0].1);
+    let (c_first, c_last) = (control[0].1, control[control.len() - 1].1);
+    let c_kept = c_last >= 0.9 * c_first;
     Ok(Finding {
         prediction: format!(
             "load factor α = {alpha}, c(X) = X(X+1)/2 redundancy checks per bucket, block assignment of subtables: with q = ⌈ln²p⌉ buckets per PE (N = Θ(p log²p) keys, x ≈ 1) η stays bounded below, at least γ(x)² ≈ {:.3} (Corollary 5.2 (ii)); with q = O(1) η → 0 (the paper's remark after Corollary 5.2)",
@@ -224,9 +234,20 @@ pub(super) fn example21(ctx: &Ctx) -> Result<Finding, String> {
                 Series::points("q = ⌈ln²p⌉ (N = Θ(p log²p))", big),
                 Series::points("q = 4 (N = Θ(p))", small),
                 Series::line("γ(x)² (Corollary 5.2 (ii))", bound),
+                Series::points("control: q = ⌈ln p⌉ (N = Θ(p log p))", control),
             ],
         }),
         verdict: Verdict::of(above_bound && kept && falls),
+        control: Some(Control {
+            system: "q = ⌈ln p⌉ buckets per PE (N = Θ(p log p) keys, where the paper's remark after Corollary 5.2 has η → 0) in place of ⌈ln²p⌉, same keys generator, hash, p, trials and q = 4 series, γ(x)² with its own x".into(),
+            measured: format!(
+                "η from {c_first:.3} to {c_last:.3} ({} 0.9 × the first); {} γ(x)² at every p; q = 4 {}",
+                if c_kept { "at least" } else { "below" },
+                if c_above { "above" } else { "not above" },
+                if falls { "falling" } else { "not falling" }
+            ),
+            verdict: Verdict::of(c_above && c_kept && falls),
+        }),
         remark: "Keys are the application's generated 64-bit keys hashed by its own bucket function (not an ideal random hash), and the loads are the units its insert_bucket counts (one comparison per key already in the chain, one link per new key: X(X+1)/2 for X distinct keys).".into(),
         ..Finding::default()
     })
