@@ -3,7 +3,7 @@
 //! (`scatter::extreme`, P given by ln P), because the limits only show there, and checked
 //! by Monte Carlo where P is a machine's size.
 
-use super::super::{Ctx, Finding, Plot, Series, Table, Verdict};
+use super::super::{Cell, Control, Ctx, Finding, Plot, Series, Table, Verdict};
 use crate::scatter::extreme;
 use crate::scatter::model::{gamma, Assignment, Cost, Point};
 use crate::scatter::montecarlo::{estimate, trials};
@@ -179,32 +179,33 @@ pub(super) fn worse(a: Verdict, b: Verdict) -> Verdict {
     }
 }
 
-/// Corollary 3.1 (ii) (α = √ln P, o(log P): η → 0) or (iv) (α = ln²P, ω(log P): η → 1).
-fn regime(ctx: &Ctx, omega: bool) -> Result<Finding, String> {
-    let alpha = |lnp: f64| if omega { lnp * lnp } else { lnp.sqrt() };
-    let mut table = Table::new(&[
-        "P",
-        "α",
-        "d",
-        "η exact, c = X^(d)",
-        if omega {
-            "Theorem 3.1: c*(α)/(c(α) + c′(α)√(2α ln P))"
-        } else {
-            "Theorem 3.1: c*(α)/c(b(α, P))"
-        },
-    ]);
+/// One run of Corollary 3.1 (ii)'s or (iv)'s criterion on the rule α(ln P): the table rows,
+/// the curves, the verdict, the words and the Monte Carlo checks.
+struct RegimeRun {
+    rows: Vec<Vec<Cell>>,
+    series: Vec<Series>,
+    verdict: Verdict,
+    words: Vec<String>,
+    checks: Vec<Check>,
+}
+
+/// The criterion of (ii) (`omega` false: η falls strictly and ends at most a quarter of its
+/// start) or (iv) (`omega` true: η rises strictly and 1 − η ends at most half its start),
+/// for d = 1 and 2, with the Monte Carlo checks, on the rule `alpha` over `lnps`.
+fn regime_run(
+    ctx: &Ctx,
+    alpha: fn(f64) -> f64,
+    omega: bool,
+    lnps: &[f64],
+) -> Result<RegimeRun, String> {
+    let mut rows = Vec::new();
     let mut series = Vec::new();
     let mut verdict = Verdict::Pass;
     let mut words = Vec::new();
-    // (iv) needs α = ln²P Poisson sizes: up to 2^1024 only (the sum has ~√α·40 terms).
-    let lnps: Vec<f64> = sweep(ctx)
-        .into_iter()
-        .filter(|&l| !omega || l <= 1024.0 * std::f64::consts::LN_2 + 1e-9)
-        .collect();
     for d in [1u32, 2] {
         let cost = Cost::Falling(d);
         let mut pts = Vec::new();
-        for &lnp in &lnps {
+        for &lnp in lnps {
             let a = alpha(lnp);
             let eta = extreme::eta(a, lnp, cost)?;
             let theory = if omega {
@@ -216,7 +217,7 @@ fn regime(ctx: &Ctx, omega: bool) -> Result<Finding, String> {
                     .map_or(f64::NAN, |b| cost.mean(a) / cost.eval_f(b as f64))
             };
             pts.push((lnp, eta));
-            table.row(vec![
+            rows.push(vec![
                 p_label(lnp).into(),
                 a.into(),
                 d.into(),
@@ -245,10 +246,45 @@ fn regime(ctx: &Ctx, omega: bool) -> Result<Finding, String> {
         ));
         series.push(Series::points(format!("η, d = {d}"), pts));
     }
-    let c = checks(ctx, alpha, Cost::Falling(2))?;
-    if !c.iter().all(|x| x.4) {
+    let checks = checks(ctx, alpha, Cost::Falling(2))?;
+    if !checks.iter().all(|x| x.4) {
         verdict = Verdict::Fail;
     }
+    Ok(RegimeRun {
+        rows,
+        series,
+        verdict,
+        words,
+        checks,
+    })
+}
+
+/// Corollary 3.1 (ii) (α = √ln P, o(log P): η → 0) or (iv) (α = ln²P, ω(log P): η → 1),
+/// each with the negative control α = ln P (Θ(log P), regime (iii): η → γ(1)^d, neither 0
+/// nor 1) through the same criterion over the same P.
+fn regime(ctx: &Ctx, omega: bool) -> Result<Finding, String> {
+    let alpha: fn(f64) -> f64 = if omega { |l| l * l } else { |l| l.sqrt() };
+    let mut table = Table::new(&[
+        "P",
+        "α",
+        "d",
+        "η exact, c = X^(d)",
+        if omega {
+            "Theorem 3.1: c*(α)/(c(α) + c′(α)√(2α ln P))"
+        } else {
+            "Theorem 3.1: c*(α)/c(b(α, P))"
+        },
+    ]);
+    // (iv) needs α = ln²P Poisson sizes: up to 2^1024 only (the sum has ~√α·40 terms).
+    let lnps: Vec<f64> = sweep(ctx)
+        .into_iter()
+        .filter(|&l| !omega || l <= 1024.0 * std::f64::consts::LN_2 + 1e-9)
+        .collect();
+    let run = regime_run(ctx, alpha, omega, &lnps)?;
+    for r in run.rows {
+        table.row(r);
+    }
+    let control = regime_run(ctx, |l| l, omega, &lnps)?;
     Ok(Finding {
         prediction: if omega {
             "α = (ln P)², which is ω(log P): η → 1; Theorem 3.1's second-order term max c(X) − c(α) ~ c′(α)√(2α ln P) says how fast".into()
@@ -257,8 +293,8 @@ fn regime(ctx: &Ctx, omega: bool) -> Result<Finding, String> {
         },
         measured: format!(
             "{}; Monte Carlo check (d = 2): {}",
-            words.join(", "),
-            check_text(&c)
+            run.words.join(", "),
+            check_text(&run.checks)
         ),
         table,
         plot: Some(Plot {
@@ -266,10 +302,22 @@ fn regime(ctx: &Ctx, omega: bool) -> Result<Finding, String> {
             y: "η".into(),
             log_x: true,
             log_y: !omega,
-            series,
+            series: run.series,
         }),
-        verdict,
+        verdict: run.verdict,
         remark: String::new(),
+        control: Some(Control {
+            system: format!(
+                "α = ln P in place of α = {}: Θ(log P), neither o(log P) nor ω(log P) (Corollary 3.1 (iii) puts η → γ(1)^d ≈ 0.368^d there), same P, d and checks",
+                if omega { "ln²P" } else { "√ln P" }
+            ),
+            measured: format!(
+                "{}; Monte Carlo check (d = 2): {}",
+                control.words.join(", "),
+                check_text(&control.checks)
+            ),
+            verdict: control.verdict,
+        }),
         ..Finding::default()
     })
 }
@@ -284,7 +332,27 @@ pub(super) fn cor31_omega(ctx: &Ctx) -> Result<Finding, String> {
     regime(ctx, true)
 }
 
-/// Corollary 3.1 (iii): α ~ x ln P, η → γ(x)^d.
+/// The criterion of Corollary 3.1 (iii) on the rule α(ln P) against γ(x)^d for c = X over
+/// `lnps`: (the P label, α, η, |η − γ|) per P, whether the gap shrinks at every step, the
+/// last gap, the Monte Carlo checks and the verdict.
+type XRun = (Vec<(f64, f64, f64, f64)>, bool, f64, Vec<Check>, bool);
+
+fn x_run(ctx: &Ctx, alpha: fn(f64) -> f64, target: f64, lnps: &[f64]) -> Result<XRun, String> {
+    let mut pts = Vec::new();
+    for &lnp in lnps {
+        let a = alpha(lnp);
+        let e = extreme::eta(a, lnp, Cost::Falling(1))?;
+        pts.push((lnp, a, e, (e - target).abs()));
+    }
+    let c = checks(ctx, alpha, Cost::Falling(1))?;
+    let shrinking = pts.windows(2).all(|w| w[1].3 < w[0].3);
+    let end = pts.last().expect("a gap").3;
+    let ok = shrinking && end <= 0.02 && c.iter().all(|x| x.4);
+    Ok((pts, shrinking, end, c, ok))
+}
+
+/// Corollary 3.1 (iii): α ~ x ln P, η → γ(x)^d; negative control α = ln P / ln ln P
+/// (o(log P), where η → 0) through the same criterion against the same γ(1).
 pub(super) fn cor31_x(ctx: &Ctx) -> Result<Finding, String> {
     let x = 1.0;
     let target = gamma(x);
@@ -294,36 +362,35 @@ pub(super) fn cor31_x(ctx: &Ctx) -> Result<Finding, String> {
         "η exact (d = 1)",
         "γ(x)^d",
         "|η − γ(x)^d|",
+        "control α = ln P/ln ln P",
+        "control η",
     ]);
-    let (mut m, mut g) = (Vec::new(), Vec::new());
-    let mut gaps = Vec::new();
+    let (mut m, mut g, mut cm) = (Vec::new(), Vec::new(), Vec::new());
     let lnps: Vec<f64> = sweep(ctx)
         .into_iter()
         .filter(|&l| l <= ctx.pick(1e4, 1e5))
         .collect();
-    for &lnp in &lnps {
-        let a = x * lnp;
-        let e = extreme::eta(a, lnp, Cost::Falling(1))?;
-        gaps.push((e - target).abs());
+    let (pts, shrinking, end, c, ok) = x_run(ctx, |l| l, target, &lnps)?;
+    let (cpts, c_shrinking, c_end, cc, c_ok) = x_run(ctx, |l| l / l.ln(), target, &lnps)?;
+    for (&(lnp, a, e, gap), &(_, ca, ce, _)) in pts.iter().zip(&cpts) {
         m.push((lnp, e));
         g.push((lnp, target));
+        cm.push((lnp, ce));
         table.row(vec![
             p_label(lnp).into(),
             a.into(),
             e.into(),
             target.into(),
-            (e - target).abs().into(),
+            gap.into(),
+            ca.into(),
+            ce.into(),
         ]);
     }
-    let c = checks(ctx, |lnp| x * lnp, Cost::Falling(1))?;
-    let shrinking = gaps.windows(2).all(|w| w[1] < w[0]);
-    let end = *gaps.last().expect("a gap");
-    let ok = shrinking && end <= 0.02 && c.iter().all(|x| x.4);
     Ok(Finding {
         prediction: format!("α = x·ln P with x = 1, c(X) = X: η → γ(x)^d = {target:.4} (the root of γ + x(ln γ − γ + 1) = 0)"),
         measured: format!(
             "|η − γ(x)^d| from {:.4} at P = 2^4 to {end:.4} at the largest P ({}); Monte Carlo check: {}",
-            gaps[0],
+            pts[0].3,
             if shrinking { "shrinking" } else { "not shrinking" },
             check_text(&c)
         ),
@@ -333,10 +400,24 @@ pub(super) fn cor31_x(ctx: &Ctx) -> Result<Finding, String> {
             y: "η".into(),
             log_x: true,
             log_y: false,
-            series: vec![Series::points("η exact", m), Series::line("γ(x)^d", g)],
+            series: vec![
+                Series::points("η exact", m),
+                Series::line("γ(x)^d", g),
+                Series::points("control: α = ln P/ln ln P", cm),
+            ],
         }),
         verdict: Verdict::of(ok),
         remark: String::new(),
+        control: Some(Control {
+            system: "α = ln P/ln ln P in place of α = ln P: o(log P), so α/ln P → 0 rather than x = 1 (Corollary 3.1 (ii): η → 0), judged against the same γ(1), same P and checks".into(),
+            measured: format!(
+                "|η − γ(1)| from {:.4} at P = 2^4 to {c_end:.4} at the largest P ({}); Monte Carlo check: {}",
+                cpts[0].3,
+                if c_shrinking { "shrinking" } else { "not shrinking" },
+                check_text(&cc)
+            ),
+            verdict: Verdict::of(c_ok),
+        }),
         ..Finding::default()
     })
 }
@@ -344,11 +425,82 @@ pub(super) fn cor31_x(ctx: &Ctx) -> Result<Finding, String> {
 /// A named α as a function of ln P.
 type Rule = (&'static str, fn(f64) -> f64);
 
+/// The window of Theorem 3.1's last statement: √κ₀ = 0.9, √κ₁ = 1.1.
+const WINDOW: (f64, f64) = (0.9, 1.1);
+
+/// P[0.9 < (max X − α)/√(2α ln P) < 1.1], exact, for the integer max of P Poisson(α).
+fn window_probability(a: f64, lnp: f64) -> f64 {
+    let w = (2.0 * a * lnp).sqrt();
+    let (lo, hi) = (a + WINDOW.0 * w, a + WINDOW.1 * w);
+    // lo < max < hi for the integer max: max ≤ ⌈hi⌉ − 1 and max > ⌊lo⌋.
+    extreme::max_cdf(a, lnp, hi.ceil() as u64 - 1) - extreme::max_cdf(a, lnp, lo.floor() as u64)
+}
+
+/// The Monte Carlo check at P = 4096 on the rule `alpha`: (fraction of `n` maxima in the
+/// window, the exact probability, whether within 3 standard errors).
+fn window_check(alpha: fn(f64) -> f64, n: u64) -> (f64, f64, bool) {
+    let p = 4096u64;
+    let lnp = (p as f64).ln();
+    let a = alpha(lnp);
+    let w = (2.0 * a * lnp).sqrt();
+    let pt = Point {
+        alpha: a,
+        q: 1,
+        pes: p,
+        cost: Cost::Power(1),
+        assignment: Assignment::Multiple,
+    };
+    let hits = trials(&pt, n, 77)
+        .iter()
+        .filter(|t| t.max > a + WINDOW.0 * w && t.max < a + WINDOW.1 * w)
+        .count() as f64;
+    let frac = hits / n as f64;
+    let exact = window_probability(a, lnp);
+    let se = (exact * (1.0 - exact) / n as f64)
+        .sqrt()
+        .max(1.0 / n as f64);
+    (frac, exact, (frac - exact).abs() <= 3.0 * se)
+}
+
+/// Theorem 3.1's criterion over `lnps` for each rule: the curves, (rule, α, √(2α ln P),
+/// probability) rows, whether every rule's probability never falls and ends at least 0.99,
+/// and the words.
+type WindowRun = (Vec<Series>, Vec<Vec<Cell>>, bool, Vec<String>);
+
+fn window_run(rules: &[Rule], lnps: &[f64]) -> WindowRun {
+    let (mut series, mut rows, mut ok, mut words) = (Vec::new(), Vec::new(), true, Vec::new());
+    for &(name, rule) in rules {
+        let mut pts = Vec::new();
+        for &lnp in lnps {
+            let a = rule(lnp);
+            let pr = window_probability(a, lnp);
+            pts.push((lnp, pr));
+            rows.push(vec![
+                p_label(lnp).into(),
+                name.into(),
+                a.into(),
+                (2.0 * a * lnp).sqrt().into(),
+                pr.into(),
+            ]);
+        }
+        let rising = pts.windows(2).all(|w| w[1].1 >= w[0].1 - 1e-12);
+        let end = pts[pts.len() - 1].1;
+        ok &= rising && end >= 0.99;
+        words.push(format!(
+            "{name}: from {:.4} at P = 2^16 to {end:.6} at P = 2^1024 ({})",
+            pts[0].1,
+            if rising { "rising" } else { "not rising" }
+        ));
+        series.push(Series::points(name, pts));
+    }
+    (series, rows, ok, words)
+}
+
 /// Theorem 3.1's last statement: for α = ω(log P), (max c(X) − c(α))/(c′(α)√(2α ln P)) → 1
 /// in probability; with c(X) = X, P[√κ₀ < (max X − α)/√(2α ln P) < √κ₁] → 1 for every
-/// 0 < κ₀ < 1 < κ₁, computed exactly from F(n)^P.
+/// 0 < κ₀ < 1 < κ₁, computed exactly from F(n)^P. Negative control: α = ln P (Θ(log P),
+/// not ω) through the same criterion.
 pub(super) fn thm31_in_probability(ctx: &Ctx) -> Result<Finding, String> {
-    let (lo_k, hi_k) = (0.9f64, 1.1f64);
     const LN2: f64 = std::f64::consts::LN_2;
     let rules: [Rule; 2] = [
         ("α = ln²P", |l: f64| l * l),
@@ -365,62 +517,18 @@ pub(super) fn thm31_in_probability(ctx: &Ctx) -> Result<Finding, String> {
         "√(2α ln P)",
         "P[0.9 < (max X − α)/√(2α ln P) < 1.1]",
     ]);
-    let mut series = Vec::new();
-    let mut ok = true;
-    let mut words = Vec::new();
-    for (name, rule) in rules {
-        let mut pts = Vec::new();
-        for &lnp in &lnps {
-            let a = rule(lnp);
-            let w = (2.0 * a * lnp).sqrt();
-            let (lo, hi) = (a + lo_k * w, a + hi_k * w);
-            // lo < max < hi for the integer max: max ≤ ⌈hi⌉ − 1 and max > ⌊lo⌋.
-            let pr = extreme::max_cdf(a, lnp, hi.ceil() as u64 - 1)
-                - extreme::max_cdf(a, lnp, lo.floor() as u64);
-            pts.push((lnp, pr));
-            table.row(vec![
-                p_label(lnp).into(),
-                name.into(),
-                a.into(),
-                w.into(),
-                pr.into(),
-            ]);
-        }
-        let rising = pts.windows(2).all(|w| w[1].1 >= w[0].1 - 1e-12);
-        let end = pts[pts.len() - 1].1;
-        ok &= rising && end >= 0.99;
-        words.push(format!(
-            "{name}: from {:.4} at P = 2^16 to {end:.6} at P = 2^1024 ({})",
-            pts[0].1,
-            if rising { "rising" } else { "not rising" }
-        ));
-        series.push(Series::points(name, pts));
-    }
+    let (series, rows, mut ok, words) = window_run(&rules, &lnps);
     // Monte Carlo at P = 4096, α = ln²P: the fraction of maxima in the window.
-    let p = 4096u64;
-    let lnp = (p as f64).ln();
-    let a = lnp * lnp;
-    let w = (2.0 * a * lnp).sqrt();
     let n = ctx.pick(400, 4000);
-    let pt = Point {
-        alpha: a,
-        q: 1,
-        pes: p,
-        cost: Cost::Power(1),
-        assignment: Assignment::Multiple,
-    };
-    let hits = trials(&pt, n, 77)
-        .iter()
-        .filter(|t| t.max > a + lo_k * w && t.max < a + hi_k * w)
-        .count() as f64;
-    let frac = hits / n as f64;
-    let exact = extreme::max_cdf(a, lnp, (a + hi_k * w).ceil() as u64 - 1)
-        - extreme::max_cdf(a, lnp, (a + lo_k * w).floor() as u64);
-    let se = (exact * (1.0 - exact) / n as f64)
-        .sqrt()
-        .max(1.0 / n as f64);
-    let agrees = (frac - exact).abs() <= 3.0 * se;
+    let (frac, exact, agrees) = window_check(rules[0].1, n);
     ok &= agrees;
+    // The control: α = ln P through the same sweep, criterion and check.
+    let control_rule: Rule = ("α = ln P (control)", |l: f64| l);
+    let (c_series, c_rows, c_ok, c_words) = window_run(&[control_rule], &lnps);
+    let (c_frac, c_exact, c_agrees) = window_check(control_rule.1, n);
+    for r in rows.into_iter().chain(c_rows) {
+        table.row(r);
+    }
     Ok(Finding {
         prediction: "α = ω(log P), c(X) = X: max X − α ~ √(2α ln P) in probability, so P[√κ₀ < (max X − α)/√(2α ln P) < √κ₁] → 1 for √κ₀ = 0.9, √κ₁ = 1.1".into(),
         measured: format!(
@@ -434,10 +542,20 @@ pub(super) fn thm31_in_probability(ctx: &Ctx) -> Result<Finding, String> {
             y: "P[0.9 < ratio < 1.1]".into(),
             log_x: true,
             log_y: false,
-            series,
+            series: series.into_iter().chain(c_series).collect(),
         }),
         verdict: Verdict::of(ok),
         remark: "Exact: P[max ≤ n] = F(n)^P with the Poisson tail in log space, so P can exceed any machine.".into(),
+        control: Some(Control {
+            system: "α = ln P in place of the two ω(log P) rules: Θ(log P), where the maximum lies near b(α, P) ≈ e·ln P rather than near α + √(2α ln P); same P, window and Monte Carlo check".into(),
+            measured: format!(
+                "{}; Monte Carlo at P = 4096: {c_frac:.4} of {n} in the window against the exact {c_exact:.4}{}",
+                c_words.join("; "),
+                if c_agrees { "" } else { " (DISAGREE)" }
+            ),
+            verdict: Verdict::of(c_ok && c_agrees),
+        }),
+        seeds: None,
         ..Finding::default()
     })
 }
