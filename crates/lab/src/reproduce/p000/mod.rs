@@ -25,8 +25,8 @@ pub(super) use catalogue::experiments;
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
 use treesplit::machine::sim::{Level, MessageModel, ProofReport};
-use treesplit::{simulate, Balancer, BalancerKind, Config, PollingOptions, SimConfig};
-use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
+use treesplit::{simulate, Balancer, BalancerKind, Config, PollingOptions, SimConfig, SimReport};
+use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams, SyntheticSum};
 
 /// ε of Theorem 1's h/ε term (the simulator's polls cost nothing, so the (1+ε)·T_seq/P
 /// factor is free and ε enters only there).
@@ -144,8 +144,13 @@ impl Run {
     }
 }
 
-/// Simulate `s` with `seed`; the answer is checked against the tree's known work.
-pub(super) fn simulate_setup(s: &Setup, seed: u64) -> Result<Run, String> {
+/// Simulate the tree of `s` with `seed` on `machine` under the setup's balancer; the answer
+/// is checked against the tree's known work.
+pub(super) fn simulate_tree(
+    s: &Setup,
+    seed: u64,
+    machine: &SimConfig,
+) -> Result<SimReport<SyntheticSum>, String> {
     let params = SyntheticParams {
         work: s.work,
         alpha: s.alpha,
@@ -167,7 +172,7 @@ pub(super) fn simulate_setup(s: &Setup, seed: u64) -> Result<Run, String> {
         .balancer(balancer)
         .delta_t(s.delta_t)
         .seed(seed);
-    let r = simulate(Synthetic::new(params)?, &config, &s.machine())
+    let r = simulate(Synthetic::new(params)?, &config, machine)
         .map_err(|e| e.to_string())?
         .into_report();
     if r.report.output.units != s.work {
@@ -176,6 +181,12 @@ pub(super) fn simulate_setup(s: &Setup, seed: u64) -> Result<Run, String> {
             s.label, r.report.output.units, s.work
         ));
     }
+    Ok(r)
+}
+
+/// Simulate `s` with `seed` on its machine ([`simulate_tree`]) and read what the claims use.
+pub(super) fn simulate_setup(s: &Setup, seed: u64) -> Result<Run, String> {
+    let r = simulate_tree(s, seed, &s.machine())?;
     let proof = r.proof.ok_or("the proof probe did not report")?;
     let t_par = proof.termination_detected as f64;
     Ok(Run {

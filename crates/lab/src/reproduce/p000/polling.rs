@@ -5,10 +5,10 @@
 //! unsuccessful probes of a run, T_poll each, against ε·T_seq.
 
 use super::super::{Control, Ctx, Finding, Plot, Premise, Series, Table, Verdict};
-use super::{base, describe, Setup};
+use super::{base, describe, simulate_tree, Setup};
 use rayon::prelude::*;
-use treesplit::{simulate, Balancer, Config, PollingOptions, SimConfig};
-use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
+use treesplit::SimConfig;
+use treesplit_apps::synthetic::SplitRule;
 
 /// T_poll: what an unsuccessful probe costs (in units of work; T_rout = 10, T_split = 5).
 const T_POLL: u64 = 4;
@@ -76,35 +76,10 @@ fn machine(s: &Setup) -> SimConfig {
     }
 }
 
+/// One run of `s` with `seed` under the claim's polling costs. The trees' setups take
+/// `base()`'s balancer, random polling without trimming or fast initialization.
 fn run(s: &Setup, seed: u64) -> Result<Run, String> {
-    let params = SyntheticParams {
-        work: s.work,
-        alpha: s.alpha,
-        atomic: s.atomic,
-        rule: s.rule,
-        spin: 1,
-        seed,
-    };
-    let config = Config::new(s.p)
-        .balancer(Balancer::RandomPolling {
-            polling: PollingOptions {
-                trim: None,
-                fast_init: false,
-            },
-        })
-        .delta_t(s.delta_t)
-        .seed(seed);
-    let r = simulate(Synthetic::new(params)?, &config, &machine(s))
-        .map_err(|e| e.to_string())?
-        .into_report();
-    if r.report.output.units != s.work {
-        return Err(format!(
-            "{}: {} units, not {}",
-            describe(s),
-            r.report.output.units,
-            s.work
-        ));
-    }
+    let r = simulate_tree(s, seed, &machine(s))?;
     let t = &r.report.totals;
     Ok(Run {
         probes: t.polling.probes,
