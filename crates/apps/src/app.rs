@@ -129,6 +129,26 @@ pub enum Failed {
     },
 }
 
+impl Failed {
+    /// The report of a computation that ran to its end; one that a limit or an interrupt
+    /// stopped is [`Failed::Stopped`] with what it did.
+    pub fn unless_stopped<T, O, R: AsRef<treesplit::Report<O>>>(
+        ended: treesplit::Ended<T, R>,
+    ) -> Result<R, Failed> {
+        match ended {
+            treesplit::Ended::Finished(r) => Ok(r),
+            treesplit::Ended::Stopped(s) => {
+                let r = s.report.as_ref();
+                Err(Failed::Stopped {
+                    limit: s.limit,
+                    work_units: r.totals.work_units,
+                    t_par: r.t_par,
+                })
+            }
+        }
+    }
+}
+
 /// A machine an application's own loop runs its computations on (the command line's
 /// threads, MPI ranks or simulator).
 pub trait Host: Machine {

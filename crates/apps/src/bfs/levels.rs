@@ -14,7 +14,7 @@ use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 use treesplit::words::count;
-use treesplit::{Config, Ended, RunError, Threads};
+use treesplit::{Config, RunError, Threads};
 
 /// Distinct level keys for each BFS of this process (every MPI rank counts alike).
 static BFS_RUNS: AtomicU64 = AtomicU64::new(1);
@@ -126,17 +126,7 @@ fn run_levels<H: Host>(
             let cfg = resolve_jobs(config, &root, notes)?;
             // The static balancers' job count is chosen per level; say so once.
             notes = session.quiet();
-            let r = match machine.run(root, &cfg).map_err(Failed::Lib)? {
-                Ended::Finished(r) => r,
-                Ended::Stopped(s) => {
-                    let r = s.report.as_ref();
-                    return Err(Failed::Stopped {
-                        limit: s.limit,
-                        work_units: r.totals.work_units,
-                        t_par: r.t_par,
-                    });
-                }
-            };
+            let r = Failed::unless_stopped(machine.run(root, &cfg).map_err(Failed::Lib)?)?;
             if !machine.prints() {
                 return Ok(None);
             }

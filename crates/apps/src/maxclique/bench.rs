@@ -13,7 +13,7 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use treesplit::task::shared::Shared;
-use treesplit::{run_sequential, Config, Ended, Threads};
+use treesplit::{run_sequential, Config, Threads};
 
 /// One graph to time: its file, its graph and its published ω.
 pub struct Bench {
@@ -206,17 +206,7 @@ fn measure(
         for (slot, cfg) in [(4, &one), (5, config)] {
             let root = MaxClique::new(g.graph.clone());
             let cfg = resolve_jobs(cfg, &root, session.quiet())?;
-            let r = match Threads::new().run(root, &cfg).map_err(Failed::Lib)? {
-                Ended::Finished(r) => r,
-                Ended::Stopped(s) => {
-                    let r = s.report.as_ref();
-                    return Err(Failed::Stopped {
-                        limit: s.limit,
-                        work_units: r.totals.work_units,
-                        t_par: r.t_par,
-                    });
-                }
-            };
+            let r = Failed::unless_stopped(Threads::new().run(root, &cfg).map_err(Failed::Lib)?)?;
             check(&format!("treesplit on {} PEs", cfg.pes), &r.output, want)?;
             times[slot].push(r.t_par);
         }
