@@ -199,7 +199,8 @@ pub struct ReproduceArgs {
     /// The quick catalogue: small sizes and few seeds (about a minute; what CI runs).
     #[arg(long)]
     pub quick: bool,
-    /// Only these experiments (comma-separated ids; an unknown id lists them all).
+    /// Only these experiments (comma-separated ids; an unknown id lists them all). An earlier
+    /// report of the same kind in --out is updated: these claims replace theirs, the rest stay.
     #[arg(long, value_delimiter = ',', value_name = "ID,...")]
     pub only: Vec<String>,
     /// The report's folder (created if missing).

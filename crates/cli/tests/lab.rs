@@ -108,6 +108,45 @@ fn reproduce_writes_a_report_and_rejects_unknown_ids() {
         "{}",
         stdout(&o)
     );
+
+    // Rerunning one claim into the same folder updates it in place: the other claim stays.
+    let o = treesplit(&[
+        "reproduce",
+        "--quick",
+        "--only",
+        "001-ex14.3",
+        "--out",
+        d,
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("1 kept from the earlier report"),
+        "{}",
+        stdout(&o)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).expect("json"))
+            .expect("results.json parses");
+    let ids: Vec<&str> = json["sections"]
+        .as_array()
+        .expect("sections")
+        .iter()
+        .map(|s| s["id"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(ids, ["001-ex14.2", "001-ex14.3"]);
+    // A full run of one claim would mix with the quick report: bad input, the report untouched.
+    let before = std::fs::read(dir.join("results.json")).unwrap();
+    let o = treesplit(&["reproduce", "--only", "001-ex14.2", "--out", d, "--quiet"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--quick"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(dir.join("results.json")).unwrap(), before);
+    // A results.json that is no report is named, not overwritten.
+    std::fs::write(dir.join("results.json"), "[1, 2]").unwrap();
+    let o = treesplit(&["reproduce", "--quick", "--only", "001-ex14.2", "--out", d]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("results.json"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(dir.join("results.json")).unwrap(), b"[1, 2]");
     let _ = std::fs::remove_dir_all(&dir);
 
     let o = treesplit(&["reproduce", "--quick", "--only", "001-ex14.2,no-such-claim"]);

@@ -2,6 +2,7 @@
 //! progress bar over the experiments, write the report (DIR/index.md, DIR/results.json, SVGs)
 //! and print one line per claim. FAILs are findings, not errors: the command exits 0 once the
 //! report is written (1 if it cannot be; 2, before any experiment, if `--out` cannot take it).
+//! With `--only`, an earlier report in `--out` is updated in place rather than replaced.
 
 use crate::output::{self, Failure};
 use crate::plan::ReproducePlan;
@@ -20,6 +21,7 @@ struct Summary<'a> {
 
 pub fn reproduce(plan: &ReproducePlan) -> Result<(), Failure> {
     check_out_dir(&plan.dir)?;
+    let earlier = earlier_report(plan)?;
     let ctx = Ctx { quick: plan.quick };
     let started = Instant::now();
     let n = if plan.only.is_empty() {
@@ -47,7 +49,12 @@ pub fn reproduce(plan: &ReproducePlan) -> Result<(), Failure> {
     })
     .map_err(Failure::input)?;
     bar.finish_and_clear();
-    let counts = report::write(&plan.dir, &sections, plan.quick).map_err(Failure::run)?;
+    let fresh = sections.len();
+    let report = match earlier {
+        Some(earlier) => reproduce::merge(earlier, sections.clone()),
+        None => sections.clone(),
+    };
+    let counts = report::write(&plan.dir, &report, plan.quick).map_err(Failure::run)?;
     let seconds = started.elapsed().as_secs_f64();
     if plan.out.json {
         output::print_json(&Summary {
@@ -68,8 +75,14 @@ pub fn reproduce(plan: &ReproducePlan) -> Result<(), Failure> {
                 s.finding.measured
             );
         }
+        let kept = report.len() - fresh;
+        let updated = if kept > 0 {
+            format!(" ({fresh} claims run now, {kept} kept from the earlier report)")
+        } else {
+            String::new()
+        };
         println!(
-            "{} PASS, {} FAIL, {} INCONCLUSIVE, {} ANSWER, {} not yet measured in {seconds:.1} s; report: {}",
+            "{} PASS, {} FAIL, {} INCONCLUSIVE, {} ANSWER, {} not yet measured in {seconds:.1} s{updated}; report: {}",
             counts.pass,
             counts.fail,
             counts.inconclusive,
@@ -79,6 +92,44 @@ pub fn reproduce(plan: &ReproducePlan) -> Result<(), Failure> {
         );
     }
     Ok(())
+}
+
+/// With `--only`, the report in `--out` is updated in place: the claims run now replace
+/// theirs and the others stay (`reproduce::merge`), so rerunning one claim never throws away
+/// the rest of a report that took half an hour. Read before any experiment runs: a report of
+/// the other kind (quick against full) or a results.json that is not a report is bad input,
+/// since merging would mix two catalogues or lose a file.
+fn earlier_report(plan: &ReproducePlan) -> Result<Option<Vec<reproduce::Section>>, Failure> {
+    if plan.only.is_empty() {
+        return Ok(None);
+    }
+    let Some((quick, sections)) = report::read(&plan.dir)
+        .map_err(|e| Failure::input(format!("--out {}: {e}", plan.dir.display())))?
+    else {
+        return Ok(None);
+    };
+    if quick != plan.quick {
+        let kind = |q: bool| {
+            if q {
+                "a --quick report"
+            } else {
+                "a full report"
+            }
+        };
+        return Err(Failure::input(format!(
+            "--out {} holds {}; this run would make {}, and --only updates a report in place, \
+             so the two would mix: choose another --out{}",
+            plan.dir.display(),
+            kind(quick),
+            kind(plan.quick),
+            if quick {
+                " or add --quick"
+            } else {
+                " or drop --quick"
+            }
+        )));
+    }
+    Ok(Some(sections))
 }
 
 /// Make the report's directory and write a file there before any experiment runs, so that a

@@ -38,7 +38,7 @@ mod p003;
 mod p004;
 pub mod report;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How much to measure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,7 +59,7 @@ impl Ctx {
 }
 
 /// The judgement of a claim.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     /// The criterion held.
@@ -98,14 +98,42 @@ impl Verdict {
     }
 }
 
-/// A table cell: a number or a text.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
+/// A table cell: a number or a text. In JSON a number that is not finite is written as its
+/// text (`inf`, `NaN`), as the report's tables show it, so that results.json reads back (a
+/// null, as earlier reports wrote such a number, reads back as NaN).
+#[derive(Debug, Clone, PartialEq)]
 pub enum Cell {
     /// A number.
     Num(f64),
     /// A text.
     Text(String),
+}
+
+impl<'de> Deserialize<'de> for Cell {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Cell, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Num(f64),
+            Text(String),
+            Null(Option<f64>),
+        }
+        Ok(match Raw::deserialize(d)? {
+            Raw::Num(x) => Cell::Num(x),
+            Raw::Text(t) => Cell::Text(t),
+            Raw::Null(x) => Cell::Num(x.unwrap_or(f64::NAN)),
+        })
+    }
+}
+
+impl Serialize for Cell {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Cell::Num(x) if x.is_finite() => s.serialize_f64(*x),
+            Cell::Num(x) => s.serialize_str(&x.to_string()),
+            Cell::Text(t) => s.serialize_str(t),
+        }
+    }
 }
 
 impl From<f64> for Cell {
@@ -145,7 +173,7 @@ impl From<bool> for Cell {
 }
 
 /// A table of a section.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Table {
     /// Column names.
     pub columns: Vec<String>,
@@ -168,15 +196,41 @@ impl Table {
     }
 }
 
+/// Reading plot values back from results.json, where JSON has written the values that are
+/// not finite as null.
+mod null_as_nan {
+    use serde::{Deserialize, Deserializer};
+
+    fn nan(x: Option<f64>) -> f64 {
+        x.unwrap_or(f64::NAN)
+    }
+
+    pub fn pairs<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(f64, f64)>, D::Error> {
+        let v: Vec<(Option<f64>, Option<f64>)> = Vec::deserialize(d)?;
+        Ok(v.into_iter().map(|(x, y)| (nan(x), nan(y))).collect())
+    }
+
+    pub fn values<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f64>, D::Error> {
+        let v: Vec<Option<f64>> = Vec::deserialize(d)?;
+        Ok(v.into_iter().map(nan).collect())
+    }
+}
+
 /// One curve of a plot: points and, where measured over seeds, 95 % half-widths.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Series {
     /// The legend.
     pub label: String,
-    /// (x, y).
+    /// (x, y); JSON writes a value that is not finite as null, which reads back as NaN
+    /// (the plot skips such points either way).
+    #[serde(deserialize_with = "null_as_nan::pairs")]
     pub points: Vec<(f64, f64)>,
     /// Half-widths of the 95 % confidence intervals (empty: none).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "null_as_nan::values"
+    )]
     pub ci: Vec<f64>,
     /// Draw as a line (a prediction) rather than points.
     pub line: bool,
@@ -207,7 +261,7 @@ impl Series {
 }
 
 /// A plot of a section (drawn to SVG by `report`).
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Plot {
     /// The x axis.
     pub x: String,
@@ -222,7 +276,7 @@ pub struct Plot {
 }
 
 /// A premise of a claim, as the run measured it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Premise {
     /// The premise, in words ("every PE holds a piece of generation ≥ h").
     pub premise: String,
@@ -247,7 +301,7 @@ impl Premise {
 /// a system that violates the claim (a balancer with the weaker bound the paper improves
 /// on, a fixed or neighbour-only victim, a deterministic mapping in place of a random one, a
 /// tree family outside the premises). A criterion that can discriminate gives it FAIL.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Control {
     /// The system that violates the claim.
     pub system: String,
@@ -258,7 +312,8 @@ pub struct Control {
 }
 
 /// What an experiment found.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Finding {
     /// The prediction as the code computes it.
     pub prediction: String,
@@ -400,7 +455,7 @@ fn unwrap_paragraphs(lines: &[&str]) -> String {
 }
 
 /// A section of the report: the claim, its criterion and what was found.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Section {
     /// The experiment's id.
     pub id: String,
@@ -539,6 +594,22 @@ pub fn run(
     }
     progress(chosen.len(), chosen.len(), "");
     Ok(sections)
+}
+
+/// A report updated in place: the `fresh` sections (from a run of some experiments) replace
+/// those of the `earlier` report with the same id, the earlier report's other sections stay,
+/// and the result follows the catalogue's order. An earlier section whose id the catalogue
+/// no longer has is dropped: its claim is no longer measured by this program.
+pub fn merge(earlier: Vec<Section>, fresh: Vec<Section>) -> Vec<Section> {
+    let mut by_id: std::collections::HashMap<String, Section> =
+        earlier.into_iter().map(|s| (s.id.clone(), s)).collect();
+    for s in fresh {
+        by_id.insert(s.id.clone(), s);
+    }
+    ids()
+        .into_iter()
+        .filter_map(|id| by_id.remove(id))
+        .collect()
 }
 
 /// Mean and 95 % half-width (normal approximation, t ≈ 2 for few samples) of `xs`.

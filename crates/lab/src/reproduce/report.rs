@@ -5,7 +5,7 @@
 
 use super::{Cell, Plot, Section, Verdict};
 use plotters::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Once;
@@ -25,6 +25,28 @@ struct Results<'a> {
     quick: bool,
     counts: Counts,
     sections: &'a [Section],
+}
+
+/// results.json as read back ([`read`]).
+#[derive(Deserialize)]
+struct Earlier {
+    quick: bool,
+    sections: Vec<Section>,
+}
+
+/// An earlier report in `dir`: whether it was `--quick`, and its sections; `None` where
+/// `dir` holds no results.json. A results.json that does not read as a report is an error
+/// naming the file.
+pub fn read(dir: &Path) -> Result<Option<(bool, Vec<Section>)>, String> {
+    let path = dir.join("results.json");
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let r: Earlier = serde_json::from_str(&text)
+        .map_err(|e| format!("{} is not a report of this program: {e}", path.display()))?;
+    Ok(Some((r.quick, r.sections)))
 }
 
 /// How many claims got each verdict.
@@ -358,4 +380,117 @@ fn draw(path: &Path, title: &str, plot: &Plot) -> Result<(), String> {
         .map_err(e)?;
     root.present().map_err(e)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{ids, merge, Cell, Control, Finding, Plot, Premise, Series, Table};
+    use super::*;
+
+    fn section(id: &str, verdict: Verdict) -> Section {
+        let mut table = Table::new(&["P", "ratio", "note"]);
+        table.row(vec![Cell::from(16u64), Cell::Num(f64::NAN), "x".into()]);
+        table.row(vec![
+            Cell::from(0.25),
+            Cell::Num(f64::INFINITY),
+            "inf".into(),
+        ]);
+        Section {
+            id: id.into(),
+            source: "000 §2".into(),
+            claim: "a claim".into(),
+            premises: "premises".into(),
+            model: "the simulator".into(),
+            inside: "yes".into(),
+            criterion: "ratio ≤ 2".into(),
+            command: format!("treesplit reproduce --only {id}"),
+            finding: Finding {
+                prediction: "2".into(),
+                measured: "1.5".into(),
+                table,
+                plot: Some(Plot {
+                    x: "P".into(),
+                    y: "ratio".into(),
+                    log_x: true,
+                    log_y: false,
+                    series: vec![
+                        Series::points("measured", vec![(16.0, 1.5), (32.0, f64::NAN)])
+                            .with_ci(vec![0.1, f64::NAN]),
+                        Series::line("bound", vec![(16.0, 2.0), (32.0, 2.0)]),
+                    ],
+                }),
+                verdict,
+                premises_measured: vec![Premise::new("h reached", "at t = 4", true)],
+                control: Some(Control {
+                    system: "a fixed victim".into(),
+                    measured: "9".into(),
+                    verdict: Verdict::Fail,
+                }),
+                seeds: Some(8),
+                ..Finding::default()
+            },
+        }
+    }
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let d =
+            std::env::temp_dir().join(format!("treesplit-report-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    /// A report read back from results.json writes the same index.md and results.json again,
+    /// numbers that are not finite included: what an in-place update keeps is what was there.
+    #[test]
+    fn a_report_reads_back_as_written() {
+        let (a, b) = (scratch("a"), scratch("b"));
+        let sections = vec![
+            section("000-thm1", Verdict::Pass),
+            section("001-ex14.2", Verdict::Fail),
+        ];
+        write(&a, &sections, false).unwrap();
+        let (quick, back) = read(&a).unwrap().expect("a report");
+        assert!(!quick);
+        write(&b, &back, false).unwrap();
+        for f in ["index.md", "results.json", "000-thm1.svg"] {
+            assert_eq!(
+                std::fs::read_to_string(a.join(f)).unwrap(),
+                std::fs::read_to_string(b.join(f)).unwrap(),
+                "{f} changed on the way through results.json"
+            );
+        }
+        assert!(read(&scratch("none")).unwrap().is_none());
+        // The report in the repository reads back, nulls of earlier versions included.
+        let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/reproduction");
+        let (_, committed) = read(&docs)
+            .unwrap()
+            .expect("docs/reproduction/results.json");
+        assert!(committed.len() >= 50, "{} sections", committed.len());
+        std::fs::write(b.join("results.json"), "{\"not\": 1}").unwrap();
+        let e = read(&b).unwrap_err();
+        assert!(
+            e.contains("results.json") && e.contains("not a report"),
+            "{e}"
+        );
+        let _ = (std::fs::remove_dir_all(&a), std::fs::remove_dir_all(&b));
+    }
+
+    /// An update replaces the sections run again, keeps the others, drops ids the catalogue
+    /// no longer has, and follows the catalogue's order.
+    #[test]
+    fn an_update_replaces_keeps_and_orders_by_the_catalogue() {
+        let all = ids();
+        let (first, second) = (all[0], all[all.len() - 1]);
+        let earlier = vec![
+            section(second, Verdict::Pass),
+            section("no-longer-in-the-catalogue", Verdict::Pass),
+            section(first, Verdict::Pass),
+        ];
+        let merged = merge(earlier, vec![section(second, Verdict::Fail)]);
+        let got: Vec<(&str, Verdict)> = merged
+            .iter()
+            .map(|s| (s.id.as_str(), s.finding.verdict))
+            .collect();
+        assert_eq!(got, vec![(first, Verdict::Pass), (second, Verdict::Fail)]);
+    }
 }
