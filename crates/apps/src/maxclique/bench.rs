@@ -3,12 +3,15 @@
 //! (`seq`), of the task without Re-NUMBER (`greedy`) and of its skeleton version (the same
 //! search as `greedy`: their ratio is the skeleton's cost), of the MCQ peer ([`super::mcq`]), of Debian's
 //! `cliquer` where it is installed (`cliquer -su FILE`, a process of its own, timed from
-//! outside, stopped after [`CLIQUER_LIMIT`]), and of treesplit on threads at 1 and P PEs: medians of `--repeat` interleaved
+//! outside, stopped after [`CLIQUER_LIMIT`]), of the search forked with rayon and with chili
+//! on P threads ([`super::forked`], each at the cut-off its first round found fastest among
+//! [`forked::CUTS`]), and of treesplit on threads at 1 and P PEs: medians of `--repeat` interleaved
 //! rounds, every ω checked against the task's sequential one and against index.tsv beside
 //! the file where it lists the graph. A speed comparison, not a test: the tests check ω.
 
-use super::{mcq, search, Clique, Graph, MaxClique};
+use super::{forked, mcq, search, Clique, Graph, MaxClique};
 use crate::app::{resolve_jobs, Failed, Session};
+use crate::peers::{chili_pool, cut_name};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -45,6 +48,11 @@ struct Row {
     cliquer: Option<f64>,
     /// Whether cliquer ran past [`CLIQUER_LIMIT`] and was stopped.
     cliquer_stopped: bool,
+    /// The search forked with rayon and with chili on P threads, and the cut-offs they ran at.
+    rayon_p: f64,
+    rayon_cut: String,
+    chili_p: f64,
+    chili_cut: String,
     treesplit_1: f64,
     treesplit_p: f64,
 }
@@ -83,7 +91,7 @@ pub fn bench(
         "maximum clique, median seconds of {repeat} interleaved rounds; nodes: candidate sets expanded below the root"
     );
     println!(
-        "{:<20} {:>5} {:>7} {:>3} {:>11} {:>11} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "{:<20} {:>5} {:>7} {:>3} {:>11} {:>11} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
         "graph",
         "n",
         "m",
@@ -95,6 +103,8 @@ pub fn bench(
         "skeleton",
         "MCQ",
         "cliquer",
+        format!("rayon {p}"),
+        format!("chili {p}"),
         "P=1",
         format!("P={p}")
     );
@@ -105,7 +115,7 @@ pub fn bench(
             Some(t) => format!("{t:.3}"),
         };
         println!(
-            "{:<20} {:>5} {:>7} {:>3} {:>11} {:>11} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9} {:>9.3} {:>9.3}",
+            "{:<20} {:>5} {:>7} {:>3} {:>11} {:>11} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
             r.graph,
             r.n,
             r.m,
@@ -117,6 +127,8 @@ pub fn bench(
             r.skeleton,
             r.mcq,
             cliquer,
+            r.rayon_p,
+            r.chili_p,
             r.treesplit_1,
             r.treesplit_p
         );
@@ -125,10 +137,12 @@ pub fn bench(
         let sum = |f: fn(&Row) -> f64| rows.iter().map(f).sum::<f64>();
         let mcq = sum(|r| r.mcq);
         println!(
-            "sum: seq {:.3} s, greedy {:.3} s, skeleton {:.3} s, MCQ {mcq:.3} s, P=1 {:.3} s, P={p} {:.3} s ({:.3} × MCQ)",
+            "sum: seq {:.3} s, greedy {:.3} s, skeleton {:.3} s, MCQ {mcq:.3} s, rayon {p} {:.3} s, chili {p} {:.3} s, P=1 {:.3} s, P={p} {:.3} s ({:.3} × MCQ)",
             sum(|r| r.sequential),
             sum(|r| r.greedy),
             sum(|r| r.skeleton),
+            sum(|r| r.rayon_p),
+            sum(|r| r.chili_p),
             sum(|r| r.treesplit_1),
             sum(|r| r.treesplit_p),
             sum(|r| r.treesplit_p) / mcq
@@ -171,7 +185,9 @@ fn measure(
     };
     let mut one = config.clone();
     one.pes = 1;
-    let mut times: [Vec<f64>; 7] = Default::default();
+    let mut times: [Vec<f64>; 9] = Default::default();
+    // The forked peers' cut-offs: swept in the first round, kept after.
+    let mut cuts: (Option<u32>, Option<u32>) = (None, None);
     let (mut omega, mut nodes, mut mcq_nodes) = (g.omega, 0, 0);
     let mut cliquer_stopped = false;
     for round in 1..=repeat {
@@ -203,6 +219,12 @@ fn measure(
                 Some((secs, _)) => times[3].push(secs),
             }
         }
+        let (r, c) = forked_peers(g, config.pes, &mut cuts)?;
+        let at = |cut: Option<u32>| cut_name(cut.unwrap_or(forked::CUTS[0]));
+        check(&format!("rayon at {}", at(cuts.0)), &r.1, want)?;
+        check(&format!("chili at {}", at(cuts.1)), &c.1, want)?;
+        times[7].push(r.0);
+        times[8].push(c.0);
         for (slot, cfg) in [(4, &one), (5, config)] {
             let root = MaxClique::new(g.graph.clone());
             let cfg = resolve_jobs(cfg, &root, session.quiet())?;
@@ -219,7 +241,7 @@ fn measure(
             times[5][round - 1]
         ));
     }
-    let [seq, greedy, mcq, cliquer_t, p1, pp, skel] = times;
+    let [seq, greedy, mcq, cliquer_t, p1, pp, skel, rayon_t, chili_t] = times;
     Ok(Row {
         graph: g.name.clone(),
         n: g.graph.len(),
@@ -233,9 +255,58 @@ fn measure(
         mcq: median(mcq),
         cliquer: (!cliquer_stopped && !cliquer_t.is_empty()).then(|| median(cliquer_t)),
         cliquer_stopped,
+        rayon_p: median(rayon_t),
+        rayon_cut: cut_name(cuts.0.unwrap_or(forked::CUTS[0])),
+        chili_p: median(chili_t),
+        chili_cut: cut_name(cuts.1.unwrap_or(forked::CUTS[0])),
         treesplit_1: median(p1),
         treesplit_p: median(pp),
     })
+}
+
+/// One round of the forked peers on `pes` threads: (seconds, clique) of rayon and of chili.
+/// Where a peer's cut-off is not chosen yet (the first round), every cut-off of
+/// [`forked::CUTS`] is tried once and the fastest kept, with its time and clique.
+type Timed = (f64, Clique);
+fn forked_peers(
+    g: &Bench,
+    pes: usize,
+    cuts: &mut (Option<u32>, Option<u32>),
+) -> Result<(Timed, Timed), Failed> {
+    let graph: &Graph = &g.graph;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(pes)
+        .build()
+        .map_err(|e| Failed::Run(format!("cannot build the rayon pool: {e}")))?;
+    let chili = chili_pool(pes);
+    let fastest = |chosen: &mut Option<u32>, run: &mut dyn FnMut(u32) -> Timed| -> Timed {
+        let tried: Vec<u32> = match chosen {
+            Some(c) => vec![*c],
+            None => forked::CUTS.to_vec(),
+        };
+        let mut best: Option<(u32, Timed)> = None;
+        for cut in tried {
+            let t = run(cut);
+            if best.as_ref().is_none_or(|(_, b)| t.0 < b.0) {
+                best = Some((cut, t));
+            }
+        }
+        let (cut, t) = best.expect("at least one cut-off");
+        *chosen = Some(cut);
+        t
+    };
+    let r = fastest(&mut cuts.0, &mut |cut| {
+        let t = Instant::now();
+        let c = pool.install(|| forked::rayon(graph, cut));
+        (t.elapsed().as_secs_f64(), c)
+    });
+    let c = fastest(&mut cuts.1, &mut |cut| {
+        let mut scope = chili.scope();
+        let t = Instant::now();
+        let c = forked::chili(&mut scope, graph, cut);
+        (t.elapsed().as_secs_f64(), c)
+    });
+    Ok((r, c))
 }
 
 /// Whether `cliquer` can be started.

@@ -40,6 +40,7 @@
 
 pub mod app;
 pub mod bench;
+pub mod forked;
 pub mod graph;
 pub mod mcq;
 pub mod skeleton;
