@@ -105,7 +105,9 @@ pub(super) fn stat_slope_diff_ci(
 ) -> Interval {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let draws = (0..RESAMPLES)
-        .map(|_| stat_slope(&resample(a, &mut rng), stat) - stat_slope(&resample(b, &mut rng), stat))
+        .map(|_| {
+            stat_slope(&resample(a, &mut rng), stat) - stat_slope(&resample(b, &mut rng), stat)
+        })
         .collect();
     percentile_interval(stat_slope(a, stat) - stat_slope(b, stat), draws)
 }
@@ -176,7 +178,9 @@ mod tests {
     fn the_mean_difference_interval_tells_noise_from_a_shift() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
         let mut sample = |shift: f64| -> Vec<f64> {
-            (0..16).map(|_| shift + rng.random_range(0.8..1.2)).collect()
+            (0..16)
+                .map(|_| shift + rng.random_range(0.8..1.2))
+                .collect()
         };
         let (a, b, c) = (sample(0.0), sample(0.0), sample(-0.3));
         let null = mean_diff_ci(&a, &b, 1);

@@ -182,7 +182,10 @@ pub(super) fn cor31_theta(ctx: &Ctx) -> Result<Finding, String> {
     let b_words = format!(
         "b(1, P) from {} at P = 2^4 to {} at the largest P",
         bs[0].map_or("none".into(), |b| b.to_string()),
-        bs.last().copied().flatten().map_or("none".into(), |b| b.to_string())
+        bs.last()
+            .copied()
+            .flatten()
+            .map_or("none".into(), |b| b.to_string())
     );
     let mean_gap = [1u32, 2]
         .iter()
@@ -750,6 +753,5 @@ pub(super) fn thm31_in_probability(ctx: &Ctx) -> Result<Finding, String> {
             verdict: Verdict::of(c_ok && c_agrees),
         }),
         seeds: None,
-        ..Finding::default()
     })
 }
