@@ -803,7 +803,16 @@ fn local_sync(ctx: &Ctx) -> Result<Finding, String> {
         table,
         plot: plot("P (hypercube)", series),
         verdict: Verdict::of(over.is_empty()),
-        remark: String::new(),
+        remark: format!(
+            "Median L/h over the seeds: {} at P = {}; the calibrated c is wide because of single slow runs at the smallest P (largest L/h there {:.0}), so the verdict rests as much on L/h not rising as on c. Against the global clock (002-thm1) local synchronization pays a constant factor: idle PEs ask only when a partner's marker arrives.",
+            s.ps
+                .iter()
+                .map(|&p| format!("{:.0}", quantile(&s.per_h(5, p), 0.5)))
+                .collect::<Vec<_>>()
+                .join(", "),
+            s.ps.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", "),
+            quantile(&s.per_h(5, s.ps[0]), 1.0),
+        ),
         premises_measured: vec![
             Premise::new(
                 "phases without a global clock: every PE 0 went through phases counted by its own markers",
