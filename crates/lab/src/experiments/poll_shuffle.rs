@@ -9,13 +9,14 @@
 //!   (before) and as a path from the root (after, §6.1);
 //! - [`mesh_rows`]: Theorem 3's comparison at the command line's defaults — poll-and-shuffle
 //!   against random polling on a 2-D mesh, per seed, with and without message overheads,
-//!   with the number of cycles whose permutation had not completed before the next cycle.
+//!   with the number of cycles whose permutation had not completed before the next cycle
+//!   ([`mesh_run`]: one such run, optionally with a random delay per message).
 
 use serde::Serialize;
 use std::sync::Arc;
 use treesplit::config::{Adaptive, PermutationKind, PhaseSync};
 use treesplit::machine::sim::MessageLength;
-use treesplit::machine::sim::{MessageModel, Topology};
+use treesplit::machine::sim::{Delay, MessageModel, Topology};
 use treesplit::stats::IdleEstimate;
 use treesplit::{simulate, Balancer, Config, PollingOptions, SimConfig, SimReport, Task};
 use treesplit_apps::knapsack::{Instance, Knapsack};
@@ -434,7 +435,7 @@ pub struct MeshRow {
 /// `treesplit sim synthetic --work W --alpha 0.3 --spin 1`), machine seeds `seeds`, with
 /// T_send = T_recv = each of `overheads`.
 pub fn mesh_rows(pes: usize, work: u64, seeds: &[u64], overheads: &[u64]) -> Vec<MeshRow> {
-    use super::networks::{config, Algorithm};
+    use super::networks::Algorithm;
     use rayon::prelude::*;
     let jobs: Vec<(u64, u64, Algorithm)> = overheads
         .iter()
@@ -446,42 +447,57 @@ pub fn mesh_rows(pes: usize, work: u64, seeds: &[u64], overheads: &[u64]) -> Vec
         .collect();
     jobs.par_iter()
         .map(|&(overhead, seed, algorithm)| {
-            let sim = SimConfig {
-                topology: Topology::Mesh2d,
-                t_rout: super::networks::T_ROUT,
-                t_split: super::networks::T_SPLIT,
-                // T_send + T_recv ≥ T_rout is paper 000 §1.1's blocking model; less is
-                // latency only with those overheads.
-                model: if 2 * overhead >= super::networks::T_ROUT {
-                    MessageModel::Blocking
-                } else {
-                    MessageModel::LatencyOnly
-                },
-                t_send: Some(overhead),
-                t_recv: Some(overhead),
-                timeline_limit: 0,
-                ..SimConfig::default()
-            };
-            let config = config(Topology::Mesh2d, pes, algorithm, seed);
-            let r = simulate(synthetic(work, 0.3, 0), &config, &sim)
-                .expect("the mesh comparison runs")
-                .into_report();
-            let phases: Vec<_> = r
-                .report
-                .per_pe
-                .iter()
-                .filter_map(|pe| pe.phases.as_ref())
-                .collect();
-            MeshRow {
-                pes,
-                overhead,
-                seed,
-                algorithm: algorithm.to_string(),
-                t_par: r.report.t_par,
-                efficiency: r.report.efficiency().unwrap_or(0.0),
-                permutations: phases.first().map_or(0, |p| p.permutations),
-                incomplete: treesplit::stats::PhaseStats::incomplete_cycles(phases.iter().copied()),
-            }
+            mesh_run(pes, work, seed, overhead, algorithm, Delay::None)
         })
         .collect()
+}
+
+/// One run of [`mesh_rows`]' setting: `algorithm` with machine seed `seed`, T_send = T_recv =
+/// `overhead`, and a random extra `delay` per message (none in [`mesh_rows`]).
+pub fn mesh_run(
+    pes: usize,
+    work: u64,
+    seed: u64,
+    overhead: u64,
+    algorithm: super::networks::Algorithm,
+    delay: Delay,
+) -> MeshRow {
+    use super::networks::config;
+    let sim = SimConfig {
+        topology: Topology::Mesh2d,
+        t_rout: super::networks::T_ROUT,
+        t_split: super::networks::T_SPLIT,
+        // T_send + T_recv ≥ T_rout is paper 000 §1.1's blocking model; less is
+        // latency only with those overheads.
+        model: if 2 * overhead >= super::networks::T_ROUT {
+            MessageModel::Blocking
+        } else {
+            MessageModel::LatencyOnly
+        },
+        t_send: Some(overhead),
+        t_recv: Some(overhead),
+        delay,
+        timeline_limit: 0,
+        ..SimConfig::default()
+    };
+    let config = config(Topology::Mesh2d, pes, algorithm, seed);
+    let r = simulate(synthetic(work, 0.3, 0), &config, &sim)
+        .expect("the mesh comparison runs")
+        .into_report();
+    let phases: Vec<_> = r
+        .report
+        .per_pe
+        .iter()
+        .filter_map(|pe| pe.phases.as_ref())
+        .collect();
+    MeshRow {
+        pes,
+        overhead,
+        seed,
+        algorithm: algorithm.to_string(),
+        t_par: r.report.t_par,
+        efficiency: r.report.efficiency().unwrap_or(0.0),
+        permutations: phases.first().map_or(0, |p| p.permutations),
+        incomplete: treesplit::stats::PhaseStats::incomplete_cycles(phases.iter().copied()),
+    }
 }

@@ -17,11 +17,22 @@ pub(super) type BySeed = Vec<(usize, Vec<f64>)>;
 
 /// The log-log slope over P of the mean over seeds.
 pub(super) fn mean_slope(xs: &BySeed) -> f64 {
+    stat_slope(xs, |v| v.iter().sum::<f64>() / v.len().max(1) as f64)
+}
+
+/// The log-log slope over P of `stat` of the seeds at each P (the mean, an upper quantile).
+pub(super) fn stat_slope(xs: &BySeed, stat: impl Fn(&[f64]) -> f64) -> f64 {
     loglog_slope(
         &xs.iter()
-            .map(|(p, v)| (*p as f64, v.iter().sum::<f64>() / v.len().max(1) as f64))
+            .map(|(p, v)| (*p as f64, stat(v)))
             .collect::<Vec<_>>(),
     )
+}
+
+/// The 80 % quantile of the seeds at one P: the upper quantile a "with high probability"
+/// growth is judged on where the seeds cannot resolve the n^−β tail itself.
+pub(super) fn q80(v: &[f64]) -> f64 {
+    super::super::quantile(v, 0.8)
 }
 
 /// One bootstrap resample: the seeds at each P drawn with replacement.
@@ -65,6 +76,40 @@ pub(super) fn slope_diff_ci(a: &BySeed, b: &BySeed, seed: u64) -> Interval {
         .map(|_| mean_slope(&resample(a, &mut rng)) - mean_slope(&resample(b, &mut rng)))
         .collect();
     percentile_interval(mean_slope(a) - mean_slope(b), draws)
+}
+
+/// The 95 % percentile-bootstrap interval of mean(a) − mean(b), the two samples resampled
+/// independently.
+pub(super) fn mean_diff_ci(a: &[f64], b: &[f64], seed: u64) -> Interval {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    let draw = |v: &[f64], rng: &mut Xoshiro256PlusPlus| -> f64 {
+        (0..v.len())
+            .map(|_| v[rng.random_range(0..v.len())])
+            .sum::<f64>()
+            / v.len().max(1) as f64
+    };
+    let draws = (0..RESAMPLES)
+        .map(|_| draw(a, &mut rng) - draw(b, &mut rng))
+        .collect();
+    percentile_interval(mean(a) - mean(b), draws)
+}
+
+/// The 95 % percentile-bootstrap interval of slope(a) − slope(b) of `stat` over the seeds at
+/// each P (as [`slope_diff_ci`], which is this with the mean).
+pub(super) fn stat_slope_diff_ci(
+    a: &BySeed,
+    b: &BySeed,
+    seed: u64,
+    stat: impl Fn(&[f64]) -> f64 + Copy,
+) -> Interval {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let draws = (0..RESAMPLES)
+        .map(|_| {
+            stat_slope(&resample(a, &mut rng), stat) - stat_slope(&resample(b, &mut rng), stat)
+        })
+        .collect();
+    percentile_interval(stat_slope(a, stat) - stat_slope(b, stat), draws)
 }
 
 /// "[lo, hi]" with the point estimate.
@@ -125,6 +170,23 @@ mod tests {
         assert!(real.1 > 0.0, "{real:?}");
         let one = slope_ci(&noisy(4, 0.5), 5);
         assert!(one.1 < 0.5 && one.2 > 0.5, "{one:?}");
+    }
+
+    /// Two samples of one law give a mean difference whose interval covers 0; shifted
+    /// samples give one that excludes it.
+    #[test]
+    fn the_mean_difference_interval_tells_noise_from_a_shift() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        let mut sample = |shift: f64| -> Vec<f64> {
+            (0..16)
+                .map(|_| shift + rng.random_range(0.8..1.2))
+                .collect()
+        };
+        let (a, b, c) = (sample(0.0), sample(0.0), sample(-0.3));
+        let null = mean_diff_ci(&a, &b, 1);
+        assert!(null.1 < 0.0 && null.2 > 0.0, "{null:?}");
+        let shifted = mean_diff_ci(&c, &a, 1);
+        assert!(shifted.2 < 0.0, "{shifted:?}");
     }
 
     /// No exceedance in 3000 runs resolves a 1/256 tail; none in 30 does not.

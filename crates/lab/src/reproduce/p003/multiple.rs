@@ -137,6 +137,28 @@ fn hashtable_loads(p: u64, q: u64, alpha: f64, seed: u64) -> Vec<u64> {
         .collect()
 }
 
+/// The occupancy of the buckets of one table (p subtables of q buckets, N = α·p·q keys from
+/// `seed`): (mean keys per bucket, variance/mean of the keys per bucket, duplicate keys).
+/// Example 2.1's model takes the occupancies i.i.d. Poisson(α): mean α, variance/mean 1.
+fn occupancy(p: u64, q: u64, alpha: f64, seed: u64) -> (f64, f64, u64) {
+    let m = p * q;
+    let mut keys = generate((alpha * m as f64).round() as u64, seed);
+    let mut counts = vec![0u64; m as usize];
+    for k in &keys {
+        counts[bucket(k.hash64(), m) as usize] += 1;
+    }
+    let mean = counts.iter().sum::<u64>() as f64 / m as f64;
+    let var = counts
+        .iter()
+        .map(|&c| (c as f64 - mean).powi(2))
+        .sum::<f64>()
+        / (m as f64 - 1.0).max(1.0);
+    let n = keys.len();
+    keys.sort_unstable();
+    keys.dedup();
+    (mean, var / mean.max(1e-12), (n - keys.len()) as u64)
+}
+
 /// η = E[avg load] / E[max load] over `trials` tables, and its rough 95 % half-width.
 fn hashtable_eta(p: u64, q: u64, alpha: f64, trials: u64) -> (f64, f64) {
     let r: Vec<(f64, f64)> = (0..trials)
@@ -248,6 +270,24 @@ pub(super) fn example21(ctx: &Ctx) -> Result<Finding, String> {
             ),
             verdict: Verdict::of(c_above && c_kept && falls),
         }),
+        premises_measured: {
+            let k = *ks.last().expect("a p");
+            let p = 1u64 << k;
+            let q = ((p as f64).ln().powi(2)).ceil() as u64;
+            let (mean, dispersion, dups) = occupancy(p, q, alpha, 0xE2_1000 + p);
+            vec![
+                Premise::new(
+                    format!("the occupancies of the buckets are i.i.d. Poisson(α = {alpha}) as Example 2.1's model takes them: mean keys per bucket α, variance/mean 1 (within 2 %)"),
+                    format!("at p = {p}, q = {q} ({} buckets): mean {mean:.4}, variance/mean {dispersion:.4}", p * q),
+                    (mean - alpha).abs() <= 0.02 * alpha && (dispersion - 1.0).abs() <= 0.02,
+                ),
+                Premise::new(
+                    "the keys are distinct (c(X) = X(X+1)/2 counts a chain of X distinct keys)",
+                    format!("{dups} duplicate keys of {} at p = {p}", (alpha * (p * q) as f64).round()),
+                    dups == 0,
+                ),
+            ]
+        },
         remark: "Keys are the application's generated 64-bit keys hashed by its own bucket function (not an ideal random hash), and the loads are the units its insert_bucket counts (one comparison per key already in the chain, one link per new key: X(X+1)/2 for X distinct keys).".into(),
         ..Finding::default()
     })
