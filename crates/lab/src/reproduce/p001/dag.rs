@@ -1,8 +1,9 @@
 //! Paper 001 §14.6 (handling dependencies): Theorem 14.3 and its 2 − 1/p refinement on the
-//! chapter's idealized schedule — a greedy list schedule that never leaves a PE idle while a
-//! task is ready, with no communication — and Fig. 14.7's optimal schedules of the two-digit
-//! multiplication (exact, a unit test). The greedy schedule ([`greedy`]) is computed exactly (integer event times);
-//! optima of small DAGs come from the branch-and-bound of `treesplit_apps::optimal_schedule`.
+//! chapter's idealized schedule — a greedy list schedule that never leaves a PE idle while a task
+//! is ready, with no communication — and Fig. 14.7's optimal schedules of the two-digit
+//! multiplication (exact, a unit test). The greedy schedule ([`greedy`]) is computed exactly
+//! (integer event times); optima of small DAGs come from the branch-and-bound of
+//! `treesplit_apps::optimal_schedule`.
 
 use super::super::{Control, Ctx, Finding, Plot, Premise, Series, Table, Verdict};
 use crate::scatter::montecarlo::mix;

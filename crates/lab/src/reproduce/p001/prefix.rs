@@ -5,8 +5,8 @@
 
 use super::super::{Control, Ctx, Finding, Premise, Table, Verdict};
 use super::jobs::{uniform_sizes, SizedJobs};
-use crate::scatter::montecarlo::mix;
 use super::table::table_sim;
+use crate::scatter::montecarlo::mix;
 use rayon::prelude::*;
 use treesplit::{simulate, Balancer, Config, Jobs};
 
@@ -76,7 +76,13 @@ pub(super) fn ex14_3(_: &Ctx) -> Result<Finding, String> {
                     splittable: false,
                 },
             )?;
-            let block = loads(&sizes, p, Balancer::Block { jobs: Jobs::Depth(h) })?;
+            let block = loads(
+                &sizes,
+                p,
+                Balancer::Block {
+                    jobs: Jobs::Depth(h),
+                },
+            )?;
             Ok((p, m, name, sizes, prefix, block))
         })
         .collect::<Result<_, String>>()?;
@@ -114,7 +120,9 @@ pub(super) fn ex14_3(_: &Ctx) -> Result<Finding, String> {
     }
     let within = runs
         .iter()
-        .filter(|r| r.4 .0 <= r.3.iter().sum::<u64>().div_ceil(r.0 as u64) + r.3.iter().max().unwrap_or(&0))
+        .filter(|r| {
+            r.4 .0 <= r.3.iter().sum::<u64>().div_ceil(r.0 as u64) + r.3.iter().max().unwrap_or(&0)
+        })
         .count();
     Ok(Finding {
         prediction: "atomic prefix-sum assignment (job j whole to PE ⌊T_j/s⌋ + 1) gives ℓ̂ ≤ s + t̂, within a factor 2 of optimal, for any sizes".into(),
@@ -141,8 +149,8 @@ pub(super) fn ex14_3(_: &Ctx) -> Result<Finding, String> {
 mod tests {
     //! Exercise 14.2 and Fig. 14.3 are exact statements about the prefix-sum rule, checked
     //! here against the simulator's balancer (a conformance check, not a claim to judge).
-    use super::*;
     use super::super::jobs::JobList;
+    use super::*;
 
     /// Fig. 14.3's jobs. The text gives T = 28, s = 7, nine jobs on four PEs, T_3 = 5 (so
     /// t_1 + t_2 = 5) and the three assignments' ℓ̂ (optimal 7, splittable prefix sums 7,
@@ -182,7 +190,12 @@ mod tests {
             .unwrap()
             .into_report();
         assert_eq!(r.report.output.units, sizes.iter().sum::<u64>());
-        let loads = r.report.per_pe.iter().map(|pe| pe.counters.work_units).collect();
+        let loads = r
+            .report
+            .per_pe
+            .iter()
+            .map(|pe| pe.counters.work_units)
+            .collect();
         (loads, r.report.output.pieces)
     }
 

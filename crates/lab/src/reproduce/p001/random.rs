@@ -198,10 +198,13 @@ const EPS_SWEEP: [f64; 3] = [0.4, 0.2, 0.1];
 /// x ≥ 1.34 and rejects the 1/ε of a deterministic mapping (spread 4).
 const C_SPREAD: f64 = 2.5;
 
+/// Per ε, the constant c found with the T/t̂ and the half-width there (see [`needed_c`]).
+type Needed = (f64, Option<(f64, u64, f64)>);
+
 /// One row of the second part: per ε, the smallest c on the grid with E[ℓ̂] ≤ (1+ε)T/p for
 /// unit jobs mapped by `placement` on `p` PEs, with the T/t̂ it means and the mean's 95 %
 /// half-width there (relative to T/p). `None` where no c on the grid reaches the target.
-fn needed_c(p: u64, placement: Placement, trials: u64) -> Vec<(f64, Option<(f64, u64, f64)>)> {
+fn needed_c(p: u64, placement: Placement, trials: u64) -> Vec<Needed> {
     let ln_p = (p as f64).ln();
     EPS_SWEEP
         .iter()
@@ -219,7 +222,7 @@ fn needed_c(p: u64, placement: Placement, trials: u64) -> Vec<(f64, Option<(f64,
 }
 
 /// The spread max/min of the constants found (infinite where some ε found none).
-fn c_spread(row: &[(f64, Option<(f64, u64, f64)>)]) -> f64 {
+fn c_spread(row: &[Needed]) -> f64 {
     let cs: Vec<f64> = row.iter().filter_map(|(_, f)| f.map(|x| x.0)).collect();
     if cs.len() < row.len() {
         return f64::INFINITY;
@@ -253,7 +256,13 @@ pub(super) fn thm14_1_eps(ctx: &Ctx) -> Result<Finding, String> {
                         resolved &= half <= eps / 4.0;
                         widest = widest.max(half / eps);
                     }
-                    table.row(vec![name.into(), eps.into(), c.into(), k.into(), half.into()]);
+                    table.row(vec![
+                        name.into(),
+                        eps.into(),
+                        c.into(),
+                        k.into(),
+                        half.into(),
+                    ]);
                 }
                 None => {
                     resolved = resolved && name != "random";
@@ -268,9 +277,8 @@ pub(super) fn thm14_1_eps(ctx: &Ctx) -> Result<Finding, String> {
             }
         }
     }
-    let cs = |row: &[(f64, Option<(f64, u64, f64)>)]| -> Vec<f64> {
-        row.iter().filter_map(|(_, f)| f.map(|x| x.0)).collect()
-    };
+    let cs =
+        |row: &[Needed]| -> Vec<f64> { row.iter().filter_map(|(_, f)| f.map(|x| x.0)).collect() };
     let (spread, c_spread_ctl) = (c_spread(&random), c_spread(&control));
     let verdict = if cs(&random).len() < EPS_SWEEP.len() {
         Verdict::Inconclusive

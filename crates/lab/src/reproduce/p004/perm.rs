@@ -140,8 +140,8 @@ pub(super) fn fig1(ctx: &Ctx) -> Result<Finding, String> {
         ]);
     }
     let (c_said, c_holds) = control.ok_or("no control run")?;
-    let lead = treesplit::task::bag::x_alpha(alpha)
-        * ((n as f64).log2() + (n as f64).log2().log2());
+    let lead =
+        treesplit::task::bag::x_alpha(alpha) * ((n as f64).log2() + (n as f64).log2().log2());
     Ok(Finding {
         prediction: format!("ε = {EPS}, β = 1: at Theorem 3's depth h = {h} (the proof's constants, as in 004-thm3) the paper's pseudorandom permutations keep P[L_max > (1+ε)/n] ≤ 1/n, as a random permutation does"),
         measured: words.join("; "),
