@@ -234,7 +234,9 @@ pub(super) fn mw_quality(ctx: &Ctx) -> Result<Finding, String> {
     if !ctx.quick {
         cases.extend([(64, 14, 100), (256, 14, 1000), (256, 16, 100)]);
     }
-    let runs: Vec<Result<(u64, u64, u64, u64, u64), String>> = cases
+    // Per case: ℓ̂ of master–worker, of atomic prefix sums, of the bundled control; T; t̂.
+    type Loads = (u64, u64, u64, u64, u64);
+    let runs: Vec<Result<Loads, String>> = cases
         .par_iter()
         .map(|&(p, h, t_max)| {
             let m = 1u64 << h;

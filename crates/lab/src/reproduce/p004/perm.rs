@@ -152,7 +152,7 @@ pub(super) fn fig1(ctx: &Ctx) -> Result<Finding, String> {
         premises_measured: vec![Premise::new(
             "h ∈ x(α)(log₂ n + log₂ log₂ n) + Ω(β/ε²), 2^h divisible by n (Fig. 1: PE i generates the subproblems π((i−1)2^h/n + 1 … i·2^h/n))",
             format!("h = {h} ≥ {lead:.2}; 2^h/n = {}", (1u64 << h) / n as u64),
-            f64::from(h) >= lead && (1u64 << h) % n as u64 == 0,
+            f64::from(h) >= lead && (1u64 << h).is_multiple_of(n as u64),
         )],
         control: Some(Control {
             system: "block decomposition: the identity in place of the permutation (PE i takes the i-th 2^h/n consecutive leaves, a subtree), same trees and seeds".into(),
@@ -217,7 +217,7 @@ pub(super) fn perm_vs_placement(ctx: &Ctx) -> Result<Finding, String> {
                 Ok(r)
             })
             .collect::<Result<_, _>>()?;
-        counts_ok &= (1u64 << h) % n as u64 == 0;
+        counts_ok &= (1u64 << h).is_multiple_of(n as u64);
         let col = |k: usize| -> Vec<f64> { runs.iter().map(|r| r[k]).collect() };
         let diff = |k: usize| -> (f64, (f64, f64)) {
             let d: Vec<f64> = runs.iter().map(|r| r[k] - r[1]).collect();
