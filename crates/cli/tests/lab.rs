@@ -70,14 +70,14 @@ fn reproduce_writes_a_report_and_rejects_unknown_ids() {
         "reproduce",
         "--quick",
         "--only",
-        "001-ex14.2,001-ex14.3",
+        "001-thm14.3-ratio,001-ex14.3",
         "--out",
         d,
         "--quiet",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let md = std::fs::read_to_string(dir.join("index.md")).expect("index.md");
-    for id in ["001-ex14.2", "001-ex14.3"] {
+    for id in ["001-thm14.3-ratio", "001-ex14.3"] {
         assert!(md.contains(&format!("## {id}")), "{md}");
         assert!(
             md.contains(&format!("treesplit reproduce --quick --only {id}")),
@@ -149,7 +149,12 @@ fn reproduce_writes_a_report_and_rejects_unknown_ids() {
     assert_eq!(std::fs::read(dir.join("results.json")).unwrap(), b"[1, 2]");
     let _ = std::fs::remove_dir_all(&dir);
 
-    let o = treesplit(&["reproduce", "--quick", "--only", "001-ex14.2,no-such-claim"]);
+    let o = treesplit(&[
+        "reproduce",
+        "--quick",
+        "--only",
+        "001-thm14.3-ratio,no-such-claim",
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("no-such-claim"), "{}", stderr(&o));
     assert!(stderr(&o).contains("000-thm1"), "{}", stderr(&o));
@@ -190,7 +195,7 @@ fn progress_lines_stay_off_a_stderr_that_is_not_a_terminal() {
         "reproduce",
         "--quick",
         "--only",
-        "001-ex14.2",
+        "001-thm14.3-ratio",
         "--out",
         dir.to_str().unwrap(),
     ]);

@@ -1,16 +1,18 @@
-//! Paper 001 (Sanders, Mehlhorn, Dietzfelbinger, Dementiev, ch. 14 "Load Balancing"): the
-//! catalogue of its claims. Table 14.1's four rows (the smallest total work reaching
-//! T_par ≤ (1+ε)·T/p, swept over p and ε, exponents fitted: [`table`]); prefix sums (§14.2:
-//! Exercises 14.2 and 14.3, Fig. 14.3 exactly: [`prefix`]); master–worker (§14.3: the
-//! √(αm/t̂) bundle rule, Exercise 14.4's adaptive bundles answered, its balancing quality:
-//! [`master`]); random mapping and random shift (Theorems 14.1 and 14.2: [`random`]); task
-//! DAGs (§14.6: Theorem 14.3 and 2 − 1/p on the idealized greedy schedule, Fig. 14.7's
-//! optima: [`dag`]). Independent jobs are [`jobs::JobList`] (m jobs of known sizes) and
-//! [`jobs::SizedJobs`] (sizes given one by one). Every simulated experiment sets its machine
-//! in full ([`table::table_sim`], [`table::latency_sim`], [`table::overhead_free_sim`]).
+//! Paper 001 (Sanders, Mehlhorn, Dietzfelbinger, Dementiev, ch. 14 "Load Balancing"): the catalogue
+//! of its claims. Table 14.1's four rows (the smallest total work reaching T_par ≤ (1+ε)·T/p, swept
+//! over p and ε, exponents fitted: [`table`]); prefix sums (§14.2: Exercise 14.3; Exercise 14.2 and
+//! Fig. 14.3, exact, as unit tests: [`prefix`]); master–worker (§14.3: the √(αm/t̂) bundle rule,
+//! Exercise 14.4's adaptive bundles answered, its balancing quality: [`master`]); random mapping
+//! and random shift (Theorems 14.1 and 14.2: [`random`]); Fig. 14.5's decompositions of the
+//! Mandelbrot grid ([`mandel`]); task DAGs (§14.6: Theorem 14.3 and 2 −
+//! 1/p on the idealized greedy schedule; Fig. 14.7's optima, exact, as a unit test: [`dag`]).
+//! Independent jobs are [`jobs::JobList`] (m jobs of known sizes) and [`jobs::SizedJobs`] (sizes
+//! given one by one). Every simulated experiment sets its machine in full ([`table::table_sim`],
+//! [`table::latency_sim`], [`table::overhead_free_sim`]).
 
 mod dag;
 mod jobs;
+mod mandel;
 mod master;
 mod prefix;
 mod random;
@@ -59,10 +61,9 @@ fn sections() -> Vec<Experiment> {
     vec![
         claim!("p001", "001-thm14.1", random::thm14_1),
         claim!("p001", "001-thm14.1-eps", random::thm14_1_eps),
+        claim!("p001", "001-fig14.5", mandel::fig14_5),
         claim!("p001", "001-thm14.2", random::thm14_2),
-        claim!("p001", "001-ex14.2", prefix::ex14_2),
         claim!("p001", "001-ex14.3", prefix::ex14_3),
-        claim!("p001", "001-fig14.3", prefix::fig14_3),
         claim!("p001", "001-mw-quality", master::mw_quality),
         claim!("p001", "001-mw-bundle", master::mw_bundle),
         claim!("p001", "001-ex14.4", master::ex14_4),
@@ -73,6 +74,5 @@ fn dags() -> Vec<Experiment> {
     vec![
         claim!("p001", "001-thm14.3", dag::thm14_3),
         claim!("p001", "001-thm14.3-ratio", dag::thm14_3_ratio),
-        claim!("p001", "001-fig14.7", dag::fig14_7),
     ]
 }

@@ -1,14 +1,17 @@
-//! Paper 004 (randomized static load balancing): Lemma 1's adversary against other size
-//! vectors (`lemma1.rs`); Theorems 2 and 3 as tail statistics over many
-//! placements at the proofs' constants (`tail.rs`); the smallest splitting depth h that
-//! balances an adversarially split α-splitting tree (one seed: the bound it is judged against,
-//! Theorem 4's, is deterministic), beside Theorem 4's x(α)·log n; §4.1's splitting overhead
-//! h·2^h/n over several placement seeds, read as an exponent (with a bootstrap interval)
-//! against the network diameter; §5.2's comparison with random
-//! polling on three tree searches at P = 1024 (`apps.rs`).
+//! Paper 004 (randomized static load balancing): Lemma 1's adversary against other size vectors
+//! (`lemma1.rs`); Theorems 2 and 3 as tail statistics over many placements at the proofs' constants
+//! (`tail.rs`); the smallest splitting depth h that balances an adversarially split α-splitting
+//! tree (one seed: the bound it is judged against, Theorem 4's, is deterministic), beside Theorem
+//! 4's x(α)·log n; §4.1's splitting overhead h·2^h/n over several placement seeds, read as an
+//! exponent (with a bootstrap interval) against the network diameter; O(log n) non-reducing splits
+//! compensated by depth (`compensate.rs`); Fig. 1 with the paper's own permutations and a random
+//! permutation against random placement, in the simulator (`perm.rs`); §5.2's comparison with
+//! random polling on three tree searches at P = 1024 (`apps.rs`).
 
 mod apps;
+mod compensate;
 mod lemma1;
+mod perm;
 mod relax;
 mod tail;
 
@@ -434,6 +437,9 @@ pub(super) fn experiments() -> Vec<Experiment> {
         claim!("p004", "004-thm3", tail::thm3),
         claim!("p004", "004-thm4", thm4),
         claim!("p004", "004-sec3-relax", relax::relax),
+        claim!("p004", "004-sec3-compensate", compensate::compensate),
+        claim!("p004", "004-fig1-perm", perm::fig1),
+        claim!("p004", "004-perm-vs-placement", perm::perm_vs_placement),
         claim!("p004", "004-crossover", crossover),
         claim!("p004", "004-sec5.2", apps::section52),
     ]

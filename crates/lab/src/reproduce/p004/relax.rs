@@ -96,7 +96,7 @@ pub(super) fn cut(
 }
 
 /// n·L_max/W of one independent uniform placement of the leaves on n PEs.
-fn placement_ratio(leaves: &[u64], n: usize, rng: &mut Xoshiro256PlusPlus) -> f64 {
+pub(super) fn placement_ratio(leaves: &[u64], n: usize, rng: &mut Xoshiro256PlusPlus) -> f64 {
     let mut loads = vec![0u64; n];
     for &s in leaves {
         let j = ((u128::from(rng.next_u64()) * n as u128) >> 64) as usize;
