@@ -132,7 +132,11 @@ fn the_protocol_adversary_does_what_it_names() {
     assert_eq!(fixed.report.output, want);
     let pes = &fixed.report.per_pe;
     let at_victim = pes[5].counters.requests_received;
-    let elsewhere: u64 = pes.iter().map(|s| s.counters.requests_received).sum::<u64>() - at_victim;
+    let elsewhere: u64 = pes
+        .iter()
+        .map(|s| s.counters.requests_received)
+        .sum::<u64>()
+        - at_victim;
     assert!(at_victim > 0);
     assert!(
         elsewhere <= pes[5].counters.requests_sent,

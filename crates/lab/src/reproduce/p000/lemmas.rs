@@ -11,8 +11,8 @@ use super::super::{
     mean_ci, quantile, Control, Ctx, Finding, Plot, Premise, Series, Table, Verdict,
 };
 use super::{
-    cached, constants, deep, deep_ring, deep_setup, describe, finish_constant, measure,
-    rate_upper, sweep, violators, Cache, Point, Run, Setup, LAZY, MARGIN,
+    cached, constants, deep, deep_ring, deep_setup, describe, finish_constant, measure, rate_upper,
+    sweep, violators, Cache, Point, Run, Setup, LAZY, MARGIN,
 };
 use std::sync::{Arc, Mutex};
 use treesplit::machine::sim::adversary::Adversary;

@@ -678,7 +678,7 @@ pub(super) fn rate_upper(k: usize, n: usize) -> f64 {
 }
 
 pub(super) fn describe(s: &Setup) -> String {
-    format!(
+    let mut d = format!(
         "{}P={} W={} α={}{} T_at={} T_rout={} T_split={} Δt={}{}",
         if s.balancer == BalancerKind::RandomPolling {
             String::new()
@@ -698,9 +698,17 @@ pub(super) fn describe(s: &Setup) -> String {
         s.t_split,
         s.delta_t,
         s.trim.map_or(String::new(), |t| format!(" trim {t}"))
-    ) + &s.tree_atomic.map_or(String::new(), |a| format!(" (splits down to {a})"))
-        + &s.adversary.fixed_victim.map_or(String::new(), |v| format!(" fixed victim PE {v}"))
-        + if s.adversary.chain_reduction { " chain reduction" } else { "" }
+    );
+    if let Some(a) = s.tree_atomic {
+        d.push_str(&format!(" (splits down to {a})"));
+    }
+    if let Some(v) = s.adversary.fixed_victim {
+        d.push_str(&format!(" fixed victim PE {v}"));
+    }
+    if s.adversary.chain_reduction {
+        d.push_str(" chain reduction");
+    }
+    d
 }
 
 #[cfg(test)]

@@ -45,12 +45,16 @@ static CHAIN: Cache = Mutex::new(Vec::new());
 
 /// Four-counter over the binomial tree (seeds 501 …; 4 quick, 16 full).
 fn tree(ctx: &Ctx) -> Result<Arc<Vec<Point>>, String> {
-    cached(&TREE, ctx, || measure(&setups(ctx, false), 501, ctx.pick(4, 16)))
+    cached(&TREE, ctx, || {
+        measure(&setups(ctx, false), 501, ctx.pick(4, 16))
+    })
 }
 
 /// The control: the same runs summing along the chain of PEs (seeds 601 …; 2 quick, 4 full).
 fn chain(ctx: &Ctx) -> Result<Arc<Vec<Point>>, String> {
-    cached(&CHAIN, ctx, || measure(&setups(ctx, true), 601, ctx.pick(2, 4)))
+    cached(&CHAIN, ctx, || {
+        measure(&setups(ctx, true), 601, ctx.pick(2, 4))
+    })
 }
 
 /// The detection delay of a run: from the end of the last work unit to PE 0's decision.
