@@ -262,7 +262,6 @@ pub(super) fn lemma1_queue(ctx: &Ctx) -> Result<Finding, String> {
             verdict: Verdict::of(ctrl <= 1.0),
         }),
         seeds: Some(points[0].runs.len()),
-        ..Finding::default()
     })
 }
 

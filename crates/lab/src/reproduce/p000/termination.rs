@@ -57,6 +57,12 @@ fn chain(ctx: &Ctx) -> Result<Arc<Vec<Point>>, String> {
     })
 }
 
+/// The points of a curve.
+type Curve = Vec<(f64, f64)>;
+
+/// An exponent with its 95 % bootstrap interval (estimate, low, high).
+type Exponent = (f64, f64, f64);
+
 /// The detection delay of a run: from the end of the last work unit to PE 0's decision.
 fn delay(r: &Run) -> f64 {
     r.proof.termination_detected as f64 - r.proof.last_work_end as f64
@@ -70,7 +76,7 @@ fn scaled(s: &Setup, r: &Run) -> f64 {
 /// The criterion on `points`: rows of `table`, the plot's points (P, mean scaled delay), the
 /// largest scaled delay of any run and the exponent of the scaled delay against P with its
 /// 95 % bootstrap interval.
-fn judge_series(points: &[Point], table: &mut Table) -> (Vec<(f64, f64)>, f64, (f64, f64, f64)) {
+fn judge_series(points: &[Point], table: &mut Table) -> (Curve, f64, Exponent) {
     let mut pts = Vec::new();
     let mut worst: f64 = 0.0;
     let mut groups = Vec::new();
