@@ -105,6 +105,52 @@ fn adversaries_do_not_change_the_answer() {
     }
 }
 
+/// The protocol adversary (the negative controls of `treesplit reproduce`) does what it names
+/// and nothing else: with a fixed victim every request of the other PEs goes to it, with a
+/// chain reduction the end is still found but later, and either way the answer is right; off
+/// (the default), the machine's JSON carries no trace of it.
+#[test]
+fn the_protocol_adversary_does_what_it_names() {
+    use treesplit::machine::sim::adversary::Adversary;
+    let tree = Tree::medium();
+    let want = tree.count();
+    let cfg = Config::new(64).delta_t(10).seed(3);
+    let run = |adversary| {
+        let sim = SimConfig {
+            adversary,
+            ..SimConfig::default()
+        };
+        simulate(tree.clone(), &cfg, &sim).unwrap().into_report()
+    };
+    let plain = run(Adversary::default());
+    let json = serde_json::to_string(&plain.sim).unwrap();
+    assert!(!json.contains("adversary"), "{json}");
+    let fixed = run(Adversary {
+        fixed_victim: Some(5),
+        ..Adversary::default()
+    });
+    assert_eq!(fixed.report.output, want);
+    let pes = &fixed.report.per_pe;
+    let at_victim = pes[5].counters.requests_received;
+    let elsewhere: u64 = pes
+        .iter()
+        .map(|s| s.counters.requests_received)
+        .sum::<u64>()
+        - at_victim;
+    assert!(at_victim > 0);
+    assert!(
+        elsewhere <= pes[5].counters.requests_sent,
+        "{elsewhere} requests reached PEs other than the fixed victim, which sent only {}",
+        pes[5].counters.requests_sent
+    );
+    let chain = run(Adversary {
+        chain_reduction: true,
+        ..Adversary::default()
+    });
+    assert_eq!(chain.report.output, want);
+    assert!(chain.termination_delay > 4 * plain.termination_delay);
+}
+
 #[test]
 fn a_single_pe_takes_exactly_t_seq() {
     for balancer in BalancerKind::ALL {

@@ -347,6 +347,8 @@ pub(crate) struct Env {
     pub latency: Option<u64>,
     /// A DAG run (the machines' `run_dag`): its scheduler replaces the balancer.
     pub dag: Option<DagRun>,
+    /// The simulator's adversarial protocol variants (negative controls; off elsewhere).
+    pub adversary: crate::machine::sim::adversary::Adversary,
 }
 
 /// A DAG run as its PEs see it: the scheduler and the DAG, which every PE holds from the

@@ -161,6 +161,7 @@ impl PeCore {
                 me,
                 config.pes,
                 env.network,
+                env.adversary.chain_reduction,
                 holds_root,
                 fresh,
             ),

@@ -110,6 +110,13 @@ impl ReductionTree {
         }
     }
 
+    /// The chain P − 1 → … → 1 → 0 (PE i's parent is i − 1): depth P − 1, the ring-based
+    /// summing the four-counter method was first given with, for the simulator's adversary.
+    pub(crate) fn chain(p: usize) -> ReductionTree {
+        let parent: Vec<usize> = (0..p).map(|i| i.saturating_sub(1)).collect();
+        ReductionTree::Table(Arc::new(TreeTable::new(&parent)))
+    }
+
     /// The parent of PE `me` (None for the root, PE 0).
     pub(crate) fn parent(&self, me: PeId) -> Option<PeId> {
         (me > 0).then(|| match self {

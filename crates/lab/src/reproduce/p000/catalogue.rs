@@ -3,7 +3,7 @@
 //! criterion fixed before the run.
 
 use super::super::Experiment;
-use super::{lemmas, lower, polling, theorems};
+use super::{lemmas, lower, polling, termination, theorems};
 
 /// Paper 000's experiments.
 pub(in crate::reproduce) fn experiments() -> Vec<Experiment> {
@@ -17,6 +17,7 @@ pub(in crate::reproduce) fn experiments() -> Vec<Experiment> {
         claim!("p000", "000-lemma4-colouring", lemmas::lemma4),
         claim!("p000", "000-lemma5", lemmas::lemma5),
         claim!("p000", "000-lemma6-finish", lemmas::lemma6),
+        claim!("p000", "000-termination-delay", termination::delay_claim),
         claim!("p000", "000-thm2-tail", theorems::thm2_tail),
         claim!("p000", "000-thm2-trim", theorems::thm2_trim),
         claim!("p000", "000-poll-cost", polling::poll_cost),

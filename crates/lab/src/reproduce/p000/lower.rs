@@ -10,6 +10,7 @@ use super::super::{mean_ci, Control, Ctx, Finding, Plot, Premise, Series, Table,
 use super::theorems::tails;
 use super::{base, bootstrap_exponent, cached, describe, measure, Cache, Point, Setup};
 use std::sync::{Arc, Mutex};
+use treesplit::machine::sim::adversary::Adversary;
 use treesplit::BalancerKind;
 use treesplit_apps::synthetic::SplitRule;
 
@@ -189,17 +190,28 @@ pub(super) fn split_time(ctx: &Ctx) -> Result<Finding, String> {
     })
 }
 
-pub(super) fn critical_path(ctx: &Ctx) -> Result<Finding, String> {
-    let points = lower_points(ctx)?;
-    let mut table = Table::new(&[
-        "setup",
-        "h",
-        "h seen (largest)",
-        "communications on the last work's lineage (mean)",
-        "±95%",
-        "… / h",
-        "most on any lineage / h_seen (smallest)",
-    ]);
+static UNFORCED: Cache = Mutex::new(Vec::new());
+
+/// The control of the critical path: a tree that does not force the chain, random splits
+/// (fraction uniform in [α, 1 − α]) at α = 0.05, P = 256, W = 2^18: h = 244 bounds its depth
+/// but its lineages are far shorter (seeds 3201 …; 2 quick, 4 full).
+fn unforced(ctx: &Ctx) -> Result<Arc<Vec<Point>>, String> {
+    cached(&UNFORCED, ctx, || {
+        let setup = Setup {
+            label: "unforced",
+            work: 1 << 18,
+            alpha: 0.05,
+            rule: SplitRule::Random,
+            ..base()
+        };
+        measure(&[setup], 3201, ctx.pick(2, 4))
+    })
+}
+
+/// The critical-path criterion on `points`: rows of `table`, the plot's points, the
+/// smallest mean (communications on the last work's lineage)/h and the smallest (most
+/// communications on a lineage)/h_seen.
+fn lineages(points: &[Point], table: &mut Table) -> (Vec<(f64, f64)>, f64, f64) {
     let (mut least, mut deepest) = (f64::INFINITY, f64::INFINITY);
     let mut pts = Vec::new();
     for pt in points.iter() {
@@ -223,6 +235,46 @@ pub(super) fn critical_path(ctx: &Ctx) -> Result<Finding, String> {
             d.into(),
         ]);
     }
+    (pts, least, deepest)
+}
+
+/// The premises of the lower bounds on `points`: the smallest h_seen/h over the runs, and
+/// whether every piece handed over answered a request (pieces ≤ requests in every run).
+fn forcing_premises(points: &[Point]) -> Vec<Premise> {
+    let runs = || points.iter().flat_map(|pt| pt.runs.iter());
+    let depth = runs()
+        .map(|r| f64::from(r.h_seen) / f64::from(r.h))
+        .fold(f64::INFINITY, f64::min);
+    let answered = runs().all(|r| r.pieces <= r.requests);
+    vec![
+        Premise::new(
+            "the tree forces a chain of Ω(h) splits (adversarial α-splitting: the requester gets the α-part)",
+            format!("smallest deepest generation reached / h over the runs: {depth:.3} (at least 1/3)"),
+            depth >= 1.0 / 3.0,
+        ),
+        Premise::new(
+            "receiver-initiated: a piece moves only to answer a request",
+            format!("pieces handed over ≤ requests in every run: {}", if answered { "yes" } else { "no" }),
+            answered,
+        ),
+    ]
+}
+
+pub(super) fn critical_path(ctx: &Ctx) -> Result<Finding, String> {
+    let points = lower_points(ctx)?;
+    let mut table = Table::new(&[
+        "setup",
+        "h",
+        "h seen (largest)",
+        "communications on the last work's lineage (mean)",
+        "±95%",
+        "… / h",
+        "most on any lineage / h_seen (smallest)",
+    ]);
+    let (pts, least, deepest) = lineages(&points, &mut table);
+    let control = unforced(ctx)?;
+    let (_, c_least, c_deepest) = lineages(&control, &mut table);
+    let c_depth = forcing_premises(&control).remove(0).measured;
     let line: Vec<(f64, f64)> = pts.iter().map(|&(h, _)| (h, h / 4.0)).collect();
     Ok(Finding {
         prediction: "a receiver-initiated balancer splits only on request: the lineage of the deepest piece carries at least one request per split (≥ h_seen communications), and the lineage of the piece that does the last work unit — the critical path — carries Ω(h) of them: at least h/4 on average in every setup".into(),
@@ -238,8 +290,70 @@ pub(super) fn critical_path(ctx: &Ctx) -> Result<Finding, String> {
         }),
         verdict: Verdict::of(least >= 0.25 && deepest >= 1.0),
         remark: String::new(),
-        ..Finding::default()
+        premises_measured: forcing_premises(&points),
+        control: Some(Control {
+            system: format!(
+                "a tree outside the premise, whose splits do not force the chain: random split fractions in [α, 1 − α], {} ({c_depth}), seeds 3201 …",
+                describe(&control[0].setup)
+            ),
+            measured: format!(
+                "smallest mean (communications on the last work's lineage)/h: {c_least:.3}; smallest (most on a lineage)/h_seen: {c_deepest:.3}"
+            ),
+            verdict: Verdict::of(c_least >= 0.25 && c_deepest >= 1.0),
+        }),
+        seeds: Some(points[0].runs.len()),
     })
+}
+
+static FIXED: Cache = Mutex::new(Vec::new());
+
+/// The control of the message count: a fixed-victim poller (every idle PE but PE 0 asks
+/// PE 0) on the trees of `tails` at P = 16, 64, 256 (seeds 2001 …; 2 quick, 4 full).
+fn fixed_victim(ctx: &Ctx) -> Result<Arc<Vec<Point>>, String> {
+    cached(&FIXED, ctx, || {
+        let setups: Vec<Setup> = [16usize, 64, 256]
+            .iter()
+            .map(|&p| Setup {
+                label: "fixed victim",
+                p,
+                work: 4096 * p as u64,
+                alpha: 0.25,
+                rule: SplitRule::Adversarial,
+                adversary: Adversary {
+                    fixed_victim: Some(0),
+                    ..Adversary::default()
+                },
+                ..base()
+            })
+            .collect();
+        measure(&setups, 2001, ctx.pick(2, 4))
+    })
+}
+
+/// Pieces/(hP) per P of `points` (mean over seeds, with its 95 % half-width), as rows of
+/// `table`; returns the points (P, mean) and the smallest efficiency T_seq/(P·T_par) of any
+/// run.
+fn pieces_per_hp(points: &[Point], table: &mut Table) -> (Vec<(f64, f64)>, f64) {
+    let mut pts = Vec::new();
+    let mut efficiency = f64::INFINITY;
+    for pt in points.iter().filter(|pt| pt.setup.trim.is_none()) {
+        let hp = f64::from(pt.setup.h()) * pt.setup.p as f64;
+        let (m, ci) = mean_ci(&pt.each(|r| r.pieces as f64 / hp));
+        pts.push((pt.setup.p as f64, m));
+        for r in &pt.runs {
+            efficiency = efficiency.min(r.work as f64 / (r.p as f64 * r.t_par));
+        }
+        table.row(vec![
+            describe(&pt.setup).into(),
+            pt.setup.h().into(),
+            pt.runs.len().into(),
+            pt.mean(|r| r.pieces as f64).into(),
+            m.into(),
+            ci.into(),
+            pt.mean(|r| r.requests as f64 / hp).into(),
+        ]);
+    }
+    (pts, efficiency)
 }
 
 pub(super) fn messages(ctx: &Ctx) -> Result<Finding, String> {
@@ -253,21 +367,10 @@ pub(super) fn messages(ctx: &Ctx) -> Result<Finding, String> {
         "±95%",
         "requests/(hP)",
     ]);
-    let mut pts = Vec::new();
-    for pt in points.iter().filter(|pt| pt.setup.trim.is_none()) {
-        let hp = f64::from(pt.setup.h()) * pt.setup.p as f64;
-        let (m, ci) = mean_ci(&pt.each(|r| r.pieces as f64 / hp));
-        pts.push((pt.setup.p as f64, m));
-        table.row(vec![
-            describe(&pt.setup).into(),
-            pt.setup.h().into(),
-            pt.runs.len().into(),
-            pt.mean(|r| r.pieces as f64).into(),
-            m.into(),
-            ci.into(),
-            pt.mean(|r| r.requests as f64 / hp).into(),
-        ]);
-    }
+    let (pts, efficiency) = pieces_per_hp(&points, &mut table);
+    let control = fixed_victim(ctx)?;
+    let (c_pts, c_efficiency) = pieces_per_hp(&control, &mut table);
+    let c_keep = c_pts[c_pts.len() - 1].1 / c_pts[0].1;
     let keep = pts[pts.len() - 1].1 / pts[0].1;
     Ok(Finding {
         prediction: "Ω(hP) pieces are handed over in all: pieces/(hP) stays bounded below as P grows (W = 4096·P, adversarial α = 0.25)".into(),
@@ -281,11 +384,30 @@ pub(super) fn messages(ctx: &Ctx) -> Result<Finding, String> {
             x: "P".into(),
             y: "pieces handed over / (hP)".into(),
             log_x: true,
-            series: vec![Series::points("mean over seeds", pts)],
+            series: vec![
+                Series::points("random polling, mean over seeds", pts),
+                Series::points("fixed-victim poller (control)", c_pts.clone()),
+            ],
             ..Plot::default()
         }),
         verdict: Verdict::of(keep >= 0.5),
-        remark: String::new(),
-        ..Finding::default()
+        remark: "The bound is for balancers that keep the PEs busy: one that leaves them idle can hand over fewer pieces (the control, whose efficiency is shown).".into(),
+        premises_measured: vec![Premise::new(
+            "the balancer keeps the PEs busy, as the bound's algorithms must to reach T_par ∈ O(T_seq/P + …): efficiency T_seq/(P·T_par) ≥ 1/4",
+            format!("smallest efficiency of any run: {efficiency:.3}"),
+            efficiency >= 0.25,
+        )],
+        control: Some(Control {
+            system: format!(
+                "a fixed-victim poller (every idle PE but PE 0 asks PE 0, the simulator's adversary) on the same trees at P = 16, 64, 256, seeds 2001 …: receiver-initiated but not keeping the PEs busy (smallest efficiency {c_efficiency:.3})"
+            ),
+            measured: format!(
+                "pieces/(hP) at P = {} over that at P = {}: {c_keep:.3}",
+                c_pts[c_pts.len() - 1].0,
+                c_pts[0].0
+            ),
+            verdict: Verdict::of(c_keep >= 0.5),
+        }),
+        seeds: Some(points[0].runs.len()),
     })
 }

@@ -9,21 +9,28 @@
 //! (Lemma 2), the time, requests, red requests and expense until no subproblem of
 //! generation < h is left (Lemmas 3–5), the finishing phase (Lemma 6), and the lineage of
 //! the pieces (the lower bounds). `theorems.rs` judges Theorems 1 and 2, `lemmas.rs` the
-//! lemmas, `lower.rs` the lower bounds, `polling.rs` §3's cost of polling (T_poll); `catalogue.rs` lists the experiments, whose prose
+//! lemmas, `lower.rs` the lower bounds, `polling.rs` §3's cost of polling (T_poll), `termination.rs` §2's
+//! termination detection delay; `catalogue.rs` lists the experiments, whose prose
 //! (claim, premises, criterion) is in `claims/ID.md`. The constants the O(·) of Theorem 1 and Lemma 6 hide are
 //! fixed on a calibration set of setups and seeds that the judged runs do not contain
-//! (`calibration`); the lemmas whose proofs name their constants are judged with those.
+//! (`calibration`); the lemmas whose proofs name their constants are judged with those. The
+//! negative controls run the same criteria on systems that violate a claim: pollers that
+//! break Fig. 1 (a fixed victim, a lazy poller: `violators`), ring neighbours, a Δt outside
+//! Theorem 1's range, termination detection along a chain of PEs, trees that do not force the
+//! lower bounds' chain (the simulator's `Adversary` provides the protocol variants).
 
 mod catalogue;
 mod lemmas;
 mod lower;
 mod polling;
+mod termination;
 mod theorems;
 
 pub(super) use catalogue::experiments;
 
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
+use treesplit::machine::sim::adversary::Adversary;
 use treesplit::machine::sim::{Level, MessageModel, ProofReport};
 use treesplit::{simulate, Balancer, BalancerKind, Config, PollingOptions, SimConfig, SimReport};
 use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams, SyntheticSum};
@@ -40,7 +47,14 @@ pub(super) struct Setup {
     pub work: u64,
     pub alpha: f64,
     pub rule: SplitRule,
+    /// T_atomic of the claims: every piece of generation ≥ h is at most this large.
     pub atomic: u64,
+    /// The tree's own split threshold where it is below T_atomic (None: T_atomic): pieces
+    /// of at most this many units do not split. Halving trees split below T_atomic keep
+    /// being split by requests past generation h instead of being worked out at a
+    /// generation < h, so that the time from which every piece has generation ≥ h comes
+    /// while work remains.
+    pub tree_atomic: Option<u64>,
     pub t_rout: u64,
     pub t_split: u64,
     pub delta_t: u64,
@@ -48,6 +62,9 @@ pub(super) struct Setup {
     /// The balancer: random polling (the claims' algorithm) or a control that violates a
     /// claim (global round robin, neighbour polling on a ring, …).
     pub balancer: BalancerKind,
+    /// The simulator's adversarial protocol variants (a control's fixed victim or chain
+    /// reduction; off in every judged run).
+    pub adversary: Adversary,
 }
 
 impl Setup {
@@ -92,6 +109,7 @@ impl Setup {
             t_split: self.t_split,
             timeline_limit: 0,
             proof: true,
+            adversary: self.adversary,
             ..SimConfig::default()
         }
     }
@@ -154,7 +172,7 @@ pub(super) fn simulate_tree(
     let params = SyntheticParams {
         work: s.work,
         alpha: s.alpha,
-        atomic: s.atomic,
+        atomic: s.tree_atomic.unwrap_or(s.atomic),
         rule: s.rule,
         spin: 1,
         seed,
@@ -276,11 +294,13 @@ pub(super) fn base() -> Setup {
         alpha: 0.5,
         rule: SplitRule::Random,
         atomic: 1,
+        tree_atomic: None,
         t_rout: 10,
         t_split: 5,
         delta_t: 8,
         trim: None,
         balancer: BalancerKind::RandomPolling,
+        adversary: Adversary::default(),
     }
 }
 
@@ -457,13 +477,19 @@ pub(super) fn constants(ctx: &super::Ctx) -> Result<Constants, String> {
 pub(super) const MARGIN: f64 = 2.0;
 
 /// Trees that reach generation h early: each split halves (α = 0.5), T_atomic = W/(8P), so
-/// h = 3 + log₂P and every piece of generation h is atomic; W = 4096·P.
+/// h = 3 + log₂P and every piece of generation ≥ h is at most T_atomic; W = 4096·P. The tree
+/// itself splits down to single units (`tree_atomic` 1): a piece worked below T_atomic at a
+/// generation < h is still split by the next request that reaches it, so that every piece
+/// has generation ≥ h while work remains (with T_atomic as the tree's own threshold, the
+/// last such piece was always worked out at the very end, and Lemma 6's premise never held
+/// while work remained).
 pub(super) fn deep_setup(p: usize, balancer: BalancerKind) -> Setup {
     Setup {
         label: "deep",
         p,
         work: 4096 * p as u64,
         atomic: 512,
+        tree_atomic: Some(1),
         balancer,
         ..base()
     }
@@ -478,6 +504,41 @@ fn deep_ps(ctx: &super::Ctx) -> &'static [usize] {
     } else {
         &[64, 256, 1024]
     }
+}
+
+/// How much less often than Δt the lazy poller of the controls checks its queue.
+pub(super) const LAZY: u64 = 32;
+
+static VIOLATORS: Cache = Mutex::new(Vec::new());
+
+/// The pollers that violate Fig. 1, for the controls of Lemmas 1 and 2, on the base machine
+/// at P = 64, W = 4096·P (seeds 1 …; 2 quick, 4 full): first a fixed victim (every idle PE
+/// but PE 0 asks PE 0, the simulator's adversary), then a lazy poller (a busy PE checks its
+/// queue only every `LAZY`·Δt, Δt = 8 being the one the criteria use).
+pub(super) fn violators(ctx: &super::Ctx) -> Result<Arc<Vec<Point>>, String> {
+    cached(&VIOLATORS, ctx, || {
+        let b = Setup {
+            p: 64,
+            work: 4096 * 64,
+            ..base()
+        };
+        let setups = [
+            Setup {
+                label: "fixed victim",
+                adversary: Adversary {
+                    fixed_victim: Some(0),
+                    ..Adversary::default()
+                },
+                ..b
+            },
+            Setup {
+                label: "lazy poller",
+                delta_t: LAZY * b.delta_t,
+                ..b
+            },
+        ];
+        measure(&setups, 1, ctx.pick(2, 4))
+    })
 }
 
 static DEEP: Cache = Mutex::new(Vec::new());
@@ -521,6 +582,7 @@ fn deep_calibration(ctx: &super::Ctx) -> Result<Arc<Vec<Point>>, String> {
                 p: 128,
                 work: 2048 * 128,
                 atomic: 256,
+                tree_atomic: Some(1),
                 t_rout: 20,
                 t_split: 10,
                 delta_t: 12,
@@ -531,6 +593,7 @@ fn deep_calibration(ctx: &super::Ctx) -> Result<Arc<Vec<Point>>, String> {
                 p: 128,
                 work: 4096 * 128,
                 atomic: 512,
+                tree_atomic: Some(1),
                 t_rout: 6,
                 t_split: 20,
                 delta_t: 6,
@@ -615,7 +678,7 @@ pub(super) fn rate_upper(k: usize, n: usize) -> f64 {
 }
 
 pub(super) fn describe(s: &Setup) -> String {
-    format!(
+    let mut d = format!(
         "{}P={} W={} α={}{} T_at={} T_rout={} T_split={} Δt={}{}",
         if s.balancer == BalancerKind::RandomPolling {
             String::new()
@@ -635,7 +698,17 @@ pub(super) fn describe(s: &Setup) -> String {
         s.t_split,
         s.delta_t,
         s.trim.map_or(String::new(), |t| format!(" trim {t}"))
-    )
+    );
+    if let Some(a) = s.tree_atomic {
+        d.push_str(&format!(" (splits down to {a})"));
+    }
+    if let Some(v) = s.adversary.fixed_victim {
+        d.push_str(&format!(" fixed victim PE {v}"));
+    }
+    if s.adversary.chain_reduction {
+        d.push_str(" chain reduction");
+    }
+    d
 }
 
 #[cfg(test)]

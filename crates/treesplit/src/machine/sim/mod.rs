@@ -78,7 +78,7 @@ use crate::error::RunError;
 use crate::protocol::Env;
 use crate::task::Task;
 use crate::timeline::ActivityLog;
-use adversary::EmptySplits;
+use adversary::{Adversary, EmptySplits};
 use engine::Engine;
 use events::EventQueue;
 use incumbents::Incumbents;
@@ -154,6 +154,10 @@ pub struct SimConfig {
     /// Read, never written: a report is the same on any number of threads.
     #[serde(default, skip_serializing)]
     pub threads: Option<usize>,
+    /// Protocol variants that violate an assumption of paper 000, for negative controls
+    /// ([`adversary::Adversary`]). Off by default.
+    #[serde(default, skip_serializing_if = "Adversary::is_off")]
+    pub adversary: Adversary,
 }
 
 /// The fewest PEs for which the engine runs on several threads by default: below, its
@@ -193,6 +197,7 @@ impl Default for SimConfig {
             length: None,
             proof: false,
             threads: None,
+            adversary: Adversary::default(),
         }
     }
 }
@@ -244,6 +249,9 @@ impl SimConfig {
         }
         for &(pe, _) in &self.slow_links {
             exists("the sender of slow link", pe)?;
+        }
+        if let Some(pe) = self.adversary.fixed_victim {
+            exists("fixed victim", pe)?;
         }
         if let Some(l) = self.length {
             if !(l.byte_time.is_finite() && (0.0..=1e6).contains(&l.byte_time)) {
@@ -408,6 +416,7 @@ impl Backend for SimConfig {
                     .saturating_add(t_send)
                     .saturating_add(t_recv),
             ),
+            adversary: sim.adversary,
             ..start.env
         };
         let start = Instant::now();

@@ -115,7 +115,13 @@ impl Polling {
             .polling()
             .expect("a polling balancer has polling options");
         let fast_init = options.fast_init && p > 1;
-        let rule = VictimRule::new(me, config);
+        let rule = match (VictimRule::new(me, config), env.adversary.fixed_victim) {
+            // The fixed-victim adversary: every other PE asks that one.
+            (VictimRule::Random, Some(victim)) if victim != me => {
+                VictimRule::Neighbour(vec![victim])
+            }
+            (rule, _) => rule,
+        };
         let round_length = rule
             .round_length()
             .map(|round| round.saturating_mul(round_ticks).max(1));

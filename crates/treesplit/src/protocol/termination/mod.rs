@@ -76,13 +76,16 @@ pub(crate) enum Termination {
 }
 
 impl Termination {
-    /// The protocol state of PE `me` of `p` on `network` (None: threads, MPI); `holds_root`
-    /// on the PE that starts with work; `fresh` makes the run's result accumulators.
+    /// The protocol state of PE `me` of `p` on `network` (None: threads, MPI); `chain`: the
+    /// four-counter waves run along the chain of PEs (the simulator's adversary) instead of
+    /// the network's tree; `holds_root` on the PE that starts with work; `fresh` makes the
+    /// run's result accumulators.
     pub(crate) fn new(
         kind: TerminationKind,
         me: PeId,
         p: usize,
         network: Option<Topology>,
+        chain: bool,
         holds_root: bool,
         fresh: Fresh,
     ) -> Self {
@@ -90,7 +93,11 @@ impl Termination {
             TerminationKind::FourCounter => Termination::FourCounter(FourCounter::new(
                 me,
                 p,
-                ReductionTree::of(network, p),
+                if chain {
+                    ReductionTree::chain(p)
+                } else {
+                    ReductionTree::of(network, p)
+                },
                 fresh,
             )),
             TerminationKind::ResponseTree => {
