@@ -677,7 +677,7 @@ pub(super) fn lemma6(ctx: &Ctx) -> Result<Finding, String> {
         })
         .fold(f64::INFINITY, f64::min);
     let mut f = finding(
-        format!("once every subproblem has generation ≥ h (at T_h), the rest of the run, termination detection included, takes O(T_atomic + h(Δt + T_split + T_rout)); C = {MARGIN} × {c6:.3} = {bound:.3}, {c6:.3} being the largest ratio of any run of Lemma 6's calibration set (the same kind of tree at P = 32 and 128 on other machines, seeds 1001 …)"),
+        format!("once every subproblem has generation ≥ h (at T_h), the rest of the run, termination detection included, takes O(T_atomic + h(Δt + T_split + T_rout)); C = {MARGIN} × {c6:.3} = {bound:.3}, {c6:.3} being the largest ratio of any run of Lemma 6's calibration set (the same kind of tree at P = 128 on machines none of the judged runs has, seeds 1001 …)"),
         "(T_par − T_h)",
         table,
         plot,
