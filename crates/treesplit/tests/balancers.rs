@@ -326,6 +326,7 @@ fn master_worker_with_every_bundle_rule() {
     .map(|bundle| Balancer::MasterWorker {
         jobs: Jobs::FromEstimates,
         bundle,
+        order: treesplit::config::DealOrder::InOrder,
     })
     .collect();
     matrix(BalancerKind::MasterWorker, variants);

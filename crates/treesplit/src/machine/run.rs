@@ -275,6 +275,7 @@ pub(crate) fn dag_setup(
             dag: root.dag.clone(),
             unit_ns: root.unit_ns,
         }),
+        counter: None,
     };
     (config.config(), env)
 }

@@ -248,6 +248,7 @@ pub(super) fn mw_quality(ctx: &Ctx) -> Result<Finding, String> {
                     Balancer::MasterWorker {
                         jobs: Jobs::Depth(h),
                         bundle: BundleRule::Fixed(1),
+                        order: treesplit::config::DealOrder::InOrder,
                     },
                 ),
                 (

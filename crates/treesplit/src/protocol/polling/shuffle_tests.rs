@@ -88,6 +88,7 @@ fn the_permutation_slot_covers_the_latency() {
         network: Some(Topology::Hypercube),
         latency: Some(250),
         dag: None,
+        counter: None,
     };
     let mut pe = Polling::new(5, &config, &env, 1, Fresh::of::<u64>(), None);
     assert_eq!(asked(&mut pe, 0..13), [4, 7, 1, 4, 7, 1, 4]);
