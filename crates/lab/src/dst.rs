@@ -691,11 +691,15 @@ impl Case {
         }
         if matches!(
             self.config.balancer.kind(),
-            BalancerKind::GlobalRoundRobin | BalancerKind::MasterWorker
+            BalancerKind::GlobalRoundRobin
+                | BalancerKind::MasterWorker
+                | BalancerKind::HierarchicalMasterWorker
+                | BalancerKind::SharedMemoryMasterWorker
         ) {
-            // PE 0 is the counter's hot spot: before each termination message it passes on, it
-            // may first have to answer a counter request of every other PE, T_send each, and
-            // increment the counter, T_count each.
+            // PE 0 is the counter's (or the master's) hot spot: before each termination
+            // message it passes on, it may first have to answer a counter request of every
+            // other PE, T_send each, and increment the counter, T_count each (a submaster
+            // answers fewer).
             bound += 4 * p as u64 * (t_send + t_recv + self.sim.t_count);
         }
         bound
