@@ -264,8 +264,15 @@ impl MasterWorker {
             let waiting = std::mem::take(waiting);
             *remaining = 0;
             self.core.producing = false;
+            // A bundle's jobs lie together in the pool: finish each bundle's piece once.
+            let mut records = Vec::new();
             for ((task, _, _), record) in pool {
                 self.core.pe.keep(task);
+                if records.last() != Some(&record) {
+                    records.push(record);
+                }
+            }
+            for record in records {
                 self.core.finish_if_complete(record);
             }
             for worker in waiting {

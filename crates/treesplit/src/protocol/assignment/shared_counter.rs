@@ -24,7 +24,7 @@
 //! PE it went to.
 
 use super::cutter::Cutter;
-use super::{delegate_to_core, Core};
+use super::Core;
 use crate::piece::{Fresh, Piece};
 use crate::protocol::{Message, PeId, Protocol, Step};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -140,9 +140,11 @@ impl SharedCounter {
         }
     }
 
-    /// After an early stop, once no request is on its way: under `keep_remaining` the jobs
-    /// nobody took are kept (module comment); the share is placed.
+    /// After an early stop: no more jobs are taken; once no request is on its way, under
+    /// `keep_remaining` the jobs nobody took are kept (module comment) and the share is placed.
     fn after_stop(&mut self) {
+        // No more jobs are taken: no work slice is due for them.
+        self.core.pending = false;
         if self.awaiting || !self.core.producing {
             return;
         }
@@ -196,7 +198,49 @@ impl crate::protocol::NewPe for SharedCounter {
 }
 
 impl Protocol for SharedCounter {
-    delegate_to_core!(setup: start, refill: take_next);
+    fn step(&mut self) -> Step {
+        // A stop found in a work slice (the core's) ends the taking of jobs too.
+        if self.core.pe.is_stopped() && self.core.pending {
+            self.after_stop();
+            self.core.advance_termination();
+        }
+        self.core.step()
+    }
+
+    fn work(&mut self, budget: u64, incumbent: &dyn crate::task::Incumbent) -> u64 {
+        if self.core.take_setup() {
+            self.start();
+        } else if self.core.jobs.is_empty() && self.core.pending {
+            self.take_next();
+        } else {
+            return self.core.work(budget, incumbent);
+        }
+        self.core.advance_termination();
+        self.core.take_credited()
+    }
+
+    fn stop(&mut self, from: Option<PeId>) {
+        self.core.begin_stop(from);
+        self.after_stop();
+    }
+
+    fn core(&self) -> &crate::protocol::pe::PeCore {
+        &self.core.pe
+    }
+
+    fn core_mut(&mut self) -> &mut crate::protocol::pe::PeCore {
+        &mut self.core.pe
+    }
+
+    /// Busy while it holds jobs, or may still take some (its share not placed: a stop
+    /// found in a work slice places it at once, before the next step clears `pending`).
+    fn is_busy(&self) -> bool {
+        !self.core.jobs.is_empty() || (self.core.pending && self.core.producing)
+    }
+
+    fn is_idle(&self) -> bool {
+        self.core.idle()
+    }
 
     fn receive(&mut self, from: PeId, message: Message) {
         match message {
