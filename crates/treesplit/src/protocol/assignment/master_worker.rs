@@ -66,7 +66,7 @@ impl Groups {
     /// True if PE `i` is a submaster: the first PE of a group other than PE 0's, with at
     /// least one worker.
     fn is_submaster(&self, i: PeId) -> bool {
-        i != 0 && i % self.size == 0 && i + 1 < self.pes
+        i != 0 && i.is_multiple_of(self.size) && i + 1 < self.pes
     }
 
     /// The PE that serves worker `i`: its group's submaster, or PE 0.
