@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::marker::PhantomData;
 use treesplit::config::DagScheduler;
 use treesplit::config::{
-    BundleRule, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
+    BundleRule, DealOrder, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
 };
 use treesplit::words::list;
 use treesplit::BalancerKind;
@@ -664,6 +664,13 @@ pub struct BalancerOpts {
     /// Prefix-sum: keep jobs whole (the atomic 2-approximation) instead of cutting them.
     #[arg(long = "atomic-jobs", global = true)]
     pub atomic_jobs: bool,
+    /// Master-worker: the order the master deals jobs in: in-order, or largest-first (large
+    /// tasks first by the application's size estimates: Graham's LPT).
+    #[arg(long = "deal-order", global = true, default_value = "in-order", value_parser = parse_name::<DealOrder>)]
+    pub deal_order: DealOrder,
+    /// Hierarchical master-worker: PEs per group, the submaster included (0: ⌈√P⌉).
+    #[arg(long, global = true, default_value_t = 0)]
+    pub fanout: u64,
 }
 
 #[derive(Debug, Args)]

@@ -16,7 +16,9 @@ const BALANCERS: &[&str] = &[
     "neighbour-polling --neighbourhood ring",
     "poll-and-shuffle --permutation pseudorandom --adaptive --adaptive-c 2 --adaptive-gamma 0.5 --sync global",
     "random-static --h 4 --static-permutation lcg",
-    "master-worker --q 2 --bundle fixed:2",
+    "master-worker --q 2 --bundle fixed:2 --deal-order largest-first",
+    "hierarchical-master-worker --q 2 --fanout 3",
+    "shared-memory-master-worker --q 2",
     "prefix-sum --h-from-alpha 0.3 --atomic-jobs",
 ];
 

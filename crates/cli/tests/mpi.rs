@@ -156,6 +156,12 @@ fn every_balancer_on_3_ranks() {
             &["--h", "7", "--bundle", "adaptive:2:1"][..],
         ),
         ("prefix-sum", &["--h", "7", "--atomic-jobs"][..]),
+        (
+            "master-worker",
+            &["--h", "7", "--deal-order", "largest-first"][..],
+        ),
+        ("hierarchical-master-worker", &["--h", "7", "--fanout", "2"][..]),
+        ("shared-memory-master-worker", &["--q", "5"][..]),
     ] {
         let mut args = vec!["uts", "T1-mini", "--balancer", balancer];
         args.extend_from_slice(extra);

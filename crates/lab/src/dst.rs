@@ -19,7 +19,7 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt::{Debug, Display};
 use treesplit::config::{
-    Adaptive, BalancerOptions, BundleRule, Embedding, PermutationKind, PhaseSync,
+    Adaptive, BalancerOptions, BundleRule, DealOrder, Embedding, PermutationKind, PhaseSync,
     StaticPermutation, TerminationKind,
 };
 use treesplit::machine::sim::{Delay, MessageLength, MessageModel, Routing, Topology};
@@ -398,6 +398,20 @@ impl Case {
                 0
             };
         }
+        // Master–worker's dealing order and hierarchical master–worker's fan-out, from a
+        // stream of their own and only where every name is drawn, so that every other draw of
+        // a seed and the golden corpus's cases stay as they were.
+        let mut d = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x4445_414C_4F52_4452);
+        let (order, fanout) = if names == Names::All {
+            let order = if d.random_bool(0.5) {
+                DealOrder::LargestFirst
+            } else {
+                DealOrder::InOrder
+            };
+            (order, if d.random_bool(0.5) { 0 } else { d.random_range(2..=9) })
+        } else {
+            (DealOrder::InOrder, 0)
+        };
         if sim.topology == Topology::Crossbar {
             // A message on the crossbar takes T_rout: it has no hop latency of its own.
             sim.t_hop = None;
@@ -414,6 +428,8 @@ impl Case {
             static_permutation: Some(static_permutation),
             bundle: Some(bundle),
             splittable: Some(splittable),
+            order: Some(order),
+            fanout: Some(fanout),
         }
         .balancer(kind);
         let config = Config::new(pes)
@@ -675,11 +691,15 @@ impl Case {
         }
         if matches!(
             self.config.balancer.kind(),
-            BalancerKind::GlobalRoundRobin | BalancerKind::MasterWorker
+            BalancerKind::GlobalRoundRobin
+                | BalancerKind::MasterWorker
+                | BalancerKind::HierarchicalMasterWorker
+                | BalancerKind::SharedMemoryMasterWorker
         ) {
-            // PE 0 is the counter's hot spot: before each termination message it passes on, it
-            // may first have to answer a counter request of every other PE, T_send each, and
-            // increment the counter, T_count each.
+            // PE 0 is the counter's (or the master's) hot spot: before each termination
+            // message it passes on, it may first have to answer a counter request of every
+            // other PE, T_send each, and increment the counter, T_count each (a submaster
+            // answers fewer).
             bound += 4 * p as u64 * (t_send + t_recv + self.sim.t_count);
         }
         bound

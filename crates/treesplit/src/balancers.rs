@@ -46,6 +46,7 @@ macro_rules! balancer_table {
                 Polling(polling::Polling),
                 Share(Box<assignment::share::Share>),
                 MasterWorker(Box<assignment::master_worker::MasterWorker>),
+                SharedCounter(Box<assignment::shared_counter::SharedCounter>),
                 PrefixSum(Box<assignment::prefix_sum::PrefixSum>),
             }
             dynamic {
@@ -165,7 +166,8 @@ macro_rules! balancer_table {
                         jobs: Jobs = Jobs::FromEstimates => Jobs,
                     },
                 }
-                /// Master–worker (paper 001 §14.3): PE 0 deals out bundles of jobs to idle workers.
+                /// Master–worker (paper 001 §14.3): PE 0 deals out bundles of jobs to idle workers,
+                /// in bag order or, given estimates, large tasks first (LPT).
                 MasterWorker {
                     name: "master-worker",
                     kind: "Master–worker (paper 001 §14.3).",
@@ -175,6 +177,42 @@ macro_rules! balancer_table {
                         jobs: Jobs = Jobs::FromEstimates => Jobs,
                         /// The bundle rule.
                         bundle: BundleRule = BundleRule::Fixed(1) => Bundle,
+                        /// The order the master deals in (largest-first: Graham's LPT).
+                        #[serde(default, skip_serializing_if = "DealOrder::is_in_order")]
+                        order: DealOrder = DealOrder::InOrder => Order,
+                    },
+                }
+                /// Hierarchical master–worker (paper 001 §14.3): the PEs in groups of `fanout`
+                /// (0: ⌈√P⌉); PE 0, the overall master, deals bundles sized for a whole group to the
+                /// first PE of every other group, a submaster, which deals them on in the bundles
+                /// of the bundle rule to the workers of its group; PE 0 serves the workers of its
+                /// own group directly.
+                HierarchicalMasterWorker {
+                    name: "hierarchical-master-worker",
+                    kind: "Hierarchical master–worker: a master deals to submasters (paper 001 §14.3).",
+                    runs: MasterWorker,
+                    options: {
+                        /// The number of jobs.
+                        jobs: Jobs = Jobs::FromEstimates => Jobs,
+                        /// The bundle rule of a worker's bundle (a submaster's is its group's).
+                        bundle: BundleRule = BundleRule::Fixed(1) => Bundle,
+                        /// The order the master deals in (largest-first: Graham's LPT).
+                        order: DealOrder = DealOrder::InOrder => Order,
+                        /// PEs per group, the submaster included (0: ⌈√P⌉).
+                        fanout: u64 = 0 => Fanout,
+                    },
+                }
+                /// Shared-memory master–worker (paper 001 §14.3): no master PE; an idle PE takes
+                /// the job that a shared counter names and increments it (threads: one atomic
+                /// fetch-and-add; simulator and MPI: a counter kept by PE 0, read over messages,
+                /// T_count per increment in the simulator).
+                SharedMemoryMasterWorker {
+                    name: "shared-memory-master-worker",
+                    kind: "Shared-memory master–worker: a shared counter names the next job (paper 001 §14.3).",
+                    runs: SharedCounter,
+                    options: {
+                        /// The number of jobs.
+                        jobs: Jobs = Jobs::FromEstimates => Jobs,
                     },
                 }
                 /// Prefix-sum assignment of jobs with estimated sizes (paper 001 §14.2).

@@ -10,7 +10,8 @@
 use std::fmt::Debug;
 use std::time::Duration;
 use treesplit::config::{
-    Adaptive, BundleRule, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
+    Adaptive, BundleRule, DealOrder, PermutationKind, PhaseSync, StaticPermutation,
+    TerminationKind,
 };
 use treesplit::machine::sim::Delay;
 use treesplit::machine::sim::MessageModel;
@@ -323,12 +324,50 @@ fn master_worker_with_every_bundle_rule() {
         BundleRule::Adaptive { c: 3.5, w_min: 0 },
     ]
     .into_iter()
-    .map(|bundle| Balancer::MasterWorker {
-        jobs: Jobs::FromEstimates,
-        bundle,
+    .flat_map(|bundle| {
+        [DealOrder::InOrder, DealOrder::LargestFirst]
+            .map(|order| Balancer::MasterWorker {
+                jobs: Jobs::FromEstimates,
+                bundle,
+                order,
+            })
     })
     .collect();
     matrix(BalancerKind::MasterWorker, variants);
+}
+
+#[test]
+fn hierarchical_master_worker_with_fanouts_and_bundle_rules() {
+    let variants = [
+        (0, BundleRule::Fixed(1), DealOrder::InOrder),
+        (2, BundleRule::Fixed(3), DealOrder::LargestFirst),
+        (3, BundleRule::Adaptive { c: 2.0, w_min: 50 }, DealOrder::InOrder),
+        (
+            4,
+            BundleRule::Sqrt {
+                startup: 50.0,
+                max_job: 400.0,
+            },
+            DealOrder::LargestFirst,
+        ),
+    ]
+    .into_iter()
+    .map(|(fanout, bundle, order)| Balancer::HierarchicalMasterWorker {
+        jobs: Jobs::FromEstimates,
+        bundle,
+        order,
+        fanout,
+    })
+    .collect();
+    matrix(BalancerKind::HierarchicalMasterWorker, variants);
+}
+
+#[test]
+fn shared_memory_master_worker() {
+    matrix(
+        BalancerKind::SharedMemoryMasterWorker,
+        vec![BalancerKind::SharedMemoryMasterWorker.into()],
+    );
 }
 
 #[test]
@@ -350,7 +389,7 @@ fn every_balancer_covered() {
     // The tests above name each balancer once; a balancer added to ALL must get its own.
     assert_eq!(
         BalancerKind::ALL.len(),
-        11,
+        13,
         "a new balancer needs a matrix test here"
     );
 }

@@ -142,6 +142,7 @@ fn bad_configurations_are_rejected() {
     let bundle = |bundle| Balancer::MasterWorker {
         jobs: Jobs::Depth(4),
         bundle,
+        order: treesplit::config::DealOrder::InOrder,
     };
     let cases = [
         (Config::new(0), ConfigError::NoPes),

@@ -344,6 +344,7 @@ pub fn config_error(e: &ConfigError) -> String {
         ConfigError::BundleSize | ConfigError::BundleConstant(_) | ConfigError::BundleSqrt { .. } => {
             format!("--bundle: {e}")
         }
+        ConfigError::Fanout => format!("--fanout: {e}"),
         ConfigError::DepthTooLarge { h, max } => {
             format!("--h {h} is more than the supported {max}")
         }

@@ -149,6 +149,8 @@ pub(super) fn balance(
         static_permutation: Some(o.static_permutation),
         bundle: Some(o.bundle),
         splittable: Some(!o.atomic_jobs),
+        order: Some(o.deal_order),
+        fanout: Some(o.fanout),
     };
     let balance = Balance {
         kind,

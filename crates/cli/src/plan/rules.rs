@@ -142,6 +142,16 @@ pub const BALANCER_FLAGS: &[BalancerFlag] = &[
         option: BalancerOption::Splittable,
         why: "only {takers} cut{s} jobs between PEs",
     },
+    BalancerFlag {
+        id: "deal_order",
+        option: BalancerOption::Order,
+        why: "only {takers} deal{s} out jobs from a master",
+    },
+    BalancerFlag {
+        id: "fanout",
+        option: BalancerOption::Fanout,
+        why: "only {takers} deal{s} through submasters",
+    },
 ];
 
 /// The flags of a clap `Args` as (clap id, flag as typed), from its definition.

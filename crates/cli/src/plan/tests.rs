@@ -240,6 +240,8 @@ fn sample(id: &str) -> &'static str {
         "static_permutation" => "--static-permutation lcg",
         "bundle" => "--bundle fixed:2",
         "atomic_jobs" => "--atomic-jobs",
+        "deal_order" => "--deal-order largest-first",
+        "fanout" => "--fanout 3",
         _ => panic!("no sample value of {id}"),
     }
 }

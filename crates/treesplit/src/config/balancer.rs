@@ -23,7 +23,7 @@
 
 use super::options::{given, put, record, BalancerOption, BalancerOptions};
 use super::options::{
-    Adaptive, BundleRule, Embedding, Jobs, PermutationKind, PhaseSync, PollingOptions,
+    Adaptive, BundleRule, DealOrder, Embedding, Jobs, PermutationKind, PhaseSync, PollingOptions,
     StaticPermutation,
 };
 use crate::names::named;
@@ -285,6 +285,12 @@ impl Balancer {
         if o.splittable == Some(false) {
             add(&[&"--atomic-jobs"]);
         }
+        if let Some(order) = o.order.filter(|order| !order.is_in_order()) {
+            add(&[&"--deal-order", &order]);
+        }
+        if let Some(fanout) = o.fanout.filter(|&fanout| fanout != 0) {
+            add(&[&"--fanout", &fanout]);
+        }
         flags
     }
 }
@@ -338,6 +344,8 @@ impl BalancerOptions {
             (O::StaticPermutation, o.static_permutation.is_some()),
             (O::Bundle, o.bundle.is_some()),
             (O::Splittable, o.splittable.is_some()),
+            (O::Order, o.order.is_some()),
+            (O::Fanout, o.fanout.is_some()),
         ];
         let takes = kind.options();
         given
@@ -395,6 +403,8 @@ mod tests {
             static_permutation: Some(StaticPermutation::Gf2),
             bundle: Some(BundleRule::Fixed(4)),
             splittable: Some(false),
+            order: Some(DealOrder::LargestFirst),
+            fanout: Some(3),
         }
     }
 
@@ -406,7 +416,7 @@ mod tests {
             assert_eq!(b.kind(), kind);
             let takes = kind.options();
             let unused = all.unused(kind);
-            assert_eq!(takes.len() + unused.len(), 11, "{kind}");
+            assert_eq!(takes.len() + unused.len(), 13, "{kind}");
             assert!(takes.iter().all(|o| !unused.contains(o)), "{kind}");
             assert_eq!(b.polling().is_some(), kind.takes(BalancerOption::Polling));
             assert!(

@@ -46,6 +46,8 @@ pub enum ConfigError {
         /// t̂.
         max_job: f64,
     },
+    /// Hierarchical master–worker: a fan-out of 1 (a submaster with no workers).
+    Fanout,
     /// A static balancer asked for more than 2^max splitting depth.
     DepthTooLarge {
         /// h asked for.
@@ -163,6 +165,10 @@ impl fmt::Display for ConfigError {
                 "local synchronization has no rounds to time the permutation by messages; use the pseudorandom permutation"
             ),
             ConfigError::BundleSize => write!(f, "a bundle must hold at least 1 job"),
+            ConfigError::Fanout => write!(
+                f,
+                "the fan-out of hierarchical master–worker must be at least 2 PEs per group (or 0: ⌈√P⌉)"
+            ),
             ConfigError::BundleConstant(c) => {
                 write!(f, "the bundle constant C must be positive, got {c}")
             }

@@ -78,8 +78,8 @@ pub use balancer::{Balancer, BalancerKind, DagScheduler, TerminationKind, DEFAUL
 pub use dag::DagConfig;
 pub use error::ConfigError;
 pub use options::{
-    Adaptive, BadBundleRule, BalancerOption, BalancerOptions, BundleRule, Embedding, Jobs,
-    PermutationKind, PhaseSync, PollingOptions, StaticPermutation,
+    Adaptive, BadBundleRule, BalancerOption, BalancerOptions, BundleRule, DealOrder, Embedding,
+    Jobs, PermutationKind, PhaseSync, PollingOptions, StaticPermutation,
 };
 
 use serde::{Deserialize, Serialize};
@@ -322,6 +322,9 @@ impl Config {
                 return Err(ConfigError::BundleSqrt { startup, max_job })
             }
             _ => {}
+        }
+        if o.fanout == Some(1) {
+            return Err(ConfigError::Fanout);
         }
         match o.jobs {
             Some(Jobs::Depth(h)) if h > MAX_H => Err(ConfigError::DepthTooLarge { h, max: MAX_H }),

@@ -63,6 +63,27 @@ named! {
     }
 }
 
+named! {
+    /// The order in which a master deals out its jobs (paper 001 §14.3).
+    #[derive(Default)]
+    pub enum DealOrder("deal order") {
+        /// The jobs in their order in the bag (job 0 first). The default.
+        #[default]
+        InOrder = "in-order",
+        /// Large tasks first: the jobs in non-increasing estimated size (`Task::estimate`; ties
+        /// in bag order), Graham's LPT list schedule with its 4/3 − 1/(3p) approximation ratio
+        /// when the estimates are exact. The master cuts the whole bag before it deals.
+        LargestFirst = "largest-first",
+    }
+}
+
+impl DealOrder {
+    /// True for the default, [`DealOrder::InOrder`] (reports leave it out).
+    pub fn is_in_order(&self) -> bool {
+        *self == DealOrder::InOrder
+    }
+}
+
 /// Options of every polling balancer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct PollingOptions {
@@ -211,6 +232,10 @@ pub enum BalancerOption {
     Bundle,
     /// Whether jobs may be cut between PEs.
     Splittable,
+    /// The order in which a master deals out jobs ([`DealOrder`]).
+    Order,
+    /// How many PEs a submaster of hierarchical master–worker serves, itself included.
+    Fanout,
 }
 
 /// Options for a balancer not chosen yet, each `None` where not given.
@@ -242,6 +267,10 @@ pub struct BalancerOptions {
     pub bundle: Option<BundleRule>,
     /// [`BalancerOption::Splittable`].
     pub splittable: Option<bool>,
+    /// [`BalancerOption::Order`].
+    pub order: Option<DealOrder>,
+    /// [`BalancerOption::Fanout`] (0: ⌈√P⌉).
+    pub fanout: Option<u64>,
 }
 
 /// Put `value`, where given, in `place`, and count `option` as taken (`Balancer::apply`,
@@ -294,6 +323,12 @@ macro_rules! slot {
     };
     ($o:ident.Splittable) => {
         $o.splittable
+    };
+    ($o:ident.Order) => {
+        $o.order
+    };
+    ($o:ident.Fanout) => {
+        $o.fanout
     };
 }
 

@@ -143,7 +143,12 @@ impl Backend for Threads<'_> {
     type Extra = ();
 
     fn run(&self, start: Start<'_>) -> Ran<()> {
-        let (root, config, fresh, env) = (start.root, start.config, start.fresh, &start.env);
+        let (root, config, fresh) = (start.root, start.config, start.fresh);
+        // The PEs' shared memory: the counter of shared-memory master–worker.
+        let env = &Env {
+            counter: Some(Arc::new(AtomicU64::new(0))),
+            ..start.env.clone()
+        };
         let p = config.pes;
         if p > MAX_THREADS {
             return Err(RunError::InvalidConfig(ConfigError::TooManyThreads {

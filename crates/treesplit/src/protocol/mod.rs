@@ -116,7 +116,8 @@ pub(crate) enum Message {
         /// The termination protocol's return address for this piece (response tree).
         token: u64,
     },
-    /// Global round robin: ask PE 0 for the next value of the global counter.
+    /// Global round robin, and shared-memory master–worker on a machine without shared
+    /// memory: ask PE 0 for the next value of the global counter.
     Counter,
     /// Global round robin: PE 0's answer, the PE to ask for work.
     Victim(PeId),
@@ -160,6 +161,9 @@ pub(crate) enum Message {
         /// The sender is idle: a request for work.
         idle: bool,
     },
+    /// Shared-memory master–worker: PE 0's answer to `Counter`, the counter's value, the
+    /// number of the job the asker takes (m or more: all jobs are taken).
+    NextJob(u64),
 }
 
 impl Message {
@@ -349,6 +353,10 @@ pub(crate) struct Env {
     pub dag: Option<DagRun>,
     /// The simulator's adversarial protocol variants (negative controls; off elsewhere).
     pub adversary: crate::machine::sim::adversary::Adversary,
+    /// A counter in the memory the PEs share, fresh for the run, where the machine has
+    /// shared memory (threads); shared-memory master–worker takes its jobs with it. None
+    /// (the simulator, MPI): PE 0 keeps that counter.
+    pub counter: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 }
 
 /// A DAG run as its PEs see it: the scheduler and the DAG, which every PE holds from the

@@ -250,6 +250,7 @@ pub(super) fn mw_quality(ctx: &Ctx) -> Result<Finding, String> {
                     Balancer::MasterWorker {
                         jobs: Jobs::Depth(h),
                         bundle: BundleRule::Fixed(1),
+                        order: treesplit::config::DealOrder::InOrder,
                     },
                 ),
                 (
@@ -264,6 +265,7 @@ pub(super) fn mw_quality(ctx: &Ctx) -> Result<Finding, String> {
                     Balancer::MasterWorker {
                         jobs: Jobs::Depth(h),
                         bundle: BundleRule::Fixed(control_bundle(m, p)),
+                        order: treesplit::config::DealOrder::InOrder,
                     },
                 ),
             ]

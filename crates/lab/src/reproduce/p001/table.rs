@@ -94,6 +94,7 @@ impl Algo {
                     },
                     BundleKind::Fixed(b) => BundleRule::Fixed(b),
                 },
+                order: treesplit::config::DealOrder::InOrder,
             },
             Algo::RandomStatic => Balancer::RandomStatic {
                 jobs,

@@ -4,7 +4,10 @@
 //!
 //! - [`share`]: every PE derives its own jobs without communication — block, round-robin,
 //!   random placement, and randomized static with pseudorandom permutations ([`permutation`]);
-//! - [`master_worker`]: PE 0 deals out bundles to idle workers;
+//! - [`master_worker`]: PE 0 deals out bundles to idle workers (in bag order or large tasks
+//!   first), directly or through submasters (hierarchical);
+//! - [`shared_counter`]: shared-memory master–worker, no master PE: a shared counter names
+//!   the next job;
 //! - [`prefix_sum`]: a parallel prefix sum over estimated job sizes decides the assignment.
 //!
 //! All of them start the same way: PE 0 broadcasts the root down the binary tree of PEs
@@ -21,6 +24,7 @@ pub(crate) mod master_worker;
 pub(crate) mod permutation;
 pub(crate) mod prefix_sum;
 pub(crate) mod share;
+pub(crate) mod shared_counter;
 
 use super::pe::{PeCore, SliceEnd};
 use super::{Message, PeId, Step};

@@ -425,6 +425,7 @@ impl Protocol for Polling {
             }
             Message::Bundle { .. }
             | Message::Scan(_)
+            | Message::NextJob(_)
             | Message::DagTasks { .. }
             | Message::DagDone { .. } => {
                 panic!(
