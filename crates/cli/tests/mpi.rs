@@ -160,7 +160,10 @@ fn every_balancer_on_3_ranks() {
             "master-worker",
             &["--h", "7", "--deal-order", "largest-first"][..],
         ),
-        ("hierarchical-master-worker", &["--h", "7", "--fanout", "2"][..]),
+        (
+            "hierarchical-master-worker",
+            &["--h", "7", "--fanout", "2"][..],
+        ),
         ("shared-memory-master-worker", &["--q", "5"][..]),
     ] {
         let mut args = vec!["uts", "T1-mini", "--balancer", balancer];

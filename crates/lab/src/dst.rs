@@ -408,7 +408,14 @@ impl Case {
             } else {
                 DealOrder::InOrder
             };
-            (order, if d.random_bool(0.5) { 0 } else { d.random_range(2..=9) })
+            (
+                order,
+                if d.random_bool(0.5) {
+                    0
+                } else {
+                    d.random_range(2..=9)
+                },
+            )
         } else {
             (DealOrder::InOrder, 0)
         };

@@ -10,8 +10,7 @@
 use std::fmt::Debug;
 use std::time::Duration;
 use treesplit::config::{
-    Adaptive, BundleRule, DealOrder, PermutationKind, PhaseSync, StaticPermutation,
-    TerminationKind,
+    Adaptive, BundleRule, DealOrder, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
 };
 use treesplit::machine::sim::Delay;
 use treesplit::machine::sim::MessageModel;
@@ -325,12 +324,11 @@ fn master_worker_with_every_bundle_rule() {
     ]
     .into_iter()
     .flat_map(|bundle| {
-        [DealOrder::InOrder, DealOrder::LargestFirst]
-            .map(|order| Balancer::MasterWorker {
-                jobs: Jobs::FromEstimates,
-                bundle,
-                order,
-            })
+        [DealOrder::InOrder, DealOrder::LargestFirst].map(|order| Balancer::MasterWorker {
+            jobs: Jobs::FromEstimates,
+            bundle,
+            order,
+        })
     })
     .collect();
     matrix(BalancerKind::MasterWorker, variants);
@@ -341,7 +339,11 @@ fn hierarchical_master_worker_with_fanouts_and_bundle_rules() {
     let variants = [
         (0, BundleRule::Fixed(1), DealOrder::InOrder),
         (2, BundleRule::Fixed(3), DealOrder::LargestFirst),
-        (3, BundleRule::Adaptive { c: 2.0, w_min: 50 }, DealOrder::InOrder),
+        (
+            3,
+            BundleRule::Adaptive { c: 2.0, w_min: 50 },
+            DealOrder::InOrder,
+        ),
         (
             4,
             BundleRule::Sqrt {
@@ -352,12 +354,14 @@ fn hierarchical_master_worker_with_fanouts_and_bundle_rules() {
         ),
     ]
     .into_iter()
-    .map(|(fanout, bundle, order)| Balancer::HierarchicalMasterWorker {
-        jobs: Jobs::FromEstimates,
-        bundle,
-        order,
-        fanout,
-    })
+    .map(
+        |(fanout, bundle, order)| Balancer::HierarchicalMasterWorker {
+            jobs: Jobs::FromEstimates,
+            bundle,
+            order,
+            fanout,
+        },
+    )
     .collect();
     matrix(BalancerKind::HierarchicalMasterWorker, variants);
 }

@@ -40,7 +40,11 @@ fn bag(sizes: &[u64], scale: u64) -> IndexRange<Numbered> {
 /// Every job's number once, in order.
 fn every_job_once(mut done: Vec<u64>, n: usize, tag: &str) {
     done.sort_unstable();
-    assert_eq!(done, (0..n as u64).collect::<Vec<_>>(), "{tag}: a job lost or done twice");
+    assert_eq!(
+        done,
+        (0..n as u64).collect::<Vec<_>>(),
+        "{tag}: a job lost or done twice"
+    );
 }
 
 /// Master–worker on p workers (P = p + 1) with one job per bundle, dealing in `order`: the
@@ -59,7 +63,10 @@ fn makespan(sizes: &[u64], scale: u64, p: usize, order: DealOrder) -> u64 {
         .into_report();
     let tag = format!("{order} on {sizes:?}, p = {p}");
     every_job_once(s.report.output.clone(), sizes.len(), &tag);
-    assert_eq!(s.report.per_pe[0].counters.work_units, 0, "{tag}: the master worked");
+    assert_eq!(
+        s.report.per_pe[0].counters.work_units, 0,
+        "{tag}: the master worked"
+    );
     s.report.totals.max_pe_work_units
 }
 
@@ -83,7 +90,10 @@ fn largest_first_meets_grahams_bound_on_its_tight_example() {
         assert_eq!(got, lpt * scale, "p = {p}: LPT makespan");
     }
     // p = 2, the chapter's example: jobs 3, 3, 2, 2, 2: LPT 7, optimum 6.
-    assert_eq!(makespan(&[2, 2, 2, 3, 3], 1000, 2, DealOrder::LargestFirst), 7000);
+    assert_eq!(
+        makespan(&[2, 2, 2, 3, 3], 1000, 2, DealOrder::LargestFirst),
+        7000
+    );
 }
 
 /// A skewed bag, the large job last: dealt in order, the large job starts after the small
@@ -98,7 +108,9 @@ fn largest_first_beats_dealing_in_order_on_a_skewed_bag() {
 
 /// Sizes 1..=64 in a pseudorandom pattern.
 fn mixed(n: usize) -> Vec<u64> {
-    (0..n as u64).map(|i| 1 + (i * 2_654_435_761) % 64).collect()
+    (0..n as u64)
+        .map(|i| 1 + (i * 2_654_435_761) % 64)
+        .collect()
 }
 
 /// The shared-memory master–worker's counter hands out every job exactly once: on threads

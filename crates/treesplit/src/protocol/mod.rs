@@ -24,6 +24,7 @@
 //! - [`tree`]: the binary (and binomial) tree of PEs; [`hash`]: splitmix64 and the shared
 //!   pseudorandom values derived from the run's seed.
 
+pub(crate) mod adversary;
 pub(crate) mod any;
 pub(crate) mod assignment;
 pub(crate) mod dag;
@@ -352,7 +353,7 @@ pub(crate) struct Env {
     /// A DAG run (the machines' `run_dag`): its scheduler replaces the balancer.
     pub dag: Option<DagRun>,
     /// The simulator's adversarial protocol variants (negative controls; off elsewhere).
-    pub adversary: crate::machine::sim::adversary::Adversary,
+    pub adversary: adversary::Adversary,
     /// A counter in the memory the PEs share, fresh for the run, where the machine has
     /// shared memory (threads); shared-memory master–worker takes its jobs with it. None
     /// (the simulator, MPI): PE 0 keeps that counter.
