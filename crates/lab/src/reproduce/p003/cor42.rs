@@ -170,3 +170,31 @@ pub(super) fn cor42(ctx: &Ctx) -> Result<Finding, String> {
         seeds: None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The product and sum laws of independent variables: means multiply and add, and a
+    /// point mass shifts or scales the other law.
+    #[test]
+    fn products_and_sums_of_independent_laws() {
+        let (x, y) = (poisson(2.0), poisson(3.0));
+        let xy = product(&x, &y);
+        assert!((xy.mean() - 6.0).abs() < 1e-9, "{}", xy.mean());
+        assert!((sum(&x, &y).mean() - 5.0).abs() < 1e-9);
+        let scaled = product(&point(2), &y);
+        assert!(scaled.values.iter().all(|v| v % 2 == 0));
+        let shifted = sum(&point(3), &x);
+        assert_eq!(shifted.values[0], 3);
+        assert!((shifted.probs[0] - (-2.0f64).exp()).abs() < 1e-12);
+    }
+
+    /// With r = 1 both sides are the same law: the order holds with equality.
+    #[test]
+    fn one_term_is_no_comparison() {
+        let (left, right) = sides(&[poisson(1.5)], &[2.0], 1.0);
+        let (ok, rel, _) = ordered(&left, &right);
+        assert!(ok && rel.abs() < 1e-12, "{rel}");
+    }
+}
