@@ -3,6 +3,9 @@
 //! Theorem 5.1's convex order, Corollary 5.2's multiple assignment and Example 2.1's
 //! distributed hash table (`multiple.rs` and here).
 
+mod bgamma;
+mod cor42;
+mod maxima;
 mod multiple;
 mod single;
 
@@ -129,7 +132,10 @@ pub(super) fn experiments() -> Vec<Experiment> {
         claim!("p003", "003-cor3.1-x", single::cor31_x),
         claim!("p003", "003-cor3.1-iv", single::cor31_omega),
         claim!("p003", "003-thm3.1-prob", single::thm31_in_probability),
+        claim!("p003", "003-thm3.1-b", bgamma::b_gamma),
+        claim!("p003", "003-cor4.2", cor42::cor42),
         claim!("p003", "003-thm5.1", multiple::thm51),
+        claim!("p003", "003-cor4.1", maxima::cor41),
         claim!("p003", "003-cor5.2", cor52),
         claim!("p003", "003-cor5.2-p", multiple::cor52_limit),
         claim!("p003", "003-ex2.1", multiple::example21),
