@@ -165,7 +165,9 @@ fn random_polling_keeps_no_counter() {
 #[test]
 fn a_single_pe_pays_one_probe_per_slice_under_every_balancer() {
     // No messages on one PE: beyond the work, the run takes T_poll per slice end (one per
-    // slice of a dynamic balancer), and a static balancer T_split per cut besides.
+    // slice of a dynamic balancer), T_count per increment of a counter the PE keeps (the
+    // shared-memory master–worker's, PE 0's in the simulator), and a static balancer
+    // T_split per cut besides.
     let units = Tree::small().count().nodes;
     for balancer in BalancerKind::ALL {
         let cfg = Config::new(1)
@@ -174,7 +176,10 @@ fn a_single_pe_pays_one_probe_per_slice_under_every_balancer() {
         let sim = machine(3, 0.5, 11);
         let r = simulate(Tree::small(), &cfg, &sim).unwrap().into_report();
         let pe = &r.report.per_pe[0];
-        let beyond = r.report.t_par as u64 - units - pe.polling.probes * sim.t_poll;
+        let beyond = r.report.t_par as u64
+            - units
+            - pe.polling.probes * sim.t_poll
+            - pe.polling.counts * sim.t_count;
         assert_eq!(beyond % sim.t_split, 0, "{balancer}: {beyond}");
         if !balancer.is_static() {
             assert_eq!(pe.polling.probes, pe.counters.slices, "{balancer}");
