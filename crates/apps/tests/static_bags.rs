@@ -72,9 +72,15 @@ fn static_balancers_spread_uts_on_threads() {
                 .into_finished()
                 .expect("finished")
         });
-        // Master–worker deals bundles to whichever worker asks first: on threads how the work
-        // spreads depends on the OS's scheduling (the simulator checks its spread).
-        let spread = kind != BalancerKind::MasterWorker;
+        // The master–worker family deals jobs to whichever worker asks first (a master, its
+        // submasters, or a shared counter): on threads how the work spreads depends on the
+        // OS's scheduling (the simulator checks its spread).
+        let spread = !matches!(
+            kind,
+            BalancerKind::MasterWorker
+                | BalancerKind::HierarchicalMasterWorker
+                | BalancerKind::SharedMemoryMasterWorker
+        );
         check_spread(&format!("{kind} threads"), &r, &count, p, spread);
     }
 }

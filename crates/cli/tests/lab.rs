@@ -134,16 +134,16 @@ fn reproduce_writes_a_report_and_rejects_unknown_ids() {
         .iter()
         .map(|s| s["id"].as_str().unwrap_or(""))
         .collect();
-    assert_eq!(ids, ["001-ex14.2", "001-ex14.3"]);
+    assert_eq!(ids, ["001-ex14.3", "001-thm14.3-ratio"]);
     // A full run of one claim would mix with the quick report: bad input, the report untouched.
     let before = std::fs::read(dir.join("results.json")).unwrap();
-    let o = treesplit(&["reproduce", "--only", "001-ex14.2", "--out", d, "--quiet"]);
+    let o = treesplit(&["reproduce", "--only", "001-ex14.3", "--out", d, "--quiet"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--quick"), "{}", stderr(&o));
     assert_eq!(std::fs::read(dir.join("results.json")).unwrap(), before);
     // A results.json that is no report is named, not overwritten.
     std::fs::write(dir.join("results.json"), "[1, 2]").unwrap();
-    let o = treesplit(&["reproduce", "--quick", "--only", "001-ex14.2", "--out", d]);
+    let o = treesplit(&["reproduce", "--quick", "--only", "001-ex14.3", "--out", d]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("results.json"), "{}", stderr(&o));
     assert_eq!(std::fs::read(dir.join("results.json")).unwrap(), b"[1, 2]");

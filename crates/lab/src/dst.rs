@@ -602,6 +602,7 @@ impl Case {
             r.report.t_par,
             r.diameter_latency,
             r.largest_termination_message,
+            (r.report.totals.splits, r.report.totals.polling.counts),
         );
         if r.termination_delay > bound {
             return Err(format!(
@@ -628,13 +629,17 @@ impl Case {
     /// `diameter_latency` (the simulator's report: the largest latency between two PEs, the
     /// same figure its messages take), the model's overheads at both ends and, where message
     /// length is charged, the length of the largest termination message the run sent
-    /// (`termination_bytes`: responses carry results).
+    /// (`termination_bytes`: responses carry results). Under the shared-memory master–worker
+    /// plus the run's `cuts_and_counts` (its splits and counter increments): its PEs take
+    /// and cut their jobs as they go, so the bag's last jobs (empty ones where the bag is cut
+    /// deeper than the tree) are taken and cut after the last unit.
     pub fn delay_bound(
         &self,
         h: u32,
         t_par: f64,
         diameter_latency: u64,
         termination_bytes: u64,
+        cuts_and_counts: (u64, u64),
     ) -> u64 {
         let p = self.config.pes;
         let depth = u64::from(usize::BITS - p.leading_zeros()) + 1;
@@ -708,6 +713,12 @@ impl Case {
             // other PE, T_send each, and increment the counter, T_count each (a submaster
             // answers fewer).
             bound += 4 * p as u64 * (t_send + t_recv + self.sim.t_count);
+        }
+        if self.config.balancer.kind() == BalancerKind::SharedMemoryMasterWorker {
+            // Every job taken after the last unit costs an increment (T_count) and, for a PE
+            // other than PE 0, a round trip to PE 0's counter; every cut T_split.
+            let (cuts, counts) = cuts_and_counts;
+            bound += cuts * self.sim.t_split + counts * (self.sim.t_count + 2 * latency.max(1));
         }
         bound
     }

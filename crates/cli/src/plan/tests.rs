@@ -188,13 +188,15 @@ fn balancer_flags_come_from_the_clap_definitions() {
     use super::rules::{all_balancer_flags, flag, BALANCER_FLAGS};
     let all = all_balancer_flags();
     // The balancers' options; `--balancer` itself is apart (`compare` takes none).
-    assert_eq!(all.len(), 17, "{all:?}");
+    assert_eq!(all.len(), 19, "{all:?}");
     assert!(!all.contains(&("balancer", "--balancer")));
     for pair in [
         ("delta_t", "--delta-t"),
         ("jobs_per_pe", "--q"),
         ("h", "--h"),
         ("atomic_jobs", "--atomic-jobs"),
+        ("deal_order", "--deal-order"),
+        ("fanout", "--fanout"),
     ] {
         assert!(all.contains(&pair), "{pair:?} in {all:?}");
     }
