@@ -32,7 +32,7 @@
 //! scheme's bottleneck; the hierarchy divides those PEs among the submasters.
 
 use super::cutter::Cutter;
-use super::Core;
+use super::{delegate_to_core, Core};
 use crate::config::{Balancer, BundleRule, Config, DealOrder};
 use crate::piece::{Fresh, Piece};
 use crate::protocol::{Message, PeId, Protocol, Step};
@@ -575,21 +575,7 @@ impl Protocol for MasterWorker {
         }
     }
 
-    fn core(&self) -> &crate::protocol::pe::PeCore {
-        &self.core.pe
-    }
-
-    fn core_mut(&mut self) -> &mut crate::protocol::pe::PeCore {
-        &mut self.core.pe
-    }
-
-    fn is_busy(&self) -> bool {
-        self.core.is_busy()
-    }
-
-    /// A submaster holding a pool counts as busy for termination detection through the
-    /// core's `producing`, which it keeps true while the pool is not empty.
-    fn is_idle(&self) -> bool {
-        self.core.idle()
-    }
+    // A submaster holding a pool counts as busy for termination detection through the
+    // core's `producing`, which it keeps true while the pool is not empty.
+    delegate_to_core!();
 }
