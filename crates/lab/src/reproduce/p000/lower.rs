@@ -7,7 +7,7 @@
 //! the critical path, and the Ω(hP) pieces handed over.
 
 use super::super::{mean_ci, Control, Ctx, Finding, Plot, Premise, Series, Table, Verdict};
-use super::theorems::tails;
+use super::theorems::{tail_setup, tails};
 use super::{base, bootstrap_exponent, cached, describe, measure, Cache, Point, Setup};
 use std::sync::{Arc, Mutex};
 use treesplit::machine::sim::adversary::Adversary;
@@ -314,16 +314,11 @@ fn fixed_victim(ctx: &Ctx) -> Result<Arc<Vec<Point>>, String> {
         let setups: Vec<Setup> = [16usize, 64, 256]
             .iter()
             .map(|&p| Setup {
-                label: "fixed victim",
-                p,
-                work: 4096 * p as u64,
-                alpha: 0.25,
-                rule: SplitRule::Adversarial,
                 adversary: Adversary {
                     fixed_victim: Some(0),
                     ..Adversary::default()
                 },
-                ..base()
+                ..tail_setup("fixed victim", p)
             })
             .collect();
         measure(&setups, 2001, ctx.pick(2, 4))

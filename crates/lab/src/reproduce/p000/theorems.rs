@@ -185,6 +185,19 @@ pub(super) fn thm1(ctx: &Ctx) -> Result<Finding, String> {
 
 static TAIL: Cache = Mutex::new(Vec::new());
 
+/// A tree of Theorem 2's tail runs at P = `p`: W = 4096·P, adversarial α = 0.25, random
+/// polling untrimmed (the controls change what they violate).
+pub(super) fn tail_setup(label: &'static str, p: usize) -> Setup {
+    Setup {
+        label,
+        p,
+        work: 4096 * p as u64,
+        alpha: 0.25,
+        rule: SplitRule::Adversarial,
+        ..base()
+    }
+}
+
 /// Theorem 2: P = 16, 64, 256 (and 1024 full) at W = 4096·P, adversarial α = 0.25, trimmed
 /// and untrimmed, over many seeds (2001 …; 32 quick, 200 full).
 pub(super) fn tails(ctx: &Ctx) -> Result<Arc<Vec<Point>>, String> {
@@ -198,13 +211,8 @@ pub(super) fn tails(ctx: &Ctx) -> Result<Arc<Vec<Point>>, String> {
         for &p in ps {
             for (label, trim) in [("trim 1", Some(1)), ("untrimmed", None)] {
                 setups.push(Setup {
-                    label,
-                    p,
-                    work: 4096 * p as u64,
-                    alpha: 0.25,
-                    rule: SplitRule::Adversarial,
                     trim,
-                    ..base()
+                    ..tail_setup(label, p)
                 });
             }
         }
@@ -223,13 +231,8 @@ fn tail_round_robin(ctx: &Ctx) -> Result<Arc<Vec<Point>>, String> {
         let setups: Vec<Setup> = [16usize, 64, 256]
             .iter()
             .map(|&p| Setup {
-                label: "global round robin",
-                p,
-                work: 4096 * p as u64,
-                alpha: 0.25,
-                rule: SplitRule::Adversarial,
                 balancer: BalancerKind::GlobalRoundRobin,
-                ..base()
+                ..tail_setup("global round robin", p)
             })
             .collect();
         measure(&setups, 2001, ctx.pick(4, 8))

@@ -39,29 +39,43 @@ pub fn static_imbalance(
     h: u32,
     seed: u64,
 ) -> Result<f64, String> {
+    let balancer = Balancer::RandomStatic {
+        jobs: Jobs::Depth(h),
+        permutation: StaticPermutation::Feistel,
+    };
+    load_ratio(balancer, rule, alpha, WORK, p, seed)
+}
+
+/// n·L_max/W (max load / average load) of `balancer` (which fixes the jobs cut from the
+/// root) on the synthetic α-splitting tree (`rule`) of `work` units on n PEs, seed `seed`,
+/// simulated charging nothing but the work (`tail::load_only_sim`).
+pub(super) fn load_ratio(
+    balancer: Balancer,
+    rule: SplitRule,
+    alpha: f64,
+    work: u64,
+    n: usize,
+    seed: u64,
+) -> Result<f64, String> {
     let params = SyntheticParams {
-        work: WORK,
+        work,
         alpha,
         atomic: 1,
         rule,
         spin: 1,
         seed,
     };
-    let config = Config::new(p)
-        .balancer(Balancer::RandomStatic {
-            jobs: Jobs::Depth(h),
-            permutation: StaticPermutation::Feistel,
-        })
-        .delta_t(WORK / p as u64 / 4 + 1)
+    let config = Config::new(n)
+        .balancer(balancer)
+        .delta_t(work / n as u64 / 4 + 1)
         .seed(seed);
     let r = simulate(Synthetic::new(params)?, &config, &tail::load_only_sim())
         .map_err(|e| e.to_string())?
         .into_report();
-    if r.report.output.units != WORK {
-        return Err(format!("α = {alpha}, P = {p}, h = {h}: wrong units"));
+    if r.report.output.units != work {
+        return Err(format!("{balancer}, α = {alpha}, n = {n}: wrong units"));
     }
-    let max = r.report.max_work_units();
-    Ok(max as f64 * p as f64 / WORK as f64)
+    Ok(r.report.max_work_units() as f64 * n as f64 / work as f64)
 }
 
 /// Theorem 4 with the tolerance: the largest piece (1−α)^h·W must be ≤ (1+ε)W/n.

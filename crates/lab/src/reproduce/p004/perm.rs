@@ -6,18 +6,17 @@
 //! both is the block decomposition (the identity in place of the permutation).
 
 use super::super::{bootstrap_ci, mean_ci, Control, Ctx, Finding, Premise, Table, Verdict};
-use super::tail::{load_only_sim, proof_depth, EPS};
+use super::tail::{proof_depth, EPS};
 use crate::scatter::adversary::wilson;
 use rayon::prelude::*;
 use treesplit::config::StaticPermutation;
-use treesplit::{simulate, Balancer, Config, Jobs};
-use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
+use treesplit::{Balancer, Jobs};
+use treesplit_apps::synthetic::SplitRule;
 
 /// The work of the trees here (as 004-thm3's system runs).
 const WORK: u64 = 1 << 22;
 
-/// n·L_max/W of `balancer` (which fixes the jobs cut from the root) on the synthetic tree
-/// (`rule`, α) on n PEs, seed `seed`.
+/// n·L_max/W of `balancer` on the synthetic tree (`rule`, α) of [`WORK`] units on n PEs.
 fn run(
     balancer: Balancer,
     rule: SplitRule,
@@ -25,25 +24,7 @@ fn run(
     n: usize,
     seed: u64,
 ) -> Result<f64, String> {
-    let params = SyntheticParams {
-        work: WORK,
-        alpha,
-        atomic: 1,
-        rule,
-        spin: 1,
-        seed,
-    };
-    let config = Config::new(n)
-        .balancer(balancer)
-        .delta_t(WORK / n as u64 / 4 + 1)
-        .seed(seed);
-    let r = simulate(Synthetic::new(params)?, &config, &load_only_sim())
-        .map_err(|e| e.to_string())?
-        .into_report();
-    if r.report.output.units != WORK {
-        return Err(format!("{balancer}, α = {alpha}, n = {n}: wrong units"));
-    }
-    Ok(r.report.max_work_units() as f64 * n as f64 / WORK as f64)
+    super::load_ratio(balancer, rule, alpha, WORK, n, seed)
 }
 
 /// Random-static with `permutation` and 2^h jobs.
