@@ -7,8 +7,8 @@
 //! `mpi_checkpoint.rs`); the simulator has no checkpoint flag, so its test is here.
 
 use std::fmt::{Debug, Display};
-use treesplit::checkpoint::{run_epochs, Ended, Plan, Snapshot};
-use treesplit::{run_sequential, simulate, BalancerKind, Config, SimConfig, Task};
+use treesplit::checkpoint::{run_epochs, Policy, Snapshot};
+use treesplit::{run_sequential, simulate, BalancerKind, Config, Ended, SimConfig, Stopped, Task};
 use treesplit_apps::app::Computation;
 use treesplit_apps::registry::APPS;
 use treesplit_apps::spec::{AppVisitor, Objective, Published};
@@ -53,7 +53,7 @@ impl AppVisitor for StopAndResume {
         let sim = |root, c: &Config| {
             simulate(root, c, &SimConfig::default()).map(|e| e.map_report(|r| r.report))
         };
-        let plan = Plan {
+        let plan = Policy {
             path: self.dir.join(format!("{name}.ckpt")),
             every: None,
         };
@@ -63,7 +63,10 @@ impl AppVisitor for StopAndResume {
             .max_units((seq.work_units / 3).max(1));
         let start = Snapshot::start(make_root(), self.words.clone());
         let (_, ended) = run_epochs(start, &first, &plan, sim).unwrap();
-        let Ended::Stopped(_, partial) = ended else {
+        let Ended::Stopped(Stopped {
+            report: partial, ..
+        }) = ended
+        else {
             panic!("{name}: the simulated run did not stop at a third of its work")
         };
         assert!(partial.totals.work_units < seq.work_units, "{name}");

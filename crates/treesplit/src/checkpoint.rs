@@ -39,7 +39,7 @@
 //! [`CheckpointError`] that says which.
 
 use crate::config::Config;
-use crate::ended::{self, Limit};
+use crate::ended::{Ended, Limit, Stopped};
 use crate::error::RunError;
 use crate::stats::Report;
 use crate::task::pieces::Pieces;
@@ -439,25 +439,13 @@ fn session_with<O: Clone>(so_far: Report<O>, later: &Report<O>) -> Report<O> {
     report
 }
 
-/// How [`run_epochs`] checkpoints.
+/// How [`run_epochs`] checkpoints: where the snapshot goes and how often.
 #[derive(Debug, Clone)]
-pub struct Plan {
+pub struct Policy {
     /// Where the snapshot goes.
     pub path: PathBuf,
     /// Checkpoint this often (`None`: only when the run stops at a limit or an interrupt).
     pub every: Option<Duration>,
-}
-
-/// How a checkpointed computation ended (the snapshot comes beside it).
-#[derive(Debug)]
-pub enum Ended<O> {
-    /// The computation is complete: the snapshot holds the answer and no pieces; the last
-    /// run's report carries the output and units of all runs.
-    Finished(Box<Report<O>>),
-    /// A limit or an interrupt stopped it; the snapshot (with the remaining pieces) was
-    /// written to the plan's path. The partial report carries the output and units of all
-    /// runs so far.
-    Stopped(Limit, Box<Report<O>>),
 }
 
 /// The configuration of the next epoch of a computation that started at `started`: the
@@ -467,7 +455,7 @@ pub enum Ended<O> {
 pub fn epoch_config<T: Task>(
     config: &Config,
     snapshot: &Snapshot<T>,
-    plan: &Plan,
+    policy: &Policy,
     started: Instant,
 ) -> (Config, bool) {
     let mut epoch = config
@@ -476,12 +464,16 @@ pub fn epoch_config<T: Task>(
         .limits_left(snapshot.work_units, started);
     epoch.incumbent = config.incumbent.max(snapshot.incumbent);
     let user_left = epoch.time_limit;
-    let by_checkpoint = match (plan.every, user_left) {
+    let by_checkpoint = match (policy.every, user_left) {
         (Some(every), Some(left)) => every < left,
         (Some(_), None) => true,
         _ => false,
     };
-    epoch.time_limit = if by_checkpoint { plan.every } else { user_left };
+    epoch.time_limit = if by_checkpoint {
+        policy.every
+    } else {
+        user_left
+    };
     (epoch, by_checkpoint)
 }
 
@@ -491,18 +483,18 @@ pub fn epoch_config<T: Task>(
 /// of it for the epoch.
 pub fn after_epoch<T: Task>(
     snapshot: &mut Snapshot<T>,
-    result: Result<ended::Ended<Pieces<T>>, RunError>,
+    result: Result<Ended<Pieces<T>>, RunError>,
     config: &Config,
-    plan: &Plan,
+    policy: &Policy,
     by_checkpoint: bool,
-) -> Result<Option<Ended<T::Output>>, RunError> {
-    let whole = |snapshot: &Snapshot<T>, report| Box::new(snapshot.whole_report(report));
+) -> Result<Option<Ended<T>>, RunError> {
+    let whole = |snapshot: &Snapshot<T>, report| snapshot.whole_report(report);
     match result? {
-        ended::Ended::Finished(report) => {
+        Ended::Finished(report) => {
             snapshot.absorb(&report, Vec::new());
             Ok(Some(Ended::Finished(whole(snapshot, report))))
         }
-        ended::Ended::Stopped(stopped) => {
+        Ended::Stopped(stopped) => {
             let (limit, report) = (stopped.limit, stopped.report);
             let remaining = stopped
                 .remaining
@@ -515,9 +507,9 @@ pub fn after_epoch<T: Task>(
                 return Ok(Some(Ended::Finished(whole(snapshot, report))));
             }
             snapshot
-                .write(&plan.path)
+                .write(&policy.path)
                 .map_err(|e| RunError::Machine(e.to_string()))?;
-            if by_checkpoint && Some(limit) == plan.every.map(Limit::Time) {
+            if by_checkpoint && Some(limit) == policy.every.map(Limit::Time) {
                 return Ok(None);
             }
             let limit = match limit {
@@ -525,13 +517,17 @@ pub fn after_epoch<T: Task>(
                 Limit::Time(_) if !by_checkpoint => config.time_limit.map_or(limit, Limit::Time),
                 other => other,
             };
-            Ok(Some(Ended::Stopped(limit, whole(snapshot, report))))
+            Ok(Some(Ended::Stopped(Stopped {
+                limit,
+                report: whole(snapshot, report),
+                remaining: Vec::new(),
+            })))
         }
     }
 }
 
 /// Run the computation `snapshot` describes to its end or until a limit or an interrupt,
-/// writing a snapshot to `plan.path` every `plan.every` and when stopped. `run` is the
+/// writing a snapshot to `policy.path` every `policy.every` and when stopped. `run` is the
 /// machine: it runs a root with a configuration (threads or the simulator; the CLI drives MPI
 /// with [`epoch_config`] and [`after_epoch`], the same steps). `config`'s limits count for the
 /// whole computation: its `max_units` includes the snapshot's units, its `time_limit` runs
@@ -539,15 +535,15 @@ pub fn after_epoch<T: Task>(
 pub fn run_epochs<T: Task>(
     mut snapshot: Snapshot<T>,
     config: &Config,
-    plan: &Plan,
-    mut run: impl FnMut(Pieces<T>, &Config) -> Result<ended::Ended<Pieces<T>>, RunError>,
-) -> Result<(Snapshot<T>, Ended<T::Output>), RunError> {
+    policy: &Policy,
+    mut run: impl FnMut(Pieces<T>, &Config) -> Result<Ended<Pieces<T>>, RunError>,
+) -> Result<(Snapshot<T>, Ended<T>), RunError> {
     let started = Instant::now();
     loop {
-        let (epoch, by_checkpoint) = epoch_config(config, &snapshot, plan, started);
+        let (epoch, by_checkpoint) = epoch_config(config, &snapshot, policy, started);
         let pieces = Pieces::new(std::mem::take(&mut snapshot.pieces));
         let result = run(pieces, &epoch);
-        if let Some(ended) = after_epoch(&mut snapshot, result, config, plan, by_checkpoint)? {
+        if let Some(ended) = after_epoch(&mut snapshot, result, config, policy, by_checkpoint)? {
             return Ok((snapshot, ended));
         }
     }

@@ -9,11 +9,11 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use treesplit::checkpoint::{run_epochs, Ended, Plan, Snapshot};
+use treesplit::checkpoint::{run_epochs, Policy, Snapshot};
 use treesplit::task::pieces::Pieces;
 use treesplit::{
-    simulate, Balancer, BalancerKind, Config, Ended as RunEnded, Jobs, Limit, Outcome, SimConfig,
-    Stopped, Task, Threads,
+    simulate, Balancer, BalancerKind, Config, Ended, Jobs, Limit, Outcome, SimConfig, Stopped,
+    Task, Threads,
 };
 use treesplit_testkit::support::{Knap, Tree};
 
@@ -37,10 +37,10 @@ where
         Threads::new().run(root, &config)
     };
     match result {
-        Ok(RunEnded::Stopped(Stopped {
+        Ok(Ended::Stopped(Stopped {
             report, remaining, ..
         })) => (report.output, report.totals.work_units, remaining),
-        Ok(RunEnded::Finished(report)) => (report.output, report.totals.work_units, Vec::new()),
+        Ok(Ended::Finished(report)) => (report.output, report.totals.work_units, Vec::new()),
         Err(e) => panic!("{e}"),
     }
 }
@@ -91,7 +91,7 @@ fn every_balancer_keeps_its_pieces_and_a_resume_on_another_completes_exactly() {
 fn without_keep_remaining_nothing_is_kept() {
     let config = Config::new(4).delta_t(50).max_units(1000);
     match simulate(Tree::medium(), &config, &SimConfig::default()) {
-        Ok(RunEnded::Stopped(stopped)) => assert_eq!(stopped.remaining.len(), 0),
+        Ok(Ended::Stopped(stopped)) => assert_eq!(stopped.remaining.len(), 0),
         other => panic!("{:?}", other.map(|r| r.is_finished())),
     }
 }
@@ -114,7 +114,7 @@ fn an_interrupt_stops_a_thread_run_and_keeps_its_pieces() {
         .interrupt(flag)
         .keep_remaining(true);
     let (mut output, units, pieces) = match Threads::new().run(tree.clone(), &config) {
-        Ok(RunEnded::Stopped(Stopped {
+        Ok(Ended::Stopped(Stopped {
             limit,
             report,
             remaining,
@@ -138,7 +138,7 @@ fn periodic_checkpoints_run_in_epochs_and_finish_exactly() {
     let expected = tree.count();
     let dir = std::env::temp_dir().join(format!("ts-epochs-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let plan = Plan {
+    let plan = Policy {
         path: dir.join("tree.ckpt"),
         every: Some(Duration::from_millis(15)),
     };
@@ -175,7 +175,7 @@ fn periodic_checkpoints_run_in_epochs_and_finish_exactly() {
     // The last checkpoint written decodes and, resumed, completes the same computation.
     let written = Snapshot::<Tree>::read(&plan.path).unwrap();
     // Resumed with checkpoints, the report says which figures cover only the resumed run.
-    let resumed_plan = Plan {
+    let resumed_plan = Policy {
         path: dir.join("resumed.ckpt"),
         every: Some(Duration::from_secs(3600)),
     };

@@ -30,10 +30,11 @@ use std::fmt::{Debug, Display};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
-use treesplit::checkpoint::{after_epoch, epoch_config, Ended, Plan, Snapshot};
+use treesplit::checkpoint::{after_epoch, epoch_config, Policy, Snapshot};
 use treesplit::task::pieces::Pieces;
 use treesplit::words::count;
 use treesplit::{Config, Jobs, Report, Task};
+use treesplit::{Ended, Stopped};
 use treesplit_apps::spec::Objective;
 
 /// The flag SIGTERM, SIGINT, SIGUSR1 and SIGHUP set, installed once per process; a run whose
@@ -168,7 +169,7 @@ where
         cp.resume = Some(cp.path.clone());
     }
     let cp = &cp;
-    let ck = Plan {
+    let ck = Policy {
         path: cp.path.clone(),
         every: cp.every,
     };
@@ -278,9 +279,9 @@ where
     let snapshot = snapshot.expect("rank 0's snapshot");
     match ended.map_err(Failure::from)? {
         Ended::Finished(report) => finished(
-            plan, cp, wrote, &snapshot, *report, make_root, published, notes,
+            plan, cp, wrote, &snapshot, report, make_root, published, notes,
         ),
-        Ended::Stopped(limit, report) => {
+        Ended::Stopped(Stopped { limit, report, .. }) => {
             notes.note(format_args!(
                 "checkpoint written to {}: {} left, {} done (runs so far: {}); continue with `treesplit resume {}`",
                 cp.path.display(),
