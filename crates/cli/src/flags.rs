@@ -425,7 +425,7 @@ pub struct SimOpts {
     #[command(flatten)]
     pub limits: LimitFlags,
     #[command(flatten)]
-    pub machine: SimMachine,
+    pub machine: SimFlags,
     /// Draw per-PE timelines (P ≤ 512) or the utilization curve to this SVG or PNG file.
     #[arg(long, global = true)]
     pub gantt: Option<std::path::PathBuf>,
@@ -446,7 +446,7 @@ pub struct SimOpts {
 
 /// The simulated machine: its network, its costs and its adversaries (`sim` and `compare`).
 #[derive(Debug, Args)]
-pub struct SimMachine {
+pub struct SimFlags {
     /// Network: crossbar, ring, mesh2d, mesh3d, hypercube, fat-tree, butterfly, ccc,
     /// shuffle-exchange, de-bruijn.
     #[arg(long, global = true, default_value = "crossbar")]
@@ -535,7 +535,7 @@ pub struct CompareArgs {
     pub balance: BalancerOpts,
     /// The simulated machine.
     #[command(flatten)]
-    pub machine: SimMachine,
+    pub machine: SimFlags,
     #[command(flatten)]
     pub common: Common,
     #[command(flatten)]

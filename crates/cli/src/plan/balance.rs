@@ -6,7 +6,7 @@
 //! network, which its embedding derives from the network, is set here.
 
 use super::pe_list::parse_pe_list;
-use crate::flags::{BalancerName, BalancerOpts, LimitFlags, SimMachine};
+use crate::flags::{BalancerName, BalancerOpts, LimitFlags, SimFlags};
 use crate::output::{self, Failure};
 use treesplit::config::{
     Adaptive, BalancerOption, BalancerOptions, Embedding, TerminationKind, MAX_H,
@@ -169,7 +169,7 @@ pub(super) fn balance(
 /// The simulated machine of `pes` PEs (default 64) and the balancer configuration the
 /// simulator's options describe.
 pub(super) fn sim_machine(
-    o: &SimMachine,
+    o: &SimFlags,
     b: &BalancerOpts,
     balancer: BalancerName,
     pes: Option<usize>,

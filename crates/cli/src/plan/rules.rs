@@ -17,7 +17,7 @@ use treesplit::BalancerKind;
 
 /// A flag that sets an option only some balancers take.
 pub struct BalancerFlag {
-    /// clap's id of the flag (the field name in `flags::BalancerOpts` or `flags::SimMachine`;
+    /// clap's id of the flag (the field name in `flags::BalancerOpts` or `flags::SimFlags`;
     /// the flag as typed comes from clap's definition, [`flag`]).
     pub id: &'static str,
     /// The library's option it sets (or tunes): the balancers that take it read the flag.
