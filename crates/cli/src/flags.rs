@@ -324,9 +324,9 @@ pub struct DepthArgs {
     /// Tolerated imbalance ε: the target is max load ≤ (1+ε)·T_seq/P.
     #[arg(long, default_value_t = 0.1)]
     pub epsilon: f64,
-    /// The permutation (lcg, gf2, feistel) or random placement.
-    #[arg(long, default_value = "feistel", value_parser = parse_name::<StaticPermutation>)]
-    pub permutation: StaticPermutation,
+    /// The pseudorandom permutation (lcg, gf2, feistel) or random placement (as `run --static-permutation`).
+    #[arg(long = "static-permutation", default_value = "feistel", value_parser = parse_name::<StaticPermutation>)]
+    pub static_permutation: StaticPermutation,
     /// Give up beyond this depth.
     #[arg(long = "max-h", default_value_t = 24)]
     pub max_h: u32,

@@ -97,7 +97,7 @@ fn witnesses() -> Vec<String> {
         format!("bench nqueens 8 --pes 2 --repeat 1 --delta-t 100 --rayon-depth 2 {common}"),
         format!("dst --cases 1 --max-pes 4 {common}"),
         "trees --json --quiet".into(),
-        format!("depth --alpha 0.3 --split adversarial --work 1000 --epsilon 0.2 --permutation lcg --max-h 6 --pes 4,8 {common}"),
+        format!("depth --alpha 0.3 --split adversarial --work 1000 --epsilon 0.2 --static-permutation lcg --max-h 6 --pes 4,8 {common}"),
         format!("scatter --alpha 1 --q 1,2 --degree 1 --cost falling --assignment random-placement --trials 10 --svg {{dir}}/s.svg --pes 64 {common}"),
         format!("scatter tail --sizes adversarial --c 1 --jobs 1024 --epsilon 0.5 --trials 10 --svg {{dir}}/t.svg --pes 64 {common}"),
         format!(

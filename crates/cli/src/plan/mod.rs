@@ -798,7 +798,7 @@ fn depth_plan(d: DepthArgs) -> Result<DepthPlan, Failure> {
         pes,
         depth: Depth {
             epsilon: d.epsilon,
-            permutation: d.permutation,
+            permutation: d.static_permutation,
             max_h: d.max_h,
             ..depth
         },
