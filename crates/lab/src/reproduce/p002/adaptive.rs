@@ -29,7 +29,7 @@ type SeededRow = (u64, AdaptiveRow);
 /// Adaptive poll-and-shuffle on a hypercube (Δ = 100, γ = 0.25), one run per (c, P, seed):
 /// the judged c = 2 and 8 (Lemma 4) and Lemma 5's constant, the controls c = 0.25 (too few
 /// notes for Lemma 5's estimate) and c = P (every idle PE notifies, against Lemma 4), seeds
-/// 1 … 4 (quick) or 1 … 6 (full). Measured once per catalogue run.
+/// 1 … 5 (quick) or 1 … 8 (full). Measured once per catalogue run.
 fn adaptive(ctx: &Ctx) -> Result<Arc<Vec<SeededRow>>, String> {
     type Cache = Mutex<Vec<(bool, Arc<Vec<SeededRow>>)>>;
     static ROWS: Cache = Mutex::new(Vec::new());
@@ -39,7 +39,7 @@ fn adaptive(ctx: &Ctx) -> Result<Arc<Vec<SeededRow>>, String> {
     }
     let ps: Vec<usize> = ctx.pick(vec![64, 256], vec![256, 1024, 4096]);
     let work = ctx.pick(2_000_000, 20_000_000);
-    let seeds = ctx.pick(4u64, 6);
+    let seeds = ctx.pick(5u64, 8);
     let net = machine(Topology::Hypercube);
     let jobs: Vec<(f64, usize, u64)> = [2.0, 8.0, lemma5_c(), C_SMALL]
         .iter()

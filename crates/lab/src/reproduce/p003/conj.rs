@@ -20,12 +20,14 @@ type Rule = (&'static str, fn(f64) -> f64);
 /// The rules: inside the conjecture's range and outside the proven one, the boundary of the
 /// proven range, and inside the proven range (the paper's η → 0).
 const RULES: [Rule; 3] = [
-    ("q = ⌈ln²p / ln ln p⌉ (conjecture: η → 0; unproven)", |l| {
-        l * l / l.ln()
-    }),
-    ("q = ⌈(ln p / ln ln p)²⌉ (the proven range's edge)", |l| {
-        (l / l.ln()).powi(2)
-    }),
+    (
+        "q = ⌈ln²p / ln ln p⌉ (conjecture: η → 0; unproven)",
+        |l| l * l / l.ln(),
+    ),
+    (
+        "q = ⌈(ln p / ln ln p)²⌉ (the proven range's edge)",
+        |l| (l / l.ln()).powi(2),
+    ),
     ("q = ⌈ln p⌉ (proven: η → 0)", |l| l),
 ];
 
@@ -72,10 +74,7 @@ pub(super) fn conjecture(ctx: &Ctx) -> Result<Finding, String> {
     let mut series = Vec::new();
     let mut runs: Vec<Vec<Row>> = Vec::new();
     for &(name, rule) in &RULES {
-        let rows: Vec<Row> = ks
-            .iter()
-            .map(|&k| row(k, rule))
-            .collect::<Result<_, _>>()?;
+        let rows: Vec<Row> = ks.iter().map(|&k| row(k, rule)).collect::<Result<_, _>>()?;
         for r in &rows {
             let lnp = ((1u64 << r.k) as f64).ln();
             table.row(vec![

@@ -24,8 +24,11 @@ fn combine(x: &Dist, z: &Dist, f: impl Fn(u64, u64) -> u64) -> Dist {
     }
 }
 
+/// An operation f(X, Z) on the values, with its name.
+type Op = (&'static str, fn(u64, u64) -> u64);
+
 /// The three operations of the proposition.
-const OPS: [(&str, fn(u64, u64) -> u64); 3] = [
+const OPS: [Op; 3] = [
     ("(i) X ∨ Z", |a, b| a.max(b)),
     ("(ii) X + Z", |a, b| a + b),
     ("(iii) X·Z", |a, b| a * b),
@@ -45,7 +48,14 @@ const TOL: f64 = 1e-9;
 pub(super) fn prop42(ctx: &Ctx) -> Result<Finding, String> {
     let cases: Vec<(f64, u64, u32)> = ctx.pick(
         vec![(1.0, 2, 2), (0.5, 3, 2), (1.0, 2, 3)],
-        vec![(0.5, 2, 2), (1.0, 2, 2), (2.0, 2, 2), (0.5, 3, 2), (1.0, 2, 3), (1.0, 2, 1)],
+        vec![
+            (0.5, 2, 2),
+            (1.0, 2, 2),
+            (2.0, 2, 2),
+            (0.5, 3, 2),
+            (1.0, 2, 3),
+            (1.0, 2, 1),
+        ],
     );
     let zs: [(f64, u32); 3] = [(0.5, 1), (3.0, 1), (1.0, 2)];
     let mut table = Table::new(&[
@@ -61,8 +71,13 @@ pub(super) fn prop42(ctx: &Ctx) -> Result<Finding, String> {
         "control (ii)",
         "control (iii)",
     ]);
-    let (mut worst, mut c_worst, mut premise_worst, mut judged, mut c_judged) =
-        (f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY, 0usize, 0usize);
+    let (mut worst, mut c_worst, mut premise_worst, mut judged, mut c_judged) = (
+        f64::NEG_INFINITY,
+        f64::NEG_INFINITY,
+        f64::NEG_INFINITY,
+        0usize,
+        0usize,
+    );
     let mut c_ok = true;
     for &(alpha, r, d) in &cases {
         let one = Dist::cost_of_poisson(alpha, Cost::Falling(d));

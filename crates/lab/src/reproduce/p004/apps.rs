@@ -164,7 +164,9 @@ pub(super) fn section52(ctx: &Ctx) -> Result<Finding, String> {
     // The criterion on the dynamic system in column `dynamic` against randomized static.
     let criterion = |dynamic: usize| -> Verdict {
         let beats = rows.iter().all(|(_, (_, r))| r[dynamic].2 > r[1].2);
-        let perfect = rows.iter().all(|(_, (_, r))| r[dynamic].2 >= ALMOST_PERFECT);
+        let perfect = rows
+            .iter()
+            .all(|(_, (_, r))| r[dynamic].2 >= ALMOST_PERFECT);
         match (beats, perfect) {
             (true, true) => Verdict::Pass,
             (true, false) => Verdict::Inconclusive,

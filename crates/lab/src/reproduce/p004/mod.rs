@@ -441,7 +441,6 @@ fn crossover(ctx: &Ctx) -> Result<Finding, String> {
         }),
         seeds: Some(seeds as usize),
         premises_measured: premises,
-        ..Finding::default()
     })
 }
 
