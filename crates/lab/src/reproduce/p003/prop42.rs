@@ -7,20 +7,23 @@
 use super::super::{Control, Ctx, Finding, Premise, Table, Verdict};
 use crate::scatter::convex::compare;
 use crate::scatter::model::{sum_of_copies, Cost, Dist};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 /// The law of f(X, Z) for independent X, Z (values merged).
 fn combine(x: &Dist, z: &Dist, f: impl Fn(u64, u64) -> u64) -> Dist {
-    let mut m: BTreeMap<u64, f64> = BTreeMap::new();
+    let mut m: HashMap<u64, f64> = HashMap::new();
     let (tx, tz): (f64, f64) = (x.probs.iter().sum(), z.probs.iter().sum());
-    for (&a, &pa) in x.values.iter().zip(&x.probs) {
-        for (&b, &pb) in z.values.iter().zip(&z.probs) {
+    // A dense law holds the values no sum reaches with probability 0: skip them.
+    for (&a, &pa) in x.values.iter().zip(&x.probs).filter(|(_, &p)| p > 0.0) {
+        for (&b, &pb) in z.values.iter().zip(&z.probs).filter(|(_, &p)| p > 0.0) {
             *m.entry(f(a, b)).or_insert(0.0) += pa / tx * pb / tz;
         }
     }
+    let mut v: Vec<(u64, f64)> = m.into_iter().collect();
+    v.sort_unstable_by_key(|e| e.0);
     Dist {
-        values: m.keys().copied().collect(),
-        probs: m.values().copied().collect(),
+        values: v.iter().map(|e| e.0).collect(),
+        probs: v.iter().map(|e| e.1).collect(),
     }
 }
 
