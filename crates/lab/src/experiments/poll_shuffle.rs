@@ -76,6 +76,9 @@ pub struct AdaptiveRow {
     /// serialized, so that the experiment's output stays as it was.
     #[serde(skip)]
     pub windows: Vec<(u64, u64)>,
+    /// γ̂ − γ̄ of each of PE 0's estimates (Lemma 5 judged at any ε). Not serialized.
+    #[serde(skip)]
+    pub errors: Vec<f64>,
 }
 
 /// The fraction of PEs idle over virtual time `[from, to)` from the utilization curve
@@ -121,6 +124,19 @@ pub fn adaptive_rows(
     round: u64,
     net: &SimConfig,
 ) -> Vec<AdaptiveRow> {
+    adaptive_rows_seeded(pes, c, work, round, net, 1)
+}
+
+/// [`adaptive_rows`] with the tree and the machine seeded by `seed` (seed 1 is
+/// [`adaptive_rows`]' run), so that tails over runs can be read from several seeds.
+pub fn adaptive_rows_seeded(
+    pes: &[usize],
+    c: f64,
+    work: u64,
+    round: u64,
+    net: &SimConfig,
+    seed: u64,
+) -> Vec<AdaptiveRow> {
     pes.iter()
         .map(|&p| {
             let config = Config::new(p)
@@ -130,8 +146,8 @@ pub fn adaptive_rows(
                     PhaseSync::Global,
                 ))
                 .delta_t(10)
-                .seed(1);
-            let s = simulate(synthetic(work, 0.3, 1), &config, net)
+                .seed(seed);
+            let s = simulate(synthetic(work, 0.3, seed), &config, net)
                 .expect("simulation")
                 .into_report();
             let dims = u64::from(usize::BITS - (p.max(2) - 1).leading_zeros());
@@ -162,6 +178,7 @@ pub fn adaptive_rows(
                     .iter()
                     .map(|(e, _)| (e.to - e.from, e.notes))
                     .collect(),
+                errors: errors.iter().map(|(e, t)| e.gamma_hat - t).collect(),
             }
         })
         .collect()

@@ -6,16 +6,16 @@
 //! against the paper's own exception (near-equal splits) as the control (§1.1: the growth of
 //! L and the shielding itself, read from the requests the most loaded PEs receive), Theorem
 //! 1's criterion under local synchronization (§6.3), Lemmas 4
-//! and 5 (adaptive triggering) per window of phases through `experiments::poll_shuffle`,
+//! and 5 (adaptive triggering) per window of phases over several seeds in [`adaptive`],
 //! and the networks of §4 (Theorems 2, 3 and 4, the defaults on the mesh, complete
 //! permutations) in [`networks`]. Growth is judged by bootstrap intervals over seeds and
 //! tails by upper confidence bounds ([`stats`]).
 
+mod adaptive;
 mod networks;
 mod stats;
 
 use super::{quantile, Control, Ctx, Experiment, Finding, Plot, Premise, Series, Table, Verdict};
-use crate::experiments::poll_shuffle::AdaptiveRow;
 use rayon::prelude::*;
 use stats::{show, slope_ci, slope_diff_ci, tail_words, BySeed};
 use std::sync::{Arc, Mutex};
@@ -834,193 +834,14 @@ fn local_sync(ctx: &Ctx) -> Result<Finding, String> {
     })
 }
 
-/// Adaptive poll-and-shuffle on a hypercube (Δ = 100, γ = 0.25), one run per (c, P): the
-/// judged c = 2 and 8, and the controls c = 0.25 (too few notes for Lemma 5's estimate)
-/// and c = P (every idle PE notifies, against Lemma 4). Measured once per catalogue run.
-fn adaptive(ctx: &Ctx) -> Result<Arc<Vec<AdaptiveRow>>, String> {
-    use crate::experiments::poll_shuffle::{adaptive_rows, machine};
-    static ROWS: Mutex<Vec<(bool, Arc<Vec<AdaptiveRow>>)>> = Mutex::new(Vec::new());
-    let mut cache = ROWS.lock().map_err(|e| e.to_string())?;
-    if let Some((_, v)) = cache.iter().find(|(q, _)| *q == ctx.quick) {
-        return Ok(v.clone());
-    }
-    let ps: Vec<usize> = ctx.pick(vec![64, 256], vec![256, 1024, 4096]);
-    let work = ctx.pick(2_000_000, 20_000_000);
-    let net = machine(Topology::Hypercube);
-    let jobs: Vec<(f64, usize)> = [2.0, 8.0, 0.25]
-        .iter()
-        .flat_map(|&c| ps.iter().map(move |&p| (c, p)))
-        .chain(ps.iter().map(|&p| (p as f64, p)))
-        .collect();
-    let rows: Vec<AdaptiveRow> = jobs
-        .par_iter()
-        .flat_map(|&(c, p)| adaptive_rows(&[p], c, work, 100, &net))
-        .collect();
-    let rows = Arc::new(rows);
-    cache.push((ctx.quick, rows.clone()));
-    Ok(rows)
-}
-
-fn adaptive_table(rows: &[AdaptiveRow]) -> Table {
-    let mut t = Table::new(&[
-        "P",
-        "c",
-        "d",
-        "phases (PE 0)",
-        "notes",
-        "notes per d phases",
-        "c·d",
-        "estimates",
-        "mean γ̂ − γ̄",
-        "share γ̂ < γ̄ − 0.1",
-        "triggered",
-    ]);
-    for r in rows {
-        t.row(vec![
-            r.pes.into(),
-            r.c.into(),
-            r.dims.into(),
-            r.phases.into(),
-            r.notes.into(),
-            r.notes_per_cycle.into(),
-            (r.c * r.dims as f64).into(),
-            r.estimates.into(),
-            r.mean_error.into(),
-            r.under_by_0_1.into(),
-            r.triggered.into(),
-        ]);
-    }
-    t
-}
-
-/// Lemma 4's proof: P[X ≥ a·c·β·k] ≤ n^−β for the notes X of k phases, a = max(e², ln 2/c).
-fn lemma4_bound(c: f64, phases: u64) -> f64 {
-    std::f64::consts::E.powi(2).max(std::f64::consts::LN_2 / c) * c * phases as f64
-}
-
-/// Lemma 4's criterion on `rows`, each window judged against the proof's bound at `c_of(row)`:
-/// (windows, windows over the bound, the largest count/bound).
-fn lemma4_reads(rows: &[&AdaptiveRow], c_of: impl Fn(&AdaptiveRow) -> f64) -> (u64, u64, f64) {
-    let (mut n, mut over, mut worst) = (0, 0, 0.0f64);
-    for r in rows {
-        for &(k, notes) in &r.windows {
-            let b = lemma4_bound(c_of(r), k);
-            n += 1;
-            if notes as f64 > b {
-                over += 1;
-            }
-            worst = worst.max(notes as f64 / b);
-        }
-    }
-    (n, over, worst)
-}
-
-fn lemma4(ctx: &Ctx) -> Result<Finding, String> {
-    let rows = adaptive(ctx)?;
-    let judged: Vec<&AdaptiveRow> = rows.iter().filter(|r| r.c == 2.0 || r.c == 8.0).collect();
-    let control: Vec<&AdaptiveRow> = rows.iter().filter(|r| r.c == r.pes as f64).collect();
-    let (n, over, worst) = lemma4_reads(&judged, |r| r.c);
-    let (cn, cover, cworst) = lemma4_reads(&control, |_| 8.0);
-    let p_min = judged.iter().map(|r| r.pes).min().unwrap_or(1);
-    let (_, tail) = tail_words(over, n, "windows", 1.0 / p_min as f64);
-    let window_len: Vec<u64> = judged
-        .iter()
-        .flat_map(|r| r.windows.iter().map(|w| w.0))
-        .collect();
-    let (lo, hi) = (
-        window_len.iter().min().copied().unwrap_or(0),
-        window_len.iter().max().copied().unwrap_or(0),
-    );
-    let dmax = judged.iter().map(|r| r.dims).max().unwrap_or(0);
-    Ok(Finding {
-        prediction: "each PE idle in a phase notifies PE 0 with probability c/n, so the notes of any window of k phases are at most n·k Bernoulli(c/n) trials: P[X ≥ a·c·k] ≤ 1/n with a = max(e², ln 2/c) (the proof's constant, β = 1)".into(),
-        measured: format!(
-            "{over} of {n} windows (PE 0's estimate windows of {lo}…{hi} phases, c = 2 and 8) above a·c·k; largest count/bound {worst:.3}; {tail}"
-        ),
-        table: adaptive_table(&rows),
-        plot: None,
-        verdict: if n == 0 { Verdict::Inconclusive } else { Verdict::of(over == 0) },
-        remark: if n == 0 { "PE 0 made no estimate, so no window was counted.".into() } else { String::new() },
-        premises_measured: vec![Premise::new(
-            "the windows are of about log n phases (the lemma counts log n phases)",
-            format!("window lengths {lo}…{hi} phases, log₂ P ≤ {dmax}"),
-            lo >= 1 && hi <= 4 * dmax.max(1),
-        )],
-        control: Some(Control {
-            system: "every idle PE notifies in every phase (probability 1, c = n), judged against the bound of the claim's c = 8".into(),
-            measured: format!("{cover} of {cn} windows above a·8·k; largest count/bound {cworst:.2}"),
-            verdict: if cn == 0 { Verdict::Inconclusive } else { Verdict::of(cover == 0) },
-        }),
-        // One machine seed per (c, P); the judged samples are the windows.
-        seeds: Some(1),
-    })
-}
-
-/// Lemma 5's criterion on the runs at one c: (estimates, the largest share of estimates with
-/// γ̂ < γ̄ − 0.1 in a run, the estimates below).
-fn lemma5_reads(rows: &[AdaptiveRow], c: f64) -> (usize, f64, f64) {
-    let judged: Vec<_> = rows
-        .iter()
-        .filter(|r| r.c == c && r.estimates > 0)
-        .collect();
-    let n = judged.iter().map(|r| r.estimates).sum();
-    let worst = judged.iter().map(|r| r.under_by_0_1).fold(0.0, f64::max);
-    let below = judged
-        .iter()
-        .map(|r| r.under_by_0_1 * r.estimates as f64)
-        .sum();
-    (n, worst, below)
-}
-
-fn lemma5(ctx: &Ctx) -> Result<Finding, String> {
-    let rows = adaptive(ctx)?;
-    let (n, worst, below) = lemma5_reads(&rows, 8.0);
-    let (cn, cworst, _) = lemma5_reads(&rows, 0.25);
-    let p_min = rows.iter().map(|r| r.pes).min().unwrap_or(1);
-    let (_, tail) = tail_words(
-        below.round() as u64,
-        n as u64,
-        "estimates",
-        1.0 / p_min as f64,
-    );
-    Ok(Finding {
-        prediction: "PE 0's estimate γ̂ = notes/(c·k) of the idle fraction is rarely far below the true idle fraction γ̄ when c is large enough (c = 8), so permutations are triggered when many PEs idle".into(),
-        measured: if n == 0 {
-            "no estimates at c = 8".into()
-        } else {
-            format!("largest share of a run's estimates with γ̂ < γ̄ − 0.1 at c = 8: {worst:.3} ({n} estimates); as a tail: {tail}")
-        },
-        table: adaptive_table(&rows),
-        plot: None,
-        verdict: if n == 0 {
-            Verdict::Inconclusive
-        } else {
-            Verdict::of(worst <= 0.25)
-        },
-        remark: "c = 8 lies below the proof's c ≥ 3 ln 2/(ε²α) ≈ 208 for ε = 0.1, α = 1, so the criterion allows a quarter of the estimates to miss: the lemma's probability 1 − 1/n is not what is judged.".into(),
-        premises_measured: vec![Premise::new(
-            "PE 0 made estimates (windows of past phases whose notes have arrived)",
-            format!("{n} estimates at c = 8"),
-            n > 0,
-        )],
-        control: Some(Control {
-            system: "c = 0.25 (too few notes per window for the estimate: the constant the lemma says must be chosen large)".into(),
-            measured: format!("largest share below γ̄ − 0.1: {cworst:.3} ({cn} estimates)"),
-            verdict: if cn == 0 { Verdict::Inconclusive } else { Verdict::of(cworst <= 0.25) },
-        }),
-        // One machine seed per (c, P); the judged samples are the estimates.
-        seeds: Some(1),
-    })
-}
-
 /// Paper 002's experiments.
 pub(super) fn experiments() -> Vec<Experiment> {
     let mut all = vec![
         claim!("p002", "002-thm1", thm1),
         claim!("p002", "002-lower-bound", lower_bound),
         claim!("p002", "002-neighbour-shielding", shielding),
-        claim!("p002", "002-lemma4", lemma4),
-        claim!("p002", "002-lemma5", lemma5),
+        claim!("p002", "002-lemma4", adaptive::lemma4),
+        claim!("p002", "002-lemma5", adaptive::lemma5),
         claim!("p002", "002-local-sync", local_sync),
     ];
     all.extend(networks::experiments());
