@@ -1,6 +1,7 @@
 //! The boundary between the applications and the command line. Each application implements
-//! [`App`] (its subcommand from its own clap `Args`, and how those arguments become an
-//! instance, an [`AppSpec`]); the [`registry`](crate::registry) lists them. What an instance
+//! [`App`] (its subcommand from its own clap `Args`) and [`Parse`] (how those arguments
+//! become its own instance type); the registry lists them and turns each
+//! instance into the registry's enum of instances, which nothing here names. What an instance
 //! cannot do (no single timeline, no checkpoints, no rayon peer, …) is a fact of the
 //! application, stated as [`Refusal`]s in the command line's words by its
 //! [`Instance`](crate::instance::Instance), so that the command line turns them into errors
@@ -8,7 +9,6 @@
 //! level-synchronous BFS) run their own loop on a [`Host`] machine, reporting through a
 //! [`Session`].
 
-use crate::AppSpec;
 use clap::{ArgMatches, Command};
 use treesplit::{ConfigError, Machine, RunError};
 
@@ -39,10 +39,6 @@ pub trait App: Sync {
         false
     }
 
-    /// The instance the arguments name, checked. `given` says whether the user gave the
-    /// argument with this clap id anywhere on the command line (defaults do not count).
-    fn parse(&self, args: &ArgMatches, given: &dyn Fn(&str) -> bool) -> Result<AppSpec, String>;
-
     /// The default depth cut-off of the application's rayon peer (`--rayon-depth`), where its
     /// peer has one.
     fn rayon_depth(&self) -> Option<u32> {
@@ -52,6 +48,20 @@ pub trait App: Sync {
     /// The arguments of a small instance after the application's name, as words; `{data}`
     /// stands for the test kit's data folder (the registry's tests parse every example).
     fn example(&self) -> &'static [&'static str];
+}
+
+/// How an application's arguments become its instance.
+pub trait Parse: App {
+    /// The application's instance type (the registry's line names it too).
+    type Instance;
+
+    /// The instance the arguments name, checked. `given` says whether the user gave the
+    /// argument with this clap id anywhere on the command line (defaults do not count).
+    fn parse(
+        &self,
+        args: &ArgMatches,
+        given: &dyn Fn(&str) -> bool,
+    ) -> Result<Self::Instance, String>;
 }
 
 /// The arguments of one application's subcommand, typed: `Args` of the application parsed

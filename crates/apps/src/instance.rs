@@ -6,8 +6,8 @@
 //! its picture, its scattered data and, for the applications that run as a sequence of
 //! computations, their own loop. Each application implements [`Instance`] for its instance
 //! type in its own module; the questions it has nothing to say about keep their defaults. The
-//! [`registry`](crate::registry) gathers the instance types into [`AppSpec`](crate::AppSpec),
-//! which answers for whichever instance it holds. Nothing here names an application.
+//! registry gathers the instance types into one enum, which answers for whichever instance it
+//! holds. Nothing here names an application.
 
 use crate::app::{Failed, Host, Refusal, Session, Use};
 use crate::peers::Peers;
@@ -75,9 +75,9 @@ pub trait PeerVisitor {
 }
 
 /// One application's instance, as the command line asks about it. The generic methods
-/// (`visit`, `visit_peer`, `run_sequence`) are reached through [`AppSpec`](crate::AppSpec)'s
-/// own methods, which match on the instance it holds; the others also through `&dyn
-/// Instance` (an `AppSpec` derefs to its instance).
+/// (`visit`, `visit_peer`, `run_sequence`) are reached through the registry's enum of
+/// instances, whose own methods match on the instance it holds; the others also through
+/// `&dyn Instance` (the enum derefs to its instance).
 pub trait Instance {
     /// Hand the instance's task constructor and published-answer check to `visitor`. The
     /// instance must be valid (as its application's parsing makes it).

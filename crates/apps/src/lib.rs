@@ -37,7 +37,7 @@ pub mod uts;
 
 pub use app::App;
 pub use nqueens::NQueens;
-pub use spec::AppSpec;
+pub use registry::AppSpec;
 pub use synthetic::{SplitRule, Synthetic, SyntheticParams, SyntheticSum};
 pub use uts::NAMED_TREES;
 pub use uts::{Uts, UtsCount, UtsParams};

@@ -1,7 +1,8 @@
 //! The applications the command line offers, one line each, in the order `--help` lists them.
 //!
-//! An application lives in its own module: its task (`mod.rs`), its [`App`] (`app.rs`: its
-//! clap arguments and how they become an instance) and its instance type, which implements
+//! An application lives in its own module: its task (`mod.rs`), its [`App`] and [`Parse`]
+//! (`app.rs`: its clap arguments and how they become its own instance type) and its instance
+//! type, which implements
 //! [`Instance`] (the task it runs, its published answer, its default Δt, its refusals, …).
 //! Adding an application means adding that module and one line to `apps!` below:
 //!
@@ -12,9 +13,9 @@
 //! }
 //! ```
 //!
-//! From the lines, the macro makes [`APPS`] (every application's [`App`]), the enum
-//! [`AppSpec`] with one variant per instance type, its `From` impls (an application's parsing
-//! ends in `spec.into()`), and the methods that answer for whichever instance an `AppSpec`
+//! From the lines, the macro makes [`APPS`] (every application's [`App`], with its parsing
+//! turned into an [`AppSpec`]: an [`Entry`]), the enum [`AppSpec`] with one variant per
+//! instance type, its `From` impls, and the methods that answer for whichever instance an `AppSpec`
 //! holds: the generic ones ([`AppSpec::visit`], [`AppSpec::visit_peer`],
 //! [`AppSpec::run_sequence`]) match on the variant and call the instance's own method, so
 //! every run reaches its concrete task type by static dispatch; the others go through
@@ -23,18 +24,65 @@
 //! (a task DAG, [`Computation::Dag`](crate::app::Computation)) has no instance type: its line
 //! is its module alone.
 
-use crate::app::{App, Failed, Host, Session};
+use crate::app::{App, Failed, Host, Parse, Session};
 use crate::instance::{Instance, PeerVisitor};
 use crate::spec::AppVisitor;
+use clap::ArgMatches;
 use treesplit::Config;
 
+/// One application of the registry: its [`App`] (it derefs to it) and its parsing, which
+/// turns the application's own instance into an [`AppSpec`].
+pub struct Entry {
+    app: &'static dyn App,
+    parse: fn(&ArgMatches, &dyn Fn(&str) -> bool) -> Result<AppSpec, String>,
+}
+
+impl Entry {
+    /// The instance the arguments name, checked, as an [`AppSpec`] ([`Parse::parse`]).
+    pub fn parse(
+        &self,
+        args: &ArgMatches,
+        given: &dyn Fn(&str) -> bool,
+    ) -> Result<AppSpec, String> {
+        (self.parse)(args, given)
+    }
+}
+
+impl std::ops::Deref for Entry {
+    type Target = dyn App;
+
+    fn deref(&self) -> &Self::Target {
+        self.app
+    }
+}
+
+/// An application's instance as an [`AppSpec`]: its variant's `From`, or, for an application
+/// without an instance type (its parsing never makes one), nothing.
+macro_rules! into_spec {
+    () => {
+        |never: std::convert::Infallible| -> AppSpec { match never {} }
+    };
+    ($variant:ident) => {
+        AppSpec::from
+    };
+}
+
 /// The registry: `module => Variant(InstanceType)` for an application with an instance (its
-/// `App` is `crate::module::app::App`, its instance type `crate::module::InstanceType`), or
-/// `module` alone for one without.
+/// `App` and `Parse` are `crate::module::app::App`, its instance type
+/// `crate::module::InstanceType`), or `module` alone for one without (its `Parse::Instance`
+/// is `Infallible`).
 macro_rules! apps {
     ($( $module:ident $( => $variant:ident($spec:ident) )? ),* $(,)?) => {
         /// Every application, in the order `--help` lists them.
-        pub static APPS: &[&dyn App] = &[$( &crate::$module::app::App, )*];
+        pub static APPS: &[Entry] = &[$(
+            Entry {
+                app: &crate::$module::app::App,
+                parse: |args, given| {
+                    Parse::parse(&crate::$module::app::App, args, given)
+                        .map(into_spec!($($variant)?))
+                },
+            },
+        )*];
 
         /// One application instance, as the command line and the lab name it: the instance
         /// type of one application of the registry.
@@ -169,8 +217,8 @@ impl std::ops::DerefMut for AppSpec {
 }
 
 /// The application named `name`.
-pub fn find(name: &str) -> Option<&'static dyn App> {
-    APPS.iter().copied().find(|a| a.name() == name)
+pub fn find(name: &str) -> Option<&'static Entry> {
+    APPS.iter().find(|a| a.name() == name)
 }
 
 /// Why `--rayon-depth` is refused for applications whose rayon peer has no depth cut-off:

@@ -26,16 +26,6 @@ impl crate::app::App for App {
         crate::app::command::<Args>(self.name())
     }
 
-    fn parse(
-        &self,
-        args: &clap::ArgMatches,
-        _given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
-        let Args { n } = crate::app::typed(args)?;
-        check_n(n)?;
-        Ok(FibSpec(n).into())
-    }
-
     /// Every call forks.
     fn rayon_depth(&self) -> Option<u32> {
         Some(EVERY_NODE)
@@ -43,6 +33,20 @@ impl crate::app::App for App {
 
     fn example(&self) -> &'static [&'static str] {
         &["20"]
+    }
+}
+
+impl crate::app::Parse for App {
+    type Instance = FibSpec;
+
+    fn parse(
+        &self,
+        args: &clap::ArgMatches,
+        _given: &dyn Fn(&str) -> bool,
+    ) -> Result<Self::Instance, String> {
+        let Args { n } = crate::app::typed(args)?;
+        check_n(n)?;
+        Ok(FibSpec(n))
     }
 }
 

@@ -25,18 +25,22 @@ impl crate::app::App for App {
         crate::app::command::<Args>(self.name())
     }
 
+    fn example(&self) -> &'static [&'static str] {
+        &["6"]
+    }
+}
+
+impl crate::app::Parse for App {
+    type Instance = GolombSpec;
+
     fn parse(
         &self,
         args: &clap::ArgMatches,
         _given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
+    ) -> Result<Self::Instance, String> {
         let Args { n } = crate::app::typed(args)?;
         Golomb::new(n)?;
-        Ok(GolombSpec(n).into())
-    }
-
-    fn example(&self) -> &'static [&'static str] {
-        &["6"]
+        Ok(GolombSpec(n))
     }
 }
 

@@ -50,11 +50,19 @@ impl crate::app::App for App {
             .is_ok_and(|a| a.file.as_deref() == Some(std::path::Path::new("-")))
     }
 
+    fn example(&self) -> &'static [&'static str] {
+        &["--random", "40,0.5"]
+    }
+}
+
+impl crate::app::Parse for App {
+    type Instance = MaxCliqueSpec;
+
     fn parse(
         &self,
         args: &clap::ArgMatches,
         _given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
+    ) -> Result<Self::Instance, String> {
         let a: Args = crate::app::typed(args)?;
         let check = CliqueCheck {
             omega: a.omega,
@@ -68,11 +76,6 @@ impl crate::app::App for App {
             }
             _ => Err("maxclique needs a DIMACS FILE or --random N,P".into()),
         }
-        .map(crate::AppSpec::from)
-    }
-
-    fn example(&self) -> &'static [&'static str] {
-        &["--random", "40,0.5"]
     }
 }
 

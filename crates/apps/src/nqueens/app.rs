@@ -27,22 +27,26 @@ impl crate::app::App for App {
         crate::app::command::<Args>(self.name())
     }
 
-    fn parse(
-        &self,
-        args: &clap::ArgMatches,
-        _given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
-        let Args { n } = crate::app::typed(args)?;
-        NQueens::new(n)?;
-        Ok(NQueensSpec(n).into())
-    }
-
     fn rayon_depth(&self) -> Option<u32> {
         Some(RAYON_DEPTH)
     }
 
     fn example(&self) -> &'static [&'static str] {
         &["8"]
+    }
+}
+
+impl crate::app::Parse for App {
+    type Instance = NQueensSpec;
+
+    fn parse(
+        &self,
+        args: &clap::ArgMatches,
+        _given: &dyn Fn(&str) -> bool,
+    ) -> Result<Self::Instance, String> {
+        let Args { n } = crate::app::typed(args)?;
+        NQueens::new(n)?;
+        Ok(NQueensSpec(n))
     }
 }
 

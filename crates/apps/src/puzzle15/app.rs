@@ -49,11 +49,19 @@ impl crate::app::App for App {
             .is_ok_and(|a| a.korf_file.as_deref() == Some(std::path::Path::new("-")))
     }
 
+    fn example(&self) -> &'static [&'static str] {
+        &["--korf", "79"]
+    }
+}
+
+impl crate::app::Parse for App {
+    type Instance = PuzzleSpec;
+
     fn parse(
         &self,
         args: &clap::ArgMatches,
         given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
+    ) -> Result<Self::Instance, String> {
         let a: Args = crate::app::typed(args)?;
         if a.tiles.is_some() && given("korf_file") {
             return Err(
@@ -88,11 +96,7 @@ impl crate::app::App for App {
         };
         spec.complete_last_iteration = a.complete_last_iteration;
         spec.random_order = a.random_order;
-        Ok(spec.into())
-    }
-
-    fn example(&self) -> &'static [&'static str] {
-        &["--korf", "79"]
+        Ok(spec)
     }
 }
 

@@ -25,18 +25,22 @@ impl crate::app::App for App {
         crate::app::command::<Args>(self.name())
     }
 
+    fn example(&self) -> &'static [&'static str] {
+        &["12"]
+    }
+}
+
+impl crate::app::Parse for App {
+    type Instance = SemigroupsSpec;
+
     fn parse(
         &self,
         args: &clap::ArgMatches,
         _given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
+    ) -> Result<Self::Instance, String> {
         let Args { genus } = crate::app::typed(args)?;
         super::count(genus)?;
-        Ok(SemigroupsSpec(genus).into())
-    }
-
-    fn example(&self) -> &'static [&'static str] {
-        &["12"]
+        Ok(SemigroupsSpec(genus))
     }
 }
 

@@ -27,16 +27,6 @@ impl crate::app::App for App {
         crate::app::command::<Args>(self.name())
     }
 
-    fn parse(
-        &self,
-        args: &clap::ArgMatches,
-        _given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
-        let Args { depth } = crate::app::typed(args)?;
-        check_depth(depth)?;
-        Ok(TreeSumSpec(depth).into())
-    }
-
     /// Every node forks, as in chili's and Spice's benchmark.
     fn rayon_depth(&self) -> Option<u32> {
         Some(EVERY_NODE)
@@ -44,6 +34,20 @@ impl crate::app::App for App {
 
     fn example(&self) -> &'static [&'static str] {
         &["--depth", "12"]
+    }
+}
+
+impl crate::app::Parse for App {
+    type Instance = TreeSumSpec;
+
+    fn parse(
+        &self,
+        args: &clap::ArgMatches,
+        _given: &dyn Fn(&str) -> bool,
+    ) -> Result<Self::Instance, String> {
+        let Args { depth } = crate::app::typed(args)?;
+        check_depth(depth)?;
+        Ok(TreeSumSpec(depth))
     }
 }
 

@@ -308,7 +308,7 @@ fn table_flags(app: &App, given: &Given) -> Given {
 }
 
 /// The registry's application the arguments name.
-fn registered(args: &AppArgs) -> Result<&'static dyn treesplit_apps::App, Failure> {
+fn registered(args: &AppArgs) -> Result<&'static registry::Entry, Failure> {
     registry::find(&args.name)
         .ok_or_else(|| Failure::input(format!("unknown application '{}'", args.name)))
 }
