@@ -22,6 +22,7 @@ pub mod knapsack;
 pub mod mandelbrot;
 pub mod maxclique;
 pub mod nqueens;
+pub mod number;
 pub mod objective;
 pub mod optimal_schedule;
 pub mod peers;
