@@ -4,7 +4,9 @@
 //! (`app.rs`: its clap arguments and how they become its own instance type) and its instance
 //! type, which implements
 //! [`Instance`] (the task it runs, its published answer, its default Δt, its refusals, …).
-//! Adding an application means adding that module and one line to `apps!` below:
+//! (A single-number application writes all of `app.rs` but its published values and peers
+//! with one `number_app!`, see [`crate::number`].) Adding an application means adding that
+//! module and one line to `apps!` below:
 //!
 //! ```text
 //! apps! {
@@ -24,7 +26,7 @@
 //! (a task DAG, [`Computation::Dag`](crate::app::Computation)) has no instance type: its line
 //! is its module alone.
 
-use crate::app::{App, Failed, Host, Parse, Session};
+use crate::app::{App, AppError, Host, Parse, Session};
 use crate::instance::{Instance, PeerVisitor};
 use crate::spec::AppVisitor;
 use clap::ArgMatches;
@@ -147,7 +149,7 @@ macro_rules! apps {
                 machine: &H,
                 config: &Config,
                 session: &dyn Session,
-            ) -> Result<(), Failed> {
+            ) -> Result<(), AppError> {
                 let ran = match self {
                     $( $( AppSpec::$variant(spec) => spec.run_sequence(machine, config, session), )? )*
                 };
@@ -189,15 +191,18 @@ impl AppSpec {
 
     /// Run the instance's own loop sequentially (`run --sequential`; see
     /// [`Instance::runs_itself`]).
-    pub fn run_sequence_sequential(&self, session: &dyn Session) -> Result<(), Failed> {
+    pub fn run_sequence_sequential(&self, session: &dyn Session) -> Result<(), AppError> {
         self.instance()
             .run_sequence_sequential(session)
             .unwrap_or_else(|| self.one_task())
     }
 
     /// The error of asking an instance that runs as one task to run its own loop.
-    fn one_task(&self) -> Result<(), Failed> {
-        Err(Failed::Run(format!("{} runs as one task", self.name())))
+    fn one_task(&self) -> Result<(), AppError> {
+        Err(AppError::RunFailed(format!(
+            "{} runs as one task",
+            self.name()
+        )))
     }
 }
 

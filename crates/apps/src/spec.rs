@@ -32,6 +32,15 @@ impl Published {
         format!("published ({}): {} — {mark}", self.source, self.value)
     }
 
+    /// `found` against the `expected` value from `source`: it matches when they are equal.
+    pub fn equal<T: PartialEq + Display>(source: &str, expected: T, found: &T) -> Published {
+        Published {
+            source: source.into(),
+            value: expected.to_string(),
+            matches: expected == *found,
+        }
+    }
+
     /// The wrong answer, when the result does not match.
     pub fn mismatch(&self) -> Option<String> {
         (!self.matches).then(|| {

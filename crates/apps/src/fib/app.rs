@@ -29,12 +29,7 @@ crate::number::number_app! {
 
 /// fib(N) against the value by iteration.
 fn published(n: u32, s: &u64) -> Option<Published> {
-    let expected = fib_direct(n);
-    Some(Published {
-        source: "fib by iteration".into(),
-        value: expected.to_string(),
-        matches: expected == *s,
-    })
+    Some(Published::equal("fib by iteration", fib_direct(n), s))
 }
 
 /// fib's peers: forks above a depth cut-off, the plain recursion below.

@@ -379,10 +379,10 @@ impl crate::instance::Instance for MaxCliqueSpec {
         config: &treesplit::Config,
         repeat: usize,
         session: &dyn crate::app::Session,
-    ) -> Option<Result<(), crate::app::Failed>> {
+    ) -> Option<Result<(), crate::app::AppError>> {
         Some(
             self.bench_graphs()
-                .map_err(crate::app::Failed::Input)
+                .map_err(crate::app::AppError::BadInput)
                 .and_then(|graphs| super::bench::bench(&graphs, config, repeat, session)),
         )
     }
@@ -392,9 +392,9 @@ impl crate::instance::Instance for MaxCliqueSpec {
         true
     }
 
-    /// `--seed` draws a random graph.
-    fn takes_seed(&self) -> bool {
-        self.draws_instance()
+    /// The seed draws a random graph.
+    fn takes(&self, option: crate::app::RunOption) -> bool {
+        option == crate::app::RunOption::Seed && self.draws_instance()
     }
 
     fn draws_instance(&self) -> bool {

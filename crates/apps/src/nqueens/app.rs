@@ -57,11 +57,7 @@ pub const NQUEENS_SOLUTIONS: [u64; 20] = [
 /// The published N-Queens count for n, against `solutions`.
 pub fn published_nqueens(n: u32, solutions: &u64) -> Option<Published> {
     let expected = *NQUEENS_SOLUTIONS.get(n.checked_sub(1)? as usize)?;
-    Some(Published {
-        source: "OEIS A000170".into(),
-        value: expected.to_string(),
-        matches: expected == *solutions,
-    })
+    Some(Published::equal("OEIS A000170", expected, solutions))
 }
 
 /// N-Queens' peers: forks over the candidate positions of the rows above a depth cut-off

@@ -3,8 +3,8 @@
 //! answer, what it refuses (IDA* runs one computation per threshold), and its own loop.
 
 use super::{manhattan, solves, Puzzle15, PuzzleSpec};
-use crate::app::{Failed, Host, Refusal, Session, Use};
-use crate::instance::{Instance, CHECKPOINT_FLAGS, TIMELINE_FLAGS};
+use crate::app::{AppError, Host, Refusal, RunOption, Session, Use};
+use crate::instance::Instance;
 use crate::spec::{AppVisitor, Published};
 use treesplit::Config;
 
@@ -102,26 +102,26 @@ impl crate::app::Parse for App {
 
 const RUN: &[Refusal] = &[
     Refusal {
-        flags: &[("baseline", "--baseline")],
+        options: &[RunOption::Baseline],
         why: "does not apply to puzzle15 (IDA* runs one computation per threshold; time `run puzzle15 --sequential` separately)",
     },
     Refusal {
-        flags: TIMELINE_FLAGS,
+        options: RunOption::TIMELINE,
         why: "does not apply to puzzle15: IDA* runs one computation per threshold, so there is no single timeline",
     },
     Refusal {
-        flags: CHECKPOINT_FLAGS,
+        options: RunOption::CHECKPOINTS,
         why: "does not apply to puzzle15: IDA* runs one computation per threshold (checkpoint an application with one tree search)",
     },
 ];
 
 const SIM: &[Refusal] = &[
     Refusal {
-        flags: &[("gantt", "--gantt")],
+        options: &[RunOption::Gantt],
         why: "does not apply to puzzle15: IDA* simulates one computation per threshold, so there is no single timeline to draw",
     },
     Refusal {
-        flags: &[("trace", "--trace")],
+        options: &[RunOption::Trace],
         why: "does not apply to puzzle15: IDA* simulates one computation per threshold, so there is no single timeline",
     },
 ];
@@ -208,11 +208,11 @@ impl Instance for PuzzleSpec {
         machine: &H,
         config: &Config,
         session: &dyn Session,
-    ) -> Option<Result<(), Failed>> {
+    ) -> Option<Result<(), AppError>> {
         Some(super::search::run(self, machine, config, session))
     }
 
-    fn run_sequence_sequential(&self, session: &dyn Session) -> Option<Result<(), Failed>> {
+    fn run_sequence_sequential(&self, session: &dyn Session) -> Option<Result<(), AppError>> {
         Some(super::search::run_sequential_ida(self, session))
     }
 }

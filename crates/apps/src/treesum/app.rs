@@ -30,12 +30,8 @@ crate::number::number_app! {
 
 /// The sum against a direct loop over the node numbers.
 fn published(depth: u32, s: &u64) -> Option<Published> {
-    let expected = sum_direct(depth);
-    Some(Published {
-        source: "a direct loop over the node numbers".into(),
-        value: expected.to_string(),
-        matches: expected == *s,
-    })
+    let source = "a direct loop over the node numbers";
+    Some(Published::equal(source, sum_direct(depth), s))
 }
 
 /// The tree sum's peers: forks above a depth cut-off, the plain recursion below.

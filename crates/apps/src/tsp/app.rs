@@ -258,9 +258,9 @@ impl crate::instance::Instance for TspSpec {
         true
     }
 
-    /// `--seed` draws random cities.
-    fn takes_seed(&self) -> bool {
-        self.draws_instance()
+    /// The seed draws random cities.
+    fn takes(&self, option: crate::app::RunOption) -> bool {
+        option == crate::app::RunOption::Seed && self.draws_instance()
     }
 
     fn draws_instance(&self) -> bool {
