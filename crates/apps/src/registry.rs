@@ -32,11 +32,14 @@ use crate::spec::AppVisitor;
 use clap::ArgMatches;
 use treesplit::Config;
 
+/// An application's parsing ([`Parse::parse`]) with its instance turned into an [`AppSpec`].
+type ParseSpec = fn(&ArgMatches, &dyn Fn(&str) -> bool) -> Result<AppSpec, String>;
+
 /// One application of the registry: its [`App`] (it derefs to it) and its parsing, which
 /// turns the application's own instance into an [`AppSpec`].
 pub struct Entry {
     app: &'static dyn App,
-    parse: fn(&ArgMatches, &dyn Fn(&str) -> bool) -> Result<AppSpec, String>,
+    parse: ParseSpec,
 }
 
 impl Entry {
