@@ -1,14 +1,14 @@
 //! The boundary between the applications and the command line. Each application implements
-//! [`App`] (its subcommand from its own clap `Args`, and how those arguments become an
-//! instance, an [`AppSpec`]); the [`registry`](crate::registry) lists them. What an instance
+//! [`App`] (its subcommand from its own clap `Args`) and [`Parse`] (how those arguments
+//! become its own instance type); the registry lists them and turns each
+//! instance into the registry's enum of instances, which nothing here names. What an instance
 //! cannot do (no single timeline, no checkpoints, no rayon peer, …) is a fact of the
-//! application, stated as [`Refusal`]s in the command line's words by its
+//! application, stated as [`Refusal`]s of [`RunOption`]s by its
 //! [`Instance`](crate::instance::Instance), so that the command line turns them into errors
 //! without naming any application. Applications that run as a sequence of computations (IDA*,
 //! level-synchronous BFS) run their own loop on a [`Host`] machine, reporting through a
 //! [`Session`].
 
-use crate::AppSpec;
 use clap::{ArgMatches, Command};
 use treesplit::{ConfigError, Machine, RunError};
 
@@ -39,10 +39,6 @@ pub trait App: Sync {
         false
     }
 
-    /// The instance the arguments name, checked. `given` says whether the user gave the
-    /// argument with this clap id anywhere on the command line (defaults do not count).
-    fn parse(&self, args: &ArgMatches, given: &dyn Fn(&str) -> bool) -> Result<AppSpec, String>;
-
     /// The default depth cut-off of the application's rayon peer (`--rayon-depth`), where its
     /// peer has one.
     fn rayon_depth(&self) -> Option<u32> {
@@ -52,6 +48,20 @@ pub trait App: Sync {
     /// The arguments of a small instance after the application's name, as words; `{data}`
     /// stands for the test kit's data folder (the registry's tests parse every example).
     fn example(&self) -> &'static [&'static str];
+}
+
+/// How an application's arguments become its instance.
+pub trait Parse: App {
+    /// The application's instance type (the registry's line names it too).
+    type Instance;
+
+    /// The instance the arguments name, checked. `given` says whether the user gave the
+    /// argument with this clap id anywhere on the command line (defaults do not count).
+    fn parse(
+        &self,
+        args: &ArgMatches,
+        given: &dyn Fn(&str) -> bool,
+    ) -> Result<Self::Instance, String>;
 }
 
 /// The arguments of one application's subcommand, typed: `Args` of the application parsed
@@ -66,13 +76,50 @@ pub fn command<A: clap::Args>(name: &'static str) -> Command {
     A::augment_args(Command::new(name))
 }
 
-/// Flags (clap id, as typed) an application refuses in some use, and why; the command line
-/// reports the first one given as `FLAG WHY`.
+/// A run option that an instance may refuse in some use, or take as its own parameter; the
+/// command line names each by its flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunOption {
+    /// The sequential baseline timed beside a parallel run.
+    Baseline,
+    /// The run's trace of events.
+    Trace,
+    /// The run's Gantt chart.
+    Gantt,
+    /// A limit on the work units of a run.
+    MaxUnits,
+    /// A limit on the wall-clock time of a run.
+    TimeLimit,
+    /// The check of a task's contract during a run.
+    Check,
+    /// A checkpoint written at the end of a run.
+    Checkpoint,
+    /// A checkpoint written every so often.
+    CheckpointEvery,
+    /// The subproblems per PE (q).
+    JobsPerPe,
+    /// The seed of a run.
+    Seed,
+}
+
+impl RunOption {
+    /// The run limits and the contract check.
+    pub const LIMITS: &'static [RunOption] =
+        &[RunOption::MaxUnits, RunOption::TimeLimit, RunOption::Check];
+    /// The options that need a single timeline.
+    pub const TIMELINE: &'static [RunOption] = &[RunOption::Trace, RunOption::Gantt];
+    /// The checkpoints.
+    pub const CHECKPOINTS: &'static [RunOption] =
+        &[RunOption::Checkpoint, RunOption::CheckpointEvery];
+}
+
+/// Run options an instance refuses in some use, and why; the command line reports the first
+/// one given by its flag, followed by `why`.
 #[derive(Debug, Clone, Copy)]
 pub struct Refusal {
-    /// The flags, as (clap id, flag).
-    pub flags: &'static [(&'static str, &'static str)],
-    /// Why, after the flag's name.
+    /// The options, in the order they are looked for.
+    pub options: &'static [RunOption],
+    /// Why, after the option's flag.
     pub why: &'static str,
 }
 
@@ -100,25 +147,19 @@ pub enum Use {
     Fault,
 }
 
-/// The run limits and the contract check, as refused flags.
-pub const LIMIT_FLAGS: &[(&str, &str)] = &[
-    ("max_units", "--max-units"),
-    ("time_limit", "--time-limit"),
-    ("check", "--check"),
-];
-
-/// How an application's own loop failed, in the command line's exit-code classes.
+/// How an application's own loop failed, by kind of failure; the command line decides what
+/// each kind means to its user (its exit code).
 #[derive(Debug)]
-pub enum Failed {
-    /// Bad input (exit code 2).
-    Input(String),
-    /// A failed run (exit code 1).
-    Run(String),
-    /// A wrong answer (exit code 3).
-    Wrong(String),
-    /// A run's error from the library, classified by the command line like any other run's.
-    Lib(RunError),
-    /// A run limit or an interrupt stopped a computation of the loop (a failed run, exit 1).
+pub enum AppError {
+    /// The input (the instance, or an option given with it) is bad.
+    BadInput(String),
+    /// The run failed (a pool, a peer program, the output).
+    RunFailed(String),
+    /// The computation gave a wrong answer.
+    WrongAnswer(String),
+    /// A run's error from the library, as any other run's.
+    Library(RunError),
+    /// A run limit or an interrupt stopped a computation of the loop.
     Stopped {
         /// What stopped it.
         limit: treesplit::Limit,
@@ -129,17 +170,17 @@ pub enum Failed {
     },
 }
 
-impl Failed {
+impl AppError {
     /// The report of a computation that ran to its end; one that a limit or an interrupt
-    /// stopped is [`Failed::Stopped`] with what it did.
+    /// stopped is [`AppError::Stopped`] with what it did.
     pub fn unless_stopped<T, O, R: AsRef<treesplit::Report<O>>>(
         ended: treesplit::Ended<T, R>,
-    ) -> Result<R, Failed> {
+    ) -> Result<R, AppError> {
         match ended {
             treesplit::Ended::Finished(r) => Ok(r),
             treesplit::Ended::Stopped(s) => {
                 let r = s.report.as_ref();
-                Err(Failed::Stopped {
+                Err(AppError::Stopped {
                     limit: s.limit,
                     work_units: r.totals.work_units,
                     t_par: r.t_par,
@@ -182,7 +223,7 @@ pub trait Session {
     /// A note on stderr (silent under `--quiet` and on MPI ranks other than 0).
     fn note(&self, text: &str);
     /// Print the run's JSON document.
-    fn print_json(&self, doc: &dyn erased_serde::Serialize) -> Result<(), Failed>;
+    fn print_json(&self, doc: &dyn erased_serde::Serialize) -> Result<(), AppError>;
     /// A configuration error in the command line's words.
     fn config_error(&self, e: &ConfigError) -> String;
     /// The same session, without notes (a loop says some things once).
@@ -195,9 +236,9 @@ pub fn resolve_jobs<T: treesplit::Task>(
     config: &treesplit::Config,
     root: &T,
     session: &dyn Session,
-) -> Result<treesplit::Config, Failed> {
+) -> Result<treesplit::Config, AppError> {
     let resolved = treesplit::task::bag::resolve_depth(config, root)
-        .map_err(|e| Failed::Input(session.config_error(&e)))?;
+        .map_err(|e| AppError::BadInput(session.config_error(&e)))?;
     if let Some(note) = &resolved.note {
         session.note(&note.to_string());
     }

@@ -1,27 +1,18 @@
 //! What an application instance tells the command line about itself, asked of every instance
 //! alike through one trait, [`Instance`]: the task it runs and the published answer it is
 //! checked against ([`Instance::visit`]), its command-line words, its default Δt, whether it is
-//! an optimisation, the flags it refuses in each use and why, what it adapts to the machine,
+//! an optimisation, the run options it refuses in each use and why, the ones it takes as its own, what it adapts to the machine,
 //! the memory it takes, the words that recreate it in a checkpoint, its peers for `bench`,
 //! its picture, its scattered data and, for the applications that run as a sequence of
 //! computations, their own loop. Each application implements [`Instance`] for its instance
 //! type in its own module; the questions it has nothing to say about keep their defaults. The
-//! [`registry`](crate::registry) gathers the instance types into [`AppSpec`](crate::AppSpec),
-//! which answers for whichever instance it holds. Nothing here names an application.
+//! registry gathers the instance types into one enum, which answers for whichever instance it
+//! holds. Nothing here names an application.
 
-use crate::app::{Failed, Host, Refusal, Session, Use};
+use crate::app::{AppError, Host, Refusal, RunOption, Session, Use};
 use crate::peers::Peers;
 use crate::spec::AppVisitor;
 use treesplit::{Config, Task};
-
-/// `--trace` and `--gantt`, the flags that need a single timeline.
-pub const TIMELINE_FLAGS: &[(&str, &str)] = &[("trace", "--trace"), ("gantt", "--gantt")];
-
-/// `--checkpoint` and `--checkpoint-every`.
-pub const CHECKPOINT_FLAGS: &[(&str, &str)] = &[
-    ("checkpoint", "--checkpoint"),
-    ("checkpoint_every", "--checkpoint-every"),
-];
 
 /// An application's picture of its result: RGB pixels, row-major from the top left, made
 /// when it is drawn (so that its path can be checked before the run).
@@ -75,9 +66,9 @@ pub trait PeerVisitor {
 }
 
 /// One application's instance, as the command line asks about it. The generic methods
-/// (`visit`, `visit_peer`, `run_sequence`) are reached through [`AppSpec`](crate::AppSpec)'s
-/// own methods, which match on the instance it holds; the others also through `&dyn
-/// Instance` (an `AppSpec` derefs to its instance).
+/// (`visit`, `visit_peer`, `run_sequence`) are reached through the registry's enum of
+/// instances, whose own methods match on the instance it holds; the others also through
+/// `&dyn Instance` (the enum derefs to its instance).
 pub trait Instance {
     /// Hand the instance's task constructor and published-answer check to `visitor`. The
     /// instance must be valid (as its application's parsing makes it).
@@ -105,7 +96,7 @@ pub trait Instance {
         false
     }
 
-    /// The flags the instance refuses in `used`, and why.
+    /// The run options the instance refuses in `used`, and why.
     fn refusals(&self, _used: Use) -> &'static [Refusal] {
         &[]
     }
@@ -115,16 +106,11 @@ pub trait Instance {
         None
     }
 
-    /// Whether `--q` (and, with `--sequential`, `--seed`) is the instance's own parameter
-    /// rather than a balancer option.
-    fn takes_q(&self) -> bool {
+    /// Whether `option` is the instance's own parameter rather than the machine's or the
+    /// balancer's (q: the instance's subproblem size, whatever the balancer; the seed: it
+    /// draws the instance's data), so that a sequential run takes it too.
+    fn takes(&self, _option: RunOption) -> bool {
         false
-    }
-
-    /// Whether `--seed` is also the instance's own parameter (it draws the instance's data),
-    /// so that `--sequential` takes it; by default where `--q` is ([`Instance::takes_q`]).
-    fn takes_seed(&self) -> bool {
-        self.takes_q()
     }
 
     /// Whether the instance is drawn at random (from `--instance-seed`, else `--seed`).
@@ -195,7 +181,7 @@ pub trait Instance {
         _machine: &H,
         _config: &Config,
         _session: &dyn Session,
-    ) -> Option<Result<(), Failed>>
+    ) -> Option<Result<(), AppError>>
     where
         Self: Sized,
     {
@@ -204,7 +190,7 @@ pub trait Instance {
 
     /// Run the instance's own loop sequentially (`run --sequential`); `None` for an instance
     /// that runs as one task.
-    fn run_sequence_sequential(&self, _session: &dyn Session) -> Option<Result<(), Failed>> {
+    fn run_sequence_sequential(&self, _session: &dyn Session) -> Option<Result<(), AppError>> {
         None
     }
 
@@ -215,7 +201,7 @@ pub trait Instance {
         _config: &Config,
         _repeat: usize,
         _session: &dyn Session,
-    ) -> Option<Result<(), Failed>> {
+    ) -> Option<Result<(), AppError>> {
         None
     }
 }

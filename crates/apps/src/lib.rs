@@ -3,11 +3,12 @@
 //! maximum clique and the travelling salesman (branch-and-bound), numerical semigroups by
 //! genus, the 15-puzzle (IDA*), Mandelbrot, adaptive integration, BFS, the distributed hash
 //! table and task DAGs, plus idiomatic rayon versions of some for benchmarks. Each application lives in its module: its
-//! task, its [`App`] (the boundary to the command line: its arguments and how they become an
-//! instance) and its instance type, which answers what the commands ask of it
+//! task, its [`App`] and [`app::Parse`] (the boundary to the command line: its arguments and
+//! how they become its own instance type) and its instance type, which answers what the commands ask of it
 //! ([`instance::Instance`]). [`registry`] lists the applications, one line each, and makes
 //! from them [`AppSpec`], any application's instance as the command line and the lab name it;
-//! [`spec`] and [`instance`] are the generic machinery and name no application.
+//! [`app`], [`spec`], [`instance`] and [`number`] (the shape of the single-number
+//! applications, written once) are the generic machinery and name no application.
 
 pub mod app;
 pub mod bfs;
@@ -22,6 +23,7 @@ pub mod knapsack;
 pub mod mandelbrot;
 pub mod maxclique;
 pub mod nqueens;
+pub mod number;
 pub mod objective;
 pub mod optimal_schedule;
 pub mod peers;
@@ -37,7 +39,7 @@ pub mod uts;
 
 pub use app::App;
 pub use nqueens::NQueens;
-pub use spec::AppSpec;
+pub use registry::AppSpec;
 pub use synthetic::{SplitRule, Synthetic, SyntheticParams, SyntheticSum};
 pub use uts::NAMED_TREES;
 pub use uts::{Uts, UtsCount, UtsParams};

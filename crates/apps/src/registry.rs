@@ -1,9 +1,12 @@
 //! The applications the command line offers, one line each, in the order `--help` lists them.
 //!
-//! An application lives in its own module: its task (`mod.rs`), its [`App`] (`app.rs`: its
-//! clap arguments and how they become an instance) and its instance type, which implements
+//! An application lives in its own module: its task (`mod.rs`), its [`App`] and [`Parse`]
+//! (`app.rs`: its clap arguments and how they become its own instance type) and its instance
+//! type, which implements
 //! [`Instance`] (the task it runs, its published answer, its default Δt, its refusals, …).
-//! Adding an application means adding that module and one line to `apps!` below:
+//! (A single-number application writes all of `app.rs` but its published values and peers
+//! with one `number_app!`, see [`crate::number`].) Adding an application means adding that
+//! module and one line to `apps!` below:
 //!
 //! ```text
 //! apps! {
@@ -12,9 +15,9 @@
 //! }
 //! ```
 //!
-//! From the lines, the macro makes [`APPS`] (every application's [`App`]), the enum
-//! [`AppSpec`] with one variant per instance type, its `From` impls (an application's parsing
-//! ends in `spec.into()`), and the methods that answer for whichever instance an `AppSpec`
+//! From the lines, the macro makes [`APPS`] (every application's [`App`], with its parsing
+//! turned into an [`AppSpec`]: an [`Entry`]), the enum [`AppSpec`] with one variant per
+//! instance type, its `From` impls, and the methods that answer for whichever instance an `AppSpec`
 //! holds: the generic ones ([`AppSpec::visit`], [`AppSpec::visit_peer`],
 //! [`AppSpec::run_sequence`]) match on the variant and call the instance's own method, so
 //! every run reaches its concrete task type by static dispatch; the others go through
@@ -23,18 +26,68 @@
 //! (a task DAG, [`Computation::Dag`](crate::app::Computation)) has no instance type: its line
 //! is its module alone.
 
-use crate::app::{App, Failed, Host, Session};
+use crate::app::{App, AppError, Host, Parse, Session};
 use crate::instance::{Instance, PeerVisitor};
 use crate::spec::AppVisitor;
+use clap::ArgMatches;
 use treesplit::Config;
 
+/// An application's parsing ([`Parse::parse`]) with its instance turned into an [`AppSpec`].
+type ParseSpec = fn(&ArgMatches, &dyn Fn(&str) -> bool) -> Result<AppSpec, String>;
+
+/// One application of the registry: its [`App`] (it derefs to it) and its parsing, which
+/// turns the application's own instance into an [`AppSpec`].
+pub struct Entry {
+    app: &'static dyn App,
+    parse: ParseSpec,
+}
+
+impl Entry {
+    /// The instance the arguments name, checked, as an [`AppSpec`] ([`Parse::parse`]).
+    pub fn parse(
+        &self,
+        args: &ArgMatches,
+        given: &dyn Fn(&str) -> bool,
+    ) -> Result<AppSpec, String> {
+        (self.parse)(args, given)
+    }
+}
+
+impl std::ops::Deref for Entry {
+    type Target = dyn App;
+
+    fn deref(&self) -> &Self::Target {
+        self.app
+    }
+}
+
+/// An application's instance as an [`AppSpec`]: its variant's `From`, or, for an application
+/// without an instance type (its parsing never makes one), nothing.
+macro_rules! into_spec {
+    () => {
+        |never: std::convert::Infallible| -> AppSpec { match never {} }
+    };
+    ($variant:ident) => {
+        AppSpec::from
+    };
+}
+
 /// The registry: `module => Variant(InstanceType)` for an application with an instance (its
-/// `App` is `crate::module::app::App`, its instance type `crate::module::InstanceType`), or
-/// `module` alone for one without.
+/// `App` and `Parse` are `crate::module::app::App`, its instance type
+/// `crate::module::InstanceType`), or `module` alone for one without (its `Parse::Instance`
+/// is `Infallible`).
 macro_rules! apps {
     ($( $module:ident $( => $variant:ident($spec:ident) )? ),* $(,)?) => {
         /// Every application, in the order `--help` lists them.
-        pub static APPS: &[&dyn App] = &[$( &crate::$module::app::App, )*];
+        pub static APPS: &[Entry] = &[$(
+            Entry {
+                app: &crate::$module::app::App,
+                parse: |args, given| {
+                    Parse::parse(&crate::$module::app::App, args, given)
+                        .map(into_spec!($($variant)?))
+                },
+            },
+        )*];
 
         /// One application instance, as the command line and the lab name it: the instance
         /// type of one application of the registry.
@@ -99,7 +152,7 @@ macro_rules! apps {
                 machine: &H,
                 config: &Config,
                 session: &dyn Session,
-            ) -> Result<(), Failed> {
+            ) -> Result<(), AppError> {
                 let ran = match self {
                     $( $( AppSpec::$variant(spec) => spec.run_sequence(machine, config, session), )? )*
                 };
@@ -141,15 +194,18 @@ impl AppSpec {
 
     /// Run the instance's own loop sequentially (`run --sequential`; see
     /// [`Instance::runs_itself`]).
-    pub fn run_sequence_sequential(&self, session: &dyn Session) -> Result<(), Failed> {
+    pub fn run_sequence_sequential(&self, session: &dyn Session) -> Result<(), AppError> {
         self.instance()
             .run_sequence_sequential(session)
             .unwrap_or_else(|| self.one_task())
     }
 
     /// The error of asking an instance that runs as one task to run its own loop.
-    fn one_task(&self) -> Result<(), Failed> {
-        Err(Failed::Run(format!("{} runs as one task", self.name())))
+    fn one_task(&self) -> Result<(), AppError> {
+        Err(AppError::RunFailed(format!(
+            "{} runs as one task",
+            self.name()
+        )))
     }
 }
 
@@ -169,8 +225,8 @@ impl std::ops::DerefMut for AppSpec {
 }
 
 /// The application named `name`.
-pub fn find(name: &str) -> Option<&'static dyn App> {
-    APPS.iter().copied().find(|a| a.name() == name)
+pub fn find(name: &str) -> Option<&'static Entry> {
+    APPS.iter().find(|a| a.name() == name)
 }
 
 /// Why `--rayon-depth` is refused for applications whose rayon peer has no depth cut-off:

@@ -2,11 +2,10 @@
 //! machinery to work with its task: [`AppVisitor`], which an instance hands its concrete task
 //! type and the check of a result against its [`Published`] answer, and [`Objective`], how two
 //! results compare. Each application's instance type lives in its own module and implements
-//! [`Instance`](crate::instance::Instance); [`AppSpec`], made by the
-//! [`registry`](crate::registry), holds any of them.
+//! [`Instance`](crate::instance::Instance); the registry's enum of instances holds any of
+//! them.
 
 pub use crate::objective::Objective;
-pub use crate::registry::AppSpec;
 use serde::Serialize;
 use std::fmt::{Debug, Display};
 use treesplit::Task;
@@ -33,6 +32,15 @@ impl Published {
         format!("published ({}): {} — {mark}", self.source, self.value)
     }
 
+    /// `found` against the `expected` value from `source`: it matches when they are equal.
+    pub fn equal<T: PartialEq + Display>(source: &str, expected: T, found: &T) -> Published {
+        Published {
+            source: source.into(),
+            value: expected.to_string(),
+            matches: expected == *found,
+        }
+    }
+
     /// The wrong answer, when the result does not match.
     pub fn mismatch(&self) -> Option<String> {
         (!self.matches).then(|| {
@@ -44,7 +52,7 @@ impl Published {
     }
 }
 
-/// Something done with an application's task, whatever its type (see [`AppSpec::visit`]).
+/// Something done with an application's task, whatever its type (an instance hands it its task in [`Instance::visit`](crate::instance::Instance::visit)).
 pub trait AppVisitor {
     /// What the visit returns.
     type Out;

@@ -10,12 +10,13 @@ use std::fmt::{Debug, Display};
 use treesplit::{run_sequential, Task};
 use treesplit_apps::app::{Computation, Use};
 use treesplit_apps::registry::{self, APPS};
-use treesplit_apps::spec::{AppSpec, AppVisitor, Objective, Published};
+use treesplit_apps::spec::{AppVisitor, Objective, Published};
+use treesplit_apps::AppSpec;
 use treesplit_testkit::data;
 
 /// The command line's shared flags that an instance's words may carry (an instance's own
 /// `--q`, `--seed` and `--instance-seed`).
-fn command(app: &dyn treesplit_apps::App) -> clap::Command {
+fn command(app: &registry::Entry) -> clap::Command {
     app.command()
         .arg(clap::Arg::new("shared_q").long("q"))
         .arg(clap::Arg::new("shared_seed").long("seed"))
@@ -23,7 +24,7 @@ fn command(app: &dyn treesplit_apps::App) -> clap::Command {
 }
 
 /// The words of `app`'s example, data paths resolved.
-fn example(app: &dyn treesplit_apps::App) -> Vec<String> {
+fn example(app: &registry::Entry) -> Vec<String> {
     let dir = data::path("");
     let dir = dir.to_str().expect("a UTF-8 path").trim_end_matches('/');
     std::iter::once(app.name().to_string())
@@ -33,7 +34,7 @@ fn example(app: &dyn treesplit_apps::App) -> Vec<String> {
 
 /// The instance `words` name, adapted to a machine of two PEs, q = 4, seed 1 as the command
 /// line adapts it.
-fn parse(app: &dyn treesplit_apps::App, words: &[String]) -> Result<AppSpec, String> {
+fn parse(app: &registry::Entry, words: &[String]) -> Result<AppSpec, String> {
     let matches = command(app)
         .try_get_matches_from(words)
         .map_err(|e| e.to_string())?;
@@ -78,7 +79,7 @@ fn names_are_unique_and_found() {
 #[test]
 fn every_example_round_trips_through_its_instance() {
     let (mut instances, mut visited) = (0, 0);
-    for &app in APPS {
+    for app in APPS {
         let words = example(app);
         if app.computation() == Computation::Dag {
             // Planned by the command line from its own arguments: no tree instance.

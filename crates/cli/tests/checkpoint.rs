@@ -556,7 +556,7 @@ fn every_application_resumes_and_a_rerun_continues_with_the_sequential_answer() 
     };
     for app in treesplit_apps::registry::APPS {
         let name = app.name();
-        let args = support::stopping_instance(*app, clique);
+        let args = support::stopping_instance(&**app, clique);
         let args: Vec<&'static str> = args.into_iter().map(|a| &*a.leak()).collect();
         let file = d.join(format!("{name}.ckpt"));
         let f: &'static str = file.to_str().unwrap().to_string().leak();

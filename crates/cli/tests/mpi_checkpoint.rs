@@ -233,7 +233,7 @@ fn every_application_resumes_on_ranks_with_the_sequential_answer() {
     let mut resumed = Vec::new();
     for app in treesplit_apps::registry::APPS {
         let name = app.name();
-        let args = support::stopping_instance(*app, "--random=100,0.8");
+        let args = support::stopping_instance(&**app, "--random=100,0.8");
         let file = d.join(format!("{name}.ckpt"));
         let f = file.to_str().unwrap();
         let mut line: Vec<&str> = vec!["run", name];

@@ -28,9 +28,10 @@ use treesplit::{
     Simulator, Task,
 };
 use treesplit_apps::nqueens::NQueensSpec;
-use treesplit_apps::spec::{AppSpec, AppVisitor, Published};
+use treesplit_apps::spec::{AppVisitor, Published};
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 use treesplit_apps::uts::UtsParams;
+use treesplit_apps::AppSpec;
 
 /// The networks drawn before the hypercubic networks were added: the classic draw keeps its
 /// range so that every seed names the same case. Every other network is drawn in the one case

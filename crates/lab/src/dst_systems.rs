@@ -30,7 +30,7 @@ use treesplit_apps::bfs::{level_bfs, sequential_bfs, Graph, LevelPiece};
 use treesplit_apps::hashtable::HashtableSpec;
 use treesplit_apps::integrate::{Integrand, IntegrateParams};
 use treesplit_apps::mandelbrot::{MandelParams, MandelSpec};
-use treesplit_apps::spec::AppSpec;
+use treesplit_apps::AppSpec;
 
 /// True for the seeds whose DST case is a [`SystemCase`] rather than a tree [`Case`].
 pub fn is_system_seed(seed: u64) -> bool {

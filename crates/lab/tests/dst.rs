@@ -77,7 +77,7 @@ fn a_crossbar_message_takes_t_rout_in_the_run_and_in_its_bound() {
     use treesplit::{BalancerKind, Config, ConfigError, Machine, PollingOptions, RunError};
     use treesplit::{SimConfig, Simulator};
     use treesplit_apps::nqueens::{NQueens, NQueensSpec};
-    use treesplit_apps::spec::AppSpec;
+    use treesplit_apps::AppSpec;
     let balancer = BalancerOptions {
         polling: Some(PollingOptions {
             trim: Some(1),
@@ -147,8 +147,8 @@ fn responses_to_a_pe_that_placed_jobs_everywhere_are_inside_the_bound() {
     use treesplit::config::{Jobs, TerminationKind};
     use treesplit::machine::sim::{Delay, MessageModel, Topology};
     use treesplit::{Balancer, Config, SimConfig};
-    use treesplit_apps::spec::AppSpec;
     use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
+    use treesplit_apps::AppSpec;
     let config = Config::new(1956)
         .balancer(Balancer::PrefixSum {
             jobs: Jobs::Depth(1),

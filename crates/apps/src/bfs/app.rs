@@ -45,11 +45,19 @@ impl crate::app::App for App {
             .is_ok_and(|a| a.file.as_deref() == Some(std::path::Path::new("-")))
     }
 
+    fn example(&self) -> &'static [&'static str] {
+        &["--rmat", "6", "--source", "3"]
+    }
+}
+
+impl crate::app::Parse for App {
+    type Instance = BfsSpec;
+
     fn parse(
         &self,
         args: &clap::ArgMatches,
         _given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
+    ) -> Result<Self::Instance, String> {
         let a: Args = crate::app::typed(args)?;
         let source = a.source;
         let check = |n: u64| {
@@ -75,10 +83,6 @@ impl crate::app::App for App {
             }
             _ => return Err("bfs needs an edge-list FILE or --rmat SCALE".into()),
         };
-        Ok(spec.into())
-    }
-
-    fn example(&self) -> &'static [&'static str] {
-        &["--rmat", "6", "--source", "3"]
+        Ok(spec)
     }
 }

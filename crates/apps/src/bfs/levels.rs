@@ -9,7 +9,7 @@
 
 use super::BfsSpec;
 use super::{level_bfs, sequential_bfs, summarize, BfsSummary, LevelPiece};
-use crate::app::{resolve_jobs, Failed, Host, Session};
+use crate::app::{resolve_jobs, AppError, Host, Session};
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -50,7 +50,11 @@ struct BfsJson<'a> {
 }
 
 /// The sequential queue BFS (`run bfs --sequential`); `name` describes the instance.
-pub fn run_sequential_bfs(spec: &BfsSpec, name: &str, session: &dyn Session) -> Result<(), Failed> {
+pub fn run_sequential_bfs(
+    spec: &BfsSpec,
+    name: &str,
+    session: &dyn Session,
+) -> Result<(), AppError> {
     let graph = spec.graph();
     let start = Instant::now();
     let dist = sequential_bfs(graph, spec.source);
@@ -77,7 +81,7 @@ pub fn run<H: Host>(
     machine: &H,
     config: &Config,
     session: &dyn Session,
-) -> Result<(), Failed> {
+) -> Result<(), AppError> {
     let (dist, totals, seconds) = run_levels(machine, config, spec, session)?;
     if !machine.prints() {
         return Ok(());
@@ -110,7 +114,7 @@ fn run_levels<H: Host>(
     config: &Config,
     spec: &BfsSpec,
     session: &dyn Session,
-) -> Result<(Vec<u32>, Totals, f64), Failed> {
+) -> Result<(Vec<u32>, Totals, f64), AppError> {
     let key_base = BFS_RUNS.fetch_add(1, Ordering::Relaxed) << 32;
     let mut totals = Totals::default();
     let mut notes = session;
@@ -126,7 +130,7 @@ fn run_levels<H: Host>(
             let cfg = resolve_jobs(config, &root, notes)?;
             // The static balancers' job count is chosen per level; say so once.
             notes = session.quiet();
-            let r = Failed::unless_stopped(machine.run(root, &cfg).map_err(Failed::Lib)?)?;
+            let r = AppError::unless_stopped(machine.run(root, &cfg).map_err(AppError::Library)?)?;
             if !machine.prints() {
                 return Ok(None);
             }
@@ -170,7 +174,7 @@ fn report(
     name: &str,
     s: &BfsSummary,
     ran: &Ran<'_>,
-) -> Result<(), Failed> {
+) -> Result<(), AppError> {
     let g = spec.graph();
     let (machine, seconds, efficiency, totals) =
         (ran.machine, ran.seconds, ran.efficiency, ran.totals);
@@ -217,7 +221,7 @@ fn report(
         );
     }
     if !ran.matches {
-        return Err(Failed::Wrong(
+        return Err(AppError::WrongAnswer(
             "the BFS distances differ from a sequential BFS (a treesplit bug)".into(),
         ));
     }
@@ -245,7 +249,7 @@ pub fn bench(
     config: &Config,
     repeat: usize,
     session: &dyn Session,
-) -> Result<(), Failed> {
+) -> Result<(), AppError> {
     let graph = spec.graph();
     let want = sequential_bfs(graph, spec.source);
     let s = summarize(graph, &want);
@@ -260,7 +264,7 @@ pub fn bench(
         let (dist, _, _) = run_levels(&threads, config, spec, session.quiet())?;
         par.push(t.elapsed().as_secs_f64());
         if dist != want {
-            return Err(Failed::Wrong(
+            return Err(AppError::WrongAnswer(
                 "the BFS distances differ from a sequential BFS (a treesplit bug)".into(),
             ));
         }

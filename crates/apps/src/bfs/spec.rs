@@ -5,8 +5,8 @@
 //! loop (`levels.rs`): it refuses what needs a single computation.
 
 use super::Graph;
-use crate::app::{Failed, Host, Refusal, Session, Use, LIMIT_FLAGS};
-use crate::instance::{Footprint, Instance, CHECKPOINT_FLAGS, TIMELINE_FLAGS};
+use crate::app::{AppError, Host, Refusal, RunOption, Session, Use};
+use crate::instance::{Footprint, Instance};
 use crate::spec::AppVisitor;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -87,26 +87,26 @@ const LIMITS: &str = "does not apply to bfs: its levels run one after another, e
 
 const RUN: &[Refusal] = &[
     Refusal {
-        flags: &[("baseline", "--baseline"), ("trace", "--trace"), ("gantt", "--gantt")],
+        options: &[RunOption::Baseline, RunOption::Trace, RunOption::Gantt],
         why: "does not apply to bfs: its levels are one computation each, so there is no single timeline or baseline (time `run bfs --sequential` or use `bench bfs`)",
     },
     Refusal {
-        flags: LIMIT_FLAGS,
+        options: RunOption::LIMITS,
         why: LIMITS,
     },
     Refusal {
-        flags: CHECKPOINT_FLAGS,
+        options: RunOption::CHECKPOINTS,
         why: "does not apply to bfs: its levels are one computation each (checkpoint an application with one tree search)",
     },
 ];
 
 const SIM: &[Refusal] = &[
     Refusal {
-        flags: TIMELINE_FLAGS,
+        options: RunOption::TIMELINE,
         why: "does not apply to bfs: its levels are simulated one after another, so there is no single timeline",
     },
     Refusal {
-        flags: LIMIT_FLAGS,
+        options: RunOption::LIMITS,
         why: LIMITS,
     },
 ];
@@ -160,7 +160,7 @@ impl Instance for BfsSpec {
         machine: &H,
         config: &Config,
         session: &dyn Session,
-    ) -> Option<Result<(), Failed>> {
+    ) -> Option<Result<(), AppError>> {
         Some(super::levels::run(
             self,
             &self.describe(),
@@ -170,7 +170,7 @@ impl Instance for BfsSpec {
         ))
     }
 
-    fn run_sequence_sequential(&self, session: &dyn Session) -> Option<Result<(), Failed>> {
+    fn run_sequence_sequential(&self, session: &dyn Session) -> Option<Result<(), AppError>> {
         Some(super::levels::run_sequential_bfs(
             self,
             &self.describe(),
@@ -183,7 +183,7 @@ impl Instance for BfsSpec {
         config: &Config,
         repeat: usize,
         session: &dyn Session,
-    ) -> Option<Result<(), Failed>> {
+    ) -> Option<Result<(), AppError>> {
         Some(super::levels::bench(
             self,
             &self.describe(),

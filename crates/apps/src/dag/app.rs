@@ -56,16 +56,20 @@ impl crate::app::App for App {
             .is_ok_and(|a| a.file.as_deref() == Some(std::path::Path::new("-")))
     }
 
+    fn example(&self) -> &'static [&'static str] {
+        &["--multiply", "2"]
+    }
+}
+
+impl crate::app::Parse for App {
+    type Instance = std::convert::Infallible;
+
     /// A task DAG is no tree-shaped instance: `run|sim dag` plan it from [`DagArgs`].
     fn parse(
         &self,
         _args: &clap::ArgMatches,
         _given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
+    ) -> Result<Self::Instance, String> {
         Err("a task DAG runs with `treesplit run dag` or `treesplit sim dag` only (its schedulers are not tree balancers)".into())
-    }
-
-    fn example(&self) -> &'static [&'static str] {
-        &["--multiply", "2"]
     }
 }

@@ -39,13 +39,21 @@ impl crate::app::App for App {
             .is_ok_and(|a| a.file.as_deref() == Some(std::path::Path::new("-")))
     }
 
+    fn example(&self) -> &'static [&'static str] {
+        &["--keys", "1000"]
+    }
+}
+
+impl crate::app::Parse for App {
+    type Instance = HashtableSpec;
+
     /// The keys; q, P and the seed of generated keys are set once the machine is known
     /// ([`crate::instance::Instance::adapt`]).
     fn parse(
         &self,
         args: &clap::ArgMatches,
         _given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
+    ) -> Result<Self::Instance, String> {
         let Args { keys, file } = crate::app::typed(args)?;
         match (keys, file) {
             (Some(n), None) if n > MAX_KEYS => {
@@ -62,10 +70,5 @@ impl crate::app::App for App {
             }
             _ => Err("hashtable needs --keys N or --file F".into()),
         }
-        .map(crate::AppSpec::from)
-    }
-
-    fn example(&self) -> &'static [&'static str] {
-        &["--keys", "1000"]
     }
 }

@@ -163,8 +163,10 @@ impl Instance for HashtableSpec {
         8192
     }
 
-    fn takes_q(&self) -> bool {
-        true
+    /// q is the subtable size, the seed draws generated keys.
+    fn takes(&self, option: crate::app::RunOption) -> bool {
+        use crate::app::RunOption;
+        matches!(option, RunOption::JobsPerPe | RunOption::Seed)
     }
 
     fn draws_instance(&self) -> bool {

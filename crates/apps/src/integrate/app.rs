@@ -33,11 +33,19 @@ impl crate::app::App for App {
         crate::app::command::<Args>(self.name())
     }
 
+    fn example(&self) -> &'static [&'static str] {
+        &["--f", "osc", "--tol", "1e-8"]
+    }
+}
+
+impl crate::app::Parse for App {
+    type Instance = IntegrateParams;
+
     fn parse(
         &self,
         args: &clap::ArgMatches,
         _given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
+    ) -> Result<Self::Instance, String> {
         let Args { f, tol, pieces } = crate::app::typed(args)?;
         let params = IntegrateParams {
             f: Integrand::parse(&f)?,
@@ -45,11 +53,7 @@ impl crate::app::App for App {
             pieces,
         };
         params.validate()?;
-        Ok(params.into())
-    }
-
-    fn example(&self) -> &'static [&'static str] {
-        &["--f", "osc", "--tol", "1e-8"]
+        Ok(params)
     }
 }
 

@@ -42,21 +42,25 @@ impl crate::app::App for App {
         })
     }
 
+    fn example(&self) -> &'static [&'static str] {
+        &["{data}/knapsack/f1_l-d_kp_10_269.txt"]
+    }
+}
+
+impl crate::app::Parse for App {
+    type Instance = KnapsackFile;
+
     fn parse(
         &self,
         args: &clap::ArgMatches,
         _given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
+    ) -> Result<Self::Instance, String> {
         let a: Args = crate::app::typed(args)?;
         let check = super::spec::Check {
             optimum: a.optimum,
             no_published: a.no_published,
         };
-        Ok(KnapsackFile::open(&a.file, &check)?.into())
-    }
-
-    fn example(&self) -> &'static [&'static str] {
-        &["{data}/knapsack/f1_l-d_kp_10_269.txt"]
+        KnapsackFile::open(&a.file, &check)
     }
 }
 

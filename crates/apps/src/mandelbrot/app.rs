@@ -40,11 +40,19 @@ impl crate::app::App for App {
         crate::app::command::<Args>(self.name())
     }
 
+    fn example(&self) -> &'static [&'static str] {
+        &["--n", "64", "--max-iter", "100"]
+    }
+}
+
+impl crate::app::Parse for App {
+    type Instance = MandelSpec;
+
     fn parse(
         &self,
         args: &clap::ArgMatches,
         _given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
+    ) -> Result<Self::Instance, String> {
         let Args {
             n,
             z0,
@@ -81,11 +89,7 @@ impl crate::app::App for App {
                 ));
             }
         }
-        Ok(MandelSpec { params, png }.into())
-    }
-
-    fn example(&self) -> &'static [&'static str] {
-        &["--n", "64", "--max-iter", "100"]
+        Ok(MandelSpec { params, png })
     }
 }
 

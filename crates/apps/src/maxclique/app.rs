@@ -50,11 +50,19 @@ impl crate::app::App for App {
             .is_ok_and(|a| a.file.as_deref() == Some(std::path::Path::new("-")))
     }
 
+    fn example(&self) -> &'static [&'static str] {
+        &["--random", "40,0.5"]
+    }
+}
+
+impl crate::app::Parse for App {
+    type Instance = MaxCliqueSpec;
+
     fn parse(
         &self,
         args: &clap::ArgMatches,
         _given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
+    ) -> Result<Self::Instance, String> {
         let a: Args = crate::app::typed(args)?;
         let check = CliqueCheck {
             omega: a.omega,
@@ -68,11 +76,6 @@ impl crate::app::App for App {
             }
             _ => Err("maxclique needs a DIMACS FILE or --random N,P".into()),
         }
-        .map(crate::AppSpec::from)
-    }
-
-    fn example(&self) -> &'static [&'static str] {
-        &["--random", "40,0.5"]
     }
 }
 
@@ -376,10 +379,10 @@ impl crate::instance::Instance for MaxCliqueSpec {
         config: &treesplit::Config,
         repeat: usize,
         session: &dyn crate::app::Session,
-    ) -> Option<Result<(), crate::app::Failed>> {
+    ) -> Option<Result<(), crate::app::AppError>> {
         Some(
             self.bench_graphs()
-                .map_err(crate::app::Failed::Input)
+                .map_err(crate::app::AppError::BadInput)
                 .and_then(|graphs| super::bench::bench(&graphs, config, repeat, session)),
         )
     }
@@ -389,9 +392,9 @@ impl crate::instance::Instance for MaxCliqueSpec {
         true
     }
 
-    /// `--seed` draws a random graph.
-    fn takes_seed(&self) -> bool {
-        self.draws_instance()
+    /// The seed draws a random graph.
+    fn takes(&self, option: crate::app::RunOption) -> bool {
+        option == crate::app::RunOption::Seed && self.draws_instance()
     }
 
     fn draws_instance(&self) -> bool {

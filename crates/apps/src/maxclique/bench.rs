@@ -10,7 +10,7 @@
 //! the file where it lists the graph. A speed comparison, not a test: the tests check ω.
 
 use super::{forked, mcq, search, Clique, Graph, MaxClique};
-use crate::app::{resolve_jobs, Failed, Session};
+use crate::app::{resolve_jobs, AppError, Session};
 use crate::peers::{chili_pool, cut_name};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -63,7 +63,7 @@ pub fn bench(
     config: &Config,
     repeat: usize,
     session: &dyn Session,
-) -> Result<(), Failed> {
+) -> Result<(), AppError> {
     let p = config.pes;
     let mut rows = Vec::new();
     let cliquer = cliquer_installed();
@@ -163,9 +163,9 @@ fn measure(
     repeat: usize,
     cliquer: bool,
     session: &dyn Session,
-) -> Result<Row, Failed> {
+) -> Result<Row, AppError> {
     let wrong = |what: &str, got: &Clique, want: u32| {
-        Failed::Wrong(format!(
+        AppError::WrongAnswer(format!(
             "{}: {what} found ω = {}, {}",
             g.name,
             got.omega,
@@ -211,7 +211,7 @@ fn measure(
             match run_cliquer(file)? {
                 None => cliquer_stopped = true,
                 Some((_, got)) if got != want => {
-                    return Err(Failed::Wrong(format!(
+                    return Err(AppError::WrongAnswer(format!(
                         "{}: cliquer found ω = {got}, the search {want}",
                         g.name
                     )))
@@ -228,7 +228,9 @@ fn measure(
         for (slot, cfg) in [(4, &one), (5, config)] {
             let root = MaxClique::new(g.graph.clone());
             let cfg = resolve_jobs(cfg, &root, session.quiet())?;
-            let r = Failed::unless_stopped(Threads::new().run(root, &cfg).map_err(Failed::Lib)?)?;
+            let r = AppError::unless_stopped(
+                Threads::new().run(root, &cfg).map_err(AppError::Library)?,
+            )?;
             check(&format!("treesplit on {} PEs", cfg.pes), &r.output, want)?;
             times[slot].push(r.t_par);
         }
@@ -272,12 +274,12 @@ fn forked_peers(
     g: &Bench,
     pes: usize,
     cuts: &mut (Option<u32>, Option<u32>),
-) -> Result<(Timed, Timed), Failed> {
+) -> Result<(Timed, Timed), AppError> {
     let graph: &Graph = &g.graph;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(pes)
         .build()
-        .map_err(|e| Failed::Run(format!("cannot build the rayon pool: {e}")))?;
+        .map_err(|e| AppError::RunFailed(format!("cannot build the rayon pool: {e}")))?;
     let chili = chili_pool(pes);
     let fastest = |chosen: &mut Option<u32>, run: &mut dyn FnMut(u32) -> Timed| -> Timed {
         let tried: Vec<u32> = match chosen {
@@ -326,7 +328,7 @@ pub const CLIQUER_LIMIT: std::time::Duration = std::time::Duration::from_secs(30
 
 /// `cliquer -su FILE`: its wall time and ω (its "size=ω" line); `None` when it ran past
 /// [`CLIQUER_LIMIT`] and was stopped.
-fn run_cliquer(file: &Path) -> Result<Option<(f64, u32)>, Failed> {
+fn run_cliquer(file: &Path) -> Result<Option<(f64, u32)>, AppError> {
     use std::io::Read;
     let t = Instant::now();
     let mut child = std::process::Command::new("cliquer")
@@ -335,8 +337,8 @@ fn run_cliquer(file: &Path) -> Result<Option<(f64, u32)>, Failed> {
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
-        .map_err(|e| Failed::Run(format!("cliquer cannot run: {e}")))?;
-    let ran = |e: std::io::Error| Failed::Run(format!("cliquer: {e}"));
+        .map_err(|e| AppError::RunFailed(format!("cliquer cannot run: {e}")))?;
+    let ran = |e: std::io::Error| AppError::RunFailed(format!("cliquer: {e}"));
     loop {
         if child.try_wait().map_err(ran)?.is_some() {
             break;
@@ -360,7 +362,7 @@ fn run_cliquer(file: &Path) -> Result<Option<(f64, u32)>, Failed> {
         .and_then(|s| s.split(',').next())
         .and_then(|s| s.trim().parse().ok())
         .ok_or_else(|| {
-            Failed::Run(format!(
+            AppError::RunFailed(format!(
                 "cliquer gave no size= for {}: {}",
                 file.display(),
                 text.trim()

@@ -3,55 +3,32 @@
 //! peers: the plain recursion, rayon, chili).
 
 use super::NQueens;
-use crate::instance::{Instance, PeerVisitor};
 use crate::peers::{chili, Peers, EVERY_NODE};
-use crate::spec::{AppVisitor, Published};
+use crate::spec::Published;
 use rayon::prelude::*;
 
-/// `treesplit run nqueens N`.
-pub struct App;
-
-/// N-Queens: count all solutions on an n×n board (1 ≤ n ≤ 20).
-#[derive(Debug, clap::Args)]
-struct Args {
-    /// Board size.
-    n: u32,
-}
-
-impl crate::app::App for App {
-    fn name(&self) -> &'static str {
-        "nqueens"
+crate::number::number_app! {
+    /// `treesplit run nqueens N`.
+    app "nqueens";
+    /// N-Queens: count all solutions on an n×n board (1 ≤ n ≤ 20).
+    args {
+        /// Board size.
+        n: u32
     }
-
-    fn command(&self) -> clap::Command {
-        crate::app::command::<Args>(self.name())
-    }
-
-    fn parse(
-        &self,
-        args: &clap::ArgMatches,
-        _given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
-        let Args { n } = crate::app::typed(args)?;
-        NQueens::new(n)?;
-        Ok(NQueensSpec(n).into())
-    }
-
-    fn rayon_depth(&self) -> Option<u32> {
-        Some(RAYON_DEPTH)
-    }
-
-    fn example(&self) -> &'static [&'static str] {
-        &["8"]
-    }
+    words "nqueens {}";
+    /// An N-Queens instance: the board size n, checked.
+    instance NQueensSpec;
+    task NQueens::new;
+    published published_nqueens;
+    // ~6 ns per node.
+    delta_t 4096;
+    example ["8"];
+    rayon_depth RAYON_DEPTH;
+    peers NQueensPeers;
 }
 
 /// The rayon peer runs the first three rows in parallel by default.
 const RAYON_DEPTH: u32 = 3;
-
-/// An N-Queens instance: the board size n, checked.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct NQueensSpec(pub u32);
 
 /// Solutions of N-Queens for n = 1..=20 (OEIS A000170).
 pub const NQUEENS_SOLUTIONS: [u64; 20] = [
@@ -78,40 +55,9 @@ pub const NQUEENS_SOLUTIONS: [u64; 20] = [
 ];
 
 /// The published N-Queens count for n, against `solutions`.
-pub fn published_nqueens(n: u32, solutions: u64) -> Option<Published> {
+pub fn published_nqueens(n: u32, solutions: &u64) -> Option<Published> {
     let expected = *NQUEENS_SOLUTIONS.get(n.checked_sub(1)? as usize)?;
-    Some(Published {
-        source: "OEIS A000170".into(),
-        value: expected.to_string(),
-        matches: expected == solutions,
-    })
-}
-
-impl Instance for NQueensSpec {
-    fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
-        let n = self.0;
-        visitor.visit(
-            move || NQueens::new(n).expect("a validated N-Queens instance"),
-            move |s| published_nqueens(n, *s),
-        )
-    }
-
-    fn cli_args(&self) -> String {
-        format!("nqueens {}", self.0)
-    }
-
-    /// ~6 ns per node.
-    fn default_delta_t(&self) -> u64 {
-        4096
-    }
-
-    fn visit_peer<V: PeerVisitor>(&self, visitor: V) -> Option<V::Out> {
-        let n = self.0;
-        Some(visitor.visit(
-            move || NQueens::new(n).expect("a validated N-Queens instance"),
-            NQueensPeers(n),
-        ))
-    }
+    Some(Published::equal("OEIS A000170", expected, solutions))
 }
 
 /// N-Queens' peers: forks over the candidate positions of the rows above a depth cut-off

@@ -3,8 +3,8 @@
 //! answer, what it refuses (IDA* runs one computation per threshold), and its own loop.
 
 use super::{manhattan, solves, Puzzle15, PuzzleSpec};
-use crate::app::{Failed, Host, Refusal, Session, Use};
-use crate::instance::{Instance, CHECKPOINT_FLAGS, TIMELINE_FLAGS};
+use crate::app::{AppError, Host, Refusal, RunOption, Session, Use};
+use crate::instance::Instance;
 use crate::spec::{AppVisitor, Published};
 use treesplit::Config;
 
@@ -49,11 +49,19 @@ impl crate::app::App for App {
             .is_ok_and(|a| a.korf_file.as_deref() == Some(std::path::Path::new("-")))
     }
 
+    fn example(&self) -> &'static [&'static str] {
+        &["--korf", "79"]
+    }
+}
+
+impl crate::app::Parse for App {
+    type Instance = PuzzleSpec;
+
     fn parse(
         &self,
         args: &clap::ArgMatches,
         given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
+    ) -> Result<Self::Instance, String> {
         let a: Args = crate::app::typed(args)?;
         if a.tiles.is_some() && given("korf_file") {
             return Err(
@@ -88,36 +96,32 @@ impl crate::app::App for App {
         };
         spec.complete_last_iteration = a.complete_last_iteration;
         spec.random_order = a.random_order;
-        Ok(spec.into())
-    }
-
-    fn example(&self) -> &'static [&'static str] {
-        &["--korf", "79"]
+        Ok(spec)
     }
 }
 
 const RUN: &[Refusal] = &[
     Refusal {
-        flags: &[("baseline", "--baseline")],
+        options: &[RunOption::Baseline],
         why: "does not apply to puzzle15 (IDA* runs one computation per threshold; time `run puzzle15 --sequential` separately)",
     },
     Refusal {
-        flags: TIMELINE_FLAGS,
+        options: RunOption::TIMELINE,
         why: "does not apply to puzzle15: IDA* runs one computation per threshold, so there is no single timeline",
     },
     Refusal {
-        flags: CHECKPOINT_FLAGS,
+        options: RunOption::CHECKPOINTS,
         why: "does not apply to puzzle15: IDA* runs one computation per threshold (checkpoint an application with one tree search)",
     },
 ];
 
 const SIM: &[Refusal] = &[
     Refusal {
-        flags: &[("gantt", "--gantt")],
+        options: &[RunOption::Gantt],
         why: "does not apply to puzzle15: IDA* simulates one computation per threshold, so there is no single timeline to draw",
     },
     Refusal {
-        flags: &[("trace", "--trace")],
+        options: &[RunOption::Trace],
         why: "does not apply to puzzle15: IDA* simulates one computation per threshold, so there is no single timeline",
     },
 ];
@@ -204,11 +208,11 @@ impl Instance for PuzzleSpec {
         machine: &H,
         config: &Config,
         session: &dyn Session,
-    ) -> Option<Result<(), Failed>> {
+    ) -> Option<Result<(), AppError>> {
         Some(super::search::run(self, machine, config, session))
     }
 
-    fn run_sequence_sequential(&self, session: &dyn Session) -> Option<Result<(), Failed>> {
+    fn run_sequence_sequential(&self, session: &dyn Session) -> Option<Result<(), AppError>> {
         Some(super::search::run_sequential_ida(self, session))
     }
 }

@@ -9,7 +9,7 @@
 
 use super::PuzzleSpec;
 use super::{manhattan, moves_string, solves, IdaResult, Iteration, Puzzle15};
-use crate::app::{resolve_jobs, Failed, Host, Session};
+use crate::app::{resolve_jobs, AppError, Host, Session};
 use crate::spec::Published;
 use serde::Serialize;
 use treesplit::{run_sequential, Config, Ended, Limit};
@@ -29,7 +29,7 @@ struct Totals {
 }
 
 /// IDA* with the sequential baseline for each iteration (`run puzzle15 --sequential`).
-pub fn run_sequential_ida(spec: &PuzzleSpec, session: &dyn Session) -> Result<(), Failed> {
+pub fn run_sequential_ida(spec: &PuzzleSpec, session: &dyn Session) -> Result<(), AppError> {
     let start = std::time::Instant::now();
     let result = iterate(
         spec,
@@ -54,7 +54,7 @@ pub fn run<H: Host>(
     machine: &H,
     config: &Config,
     session: &dyn Session,
-) -> Result<(), Failed> {
+) -> Result<(), AppError> {
     let mut totals = Totals::default();
     let started = std::time::Instant::now();
     // A static balancer's choice of jobs is said once, at the first iteration.
@@ -68,7 +68,7 @@ pub fn run<H: Host>(
             let left = config.clone().limits_left(generated, started);
             let left = resolve_jobs(&left, &root, notes)?;
             notes = session.quiet();
-            let ended = machine.run(root, &left).map_err(Failed::Lib)?;
+            let ended = machine.run(root, &left).map_err(AppError::Library)?;
             if !machine.prints() {
                 return Ok(None);
             }
@@ -116,8 +116,8 @@ fn iterate(
     spec: &PuzzleSpec,
     stop: bool,
     share: impl Fn(&mut [u64]),
-    mut run_iteration: impl FnMut(Puzzle15, u64) -> Result<Option<Outcome>, Failed>,
-) -> Result<Option<IdaResult>, Failed> {
+    mut run_iteration: impl FnMut(Puzzle15, u64) -> Result<Option<Outcome>, AppError>,
+) -> Result<Option<IdaResult>, AppError> {
     let (mut threshold, mut generated, mut thresholds) = (manhattan(&spec.tiles), 1, vec![]);
     let moves = loop {
         thresholds.push(threshold);
@@ -155,7 +155,7 @@ fn iterate(
                 3 => Limit::Interrupted,
                 _ => Limit::Time(std::time::Duration::from_nanos(shared[4])),
             };
-            return Err(Failed::Run(format!(
+            return Err(AppError::RunFailed(format!(
                 "the IDA* search was stopped by {limit} at threshold {threshold}: \
                  {generated} nodes generated in all"
             )));
@@ -164,7 +164,7 @@ fn iterate(
             break outcome.and_then(|(out, _, _)| out.solution);
         }
         if shared[1] >= u64::from(u32::MAX) {
-            return Err(Failed::Input("the board has no solution".into()));
+            return Err(AppError::BadInput("the board has no solution".into()));
         }
         threshold = shared[1] as u32;
     };
@@ -199,7 +199,7 @@ fn report(
     machine: &str,
     totals: &Totals,
     one_pe: bool,
-) -> Result<(), Failed> {
+) -> Result<(), AppError> {
     let name = match spec.korf {
         Some(k) => format!("puzzle15 Korf #{k}"),
         None => "puzzle15".to_string(),
@@ -249,7 +249,7 @@ fn report(
         );
     }
     if !solves(&spec.tiles, &r.moves) {
-        return Err(Failed::Wrong(
+        return Err(AppError::WrongAnswer(
             "the reported moves do not solve the puzzle (a treesplit bug)".into(),
         ));
     }
@@ -258,7 +258,7 @@ fn report(
             println!("{}", check.line());
         }
         if let Some(wrong) = check.mismatch() {
-            return Err(Failed::Wrong(wrong));
+            return Err(AppError::WrongAnswer(wrong));
         }
     }
     if !json && !totals.termination_delays.is_empty() {

@@ -2,47 +2,27 @@
 //! tells the commands (its task and the published counts it is checked against, OEIS
 //! A007323).
 
-use crate::instance::{Instance, PeerVisitor};
-use crate::spec::{AppVisitor, Published};
+use crate::spec::Published;
 
-/// `treesplit run semigroups G`.
-pub struct App;
-
-/// Count the numerical semigroups of each genus 0..=G (the tree of Bras-Amorós and
-/// Fromentin–Hivert), checked against OEIS A007323.
-#[derive(Debug, clap::Args)]
-struct Args {
-    /// The largest genus G.
-    genus: u32,
+crate::number::number_app! {
+    /// `treesplit run semigroups G`.
+    app "semigroups";
+    /// Count the numerical semigroups of each genus 0..=G (the tree of Bras-Amorós and
+    /// Fromentin–Hivert), checked against OEIS A007323.
+    args {
+        /// The largest genus G.
+        genus: u32
+    }
+    words "semigroups {}";
+    /// A count of numerical semigroups up to a genus (at most [`super::MAX_GENUS`]).
+    instance SemigroupsSpec;
+    task super::count;
+    published published_semigroups;
+    // ~30–100 ns per semigroup (a copy of 3G + 2 decomposition numbers).
+    delta_t 256;
+    example ["12"];
+    peers peers;
 }
-
-impl crate::app::App for App {
-    fn name(&self) -> &'static str {
-        "semigroups"
-    }
-
-    fn command(&self) -> clap::Command {
-        crate::app::command::<Args>(self.name())
-    }
-
-    fn parse(
-        &self,
-        args: &clap::ArgMatches,
-        _given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
-        let Args { genus } = crate::app::typed(args)?;
-        super::count(genus)?;
-        Ok(SemigroupsSpec(genus).into())
-    }
-
-    fn example(&self) -> &'static [&'static str] {
-        &["12"]
-    }
-}
-
-/// A count of numerical semigroups up to a genus (at most [`super::MAX_GENUS`]).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SemigroupsSpec(pub u32);
 
 /// The numbers of numerical semigroups of genus 0..=30 (OEIS A007323).
 pub const A007323: [u64; 31] = [
@@ -51,7 +31,8 @@ pub const A007323: [u64; 31] = [
 ];
 
 /// The published counts for genus 0..=G against the counts found (none beyond genus 30).
-pub fn published_semigroups(genus: u32, counts: &[u64]) -> Option<Published> {
+pub fn published_semigroups(genus: u32, found: &super::Counts) -> Option<Published> {
+    let counts = &found.counts[..];
     let expected = A007323.get(..=genus as usize)?;
     Some(Published {
         source: "OEIS A007323".into(),
@@ -67,30 +48,8 @@ pub fn published_semigroups(genus: u32, counts: &[u64]) -> Option<Published> {
     })
 }
 
-impl Instance for SemigroupsSpec {
-    fn visit<V: AppVisitor>(&self, visitor: V) -> V::Out {
-        let genus = self.0;
-        visitor.visit(
-            move || super::count(genus).expect("a validated genus"),
-            move |c| published_semigroups(genus, &c.counts),
-        )
-    }
-
-    fn cli_args(&self) -> String {
-        format!("semigroups {}", self.0)
-    }
-
-    fn visit_peer<V: PeerVisitor>(&self, visitor: V) -> Option<V::Out> {
-        let genus = self.0;
-        let space = super::skeleton::SemigroupSpace::new(genus).expect("a validated genus");
-        Some(visitor.visit(
-            move || super::count(genus).expect("a validated genus"),
-            crate::space_peers::EnumerationPeers(space),
-        ))
-    }
-
-    /// ~30–100 ns per semigroup (a copy of 3G + 2 decomposition numbers).
-    fn default_delta_t(&self) -> u64 {
-        256
-    }
+/// The skeleton enumeration of the semigroups up to `genus` and its peers.
+fn peers(genus: u32) -> crate::space_peers::EnumerationPeers<super::SemigroupSpace> {
+    let space = super::SemigroupSpace::new(genus).expect("a validated genus");
+    crate::space_peers::EnumerationPeers(space)
 }

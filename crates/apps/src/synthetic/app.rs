@@ -44,11 +44,19 @@ impl crate::app::App for App {
         crate::app::command::<Args>(self.name())
     }
 
+    fn example(&self) -> &'static [&'static str] {
+        &["--work", "100000", "--alpha", "0.25", "--tree-seed", "3"]
+    }
+}
+
+impl crate::app::Parse for App {
+    type Instance = SyntheticParams;
+
     fn parse(
         &self,
         args: &clap::ArgMatches,
         _given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
+    ) -> Result<Self::Instance, String> {
         let a: Args = crate::app::typed(args)?;
         let params = SyntheticParams {
             work: a.work,
@@ -59,11 +67,7 @@ impl crate::app::App for App {
             seed: a.tree_seed,
         };
         params.validate()?;
-        Ok(params.into())
-    }
-
-    fn example(&self) -> &'static [&'static str] {
-        &["--work", "100000", "--alpha", "0.25", "--tree-seed", "3"]
+        Ok(params)
     }
 }
 

@@ -47,11 +47,19 @@ impl crate::app::App for App {
         crate::app::typed::<Args>(args).is_ok_and(|a| a.file.as_deref() == Some(Path::new("-")))
     }
 
+    fn example(&self) -> &'static [&'static str] {
+        &["{data}/tsplib/gr17.tsp"]
+    }
+}
+
+impl crate::app::Parse for App {
+    type Instance = TspSpec;
+
     fn parse(
         &self,
         args: &clap::ArgMatches,
         _given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
+    ) -> Result<Self::Instance, String> {
         let a: Args = crate::app::typed(args)?;
         let check = Check {
             optimum: a.optimum,
@@ -62,11 +70,6 @@ impl crate::app::App for App {
             (None, Some(n)) => TspSpec::random(n, 1).map(|s| s.with_check(&check)),
             _ => Err("tsp needs a TSPLIB FILE or --random N".into()),
         }
-        .map(crate::AppSpec::from)
-    }
-
-    fn example(&self) -> &'static [&'static str] {
-        &["{data}/tsplib/gr17.tsp"]
     }
 }
 
@@ -255,9 +258,9 @@ impl crate::instance::Instance for TspSpec {
         true
     }
 
-    /// `--seed` draws random cities.
-    fn takes_seed(&self) -> bool {
-        self.draws_instance()
+    /// The seed draws random cities.
+    fn takes(&self, option: crate::app::RunOption) -> bool {
+        option == crate::app::RunOption::Seed && self.draws_instance()
     }
 
     fn draws_instance(&self) -> bool {

@@ -51,12 +51,25 @@ impl crate::app::App for App {
         crate::app::command::<Args>(self.name())
     }
 
+    /// Every node parallel.
+    fn rayon_depth(&self) -> Option<u32> {
+        Some(EVERY_NODE)
+    }
+
+    fn example(&self) -> &'static [&'static str] {
+        &["T1-mini"]
+    }
+}
+
+impl crate::app::Parse for App {
+    type Instance = UtsParams;
+
     /// The tree, checked to be small enough to run to the end unless a run limit was given.
     fn parse(
         &self,
         args: &clap::ArgMatches,
         given: &dyn Fn(&str) -> bool,
-    ) -> Result<crate::AppSpec, String> {
+    ) -> Result<Self::Instance, String> {
         let a: Args = crate::app::typed(args)?;
         let mut flags: Vec<String> = a.tree.iter().cloned().collect();
         for (flag, value) in [
@@ -76,16 +89,7 @@ impl crate::app::App for App {
         }
         let params = UtsParams::parse(&flags)?;
         params.check_size(given("max_units") || given("time_limit"))?;
-        Ok(params.into())
-    }
-
-    /// Every node parallel.
-    fn rayon_depth(&self) -> Option<u32> {
-        Some(EVERY_NODE)
-    }
-
-    fn example(&self) -> &'static [&'static str] {
-        &["T1-mini"]
+        Ok(params)
     }
 }
 

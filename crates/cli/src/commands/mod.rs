@@ -29,7 +29,7 @@ use std::path::Path;
 use treesplit::{
     run_sequential_until, Config, Ended, Machine, Report, RunError, SimConfig, SimReport, Task,
 };
-use treesplit_apps::app::{Failed, Host, Session};
+use treesplit_apps::app::{AppError, Host, Session};
 
 /// A machine as the commands use it: the library's [`Machine`] as the applications' own
 /// loops see it ([`Host`]: whether this process prints, the simulator's termination delay)
@@ -313,8 +313,8 @@ impl Session for CliSession {
         self.notes.note(output::library_note(text));
     }
 
-    fn print_json(&self, doc: &dyn erased_serde::Serialize) -> Result<(), Failed> {
-        output::print_json(&doc).map_err(|f| Failed::Run(f.message))
+    fn print_json(&self, doc: &dyn erased_serde::Serialize) -> Result<(), AppError> {
+        output::print_json(&doc).map_err(|f| AppError::RunFailed(f.message))
     }
 
     fn config_error(&self, e: &treesplit::ConfigError) -> String {

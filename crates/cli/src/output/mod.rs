@@ -430,17 +430,17 @@ pub fn stopped(limit: Limit, work_units: u64, t_par: f64) -> Failure {
     })
 }
 
-/// How an application's own loop failed, in exit-code classes; a run's error from the library
-/// as any other run's.
-impl From<treesplit_apps::app::Failed> for Failure {
-    fn from(f: treesplit_apps::app::Failed) -> Self {
-        use treesplit_apps::app::Failed;
+/// An application's own loop's failure as the command line's: bad input, a failed run or a
+/// wrong answer (exit codes 2, 1, 3); a run's error from the library as any other run's.
+impl From<treesplit_apps::app::AppError> for Failure {
+    fn from(f: treesplit_apps::app::AppError) -> Self {
+        use treesplit_apps::app::AppError;
         match f {
-            Failed::Input(m) => Failure::input(m),
-            Failed::Run(m) => Failure::run(m),
-            Failed::Wrong(m) => Failure::wrong(m),
-            Failed::Lib(e) => Failure::from(e),
-            Failed::Stopped {
+            AppError::BadInput(m) => Failure::input(m),
+            AppError::RunFailed(m) => Failure::run(m),
+            AppError::WrongAnswer(m) => Failure::wrong(m),
+            AppError::Library(e) => Failure::from(e),
+            AppError::Stopped {
                 limit,
                 work_units,
                 t_par,

@@ -35,7 +35,7 @@ pub use timeline::Timeline;
 use treesplit::config::DEFAULT_ROUND;
 use treesplit::machine::sim::{self, Topology};
 use treesplit::{BalancerKind, SimConfig};
-use treesplit_apps::app::Use;
+use treesplit_apps::app::{RunOption, Use};
 use treesplit_apps::registry;
 pub use treesplit_apps::spec::{AppVisitor, Published};
 /// An application instance, checked (the applications' own type: the plan asks it what it
@@ -300,15 +300,15 @@ pub fn plan_in(cli: Cli, given: &Given, env: &Env) -> Result<Plan, Failure> {
 /// An instance that takes `--q` as its own parameter whatever the balancer: the balancer
 /// rules do not judge it there.
 fn table_flags(app: &App, given: &Given) -> Given {
-    if app.takes_q() {
-        given.without("jobs_per_pe")
+    if app.takes(RunOption::JobsPerPe) {
+        given.without(rules::option_flag(RunOption::JobsPerPe).0)
     } else {
         given.clone()
     }
 }
 
 /// The registry's application the arguments name.
-fn registered(args: &AppArgs) -> Result<&'static dyn treesplit_apps::App, Failure> {
+fn registered(args: &AppArgs) -> Result<&'static registry::Entry, Failure> {
     registry::find(&args.name)
         .ok_or_else(|| Failure::input(format!("unknown application '{}'", args.name)))
 }
@@ -322,7 +322,7 @@ fn application(args: &AppArgs, given: &Given) -> Result<App, Failure> {
 /// The flags `app` refuses when `used` so, as bad input.
 fn refusals(app: &App, used: Use, given: &Given) -> Result<(), Failure> {
     for r in app.refusals(used) {
-        rules::reject(given, r.flags, r.why)?;
+        rules::reject(given, &rules::option_flags(r.options), r.why)?;
     }
     match app.refuses(used) {
         Some(why) => Err(Failure::input(why)),
@@ -344,7 +344,6 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
     }
     let mut app = application(&r.app, given)?;
     let o = &r.opts;
-    let is_table = app.takes_q();
     let balance = balance(
         &o.balance,
         o.choice.balancer,
@@ -363,7 +362,7 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
             .position(|(id, _)| *id == "delta_t")
             .map_or(0, |i| i + 1);
         flags.insert(at, ("seed", "--seed"));
-        flags.extend(rules::LIMIT_FLAGS);
+        flags.extend(rules::option_flags(RunOption::LIMITS));
         flags.extend([
             ("pes", "--pes"),
             ("machine", "--machine"),
@@ -375,8 +374,9 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
         ]);
         // An instance's own --q (the hash table's subtable size, one PE: m = q) and --seed
         // (the data it draws) apply here too.
-        let own_seed = app.takes_seed();
-        flags.retain(|(id, _)| !(is_table && *id == "jobs_per_pe" || own_seed && *id == "seed"));
+        let own = |option| app.takes(option).then(|| rules::option_flag(option).0);
+        let own = [own(RunOption::JobsPerPe), own(RunOption::Seed)];
+        flags.retain(|(id, _)| !own.contains(&Some(*id)));
         let seed = rules::instance_seed(&app, given, o.instance, o.seed)?;
         app.adapt(o.balance.jobs_per_pe, 1, seed)
             .map_err(Failure::input)?;

@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 use treesplit::config::BalancerOption;
 use treesplit::words::list;
 use treesplit::BalancerKind;
+use treesplit_apps::app::RunOption;
 
 /// A flag that sets an option only some balancers take.
 pub struct BalancerFlag {
@@ -230,9 +231,27 @@ pub fn check_balancer_options(given: &Given, balancers: &[BalancerKind]) -> Resu
     Ok(())
 }
 
-/// The run limits and the contract check (`flags::LimitFlags`), as the applications refuse
-/// them too.
-pub use treesplit_apps::app::LIMIT_FLAGS;
+/// A run option's flag (clap id, as typed): the command line's name of what an instance
+/// refuses or takes as its own.
+pub fn option_flag(option: RunOption) -> (&'static str, &'static str) {
+    match option {
+        RunOption::Baseline => ("baseline", "--baseline"),
+        RunOption::Trace => ("trace", "--trace"),
+        RunOption::Gantt => ("gantt", "--gantt"),
+        RunOption::MaxUnits => ("max_units", "--max-units"),
+        RunOption::TimeLimit => ("time_limit", "--time-limit"),
+        RunOption::Check => ("check", "--check"),
+        RunOption::Checkpoint => ("checkpoint", "--checkpoint"),
+        RunOption::CheckpointEvery => ("checkpoint_every", "--checkpoint-every"),
+        RunOption::JobsPerPe => ("jobs_per_pe", "--q"),
+        RunOption::Seed => ("seed", "--seed"),
+    }
+}
+
+/// The flags of `options`, in their order.
+pub fn option_flags(options: &[RunOption]) -> Vec<(&'static str, &'static str)> {
+    options.iter().map(|&o| option_flag(o)).collect()
+}
 
 /// Reject any of `flags` (id, flag) given, saying `why`.
 pub fn reject(given: &Given, flags: &[(&str, &str)], why: &str) -> Result<(), Failure> {

@@ -18,9 +18,9 @@ use treesplit::machine::sim::Topology;
 use treesplit::machine::sim::{MessageLength, Routing};
 use treesplit::{Balancer, BalancerKind};
 use treesplit_apps::knapsack::KnapsackFile;
-use treesplit_apps::spec::AppSpec;
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
 use treesplit_apps::uts::UtsParams;
+use treesplit_apps::AppSpec;
 use treesplit_lab::experiments::networks::{self, fit_exponent, sweep, Algorithm, Row};
 use treesplit_lab::experiments::poll_shuffle::{
     adaptive_rows, knapsack_length_rows, knapsack_piece_bytes, machine, sync_rows,

@@ -10,7 +10,8 @@ use treesplit::config::PermutationKind;
 use treesplit::machine::sim::embedding::{self, Embedding, DEFAULT_PHASE_C};
 use treesplit::machine::sim::{MessageModel, Topology};
 use treesplit::{simulate, Balancer, BalancerKind, Config, PollingOptions, SimConfig, Task};
-use treesplit_apps::spec::{AppSpec, AppVisitor, Objective, Published};
+use treesplit_apps::spec::{AppVisitor, Objective, Published};
+use treesplit_apps::AppSpec;
 
 /// T_rout = T_hop of the sweeps.
 pub const T_ROUT: u64 = 10;

@@ -46,7 +46,7 @@ fn network_sweep(ctx: &Ctx, network: Topology) -> Result<Arc<NetSweep>, String> 
     let rows: Vec<Result<_, String>> = jobs
         .par_iter()
         .map(|&(a, p, seed)| {
-            let app = treesplit_apps::spec::AppSpec::Synthetic(SyntheticParams {
+            let app = treesplit_apps::AppSpec::Synthetic(SyntheticParams {
                 work: 1024 * p as u64,
                 alpha: 0.3,
                 atomic: 8,
@@ -518,7 +518,7 @@ fn emulation_sweep(ctx: &Ctx, nets: &[Topology]) -> Result<Vec<EmulationPoint>, 
     let rows: Vec<Result<crate::experiments::networks::Row, String>> = jobs
         .par_iter()
         .map(|&(t, a, p, seed)| {
-            let app = treesplit_apps::spec::AppSpec::Synthetic(SyntheticParams {
+            let app = treesplit_apps::AppSpec::Synthetic(SyntheticParams {
                 work: 1024 * p as u64,
                 alpha: 0.3,
                 atomic: 8,
