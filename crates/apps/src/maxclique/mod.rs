@@ -228,6 +228,7 @@ fn renumber(graph: &Graph, low: &mut [u64], words: usize, end: usize, v: u32, ro
 /// Colour the candidates `p` greedily (BBMC) and list all of them: `order` lists them by
 /// colour class, ascending index within a class, and `colour[i]` is the class of `order[i]`
 /// (1, 2, …).
+#[cfg(test)]
 pub(crate) fn colour_sort(graph: &Graph, p: &[u64], order: &mut Vec<u32>, colour: &mut Vec<u32>) {
     Colouring::default().sort(graph, p, 1, order, colour);
 }
