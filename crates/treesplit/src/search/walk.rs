@@ -190,6 +190,21 @@ pub(super) struct Walk<S: Space> {
     written: Vec<u32>,
     /// The lowest stack height since the last write: the frames below it are unchanged.
     low: usize,
+    /// Nodes the walk is done with, for the generators to reuse (`Space::REUSE`; never sent).
+    spare: Vec<S::Node>,
+}
+
+/// The most nodes a walk keeps for reuse (a stack's worth, for the nodes of popped frames).
+const SPARE_NODES: usize = 64;
+
+/// Keep `node` for reuse: in the slot handed to the next generator, or in the pool.
+#[inline]
+fn keep<N>(slot: &mut Option<N>, pool: &mut Vec<N>, node: N) {
+    if slot.is_none() {
+        *slot = Some(node);
+    } else if pool.len() < SPARE_NODES {
+        pool.push(node);
+    }
 }
 
 impl<S: Space> Clone for Walk<S> {
@@ -201,6 +216,7 @@ impl<S: Space> Clone for Walk<S> {
             stack: self.stack.clone(),
             written: self.written.clone(),
             low: self.low,
+            spare: Vec::new(),
         }
     }
 }
@@ -217,6 +233,7 @@ impl<S: Space> Walk<S> {
             stack: vec![Frame::new(root, 0, estimate.unwrap_or(0))],
             written: Vec::new(),
             low: 0,
+            spare: Vec::new(),
         }
     }
 
@@ -321,6 +338,9 @@ impl<S: Space> Walk<S> {
                         continue;
                     }
                     let produced = if top.plain || !top.done {
+                        if S::REUSE && spare.is_none() {
+                            spare = self.spare.pop();
+                        }
                         top.next_child(space, &mut spare)
                     } else {
                         None
@@ -328,7 +348,9 @@ impl<S: Space> Walk<S> {
                     let Some((child, index)) = produced else {
                         let popped = self.stack.pop();
                         if S::REUSE {
-                            spare = popped.map(|f| f.node);
+                            if let Some(f) = popped {
+                                keep(&mut spare, &mut self.spare, f.node);
+                            }
                         }
                         self.low = self.low.min(self.stack.len());
                         continue;
@@ -359,7 +381,7 @@ impl<S: Space> Walk<S> {
                 Step::Expand => {}
                 Step::Prune => {
                     if S::REUSE {
-                        spare = Some(node);
+                        keep(&mut spare, &mut self.spare, node);
                     }
                     continue;
                 }
@@ -369,7 +391,7 @@ impl<S: Space> Walk<S> {
                         parent.done = true;
                     }
                     if S::REUSE {
-                        spare = Some(node);
+                        keep(&mut spare, &mut self.spare, node);
                     }
                     continue;
                 }
@@ -380,6 +402,9 @@ impl<S: Space> Walk<S> {
                 }
             }
             let mut children = start(space, &node, ctx);
+            if S::REUSE && spare.is_none() {
+                spare = self.spare.pop();
+            }
             let first = space.next_child_reusing(&node, &mut children, &mut spare);
             if let Some(first) = first {
                 let mut left = left.saturating_sub(1);
@@ -404,8 +429,11 @@ impl<S: Space> Walk<S> {
                 });
                 next = Some((first, 0, share));
             } else if S::REUSE {
-                spare = Some(node);
+                keep(&mut spare, &mut self.spare, node);
             }
+        }
+        if let Some(node) = spare.filter(|_| self.spare.len() < SPARE_NODES) {
+            self.spare.push(node);
         }
         units
     }
@@ -498,6 +526,7 @@ impl<S: Space> Walk<S> {
             stack: vec![parent, next],
             written: Vec::new(),
             low: 0,
+            spare: Vec::new(),
         }
     }
 }
@@ -602,6 +631,7 @@ impl<S: Space> TryFrom<Wire<S>> for Walk<S> {
             stack,
             written: Vec::new(),
             low: 0,
+            spare: Vec::new(),
         })
     }
 }
