@@ -33,8 +33,8 @@
 //! [`treesplit::task::shared`]).
 //!
 //! The application runs this task. The same search written on the skeletons ([`skeleton`]:
-//! the same order, greedy colouring and bound, with the library's node values instead of
-//! reused frames; its generator does not see the incumbent, so it cannot re-number) is kept
+//! the same order, greedy colouring and bound, listing only the colours that can beat the
+//! incumbent; it cannot re-number, which reorders the children by the incumbent) is kept
 //! beside it to measure what the skeleton's generality costs, against this task without
 //! Re-NUMBER ([`MaxClique::with_renumber`]).
 

@@ -2,14 +2,19 @@
 //! is a clique with its candidates and the colour bound its parent gave it, and a node's
 //! children come lazily from its greedy colouring, highest colour first.
 //!
-//! Colours popped from the end never increase, so the first child pruned by its bound prunes
-//! its later siblings (`PRUNE_LEVEL`), as the hand-written task ends a frame. The task is the
-//! library's [`Optimisation`] over [`CliqueSpace`], reporting its best node as the
+//! A generator started with the incumbent ω̂ (`children_beating`) lists only the colours k
+//! with |C| + k > ω̂, as BBMC does: the others come last and would be pruned. Colours popped
+//! from the end never increase, so a child pruned later (ω̂ improved meanwhile) prunes its later
+//! siblings too (`PRUNE_LEVEL`), as the hand-written task ends a frame. Nodes and generators
+//! reuse the vectors of finished ones (`REUSE`, and a per-thread pool of generators' vectors
+//! with the colouring's scratch), as the hand-written task reuses its closed frames. The task
+//! is the library's [`Optimisation`] over [`CliqueSpace`], reporting its best node as the
 //! application's [`Clique`] (ω and the vertices in DIMACS numbers, a [`Solution`]), so that
 //! the command line prints and checks the clique itself. The application runs the hand-written
-//! task ([`super::MaxClique`]); this version, with the same order, colouring and bound as that
-//! task without Re-NUMBER (a generator does not see the incumbent, which Re-NUMBER needs),
-//! measures what the skeleton's generality costs (`bench maxclique`, BENCHMARKS.md).
+//! task ([`super::MaxClique`]); this version has the same order, colouring and bound as that
+//! task without Re-NUMBER (Re-NUMBER reorders the children by the incumbent, where a generator
+//! may only end early), and measures what the skeleton's generality costs (`bench maxclique`,
+//! `skeleton_cost`, BENCHMARKS.md).
 
 use super::graph::{insert, remove, Bits, Graph};
 use super::{Clique, Colouring};

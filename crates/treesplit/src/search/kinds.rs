@@ -317,8 +317,8 @@ impl<S: Optimise, R: Solution<S>> Task for Optimisation<S, R> {
         // knapsack), so reporting each would cost O(depth) a node.
         let mut held: Option<(i64, S::Node)> = None;
         // The incumbent the last visit saw (or the value it set), for the generator of the
-        // node it expands: the incumbent can only have improved since, so it cuts no child
-        // that the current one would keep.
+        // node it expands: the incumbent can only have improved since, so a generator started
+        // with it leaves out only children that the current one would prune too.
         let seen = Cell::new(None);
         let units = self.0.work(
             budget,

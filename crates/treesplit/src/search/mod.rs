@@ -102,6 +102,15 @@
 //! its node's estimate less what its produced children took, and a split gives the piece half
 //! of what its frame holds, so a split conserves it exactly.
 //!
+//! What the walk costs beyond the space's own work: a leaf is visited and its generator
+//! started but never goes on the stack; a frame the walk pushed itself takes its next child
+//! from the generator alone (a frame a split or a wire form made checks its position and
+//! stride); an optimisation starts generators with the incumbent
+//! ([`Optimise::children_beating`]), so that children that cannot beat it are never built;
+//! and where a space sets [`Space::REUSE`], the nodes the walk is done with (leaves, pruned
+//! nodes, popped frames', up to a stack's worth) are handed to the generators
+//! ([`Space::next_child_reusing`]) instead of freed.
+//!
 //! The three kinds ([`Enumeration`], [`Decision`], [`Optimisation`]) differ only in what a
 //! visit does: enumeration folds the node into the PE's output; decision stops the whole run
 //! ([`Context::stop`](crate::Context::stop)) at the first goal; optimisation prunes a node
