@@ -3,8 +3,9 @@
 //! generator (the next mark's positions, left to right, that keep the differences distinct),
 //! minimising the length. A child's bound is its mark plus the sum of the smallest
 //! differences its parent leaves unused for the marks still to place: it grows with the
-//! position, so the first child pruned prunes its later siblings (`PRUNE_LEVEL`), as the
-//! hand-written task stops a level at its largest useful position. Kept beside the
+//! position, so a generator started with the incumbent stops at the largest useful position
+//! (`children_beating`), as the hand-written task stops a level, and a child pruned later
+//! (the incumbent improved meanwhile) prunes its later siblings too (`PRUNE_LEVEL`). Kept beside the
 //! hand-written task to measure what the skeleton's generality costs
 //! (docs/benchmarks/skeletons.md).
 
@@ -55,8 +56,8 @@ impl Rulers {
 
 impl Space for Rulers {
     type Node = Marks;
-    /// The next position to try and the floor of the children.
-    type Children = (u32, u32);
+    /// The next position to try, the floor of the children and the last position to try.
+    type Children = (u32, u32, u32);
 
     fn root(&self) -> Marks {
         Marks {
@@ -68,19 +69,19 @@ impl Space for Rulers {
     }
 
     #[inline]
-    fn children(&self, node: &Marks) -> (u32, u32) {
+    fn children(&self, node: &Marks) -> (u32, u32, u32) {
         if node.k == self.n {
-            return (self.cap + 1, 0);
+            return (self.cap + 1, 0, self.cap);
         }
         // Marks still to place after the child's.
         let r = usize::from(self.n - node.k - 1);
-        (node.last() + 1, smallest_unused(&node.used, r))
+        (node.last() + 1, smallest_unused(&node.used, r), self.cap)
     }
 
     #[inline]
-    fn next_child(&self, node: &Marks, (next, floor): &mut (u32, u32)) -> Option<Marks> {
+    fn next_child(&self, node: &Marks, (next, floor, last): &mut (u32, u32, u32)) -> Option<Marks> {
         let placed = &node.marks[..usize::from(node.k)];
-        while *next <= self.cap {
+        while *next <= *last {
             let c = *next;
             *next += 1;
             if placed.iter().any(|&m| has(&node.used, c - u32::from(m))) {
@@ -111,6 +112,17 @@ impl Optimise for Rulers {
     #[inline]
     fn bound(&self, node: &Marks) -> Option<i64> {
         Some(i64::from(node.last() + node.floor))
+    }
+
+    /// Positions stop where a child's bound (its mark plus the floor) reaches the incumbent,
+    /// as the hand-written task stops a level.
+    #[inline]
+    fn children_beating(&self, node: &Marks, best: Option<i64>) -> (u32, u32, u32) {
+        let (next, floor, cap) = self.children(node);
+        let last = best.map_or(i64::from(cap), |b| {
+            (b - 1 - i64::from(floor)).min(i64::from(cap))
+        });
+        (next, floor, u32::try_from(last).unwrap_or(0))
     }
 }
 

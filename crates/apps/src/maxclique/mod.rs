@@ -33,8 +33,8 @@
 //! [`treesplit::task::shared`]).
 //!
 //! The application runs this task. The same search written on the skeletons ([`skeleton`]:
-//! the same order, greedy colouring and bound, with the library's node values instead of
-//! reused frames; its generator does not see the incumbent, so it cannot re-number) is kept
+//! the same order, greedy colouring and bound, listing only the colours that can beat the
+//! incumbent; it cannot re-number, which reorders the children by the incumbent) is kept
 //! beside it to measure what the skeleton's generality costs, against this task without
 //! Re-NUMBER ([`MaxClique::with_renumber`]).
 
@@ -228,6 +228,7 @@ fn renumber(graph: &Graph, low: &mut [u64], words: usize, end: usize, v: u32, ro
 /// Colour the candidates `p` greedily (BBMC) and list all of them: `order` lists them by
 /// colour class, ascending index within a class, and `colour[i]` is the class of `order[i]`
 /// (1, 2, …).
+#[cfg(test)]
 pub(crate) fn colour_sort(graph: &Graph, p: &[u64], order: &mut Vec<u32>, colour: &mut Vec<u32>) {
     Colouring::default().sort(graph, p, 1, order, colour);
 }

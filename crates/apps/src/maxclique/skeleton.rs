@@ -2,18 +2,24 @@
 //! is a clique with its candidates and the colour bound its parent gave it, and a node's
 //! children come lazily from its greedy colouring, highest colour first.
 //!
-//! Colours popped from the end never increase, so the first child pruned by its bound prunes
-//! its later siblings (`PRUNE_LEVEL`), as the hand-written task ends a frame. The task is the
-//! library's [`Optimisation`] over [`CliqueSpace`], reporting its best node as the
+//! A generator started with the incumbent ω̂ (`children_beating`) lists only the colours k
+//! with |C| + k > ω̂, as BBMC does: the others come last and would be pruned. Colours popped
+//! from the end never increase, so a child pruned later (ω̂ improved meanwhile) prunes its later
+//! siblings too (`PRUNE_LEVEL`), as the hand-written task ends a frame. Nodes and generators
+//! reuse the vectors of finished ones (`REUSE`, and a per-thread pool of generators' vectors
+//! with the colouring's scratch), as the hand-written task reuses its closed frames. The task
+//! is the library's [`Optimisation`] over [`CliqueSpace`], reporting its best node as the
 //! application's [`Clique`] (ω and the vertices in DIMACS numbers, a [`Solution`]), so that
 //! the command line prints and checks the clique itself. The application runs the hand-written
-//! task ([`super::MaxClique`]); this version, with the same order, colouring and bound as that
-//! task without Re-NUMBER (a generator does not see the incumbent, which Re-NUMBER needs),
-//! measures what the skeleton's generality costs (`bench maxclique`, BENCHMARKS.md).
+//! task ([`super::MaxClique`]); this version has the same order, colouring and bound as that
+//! task without Re-NUMBER (Re-NUMBER reorders the children by the incumbent, where a generator
+//! may only end early), and measures what the skeleton's generality costs (`bench maxclique`,
+//! `skeleton_cost`, BENCHMARKS.md).
 
 use super::graph::{insert, remove, Bits, Graph};
-use super::{colour_sort, Clique};
+use super::{Clique, Colouring};
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 use std::sync::Arc;
 use treesplit::search::{Optimisation, Optimise, Solution, Space, Witness};
 use treesplit::task::shared::Shared;
@@ -59,28 +65,41 @@ impl Space for CliqueSpace {
     }
 
     fn children(&self, node: &CliqueNode) -> Branches {
-        let (mut order, mut colour) = (Vec::new(), Vec::new());
-        colour_sort(&self.graph, &node.candidates, &mut order, &mut colour);
-        Branches {
-            order,
-            colour,
-            left: node.candidates.clone(),
-        }
+        self.branches(node, 1)
     }
 
     fn next_child(&self, node: &CliqueNode, b: &mut Branches) -> Option<CliqueNode> {
+        self.next_child_reusing(node, b, &mut None)
+    }
+
+    /// The walk hands over the nodes it is done with: a child's clique and candidates are
+    /// written into their vectors, as the hand-written task reuses its closed frames.
+    const REUSE: bool = true;
+
+    fn next_child_reusing(
+        &self,
+        node: &CliqueNode,
+        b: &mut Branches,
+        spare: &mut Option<CliqueNode>,
+    ) -> Option<CliqueNode> {
         let v = b.order.pop()?;
         let k = b.colour.pop().expect("a colour per candidate");
         remove(&mut b.left, v);
         let row = self.graph.row(v);
-        let mut clique = Vec::with_capacity(node.clique.len() + 1);
-        clique.extend_from_slice(&node.clique);
-        clique.push(self.graph.dimacs(v));
-        Some(CliqueNode {
-            bound: node.clique.len() as u32 + k,
-            candidates: b.left.iter().zip(row).map(|(a, r)| a & r).collect(),
-            clique,
-        })
+        let mut child = spare.take().unwrap_or_else(|| CliqueNode {
+            clique: Vec::with_capacity(node.clique.len() + 1),
+            candidates: Vec::with_capacity(b.left.len()),
+            bound: 0,
+        });
+        child.clique.clear();
+        child.clique.extend_from_slice(&node.clique);
+        child.clique.push(self.graph.dimacs(v));
+        child.candidates.clear();
+        child
+            .candidates
+            .extend(b.left.iter().zip(row).map(|(a, r)| a & r));
+        child.bound = node.clique.len() as u32 + k;
+        Some(child)
     }
 
     fn skip_children(&self, _node: &CliqueNode, b: &mut Branches, n: u64) -> u64 {
@@ -97,8 +116,79 @@ impl Space for CliqueSpace {
     }
 }
 
+impl CliqueSpace {
+    /// The branches of `node` whose colour is at least `kmin`, highest colour first (a tail of
+    /// the colour order left out: those with lower colours), with the colouring's scratch
+    /// kept per thread; a node without candidates has none and costs no colouring.
+    fn branches(&self, node: &CliqueNode, kmin: u32) -> Branches {
+        if node.candidates.iter().all(|&w| w == 0) {
+            return Branches {
+                order: Vec::new(),
+                colour: Vec::new(),
+                left: Vec::new(),
+            };
+        }
+        SCRATCH.with(|scratch| {
+            let (colouring, spare) = &mut *scratch.borrow_mut();
+            let (mut order, mut colour, mut left) = spare.pop().unwrap_or_default();
+            colouring.sort(&self.graph, &node.candidates, kmin, &mut order, &mut colour);
+            left.clear();
+            left.extend_from_slice(&node.candidates);
+            Branches {
+                order,
+                colour,
+                left,
+            }
+        })
+    }
+}
+
+/// A generator's three vectors, kept for the next one.
+type Parts = (Vec<u32>, Vec<u32>, Bits);
+
+thread_local! {
+    /// The greedy colouring's scratch bitsets (BBMC's, without Re-NUMBER: a generator's
+    /// children must not depend on the incumbent beyond a tail) and the vectors of finished
+    /// generators, kept between nodes as the hand-written task keeps its closed frames.
+    static SCRATCH: RefCell<(Colouring, Vec<Parts>)> =
+        RefCell::new((Colouring::new(false), Vec::new()));
+}
+
+/// The most finished generators' vectors kept per thread (a stack of open nodes is at most
+/// ω deep, and each holds one generator).
+const SPARE_GENERATORS: usize = 256;
+
+impl Drop for Branches {
+    fn drop(&mut self) {
+        if self.left.capacity() == 0 {
+            return;
+        }
+        let parts = (
+            std::mem::take(&mut self.order),
+            std::mem::take(&mut self.colour),
+            std::mem::take(&mut self.left),
+        );
+        // Never during the thread's teardown, nor while the scratch is borrowed.
+        let _ = SCRATCH.try_with(|scratch| {
+            if let Ok(mut scratch) = scratch.try_borrow_mut() {
+                if scratch.1.len() < SPARE_GENERATORS {
+                    scratch.1.push(parts);
+                }
+            }
+        });
+    }
+}
+
 impl Optimise for CliqueSpace {
     const PRUNE_LEVEL: bool = true;
+
+    /// Only the branches whose colour can beat the incumbent ω̂ (|C| + k > ω̂), as BBMC lists
+    /// them: the others would be pruned by their bound, and they come last.
+    fn children_beating(&self, node: &CliqueNode, best: Option<i64>) -> Branches {
+        let size = node.clique.len() as i64;
+        let kmin = best.map_or(1, |b| (b - size + 1).max(1));
+        self.branches(node, u32::try_from(kmin).unwrap_or(u32::MAX))
+    }
 
     fn objective(&self, node: &CliqueNode) -> Option<i64> {
         Some(node.clique.len() as i64)

@@ -38,14 +38,28 @@ impl Space for SemigroupSpace {
     }
 
     fn next_child(&self, node: &Semigroup, g: &mut Generators) -> Option<Semigroup> {
+        self.next_child_reusing(node, g, &mut None)
+    }
+
+    /// The walk hands over the semigroups it is done with: a child's decomposition numbers
+    /// are written into their array, as the hand-written task reuses its popped levels.
+    const REUSE: bool = true;
+
+    #[inline]
+    fn next_child_reusing(
+        &self,
+        node: &Semigroup,
+        g: &mut Generators,
+        spare: &mut Option<Semigroup>,
+    ) -> Option<Semigroup> {
         let x = (g.next..g.end).find(|&x| node.dec[x as usize] == 1)?;
         g.next = x + 1;
-        let mut child = Semigroup {
+        let mut child = spare.take().unwrap_or(Semigroup {
             conductor: 0,
             multiplicity: 0,
             genus: 0,
             dec: Vec::new(),
-        };
+        });
         node.remove_into(x, &mut child);
         Some(child)
     }

@@ -6,6 +6,7 @@ use super::{Decide, Enumerate, Optimise};
 use crate::task::{Context, Goal, Outcome, Task};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::cell::Cell;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -203,10 +204,15 @@ impl<S: Enumerate> Task for Enumeration<S> {
     type Output = S::Output;
 
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, S::Output>) -> u64 {
-        self.0.work(budget, ctx, |space, node, _, ctx| {
-            space.visit(node, ctx.output());
-            Step::Expand
-        })
+        self.0.work(
+            budget,
+            ctx,
+            |space, node, _, ctx| {
+                space.visit(node, ctx.output());
+                Step::Expand
+            },
+            |space, node, _| space.children(node),
+        )
     }
 
     fn split(&mut self) -> Option<Self> {
@@ -239,20 +245,25 @@ impl<S: Decide> Task for Decision<S> {
     type Output = Found<S::Node>;
 
     fn work(&mut self, budget: u64, ctx: &mut Context<'_, Found<S::Node>>) -> u64 {
-        self.0.work(budget, ctx, |space, node, path, ctx| {
-            if space.prune(node) {
-                return Step::Prune;
-            }
-            if !space.is_goal(node) {
-                return Step::Expand;
-            }
-            ctx.output().merge(Found(Some(Witness {
-                node: node.clone(),
-                path: path.to_vec(),
-            })));
-            ctx.stop();
-            Step::Stop
-        })
+        self.0.work(
+            budget,
+            ctx,
+            |space, node, path, ctx| {
+                if space.prune(node) {
+                    return Step::Prune;
+                }
+                if !space.is_goal(node) {
+                    return Step::Expand;
+                }
+                ctx.output().merge(Found(Some(Witness {
+                    node: node.clone(),
+                    path: path.to_vec(),
+                })));
+                ctx.stop();
+                Step::Stop
+            },
+            |space, node, _| space.children(node),
+        )
     }
 
     fn split(&mut self) -> Option<Self> {
@@ -305,26 +316,37 @@ impl<S: Optimise, R: Solution<S>> Task for Optimisation<S, R> {
         // the incumbent is often beaten by its own child at once (every item fits a
         // knapsack), so reporting each would cost O(depth) a node.
         let mut held: Option<(i64, S::Node)> = None;
-        let units = self.0.work(budget, ctx, |space, node, mut path, ctx| {
-            let best = ctx.best();
-            let none_yet = best == S::GOAL.value(i64::MIN);
-            if let Some(bound) = space.bound(node) {
-                if !none_yet && !better(S::GOAL, bound, best) {
-                    return if S::PRUNE_LEVEL {
-                        Step::PruneLevel
-                    } else {
-                        Step::Prune
-                    };
+        // The incumbent the last visit saw (or the value it set), for the generator of the
+        // node it expands: the incumbent can only have improved since, so a generator started
+        // with it leaves out only children that the current one would prune too.
+        let seen = Cell::new(None);
+        let units = self.0.work(
+            budget,
+            ctx,
+            |space, node, mut path, ctx| {
+                let best = ctx.best();
+                let none_yet = best == S::GOAL.value(i64::MIN);
+                seen.set((!none_yet).then_some(best));
+                if let Some(bound) = space.bound(node) {
+                    if !none_yet && !better(S::GOAL, bound, best) {
+                        return if S::PRUNE_LEVEL {
+                            Step::PruneLevel
+                        } else {
+                            Step::Prune
+                        };
+                    }
                 }
-            }
-            if let Some(value) = space.objective(node) {
-                if (none_yet || better(S::GOAL, value, best)) && ctx.offer(value) {
-                    path.write();
-                    held = Some((value, node.clone()));
+                if let Some(value) = space.objective(node) {
+                    if (none_yet || better(S::GOAL, value, best)) && ctx.offer(value) {
+                        seen.set(Some(value));
+                        path.write();
+                        held = Some((value, node.clone()));
+                    }
                 }
-            }
-            Step::Expand
-        });
+                Step::Expand
+            },
+            |space, node, _| space.children_beating(node, seen.get()),
+        );
         if let Some((value, node)) = held {
             let witness = Witness {
                 node,

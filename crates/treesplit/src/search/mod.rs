@@ -11,6 +11,7 @@
 //!     fn children(&self, &Node) -> Children                         start a node's generator
 //!     fn next_child(&self, &Node, &mut Children) -> Option<Node>    the next child, or None
 //!     fn skip_children(&self, &Node, &mut Children, n) -> u64       (optional) skip n children
+//!     const REUSE; fn next_child_reusing(.., spare: &mut Option<Node>)   (optional) reuse nodes
 //!     fn estimate(&self, &Node) -> Option<u64>                      (optional) subtree size
 //!     fn digest(&self) -> u64                                       (optional) instance digest
 //!
@@ -19,6 +20,7 @@
 //! trait Optimise: Space   const GOAL: Goal;  const PRUNE_LEVEL: bool;
 //!                         fn objective(&self, &Node) -> Option<i64>;
 //!                         fn bound(&self, &Node) -> Option<i64>
+//!                         fn children_beating(&self, &Node, best) -> Children   (optional)
 //!
 //! Enumeration::new(space): Task<Output = S::Output>      every node visited, outputs merged
 //! Decision::new(space):    Task<Output = Found<Node>>    the first goal found stops all PEs
@@ -100,6 +102,15 @@
 //! its node's estimate less what its produced children took, and a split gives the piece half
 //! of what its frame holds, so a split conserves it exactly.
 //!
+//! What the walk costs beyond the space's own work: a leaf is visited and its generator
+//! started but never goes on the stack; a frame the walk pushed itself takes its next child
+//! from the generator alone (a frame a split or a wire form made checks its position and
+//! stride); an optimisation starts generators with the incumbent
+//! ([`Optimise::children_beating`]), so that children that cannot beat it are never built;
+//! and where a space sets [`Space::REUSE`], the nodes the walk is done with (leaves, pruned
+//! nodes, popped frames', up to a stack's worth) are handed to the generators
+//! ([`Space::next_child_reusing`]) instead of freed.
+//!
 //! The three kinds ([`Enumeration`], [`Decision`], [`Optimisation`]) differ only in what a
 //! visit does: enumeration folds the node into the PE's output; decision stops the whole run
 //! ([`Context::stop`](crate::Context::stop)) at the first goal; optimisation prunes a node
@@ -136,6 +147,25 @@ pub trait Space: Serialize + DeserializeOwned + Send + Sync + 'static {
     /// The next child of `parent` (`None`: it has no more). The same node must produce the
     /// same children in the same order everywhere.
     fn next_child(&self, parent: &Self::Node, children: &mut Self::Children) -> Option<Self::Node>;
+
+    /// Whether the walk hands the nodes it is done with to [`Space::next_child_reusing`].
+    /// Set it where a node owns heap memory (a `Vec`) that a child could reuse.
+    const REUSE: bool = false;
+
+    /// [`Space::next_child`], building the child where it can in `spare`: a node the walk is
+    /// done with (a leaf, or one pruned), handed over where [`Space::REUSE`] is set, whose
+    /// heap memory the child reuses instead of allocating (take it with `spare.take()`). The
+    /// default calls [`Space::next_child`].
+    #[inline]
+    fn next_child_reusing(
+        &self,
+        parent: &Self::Node,
+        children: &mut Self::Children,
+        spare: &mut Option<Self::Node>,
+    ) -> Option<Self::Node> {
+        let _ = spare;
+        self.next_child(parent, children)
+    }
 
     /// Skip the next `n` children of `parent`; return how many there were to skip (at most
     /// `n`). Override where a generator can jump ahead faster than producing them.
@@ -207,6 +237,16 @@ pub trait Optimise: Space {
     fn bound(&self, node: &Self::Node) -> Option<i64> {
         let _ = node;
         None
+    }
+    /// Start generating the children of `node` where `best` is the incumbent (`None`: no
+    /// solution yet): the generator may end early, leaving out children whose bounds cannot
+    /// beat `best`, so that they are never built (the search would prune them). It must
+    /// produce what [`Space::children`] would, in the same order, only ending sooner: a piece
+    /// rebuilt elsewhere restarts the generator with [`Space::children`]. The default is
+    /// [`Space::children`].
+    fn children_beating(&self, node: &Self::Node, best: Option<i64>) -> Self::Children {
+        let _ = best;
+        self.children(node)
     }
 }
 

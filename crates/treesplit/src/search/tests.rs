@@ -238,3 +238,117 @@ fn witnesses_carry_their_path_from_the_root() {
         assert_eq!(follow(&a, &w.path), w.node);
     }
 }
+
+/// Choose `k` of the costs (ascending) with the smallest sum. Nodes own their choices (a
+/// `Vec`) and are handed back for reuse (`Space::REUSE`); with `cut`, a generator started
+/// with the incumbent stops where a child's bound (the sum so far plus its cost, ascending)
+/// reaches it.
+#[derive(Debug, Serialize, Deserialize)]
+struct Choose {
+    costs: Vec<i64>,
+    k: usize,
+    cut: bool,
+}
+
+impl Choose {
+    fn new(cut: bool) -> Self {
+        Choose {
+            costs: vec![1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233],
+            k: 4,
+            cut,
+        }
+    }
+    fn sum(&self, node: &[u8]) -> i64 {
+        node.iter().map(|&i| self.costs[usize::from(i)]).sum()
+    }
+}
+
+impl Space for Choose {
+    type Node = Vec<u8>;
+    /// The next index to add and the end of the indices to try.
+    type Children = (usize, usize);
+    fn root(&self) -> Vec<u8> {
+        Vec::new()
+    }
+    fn children(&self, node: &Vec<u8>) -> (usize, usize) {
+        let end = self.costs.len();
+        if node.len() == self.k {
+            return (end, end);
+        }
+        (node.last().map_or(0, |&i| usize::from(i) + 1), end)
+    }
+    fn next_child(&self, node: &Vec<u8>, next: &mut (usize, usize)) -> Option<Vec<u8>> {
+        self.next_child_reusing(node, next, &mut None)
+    }
+    const REUSE: bool = true;
+    fn next_child_reusing(
+        &self,
+        node: &Vec<u8>,
+        (next, end): &mut (usize, usize),
+        spare: &mut Option<Vec<u8>>,
+    ) -> Option<Vec<u8>> {
+        if *next >= *end {
+            return None;
+        }
+        let mut child = spare.take().unwrap_or_default();
+        child.clear();
+        child.extend_from_slice(node);
+        child.push(*next as u8);
+        *next += 1;
+        Some(child)
+    }
+}
+
+/// The number of ways to choose `k`.
+impl Enumerate for Choose {
+    type Output = u64;
+    fn visit(&self, node: &Vec<u8>, ways: &mut u64) {
+        *ways += u64::from(node.len() == self.k);
+    }
+}
+
+impl Optimise for Choose {
+    const GOAL: crate::task::Goal = crate::task::Goal::Minimise;
+    const PRUNE_LEVEL: bool = true;
+    fn objective(&self, node: &Vec<u8>) -> Option<i64> {
+        (node.len() == self.k).then(|| self.sum(node))
+    }
+    fn bound(&self, node: &Vec<u8>) -> Option<i64> {
+        Some(self.sum(node))
+    }
+    fn children_beating(&self, node: &Vec<u8>, best: Option<i64>) -> (usize, usize) {
+        let (next, mut end) = self.children(node);
+        if let Some(best) = best.filter(|_| self.cut) {
+            let sum = self.sum(node);
+            while end > next && sum + self.costs[end - 1] >= best {
+                end -= 1;
+            }
+        }
+        (next, end)
+    }
+}
+
+#[test]
+fn reused_nodes_and_generators_cut_at_the_incumbent_keep_the_answers_exact() {
+    // C(12, 4) = 495 ways; the cheapest four cost 1 + 2 + 3 + 5.
+    let seq = run_sequential(Enumeration::new(Choose::new(false)));
+    assert_eq!(seq.output, 495);
+    let plain = run_sequential(Optimisation::new(Choose::new(false)));
+    let cut = run_sequential(Optimisation::new(Choose::new(true)));
+    for r in [&plain, &cut] {
+        assert_eq!(r.output.value(), Some(11));
+        assert_eq!(r.output.witness().unwrap().node, vec![0, 1, 2, 3]);
+    }
+    assert!(cut.work_units <= plain.work_units);
+    for every in [1, 2, 3, 7, 100] {
+        let (ways, _, _) = work_split(Enumeration::new(Choose::new(true)), every);
+        assert_eq!(ways, 495, "every={every}");
+        for c in [false, true] {
+            let (best, _, _) = work_split(Optimisation::new(Choose::new(c)), every);
+            assert_eq!(best.value(), Some(11), "every={every} cut={c}");
+            let w = best.witness().unwrap();
+            assert_eq!(w.node, vec![0, 1, 2, 3], "every={every} cut={c}");
+            assert_eq!(node_at(&Choose::new(c), &w.path), Some(w.node.clone()));
+        }
+    }
+}

@@ -53,6 +53,10 @@ struct Frame<S: Space> {
     /// The estimate left in this frame: its own unit while unvisited and its children not yet
     /// produced.
     left: u64,
+    /// The frame as `work` pushed it: visited, its generator started, every child its own
+    /// (stride 1), none skipped and not done. Its next child then comes by the generator
+    /// alone, without the checks of a split frame, and `pos` is stale (it equals `next`).
+    plain: bool,
 }
 
 impl<S: Space> Clone for Frame<S> {
@@ -77,6 +81,16 @@ impl<S: Space> Frame<S> {
             visited: false,
             done: false,
             left,
+            plain: false,
+        }
+    }
+
+    /// Make `pos` exact again and take the slow path from here on (a split or a pruned level
+    /// changes the frame).
+    fn unplain(&mut self) {
+        if self.plain {
+            self.pos = self.next;
+            self.plain = false;
         }
     }
 
@@ -89,7 +103,14 @@ impl<S: Space> Frame<S> {
     /// The next child of this frame's share of its children, with its index among all of the
     /// node's children (`None`: none left).
     #[inline]
-    fn next_child(&mut self, space: &S) -> Option<(S::Node, u32)> {
+    fn next_child(&mut self, space: &S, spare: &mut Option<S::Node>) -> Option<(S::Node, u32)> {
+        if self.plain {
+            let children = self.children.as_mut()?;
+            let index = u32::try_from(self.next).ok()?;
+            let child = space.next_child_reusing(&self.node, children, spare)?;
+            self.next += 1;
+            return Some((child, index));
+        }
         let children = self
             .children
             .get_or_insert_with(|| space.children(&self.node));
@@ -101,7 +122,7 @@ impl<S: Space> Frame<S> {
             self.pos = self.next;
         }
         let index = u32::try_from(self.next).ok()?;
-        let child = space.next_child(&self.node, children)?;
+        let child = space.next_child_reusing(&self.node, children, spare)?;
         self.pos = self.next + 1;
         self.next = self.next.saturating_add(self.stride);
         Some((child, index))
@@ -169,6 +190,21 @@ pub(super) struct Walk<S: Space> {
     written: Vec<u32>,
     /// The lowest stack height since the last write: the frames below it are unchanged.
     low: usize,
+    /// Nodes the walk is done with, for the generators to reuse (`Space::REUSE`; never sent).
+    spare: Vec<S::Node>,
+}
+
+/// The most nodes a walk keeps for reuse (a stack's worth, for the nodes of popped frames).
+const SPARE_NODES: usize = 64;
+
+/// Keep `node` for reuse: in the slot handed to the next generator, or in the pool.
+#[inline]
+fn keep<N>(slot: &mut Option<N>, pool: &mut Vec<N>, node: N) {
+    if slot.is_none() {
+        *slot = Some(node);
+    } else if pool.len() < SPARE_NODES {
+        pool.push(node);
+    }
 }
 
 impl<S: Space> Clone for Walk<S> {
@@ -180,6 +216,7 @@ impl<S: Space> Clone for Walk<S> {
             stack: self.stack.clone(),
             written: self.written.clone(),
             low: self.low,
+            spare: Vec::new(),
         }
     }
 }
@@ -196,6 +233,7 @@ impl<S: Space> Walk<S> {
             stack: vec![Frame::new(root, 0, estimate.unwrap_or(0))],
             written: Vec::new(),
             low: 0,
+            spare: Vec::new(),
         }
     }
 
@@ -227,13 +265,16 @@ impl<S: Space> Walk<S> {
             .then(|| self.stack.iter().map(|f| f.left).sum())
     }
 
-    /// Visit up to `budget` nodes in depth-first order, each with `visit`.
+    /// Visit up to `budget` nodes in depth-first order, each with `visit`, and start the
+    /// generator of each node visited and expanded with `start` (the kind's: an optimisation
+    /// lets it see the incumbent, see [`Optimise::children_beating`](super::Optimise)).
     #[inline]
     pub(super) fn work<O>(
         &mut self,
         budget: u64,
         ctx: &mut Context<'_, O>,
         mut visit: impl FnMut(&S, &S::Node, PathTo<'_, S>, &mut Context<'_, O>) -> Step,
+        mut start: impl FnMut(&S, &S::Node, &Context<'_, O>) -> S::Children,
     ) -> u64 {
         let space: &S = &self.space.0;
         let estimates = self.estimates;
@@ -241,6 +282,9 @@ impl<S: Space> Walk<S> {
         // The node to visit next, off the stack: the node, its index among its parent's
         // children and its share of the estimate. Leaves never go on the stack.
         let mut next: Option<(S::Node, u32, u64)> = None;
+        // A node the walk is done with, handed to the next child's generator to reuse
+        // (only where the space asks for them: `Space::REUSE`).
+        let mut spare: Option<S::Node> = None;
         if self.stack.last().is_some_and(Frame::is_fresh) {
             let f = self.stack.pop().expect("just seen");
             self.low = self.low.min(self.stack.len());
@@ -254,7 +298,7 @@ impl<S: Space> Walk<S> {
                     let Some(top) = self.stack.last_mut() else {
                         break;
                     };
-                    if !top.visited {
+                    if !top.plain && !top.visited {
                         // A frame that a split expanded before it was visited.
                         if units == budget {
                             break;
@@ -280,6 +324,7 @@ impl<S: Space> Walk<S> {
                             Step::PruneLevel => {
                                 self.stack.pop();
                                 if let Some(parent) = self.stack.last_mut() {
+                                    parent.unplain();
                                     parent.done = true;
                                 }
                             }
@@ -292,13 +337,21 @@ impl<S: Space> Walk<S> {
                         self.low = self.low.min(self.stack.len());
                         continue;
                     }
-                    if top.done {
-                        self.stack.pop();
-                        self.low = self.low.min(self.stack.len());
-                        continue;
-                    }
-                    let Some((child, index)) = top.next_child(space) else {
-                        self.stack.pop();
+                    let produced = if top.plain || !top.done {
+                        if S::REUSE && spare.is_none() {
+                            spare = self.spare.pop();
+                        }
+                        top.next_child(space, &mut spare)
+                    } else {
+                        None
+                    };
+                    let Some((child, index)) = produced else {
+                        let popped = self.stack.pop();
+                        if S::REUSE {
+                            if let Some(f) = popped {
+                                keep(&mut spare, &mut self.spare, f.node);
+                            }
+                        }
                         self.low = self.low.min(self.stack.len());
                         continue;
                     };
@@ -326,10 +379,19 @@ impl<S: Space> Walk<S> {
             };
             match visit(space, &node, path, ctx) {
                 Step::Expand => {}
-                Step::Prune => continue,
+                Step::Prune => {
+                    if S::REUSE {
+                        keep(&mut spare, &mut self.spare, node);
+                    }
+                    continue;
+                }
                 Step::PruneLevel => {
                     if let Some(parent) = self.stack.last_mut() {
+                        parent.unplain();
                         parent.done = true;
+                    }
+                    if S::REUSE {
+                        keep(&mut spare, &mut self.spare, node);
                     }
                     continue;
                 }
@@ -339,8 +401,12 @@ impl<S: Space> Walk<S> {
                     break;
                 }
             }
-            let mut children = space.children(&node);
-            if let Some(first) = space.next_child(&node, &mut children) {
+            let mut children = start(space, &node, ctx);
+            if S::REUSE && spare.is_none() {
+                spare = self.spare.pop();
+            }
+            let first = space.next_child_reusing(&node, &mut children, &mut spare);
+            if let Some(first) = first {
                 let mut left = left.saturating_sub(1);
                 let share = if estimates {
                     let share = space.estimate(&first).unwrap_or(0).min(left);
@@ -359,9 +425,15 @@ impl<S: Space> Walk<S> {
                     visited: true,
                     done: false,
                     left,
+                    plain: true,
                 });
                 next = Some((first, 0, share));
+            } else if S::REUSE {
+                keep(&mut spare, &mut self.spare, node);
             }
+        }
+        if let Some(node) = spare.filter(|_| self.spare.len() < SPARE_NODES) {
+            self.spare.push(node);
         }
         units
     }
@@ -371,6 +443,7 @@ impl<S: Space> Walk<S> {
     /// piece takes the others, so both halves hold children of every rank (a generator
     /// produces the best first) and no generator needs to know how many it has left.
     pub(super) fn split(&mut self) -> Option<Self> {
+        self.stack.iter_mut().for_each(Frame::unplain);
         let shared = self.space.clone();
         let space: &S = &shared.0;
         let mut i = 0;
@@ -381,7 +454,7 @@ impl<S: Space> Walk<S> {
                 i += 1;
                 continue;
             }
-            let Some((first, at)) = frame.next_child(space) else {
+            let Some((first, at)) = frame.next_child(space, &mut None) else {
                 frame.done = true;
                 i += 1;
                 continue;
@@ -393,7 +466,7 @@ impl<S: Space> Walk<S> {
             // The top frame keeps its next child and shares out those after it, if any.
             self.stack.push(first);
             let frame = &mut self.stack[i];
-            match frame.next_child(space) {
+            match frame.next_child(space, &mut None) {
                 Some((second, at)) => {
                     let second = self.produce(i, second, at);
                     return Some(self.give(i, second));
@@ -439,6 +512,7 @@ impl<S: Space> Walk<S> {
             visited: true,
             done: false,
             left: frame.left - kept,
+            plain: false,
         };
         // Frame i's next child is the one after `next`, now every `stride` children.
         frame.stride = stride;
@@ -452,6 +526,7 @@ impl<S: Space> Walk<S> {
             stack: vec![parent, next],
             written: Vec::new(),
             low: 0,
+            spare: Vec::new(),
         }
     }
 }
@@ -530,6 +605,7 @@ impl<S: Space> TryFrom<Wire<S>> for Walk<S> {
                 visited: f.visited,
                 done: f.done,
                 left: f.left,
+                plain: false,
             };
             // The child before the frame's next one was produced where the piece came from:
             // rebuild the generator up to it, which checks that the instance and the
@@ -555,6 +631,7 @@ impl<S: Space> TryFrom<Wire<S>> for Walk<S> {
             stack,
             written: Vec::new(),
             low: 0,
+            spare: Vec::new(),
         })
     }
 }
