@@ -165,7 +165,7 @@ fn graham(p: usize) -> Result<Dag, String> {
 }
 
 /// The optimal makespan of `dag` on `p` PEs (branch and bound, sequential).
-fn optimum(dag: &Dag, p: usize) -> Result<u64, String> {
+pub(super) fn optimum(dag: &Dag, p: usize) -> Result<u64, String> {
     let inst = from_dag(dag, p)?;
     let s = treesplit::run_sequential(OptimalSchedule::new(inst.clone())).output;
     inst.check(&s)

@@ -12,11 +12,13 @@
 
 mod dag;
 mod jobs;
+mod lpt;
 mod mandel;
 mod master;
 mod prefix;
 mod random;
 mod table;
+mod variants;
 
 use super::Experiment;
 use table::{table_experiment, Algo, BundleKind};
@@ -67,6 +69,7 @@ fn sections() -> Vec<Experiment> {
         claim!("p001", "001-mw-quality", master::mw_quality),
         claim!("p001", "001-mw-bundle", master::mw_bundle),
         claim!("p001", "001-ex14.4", master::ex14_4),
+        claim!("p001", "001-mw-largest-first", lpt::largest_first),
     ]
 }
 
