@@ -70,6 +70,7 @@ fn sections() -> Vec<Experiment> {
         claim!("p001", "001-mw-bundle", master::mw_bundle),
         claim!("p001", "001-ex14.4", master::ex14_4),
         claim!("p001", "001-mw-largest-first", lpt::largest_first),
+        claim!("p001", "001-mw-hierarchical", variants::hierarchical),
     ]
 }
 
