@@ -21,7 +21,7 @@ mod table;
 mod variants;
 
 use super::Experiment;
-use table::{table_experiment, Algo, BundleKind};
+use table::{ratio_experiment, table_experiment, Algo, BundleKind};
 
 /// Master–worker with the √(αm/t̂) bundle rule.
 const MW: Algo = Algo::MasterWorker(BundleKind::Sqrt);
@@ -52,6 +52,11 @@ fn table_rows() -> Vec<Experiment> {
             Algo::PrefixSum
         )),
         claim!("p001", "001-table-work-stealing", |c| table_experiment(
+            c,
+            Algo::WorkStealing,
+            MW
+        )),
+        claim!("p001", "001-ws-vs-prefix-sum", |c| ratio_experiment(
             c,
             Algo::WorkStealing,
             MW
