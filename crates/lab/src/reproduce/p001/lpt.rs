@@ -132,9 +132,13 @@ fn deal(inst: &Instance, order: DealOrder) -> Result<(u64, u64), String> {
             order,
         })
         .delta_t(16);
-    let r = simulate(SizedJobs::new(inst.sizes.clone()), &config, &overhead_free_sim())
-        .map_err(|e| e.to_string())?
-        .into_report();
+    let r = simulate(
+        SizedJobs::new(inst.sizes.clone()),
+        &config,
+        &overhead_free_sim(),
+    )
+    .map_err(|e| e.to_string())?
+    .into_report();
     if r.report.output.units != total {
         return Err(format!("{} units, not {total}", r.report.output.units));
     }
@@ -161,7 +165,12 @@ pub(super) fn largest_first(ctx: &Ctx) -> Result<Finding, String> {
     let all = instances(seeds, ctx.pick(10, 11))?;
     let runs: Vec<Result<((u64, u64), (u64, u64)), String>> = all
         .par_iter()
-        .map(|i| Ok((deal(i, DealOrder::LargestFirst)?, deal(i, DealOrder::InOrder)?)))
+        .map(|i| {
+            Ok((
+                deal(i, DealOrder::LargestFirst)?,
+                deal(i, DealOrder::InOrder)?,
+            ))
+        })
         .collect();
     let mut table = Table::new(&[
         "family",
@@ -191,7 +200,9 @@ pub(super) fn largest_first(ctx: &Ctx) -> Result<Finding, String> {
         worst = worst.max(ratio);
         c_worst = c_worst.max(c_ratio);
         worst_excess = worst_excess.max(ratio - bound(inst.workers));
-        if inst.family.starts_with("Graham's tight") && 3 * w64(inst) * l == (4 * w64(inst) - 1) * inst.opt {
+        if inst.family.starts_with("Graham's tight")
+            && 3 * w64(inst) * l == (4 * w64(inst) - 1) * inst.opt
+        {
             tight_attained += 1;
         }
         if inst.searched {

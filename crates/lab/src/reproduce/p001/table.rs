@@ -566,8 +566,7 @@ fn ratio_sweep(a: &Sweep, b: &Sweep) -> Sweep {
         ps: a.ps.clone(),
         epss: a.epss.clone(),
         max_m: a.max_m,
-        t: a
-            .t
+        t: a.t
             .iter()
             .zip(&b.t)
             .map(|(sa, sb)| {

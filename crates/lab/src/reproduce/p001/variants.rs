@@ -55,7 +55,6 @@ fn mw(m: u64, fanout: Option<u64>) -> Balancer {
     }
 }
 
-
 /// The exponent threshold of the hierarchical claim: halfway between the hierarchy's 1/2 (a
 /// server of ⌈√P⌉ PEs deals ∝ m/√P jobs) and the flat master's 1 (it deals all m).
 const SPLIT: f64 = 0.75;
@@ -76,7 +75,12 @@ fn exponent(ps: &[usize], r: &[Vec<f64>]) -> (f64, f64, f64) {
         let pts: Vec<(f64, f64)> = ps
             .iter()
             .zip(r)
-            .map(|(&p, v)| (p as f64, pick.iter().map(|&i| v[i]).sum::<f64>() / pick.len() as f64))
+            .map(|(&p, v)| {
+                (
+                    p as f64,
+                    pick.iter().map(|&i| v[i]).sum::<f64>() / pick.len() as f64,
+                )
+            })
             .collect();
         loglog_slope(&pts)
     };
@@ -91,7 +95,10 @@ pub(super) fn hierarchical(ctx: &Ctx) -> Result<Finding, String> {
     let ps: Vec<usize> = ctx.pick(vec![16, 64, 256], vec![16, 64, 256, 1024]);
     let seeds = ctx.pick(4u64, 12);
     let cases: Vec<(usize, usize, u64)> = (0..SCHEMES.len())
-        .flat_map(|k| ps.iter().flat_map(move |&p| (1..=seeds).map(move |s| (k, p, s))))
+        .flat_map(|k| {
+            ps.iter()
+                .flat_map(move |&p| (1..=seeds).map(move |s| (k, p, s)))
+        })
         .collect();
     let runs: Vec<Result<f64, String>> = cases
         .par_iter()
