@@ -163,7 +163,9 @@ fn bound(w: usize) -> f64 {
 pub(super) fn largest_first(ctx: &Ctx) -> Result<Finding, String> {
     let seeds = ctx.pick(2u64, 12);
     let all = instances(seeds, ctx.pick(10, 11))?;
-    let runs: Vec<Result<((u64, u64), (u64, u64)), String>> = all
+    // Per instance: (ℓ̂, last work end) dealt largest first, and dealt in bag order.
+    type Pair = ((u64, u64), (u64, u64));
+    let runs: Vec<Result<Pair, String>> = all
         .par_iter()
         .map(|i| {
             Ok((
