@@ -1,6 +1,6 @@
-//! Paper 001 §14.3's variants of master–worker: the hierarchical scheme (an overall master
-//! deals bundles to submasters, which deal smaller bundles on) against the flat one, and the
-//! shared-memory scheme whose shared counter names the next job.
+//! Paper 001 §14.3's hierarchical master–worker (an overall master deals bundles to
+//! submasters, which deal smaller bundles on) against the flat one: weak scaling with one job
+//! per request, the growth of T_par/(T/(P−1)) with P judged by its bootstrap interval.
 
 use super::super::{
     bootstrap_ci, loglog_slope, Control, Ctx, Finding, Plot, Premise, Series, Table, Verdict,
