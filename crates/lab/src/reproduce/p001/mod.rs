@@ -2,7 +2,9 @@
 //! of its claims. Table 14.1's four rows (the smallest total work reaching T_par ≤ (1+ε)·T/p, swept
 //! over p and ε, exponents fitted: [`table`]); prefix sums (§14.2: Exercise 14.3; Exercise 14.2 and
 //! Fig. 14.3, exact, as unit tests: [`prefix`]); master–worker (§14.3: the √(αm/t̂) bundle rule,
-//! Exercise 14.4's adaptive bundles answered, its balancing quality: [`master`]); random mapping
+//! Exercise 14.4's adaptive bundles answered, its balancing quality: [`master`]; large tasks
+//! first against Graham's 4/3: [`lpt`]; the hierarchical scheme: [`variants`]); work stealing
+//! within a constant factor of prefix sum (the two rows' ratio: [`table`]); random mapping
 //! and random shift (Theorems 14.1 and 14.2: [`random`]); Fig. 14.5's decompositions of the
 //! Mandelbrot grid ([`mandel`]); task DAGs (§14.6: Theorem 14.3 and 2 −
 //! 1/p on the idealized greedy schedule; Fig. 14.7's optima, exact, as a unit test: [`dag`]).
@@ -12,14 +14,16 @@
 
 mod dag;
 mod jobs;
+mod lpt;
 mod mandel;
 mod master;
 mod prefix;
 mod random;
 mod table;
+mod variants;
 
 use super::Experiment;
-use table::{table_experiment, Algo, BundleKind};
+use table::{ratio_experiment, table_experiment, Algo, BundleKind};
 
 /// Master–worker with the √(αm/t̂) bundle rule.
 const MW: Algo = Algo::MasterWorker(BundleKind::Sqrt);
@@ -54,6 +58,11 @@ fn table_rows() -> Vec<Experiment> {
             Algo::WorkStealing,
             MW
         )),
+        claim!("p001", "001-ws-vs-prefix-sum", |c| ratio_experiment(
+            c,
+            Algo::WorkStealing,
+            MW
+        )),
     ]
 }
 
@@ -67,6 +76,8 @@ fn sections() -> Vec<Experiment> {
         claim!("p001", "001-mw-quality", master::mw_quality),
         claim!("p001", "001-mw-bundle", master::mw_bundle),
         claim!("p001", "001-ex14.4", master::ex14_4),
+        claim!("p001", "001-mw-largest-first", lpt::largest_first),
+        claim!("p001", "001-mw-hierarchical", variants::hierarchical),
     ]
 }
 

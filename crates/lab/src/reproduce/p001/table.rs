@@ -558,6 +558,134 @@ pub(super) fn table_experiment(ctx: &Ctx, algo: Algo, control: Algo) -> Result<F
     })
 }
 
+/// The sweep of `algo`'s smallest T divided, seed by seed (the same instance), by `base`'s:
+/// its exponents are the differences of the two rows' exponents, and a constant factor
+/// between the rows gives exponents 0. `None` where either row missed the target.
+fn ratio_sweep(a: &Sweep, b: &Sweep) -> Sweep {
+    Sweep {
+        ps: a.ps.clone(),
+        epss: a.epss.clone(),
+        max_m: a.max_m,
+        t: a.t
+            .iter()
+            .zip(&b.t)
+            .map(|(sa, sb)| {
+                sa.iter()
+                    .zip(sb)
+                    .map(|(ra, rb)| {
+                        ra.iter()
+                            .zip(rb)
+                            .map(|(x, y)| Some((*x)? / (*y)?))
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect(),
+    }
+}
+
+/// The predicted exponents of p and 1/ε of `algo`'s smallest T over prefix sum's (Table
+/// 14.1's formulas), with the bands of [`predicted`]'s rule: half the gap to the nearest
+/// other row's ratio that predicts otherwise by at least [`SAME`].
+fn predicted_ratio(algo: Algo, ps: &[usize], epss: &[f64]) -> ((f64, f64), (f64, f64)) {
+    let of = |a: Algo| {
+        let (x, y) = (predicted(a, ps, epss), predicted(Algo::PrefixSum, ps, epss));
+        ((x.0).0 - (y.0).0, (x.1).0 - (y.1).0)
+    };
+    let me = of(algo);
+    let band = |f: &dyn Fn((f64, f64)) -> f64| {
+        let gap = ROWS
+            .iter()
+            .map(|&a| (f(of(a)) - f(me)).abs())
+            .filter(|&d| d >= SAME)
+            .fold(f64::INFINITY, f64::min);
+        (f(me), gap / 2.0)
+    };
+    (band(&|x| x.0), band(&|x| x.1))
+}
+
+/// §14.1's "work stealing comes within a constant factor of the gold standard [prefix sum]
+/// in expectation": the ratio of the two rows' smallest T, instance by instance, has
+/// exponents of p and of 1/ε judged against 0 by [`judge_row`]; `control`'s ratio through the
+/// same criterion.
+pub(super) fn ratio_experiment(ctx: &Ctx, algo: Algo, control: Algo) -> Result<Finding, String> {
+    let base = sweep(ctx, Algo::PrefixSum)?;
+    let s = ratio_sweep(&*sweep(ctx, algo)?, &base);
+    let c = ratio_sweep(&*sweep(ctx, control)?, &base);
+    let (ps, epss) = (&s.ps, &s.epss);
+    let seeds = s.t.len();
+    let all: Vec<usize> = (0..seeds).collect();
+    let mut table = Table::new(&[
+        "p",
+        "ε",
+        "smallest T work stealing / prefix sum (geometric mean over instances)",
+        "min … max over instances",
+        "control: master–worker / prefix sum",
+    ]);
+    let mut series = Vec::new();
+    for (e, &eps) in epss.iter().enumerate() {
+        let mut pts = Vec::new();
+        for (i, &p) in ps.iter().enumerate() {
+            let rs: Vec<f64> = s.t.iter().filter_map(|k| k[e][i]).collect();
+            let g = s.geo(&all, e, i);
+            if let Some(g) = g {
+                pts.push((p as f64, g));
+            }
+            table.row(vec![
+                p.into(),
+                eps.into(),
+                g.map_or(f64::NAN, |g| g).into(),
+                format!(
+                    "{:.2} … {:.2}",
+                    rs.iter().copied().fold(f64::INFINITY, f64::min),
+                    rs.iter().copied().fold(0.0, f64::max)
+                )
+                .into(),
+                c.geo(&all, e, i).map_or(f64::NAN, |g| g).into(),
+            ]);
+        }
+        series.push(Series::points(format!("{}, ε = {eps}", algo.name()), pts));
+    }
+    let (pp, pe) = predicted_ratio(algo, ps, epss);
+    let (verdict, measured) = judge_row(&s.intervals(), pp, pe);
+    let (cv, cm) = judge_row(&c.intervals(), pp, pe);
+    let (cp, ce) = predicted_ratio(control, ps, epss);
+    let complete = s.complete().min(c.complete());
+    Ok(Finding {
+        prediction: format!(
+            "Table 14.1 gives both rows T = Ω((p/ε)(t̂ + α log p)): the ratio of their smallest T is a constant, exponents of p {:.2} (band ±{:.2}) and of 1/ε {:.2} (band ±{:.2}), the bands half the gap to the nearest row that predicts otherwise (master–worker's or randomized static's ratio)",
+            pp.0, pp.1, pe.0, pe.1
+        ),
+        measured: format!("of the ratio {} / prefix sum: {measured}", algo.name()),
+        table,
+        plot: Some(Plot {
+            x: "p".into(),
+            y: "smallest T / prefix sum's smallest T".into(),
+            log_x: true,
+            log_y: true,
+            series,
+        }),
+        verdict,
+        remark: String::new(),
+        premises_measured: vec![Premise::new(
+            "every instance reaches the target T_par ≤ (1+ε)·T/workers at every p and ε under both rows (the ratio is fitted on the same grid for every instance)",
+            format!("{complete} of {seeds} instances"),
+            complete == seeds,
+        )],
+        control: Some(Control {
+            system: format!(
+                "{} over prefix sum (Table 14.1's ratio: exponent of p {:.2}, of 1/ε {:.2}), through the same criterion",
+                control.name(),
+                cp.0,
+                ce.0
+            ),
+            measured: cm,
+            verdict: cv,
+        }),
+        seeds: Some(seeds),
+    })
+}
+
 /// A machine with (almost) no scheduling overhead, for claims that disregard it: latency
 /// T_rout = 1 (the least the simulator allows), no sender or receiver overhead, free splits.
 pub(super) fn overhead_free_sim() -> SimConfig {
