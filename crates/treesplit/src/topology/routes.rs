@@ -145,7 +145,7 @@ mod tests {
     /// the meshes and the ring never passes a node that is not a PE.
     #[test]
     fn routes_are_shortest_paths() {
-        for t in Topology::ALL {
+        for &t in Topology::ALL {
             for p in [1, 2, 3, 5, 8, 10, 24, 27, 30, 64] {
                 let rows: Vec<Vec<u16>> = if t.is_hypercubic() {
                     (0..p).map(|b| t.bfs(b, p)).collect()

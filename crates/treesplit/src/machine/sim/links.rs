@@ -170,7 +170,7 @@ mod tests {
     /// by packet too (each link is busy w longer).
     #[test]
     fn alone_it_costs_the_contention_free_charge() {
-        for t in Topology::ALL {
+        for &t in Topology::ALL {
             let p = 30;
             let (a, b) = (1, 29);
             let d = t.hops(a, b, p);
