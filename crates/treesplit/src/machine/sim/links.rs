@@ -103,9 +103,11 @@ impl Links {
         let mut head = now;
         for link in &self.route {
             let list = self.booked.entry(*link).or_default();
-            if list.len() > 8 {
+            if list.len() > 8 && list[0].1 <= self.floor {
+                // Sorted by end too: the bookings over by now are a prefix.
                 let floor = self.floor;
-                list.retain(|&(_, end)| end > floor);
+                let over = list.partition_point(|&(_, end)| end <= floor);
+                list.drain(..over);
             }
             let start = book(list, head, hold);
             head = match routing {
