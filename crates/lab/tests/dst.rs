@@ -234,7 +234,11 @@ fn dst_draws_link_contention() {
         .collect();
     let cut = with
         .iter()
-        .filter(|c| c.sim.length.is_some_and(|l| l.routing == Routing::CutThrough))
+        .filter(|c| {
+            c.sim
+                .length
+                .is_some_and(|l| l.routing == Routing::CutThrough)
+        })
         .count();
     assert!(with.len() >= 500, "{} cases with contention", with.len());
     assert!(cut > 0 && cut < with.len(), "both routings drawn");

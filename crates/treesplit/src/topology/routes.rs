@@ -178,14 +178,26 @@ mod tests {
             r
         };
         // 4×4 mesh, 0 → 15: x first along row 0 (ports 0 = +x), then y up column 3 (port 2).
-        assert_eq!(route(Topology::Mesh2d, 0, 15, 16), vec![0, 4, 8, 3 * 4 + 2, 7 * 4 + 2, 11 * 4 + 2]);
+        assert_eq!(
+            route(Topology::Mesh2d, 0, 15, 16),
+            vec![0, 4, 8, 3 * 4 + 2, 7 * 4 + 2, 11 * 4 + 2]
+        );
         // 10 PEs on a 4×3 mesh (row 2 holds PEs 8, 9): 9 → 3 in dimension order would turn
         // at 11, not a PE, so the route goes down column 1 first (port 3 = −y), then right.
-        assert_eq!(route(Topology::Mesh2d, 9, 3, 10), vec![9 * 4 + 3, 5 * 4 + 3, 4, 2 * 4]);
+        assert_eq!(
+            route(Topology::Mesh2d, 9, 3, 10),
+            vec![9 * 4 + 3, 5 * 4 + 3, 4, 2 * 4]
+        );
         // 3 → 9 turns at 1, a PE: dimension order (left along row 0, port 1, then up).
-        assert_eq!(route(Topology::Mesh2d, 3, 9, 10), vec![3 * 4 + 1, 2 * 4 + 1, 4 + 2, 5 * 4 + 2]);
+        assert_eq!(
+            route(Topology::Mesh2d, 3, 9, 10),
+            vec![3 * 4 + 1, 2 * 4 + 1, 4 + 2, 5 * 4 + 2]
+        );
         // Hypercube 0b101 → 0b010: bits 0, 1, 2 in turn.
-        assert_eq!(route(Topology::Hypercube, 5, 2, 8), vec![5 << 6, 4 << 6 | 1, 6 << 6 | 2]);
+        assert_eq!(
+            route(Topology::Hypercube, 5, 2, 8),
+            vec![5 << 6, 4 << 6 | 1, 6 << 6 | 2]
+        );
         // Ring of 8: 1 → 6 the short way back (port 1), through 0 and 7.
         assert_eq!(route(Topology::Ring, 1, 6, 8), vec![3, 1, 15]);
         // Crossbar: the receiver's port only.

@@ -90,9 +90,10 @@ impl Links {
         routing: Routing,
     ) -> u64 {
         let (topology, p) = (self.topology, self.p);
-        let row = self.rows.get(to).map(|cell| {
-            &**cell.get_or_init(|| topology.bfs(to, p).into_boxed_slice())
-        });
+        let row = self
+            .rows
+            .get(to)
+            .map(|cell| &**cell.get_or_init(|| topology.bfs(to, p).into_boxed_slice()));
         self.route.clear();
         topology.route(from, to, p, row, &mut self.route);
         if self.route.is_empty() {
@@ -132,7 +133,11 @@ mod tests {
         assert_eq!(book(&mut l, 10, 5), 10);
         assert_eq!(book(&mut l, 12, 5), 15, "waits behind [10, 15)");
         assert_eq!(book(&mut l, 0, 10), 0, "fits before both");
-        assert_eq!(book(&mut l, 0, 1), 20, "[0,10) [10,15) [15,20) leave no gap");
+        assert_eq!(
+            book(&mut l, 0, 1),
+            20,
+            "[0,10) [10,15) [15,20) leave no gap"
+        );
         assert_eq!(l, vec![(0, 10), (10, 15), (15, 20), (20, 21)]);
         let mut l = vec![(0, 4), (10, 12)];
         assert_eq!(book(&mut l, 2, 6), 4, "the gap [4, 10) holds 6");
