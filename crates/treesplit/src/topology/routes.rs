@@ -61,8 +61,8 @@ impl Topology {
             Topology::Hypercube => {
                 let mut x = a;
                 for d in 0..usize::BITS {
-                    if (x ^ b) >> d & 1 == 1 {
-                        out.push((x as u64) << 6 | u64::from(d));
+                    if ((x ^ b) >> d) & 1 == 1 {
+                        out.push(((x as u64) << 6) | u64::from(d));
                         x ^= 1 << d;
                     }
                 }
@@ -88,7 +88,7 @@ impl Topology {
                         .enumerate()
                         .find(|&(_, y)| row[y] + 1 == here)
                         .expect("a BFS row has a neighbour one hop closer");
-                    out.push((x as u64) << 2 | port as u64);
+                    out.push(((x as u64) << 2) | port as u64);
                     x = next;
                 }
             }
@@ -196,7 +196,7 @@ mod tests {
         // Hypercube 0b101 → 0b010: bits 0, 1, 2 in turn.
         assert_eq!(
             route(Topology::Hypercube, 5, 2, 8),
-            vec![5 << 6, 4 << 6 | 1, 6 << 6 | 2]
+            vec![5 << 6, (4 << 6) | 1, (6 << 6) | 2]
         );
         // Ring of 8: 1 → 6 the short way back (port 1), through 0 and 7.
         assert_eq!(route(Topology::Ring, 1, 6, 8), vec![3, 1, 15]);
