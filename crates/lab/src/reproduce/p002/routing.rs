@@ -55,7 +55,7 @@ fn batch(
     };
     let mut net =
         Network::new(topology, p, 1, Delay::None, HashMap::new()).with_length(Some(length));
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x524F_5554_494E_47);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x0052_4F55_5449_4E47);
     let targets: Vec<usize> = match traffic {
         Traffic::Random => (0..p)
             .map(|from| (from + rng.random_range(1..p)) % p)
