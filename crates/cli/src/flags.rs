@@ -515,6 +515,11 @@ pub struct SimFlags {
     /// With --byte-time: packet routing (hops × size) or cut-through (hops + size).
     #[arg(long, global = true, value_parser = parse_name::<treesplit::machine::sim::Routing>)]
     pub routing: Option<treesplit::machine::sim::Routing>,
+    /// With --byte-time: links carry one message at a time (1/byte-time bytes per time unit);
+    /// messages whose routes (the network's own: dimension order on meshes, e-cube on the
+    /// hypercube, …) share a link wait for it. Runs the engine on one thread.
+    #[arg(long, global = true)]
+    pub contention: bool,
     /// Measure what the proof of paper 000's Theorem 1 rests on (request costs, dead times,
     /// generation levels, the finishing phase): the JSON report's `proof` block.
     #[arg(long, global = true)]

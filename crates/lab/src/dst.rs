@@ -378,6 +378,7 @@ impl Case {
                 } else {
                     Routing::CutThrough
                 },
+                contention: false,
             });
         }
         let embedding = if x.random_bool(0.25) {
@@ -398,6 +399,12 @@ impl Case {
             } else {
                 0
             };
+        }
+        // Link contention (paper 002 §6.1) where a length is charged, from a stream of its
+        // own and only where every name is drawn, as above.
+        let mut c = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x434F_4E54_454E_5449);
+        if let Some(l) = sim.length.as_mut().filter(|_| names == Names::All) {
+            l.contention = c.random_bool(0.5);
         }
         // Master–worker's dealing order and hierarchical master–worker's fan-out, from a
         // stream of their own and only where every name is drawn, so that every other draw of
@@ -503,8 +510,10 @@ impl Case {
         }
         if let Some(l) = s.length {
             line.push_str(&format!(
-                " --byte-time {} --routing {}",
-                l.byte_time, l.routing
+                " --byte-time {} --routing {}{}",
+                l.byte_time,
+                l.routing,
+                if l.contention { " --contention" } else { "" }
             ));
         }
         if s.t_poll > 0 {

@@ -221,3 +221,31 @@ fn the_termination_bound_charges_responses_their_length() {
     case.check()
         .unwrap_or_else(|e| panic!("{e}\n  {described}"));
 }
+
+/// DST draws link contention (paper 002 §6.1) where a message length is charged, with both
+/// routings, and the cases it draws it in pass: the first 20 of the range 9,100,000… that
+/// `treesplit dst --seed 9100000 --cases 20000` runs whole.
+#[test]
+fn dst_draws_link_contention() {
+    use treesplit::machine::sim::Routing;
+    let with: Vec<Case> = (9_100_000u64..9_120_000)
+        .map(|seed| Case::random(seed, 512))
+        .filter(|c| c.sim.length.is_some_and(|l| l.contention))
+        .collect();
+    let cut = with
+        .iter()
+        .filter(|c| {
+            c.sim
+                .length
+                .is_some_and(|l| l.routing == Routing::CutThrough)
+        })
+        .count();
+    assert!(with.len() >= 500, "{} cases with contention", with.len());
+    assert!(cut > 0 && cut < with.len(), "both routings drawn");
+    for case in with.iter().take(20) {
+        assert!(case.command_line().contains("--contention"));
+        if let Err(e) = case.check() {
+            panic!("{e}\n  replay: {}", case.command_line());
+        }
+    }
+}

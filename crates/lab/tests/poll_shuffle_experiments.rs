@@ -60,6 +60,7 @@ fn compact_pieces_send_fewer_bytes() {
     let length = Some(MessageLength {
         byte_time: 0.5,
         routing: Routing::Packet,
+        contention: false,
     });
     let rows = knapsack_length_rows(
         k.instance.arc(),

@@ -2,6 +2,8 @@
 //! uses them for latencies (paper 002 §2.1: a message k hops away takes k·T_hop), and
 //! neighbour polling uses them to choose whom to ask for work (paper 002 §1.1).
 
+mod routes;
+
 crate::names::named! {
     /// The network topology.
     pub enum Topology("network") {

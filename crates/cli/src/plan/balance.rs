@@ -185,6 +185,11 @@ pub(super) fn sim_machine(
             "--routing applies only with --byte-time (it says how message length is charged)",
         ));
     }
+    if o.contention && o.byte_time.is_none() {
+        return Err(Failure::input(
+            "--contention applies only with --byte-time (a link carries 1/byte-time bytes per time unit)",
+        ));
+    }
     if let Some(b) = o.byte_time.filter(|b| !(b.is_finite() && *b >= 0.0)) {
         return Err(Failure::input(format!(
             "--byte-time must be a non-negative number, got {b}"
@@ -193,6 +198,7 @@ pub(super) fn sim_machine(
     let length = o.byte_time.map(|byte_time| MessageLength {
         byte_time,
         routing: o.routing.unwrap_or_default(),
+        contention: o.contention,
     });
     if topology == Topology::Crossbar && o.t_hop.is_some() {
         return Err(Failure::input(

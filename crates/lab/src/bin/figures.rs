@@ -172,7 +172,11 @@ fn knapsack_lengths() -> Result<(), Failure> {
     let mut lengths = vec![None];
     for &byte_time in &byte_times {
         for routing in [Routing::Packet, Routing::CutThrough] {
-            lengths.push(Some(MessageLength { byte_time, routing }));
+            lengths.push(Some(MessageLength {
+                byte_time,
+                routing,
+                contention: false,
+            }));
         }
     }
     let random_polling = Balancer::new(BalancerKind::RandomPolling);

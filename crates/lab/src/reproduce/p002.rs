@@ -8,11 +8,13 @@
 //! 1's criterion under local synchronization (§6.3), Lemmas 4
 //! and 5 (adaptive triggering) per window of phases over several seeds in [`adaptive`],
 //! and the networks of §4 (Theorems 2, 3 and 4, the defaults on the mesh, complete
-//! permutations) in [`networks`]. Growth is judged by bootstrap intervals over seeds and
+//! permutations) in [`networks`], and §6.1's cut-through routing under link contention in
+//! [`routing`]. Growth is judged by bootstrap intervals over seeds and
 //! tails by upper confidence bounds ([`stats`]).
 
 mod adaptive;
 mod networks;
+mod routing;
 mod stats;
 
 use super::{quantile, Control, Ctx, Experiment, Finding, Plot, Premise, Series, Table, Verdict};
@@ -845,6 +847,7 @@ pub(super) fn experiments() -> Vec<Experiment> {
         claim!("p002", "002-local-sync", local_sync),
     ];
     all.extend(networks::experiments());
+    all.extend(routing::experiments());
     all
 }
 

@@ -24,6 +24,7 @@
 //! `partition.rs` runs the engine on several threads (the PEs in partitions, one engine each,
 //! advancing in windows no longer than a message's shortest trip), `incumbents.rs` works out
 //! the delays of learning incumbents from the partitions' records, `network.rs` the latencies,
+//! `links.rs` the links' bookings under contention,
 //! `huge_pages.rs` the memory hints for many PEs, `memory.rs` the estimate of a run's memory,
 //! `adversary.rs` the adversarial splitter.
 //!
@@ -53,6 +54,7 @@ mod engine;
 mod events;
 mod huge_pages;
 mod incumbents;
+mod links;
 pub mod memory;
 mod model;
 pub mod network;
@@ -302,6 +304,8 @@ impl SimConfig {
             Some("a limit of work units counts them in the order of all events")
         } else if self.delay != Delay::None {
             Some("a random delay is drawn from one generator in the order of all events")
+        } else if self.length.is_some_and(|l| l.contention) {
+            Some("link contention books every link of the machine in the order of all messages")
         } else if self.proof {
             Some("the proof probe watches all PEs at once")
         } else if config.pes <= self.timeline_limit {

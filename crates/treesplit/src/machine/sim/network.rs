@@ -4,8 +4,12 @@
 //! §2.1 uses packet switching on a topology: a message k hops away takes k·T_hop. On top,
 //! an optional random delay per message makes asynchrony real, and chosen PEs can be given
 //! long extra delays (an adversary). Messages between one sender and one receiver stay in
-//! order (as MPI guarantees); across pairs they may overtake each other.
+//! order (as MPI guarantees); across pairs they may overtake each other. With message
+//! lengths charged (§6.1), a message's size adds to its latency by packet or cut-through
+//! routing, and with contention on, messages whose routes share a link wait for it
+//! (`links.rs`).
 
+use super::links::Links;
 use crate::topology::ceil_root;
 pub use crate::topology::Topology;
 use rand::RngExt;
@@ -112,13 +116,19 @@ impl FromStr for Routing {
     }
 }
 
-/// Message length charging (paper 002 §6.1): time per byte and the routing mode.
+/// Message length charging (paper 002 §6.1): time per byte and the routing mode, and
+/// whether links are shared (contention).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct MessageLength {
     /// Virtual time per byte of a message (its postcard size, as MPI would send it).
     pub byte_time: f64,
     /// Packet or cut-through routing.
     pub routing: Routing,
+    /// Links with a bandwidth (1/byte_time bytes per time unit) that carry one message at a
+    /// time: messages whose routes share a link wait for it (`links.rs`). Off (the
+    /// default): every message travels as if alone.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub contention: bool,
 }
 
 impl MessageLength {
@@ -146,6 +156,8 @@ pub struct Network {
     rows: Vec<std::cell::OnceCell<Box<[u16]>>>,
     /// Message length charging (None: latency ignores the size, as paper 002 §2 assumes).
     length: Option<MessageLength>,
+    /// The links' bookings, with contention on.
+    links: Option<Links>,
 }
 
 impl Network {
@@ -170,13 +182,27 @@ impl Network {
                 Vec::new()
             },
             length: None,
+            links: None,
         }
     }
 
-    /// Builder: charge message lengths (§6.1).
+    /// Builder: charge message lengths (§6.1), and book the links with contention on (where
+    /// a message holds each link at least one time unit even at no time per byte).
     pub fn with_length(mut self, length: Option<MessageLength>) -> Self {
-        self.length = length.filter(|l| l.byte_time > 0.0);
+        self.length = length.filter(|l| l.byte_time > 0.0 || l.contention);
+        self.links = self
+            .length
+            .filter(|l| l.contention)
+            .map(|_| Links::new(self.topology, self.p));
         self
+    }
+
+    /// No message will be sent before `time` (the engine's current event): the links may
+    /// forget what is over by then.
+    pub(super) fn advance(&mut self, time: u64) {
+        if let Some(links) = &mut self.links {
+            links.advance(time);
+        }
     }
 
     /// Hops from `from` to `to` (cached BFS rows on the hypercubic networks).
@@ -238,14 +264,17 @@ impl Network {
         bytes: u64,
         rng: &mut Xoshiro256PlusPlus,
     ) -> u64 {
-        let length = match self.length {
-            Some(l) => l.charge(self.hops(from, to), bytes),
-            None => 0,
-        };
-        let at = now
-            .saturating_add(self.latency(from, to))
-            .saturating_add(length)
-            .saturating_add(self.delay.sample(rng));
+        let at = match (self.length, &mut self.links) {
+            (Some(l), Some(links)) => links
+                .send(now, from, to, self.t_hop, l.charge(1, bytes), l.routing)
+                .saturating_add(self.extra.get(&from).copied().unwrap_or(0)),
+            (length, _) => {
+                let length = length.map_or(0, |l| l.charge(self.hops(from, to), bytes));
+                now.saturating_add(self.latency(from, to))
+                    .saturating_add(length)
+            }
+        }
+        .saturating_add(self.delay.sample(rng));
         if self.delay == Delay::None && self.length.is_none() {
             return at; // fixed latency per pair: order is kept by itself
         }
@@ -289,6 +318,7 @@ mod tests {
         let packet = MessageLength {
             byte_time: 0.5,
             routing: Routing::Packet,
+            contention: false,
         };
         let cut = MessageLength {
             routing: Routing::CutThrough,

@@ -315,6 +315,7 @@ impl Transport for Link<'_, '_> {
         if matches!(envelope, Envelope::Protocol(Message::Termination(_))) {
             w.largest_termination_message = w.largest_termination_message.max(bytes);
         }
+        w.network.advance(w.event_time);
         let at = w.network.arrival(self.now, self.i, to, bytes, &mut w.rng);
         // Run-ahead relies on it (see `Engine::arrive`): a message never arrives at the time
         // it is sent (`SimConfig` rejects zero latencies), so it cannot reach a PE whose
