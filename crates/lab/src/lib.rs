@@ -13,6 +13,7 @@
 //!   the golden corpus's cases listed by balancer and network.
 
 pub mod dst;
+mod dst_bound;
 pub mod dst_search;
 pub mod dst_strata;
 pub mod dst_systems;

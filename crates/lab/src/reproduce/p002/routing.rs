@@ -212,22 +212,25 @@ fn advantage(topology: Topology, ps: &[usize], seeds: &[u64]) -> (BySeed, Vec<f6
     let mut load = Vec::new();
     for &p in ps {
         let mut r = Vec::new();
-        let mut worst: f64 = 0.0;
+        // The load premise must hold in every run: the least loaded seed is the one shown.
+        let mut least = f64::INFINITY;
         for &s in seeds {
             let packet = batch(topology, p, Routing::Packet, Traffic::Permutation, s);
             let cut = batch(topology, p, Routing::CutThrough, Traffic::Permutation, s);
             r.push(mean(&packet) / mean(&cut));
-            worst = worst.max(makespan(&cut, 0) / makespan(&cut, 1));
+            least = least.min(makespan(&cut, 0) / makespan(&cut, 1));
         }
         ratios.push((p, r));
-        load.push(worst);
+        load.push(least);
     }
     (ratios, load)
 }
 
 fn mesh_load(ctx: &Ctx) -> Result<Finding, String> {
     let ps: Vec<usize> = ctx.pick(vec![64, 256, 1024], vec![256, 1024, 4096]);
-    let seeds: Vec<u64> = (1..=ctx.pick(10, 20)).collect();
+    // Seeds 1001 …: the criterion was revised twice on runs of seeds 1 … (see the claim's
+    // prose); it is judged on seeds none of those runs used.
+    let seeds: Vec<u64> = (1001..=1000 + ctx.pick(10, 20)).collect();
     let ln_mid = ps.iter().map(|&p| (p as f64).ln()).sum::<f64>() / ps.len() as f64;
     let bound = 0.5 / ln_mid;
     let mut table = Table::new(&[
@@ -268,10 +271,10 @@ fn mesh_load(ctx: &Ctx) -> Result<Finding, String> {
             series,
         }),
         verdict: below(mesh.0, bound),
-        remark: format!("l = {L} words, every PE sends one message at once along a random permutation, {} seeds per P", seeds.len()),
+        remark: format!("l = {L} words, every PE sends one message at once along a random permutation, {} seeds per P (1001 …, none of the runs the criterion was revised on)", seeds.len()),
         premises_measured: vec![Premise::new(
             "the mesh is highly loaded",
-            format!("cut-through's completion over its contention-free time at P = {}: {loaded:.2} (at least 2 needed)", ps[ps.len() - 1]),
+            format!("cut-through's completion over its contention-free time at P = {}, least loaded seed: {loaded:.2} (at least 2 needed)", ps[ps.len() - 1]),
             loaded >= 2.0,
         )],
         control: Some(Control {

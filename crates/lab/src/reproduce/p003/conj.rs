@@ -121,7 +121,7 @@ pub(super) fn conjecture(ctx: &Ctx) -> Result<Finding, String> {
         })
         .collect();
     let inside = rel.windows(2).all(|w| w[1].0 < w[0].0 && w[1].1 > w[0].1);
-    let answer = if rising && ratio_hi <= 2.0 {
+    let answer = if rising && ratio_lo >= 0.5 && ratio_hi <= 2.0 {
         "No, in the computed range: for q = ⌈ln²p/ln ln p⌉, which is o(log²p), η rises with p instead of falling, and the excess of the expected maximum load over its mean stays within a factor 2 of E max of the p·q single subproblem costs (Θ((log p/log log p)^d)); an excess of that order is o(q) for every q = ω((log p/log log p)^d), where η → 1. The data side with η → 0 only below (log p/log log p)^d, the range the paper proves"
     } else if !rising {
         "Consistent with the conjecture in the computed range: η does not rise for q = ⌈ln²p/ln ln p⌉"

@@ -457,11 +457,6 @@ fn crossover_premises(
 ) -> Vec<Premise> {
     let all: Vec<&Depth> = v.iter().chain(extra).collect();
     let reached: Vec<&&Depth> = all.iter().filter(|d| d.smallest.is_some()).collect();
-    // n·L_max/W at the chosen depth (the last one tried).
-    let worst = reached
-        .iter()
-        .filter_map(|d| d.tried.last().map(|t| t.1))
-        .fold(0f64, f64::max);
     // The search stops at the first balancing depth, so a depth is shown smallest unless it
     // balanced at the first depth tried while 2^(h−1) ≥ n (the search started too high).
     let unproven: usize = reached
@@ -485,11 +480,6 @@ fn crossover_premises(
         .collect();
     let wide = spans.iter().filter(|(_, k)| *k >= 3).count();
     vec![
-        Premise::new(
-            format!("h as Theorem 3 chooses it: at every depth read, L_max ≤ (1+ε)·T_seq/n with ε = {EPS}"),
-            format!("largest n·L_max/W at the chosen depth over {} (α, n, seed) reached: {worst:.3}", reached.len()),
-            worst <= 1.0 + EPS,
-        ),
         Premise::new(
             "the depth read is the smallest that balances: 2^(h−1) < n jobs, or h − 1 was tried and left L_max > (1+ε)T_seq/n",
             format!("{} of {} depths shown smallest{}", reached.len() - unproven, reached.len(), if unproven > 0 { format!(" ({unproven} balanced at the first depth tried, above ⌈log₂ n⌉)") } else { String::new() }),
