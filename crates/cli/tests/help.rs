@@ -23,7 +23,7 @@ const BALANCERS: &[&str] = &[
 ];
 
 /// The simulated machine's options.
-const SIM_MACHINE: &str = "--net mesh2d --model latency-only --t-rout 5 --t-hop 2 --t-split 3 --t-send 1 --t-recv 1 --t-poll 1 --poll-alpha 0.5 --t-count 2 --delay uniform:3 --slow 1:2 --slow-links 1:3 --empty-splits 0.1 --byte-time 0.5 --routing cut-through --proof --sim-threads 1";
+const SIM_MACHINE: &str = "--net mesh2d --model latency-only --t-rout 5 --t-hop 2 --t-split 3 --t-send 1 --t-recv 1 --t-poll 1 --poll-alpha 0.5 --t-count 2 --delay uniform:3 --slow 1:2 --slow-links 1:3 --empty-splits 0.1 --byte-time 0.5 --routing cut-through --contention --proof --sim-threads 1";
 
 /// Every application with arguments that make an instance.
 const APPS: &[&str] = &[
