@@ -67,7 +67,7 @@ mod world;
 pub use crate::protocol::polling::embedding;
 pub use memory::{estimate_memory, MemoryEstimate};
 pub use model::MessageModel;
-pub use network::{Delay, MessageLength, Network, Routing, Topology};
+pub use network::{BadDelay, Delay, MessageLength, Network, Routing, Topology};
 pub use proof::{Level, ProofReport, Summary};
 pub use report::{RequestQueue, SimReport, Theorem1};
 

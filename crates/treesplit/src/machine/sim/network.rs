@@ -62,11 +62,28 @@ impl fmt::Display for Delay {
     }
 }
 
+/// A delay that is none of `none`, `uniform:MAX` or `exp:MEAN` (MAX a whole number, MEAN
+/// finite and non-negative).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadDelay(pub String);
+
+impl fmt::Display for BadDelay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "bad delay '{}' (use none, uniform:MAX or exp:MEAN)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for BadDelay {}
+
 impl FromStr for Delay {
-    type Err = String;
+    type Err = BadDelay;
     /// `none`, `uniform:MAX` or `exp:MEAN`.
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || format!("bad delay '{s}' (use none, uniform:MAX or exp:MEAN)");
+    fn from_str(s: &str) -> Result<Self, BadDelay> {
+        let bad = || BadDelay(s.to_string());
         match s.split_once(':') {
             None if s == "none" => Ok(Delay::None),
             Some(("uniform", v)) => v.parse().map(Delay::Uniform).map_err(|_| bad()),
@@ -79,40 +96,22 @@ impl FromStr for Delay {
     }
 }
 
-/// How a message's length adds to its latency (paper 002 §6.1), when a time per byte is
-/// set: packet routing stores the whole message at every hop (hops × size), cut-through
-/// routing pipelines it (hops + size).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-pub enum Routing {
-    /// Store and forward: latency = hops·(T_hop + bytes·byte_time).
-    #[default]
-    #[serde(rename = "packet")]
-    Packet,
-    /// Cut-through (wormhole): latency = hops·T_hop + bytes·byte_time.
-    #[serde(rename = "cut-through")]
-    CutThrough,
-}
-
-impl fmt::Display for Routing {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Routing::Packet => "packet",
-            Routing::CutThrough => "cut-through",
-        })
+crate::names::named! {
+    /// How a message's length adds to its latency (paper 002 §6.1), when a time per byte is
+    /// set: packet routing stores the whole message at every hop (hops × size), cut-through
+    /// routing pipelines it (hops + size).
+    pub enum Routing("routing") {
+        /// Store and forward: latency = hops·(T_hop + bytes·byte_time).
+        Packet = "packet",
+        /// Cut-through (wormhole): latency = hops·T_hop + bytes·byte_time.
+        CutThrough = "cut-through",
     }
 }
 
-impl FromStr for Routing {
-    type Err = String;
-    /// `packet` or `cut-through`.
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "packet" => Ok(Routing::Packet),
-            "cut-through" => Ok(Routing::CutThrough),
-            _ => Err(format!(
-                "unknown routing '{s}' (known: packet, cut-through)"
-            )),
-        }
+impl Default for Routing {
+    /// Packet routing, the model of paper 002 §6.1's first analysis.
+    fn default() -> Self {
+        Routing::Packet
     }
 }
 
