@@ -1,5 +1,6 @@
-//! Links with a bandwidth, and contention (paper 002 §6.1): where two messages' routes
-//! share a link, one waits for the other.
+//! How a message crosses the network's links (paper 002 §6.1): packet or cut-through
+//! [`Routing`], and links with a bandwidth and contention, where two messages' routes share a
+//! link and one waits for the other.
 //!
 //! The model. A message's route is the network's real route (`Topology::route`: dimension
 //! order on meshes, e-cube on the hypercube, up and down the fat tree's channels, a BFS
@@ -23,7 +24,24 @@ use crate::topology::Topology;
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
-use super::network::Routing;
+crate::names::named! {
+    /// How a message's length adds to its latency (paper 002 §6.1), when a time per byte is
+    /// set: packet routing stores the whole message at every hop (hops × size), cut-through
+    /// routing pipelines it (hops + size).
+    pub enum Routing("routing") {
+        /// Store and forward: latency = hops·(T_hop + bytes·byte_time).
+        Packet = "packet",
+        /// Cut-through (wormhole): latency = hops·T_hop + bytes·byte_time.
+        CutThrough = "cut-through",
+    }
+}
+
+impl Default for Routing {
+    /// Packet routing, the model of paper 002 §6.1's first analysis.
+    fn default() -> Self {
+        Routing::Packet
+    }
+}
 
 /// The links' bookings, by link (the links a route names, `Topology::route`).
 pub(super) struct Links {

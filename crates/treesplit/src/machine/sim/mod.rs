@@ -65,9 +65,10 @@ mod report;
 mod world;
 
 pub use crate::protocol::polling::embedding;
+pub use links::Routing;
 pub use memory::{estimate_memory, MemoryEstimate};
 pub use model::MessageModel;
-pub use network::{BadDelay, Delay, MessageLength, Network, Routing, Topology};
+pub use network::{BadDelay, Delay, MessageLength, Network, Topology};
 pub use proof::{Level, ProofReport, Summary};
 pub use report::{RequestQueue, SimReport, Theorem1};
 

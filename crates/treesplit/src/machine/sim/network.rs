@@ -9,7 +9,7 @@
 //! routing, and with contention on, messages whose routes share a link wait for it
 //! (`links.rs`).
 
-use super::links::Links;
+use super::links::{Links, Routing};
 use crate::topology::ceil_root;
 pub use crate::topology::Topology;
 use rand::RngExt;
@@ -93,25 +93,6 @@ impl FromStr for Delay {
             },
             _ => Err(bad()),
         }
-    }
-}
-
-crate::names::named! {
-    /// How a message's length adds to its latency (paper 002 §6.1), when a time per byte is
-    /// set: packet routing stores the whole message at every hop (hops × size), cut-through
-    /// routing pipelines it (hops + size).
-    pub enum Routing("routing") {
-        /// Store and forward: latency = hops·(T_hop + bytes·byte_time).
-        Packet = "packet",
-        /// Cut-through (wormhole): latency = hops·T_hop + bytes·byte_time.
-        CutThrough = "cut-through",
-    }
-}
-
-impl Default for Routing {
-    /// Packet routing, the model of paper 002 §6.1's first analysis.
-    fn default() -> Self {
-        Routing::Packet
     }
 }
 
