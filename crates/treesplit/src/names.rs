@@ -30,6 +30,26 @@ impl fmt::Display for UnknownName {
 
 impl std::error::Error for UnknownName {}
 
+/// A value of an option with parameters (`fixed:B`, `uniform:MAX`, …) that does not parse:
+/// what was being given, the text given, and the forms it may take.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadValue {
+    /// What was being given ("delay", "bundle rule", ...).
+    pub what: &'static str,
+    /// The text given.
+    pub given: String,
+    /// The forms it may take, as the message says them.
+    pub expected: &'static str,
+}
+
+impl fmt::Display for BadValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad {} '{}' ({})", self.what, self.given, self.expected)
+    }
+}
+
+impl std::error::Error for BadValue {}
+
 /// `named! { /// doc  pub enum Name("what") { /// doc  Variant = "name", ... } }`
 macro_rules! named {
     (

@@ -73,13 +73,13 @@ mod dag;
 mod error;
 mod options;
 
-pub use crate::names::UnknownName;
+pub use crate::names::{BadValue, UnknownName};
 pub use balancer::{Balancer, BalancerKind, DagScheduler, TerminationKind, DEFAULT_ROUND};
 pub use dag::DagConfig;
 pub use error::ConfigError;
 pub use options::{
-    Adaptive, BadBundleRule, BalancerOption, BalancerOptions, BundleRule, DealOrder, Embedding,
-    Jobs, PermutationKind, PhaseSync, PollingOptions, StaticPermutation,
+    Adaptive, BalancerOption, BalancerOptions, BundleRule, DealOrder, Embedding, Jobs,
+    PermutationKind, PhaseSync, PollingOptions, StaticPermutation,
 };
 
 use serde::{Deserialize, Serialize};

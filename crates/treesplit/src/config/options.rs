@@ -10,7 +10,7 @@
 //! needs nothing here; a new kind of option adds its type, its [`BalancerOption`], its field of
 //! [`BalancerOptions`] and its line in `slot!`.
 
-use crate::names::named;
+use crate::names::{named, BadValue};
 use crate::topology::Topology;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -150,29 +150,19 @@ pub enum BundleRule {
     },
 }
 
-/// A bundle rule that does not parse.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BadBundleRule(pub String);
-
-impl fmt::Display for BadBundleRule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "bad bundle rule '{}' (expected fixed:B with B ≥ 1 jobs, sqrt:STARTUP:MAX_JOB with both > 0, or adaptive:C:W_MIN with C > 0)",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for BadBundleRule {}
-
 impl FromStr for BundleRule {
-    type Err = BadBundleRule;
+    type Err = BadValue;
     /// `fixed:B`, `sqrt:ALPHA:TMAX` or `adaptive:C:WMIN`.
-    fn from_str(s: &str) -> Result<Self, BadBundleRule> {
-        let bad = || BadBundleRule(s.to_string());
+    fn from_str(s: &str) -> Result<Self, BadValue> {
+        let bad = || {
+            BadValue {
+            what: "bundle rule",
+            given: s.to_string(),
+            expected: "expected fixed:B with B ≥ 1 jobs, sqrt:STARTUP:MAX_JOB with both > 0, or adaptive:C:W_MIN with C > 0",
+        }
+        };
         let parts: Vec<&str> = s.split(':').collect();
-        let num = |i: usize| -> Result<f64, BadBundleRule> {
+        let num = |i: usize| -> Result<f64, BadValue> {
             parts
                 .get(i)
                 .and_then(|x| x.parse::<f64>().ok())

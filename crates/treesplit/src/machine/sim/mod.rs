@@ -68,7 +68,7 @@ pub use crate::protocol::polling::embedding;
 pub use links::Routing;
 pub use memory::{estimate_memory, MemoryEstimate};
 pub use model::MessageModel;
-pub use network::{BadDelay, Delay, MessageLength, Network, Topology};
+pub use network::{Delay, MessageLength, Network, Topology};
 pub use proof::{Level, ProofReport, Summary};
 pub use report::{RequestQueue, SimReport, Theorem1};
 

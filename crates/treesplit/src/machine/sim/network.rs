@@ -10,6 +10,7 @@
 //! (`links.rs`).
 
 use super::links::{Links, Routing};
+use crate::names::BadValue;
 use crate::topology::ceil_root;
 pub use crate::topology::Topology;
 use rand::RngExt;
@@ -62,28 +63,15 @@ impl fmt::Display for Delay {
     }
 }
 
-/// A delay that is none of `none`, `uniform:MAX` or `exp:MEAN` (MAX a whole number, MEAN
-/// finite and non-negative).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BadDelay(pub String);
-
-impl fmt::Display for BadDelay {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "bad delay '{}' (use none, uniform:MAX or exp:MEAN)",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for BadDelay {}
-
 impl FromStr for Delay {
-    type Err = BadDelay;
+    type Err = BadValue;
     /// `none`, `uniform:MAX` or `exp:MEAN`.
-    fn from_str(s: &str) -> Result<Self, BadDelay> {
-        let bad = || BadDelay(s.to_string());
+    fn from_str(s: &str) -> Result<Self, BadValue> {
+        let bad = || BadValue {
+            what: "delay",
+            given: s.to_string(),
+            expected: "use none, uniform:MAX or exp:MEAN",
+        };
         match s.split_once(':') {
             None if s == "none" => Ok(Delay::None),
             Some(("uniform", v)) => v.parse().map(Delay::Uniform).map_err(|_| bad()),
