@@ -4,7 +4,7 @@
 
 use crate::scatter::montecarlo::mix;
 use serde::{Deserialize, Serialize};
-use treesplit::{Context, Outcome, Task};
+use treesplit::{simulate, Config, Context, Outcome, SimConfig, SimReport, Task};
 
 /// What a [`JobList`] run produces: units done and, when counted, the pieces of each job.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -307,6 +307,23 @@ impl Task for SizedJobs {
         }
         Some(rest)
     }
+}
+
+/// Simulate a bag of jobs, `root`, with `config` on `machine`, and check that the run did
+/// every one of its `total` units (the claims' measurements rest on it).
+pub(super) fn simulate_jobs<T: Task<Output = JobOut>>(
+    root: T,
+    config: &Config,
+    machine: &SimConfig,
+    total: u64,
+) -> Result<SimReport<JobOut>, String> {
+    let r = simulate(root, config, machine)
+        .map_err(|e| e.to_string())?
+        .into_report();
+    if r.report.output.units != total {
+        return Err(format!("{} units, not {total}", r.report.output.units));
+    }
+    Ok(r)
 }
 
 #[cfg(test)]

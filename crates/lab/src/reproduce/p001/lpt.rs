@@ -8,13 +8,13 @@
 
 use super::super::{Control, Ctx, Finding, Premise, Table, Verdict};
 use super::dag::optimum;
-use super::jobs::SizedJobs;
+use super::jobs::{simulate_jobs, SizedJobs};
 use super::table::overhead_free_sim;
 use crate::scatter::montecarlo::mix;
 use rayon::prelude::*;
 use treesplit::config::{BundleRule, DealOrder};
 use treesplit::dag::Dag;
-use treesplit::{simulate, Balancer, Config, Jobs};
+use treesplit::{Balancer, Config, Jobs};
 
 /// The unit of the job sizes: every job is at least K work units, so that a request's round
 /// trip (2·T_rout = 2) is at most 2 % of a job (the claim disregards the overhead).
@@ -132,16 +132,12 @@ fn deal(inst: &Instance, order: DealOrder) -> Result<(u64, u64), String> {
             order,
         })
         .delta_t(16);
-    let r = simulate(
+    let r = simulate_jobs(
         SizedJobs::new(inst.sizes.clone()),
         &config,
         &overhead_free_sim(),
-    )
-    .map_err(|e| e.to_string())?
-    .into_report();
-    if r.report.output.units != total {
-        return Err(format!("{} units, not {total}", r.report.output.units));
-    }
+        total,
+    )?;
     Ok((r.report.max_work_units(), r.last_work_end))
 }
 

@@ -6,11 +6,11 @@
 use super::super::{
     loglog_slope, Cell, Control, Ctx, Finding, Plot, Premise, Series, Table, Verdict,
 };
-use super::jobs::{uniform_sizes, JobList};
+use super::jobs::{simulate_jobs, uniform_sizes, JobList};
 use super::table::{job_run_sized, overhead_free_sim, smallest_t, Algo, BundleKind, ALPHA, T_MAX};
 use rayon::prelude::*;
 use treesplit::config::BundleRule;
-use treesplit::{simulate, Balancer, Config, Jobs};
+use treesplit::{Balancer, Config, Jobs};
 
 /// How far (as a factor) the control rule's bundle size lies from √(αm/t̂): the model
 /// αm/b + b·t̂ then costs (8 + 1/8)/2 ≈ 4.1 times its optimum.
@@ -273,16 +273,12 @@ pub(super) fn mw_quality(ctx: &Ctx) -> Result<Finding, String> {
             .enumerate()
             {
                 let config = Config::new(pes).balancer(balancer).delta_t(16);
-                let r = simulate(
+                let r = simulate_jobs(
                     JobList::new(m, t_max, seed, false),
                     &config,
                     &overhead_free_sim(),
-                )
-                .map_err(|e| e.to_string())?
-                .into_report();
-                if r.report.output.units != total {
-                    return Err(format!("{} units, not {total}", r.report.output.units));
-                }
+                    total,
+                )?;
                 loads[k] = r.report.max_work_units();
             }
             Ok((loads[0], loads[1], loads[2], total, t_hat))

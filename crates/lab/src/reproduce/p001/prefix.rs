@@ -4,11 +4,11 @@
 //! pieces) and Fig. 14.3's nine jobs on four PEs are exact, so they are unit tests here.
 
 use super::super::{Control, Ctx, Finding, Premise, Table, Verdict};
-use super::jobs::{uniform_sizes, SizedJobs};
+use super::jobs::{simulate_jobs, uniform_sizes, SizedJobs};
 use super::table::table_sim;
 use crate::scatter::montecarlo::mix;
 use rayon::prelude::*;
-use treesplit::{simulate, Balancer, Config, Jobs};
+use treesplit::{Balancer, Config, Jobs};
 
 /// The instances of Exercise 14.3: (p, m, t̂ of the uniform sizes).
 const CASES: [(usize, u64, u64); 5] = [
@@ -43,12 +43,7 @@ fn size_vectors(m: u64, t_max: u64, seed: u64) -> Vec<(&'static str, Vec<u64>)> 
 fn loads(sizes: &[u64], p: usize, balancer: Balancer) -> Result<(u64, u32), String> {
     let total: u64 = sizes.iter().sum();
     let config = Config::new(p).balancer(balancer).delta_t(16);
-    let r = simulate(SizedJobs::new(sizes.to_vec()), &config, &table_sim())
-        .map_err(|e| e.to_string())?
-        .into_report();
-    if r.report.output.units != total {
-        return Err(format!("{} units, not {total}", r.report.output.units));
-    }
+    let r = simulate_jobs(SizedJobs::new(sizes.to_vec()), &config, &table_sim(), total)?;
     let pieces = r.report.output.pieces.iter().copied().max().unwrap_or(0);
     Ok((r.report.max_work_units(), pieces))
 }
@@ -151,6 +146,7 @@ mod tests {
     //! here against the simulator's balancer (a conformance check, not a claim to judge).
     use super::super::jobs::JobList;
     use super::*;
+    use treesplit::simulate;
 
     /// Fig. 14.3's jobs. The text gives T = 28, s = 7, nine jobs on four PEs, T_3 = 5 (so
     /// t_1 + t_2 = 5) and the three assignments' ℓ̂ (optimal 7, splittable prefix sums 7,

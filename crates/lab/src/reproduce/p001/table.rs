@@ -5,7 +5,7 @@
 //! bootstrap intervals over seeds judged against the table's formulas; another row's
 //! algorithm, through the same criterion, is the control.
 
-use super::jobs::JobList;
+use super::jobs::{simulate_jobs, JobList};
 use crate::reproduce::{
     bootstrap_ci, loglog_slope, Cell, Control, Ctx, Finding, Plot, Premise, Series, Table, Verdict,
 };
@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
 use treesplit::config::{BundleRule, StaticPermutation};
 use treesplit::machine::sim::{Delay, MessageModel, Topology};
-use treesplit::{simulate, Balancer, Config, Jobs, PollingOptions, SimConfig};
+use treesplit::{Balancer, Config, Jobs, PollingOptions, SimConfig};
 
 /// The machine of the Table 14.1 experiments (and of every job experiment of this paper):
 /// a crossbar, latency T_rout = 10, the sender and the receiver each busy 5 per message
@@ -164,15 +164,8 @@ pub(super) fn job_run_sized(
         .balancer(algo.balancer(m))
         .delta_t(16)
         .seed(seed);
-    let r = simulate(root, &config, &table_sim())
-        .map_err(|e| e.to_string())?
-        .into_report();
-    if r.report.output.units != total {
-        return Err(format!(
-            "{algo:?}: {} units, not {total}",
-            r.report.output.units
-        ));
-    }
+    let r =
+        simulate_jobs(root, &config, &table_sim(), total).map_err(|e| format!("{algo:?}: {e}"))?;
     Ok((r.last_work_end as f64, total))
 }
 

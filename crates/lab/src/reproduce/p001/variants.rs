@@ -5,11 +5,11 @@
 use super::super::{
     bootstrap_ci, loglog_slope, Control, Ctx, Finding, Plot, Premise, Series, Table, Verdict,
 };
-use super::jobs::JobList;
+use super::jobs::{simulate_jobs, JobList};
 use super::table::{table_sim, T_MAX};
 use rayon::prelude::*;
 use treesplit::config::{BundleRule, DealOrder};
-use treesplit::{simulate, Balancer, Config, Jobs, SimConfig};
+use treesplit::{Balancer, Config, Jobs, SimConfig};
 
 /// T_par (the end of the last work unit) and T of `balancer` on `m` jobs of 1..=t̂ units
 /// (sizes from `sizes`) on `p` PEs of `machine`.
@@ -23,12 +23,7 @@ pub(super) fn jobs_run(
     let root = JobList::new(m, T_MAX, sizes, false);
     let total = root.left;
     let config = Config::new(p).balancer(balancer).delta_t(16);
-    let r = simulate(root, &config, machine)
-        .map_err(|e| e.to_string())?
-        .into_report();
-    if r.report.output.units != total {
-        return Err(format!("{} units, not {total}", r.report.output.units));
-    }
+    let r = simulate_jobs(root, &config, machine, total)?;
     Ok((r.last_work_end as f64, total))
 }
 
