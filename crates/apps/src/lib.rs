@@ -26,6 +26,7 @@ pub mod nqueens;
 pub mod number;
 pub mod objective;
 pub mod optimal_schedule;
+pub mod params;
 pub mod peers;
 pub mod puzzle15;
 pub mod registry;

@@ -315,8 +315,10 @@ fn registered(args: &AppArgs) -> Result<&'static registry::Entry, Failure> {
 
 fn application(args: &AppArgs, given: &Given) -> Result<App, Failure> {
     registered(args)?
-        .parse(&args.matches, &|id| given.has(id))
-        .map_err(Failure::input)
+        .parse(&args.values, &|option| {
+            given.has(rules::option_flag(option).0)
+        })
+        .map_err(Failure::from)
 }
 
 /// The flags `app` refuses when `used` so, as bad input.
@@ -337,7 +339,7 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
         (Some(pes), false, MachineArg::Mpi) => check_pes(pes)?,
         _ => {}
     }
-    if r.opts.machine == MachineArg::Mpi && registered(&r.app)?.reads_stdin(&r.app.matches) {
+    if r.opts.machine == MachineArg::Mpi && registered(&r.app)?.reads_stdin(&r.app.values) {
         return Err(Failure::input(
             "`-` (standard input) is not available with --machine mpi: mpirun gives standard input to rank 0 only; give a file",
         ));
