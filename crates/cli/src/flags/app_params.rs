@@ -97,3 +97,37 @@ pub fn values(app: &dyn App, matches: &ArgMatches) -> Values {
     }
     values
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use treesplit_apps::registry::APPS;
+
+    /// Every application's subcommand is a valid clap command, and clap reads its example
+    /// to the same instance as the applications' own reader of words.
+    #[test]
+    fn clap_and_the_word_reader_agree_on_every_example() {
+        let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../testkit/data");
+        for app in APPS {
+            let mut command = command(&**app);
+            command.build();
+            command.clone().debug_assert();
+            let words: Vec<String> = app
+                .example()
+                .iter()
+                .map(|w| w.replace("{data}", data))
+                .collect();
+            let matches = command
+                .try_get_matches_from(std::iter::once(app.name().to_string()).chain(words.clone()))
+                .unwrap_or_else(|e| panic!("{}: {e}", app.name()));
+            let by_clap = app.parse(&values(&**app, &matches), &|_| false);
+            let by_words = app.parse_words(&words);
+            assert_eq!(
+                format!("{by_clap:?}"),
+                format!("{by_words:?}"),
+                "{}",
+                app.name()
+            );
+        }
+    }
+}
