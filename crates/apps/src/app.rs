@@ -9,8 +9,9 @@
 //! level-synchronous BFS) run their own loop on a [`Host`] machine, reporting through a
 //! [`Session`].
 
+pub use crate::error::AppError;
 pub use crate::params::{Param, Values};
-use treesplit::{ConfigError, Machine, RunError};
+use treesplit::{ConfigError, Machine};
 
 /// One application as the command line sees it.
 pub trait App: Sync {
@@ -99,6 +100,19 @@ pub enum RunOption {
 }
 
 impl RunOption {
+    /// Every run option.
+    pub const ALL: &'static [RunOption] = &[
+        RunOption::Baseline,
+        RunOption::Trace,
+        RunOption::Gantt,
+        RunOption::MaxUnits,
+        RunOption::TimeLimit,
+        RunOption::Check,
+        RunOption::Checkpoint,
+        RunOption::CheckpointEvery,
+        RunOption::JobsPerPe,
+        RunOption::Seed,
+    ];
     /// The run limits and the contract check.
     pub const LIMITS: &'static [RunOption] =
         &[RunOption::MaxUnits, RunOption::TimeLimit, RunOption::Check];
@@ -141,49 +155,6 @@ pub enum Use {
     Compare,
     /// An injected fault (`TREESPLIT_FAULT`).
     Fault,
-}
-
-/// How an application's own loop failed, by kind of failure; the command line decides what
-/// each kind means to its user (its exit code).
-#[derive(Debug)]
-pub enum AppError {
-    /// The input (the instance, or an option given with it) is bad.
-    BadInput(String),
-    /// The run failed (a pool, a peer program, the output).
-    RunFailed(String),
-    /// The computation gave a wrong answer.
-    WrongAnswer(String),
-    /// A run's error from the library, as any other run's.
-    Library(RunError),
-    /// A run limit or an interrupt stopped a computation of the loop.
-    Stopped {
-        /// What stopped it.
-        limit: treesplit::Limit,
-        /// The work units done until the stop.
-        work_units: u64,
-        /// The stopped computation's T_par.
-        t_par: f64,
-    },
-}
-
-impl AppError {
-    /// The report of a computation that ran to its end; one that a limit or an interrupt
-    /// stopped is [`AppError::Stopped`] with what it did.
-    pub fn unless_stopped<T, O, R: AsRef<treesplit::Report<O>>>(
-        ended: treesplit::Ended<T, R>,
-    ) -> Result<R, AppError> {
-        match ended {
-            treesplit::Ended::Finished(r) => Ok(r),
-            treesplit::Ended::Stopped(s) => {
-                let r = s.report.as_ref();
-                Err(AppError::Stopped {
-                    limit: s.limit,
-                    work_units: r.totals.work_units,
-                    t_par: r.t_par,
-                })
-            }
-        }
-    }
 }
 
 /// A machine an application's own loop runs its computations on (the command line's

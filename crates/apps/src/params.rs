@@ -7,7 +7,7 @@
 //! [`Values::from_words`] reads an application's words without one (its tests, the lab). It
 //! names no application.
 
-use crate::app::AppError;
+use crate::error::AppError;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{OsStr, OsString};
 use std::fmt::Display;
