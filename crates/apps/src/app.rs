@@ -1,6 +1,6 @@
 //! The boundary between the applications and the command line. Each application implements
-//! [`App`] (its subcommand from its own clap `Args`) and [`Parse`] (how those arguments
-//! become its own instance type); the registry lists them and turns each
+//! [`App`] (its name, its help and its parameters as plain data, [`Param`]s) and [`Parse`]
+//! (how their [`Values`] become its own instance type); the registry lists them and turns each
 //! instance into the registry's enum of instances, which nothing here names. What an instance
 //! cannot do (no single timeline, no checkpoints, no rayon peer, …) is a fact of the
 //! application, stated as [`Refusal`]s of [`RunOption`]s by its
@@ -9,16 +9,25 @@
 //! level-synchronous BFS) run their own loop on a [`Host`] machine, reporting through a
 //! [`Session`].
 
-use clap::{ArgMatches, Command};
-use treesplit::{ConfigError, Machine, RunError};
+pub use crate::error::AppError;
+pub use crate::params::{Param, Values};
+use treesplit::{ConfigError, Machine};
 
 /// One application as the command line sees it.
 pub trait App: Sync {
     /// Its subcommand's name (`treesplit run NAME`).
     fn name(&self) -> &'static str;
 
-    /// Its subcommand: the name, the help and the arguments of its own clap `Args`.
-    fn command(&self) -> Command;
+    /// What the application computes, one paragraph: its subcommand's help.
+    fn about(&self) -> &'static str;
+
+    /// The longer help of its subcommand (`--help`), where it says more than [`App::about`].
+    fn long_about(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Its parameters, in the order the help lists them.
+    fn params(&self) -> &'static [Param];
 
     /// Whether the command line offers the application for `used` (`run`, `sim`, `bench`,
     /// `compare`): each of those subcommands lists, and parses, only the applications it can
@@ -34,8 +43,8 @@ pub trait App: Sync {
         Computation::Tree
     }
 
-    /// Whether these arguments read the instance from standard input (`-` as a path).
-    fn reads_stdin(&self, _args: &ArgMatches) -> bool {
+    /// Whether these values read the instance from standard input (`-` as a path).
+    fn reads_stdin(&self, _values: &Values) -> bool {
         false
     }
 
@@ -55,25 +64,13 @@ pub trait Parse: App {
     /// The application's instance type (the registry's line names it too).
     type Instance;
 
-    /// The instance the arguments name, checked. `given` says whether the user gave the
-    /// argument with this clap id anywhere on the command line (defaults do not count).
+    /// The instance the values name, checked (a bad one is [`AppError::BadInput`]).
+    /// `given` says whether the user gave a run option (the run's limits, …) beside it.
     fn parse(
         &self,
-        args: &ArgMatches,
-        given: &dyn Fn(&str) -> bool,
-    ) -> Result<Self::Instance, String>;
-}
-
-/// The arguments of one application's subcommand, typed: `Args` of the application parsed
-/// from its matches (a clap error here is a bug in the application's command, reported as bad
-/// input).
-pub fn typed<A: clap::FromArgMatches>(args: &ArgMatches) -> Result<A, String> {
-    A::from_arg_matches(args).map_err(|e| e.to_string())
-}
-
-/// The same `Command` with `A`'s arguments and help.
-pub fn command<A: clap::Args>(name: &'static str) -> Command {
-    A::augment_args(Command::new(name))
+        values: &Values,
+        given: &dyn Fn(RunOption) -> bool,
+    ) -> Result<Self::Instance, AppError>;
 }
 
 /// A run option that an instance may refuse in some use, or take as its own parameter; the
@@ -103,6 +100,19 @@ pub enum RunOption {
 }
 
 impl RunOption {
+    /// Every run option.
+    pub const ALL: &'static [RunOption] = &[
+        RunOption::Baseline,
+        RunOption::Trace,
+        RunOption::Gantt,
+        RunOption::MaxUnits,
+        RunOption::TimeLimit,
+        RunOption::Check,
+        RunOption::Checkpoint,
+        RunOption::CheckpointEvery,
+        RunOption::JobsPerPe,
+        RunOption::Seed,
+    ];
     /// The run limits and the contract check.
     pub const LIMITS: &'static [RunOption] =
         &[RunOption::MaxUnits, RunOption::TimeLimit, RunOption::Check];
@@ -145,49 +155,6 @@ pub enum Use {
     Compare,
     /// An injected fault (`TREESPLIT_FAULT`).
     Fault,
-}
-
-/// How an application's own loop failed, by kind of failure; the command line decides what
-/// each kind means to its user (its exit code).
-#[derive(Debug)]
-pub enum AppError {
-    /// The input (the instance, or an option given with it) is bad.
-    BadInput(String),
-    /// The run failed (a pool, a peer program, the output).
-    RunFailed(String),
-    /// The computation gave a wrong answer.
-    WrongAnswer(String),
-    /// A run's error from the library, as any other run's.
-    Library(RunError),
-    /// A run limit or an interrupt stopped a computation of the loop.
-    Stopped {
-        /// What stopped it.
-        limit: treesplit::Limit,
-        /// The work units done until the stop.
-        work_units: u64,
-        /// The stopped computation's T_par.
-        t_par: f64,
-    },
-}
-
-impl AppError {
-    /// The report of a computation that ran to its end; one that a limit or an interrupt
-    /// stopped is [`AppError::Stopped`] with what it did.
-    pub fn unless_stopped<T, O, R: AsRef<treesplit::Report<O>>>(
-        ended: treesplit::Ended<T, R>,
-    ) -> Result<R, AppError> {
-        match ended {
-            treesplit::Ended::Finished(r) => Ok(r),
-            treesplit::Ended::Stopped(s) => {
-                let r = s.report.as_ref();
-                Err(AppError::Stopped {
-                    limit: s.limit,
-                    work_units: r.totals.work_units,
-                    t_par: r.t_par,
-                })
-            }
-        }
-    }
 }
 
 /// A machine an application's own loop runs its computations on (the command line's

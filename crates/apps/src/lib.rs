@@ -3,16 +3,19 @@
 //! maximum clique and the travelling salesman (branch-and-bound), numerical semigroups by
 //! genus, the 15-puzzle (IDA*), Mandelbrot, adaptive integration, BFS, the distributed hash
 //! table and task DAGs, plus idiomatic rayon versions of some for benchmarks. Each application lives in its module: its
-//! task, its [`App`] and [`app::Parse`] (the boundary to the command line: its arguments and
-//! how they become its own instance type) and its instance type, which answers what the commands ask of it
-//! ([`instance::Instance`]). [`registry`] lists the applications, one line each, and makes
-//! from them [`AppSpec`], any application's instance as the command line and the lab name it;
-//! [`app`], [`spec`], [`instance`] and [`number`] (the shape of the single-number
-//! applications, written once) are the generic machinery and name no application.
+//! task, its [`App`] and [`app::Parse`] (the boundary to the command line: its parameters as
+//! plain data, [`params::Param`], and how their values become its own instance type; the
+//! crate knows no command-line library) and its instance type, which answers what the
+//! commands ask of it ([`instance::Instance`]). [`registry`] lists the applications, one line
+//! each, and makes from them [`AppSpec`], any application's instance as the command line and
+//! the lab name it; [`app`], [`params`], [`spec`], [`instance`] and [`number`] (the shape of
+//! the single-number applications, written once) are the generic machinery and name no
+//! application.
 
 pub mod app;
 pub mod bfs;
 pub mod dag;
+pub mod error;
 pub mod fib;
 pub mod golomb;
 pub mod hashtable;
@@ -26,6 +29,7 @@ pub mod nqueens;
 pub mod number;
 pub mod objective;
 pub mod optimal_schedule;
+pub mod params;
 pub mod peers;
 pub mod puzzle15;
 pub mod registry;

@@ -3,7 +3,7 @@
 //! the task's own constructor; an instance that is that number; a task made from it; a
 //! published value its result is checked against; a default Δt; optionally a rayon depth,
 //! hand-written peers, or a search whose answers are judged as an optimisation.
-//! [`number_app!`] writes an application's `App`, `Parse`, clap arguments, instance type and
+//! [`number_app!`] writes an application's `App`, `Parse`, parameter, instance type and
 //! [`Instance`](crate::instance::Instance) from those facts, so that the application's
 //! `app.rs` holds only what is its own (its published values, its peers). It names no
 //! application.
@@ -14,9 +14,9 @@
 /// number_app! {
 ///     /// Doc of the `App` unit struct.
 ///     app "name";
-///     /// The subcommand's help (the clap `Args` doc).
-///     args { /// The number's help.
-///            n: u32 }
+///     about "The subcommand's help";
+///     param Param::positional("n", Type::U32, "The number's help").required(); // its one parameter
+///     number u32;                      // the number's type
 ///     words "name {}";                 // the instance's command-line words, from the number
 ///     /// Doc of the instance type.
 ///     instance NameSpec;
@@ -33,8 +33,9 @@ macro_rules! number_app {
     (
         $(#[$app_doc:meta])*
         app $name:literal;
-        $(#[$args_doc:meta])*
-        args { $(#[$field_attr:meta])* $field:ident : $ty:ty $(,)? }
+        about $about:literal;
+        param $param:expr;
+        number $ty:ty;
         words $words:literal;
         $(#[$spec_doc:meta])*
         instance $spec:ident;
@@ -49,20 +50,20 @@ macro_rules! number_app {
         $(#[$app_doc])*
         pub struct App;
 
-        $(#[$args_doc])*
-        #[derive(Debug, clap::Args)]
-        struct Args {
-            $(#[$field_attr])*
-            $field: $ty,
-        }
+        /// The one parameter: the number.
+        const PARAMS: &[$crate::params::Param] = &[$param];
 
         impl $crate::app::App for App {
             fn name(&self) -> &'static str {
                 $name
             }
 
-            fn command(&self) -> clap::Command {
-                $crate::app::command::<Args>(self.name())
+            fn about(&self) -> &'static str {
+                $about
+            }
+
+            fn params(&self) -> &'static [$crate::params::Param] {
+                PARAMS
             }
 
             $(
@@ -81,12 +82,12 @@ macro_rules! number_app {
 
             fn parse(
                 &self,
-                args: &clap::ArgMatches,
-                _given: &dyn Fn(&str) -> bool,
-            ) -> Result<$spec, String> {
-                let Args { $field } = $crate::app::typed(args)?;
-                $task($field)?;
-                Ok($spec($field))
+                values: &$crate::params::Values,
+                _given: &dyn Fn($crate::app::RunOption) -> bool,
+            ) -> Result<$spec, $crate::app::AppError> {
+                let n: $ty = values.value(PARAMS[0].name)?;
+                $task(n).map_err($crate::app::AppError::BadInput)?;
+                Ok($spec(n))
             }
         }
 

@@ -1,7 +1,7 @@
 //! The applications the command line offers, one line each, in the order `--help` lists them.
 //!
 //! An application lives in its own module: its task (`mod.rs`), its [`App`] and [`Parse`]
-//! (`app.rs`: its clap arguments and how they become its own instance type) and its instance
+//! (`app.rs`: its parameters as plain data and how their values become its own instance type) and its instance
 //! type, which implements
 //! [`Instance`] (the task it runs, its published answer, its default Δt, its refusals, …).
 //! (A single-number application writes all of `app.rs` but its published values and peers
@@ -26,14 +26,14 @@
 //! (a task DAG, [`Computation::Dag`](crate::app::Computation)) has no instance type: its line
 //! is its module alone.
 
-use crate::app::{App, AppError, Host, Parse, Session};
+use crate::app::{App, AppError, Host, Parse, RunOption, Session};
 use crate::instance::{Instance, PeerVisitor};
+use crate::params::Values;
 use crate::spec::AppVisitor;
-use clap::ArgMatches;
 use treesplit::Config;
 
 /// An application's parsing ([`Parse::parse`]) with its instance turned into an [`AppSpec`].
-type ParseSpec = fn(&ArgMatches, &dyn Fn(&str) -> bool) -> Result<AppSpec, String>;
+type ParseSpec = fn(&Values, &dyn Fn(RunOption) -> bool) -> Result<AppSpec, AppError>;
 
 /// One application of the registry: its [`App`] (it derefs to it) and its parsing, which
 /// turns the application's own instance into an [`AppSpec`].
@@ -43,13 +43,21 @@ pub struct Entry {
 }
 
 impl Entry {
-    /// The instance the arguments name, checked, as an [`AppSpec`] ([`Parse::parse`]).
+    /// The instance the values name, checked, as an [`AppSpec`] ([`Parse::parse`]).
     pub fn parse(
         &self,
-        args: &ArgMatches,
-        given: &dyn Fn(&str) -> bool,
-    ) -> Result<AppSpec, String> {
-        (self.parse)(args, given)
+        values: &Values,
+        given: &dyn Fn(RunOption) -> bool,
+    ) -> Result<AppSpec, AppError> {
+        (self.parse)(values, given)
+    }
+
+    /// The instance `words` (the application's arguments, without its name) name, read
+    /// without the command line ([`Values::from_words`]), as an [`AppSpec`]; no run option is
+    /// given beside it.
+    pub fn parse_words<S: AsRef<str>>(&self, words: &[S]) -> Result<AppSpec, AppError> {
+        let values = Values::from_words(self.params(), words)?;
+        self.parse(&values, &|_| false)
     }
 }
 
@@ -82,8 +90,8 @@ macro_rules! apps {
         pub static APPS: &[Entry] = &[$(
             Entry {
                 app: &crate::$module::app::App,
-                parse: |args, given| {
-                    Parse::parse(&crate::$module::app::App, args, given)
+                parse: |values, given| {
+                    Parse::parse(&crate::$module::app::App, values, given)
                         .map(into_spec!($($variant)?))
                 },
             },

@@ -15,12 +15,22 @@ use treesplit_apps::AppSpec;
 use treesplit_testkit::data;
 
 /// The command line's shared flags that an instance's words may carry (an instance's own
-/// `--q`, `--seed` and `--instance-seed`).
-fn command(app: &registry::Entry) -> clap::Command {
-    app.command()
-        .arg(clap::Arg::new("shared_q").long("q"))
-        .arg(clap::Arg::new("shared_seed").long("seed"))
-        .arg(clap::Arg::new("shared_instance_seed").long("instance-seed"))
+/// `--q`, `--seed` and `--instance-seed`), each with its value.
+const SHARED: &[&str] = &["--q", "--seed", "--instance-seed"];
+
+/// The application's own words of `words` (its name first): without its name and the shared
+/// flags.
+fn own(words: &[String]) -> Vec<&str> {
+    let mut own = Vec::new();
+    let mut rest = words.iter().skip(1);
+    while let Some(w) = rest.next() {
+        if SHARED.contains(&w.as_str()) {
+            rest.next();
+        } else {
+            own.push(w.as_str());
+        }
+    }
+    own
 }
 
 /// The words of `app`'s example, data paths resolved.
@@ -35,10 +45,7 @@ fn example(app: &registry::Entry) -> Vec<String> {
 /// The instance `words` name, adapted to a machine of two PEs, q = 4, seed 1 as the command
 /// line adapts it.
 fn parse(app: &registry::Entry, words: &[String]) -> Result<AppSpec, String> {
-    let matches = command(app)
-        .try_get_matches_from(words)
-        .map_err(|e| e.to_string())?;
-    let mut spec = app.parse(&matches, &|_| false)?;
+    let mut spec = app.parse_words(&own(words)).map_err(|e| format!("{e:?}"))?;
     spec.adapt(Some(4), 2, Some(1))?;
     Ok(spec)
 }
@@ -71,7 +78,23 @@ fn names_are_unique_and_found() {
         );
         let found = registry::find(app.name()).expect("every application is found by name");
         assert_eq!(found.name(), app.name());
-        app.command().debug_assert();
+        let params = app.params();
+        for (i, p) in params.iter().enumerate() {
+            assert!(
+                params[..i].iter().all(|q| q.name != p.name),
+                "{}: {} is listed twice",
+                app.name(),
+                p.name
+            );
+            for other in p.conflicts.iter().chain(p.required_unless) {
+                assert!(
+                    params.iter().any(|q| q.name == *other),
+                    "{}: {} names no parameter {other}",
+                    app.name(),
+                    p.name
+                );
+            }
+        }
     }
     assert!(registry::find("no-such-application").is_none());
 }
@@ -83,9 +106,8 @@ fn every_example_round_trips_through_its_instance() {
         let words = example(app);
         if app.computation() == Computation::Dag {
             // Planned by the command line from its own arguments: no tree instance.
-            command(app)
-                .try_get_matches_from(&words)
-                .unwrap_or_else(|e| panic!("{}: the example does not parse: {e}", app.name()));
+            treesplit_apps::params::Values::from_words(app.params(), &own(&words))
+                .unwrap_or_else(|e| panic!("{}: the example does not parse: {e:?}", app.name()));
             assert!(
                 parse(app, &words).is_err(),
                 "{} made an instance",

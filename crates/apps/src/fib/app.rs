@@ -3,17 +3,16 @@
 //! iteration, its peers: the plain recursion, rayon's `join` and chili's `join`).
 
 use super::{fib_chili, fib_direct, fib_rayon, fib_recursive, Fib};
+use crate::params::{Param, Type};
 use crate::peers::{chili, Peers, EVERY_NODE};
 use crate::spec::Published;
 
 crate::number::number_app! {
     /// `treesplit run fib N`.
     app "fib";
-    /// fib(N) as a tree of 2·fib(N + 1) − 1 calls of about a nanosecond each.
-    args {
-        /// N (0 ≤ N ≤ 92; N = 40 makes 331 million calls).
-        n: u32
-    }
+    about "fib(N) as a tree of 2·fib(N + 1) − 1 calls of about a nanosecond each";
+    param Param::positional("n", Type::U32, "N (0 ≤ N ≤ 92; N = 40 makes 331 million calls)").required();
+    number u32;
     words "fib {}";
     /// A fib instance: N, checked.
     instance FibSpec;

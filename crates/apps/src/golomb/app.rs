@@ -3,16 +3,15 @@
 //! lengths, that it is a search).
 
 use super::{is_golomb, Golomb, Ruler};
+use crate::params::{Param, Type};
 use crate::spec::Published;
 
 crate::number::number_app! {
     /// `treesplit run golomb N`.
     app "golomb";
-    /// An optimal (shortest) Golomb ruler with n marks, 2 ≤ n ≤ 16.
-    args {
-        /// Number of marks.
-        n: usize
-    }
+    about "An optimal (shortest) Golomb ruler with n marks, 2 ≤ n ≤ 16";
+    param Param::positional("n", Type::Usize, "Number of marks").required();
+    number usize;
     words "golomb {}";
     /// A Golomb ruler instance: the number of marks n, checked.
     instance GolombSpec;

@@ -2,31 +2,31 @@
 //! become an instance.
 
 use super::{read_keys, HashtableSpec, MAX_KEYS};
+use crate::app::{AppError, RunOption};
+use crate::params::{Param, Type, Values};
 
 /// `treesplit run hashtable (--keys N | --file F) --q Q`.
 pub struct App;
 
-/// Paper 003's distributed hash table: N keys into P·q buckets (q: `--q`, keys from
-/// `--instance-seed`, else `--seed`), X(X+1)/2 key comparisons per bucket; checked against
-/// a sequential dedup.
-#[derive(Debug, clap::Args)]
-struct Args {
-    /// Number of keys N, generated from --instance-seed, else --seed.
-    #[arg(long, conflicts_with = "file", required_unless_present = "file")]
-    keys: Option<u64>,
-    /// A file of keys, one key per line: any string (UTF-8 or not), an empty line the empty
-    /// key; `-`: standard input.
-    #[arg(long)]
-    file: Option<std::path::PathBuf>,
-}
+/// The keys: generated, or read from a file.
+const PARAMS: &[Param] = &[
+    Param::long("keys", Type::U64, "Number of keys N, generated from --instance-seed, else --seed")
+        .conflicts(&["file"])
+        .required_unless(&["file"]),
+    Param::long("file", Type::Path, "A file of keys, one key per line: any string (UTF-8 or not), an empty line the empty key; `-`: standard input"),
+];
 
 impl crate::app::App for App {
     fn name(&self) -> &'static str {
         "hashtable"
     }
 
-    fn command(&self) -> clap::Command {
-        crate::app::command::<Args>(self.name())
+    fn about(&self) -> &'static str {
+        "Paper 003's distributed hash table: N keys into P·q buckets (q: `--q`, keys from `--instance-seed`, else `--seed`), X(X+1)/2 key comparisons per bucket; checked against a sequential dedup"
+    }
+
+    fn params(&self) -> &'static [Param] {
+        PARAMS
     }
 
     /// Not `bench`: its table size comes from `--q`, a balancer option `bench` does not take.
@@ -34,9 +34,8 @@ impl crate::app::App for App {
         used != crate::app::Use::Bench
     }
 
-    fn reads_stdin(&self, args: &clap::ArgMatches) -> bool {
-        crate::app::typed::<Args>(args)
-            .is_ok_and(|a| a.file.as_deref() == Some(std::path::Path::new("-")))
+    fn reads_stdin(&self, values: &Values) -> bool {
+        values.path("file").as_deref() == Some(std::path::Path::new("-"))
     }
 
     fn example(&self) -> &'static [&'static str] {
@@ -51,10 +50,20 @@ impl crate::app::Parse for App {
     /// ([`crate::instance::Instance::adapt`]).
     fn parse(
         &self,
-        args: &clap::ArgMatches,
-        _given: &dyn Fn(&str) -> bool,
-    ) -> Result<Self::Instance, String> {
-        let Args { keys, file } = crate::app::typed(args)?;
+        values: &Values,
+        _given: &dyn Fn(RunOption) -> bool,
+    ) -> Result<Self::Instance, AppError> {
+        let keys: Option<u64> = values.get("keys")?;
+        Self::instance(keys, values.path("file")).map_err(AppError::BadInput)
+    }
+}
+
+impl App {
+    /// The instance of `--keys N` or `--file F`.
+    fn instance(
+        keys: Option<u64>,
+        file: Option<std::path::PathBuf>,
+    ) -> Result<HashtableSpec, String> {
         match (keys, file) {
             (Some(n), None) if n > MAX_KEYS => {
                 Err(format!("hashtable --keys {n}: at most {MAX_KEYS} keys"))

@@ -3,34 +3,39 @@
 //! integral's closed form).
 
 use super::{Integrand, Integrate, IntegrateParams};
+use crate::app::{AppError, RunOption};
 use crate::instance::Instance;
+use crate::params::{Param, Type, Values};
 use crate::spec::{AppVisitor, Published};
 
 /// `treesplit run integrate [--f F] [--tol T] [--pieces N]`.
 pub struct App;
 
-/// Adaptive Simpson integration of a built-in integrand with a closed form: pi
-/// (4/(1+x²) on [0,1]), osc (x·sin(1000x) on [0,π]), sing (1/√(x+1e-9) on [0,1]).
-#[derive(Debug, clap::Args)]
-struct Args {
-    /// The integrand: pi, osc or sing.
-    #[arg(long = "f", default_value = "pi")]
-    f: String,
-    /// The absolute tolerance (≥ 1e-13).
-    #[arg(long, default_value_t = 1e-10, allow_hyphen_values = true)]
-    tol: f64,
-    /// The equal pieces the domain starts cut into.
-    #[arg(long, default_value_t = 64)]
-    pieces: u64,
-}
+/// The integrand, the tolerance and the first cut.
+const PARAMS: &[Param] = &[
+    Param::long("f", Type::Text, "The integrand: pi, osc or sing").default("pi"),
+    Param::long("tol", Type::F64, "The absolute tolerance (≥ 1e-13)")
+        .default("0.0000000001")
+        .negative(),
+    Param::long(
+        "pieces",
+        Type::U64,
+        "The equal pieces the domain starts cut into",
+    )
+    .default("64"),
+];
 
 impl crate::app::App for App {
     fn name(&self) -> &'static str {
         "integrate"
     }
 
-    fn command(&self) -> clap::Command {
-        crate::app::command::<Args>(self.name())
+    fn about(&self) -> &'static str {
+        "Adaptive Simpson integration of a built-in integrand with a closed form: pi (4/(1+x²) on [0,1]), osc (x·sin(1000x) on [0,π]), sing (1/√(x+1e-9) on [0,1])"
+    }
+
+    fn params(&self) -> &'static [Param] {
+        PARAMS
     }
 
     fn example(&self) -> &'static [&'static str] {
@@ -43,16 +48,16 @@ impl crate::app::Parse for App {
 
     fn parse(
         &self,
-        args: &clap::ArgMatches,
-        _given: &dyn Fn(&str) -> bool,
-    ) -> Result<Self::Instance, String> {
-        let Args { f, tol, pieces } = crate::app::typed(args)?;
+        values: &Values,
+        _given: &dyn Fn(RunOption) -> bool,
+    ) -> Result<Self::Instance, AppError> {
+        let f: String = values.value("f")?;
         let params = IntegrateParams {
-            f: Integrand::parse(&f)?,
-            tol,
-            pieces,
+            f: Integrand::parse(&f).map_err(AppError::BadInput)?,
+            tol: values.value("tol")?,
+            pieces: values.value("pieces")?,
         };
-        params.validate()?;
+        params.validate().map_err(AppError::BadInput)?;
         Ok(params)
     }
 }

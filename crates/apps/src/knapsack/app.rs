@@ -3,42 +3,36 @@
 //! path its checkpoints name).
 
 use super::KnapsackFile;
+use crate::app::{AppError, RunOption};
+use crate::params::{Param, Type, Values};
 use crate::spec::{AppVisitor, Published};
 
 /// `treesplit run knapsack FILE`.
 pub struct App;
 
-/// 0/1 knapsack by branch-and-bound from an instance file: `n capacity` then `profit weight`
-/// lines; a capacity alone (YewPar's `.kp`: then an optional optimum line) then `profit
-/// weight` lines; or Pisinger's CSV (`FILE.csv#K` or `FILE.csv#NAME` picks one of several).
-/// The answer is checked against the optimum the file states or `index.tsv` beside it lists.
-#[derive(Debug, clap::Args)]
-struct Args {
-    /// The instance file, `FILE#K` or `FILE#NAME` for one instance of a file of several
-    /// (`-`: standard input, with no index.tsv).
-    file: std::path::PathBuf,
-    /// The known optimum: check the answer against V instead of a published optimum (the
-    /// file's own or index.tsv's).
-    #[arg(long, value_name = "V", conflicts_with = "no_published")]
-    optimum: Option<u64>,
-    /// Check the answer against no published optimum: ignore index.tsv beside the file and
-    /// the optimum the file states.
-    #[arg(long = "no-published")]
-    no_published: bool,
-}
+/// The instance file and how its answer is checked.
+const PARAMS: &[Param] = &[
+    Param::positional("file", Type::Path, "The instance file, `FILE#K` or `FILE#NAME` for one instance of a file of several (`-`: standard input, with no index.tsv)").required(),
+    Param::long("optimum", Type::U64, "The known optimum: check the answer against V instead of a published optimum (the file's own or index.tsv's)").value_name("V").conflicts(&["no-published"]),
+    Param::switch("no-published", "Check the answer against no published optimum: ignore index.tsv beside the file and the optimum the file states"),
+];
 
 impl crate::app::App for App {
     fn name(&self) -> &'static str {
         "knapsack"
     }
 
-    fn command(&self) -> clap::Command {
-        crate::app::command::<Args>(self.name())
+    fn about(&self) -> &'static str {
+        "0/1 knapsack by branch-and-bound from an instance file: `n capacity` then `profit weight` lines; a capacity alone (YewPar's `.kp`: then an optional optimum line) then `profit weight` lines; or Pisinger's CSV (`FILE.csv#K` or `FILE.csv#NAME` picks one of several). The answer is checked against the optimum the file states or `index.tsv` beside it lists"
     }
 
-    fn reads_stdin(&self, args: &clap::ArgMatches) -> bool {
-        crate::app::typed::<Args>(args).is_ok_and(|a| {
-            super::spec::split_pick(&a.file).is_ok_and(|(f, _)| f == std::path::Path::new("-"))
+    fn params(&self) -> &'static [Param] {
+        PARAMS
+    }
+
+    fn reads_stdin(&self, values: &Values) -> bool {
+        values.path("file").is_some_and(|file| {
+            super::spec::split_pick(&file).is_ok_and(|(f, _)| f == std::path::Path::new("-"))
         })
     }
 
@@ -52,15 +46,14 @@ impl crate::app::Parse for App {
 
     fn parse(
         &self,
-        args: &clap::ArgMatches,
-        _given: &dyn Fn(&str) -> bool,
-    ) -> Result<Self::Instance, String> {
-        let a: Args = crate::app::typed(args)?;
+        values: &Values,
+        _given: &dyn Fn(RunOption) -> bool,
+    ) -> Result<Self::Instance, AppError> {
         let check = super::spec::Check {
-            optimum: a.optimum,
-            no_published: a.no_published,
+            optimum: values.get("optimum")?,
+            no_published: values.switch("no-published"),
         };
-        KnapsackFile::open(&a.file, &check)
+        KnapsackFile::open(&values.need_path("file")?, &check).map_err(AppError::BadInput)
     }
 }
 

@@ -3,41 +3,43 @@
 //! computed, its picture).
 
 use super::{MandelParams, Mandelbrot};
+use crate::app::{AppError, RunOption};
 use crate::instance::{Instance, Picture};
+use crate::params::{Param, Type, Values};
 use crate::spec::{AppVisitor, Published};
 use std::path::PathBuf;
 
 /// `treesplit run mandelbrot [--n N] [--png FILE] …`.
 pub struct App;
 
-/// The Mandelbrot set on an n×n grid c(j,k) = z0 + (j + i·k)·a0/n (paper 001 §14.1.2):
-/// points in the set and steps in all, bit-identical on every machine.
-#[derive(Debug, clap::Args)]
-struct Args {
-    /// Grid points per side.
-    #[arg(long, default_value_t = 1024)]
-    n: u64,
-    /// The lower left corner z0 as RE,IM.
-    #[arg(long, default_value = "-2,-1.25", allow_hyphen_values = true)]
-    z0: String,
-    /// The side length a0 of the square.
-    #[arg(long, default_value_t = 2.5, allow_hyphen_values = true)]
-    a0: f64,
-    /// The most steps per point (t̂).
-    #[arg(long = "max-iter", default_value_t = 1000)]
-    max_iter: u64,
-    /// Draw the set to this PNG file (computed again after the run, with rayon).
-    #[arg(long)]
-    png: Option<std::path::PathBuf>,
-}
+/// The grid, t̂ and the picture.
+const PARAMS: &[Param] = &[
+    Param::long("n", Type::U64, "Grid points per side").default("1024"),
+    Param::long("z0", Type::Text, "The lower left corner z0 as RE,IM")
+        .default("-2,-1.25")
+        .negative(),
+    Param::long("a0", Type::F64, "The side length a0 of the square")
+        .default("2.5")
+        .negative(),
+    Param::long("max-iter", Type::U64, "The most steps per point (t̂)").default("1000"),
+    Param::long(
+        "png",
+        Type::Path,
+        "Draw the set to this PNG file (computed again after the run, with rayon)",
+    ),
+];
 
 impl crate::app::App for App {
     fn name(&self) -> &'static str {
         "mandelbrot"
     }
 
-    fn command(&self) -> clap::Command {
-        crate::app::command::<Args>(self.name())
+    fn about(&self) -> &'static str {
+        "The Mandelbrot set on an n×n grid c(j,k) = z0 + (j + i·k)·a0/n (paper 001 §14.1.2): points in the set and steps in all, bit-identical on every machine"
+    }
+
+    fn params(&self) -> &'static [Param] {
+        PARAMS
     }
 
     fn example(&self) -> &'static [&'static str] {
@@ -50,16 +52,29 @@ impl crate::app::Parse for App {
 
     fn parse(
         &self,
-        args: &clap::ArgMatches,
-        _given: &dyn Fn(&str) -> bool,
-    ) -> Result<Self::Instance, String> {
-        let Args {
-            n,
-            z0,
-            a0,
-            max_iter,
-            png,
-        } = crate::app::typed(args)?;
+        values: &Values,
+        _given: &dyn Fn(RunOption) -> bool,
+    ) -> Result<Self::Instance, AppError> {
+        let (n, z0, a0, max_iter, png): (u64, String, f64, u64, _) = (
+            values.value("n")?,
+            values.value("z0")?,
+            values.value("a0")?,
+            values.value("max-iter")?,
+            values.path("png"),
+        );
+        Self::instance(n, &z0, a0, max_iter, png).map_err(AppError::BadInput)
+    }
+}
+
+impl App {
+    /// The instance of these values, checked.
+    fn instance(
+        n: u64,
+        z0: &str,
+        a0: f64,
+        max_iter: u64,
+        png: Option<PathBuf>,
+    ) -> Result<MandelSpec, String> {
         let bad = || format!("mandelbrot --z0 expects RE,IM (two numbers), got '{z0}'");
         let (re, im) = z0.split_once(',').ok_or_else(bad)?;
         let part = |s: &str| s.trim().parse::<f64>().map_err(|_| bad());

@@ -4,6 +4,8 @@
 //! also takes a folder of graphs ([`super::bench`]); the other commands refuse one.
 
 use super::Graph;
+use crate::app::{AppError, RunOption};
+use crate::params::{Param, Type, Values};
 use crate::spec::{AppVisitor, Published};
 use std::path::{Path, PathBuf};
 use treesplit::task::shared::Shared;
@@ -11,43 +13,31 @@ use treesplit::task::shared::Shared;
 /// `treesplit run maxclique`.
 pub struct App;
 
-/// Maximum clique by branch-and-bound (greedy-colouring bound) of a DIMACS graph (`p edge n
-/// m`, `e u v`, 1-based, `c` comments, an optional `END` line), of an edge list without a
-/// header (`u v` lines, 1-based; `c`, `#`, `%` comments) or of G(n, p); reports ω and a
-/// clique, checked against the graph (and ω against index.tsv beside the file or --omega).
-#[derive(Debug, clap::Args)]
-struct Args {
-    /// The DIMACS `.clq` file or edge list (`-`: standard input); for `bench`, also a
-    /// folder, whose `.clq` files are timed one by one.
-    #[arg(required_unless_present = "random", conflicts_with = "random")]
-    file: Option<PathBuf>,
-    /// A random graph G(n, p) instead of a file: N vertices, each pair an edge with
-    /// probability P (e.g. `--random 150,0.75`); drawn from --instance-seed, else --seed
-    /// (default 1).
-    #[arg(long, value_name = "N,P")]
-    random: Option<String>,
-    /// The known clique number: check ω against W instead of the one index.tsv beside the
-    /// file publishes.
-    #[arg(long, value_name = "W", conflicts_with = "no_published")]
-    omega: Option<u32>,
-    /// Check ω against no published value: ignore index.tsv beside the file (the witness is
-    /// still checked to be a clique of the graph).
-    #[arg(long = "no-published", conflicts_with = "random")]
-    no_published: bool,
-}
+/// The graph (a file or G(n, p)) and how ω is checked.
+const PARAMS: &[Param] = &[
+    Param::positional("file", Type::Path, "The DIMACS `.clq` file or edge list (`-`: standard input); for `bench`, also a folder, whose `.clq` files are timed one by one")
+        .required_unless(&["random"])
+        .conflicts(&["random"]),
+    Param::long("random", Type::Text, "A random graph G(n, p) instead of a file: N vertices, each pair an edge with probability P (e.g. `--random 150,0.75`); drawn from --instance-seed, else --seed (default 1)").value_name("N,P"),
+    Param::long("omega", Type::U32, "The known clique number: check ω against W instead of the one index.tsv beside the file publishes").value_name("W").conflicts(&["no-published"]),
+    Param::switch("no-published", "Check ω against no published value: ignore index.tsv beside the file (the witness is still checked to be a clique of the graph)").conflicts(&["random"]),
+];
 
 impl crate::app::App for App {
     fn name(&self) -> &'static str {
         "maxclique"
     }
 
-    fn command(&self) -> clap::Command {
-        crate::app::command::<Args>(self.name())
+    fn about(&self) -> &'static str {
+        "Maximum clique by branch-and-bound (greedy-colouring bound) of a DIMACS graph (`p edge n m`, `e u v`, 1-based, `c` comments, an optional `END` line), of an edge list without a header (`u v` lines, 1-based; `c`, `#`, `%` comments) or of G(n, p); reports ω and a clique, checked against the graph (and ω against index.tsv beside the file or --omega)"
     }
 
-    fn reads_stdin(&self, args: &clap::ArgMatches) -> bool {
-        crate::app::typed::<Args>(args)
-            .is_ok_and(|a| a.file.as_deref() == Some(std::path::Path::new("-")))
+    fn params(&self) -> &'static [Param] {
+        PARAMS
+    }
+
+    fn reads_stdin(&self, values: &Values) -> bool {
+        values.path("file").as_deref() == Some(Path::new("-"))
     }
 
     fn example(&self) -> &'static [&'static str] {
@@ -60,22 +50,22 @@ impl crate::app::Parse for App {
 
     fn parse(
         &self,
-        args: &clap::ArgMatches,
-        _given: &dyn Fn(&str) -> bool,
-    ) -> Result<Self::Instance, String> {
-        let a: Args = crate::app::typed(args)?;
+        values: &Values,
+        _given: &dyn Fn(RunOption) -> bool,
+    ) -> Result<Self::Instance, AppError> {
         let check = CliqueCheck {
-            omega: a.omega,
-            no_published: a.no_published,
+            omega: values.get("omega")?,
+            no_published: values.switch("no-published"),
         };
-        match (a.file, a.random) {
+        let random: Option<String> = values.get("random")?;
+        match (values.path("file"), random) {
             (Some(path), None) => MaxCliqueSpec::open(&path, &check),
-            (None, Some(np)) => {
-                let (n, p) = parse_random(&np)?;
-                MaxCliqueSpec::random(n, p, 1).map(|s| s.with_check(&check))
-            }
+            (None, Some(np)) => parse_random(&np)
+                .and_then(|(n, p)| MaxCliqueSpec::random(n, p, 1))
+                .map(|s| s.with_check(&check)),
             _ => Err("maxclique needs a DIMACS FILE or --random N,P".into()),
         }
+        .map_err(AppError::BadInput)
     }
 }
 

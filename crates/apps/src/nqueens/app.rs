@@ -3,6 +3,7 @@
 //! peers: the plain recursion, rayon, chili).
 
 use super::NQueens;
+use crate::params::{Param, Type};
 use crate::peers::{chili, Peers, EVERY_NODE};
 use crate::spec::Published;
 use rayon::prelude::*;
@@ -10,11 +11,9 @@ use rayon::prelude::*;
 crate::number::number_app! {
     /// `treesplit run nqueens N`.
     app "nqueens";
-    /// N-Queens: count all solutions on an n×n board (1 ≤ n ≤ 20).
-    args {
-        /// Board size.
-        n: u32
-    }
+    about "N-Queens: count all solutions on an n×n board (1 ≤ n ≤ 20)";
+    param Param::positional("n", Type::U32, "Board size").required();
+    number u32;
     words "nqueens {}";
     /// An N-Queens instance: the board size n, checked.
     instance NQueensSpec;

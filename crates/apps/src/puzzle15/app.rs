@@ -5,48 +5,37 @@
 use super::{manhattan, solves, Puzzle15, PuzzleSpec};
 use crate::app::{AppError, Host, Refusal, RunOption, Session, Use};
 use crate::instance::Instance;
+use crate::params::{Param, Type, Values};
 use crate::spec::{AppVisitor, Published};
 use treesplit::Config;
 
 /// `treesplit run puzzle15`.
 pub struct App;
 
-/// The 15-puzzle by IDA* with the Manhattan distance (goal: blank first, 0 1 2 … 15).
-#[derive(Debug, clap::Args)]
-struct Args {
-    /// Korf's instance K (1..=100) from the data file.
-    #[arg(long, conflicts_with = "tiles")]
-    korf: Option<usize>,
-    /// A board: 16 numbers by position, 0 the blank.
-    #[arg(long)]
-    tiles: Option<String>,
-    /// A file of Korf's instances in the korf100.tsv format (default: the copy built into
-    /// the program; `-`: standard input).
-    #[arg(long = "korf-file")]
-    korf_file: Option<std::path::PathBuf>,
-    /// Explore the last iteration completely (a deterministic node count) instead of
-    /// stopping everywhere at the first solution.
-    #[arg(long = "complete-last-iteration")]
-    complete_last_iteration: bool,
-    /// Randomized IDA* (paper 002 §6.2): every node tries its moves in a pseudorandom
-    /// order drawn from this seed, so the last iteration works on randomly chosen
-    /// subproblems until the first solution (default: Korf's order).
-    #[arg(long = "random-order")]
-    random_order: Option<u64>,
-}
+/// The board (Korf's instance K or the tiles) and how IDA* searches it.
+const PARAMS: &[Param] = &[
+    Param::long("korf", Type::Usize, "Korf's instance K (1..=100) from the data file").conflicts(&["tiles"]),
+    Param::long("tiles", Type::Text, "A board: 16 numbers by position, 0 the blank"),
+    Param::long("korf-file", Type::Path, "A file of Korf's instances in the korf100.tsv format (default: the copy built into the program; `-`: standard input)"),
+    Param::switch("complete-last-iteration", "Explore the last iteration completely (a deterministic node count) instead of stopping everywhere at the first solution"),
+    Param::long("random-order", Type::U64, "Randomized IDA* (paper 002 §6.2): every node tries its moves in a pseudorandom order drawn from this seed, so the last iteration works on randomly chosen subproblems until the first solution (default: Korf's order)"),
+];
 
 impl crate::app::App for App {
     fn name(&self) -> &'static str {
         "puzzle15"
     }
 
-    fn command(&self) -> clap::Command {
-        crate::app::command::<Args>(self.name())
+    fn about(&self) -> &'static str {
+        "The 15-puzzle by IDA* with the Manhattan distance (goal: blank first, 0 1 2 … 15)"
     }
 
-    fn reads_stdin(&self, args: &clap::ArgMatches) -> bool {
-        crate::app::typed::<Args>(args)
-            .is_ok_and(|a| a.korf_file.as_deref() == Some(std::path::Path::new("-")))
+    fn params(&self) -> &'static [Param] {
+        PARAMS
+    }
+
+    fn reads_stdin(&self, values: &Values) -> bool {
+        values.path("korf-file").as_deref() == Some(std::path::Path::new("-"))
     }
 
     fn example(&self) -> &'static [&'static str] {
@@ -59,20 +48,21 @@ impl crate::app::Parse for App {
 
     fn parse(
         &self,
-        args: &clap::ArgMatches,
-        given: &dyn Fn(&str) -> bool,
-    ) -> Result<Self::Instance, String> {
-        let a: Args = crate::app::typed(args)?;
-        if a.tiles.is_some() && given("korf_file") {
-            return Err(
+        values: &Values,
+        _given: &dyn Fn(RunOption) -> bool,
+    ) -> Result<Self::Instance, AppError> {
+        let tiles: Option<String> = values.get("tiles")?;
+        if tiles.is_some() && values.given("korf-file") {
+            return Err(AppError::BadInput(
                 "--korf-file applies only with --korf (a board given by --tiles needs no data file)"
                     .into(),
-            );
+            ));
         }
-        let mut spec = match (a.korf, &a.tiles) {
-            (Some(k), None) => match &a.korf_file {
-                Some(path) => PuzzleSpec::korf(path, k)?,
-                None => PuzzleSpec::korf_built_in(k)?,
+        let korf: Option<usize> = values.get("korf")?;
+        let mut spec = match (korf, &tiles) {
+            (Some(k), None) => match values.path("korf-file") {
+                Some(path) => PuzzleSpec::korf(&path, k).map_err(AppError::BadInput)?,
+                None => PuzzleSpec::korf_built_in(k).map_err(AppError::BadInput)?,
             },
             (None, Some(t)) => {
                 let numbers: Vec<u8> = t
@@ -82,9 +72,11 @@ impl crate::app::Parse for App {
                         s.parse()
                             .map_err(|_| format!("--tiles: '{s}' is not a tile number"))
                     })
-                    .collect::<Result<_, _>>()?;
+                    .collect::<Result<_, _>>()
+                    .map_err(AppError::BadInput)?;
                 PuzzleSpec {
-                    tiles: super::check_tiles(&numbers).map_err(|e| format!("--tiles: {e}"))?,
+                    tiles: super::check_tiles(&numbers)
+                        .map_err(|e| AppError::BadInput(format!("--tiles: {e}")))?,
                     korf: None,
                     optimal: None,
                     nodes: None,
@@ -92,10 +84,14 @@ impl crate::app::Parse for App {
                     random_order: None,
                 }
             }
-            _ => return Err("puzzle15 needs --korf K or --tiles \"…\"".into()),
+            _ => {
+                return Err(AppError::BadInput(
+                    "puzzle15 needs --korf K or --tiles \"…\"".into(),
+                ))
+            }
         };
-        spec.complete_last_iteration = a.complete_last_iteration;
-        spec.random_order = a.random_order;
+        spec.complete_last_iteration = values.switch("complete-last-iteration");
+        spec.random_order = values.get("random-order")?;
         Ok(spec)
     }
 }

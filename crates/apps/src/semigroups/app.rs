@@ -2,17 +2,15 @@
 //! tells the commands (its task and the published counts it is checked against, OEIS
 //! A007323).
 
+use crate::params::{Param, Type};
 use crate::spec::Published;
 
 crate::number::number_app! {
     /// `treesplit run semigroups G`.
     app "semigroups";
-    /// Count the numerical semigroups of each genus 0..=G (the tree of Bras-Amorós and
-    /// Fromentin–Hivert), checked against OEIS A007323.
-    args {
-        /// The largest genus G.
-        genus: u32
-    }
+    about "Count the numerical semigroups of each genus 0..=G (the tree of Bras-Amorós and Fromentin–Hivert), checked against OEIS A007323";
+    param Param::positional("genus", Type::U32, "The largest genus G").required();
+    number u32;
     words "semigroups {}";
     /// A count of numerical semigroups up to a genus (at most [`super::MAX_GENUS`]).
     instance SemigroupsSpec;

@@ -3,7 +3,9 @@
 //! work, its peers, its spin in the simulator).
 
 use super::{sum_of_units, SplitRule, Synthetic, SyntheticParams, SyntheticSum};
+use crate::app::{AppError, RunOption};
 use crate::instance::{Instance, PeerVisitor};
+use crate::params::{Param, Type, Values};
 use crate::peers::{chili, Peers, EVERY_NODE};
 use crate::spec::{AppVisitor, Published};
 use rayon::prelude::*;
@@ -11,37 +13,27 @@ use rayon::prelude::*;
 /// `treesplit run synthetic [--work W] [--alpha A] …`.
 pub struct App;
 
-/// A synthetic α-splitting tree with known total work (paper 004 §3).
-#[derive(Debug, clap::Args)]
-struct Args {
-    /// Total work units.
-    #[arg(long, default_value_t = 10_000_000)]
-    work: u64,
-    /// Splitting quality α ∈ (0, 0.5].
-    #[arg(long, default_value_t = 0.3)]
-    alpha: f64,
-    /// Pieces of at most this many units are atomic.
-    #[arg(long, default_value_t = 1)]
-    atomic: u64,
-    /// How split fractions are chosen.
-    #[arg(long, value_enum, default_value_t = SplitRule::Random)]
-    split: SplitRule,
-    /// Mixer rounds per unit (CPU cost of a unit). Default 16; 1 in the simulator
-    /// (`treesplit sim`), where time is virtual and spinning only costs real time.
-    #[arg(long, default_value_t = 16)]
-    spin: u32,
-    /// Seed of the tree (split fractions, unit values); independent of --seed.
-    #[arg(long = "tree-seed", default_value_t = 0)]
-    tree_seed: u64,
-}
+/// The tree's size, splitting quality, split rule, unit cost and seed.
+const PARAMS: &[Param] = &[
+    Param::long("work", Type::U64, "Total work units").default("10000000"),
+    Param::long("alpha", Type::F64, "Splitting quality α ∈ (0, 0.5]").default("0.3"),
+    Param::long("atomic", Type::U64, "Pieces of at most this many units are atomic").default("1"),
+    Param::long("split", Type::Choice(SplitRule::CHOICES), "How split fractions are chosen").default("random"),
+    Param::long("spin", Type::U32, "Mixer rounds per unit (CPU cost of a unit). Default 16; 1 in the simulator (`treesplit sim`), where time is virtual and spinning only costs real time").default("16"),
+    Param::long("tree-seed", Type::U64, "Seed of the tree (split fractions, unit values); independent of --seed").default("0"),
+];
 
 impl crate::app::App for App {
     fn name(&self) -> &'static str {
         "synthetic"
     }
 
-    fn command(&self) -> clap::Command {
-        crate::app::command::<Args>(self.name())
+    fn about(&self) -> &'static str {
+        "A synthetic α-splitting tree with known total work (paper 004 §3)"
+    }
+
+    fn params(&self) -> &'static [Param] {
+        PARAMS
     }
 
     fn example(&self) -> &'static [&'static str] {
@@ -54,19 +46,18 @@ impl crate::app::Parse for App {
 
     fn parse(
         &self,
-        args: &clap::ArgMatches,
-        _given: &dyn Fn(&str) -> bool,
-    ) -> Result<Self::Instance, String> {
-        let a: Args = crate::app::typed(args)?;
+        values: &Values,
+        _given: &dyn Fn(RunOption) -> bool,
+    ) -> Result<Self::Instance, AppError> {
         let params = SyntheticParams {
-            work: a.work,
-            alpha: a.alpha,
-            atomic: a.atomic,
-            rule: a.split,
-            spin: a.spin,
-            seed: a.tree_seed,
+            work: values.value("work")?,
+            alpha: values.value("alpha")?,
+            atomic: values.value("atomic")?,
+            rule: values.value("split")?,
+            spin: values.value("spin")?,
+            seed: values.value("tree-seed")?,
         };
-        params.validate()?;
+        params.validate().map_err(AppError::BadInput)?;
         Ok(params)
     }
 }

@@ -21,12 +21,13 @@
 //! PE splits, and the rule needs no state in the piece. Pieces of at most `atomic` units do
 //! not split. The total work is exactly the number of units.
 
+use crate::params::Choice;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use treesplit::{Context, Outcome, Task};
 
 /// How split ratios are chosen (see the module's documentation).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SplitRule {
     /// Split fraction uniform in [α, 1−α].
     Random,
@@ -41,18 +42,63 @@ pub enum SplitRule {
 }
 
 impl SplitRule {
+    /// Every rule, in the order of [`SplitRule::CHOICES`].
+    pub const ALL: [SplitRule; 4] = [
+        SplitRule::Random,
+        SplitRule::Adversarial,
+        SplitRule::RandomFactor,
+        SplitRule::NonReducing,
+    ];
+
+    /// The rules' names on the command line (`--split NAME`) and what each means, in the
+    /// order of [`SplitRule::ALL`].
+    pub const CHOICES: &'static [Choice] = &[
+        Choice {
+            name: "random",
+            help: "Split fraction uniform in [α, 1−α]",
+        },
+        Choice {
+            name: "adversarial",
+            help: "Always α: the requester gets the small part",
+        },
+        Choice {
+            name: "random-factor",
+            help: "The random splitting factor model: a fraction from a density on [0, 1] symmetric around 1/2 with standard deviation σ = 1/2 − α (Beta(a, a))",
+        },
+        Choice {
+            name: "non-reducing",
+            help: "Half the splits, by a hash, hand over a single unit (no size reduction); the others split as `random`",
+        },
+    ];
+
     /// The rule's name on the command line (`--split NAME`).
-    pub fn name(self) -> String {
-        clap::ValueEnum::to_possible_value(&self)
-            .expect("every split rule has a name")
-            .get_name()
-            .to_string()
+    pub fn name(self) -> &'static str {
+        let i = Self::ALL
+            .iter()
+            .position(|&r| r == self)
+            .expect("every rule is listed");
+        Self::CHOICES[i].name
     }
 
     /// Whether every split is an α-split (f ∈ [α, 1−α]): the premise of paper 004's
     /// Theorems 3 and 4.
     pub fn is_alpha_splitting(self) -> bool {
         matches!(self, SplitRule::Random | SplitRule::Adversarial)
+    }
+}
+
+/// A rule by its name on the command line.
+impl std::str::FromStr for SplitRule {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        SplitRule::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = SplitRule::CHOICES.iter().map(|c| c.name).collect();
+                format!("'{s}' is no split rule ({})", names.join(", "))
+            })
     }
 }
 

@@ -3,18 +3,16 @@
 //! its peers: the plain recursion, rayon's `join` and chili's `join`).
 
 use super::{sum_chili, sum_direct, sum_rayon, sum_recursive, TreeSum};
+use crate::params::{Param, Type};
 use crate::peers::{chili, Peers, EVERY_NODE};
 use crate::spec::Published;
 
 crate::number::number_app! {
     /// `treesplit run tree-sum [--depth D]`.
     app "tree-sum";
-    /// Tree sum: the sum over a perfect binary tree of 2^D − 1 nodes of a few nanoseconds each.
-    args {
-        /// Depth D of the tree: 2^D − 1 nodes (27 in chili's and Spice's benchmark).
-        #[arg(long, default_value_t = 27)]
-        depth: u32
-    }
+    about "Tree sum: the sum over a perfect binary tree of 2^D − 1 nodes of a few nanoseconds each";
+    param Param::long("depth", Type::U32, "Depth D of the tree: 2^D − 1 nodes (27 in chili's and Spice's benchmark)").default("27");
+    number u32;
     words "tree-sum --depth {}";
     /// A tree-sum instance: the depth D, checked.
     instance TreeSumSpec;

@@ -3,6 +3,8 @@
 //! optimum, that it is a search, the absolute path its checkpoints name).
 
 use super::{tsplib, Matrix, Problem, Tour};
+use crate::app::{AppError, RunOption};
+use crate::params::{Param, Type, Values};
 use crate::spec::{AppVisitor, Published};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -10,41 +12,31 @@ use std::sync::Arc;
 /// `treesplit run tsp FILE`.
 pub struct App;
 
-/// The symmetric travelling salesman problem by branch-and-bound (the Held–Karp 1-tree bound)
-/// of a TSPLIB file (EXPLICIT weights as FULL_MATRIX, UPPER_ROW, LOWER_ROW, UPPER_DIAG_ROW or
-/// LOWER_DIAG_ROW; EUC_2D, CEIL_2D, ATT or GEO coordinates) or of random cities; reports the
-/// shortest tour, checked against the distances and the optimum optima.tsv beside the file
-/// or --optimum gives.
-#[derive(Debug, clap::Args)]
-struct Args {
-    /// The TSPLIB `.tsp` file (`-`: standard input, with no optima.tsv).
-    #[arg(required_unless_present = "random", conflicts_with = "random")]
-    file: Option<PathBuf>,
-    /// Random cities instead of a file: N cities uniform on a 1000 × 1000 square, EUC_2D
-    /// distances; drawn from --instance-seed, else --seed (default 1).
-    #[arg(long, value_name = "N")]
-    random: Option<usize>,
-    /// The known optimum: check the tour's length against V instead of the one optima.tsv
-    /// beside the file publishes.
-    #[arg(long, value_name = "V", conflicts_with = "no_published")]
-    optimum: Option<u64>,
-    /// Check against no published optimum: ignore optima.tsv beside the file (the tour is
-    /// still checked against the distances).
-    #[arg(long = "no-published", conflicts_with = "random")]
-    no_published: bool,
-}
+/// The cities (a file or random) and how the tour is checked.
+const PARAMS: &[Param] = &[
+    Param::positional("file", Type::Path, "The TSPLIB `.tsp` file (`-`: standard input, with no optima.tsv)")
+        .required_unless(&["random"])
+        .conflicts(&["random"]),
+    Param::long("random", Type::Usize, "Random cities instead of a file: N cities uniform on a 1000 × 1000 square, EUC_2D distances; drawn from --instance-seed, else --seed (default 1)").value_name("N"),
+    Param::long("optimum", Type::U64, "The known optimum: check the tour's length against V instead of the one optima.tsv beside the file publishes").value_name("V").conflicts(&["no-published"]),
+    Param::switch("no-published", "Check against no published optimum: ignore optima.tsv beside the file (the tour is still checked against the distances)").conflicts(&["random"]),
+];
 
 impl crate::app::App for App {
     fn name(&self) -> &'static str {
         "tsp"
     }
 
-    fn command(&self) -> clap::Command {
-        crate::app::command::<Args>(self.name())
+    fn about(&self) -> &'static str {
+        "The symmetric travelling salesman problem by branch-and-bound (the Held–Karp 1-tree bound) of a TSPLIB file (EXPLICIT weights as FULL_MATRIX, UPPER_ROW, LOWER_ROW, UPPER_DIAG_ROW or LOWER_DIAG_ROW; EUC_2D, CEIL_2D, ATT or GEO coordinates) or of random cities; reports the shortest tour, checked against the distances and the optimum optima.tsv beside the file or --optimum gives"
     }
 
-    fn reads_stdin(&self, args: &clap::ArgMatches) -> bool {
-        crate::app::typed::<Args>(args).is_ok_and(|a| a.file.as_deref() == Some(Path::new("-")))
+    fn params(&self) -> &'static [Param] {
+        PARAMS
+    }
+
+    fn reads_stdin(&self, values: &Values) -> bool {
+        values.path("file").as_deref() == Some(Path::new("-"))
     }
 
     fn example(&self) -> &'static [&'static str] {
@@ -57,19 +49,19 @@ impl crate::app::Parse for App {
 
     fn parse(
         &self,
-        args: &clap::ArgMatches,
-        _given: &dyn Fn(&str) -> bool,
-    ) -> Result<Self::Instance, String> {
-        let a: Args = crate::app::typed(args)?;
+        values: &Values,
+        _given: &dyn Fn(RunOption) -> bool,
+    ) -> Result<Self::Instance, AppError> {
         let check = Check {
-            optimum: a.optimum,
-            no_published: a.no_published,
+            optimum: values.get("optimum")?,
+            no_published: values.switch("no-published"),
         };
-        match (a.file, a.random) {
+        match (values.path("file"), values.get("random")?) {
             (Some(path), None) => TspSpec::open(&path, &check),
             (None, Some(n)) => TspSpec::random(n, 1).map(|s| s.with_check(&check)),
             _ => Err("tsp needs a TSPLIB FILE or --random N".into()),
         }
+        .map_err(AppError::BadInput)
     }
 }
 

@@ -3,7 +3,9 @@
 //! trees, its peers: the sequential search, rayon, chili).
 
 use super::{num_children, Node, Uts, UtsCount, UtsParams};
+use crate::app::{AppError, RunOption};
 use crate::instance::{Instance, PeerVisitor};
+use crate::params::{Form, Param, Type, Values};
 use crate::peers::{chili, Peers, EVERY_NODE};
 use crate::spec::{AppVisitor, Published};
 use rayon::prelude::*;
@@ -11,44 +13,54 @@ use rayon::prelude::*;
 /// `treesplit run uts [TREE] [-t …]`.
 pub struct App;
 
-/// UTS, Unbalanced Tree Search: a named tree (T1, T3, T1L, …) and/or UTS flags.
-#[derive(Debug, clap::Args)]
-struct Args {
-    /// A named tree (see `treesplit trees`); flags given beside it override its values.
-    tree: Option<String>,
-    /// Tree type: 0 binomial, 1 geometric, 2 hybrid.
-    #[arg(short = 't')]
-    t: Option<String>,
-    /// Shape of geometric trees: 0 linear, 1 expdec, 2 cyclic, 3 fixed.
-    #[arg(short = 'a')]
-    a: Option<String>,
-    /// Depth parameter d.
-    #[arg(short = 'd')]
-    d: Option<String>,
-    /// Root branching factor b0.
-    #[arg(short = 'b')]
-    b: Option<String>,
-    /// Binomial: probability that a node has children.
-    #[arg(short = 'q')]
-    q: Option<String>,
-    /// Binomial: number of children of a node that has any.
-    #[arg(short = 'm')]
-    m: Option<String>,
-    /// Root seed.
-    #[arg(short = 'r')]
-    r: Option<String>,
-    /// Hybrid: depth fraction where geometric turns binomial.
-    #[arg(short = 'f')]
-    f: Option<String>,
-}
+/// A named tree and the UTS flags, which UTS's own reader takes as its words.
+const PARAMS: &[Param] = &[
+    Param::positional(
+        "tree",
+        Type::Text,
+        "A named tree (see `treesplit trees`); flags given beside it override its values",
+    ),
+    Param::short(
+        "t",
+        Type::Text,
+        "Tree type: 0 binomial, 1 geometric, 2 hybrid",
+    ),
+    Param::short(
+        "a",
+        Type::Text,
+        "Shape of geometric trees: 0 linear, 1 expdec, 2 cyclic, 3 fixed",
+    ),
+    Param::short("d", Type::Text, "Depth parameter d"),
+    Param::short("b", Type::Text, "Root branching factor b0"),
+    Param::short(
+        "q",
+        Type::Text,
+        "Binomial: probability that a node has children",
+    ),
+    Param::short(
+        "m",
+        Type::Text,
+        "Binomial: number of children of a node that has any",
+    ),
+    Param::short("r", Type::Text, "Root seed"),
+    Param::short(
+        "f",
+        Type::Text,
+        "Hybrid: depth fraction where geometric turns binomial",
+    ),
+];
 
 impl crate::app::App for App {
     fn name(&self) -> &'static str {
         "uts"
     }
 
-    fn command(&self) -> clap::Command {
-        crate::app::command::<Args>(self.name())
+    fn about(&self) -> &'static str {
+        "UTS, Unbalanced Tree Search: a named tree (T1, T3, T1L, …) and/or UTS flags"
+    }
+
+    fn params(&self) -> &'static [Param] {
+        PARAMS
     }
 
     /// Every node parallel.
@@ -67,28 +79,22 @@ impl crate::app::Parse for App {
     /// The tree, checked to be small enough to run to the end unless a run limit was given.
     fn parse(
         &self,
-        args: &clap::ArgMatches,
-        given: &dyn Fn(&str) -> bool,
-    ) -> Result<Self::Instance, String> {
-        let a: Args = crate::app::typed(args)?;
-        let mut flags: Vec<String> = a.tree.iter().cloned().collect();
-        for (flag, value) in [
-            ("-t", a.t),
-            ("-a", a.a),
-            ("-d", a.d),
-            ("-b", a.b),
-            ("-q", a.q),
-            ("-m", a.m),
-            ("-r", a.r),
-            ("-f", a.f),
-        ] {
-            if let Some(v) = value {
-                flags.push(flag.to_string());
+        values: &Values,
+        given: &dyn Fn(RunOption) -> bool,
+    ) -> Result<Self::Instance, AppError> {
+        let mut flags = Vec::new();
+        for p in PARAMS {
+            if let Some(v) = values.get::<String>(p.name)? {
+                if p.form == Form::Short {
+                    flags.push(p.shown());
+                }
                 flags.push(v);
             }
         }
-        let params = UtsParams::parse(&flags)?;
-        params.check_size(given("max_units") || given("time_limit"))?;
+        let params = UtsParams::parse(&flags).map_err(AppError::BadInput)?;
+        params
+            .check_size(given(RunOption::MaxUnits) || given(RunOption::TimeLimit))
+            .map_err(AppError::BadInput)?;
         Ok(params)
     }
 }

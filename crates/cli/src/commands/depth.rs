@@ -84,7 +84,7 @@ pub fn depth(args: &DepthPlan) -> Result<(), Failure> {
             work: params.work,
             alpha: params.alpha,
             adversarial: depth.adversarial(),
-            split: params.rule.name(),
+            split: params.rule.name().to_string(),
             epsilon: depth.epsilon,
             x_alpha: x_alpha(params.alpha),
             rows,

@@ -12,8 +12,10 @@ use treesplit::config::DagScheduler;
 use treesplit::config::StaticPermutation;
 use treesplit::BalancerKind;
 use treesplit_apps::app::Use;
+use treesplit_apps::params::Values;
 use treesplit_apps::{registry, SplitRule};
 
+mod app_params;
 mod balancer;
 pub use balancer::{BalancerChoice, BalancerOpts};
 
@@ -316,7 +318,7 @@ pub struct DepthArgs {
     #[arg(long, default_value_t = 0.3)]
     pub alpha: f64,
     /// How split fractions are chosen.
-    #[arg(long, value_enum, default_value_t = SplitRule::Random)]
+    #[arg(long, value_parser = app_params::choice::<SplitRule>(SplitRule::CHOICES), default_value = "random")]
     pub split: SplitRule,
     /// Total work units of the tree.
     #[arg(long, default_value_t = 1 << 30)]
@@ -627,28 +629,31 @@ where
     s.parse().map_err(|e: T::Err| e.to_string())
 }
 
-/// An application's subcommand (`run|sim|bench|compare APP …`): its name and its arguments
-/// as its own command parsed them. The subcommands come from the applications' registry
-/// (`treesplit_apps::registry`, see [`Offered`]), so this layer names no application.
+/// An application's subcommand (`run|sim|bench|compare APP …`): its name and the values of
+/// its parameters as its own command parsed them. The subcommands come from the applications'
+/// registry (`treesplit_apps::registry`, see [`Offered`]) and their parameters
+/// ([`app_params`]), so this layer names no application.
 #[derive(Debug, Clone)]
 pub struct AppArgs {
     /// The application's name.
     pub name: String,
-    /// Its arguments.
-    pub matches: clap::ArgMatches,
+    /// Its parameters' values.
+    pub values: Values,
 }
 
 impl FromArgMatches for AppArgs {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
         match matches.subcommand() {
-            Some((name, sub)) if registry::find(name).is_some() => Ok(AppArgs {
-                name: name.to_string(),
-                matches: sub.clone(),
-            }),
-            Some((name, _)) => Err(clap::Error::raw(
-                clap::error::ErrorKind::InvalidSubcommand,
-                format!("unknown application '{name}'"),
-            )),
+            Some((name, sub)) => match registry::find(name) {
+                Some(app) => Ok(AppArgs {
+                    name: name.to_string(),
+                    values: app_params::values(&**app, sub),
+                }),
+                None => Err(clap::Error::raw(
+                    clap::error::ErrorKind::InvalidSubcommand,
+                    format!("unknown application '{name}'"),
+                )),
+            },
             None => Err(clap::Error::raw(
                 clap::error::ErrorKind::MissingSubcommand,
                 "an application is required",
@@ -723,7 +728,7 @@ impl<U: Offering> Subcommand for Offered<U> {
         registry::APPS
             .iter()
             .filter(|app| app.offered(U::USE))
-            .fold(cmd, |cmd, app| cmd.subcommand(app.command()))
+            .fold(cmd, |cmd, app| cmd.subcommand(app_params::command(&**app)))
     }
 
     fn augment_subcommands_for_update(cmd: clap::Command) -> clap::Command {

@@ -59,7 +59,7 @@ pub const MAX_OPTIMAL_TASKS: usize = 32;
 
 /// The `dag` application's arguments.
 fn dag_args(app: &AppArgs) -> Result<DagArgs, Failure> {
-    treesplit_apps::app::typed(&app.matches).map_err(Failure::input)
+    DagArgs::read(&app.values).map_err(Failure::from)
 }
 
 /// `--optimal`, checked against the DAG's size.

@@ -15,6 +15,7 @@ pub mod env;
 pub(crate) mod input_digest;
 pub mod memory;
 mod pe_list;
+mod resume;
 pub mod rules;
 pub mod scatter;
 pub mod sim_memory;
@@ -24,7 +25,7 @@ pub(crate) mod timeline;
 
 use crate::flags::{
     AppArgs, BalancerName, BenchArgs, Cli, Command, Common, CompareArgs, DepthArgs, DstArgs, Given,
-    MachineArg, ResumeArgs, RunArgs, SimArgs,
+    MachineArg, RunArgs, SimArgs,
 };
 use crate::output::{self, paths, Failure, Notes};
 pub use balance::Balance;
@@ -249,7 +250,7 @@ pub fn plan_in(cli: Cli, given: &Given, env: &Env) -> Result<Plan, Failure> {
         Command::Run(r) if dag::is_dag(&r.app) => dag::run_plan(r, given, env).map(Plan::Dag),
         Command::Sim(s) if dag::is_dag(&s.app) => dag::sim_plan(s, given, env).map(Plan::Dag),
         Command::Run(r) => run_plan(r, given, env).map(Plan::Run),
-        Command::Resume(r) => resume_plan(r, given, env).map(Plan::Run),
+        Command::Resume(r) => resume::plan(r, given, env).map(Plan::Run),
         Command::Sim(s) => {
             reject_fault("`treesplit sim` (the simulator)", env)?;
             sim_plan(s, given, env).map(Plan::Run)
@@ -315,8 +316,10 @@ fn registered(args: &AppArgs) -> Result<&'static registry::Entry, Failure> {
 
 fn application(args: &AppArgs, given: &Given) -> Result<App, Failure> {
     registered(args)?
-        .parse(&args.matches, &|id| given.has(id))
-        .map_err(Failure::input)
+        .parse(&args.values, &|option| {
+            given.has(rules::option_flag(option).0)
+        })
+        .map_err(Failure::from)
 }
 
 /// The flags `app` refuses when `used` so, as bad input.
@@ -337,7 +340,7 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
         (Some(pes), false, MachineArg::Mpi) => check_pes(pes)?,
         _ => {}
     }
-    if r.opts.machine == MachineArg::Mpi && registered(&r.app)?.reads_stdin(&r.app.matches) {
+    if r.opts.machine == MachineArg::Mpi && registered(&r.app)?.reads_stdin(&r.app.values) {
         return Err(Failure::input(
             "`-` (standard input) is not available with --machine mpi: mpirun gives standard input to rank 0 only; give a file",
         ));
@@ -354,29 +357,9 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
     )?;
     let out = Output::from(&o.common);
     if r.sequential {
-        let mut flags = vec![("balancer", "--balancer")];
-        flags.extend(rules::all_balancer_flags());
-        // The seed seeds the balancer.
-        let at = flags
-            .iter()
-            .position(|(id, _)| *id == "delta_t")
-            .map_or(0, |i| i + 1);
-        flags.insert(at, ("seed", "--seed"));
-        flags.extend(rules::option_flags(RunOption::LIMITS));
-        flags.extend([
-            ("pes", "--pes"),
-            ("machine", "--machine"),
-            ("baseline", "--baseline"),
-            ("trace", "--trace"),
-            ("gantt", "--gantt"),
-            ("checkpoint", "--checkpoint"),
-            ("checkpoint_every", "--checkpoint-every"),
-        ]);
         // An instance's own --q (the hash table's subtable size, one PE: m = q) and --seed
         // (the data it draws) apply here too.
-        let own = |option| app.takes(option).then(|| rules::option_flag(option).0);
-        let own = [own(RunOption::JobsPerPe), own(RunOption::Seed)];
-        flags.retain(|(id, _)| !own.contains(&Some(*id)));
+        let flags = rules::sequential_flags(|option| app.takes(option));
         let seed = rules::instance_seed(&app, given, o.instance, o.seed)?;
         app.adapt(o.balance.jobs_per_pe, 1, seed)
             .map_err(Failure::input)?;
@@ -475,83 +458,6 @@ fn run_plan(r: RunArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
             resume: None,
         }),
     })
-}
-
-/// `resume FILE`: the run its checkpoint describes, with this command line's machine and
-/// balancer options.
-fn resume_plan(r: ResumeArgs, given: &Given, env: &Env) -> Result<RunPlan, Failure> {
-    let words = treesplit::checkpoint::read_app(&r.file)
-        .map_err(|e| Failure::input(output::checkpoint_error(&r.file, &e, &[])))?;
-    let words = input_digest::app_words(&words);
-    // The checkpoint's input came on standard input: it must come again, not be waited for
-    // from a terminal.
-    #[cfg(unix)]
-    // SAFETY: isatty only reads the state of descriptor 0.
-    if words.iter().any(|w| w == "-") && unsafe { libc::isatty(0) } == 1 {
-        return Err(Failure::input(format!(
-            "{}: the checkpointed computation read its input from standard input; give the same input again: treesplit resume {} < INPUT",
-            r.file.display(),
-            r.file.display()
-        )));
-    }
-    let line = ["treesplit".to_string(), "run".to_string()]
-        .into_iter()
-        .chain(words.iter().cloned());
-    let (app, seed, instance, q) =
-        match <Cli as clap::Parser>::try_parse_from(line).map(|c| c.command) {
-            Ok(Command::Run(run)) => (
-                run.app,
-                run.opts.seed,
-                run.opts.instance,
-                run.opts.balance.jobs_per_pe,
-            ),
-            _ => {
-                return Err(Failure::input(format!(
-                    "{}: the checkpoint names an application this treesplit does not know: {}",
-                    r.file.display(),
-                    words.join(" ")
-                )))
-            }
-        };
-    let every = r.opts.checkpoint_every;
-    let path = r.opts.checkpoint.clone().unwrap_or_else(|| r.file.clone());
-    let mut r = r;
-    // The words keep the seed an instance was drawn from (`--random`, generated keys:
-    // `--instance-seed`, or `--seed` in older checkpoints) and an instance's own --q (the
-    // hash table's): they stay unless this command line gives them, and the instance they
-    // make must then be the checkpoint's. A `--seed` given here seeds the balancer only.
-    if !given.has("instance_seed") {
-        r.opts.instance.instance_seed = instance.or(seed);
-    }
-    if !given.has("seed") {
-        r.opts.seed = seed;
-    }
-    if !given.has("jobs_per_pe") && q.is_some() {
-        r.opts.balance.jobs_per_pe = q;
-    }
-    let mut given = given.clone();
-    given.insert("checkpoint");
-    let run = RunArgs {
-        app,
-        opts: r.opts,
-        sequential: false,
-        baseline: false,
-    };
-    let mut plan = run_plan(run, &given, env)?;
-    // The checkpoint resumed from is read: no output but its own checkpoint may go there.
-    paths::check(&plan.timeline.outputs(), std::slice::from_ref(&r.file))?;
-    if plan.checkpoint.is_none() {
-        let checkpoint = paths::Output::new("resume", &path, paths::Kind::Checkpoint);
-        let mut outputs = plan.timeline.outputs();
-        outputs.insert(0, checkpoint);
-        paths::check(&outputs, &[])?;
-    }
-    plan.checkpoint = Some(CheckpointPlan {
-        path,
-        every,
-        resume: Some(r.file),
-    });
-    Ok(plan)
 }
 
 /// The memory a simulation of `app` (if an application) has (`None`: no figure): the figure of `env`, or less

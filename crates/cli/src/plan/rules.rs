@@ -253,6 +253,38 @@ pub fn option_flags(options: &[RunOption]) -> Vec<(&'static str, &'static str)> 
     options.iter().map(|&o| option_flag(o)).collect()
 }
 
+/// The machine's flags (id, flag as typed).
+pub const MACHINE_FLAGS: &[(&str, &str)] = &[("pes", "--pes"), ("machine", "--machine")];
+
+/// What a run without a machine or balancer (`run --sequential`) refuses, in the order they
+/// are judged: the balancer and its flags (the seed among them, after `--delta-t`: it seeds
+/// the balancer), the run's limits, the machine's flags, then every other run option; less
+/// the options the instance takes as its own (the hash table's `--q`, a drawn instance's
+/// `--seed`), which apply to it alone too.
+pub fn sequential_flags(takes: impl Fn(RunOption) -> bool) -> Vec<(&'static str, &'static str)> {
+    let mut flags = vec![("balancer", "--balancer")];
+    flags.extend(all_balancer_flags());
+    let at = flags
+        .iter()
+        .position(|(id, _)| *id == "delta_t")
+        .map_or(0, |i| i + 1);
+    flags.insert(at, option_flag(RunOption::Seed));
+    flags.extend(option_flags(RunOption::LIMITS));
+    flags.extend(MACHINE_FLAGS);
+    for &option in RunOption::ALL {
+        if !flags.contains(&option_flag(option)) {
+            flags.push(option_flag(option));
+        }
+    }
+    let own: Vec<_> = RunOption::ALL
+        .iter()
+        .filter(|&&o| takes(o))
+        .map(|&o| option_flag(o))
+        .collect();
+    flags.retain(|f| !own.contains(f));
+    flags
+}
+
 /// Reject any of `flags` (id, flag) given, saying `why`.
 pub fn reject(given: &Given, flags: &[(&str, &str)], why: &str) -> Result<(), Failure> {
     match flags.iter().find(|(id, _)| given.has(id)) {

@@ -1,7 +1,7 @@
 //! Unit tests of planning: command lines → plans or bad-input errors, in a fixed environment
 //! (no process environment, no files: the instances here are generated in memory).
 
-use super::{plan_in, Env, MachinePlan, Plan};
+use super::{plan_in, rules, Env, MachinePlan, Plan};
 use crate::flags;
 use crate::output::Failure;
 use treesplit::{Balancer, BalancerKind};
@@ -472,4 +472,27 @@ fn balancer_flags_and_dst_replay_lines_parse_back_to_the_same_run() {
         Balancer::new(BalancerKind::RandomPolling).flags(),
         ["--balancer", "random-polling"]
     );
+}
+
+/// A sequential run refuses every run option, the machine's flags and the balancer's, in a
+/// fixed order (the seed after --delta-t), less the options the instance takes as its own.
+#[test]
+fn a_sequential_run_refuses_every_run_option_but_the_instances_own() {
+    use treesplit_apps::app::RunOption;
+    let all = rules::sequential_flags(|_| false);
+    for &option in RunOption::ALL {
+        assert!(all.contains(&rules::option_flag(option)), "{option:?}");
+    }
+    for flag in rules::MACHINE_FLAGS
+        .iter()
+        .chain(rules::all_balancer_flags())
+    {
+        assert!(all.contains(flag), "{flag:?}");
+    }
+    let at = |flag: &str| all.iter().position(|(_, f)| *f == flag).unwrap();
+    assert_eq!(at("--seed"), at("--delta-t") + 1);
+    assert!(at("--max-units") < at("--pes") && at("--pes") < at("--baseline"));
+    let own = rules::sequential_flags(|o| o == RunOption::Seed || o == RunOption::JobsPerPe);
+    assert_eq!(own.len(), all.len() - 2);
+    assert!(!own.iter().any(|(_, f)| *f == "--seed" || *f == "--q"));
 }

@@ -328,7 +328,7 @@ pub(super) fn relax(ctx: &Ctx) -> Result<Finding, String> {
         "upper ends ≤ n^−1",
     ]);
     for c in inside.iter().chain(&control) {
-        row(&mut table, c, c.rule.name());
+        row(&mut table, c, c.rule.name().to_string());
     }
     for (d, _) in &deeper {
         row(
