@@ -17,7 +17,8 @@ const COSTS: [Cost; 2] = [Cost::Power(2), Cost::Hashtable];
 
 /// E max of a PE's load Σ_{j≤q} c(X_j) at p = 2^k, X_j ~ `law` i.i.d.
 fn emax_of(one: &Dist, q: u64, k: u32) -> Result<f64, String> {
-    let law = sum_of_copies(one, q).ok_or_else(|| format!("q = {q}: the exact law is too large"))?;
+    let law =
+        sum_of_copies(one, q).ok_or_else(|| format!("q = {q}: the exact law is too large"))?;
     Ok(emax_ln(&law, f64::from(k) * LN2))
 }
 
@@ -106,10 +107,17 @@ pub(super) fn omega(ctx: &Ctx) -> Result<Finding, String> {
             text.push(format!(
                 "c = {cost}, α = {alpha}: R {} ({})",
                 first_last(&rs),
-                if iv_ok(&rs) { "falls, gap halved" } else { "not falling to half its gap" }
+                if iv_ok(&rs) {
+                    "falls, gap halved"
+                } else {
+                    "not falling to half its gap"
+                }
             ));
             c_text.push(format!("c = {cost}, α = {alpha}: R {}", first_last(&crs)));
-            series.push(Series::points(format!("q = ⌈ln³p⌉, c = {cost}, α = {alpha}"), pts));
+            series.push(Series::points(
+                format!("q = ⌈ln³p⌉, c = {cost}, α = {alpha}"),
+                pts,
+            ));
         }
     }
     let n = ctx.pick(100, 400);
@@ -277,7 +285,13 @@ pub(super) fn x_log(ctx: &Ctx) -> Result<Finding, String> {
     })?;
     let c_verdict = iii_verdict(&crs);
     let n = ctx.pick(100, 400);
-    let (mc, z) = monte_carlo(0.5, (6.0 * LN2 / 0.5).powi(2).ceil() as u64, 6, Cost::Power(2), n)?;
+    let (mc, z) = monte_carlo(
+        0.5,
+        (6.0 * LN2 / 0.5).powi(2).ceil() as u64,
+        6,
+        Cost::Power(2),
+        n,
+    )?;
     Ok(Finding {
         prediction: "E max_i Σ_{j≤q} c(X_ij) ≲ q·c(α/γ(x)) when α^d q ∼ x^d log^d p (here x = 1, d = 2, γ(1) = 1/e): R = E max/(q c(α/γ)) at most 1 in the limit, for every fixed α > 0".into(),
         measured: text.join("; "),

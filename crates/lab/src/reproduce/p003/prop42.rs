@@ -64,7 +64,11 @@ fn the_convex_order_survives_max_sum_and_product() {
             let kept = excesses(&x, &y, &z);
             let swapped = excesses(&y, &x, &z);
             for (i, (k, s)) in kept.iter().zip(&swapped).enumerate() {
-                assert!(*k <= TOL, "{}: excess {k} at α = {alpha}, r = {r}, d = {d}", OPS[i].0);
+                assert!(
+                    *k <= TOL,
+                    "{}: excess {k} at α = {alpha}, r = {r}, d = {d}",
+                    OPS[i].0
+                );
                 assert!(*s > TOL, "{}: the swapped pair passes ({s})", OPS[i].0);
             }
         }

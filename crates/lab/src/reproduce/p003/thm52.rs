@@ -146,15 +146,23 @@ fn judge_cases(
             let one = Dist::cost_of_poisson(case.alpha, Cost::Falling(case.d));
             let law = sum_of_copies(&one, q).ok_or("the exact law is too large")?;
             let emax = emax_ln(&law, ln_p);
-            let geo_one = geometric_cost(case.alpha, Cost::Falling(case.d));
-            let geo = emax_ln(
-                &sum_of_copies(&geo_one, q).ok_or("the control's law is too large")?,
-                ln_p,
-            );
+            // The control at d = 2 (at d = 3 the geometric law's support, k^(3) for k up to
+            // ~130, is too wide to convolve quickly).
+            let geo = if case.d == 2 {
+                let geo_one = geometric_cost(case.alpha, Cost::Falling(case.d));
+                emax_ln(
+                    &sum_of_copies(&geo_one, q).ok_or("the control's law is too large")?,
+                    ln_p,
+                )
+            } else {
+                f64::NAN
+            };
             all_below &= emax <= bound * (1.0 + 1e-9);
-            c_all_below &= geo <= bound * (1.0 + 1e-9);
+            if geo.is_finite() {
+                c_all_below &= geo <= bound * (1.0 + 1e-9);
+                c_worst = c_worst.max(geo / bound);
+            }
             worst = worst.max(emax / bound);
-            c_worst = c_worst.max(geo / bound);
             let bd = (b as f64).powi(case.d as i32);
             pts.push((f64::from(k), emax / bd));
             bpts.push((f64::from(k), bound / bd));
@@ -264,7 +272,7 @@ fn judge_cases(
         remark: format!("The claim is asymptotic (≲); B(p) is the proof's own finite-p form of it (Corollary 4.1 on Theorem 5.1's pair, then the proof of Theorem 3.1 with k = 1), so the criterion uses no constant of ours, and B(p)/b^d shows how fast the bound approaches b^d (b ≥ {bmin} in the sweep). E max is exact (the q-fold convolution, tails below 1e−40 of the largest entry trimmed), not sampled: it is judged in expectation, as the theorem states it."),
         premises_measured: premises,
         control: Some(Control {
-            system: "geometric sizes of the same mean α (P[G = k] = (1−θ)θ^k, θ = α/(1+α)) in place of Poisson, outside the theorem's premise; same q, d, p, the same exact computation and the same B(p)".into(),
+            system: "geometric sizes of the same mean α (P[G = k] = (1−θ)θ^k, θ = α/(1+α)) in place of Poisson, outside the theorem's premise, in the cases with d = 2; same q, p, the same exact computation and the same B(p)".into(),
             measured: format!("largest E max / B(p) {c_worst:.3}"),
             verdict: Verdict::of(c_all_below),
         }),
