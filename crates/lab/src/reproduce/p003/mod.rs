@@ -1,7 +1,8 @@
 //! Paper 003 (Kimura, Ichiyoshi: randomly scattered data): Corollary 3.1's four regimes of
 //! single assignment (`single.rs`, η computed exactly at any P and checked by Monte Carlo),
 //! Theorem 5.1's convex order, Corollary 5.2's multiple assignment and Example 2.1's
-//! distributed hash table (`multiple.rs` and here), Theorem 5.2's first two cases with the
+//! distributed hash table (`multiple.rs` and here), Theorem 3.1's second case in E max against
+//! c(b) (`thm31b.rs`), Theorem 5.2's first two cases with the
 //! proof's finite-p bound (`thm52.rs`), Corollary 5.1's four cases for costs with lower-order
 //! terms (`cor51.rs`), an answer to the conjecture after Corollary 5.2 (`conj.rs`), and
 //! Proposition 4.2 on Theorem 5.1's pairs as a unit test (`prop42.rs`).
@@ -15,6 +16,7 @@ mod multiple;
 #[cfg(test)]
 mod prop42;
 mod single;
+mod thm31b;
 mod thm52;
 
 use super::{Control, Ctx, Experiment, Finding, Plot, Premise, Series, Table, Verdict};
@@ -141,6 +143,7 @@ pub(super) fn experiments() -> Vec<Experiment> {
         claim!("p003", "003-cor3.1-iv", single::cor31_omega),
         claim!("p003", "003-thm3.1-prob", single::thm31_in_probability),
         claim!("p003", "003-thm3.1-b", bgamma::b_gamma),
+        claim!("p003", "003-thm3.1-ii-b", thm31b::thm31_b),
         claim!("p003", "003-cor4.2", cor42::cor42),
         claim!("p003", "003-thm5.1", multiple::thm51),
         claim!("p003", "003-cor4.1", maxima::cor41),

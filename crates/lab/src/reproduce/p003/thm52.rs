@@ -60,15 +60,15 @@ pub(super) fn geometric_cost(alpha: f64, cost: Cost) -> Dist {
     d
 }
 
-/// The proof's bound at p = e^`ln_p` on E max X̃^(d), X̃ ~ Poisson(`a`): (b, r = a/b, B(p)),
-/// or None where (3.2) has no solution or r ≥ 1.
-fn proof_bound(a: f64, ln_p: f64, d: u32) -> Option<(u64, f64, f64)> {
+/// The proof's bound at p = e^`ln_p` on E max c(X̃), X̃ ~ Poisson(`a`), c nondecreasing on
+/// the integers: (b, r = a/b, B(p)), or None where (3.2) has no solution or r ≥ 1.
+pub(super) fn proof_bound(a: f64, ln_p: f64, cost: Cost) -> Option<(u64, f64, f64)> {
     let b = extreme::b_alpha_p(a, ln_p)?;
     let r = a / b as f64;
     if r >= 1.0 {
         return None;
     }
-    let c = |n: u64| Cost::Falling(d).eval_f(n as f64);
+    let c = |n: u64| cost.eval_f(n as f64);
     let mut bound = c(b + 1);
     for j in 0..2000u64 {
         let tail = (r.powi(1 + j as i32) / (1.0 - r)).min(1.0);
@@ -141,7 +141,7 @@ fn judge_cases(
             let r = (case.r)(ln_p);
             let q = r.pow(case.d);
             let a = case.alpha * r as f64;
-            let (b, _, bound) = proof_bound(a, ln_p, case.d)
+            let (b, _, bound) = proof_bound(a, ln_p, Cost::Falling(case.d))
                 .ok_or_else(|| format!("p = 2^{k}: (3.2) has no solution for α = {a}"))?;
             let one = Dist::cost_of_poisson(case.alpha, Cost::Falling(case.d));
             let law = sum_of_copies(&one, q).ok_or("the exact law is too large")?;
@@ -243,13 +243,17 @@ fn judge_cases(
         .map(|(ci, r)| {
             let c = &cases[*ci];
             format!(
-                "α = {}, d = {}: E max/B(p) = {:.3}, E max/b^d = {:.3} (b = {}), control {:.3}·B(p)",
+                "α = {}, d = {}: E max/B(p) = {:.3}, E max/b^d = {:.3} (b = {}){}",
                 c.alpha,
                 c.d,
                 r.emax / r.bound,
                 r.emax / (r.b as f64).powi(c.d as i32),
                 r.b,
-                r.geo / r.bound
+                if r.geo.is_finite() {
+                    format!(", control {:.3}·B(p)", r.geo / r.bound)
+                } else {
+                    String::new()
+                }
             )
         })
         .collect();
