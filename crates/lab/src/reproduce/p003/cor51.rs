@@ -50,7 +50,7 @@ fn falls(v: &[f64]) -> bool {
 /// The criterion of 003-cor5.1-iv on one curve of R = E max/(q c*(α)): R falls at every step
 /// and R − 1 at the largest p is at most half of R − 1 at the smallest.
 fn iv_ok(r: &[f64]) -> bool {
-    falls(r) && r.last().map_or(false, |&z| z - 1.0 <= (r[0] - 1.0) / 2.0)
+    falls(r) && r.last().is_some_and(|&z| z - 1.0 <= (r[0] - 1.0) / 2.0)
 }
 
 /// Corollary 5.1, q = ω(log^d p): E max ∼ q·c*(α).

@@ -13,6 +13,9 @@ use crate::scatter::montecarlo::trials;
 /// The costs: a power polynomial and Example 2.1's.
 const COSTS: [Cost; 2] = [Cost::Power(2), Cost::Hashtable];
 
+/// A rule α(ln p), with its name.
+type Rule = (&'static str, fn(f64) -> f64);
+
 /// One point: (ln p, α, b, E max, lower, upper).
 type Pt = (f64, f64, u64, f64, f64, f64);
 
@@ -59,7 +62,7 @@ fn judged(v: &[Pt], cost: Cost) -> (bool, f64, f64) {
 }
 
 pub(super) fn thm31_b(ctx: &Ctx) -> Result<Finding, String> {
-    let rules: [(&str, fn(f64) -> f64); 2] = [("α = √ln p", |l| l.sqrt()), ("α = 1", |_| 1.0)];
+    let rules: [Rule; 2] = [("α = √ln p", |l| l.sqrt()), ("α = 1", |_| 1.0)];
     let mut table = Table::new(&[
         "rule",
         "c",

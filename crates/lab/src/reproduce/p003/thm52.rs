@@ -336,7 +336,7 @@ pub(super) fn small_q(ctx: &Ctx) -> Result<Finding, String> {
         let first = rows.iter().filter(|(_, r)| r.k == 8).count();
         let (mut falls, mut grows) = (first > 0, first > 0);
         let mut text = Vec::new();
-        for ci in 0..2 {
+        for (ci, case) in cases.iter().enumerate() {
             let mine: Vec<&Row> = rows
                 .iter()
                 .filter(|(c, _)| *c == ci)
@@ -345,7 +345,7 @@ pub(super) fn small_q(ctx: &Ctx) -> Result<Finding, String> {
             let (Some(a), Some(z)) = (mine.first(), mine.last()) else {
                 continue;
             };
-            let alpha = cases[ci].alpha;
+            let alpha = case.alpha;
             let ratio = |r: &Row| r.q as f64 / (f64::from(r.k) * LN2).powi(2);
             let bq = |r: &Row| r.b as f64 / (alpha * (r.q as f64).sqrt());
             falls &= ratio(z) < ratio(a) / 2.0;

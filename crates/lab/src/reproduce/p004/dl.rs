@@ -80,6 +80,9 @@ fn run(
     ))
 }
 
+/// One seed's four runs: static and polling with lengths, static and polling without.
+type Runs = [(f64, f64, f64, f64); 4];
+
 /// Per n: the ratios T_par(polling)/T_par(static) over seeds, with and without lengths.
 struct Point {
     n: usize,
@@ -116,7 +119,7 @@ pub(super) fn crossover_dl(ctx: &Ctx) -> Result<Finding, String> {
             permutation: StaticPermutation::Feistel,
         };
         let poll = Balancer::new(BalancerKind::RandomPolling);
-        let runs: Vec<Result<[(f64, f64, f64, f64); 4], String>> = (0..seeds)
+        let runs: Vec<Result<Runs, String>> = (0..seeds)
             .into_par_iter()
             .map(|s| {
                 Ok([
