@@ -1,16 +1,23 @@
 //! Paper 003 (Kimura, Ichiyoshi: randomly scattered data): Corollary 3.1's four regimes of
 //! single assignment (`single.rs`, η computed exactly at any P and checked by Monte Carlo),
 //! Theorem 5.1's convex order, Corollary 5.2's multiple assignment and Example 2.1's
-//! distributed hash table (`multiple.rs` and here), Proposition 4.2 on Theorem 5.1's pairs
-//! (`prop42.rs`), and an answer to the conjecture after Corollary 5.2 (`conj.rs`).
+//! distributed hash table (`multiple.rs` and here), Theorem 3.1's second case in E max against
+//! c(b) (`thm31b.rs`), Theorem 5.2's first two cases with the
+//! proof's finite-p bound (`thm52.rs`), Corollary 5.1's four cases for costs with lower-order
+//! terms (`cor51.rs`), an answer to the conjecture after Corollary 5.2 (`conj.rs`), and
+//! Proposition 4.2 on Theorem 5.1's pairs as a unit test (`prop42.rs`).
 
 mod bgamma;
 mod conj;
 mod cor42;
+mod cor51;
 mod maxima;
 mod multiple;
+#[cfg(test)]
 mod prop42;
 mod single;
+mod thm31b;
+mod thm52;
 
 use super::{Control, Ctx, Experiment, Finding, Plot, Premise, Series, Table, Verdict};
 use crate::scatter::model::{exact_eta, predicted_eta, Assignment, Cost, Point};
@@ -136,10 +143,16 @@ pub(super) fn experiments() -> Vec<Experiment> {
         claim!("p003", "003-cor3.1-iv", single::cor31_omega),
         claim!("p003", "003-thm3.1-prob", single::thm31_in_probability),
         claim!("p003", "003-thm3.1-b", bgamma::b_gamma),
-        claim!("p003", "003-prop4.2", prop42::prop42),
+        claim!("p003", "003-thm3.1-ii-b", thm31b::thm31_b),
         claim!("p003", "003-cor4.2", cor42::cor42),
         claim!("p003", "003-thm5.1", multiple::thm51),
         claim!("p003", "003-cor4.1", maxima::cor41),
+        claim!("p003", "003-thm5.2-i", thm52::theta_one),
+        claim!("p003", "003-thm5.2-ii", thm52::small_q),
+        claim!("p003", "003-cor5.1-i", cor51::theta_one),
+        claim!("p003", "003-cor5.1-ii", cor51::small_q),
+        claim!("p003", "003-cor5.1-iii", cor51::x_log),
+        claim!("p003", "003-cor5.1-iv", cor51::omega),
         claim!("p003", "003-cor5.2", cor52),
         claim!("p003", "003-cor5.2-p", multiple::cor52_limit),
         claim!("p003", "003-conj5", conj::conjecture),

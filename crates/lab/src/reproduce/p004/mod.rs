@@ -6,10 +6,12 @@
 //! exponent (with a bootstrap interval) against the network diameter; O(log n) non-reducing splits
 //! compensated by depth (`compensate.rs`); Fig. 1 with the paper's own permutations and a random
 //! permutation against random placement, in the simulator (`perm.rs`); §5.2's comparison with
-//! random polling on three tree searches at P = 1024 (`apps.rs`).
+//! random polling on three tree searches at P = 1024 (`apps.rs`); §4.1's comparison with random
+//! polling with the message term d·l charged (`dl.rs`).
 
 mod apps;
 mod compensate;
+mod dl;
 mod lemma1;
 mod perm;
 mod relax;
@@ -505,6 +507,7 @@ pub(super) fn experiments() -> Vec<Experiment> {
         claim!("p004", "004-fig1-perm", perm::fig1),
         claim!("p004", "004-perm-vs-placement", perm::perm_vs_placement),
         claim!("p004", "004-crossover", crossover),
+        claim!("p004", "004-crossover-dl", dl::crossover_dl),
         claim!("p004", "004-sec5.2", apps::section52),
     ]
 }
