@@ -24,13 +24,14 @@ use treesplit_testkit::support::{
 };
 
 const THREAD_PES: [usize; 4] = [1, 2, 3, 7];
-const SIM_PES: [(usize, Topology); 6] = [
+const SIM_PES: [(usize, Topology); 7] = [
     (1, Topology::Crossbar),
     (2, Topology::Ring),
     (3, Topology::Mesh2d),
     (7, Topology::Hypercube),
     (64, Topology::Mesh2d),
     (256, Topology::FatTree),
+    (30, Topology::MeshOfTrees),
 ];
 
 /// A machine for the simulator runs: the topology given; for P ≥ 3 two slow PEs (where

@@ -64,7 +64,7 @@ pub struct BalancerOpts {
     #[arg(long = "fast-init", global = true)]
     pub fast_init: bool,
     /// Neighbour polling: whose neighbours a PE asks (ring, mesh2d, mesh3d, hypercube,
-    /// fat-tree, butterfly, ccc, shuffle-exchange, de-bruijn, crossbar; default: ring, or the
+    /// fat-tree, butterfly, ccc, shuffle-exchange, de-bruijn, mesh-of-trees, crossbar; default: ring, or the
     /// simulated network unless it is a crossbar).
     #[arg(long, global = true)]
     pub neighbourhood: Option<String>,
