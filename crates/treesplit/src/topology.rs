@@ -371,9 +371,7 @@ mod tests {
         // Diameter 4·log₂ 4 = 8; 16 leaves and 2·4 trees of 3 routers.
         assert_eq!(Topology::mesh_of_trees_diameter(16), 8);
         assert_eq!(Topology::mesh_of_trees_shape(16), (4, 2, 16 + 24));
-        let max = (0..16)
-            .flat_map(|a| (0..16).map(move |b| hops(a, b)))
-            .max();
+        let max = (0..16).flat_map(|a| (0..16).map(move |b| hops(a, b))).max();
         assert_eq!(max, Some(8));
         // 64×64 (4096 PEs): 4·6 = 24; 65,536 PEs: 4·8 = 32.
         assert_eq!(Topology::mesh_of_trees_diameter(4096), 24);

@@ -129,7 +129,8 @@ impl FromStr for PermutedInit {
         let bad = || BadValue {
             what: "permuted initialization",
             given: s.to_string(),
-            expected: "use PERM or PERM:H, PERM one of lcg, gf2, feistel, random and H a splitting depth",
+            expected:
+                "use PERM or PERM:H, PERM one of lcg, gf2, feistel, random and H a splitting depth",
         };
         let (name, depth) = match s.split_once(':') {
             Some((name, h)) => (name, Some(h.parse::<u32>().map_err(|_| bad())?)),

@@ -122,7 +122,10 @@ impl Polling {
             .polling()
             .expect("a polling balancer has polling options");
         let fast_init = (options.fast_init || options.permuted_init.is_some()) && p > 1;
-        let rule = match (VictimRule::new(me, config, env.network), env.adversary.fixed_victim) {
+        let rule = match (
+            VictimRule::new(me, config, env.network),
+            env.adversary.fixed_victim,
+        ) {
             // The fixed-victim adversary: every other PE asks that one.
             (VictimRule::Random, Some(victim)) if victim != me => {
                 VictimRule::Neighbour(vec![victim])

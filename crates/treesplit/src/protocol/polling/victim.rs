@@ -24,8 +24,8 @@
 use super::embedding::{self, Embedding};
 use super::Polling;
 use crate::config::{Balancer, Config};
-use crate::topology::Topology;
 use crate::protocol::{hash, Message, PeId};
+use crate::topology::Topology;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
