@@ -135,7 +135,12 @@ where
                 .delta_t(32)
                 .seed(3)
                 .balancer(Balancer::RandomPolling {
-                    polling: PollingOptions { trim, fast_init },
+                    polling: PollingOptions {
+                        trim,
+                        fast_init,
+                        permuted_init: None,
+                    },
+                    locality: 0,
                 })
                 .termination(termination);
             let r = {

@@ -14,6 +14,7 @@ use treesplit_cli::plan::{plan_in, Env};
 const BALANCERS: &[&str] = &[
     "random-shift --round 30 --trim 2 --fast-init --delta-t 100 --termination response-tree",
     "neighbour-polling --neighbourhood ring",
+    "random-polling --permuted-init feistel:6 --poll-within 4",
     "poll-and-shuffle --permutation pseudorandom --adaptive --adaptive-c 2 --adaptive-gamma 0.5 --sync global",
     "random-static --h 4 --static-permutation lcg",
     "master-worker --q 2 --bundle fixed:2 --deal-order largest-first",

@@ -315,6 +315,7 @@ fn sim_network_flags() {
         "shuffle-exchange",
         "de-bruijn",
         "mesh2d",
+        "mesh-of-trees",
         "fat-tree",
     ] {
         // 30 PEs fill none of the networks (partners by routing); 64 fills every

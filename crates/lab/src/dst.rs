@@ -19,8 +19,8 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt::{Debug, Display};
 use treesplit::config::{
-    Adaptive, BalancerOptions, BundleRule, DealOrder, Embedding, PermutationKind, PhaseSync,
-    StaticPermutation, TerminationKind,
+    Adaptive, BalancerOptions, BundleRule, DealOrder, Embedding, PermutationKind, PermutedInit,
+    PhaseSync, StaticPermutation, TerminationKind,
 };
 use treesplit::machine::sim::{Delay, MessageLength, MessageModel, Routing, Topology};
 use treesplit::{
@@ -286,6 +286,7 @@ impl Case {
                 None
             },
             fast_init: r.random_bool(0.3),
+            permuted_init: None,
         };
         let permutation = if r.random_bool(0.5) {
             PermutationKind::Messages
@@ -426,6 +427,23 @@ impl Case {
         } else {
             (DealOrder::InOrder, 0)
         };
+        // Permutation-based initialization and local polling, from a stream of their own and
+        // only where every name is drawn, as above.
+        let mut e = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x5045_524D_494E_4954);
+        let mut polling = polling;
+        let mut locality = 0;
+        if names == Names::All {
+            if !polling.fast_init && e.random_bool(0.3) {
+                polling.permuted_init = Some(PermutedInit {
+                    permutation: StaticPermutation::ALL
+                        [e.random_range(0..StaticPermutation::ALL.len())],
+                    depth: e.random_bool(0.5).then(|| e.random_range(0..=9)),
+                });
+            }
+            if e.random_bool(0.3) {
+                locality = e.random_range(2..=16);
+            }
+        }
         if sim.topology == Topology::Crossbar {
             // A message on the crossbar takes T_rout: it has no hop latency of its own.
             sim.t_hop = None;
@@ -444,6 +462,7 @@ impl Case {
             splittable: Some(splittable),
             order: Some(order),
             fanout: Some(fanout),
+            locality: Some(locality),
         }
         .balancer(kind);
         let config = Config::new(pes)

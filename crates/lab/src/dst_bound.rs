@@ -57,17 +57,26 @@ impl Case {
             + 4 * (t_send + t_recv)
             + self.sim.t_poll;
         let mut bound = 10 * depth * latency.max(1);
-        if self.config.balancer.polling().is_some_and(|p| p.fast_init) {
+        let polling = self.config.balancer.polling().copied().unwrap_or_default();
+        if polling.fast_init {
             // The root's copies go down the binary tree of PEs (depth levels); each PE passes
             // them on after its own ⌊log₂ P⌋ splits at most.
             let levels = u64::from(usize::BITS - 1 - p.leading_zeros());
             bound += depth * (latency.max(1) + levels * self.sim.t_split);
         }
+        if let Some(init) = polling.permuted_init {
+            // The root's copies go down the binary tree of PEs; each PE cuts its share of the
+            // 2^h jobs (at most h splits for each of its jobs) before it works.
+            let h = u64::from(init.depth_for(p));
+            let share = (1u64 << h).div_ceil(p as u64);
+            bound += depth * latency.max(1) + (share + 1) * h * self.sim.t_split;
+        }
         if self.config.termination == TerminationKind::ResponseTree {
             // The last piece's responses climb its chain of ancestors (≤ h hops) to PE 0.
             bound += 2 * (u64::from(h) + 1) * latency.max(1);
-            if self.config.balancer.polling().is_some_and(|p| p.fast_init) {
-                // Fast initialization's pieces answer up the broadcast tree: log P more hops.
+            if polling.fast_init || polling.permuted_init.is_some() {
+                // Fast (or permuted) initialization's pieces answer up the broadcast tree:
+                // log P more hops.
                 bound += 2 * depth * latency.max(1);
             }
             if let Balancer::PollAndShuffle {

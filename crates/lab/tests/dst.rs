@@ -82,6 +82,7 @@ fn a_crossbar_message_takes_t_rout_in_the_run_and_in_its_bound() {
         polling: Some(PollingOptions {
             trim: Some(1),
             fast_init: true,
+            permuted_init: None,
         }),
         round: Some(207),
         ..BalancerOptions::default()

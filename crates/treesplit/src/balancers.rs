@@ -59,6 +59,11 @@ macro_rules! balancer_table {
                     options: {
                         /// Trimming and fast initialization.
                         polling: PollingOptions = PollingOptions::default() => Polling,
+                        /// Local polling (paper 004 §5.1): victims are drawn from the PE's
+                        /// block of this many PEs, consecutive in the network's hypercube
+                        /// labels (a submesh on a mesh, a subtree on a fat tree); 0: all PEs.
+                        #[serde(default, skip_serializing_if = "crate::config::is_zero")]
+                        locality: u64 = 0 => Locality,
                     },
                 }
                 /// Polling of random neighbours in a topology (paper 002 §1.1): a baseline.

@@ -31,6 +31,12 @@ crate::names::named! {
         /// The binary de Bruijn graph on 2^k ≥ P nodes, undirected: x is joined to
         /// (2x + b) mod 2^k and (x + b·2^k)/2 for b ∈ {0, 1}.
         DeBruijn = "de-bruijn",
+        /// The 2-D mesh of trees (paper 002 §4.1): the PEs are the leaves of a grid of
+        /// ⌈√P⌉ columns (row-major numbering, as the 2-D mesh), every row and every column
+        /// joined by a complete binary tree of routers (over 2^⌈log₂ ⌈√P⌉⌉ leaves); a
+        /// message climbs its row's tree to the destination's column, then that column's
+        /// tree: 2·(bits of c₁ XOR c₂) + 2·(bits of r₁ XOR r₂) hops.
+        MeshOfTrees = "mesh-of-trees",
     }
 }
 
@@ -64,6 +70,10 @@ impl Topology {
             }
             Topology::Hypercube => (a ^ b).count_ones() as u64,
             Topology::FatTree => 2 * u64::from(usize::BITS - (a ^ b).leading_zeros()),
+            Topology::MeshOfTrees => {
+                let side = ceil_root(p, 2);
+                2 * (tree_height(a % side, b % side) + tree_height(a / side, b / side))
+            }
         }
     }
 
@@ -96,6 +106,18 @@ impl Topology {
                 .filter(|&b| b < p)
                 .collect(),
             Topology::FatTree => [a ^ 1].into_iter().filter(|&b| b < p).collect(),
+            Topology::MeshOfTrees => {
+                // The siblings under the lowest router of its row tree and of its column
+                // tree (every path between PEs has at least two hops).
+                let side = ceil_root(p, 2);
+                let (row, col) = (a / side, a % side);
+                let across = ((col ^ 1) < side).then_some(row * side + (col ^ 1));
+                [across, Some((row ^ 1) * side + col)]
+                    .into_iter()
+                    .flatten()
+                    .filter(|&b| b < p)
+                    .collect()
+            }
             Topology::Butterfly
             | Topology::Ccc
             | Topology::ShuffleExchange
@@ -249,6 +271,37 @@ impl Topology {
     }
 }
 
+/// The height of the lowest common ancestor of leaves `x` and `y` of a complete binary
+/// tree: the bits of x XOR y (0 for x == y).
+pub(crate) fn tree_height(x: usize, y: usize) -> u64 {
+    u64::from(usize::BITS - (x ^ y).leading_zeros())
+}
+
+impl Topology {
+    /// The mesh of trees holding `p` PEs: its grid side ⌈√P⌉, the height k = ⌈log₂ side⌉ of
+    /// its row and column trees, and its nodes — side² leaves (those numbered ≥ P only
+    /// route) and the routers of 2·side trees, each with ⌈side/2⌉ + ⌈side/4⌉ + … + 1 (side − 1
+    /// when side is a power of two).
+    pub fn mesh_of_trees_shape(p: usize) -> (usize, u32, usize) {
+        let side = ceil_root(p, 2);
+        let k = usize::BITS - (side.max(1) - 1).leading_zeros();
+        let routers: usize = (1..=k).map(|j| side.div_ceil(1 << j)).sum();
+        (side, k, side * side + 2 * side * routers)
+    }
+
+    /// The largest distance between two of the `p` PEs of a mesh of trees:
+    /// 2·(bits of side − 1) + 2·(bits of rows − 1), rows = ⌈P/side⌉ (4·log₂ √P when P fills a
+    /// grid whose side is a power of two). Exact: PEs (0, side − 1) and (rows − 1, 0) exist.
+    pub fn mesh_of_trees_diameter(p: usize) -> u64 {
+        let side = ceil_root(p, 2);
+        let rows = p.div_ceil(side.max(1));
+        if p <= 1 {
+            return 0;
+        }
+        2 * (tree_height(0, side - 1) + tree_height(0, rows.max(1) - 1))
+    }
+}
+
 /// The smallest s with s^k ≥ p.
 pub(crate) fn ceil_root(p: usize, k: u32) -> usize {
     let mut s = (p as f64).powf(1.0 / k as f64).floor().max(1.0) as usize;
@@ -287,6 +340,52 @@ mod tests {
             }
         }
         assert_eq!(Topology::Crossbar.neighbours(1, 4), vec![0, 2, 3]);
+        // Mesh of trees: every path has two hops at least; the neighbours are the PEs two
+        // hops away (the siblings in the row's and the column's tree).
+        for p in [2, 3, 5, 8, 10, 16, 27, 30, 64] {
+            for a in 0..p {
+                let t = Topology::MeshOfTrees;
+                let by_hops: Vec<usize> = (0..p).filter(|&b| t.hops(a, b, p) == 2).collect();
+                assert_eq!(t.neighbours(a, p), by_hops, "P={p} PE {a}");
+            }
+        }
+    }
+
+    /// The 4×4 mesh of trees worked by hand: PE (r, c) = 4r + c; each row and column has a
+    /// tree of two levels of routers. Same row, columns 0 and 1: up to their common router
+    /// and down, 2 hops; columns 0 and 2: up to the row's root, 4; across rows and columns,
+    /// row tree then column tree.
+    #[test]
+    fn mesh_of_trees_by_hand() {
+        let t = Topology::MeshOfTrees;
+        let hops = |a, b| t.hops(a, b, 16);
+        assert_eq!(hops(0, 1), 2);
+        assert_eq!(hops(0, 2), 4);
+        assert_eq!(hops(1, 2), 4, "columns 1 and 2 meet only at the root");
+        assert_eq!(hops(0, 4), 2);
+        assert_eq!(hops(0, 5), 4);
+        assert_eq!(hops(5, 6), 4);
+        assert_eq!(hops(0, 15), 8);
+        assert_eq!(hops(3, 12), 8);
+        assert_eq!(hops(6, 9), 8, "(1,2)→(2,1): 4 along row 1, 4 down column 1");
+        // Diameter 4·log₂ 4 = 8; 16 leaves and 2·4 trees of 3 routers.
+        assert_eq!(Topology::mesh_of_trees_diameter(16), 8);
+        assert_eq!(Topology::mesh_of_trees_shape(16), (4, 2, 16 + 24));
+        let max = (0..16).flat_map(|a| (0..16).map(move |b| hops(a, b))).max();
+        assert_eq!(max, Some(8));
+        // 64×64 (4096 PEs): 4·6 = 24; 65,536 PEs: 4·8 = 32.
+        assert_eq!(Topology::mesh_of_trees_diameter(4096), 24);
+        assert_eq!(Topology::mesh_of_trees_diameter(1 << 16), 32);
+        // Partly filled grids: the diameter is the largest distance between PEs.
+        for p in [1, 2, 3, 5, 10, 30, 50, 100] {
+            let max = (0..p)
+                .flat_map(|a| (0..p).map(move |b| t.hops(a, b, p)))
+                .max()
+                .unwrap();
+            assert_eq!(Topology::mesh_of_trees_diameter(p), max, "P={p}");
+        }
+        // 6 columns: trees over 8 leaf places, 3 + 2 + 1 routers each.
+        assert_eq!(Topology::mesh_of_trees_shape(30), (6, 3, 36 + 12 * 6));
     }
 
     /// The explicit graphs of the hypercubic networks, written out edge by edge from their

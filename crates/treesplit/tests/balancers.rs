@@ -10,7 +10,8 @@
 use std::fmt::Debug;
 use std::time::Duration;
 use treesplit::config::{
-    Adaptive, BundleRule, DealOrder, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
+    Adaptive, BundleRule, DealOrder, PermutationKind, PermutedInit, PhaseSync, StaticPermutation,
+    TerminationKind,
 };
 use treesplit::machine::sim::Delay;
 use treesplit::machine::sim::MessageModel;
@@ -24,13 +25,14 @@ use treesplit_testkit::support::{
 };
 
 const THREAD_PES: [usize; 4] = [1, 2, 3, 7];
-const SIM_PES: [(usize, Topology); 6] = [
+const SIM_PES: [(usize, Topology); 7] = [
     (1, Topology::Crossbar),
     (2, Topology::Ring),
     (3, Topology::Mesh2d),
     (7, Topology::Hypercube),
     (64, Topology::Mesh2d),
     (256, Topology::FatTree),
+    (30, Topology::MeshOfTrees),
 ];
 
 /// A machine for the simulator runs: the topology given; for P ≥ 3 two slow PEs (where
@@ -161,10 +163,13 @@ fn base(balancer: impl Into<Balancer>) -> Config {
 const FAST_AND_TRIMMED: PollingOptions = PollingOptions {
     trim: Some(1),
     fast_init: true,
+    permuted_init: None,
 };
 
-/// `balancer` with fast initialization and trimming, the options every polling balancer
-/// has: as given, fast, trimmed to 1, both (trimmed to 2).
+/// `balancer` with fast initialization, permutation-based initialization and trimming, the
+/// options every polling balancer has: as given, fast, trimmed to 1, both (trimmed to 2),
+/// permuted by GF(2^h) powers (default depth), by the LCG at depth 3 (fewer jobs than PEs
+/// at P = 30) trimmed to 2.
 fn polling_variants(balancer: Balancer) -> Vec<Balancer> {
     vec![
         balancer,
@@ -174,15 +179,44 @@ fn polling_variants(balancer: Balancer) -> Vec<Balancer> {
             p.fast_init = true;
             p.trim = Some(2);
         }),
+        with_polling(balancer, |p| {
+            p.permuted_init = Some(PermutedInit {
+                permutation: StaticPermutation::Gf2,
+                depth: None,
+            })
+        }),
+        with_polling(balancer, |p| {
+            p.permuted_init = Some(PermutedInit {
+                permutation: StaticPermutation::Lcg,
+                depth: Some(3),
+            });
+            p.trim = Some(2);
+        }),
     ]
 }
 
 #[test]
 fn random_polling() {
-    matrix(
-        BalancerKind::RandomPolling,
-        polling_variants(Balancer::new(BalancerKind::RandomPolling)),
-    );
+    let mut variants = polling_variants(Balancer::new(BalancerKind::RandomPolling));
+    // Local polling in blocks of 4 (a PE alone at the end joins the block before), after a
+    // permuted initialization (Feistel) and after none (the blocks without PE 0 then get
+    // work only from PE 0's block, never: PE 0's block does it all, still exactly).
+    for init in [
+        Some(PermutedInit {
+            permutation: StaticPermutation::Feistel,
+            depth: None,
+        }),
+        None,
+    ] {
+        variants.push(Balancer::RandomPolling {
+            polling: PollingOptions {
+                permuted_init: init,
+                ..PollingOptions::default()
+            },
+            locality: 4,
+        });
+    }
+    matrix(BalancerKind::RandomPolling, variants);
 }
 
 #[test]

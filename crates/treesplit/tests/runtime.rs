@@ -165,8 +165,9 @@ fn bad_configurations_are_rejected() {
             Config::new(2).balancer(Balancer::RandomPolling {
                 polling: PollingOptions {
                     trim: Some(0),
-                    fast_init: false,
+                    ..PollingOptions::default()
                 },
+                locality: 0,
             }),
             ConfigError::ZeroTrim,
         ),

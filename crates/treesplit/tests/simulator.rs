@@ -278,7 +278,8 @@ fn a_slow_link_can_keep_a_pe_out_of_the_run() {
 #[test]
 fn diameter_latency_follows_the_topology() {
     // Closed forms: ring ⌊P/2⌋ hops, 2-D mesh 2(⌈√P⌉−1), 3-D mesh 3(⌈∛P⌉−1), hypercube
-    // ⌈log₂ P⌉, fat tree 2⌈log₂ P⌉, crossbar 1.
+    // ⌈log₂ P⌉, fat tree 2⌈log₂ P⌉, crossbar 1, mesh of trees
+    // 2·(bits of side − 1) + 2·(bits of rows − 1) (64 PEs: 8×8, 4·3; 30: 6 columns, 5 rows, 2·3 + 2·3; 12: 4 columns, 3 rows, 2·2 + 2·2).
     let t_hop = 7;
     for (p, topology, hops) in [
         (64, Topology::Crossbar, 1),
@@ -290,6 +291,9 @@ fn diameter_latency_follows_the_topology() {
         (64, Topology::Hypercube, 6),
         (100, Topology::Hypercube, 7),
         (64, Topology::FatTree, 12),
+        (64, Topology::MeshOfTrees, 12),
+        (30, Topology::MeshOfTrees, 12),
+        (12, Topology::MeshOfTrees, 8),
     ] {
         // A message on the crossbar takes T_rout; elsewhere each hop takes T_hop.
         let sim = SimConfig {

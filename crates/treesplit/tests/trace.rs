@@ -15,6 +15,7 @@ fn polling(p: usize) -> Config {
         .delta_t(64)
         .balancer(Balancer::RandomPolling {
             polling: PollingOptions::default(),
+            locality: 0,
         })
 }
 

@@ -7,7 +7,8 @@ use super::{parse_balancer, parse_name, BalancerName};
 use clap::Args;
 use treesplit::config::DagScheduler;
 use treesplit::config::{
-    BundleRule, DealOrder, PermutationKind, PhaseSync, StaticPermutation, TerminationKind,
+    BundleRule, DealOrder, PermutationKind, PermutedInit, PhaseSync, StaticPermutation,
+    TerminationKind,
 };
 use treesplit::words::list;
 use treesplit::BalancerKind;
@@ -63,8 +64,18 @@ pub struct BalancerOpts {
     /// Fast initialization (exercise 14.7): broadcast the root, split it ⌊log₂ P⌋ times locally.
     #[arg(long = "fast-init", global = true)]
     pub fast_init: bool,
+    /// Permutation-based initialization (paper 004 §5.1): start dynamic balancing from the
+    /// static decomposition into 2^H jobs placed through a pseudorandom permutation (lcg, gf2,
+    /// feistel) or at random (random), as random-static places them: PERM or PERM:H (H
+    /// default ⌈log₂ P⌉ + 2).
+    #[arg(long = "permuted-init", global = true, value_parser = parse_name::<PermutedInit>)]
+    pub permuted_init: Option<PermutedInit>,
+    /// Random polling: poll locally, a random PE of one's block of B PEs consecutive in the
+    /// network's hypercube labels (a submesh on a mesh; paper 004 §5.1); 0: every PE.
+    #[arg(long = "poll-within", global = true)]
+    pub poll_within: Option<u64>,
     /// Neighbour polling: whose neighbours a PE asks (ring, mesh2d, mesh3d, hypercube,
-    /// fat-tree, butterfly, ccc, shuffle-exchange, de-bruijn, crossbar; default: ring, or the
+    /// fat-tree, butterfly, ccc, shuffle-exchange, de-bruijn, mesh-of-trees, crossbar; default: ring, or the
     /// simulated network unless it is a crossbar).
     #[arg(long, global = true)]
     pub neighbourhood: Option<String>,

@@ -450,7 +450,7 @@ pub struct SimOpts {
 #[derive(Debug, Args)]
 pub struct SimFlags {
     /// Network: crossbar, ring, mesh2d, mesh3d, hypercube, fat-tree, butterfly, ccc,
-    /// shuffle-exchange, de-bruijn.
+    /// shuffle-exchange, de-bruijn, mesh-of-trees.
     #[arg(long, global = true, default_value = "crossbar")]
     pub net: String,
     /// What a message costs the PEs: blocking (paper 000 §1.1: sending and receiving cost

@@ -345,6 +345,9 @@ pub fn config_error(e: &ConfigError) -> String {
             format!("--bundle: {e}")
         }
         ConfigError::Fanout => format!("--fanout: {e}"),
+        ConfigError::PollWithin => format!("--poll-within: {e}"),
+        ConfigError::TwoInits => format!("--fast-init and --permuted-init: {e}"),
+        ConfigError::InitDepth { .. } => format!("--permuted-init: {e}"),
         ConfigError::DepthTooLarge { h, max } => {
             format!("--h {h} is more than the supported {max}")
         }

@@ -135,6 +135,7 @@ pub(super) fn balance(
         polling: Some(PollingOptions {
             trim: o.trim,
             fast_init: o.fast_init,
+            permuted_init: o.permuted_init,
         }),
         round: Some(o.round.unwrap_or(default_round)),
         neighbourhood: Some(neighbourhood),
@@ -151,6 +152,7 @@ pub(super) fn balance(
         splittable: Some(!o.atomic_jobs),
         order: Some(o.deal_order),
         fanout: Some(o.fanout),
+        locality: o.poll_within,
     };
     let balance = Balance {
         kind,

@@ -68,6 +68,11 @@ pub const BALANCER_FLAGS: &[BalancerFlag] = &[
         why: "only the polling balancers split the broadcast root locally; the static balancers cut the root into jobs anyway",
     },
     BalancerFlag {
+        id: "permuted_init",
+        option: BalancerOption::Polling,
+        why: "only the polling balancers start dynamic balancing from a placement; the static balancers place their jobs themselves (random-static: --static-permutation)",
+    },
+    BalancerFlag {
         id: "round",
         option: BalancerOption::Round,
         why: "only {takers} work{s} in rounds",
@@ -152,6 +157,11 @@ pub const BALANCER_FLAGS: &[BalancerFlag] = &[
         id: "fanout",
         option: BalancerOption::Fanout,
         why: "only {takers} deal{s} through submasters",
+    },
+    BalancerFlag {
+        id: "poll_within",
+        option: BalancerOption::Locality,
+        why: "only {takers} draw{s} a random victim to poll locally",
     },
 ];
 

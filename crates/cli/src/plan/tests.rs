@@ -188,7 +188,7 @@ fn balancer_flags_come_from_the_clap_definitions() {
     use super::rules::{all_balancer_flags, flag, BALANCER_FLAGS};
     let all = all_balancer_flags();
     // The balancers' options; `--balancer` itself is apart (`compare` takes none).
-    assert_eq!(all.len(), 19, "{all:?}");
+    assert_eq!(all.len(), 21, "{all:?}");
     assert!(!all.contains(&("balancer", "--balancer")));
     for pair in [
         ("delta_t", "--delta-t"),
@@ -244,6 +244,8 @@ fn sample(id: &str) -> &'static str {
         "atomic_jobs" => "--atomic-jobs",
         "deal_order" => "--deal-order largest-first",
         "fanout" => "--fanout 3",
+        "permuted_init" => "--permuted-init gf2:5",
+        "poll_within" => "--poll-within 4",
         _ => panic!("no sample value of {id}"),
     }
 }

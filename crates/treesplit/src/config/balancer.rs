@@ -246,6 +246,9 @@ impl Balancer {
             if polling.fast_init {
                 add(&[&"--fast-init"]);
             }
+            if let Some(init) = polling.permuted_init {
+                add(&[&"--permuted-init", &init]);
+            }
         }
         if let Some(round) = o.round {
             add(&[&"--round", &round]);
@@ -290,6 +293,9 @@ impl Balancer {
         }
         if let Some(fanout) = o.fanout.filter(|&fanout| fanout != 0) {
             add(&[&"--fanout", &fanout]);
+        }
+        if let Some(block) = o.locality.filter(|&block| block != 0) {
+            add(&[&"--poll-within", &block]);
         }
         flags
     }
@@ -346,6 +352,7 @@ impl BalancerOptions {
             (O::Splittable, o.splittable.is_some()),
             (O::Order, o.order.is_some()),
             (O::Fanout, o.fanout.is_some()),
+            (O::Locality, o.locality.is_some()),
         ];
         let takes = kind.options();
         given
@@ -392,6 +399,7 @@ mod tests {
             polling: Some(PollingOptions {
                 trim: Some(3),
                 fast_init: true,
+                permuted_init: None,
             }),
             round: Some(77),
             neighbourhood: Some(Topology::Hypercube),
@@ -405,6 +413,7 @@ mod tests {
             splittable: Some(false),
             order: Some(DealOrder::LargestFirst),
             fanout: Some(3),
+            locality: Some(8),
         }
     }
 
@@ -416,7 +425,7 @@ mod tests {
             assert_eq!(b.kind(), kind);
             let takes = kind.options();
             let unused = all.unused(kind);
-            assert_eq!(takes.len() + unused.len(), 13, "{kind}");
+            assert_eq!(takes.len() + unused.len(), 14, "{kind}");
             assert!(takes.iter().all(|o| !unused.contains(o)), "{kind}");
             assert_eq!(b.polling().is_some(), kind.takes(BalancerOption::Polling));
             assert!(
@@ -435,7 +444,8 @@ mod tests {
             Balancer::PollAndShuffle {
                 polling: PollingOptions {
                     trim: Some(3),
-                    fast_init: true
+                    fast_init: true,
+                    permuted_init: None,
                 },
                 round: 77,
                 permutation: PermutationKind::Pseudorandom,
@@ -450,7 +460,8 @@ mod tests {
                 .copied(),
             Some(PollingOptions {
                 trim: Some(3),
-                fast_init: true
+                fast_init: true,
+                permuted_init: None,
             })
         );
     }

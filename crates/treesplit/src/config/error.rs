@@ -48,6 +48,17 @@ pub enum ConfigError {
     },
     /// Hierarchical master–worker: a fan-out of 1 (a submaster with no workers).
     Fanout,
+    /// Local polling in blocks of 1 PE (nobody to ask).
+    PollWithin,
+    /// Fast initialization and permutation-based initialization together.
+    TwoInits,
+    /// Permutation-based initialization deeper than the static decomposition supports.
+    InitDepth {
+        /// h asked for.
+        h: u32,
+        /// The largest h supported.
+        max: u32,
+    },
     /// A static balancer asked for more than 2^max splitting depth.
     DepthTooLarge {
         /// h asked for.
@@ -168,6 +179,18 @@ impl fmt::Display for ConfigError {
             ConfigError::Fanout => write!(
                 f,
                 "the fan-out of hierarchical master–worker must be at least 2 PEs per group (or 0: ⌈√P⌉)"
+            ),
+            ConfigError::PollWithin => write!(
+                f,
+                "local polling needs blocks of at least 2 PEs (or 0: every PE)"
+            ),
+            ConfigError::TwoInits => write!(
+                f,
+                "fast initialization and permutation-based initialization are two ways to start; choose one"
+            ),
+            ConfigError::InitDepth { h, max } => write!(
+                f,
+                "a permuted initialization of depth {h} is more than the supported {max}"
             ),
             ConfigError::BundleConstant(c) => {
                 write!(f, "the bundle constant C must be positive, got {c}")

@@ -7,7 +7,7 @@
 //! use treesplit::{Balancer, BalancerKind, Config, Jobs, PollingOptions};
 //!
 //! let polling = Config::new(8).balancer(Balancer::RandomShift {
-//!     polling: PollingOptions { trim: Some(2), fast_init: true },
+//!     polling: PollingOptions { trim: Some(2), fast_init: true, permuted_init: None },
 //!     round: 100,
 //! });
 //! assert!(polling.validate().is_ok());
@@ -79,10 +79,15 @@ pub use dag::DagConfig;
 pub use error::ConfigError;
 pub use options::{
     Adaptive, BalancerOption, BalancerOptions, BundleRule, DealOrder, Embedding, Jobs,
-    PermutationKind, PhaseSync, PollingOptions, StaticPermutation,
+    PermutationKind, PermutedInit, PhaseSync, PollingOptions, StaticPermutation,
 };
 
 use serde::{Deserialize, Serialize};
+
+/// True for 0 (serde leaves an option at its default of 0 out of serialized configs).
+pub(crate) fn is_zero(x: &u64) -> bool {
+    *x == 0
+}
 
 /// Configuration of a parallel run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -325,6 +330,20 @@ impl Config {
         }
         if o.fanout == Some(1) {
             return Err(ConfigError::Fanout);
+        }
+        if o.locality == Some(1) {
+            return Err(ConfigError::PollWithin);
+        }
+        if let Some(polling) = o.polling {
+            if let Some(init) = polling.permuted_init {
+                if polling.fast_init {
+                    return Err(ConfigError::TwoInits);
+                }
+                let h = init.depth_for(self.pes);
+                if h > MAX_H {
+                    return Err(ConfigError::InitDepth { h, max: MAX_H });
+                }
+            }
         }
         match o.jobs {
             Some(Jobs::Depth(h)) if h > MAX_H => Err(ConfigError::DepthTooLarge { h, max: MAX_H }),

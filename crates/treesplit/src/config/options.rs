@@ -93,6 +93,63 @@ pub struct PollingOptions {
     /// Fast initialization (exercise 14.7 of paper 001): broadcast the root and split it
     /// locally ⌊log₂ P⌋ times, so that up to P PEs start busy. Needs a deterministic `split`.
     pub fast_init: bool,
+    /// Permutation-based initialization (paper 004 §5.1): broadcast the root and let every PE
+    /// cut its share of the static decomposition placed through a pseudorandom permutation,
+    /// so that the load is about even in every subnetwork (`protocol::polling::permuted_init`).
+    /// Needs a deterministic `split`; excludes `fast_init`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permuted_init: Option<PermutedInit>,
+}
+
+/// Permutation-based initialization (paper 004 §5.1): the 2^h jobs of the static
+/// decomposition (`assignment::cutter`), PE i starting with jobs π(j) for
+/// j ∈ ⌊i·2^h/P⌋..⌊(i+1)·2^h/P⌋ — randomized static load balancing's placement (paper 004
+/// Fig. 1) — before dynamic balancing takes over. Written `PERM` or `PERM:H`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PermutedInit {
+    /// The permutation family (lcg, gf2, feistel; `random`: independent random placement).
+    pub permutation: StaticPermutation,
+    /// h, the splitting depth (None: ⌈log₂ P⌉ + 2, about four jobs per PE).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+}
+
+impl PermutedInit {
+    /// The splitting depth h on `p` PEs.
+    pub fn depth_for(&self, p: usize) -> u32 {
+        self.depth
+            .unwrap_or_else(|| usize::BITS - p.max(1).saturating_sub(1).leading_zeros() + 2)
+    }
+}
+
+impl FromStr for PermutedInit {
+    type Err = BadValue;
+    /// `PERM` or `PERM:H`.
+    fn from_str(s: &str) -> Result<Self, BadValue> {
+        let bad = || BadValue {
+            what: "permuted initialization",
+            given: s.to_string(),
+            expected:
+                "use PERM or PERM:H, PERM one of lcg, gf2, feistel, random and H a splitting depth",
+        };
+        let (name, depth) = match s.split_once(':') {
+            Some((name, h)) => (name, Some(h.parse::<u32>().map_err(|_| bad())?)),
+            None => (s, None),
+        };
+        Ok(PermutedInit {
+            permutation: name.parse().map_err(|_| bad())?,
+            depth,
+        })
+    }
+}
+
+impl fmt::Display for PermutedInit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.depth {
+            Some(h) => write!(f, "{}:{h}", self.permutation),
+            None => write!(f, "{}", self.permutation),
+        }
+    }
 }
 
 /// Adaptive triggering of poll-and-shuffle's permutations (paper 002 §5).
@@ -226,6 +283,8 @@ pub enum BalancerOption {
     Order,
     /// How many PEs a submaster of hierarchical master–worker serves, itself included.
     Fanout,
+    /// Local polling: the block of PEs random victims are drawn from (0: all).
+    Locality,
 }
 
 /// Options for a balancer not chosen yet, each `None` where not given.
@@ -261,6 +320,8 @@ pub struct BalancerOptions {
     pub order: Option<DealOrder>,
     /// [`BalancerOption::Fanout`] (0: ⌈√P⌉).
     pub fanout: Option<u64>,
+    /// [`BalancerOption::Locality`] (0: the whole machine).
+    pub locality: Option<u64>,
 }
 
 /// Put `value`, where given, in `place`, and count `option` as taken (`Balancer::apply`,
@@ -319,6 +380,9 @@ macro_rules! slot {
     };
     ($o:ident.Fanout) => {
         $o.fanout
+    };
+    ($o:ident.Locality) => {
+        $o.locality
     };
 }
 

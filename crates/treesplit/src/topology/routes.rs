@@ -16,6 +16,9 @@
 //!   has 2^j channels (the tree is fat: full bisection); a message takes channel
 //!   (destination mod 2^j) on every level, up and down (destination-mod-k routing), so two
 //!   messages collide only where they share a source's or destination's subtree and a channel;
+//! - mesh of trees: up the source's row tree to the common ancestor of the two columns and
+//!   down to the destination's column, then up that column's tree and down to the
+//!   destination's row (each tree edge one link each way: the trees are not fat);
 //! - butterfly, cube-connected cycles, shuffle-exchange, de Bruijn: a breadth-first
 //!   shortest path, each step to the first neighbour (in the network's own neighbour order)
 //!   that is one hop closer to the destination (the destination's BFS row tells).
@@ -24,6 +27,16 @@
 //! port (or, on the fat tree, its level, direction, subtree and channel).
 
 use super::{ceil_root, Topology};
+
+/// A mesh-of-trees link's name: in the row (or column) tree `tree`, the edge from node
+/// `index` of level `level` (leaves are level 0) to its parent, up or down.
+fn tree_link(column: bool, tree: usize, level: u64, down: bool, index: usize) -> u64 {
+    (u64::from(column) << 63)
+        | (u64::from(down) << 62)
+        | (level << 56)
+        | ((tree as u64) << 28)
+        | index as u64
+}
 
 /// A fat-tree link's name: level `j`, up or down, and the subtree-and-channel index below
 /// 2^(bits of P) (the subtree's number above the channel's j bits).
@@ -74,6 +87,20 @@ impl Topology {
                 }
                 for j in (0..h).rev() {
                     out.push(fat_link(j, true, b >> j, b & ((1 << j) - 1)));
+                }
+            }
+            Topology::MeshOfTrees => {
+                let side = ceil_root(p, 2);
+                let (ra, ca, rb, cb) = (a / side, a % side, b / side, b % side);
+                // Row ra's tree from column ca to cb, then column cb's tree from ra to rb.
+                for (column, tree, from, to) in [(false, ra, ca, cb), (true, cb, ra, rb)] {
+                    let h = super::tree_height(from, to);
+                    for j in 0..h {
+                        out.push(tree_link(column, tree, j, false, from >> j));
+                    }
+                    for j in (0..h).rev() {
+                        out.push(tree_link(column, tree, j, true, to >> j));
+                    }
                 }
             }
             _ => {
@@ -213,5 +240,24 @@ mod tests {
         assert_eq!(shared(&r01, &r21), 1);
         assert_eq!(shared(&r01, &r03), 1);
         assert_eq!(shared(&r21, &r03), 0);
+        // 4×4 mesh of trees: 0 → 15 climbs row 0's tree to its root and down to column 3
+        // (4 links), then column 3's tree (4 links); 1 → 2 crosses row 0's root too, so it
+        // shares that root's two links with 0 → 15's, and nothing else; 4 → 7 (row 1) is
+        // disjoint from both.
+        let r = |a, b| route(Topology::MeshOfTrees, a, b, 16);
+        let (r0_15, r1_2, r4_7) = (r(0, 15), r(1, 2), r(4, 7));
+        assert_eq!(r0_15.len(), 8);
+        assert_eq!(
+            r0_15[..4],
+            [
+                tree_link(false, 0, 0, false, 0),
+                tree_link(false, 0, 1, false, 0),
+                tree_link(false, 0, 1, true, 1),
+                tree_link(false, 0, 0, true, 3),
+            ]
+        );
+        assert_eq!(shared(&r0_15, &r1_2), 2);
+        assert_eq!(shared(&r0_15, &r4_7), 0);
+        assert_eq!(shared(&r1_2, &r4_7), 0);
     }
 }

@@ -181,8 +181,9 @@ pub(super) fn simulate_tree(
         BalancerKind::RandomPolling => Balancer::RandomPolling {
             polling: PollingOptions {
                 trim: s.trim,
-                fast_init: false,
+                ..PollingOptions::default()
             },
+            locality: 0,
         },
         other => Balancer::new(other),
     };

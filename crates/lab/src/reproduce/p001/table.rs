@@ -102,6 +102,7 @@ impl Algo {
             },
             Algo::WorkStealing => Balancer::RandomPolling {
                 polling: PollingOptions::default(),
+                locality: 0,
             },
         }
     }

@@ -76,7 +76,10 @@ fn balancer(k: usize, neighbourhood: Topology) -> Balancer {
             },
             other => other,
         },
-        1 => Balancer::RandomPolling { polling },
+        1 => Balancer::RandomPolling {
+            polling,
+            locality: 0,
+        },
         2 => Balancer::NeighbourPolling {
             polling,
             neighbourhood,

@@ -189,6 +189,25 @@ mod tests {
         assert_eq!(links.send(0, 4, 7, 10, 50, Routing::CutThrough), 80);
     }
 
+    /// The 4×4 mesh of trees (T_hop 10, w 50): PE 0 → PE 15 is 8 hops, 8·(10 + 50) = 480 by
+    /// packet alone; PE 1 → PE 2, sent at the same time, crosses row 0's root (its links
+    /// row-root → column-2 side and back are the second and third of its route): it books
+    /// the up link at level 1 while 0 → 15 holds it [60, 110) and waits.
+    #[test]
+    fn mesh_of_trees_messages_meet_at_a_root() {
+        let mut links = Links::new(Topology::MeshOfTrees, 16);
+        assert_eq!(links.send(0, 0, 15, 10, 50, Routing::Packet), 480);
+        // 1 → 2: link 1 → its level-1 router free at 0, held [0, 50), head there at 60;
+        // the up link at level 1 (router 0 → root) is 0 → 15's second link, held [60, 110):
+        // from 60 it waits to 110, then 170; down link level 1 (root → router 1) is 0 → 15's
+        // third, held [120, 170): free at 170, next 230; its last link to leaf 2 is free:
+        // arrives 230 + 60 = 290 (alone: 4·60 = 240).
+        assert_eq!(links.send(0, 1, 2, 10, 50, Routing::Packet), 290);
+        // Cut-through alone: 8·10 + 50.
+        let mut links = Links::new(Topology::MeshOfTrees, 16);
+        assert_eq!(links.send(0, 0, 15, 10, 50, Routing::CutThrough), 130);
+    }
+
     /// A message of length w over d hops costs d·(T_hop + w) by packet and d·T_hop + w by
     /// cut-through when alone, on every network; a second identical message right behind
     /// it on the same route arrives w later by cut-through (the pipe is full), and w later

@@ -217,6 +217,7 @@ impl Network {
                     bits
                 }
             }
+            Topology::MeshOfTrees => Topology::mesh_of_trees_diameter(self.p),
             t if t.is_hypercubic() => t.hypercubic_diameter(self.p),
             _ => unreachable!("every topology has a diameter"),
         };
@@ -305,6 +306,15 @@ mod tests {
         let mut net = Network::new(Topology::Mesh2d, 16, 10, Delay::None, HashMap::new())
             .with_length(Some(cut));
         assert_eq!(net.arrival(0, 0, 15, 100, &mut rng), 60 + 50);
+        // 4×4 mesh of trees: PE 0 to PE 15 is 8 hops (up and down row 0's tree, then column
+        // 3's): 8·10 + 8·50 by packet, 8·10 + 50 by cut-through; its diameter is those 8.
+        let mut net = Network::new(Topology::MeshOfTrees, 16, 10, Delay::None, HashMap::new())
+            .with_length(Some(packet));
+        assert_eq!(net.arrival(0, 0, 15, 100, &mut rng), 80 + 400);
+        assert_eq!(net.diameter_latency(), 80);
+        let mut net = Network::new(Topology::MeshOfTrees, 16, 10, Delay::None, HashMap::new())
+            .with_length(Some(cut));
+        assert_eq!(net.arrival(0, 0, 15, 100, &mut rng), 80 + 50);
         let mut off = Network::new(Topology::Mesh2d, 16, 10, Delay::None, HashMap::new());
         assert_eq!(off.arrival(0, 0, 15, 100, &mut rng), 60);
         for (t, p) in [(Topology::Butterfly, 24), (Topology::DeBruijn, 10)] {

@@ -12,6 +12,13 @@
 //!   Morton codes (0..P in Z-order): a j-cube is then 2^j PEs consecutive along the Z-curve,
 //!   still within a submesh of diameter O(2^{j/r}). The last ⌊r·log₂ log₂ P⌋ phases of a
 //!   cycle are omitted (at least one phase is kept).
+//! - **the mesh of trees (§4.1, last paragraph)**: the paper carries the mesh result over by
+//!   emulating the mesh's algorithm on the mesh of trees ([1]); so does the plan: the PEs
+//!   sit on the same √P-grid, the labels are the 2-D mesh's Morton ranks and the same last
+//!   ⌊2·log₂ log₂ P⌋ phases are omitted. Partners along Morton bit i then meet in one row or
+//!   column tree at height ⌊i/2⌋ + 1: 2·(⌊i/2⌋ + 1) hops (the mesh: 2^⌊i/2⌋), so T_phase,
+//!   measured on the network, is Θ(log P) rather than the mesh's Θ(√P/log P). (Keeping every
+//!   phase would cost only 2·⌈log₂ √P⌉ hops; the paper's reduction is the one written here.)
 //! - **fat trees (§4.2, Theorem 4)**: labels are the leaf order, and a cycle runs only the
 //!   ⌈√⌈log₂ P⌉⌉ lowest dimensions: polling stays inside sub fat trees of that height.
 //! - **shuffle-exchange and de Bruijn networks (Theorem 2)**, P = 2^k PEs: the standard
@@ -86,10 +93,11 @@ fn dims(p: usize) -> u64 {
     u64::from(usize::BITS - (p.max(2) - 1).leading_zeros()).max(1)
 }
 
-/// The mesh dimension r of a topology (None: not a mesh).
+/// The mesh dimension r of a topology (None: not a mesh); the mesh of trees emulates the 2-D
+/// mesh on the same grid of PEs.
 fn mesh_rank(t: Topology) -> Option<u32> {
     match t {
-        Topology::Mesh2d => Some(2),
+        Topology::Mesh2d | Topology::MeshOfTrees => Some(2),
         Topology::Mesh3d => Some(3),
         _ => None,
     }
@@ -378,6 +386,42 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The mesh of trees' plan worked by hand on 4×4 PEs (PE (r, c) = 4r + c): the labels are
+    /// the Morton codes, column bits at the even places, row bits at the odd; partners along
+    /// dimensions 0 and 1 are siblings in a row or column tree (2 hops), along 2 and 3 they
+    /// meet at a tree's root (4 hops). A cycle keeps 4 − ⌊2·log₂ 4⌋ = 0 → 1 phase; at 4096
+    /// PEs, 5 (the mesh's), with partners at most 2·3 = 6 hops apart.
+    #[test]
+    fn mesh_of_trees_plan_by_hand() {
+        let t = Topology::MeshOfTrees;
+        let plan = PhasePlan::new(Some(t), 16, Embedding::Network);
+        let labels: Vec<usize> = (0..16).map(|pe| plan.label(pe)).collect();
+        assert_eq!(
+            labels,
+            [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15]
+        );
+        for (dim, hops) in [(0, 2), (1, 2), (2, 4), (3, 4)] {
+            for pe in 0..16 {
+                let q = plan.partner(pe, dim).unwrap();
+                assert_eq!(t.hops(pe, q, 16), hops, "PE {pe} dimension {dim}");
+            }
+        }
+        assert_eq!(plan.phases(), 1);
+        let big = PhasePlan::new(Some(t), 4096, Embedding::Network);
+        assert_eq!(big.phases(), 5);
+        assert_eq!(big.max_partner_hops(t), 6);
+        assert_eq!(
+            big,
+            PhasePlan::new(Some(Topology::Mesh2d), 4096, Embedding::Network),
+            "the mesh's plan, emulated"
+        );
+        // T_phase: 2·6·10 + 5 + 10.
+        assert_eq!(
+            default_round(t, 4096, Embedding::Network, (10, 5, 10), 1.0),
+            135
+        );
     }
 
     /// Row-major labels put a 6-cube on a 64×64 mesh along one row (diameter 63 > 14).

@@ -16,6 +16,9 @@ impl Polling {
     /// The copy of the root kept under `record` is here: pass copies to the children, then
     /// cut this PE's piece from it.
     pub(super) fn init_from_root(&mut self, root: Piece, record: u64) {
+        if let Some(init) = self.permuted_init {
+            return self.init_permuted(init, root, record);
+        }
         self.pe.broadcast_root(&root, record);
         let (me, p) = (self.pe.me(), self.pe.p());
         let levels = usize::BITS - 1 - p.leading_zeros(); // ⌊log₂ P⌋

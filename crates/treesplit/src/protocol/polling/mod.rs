@@ -14,13 +14,15 @@
 //!   [`local_sync`]: phases by partners' markers instead of a clock).
 //!
 //! [`fast_init`] is the optional start that broadcasts the root instead of letting the
-//! idle PEs steal it piece by piece. What every PE does regardless of its balancer (messages,
+//! idle PEs steal it piece by piece; [`permuted_init`] the one that starts from the static
+//! decomposition placed through a pseudorandom permutation (paper 004 §5.1). What every PE does regardless of its balancer (messages,
 //! counters, termination, early stop, the progress rule) is [`PeCore`].
 
 pub mod embedding;
 pub(crate) mod fast_init;
 pub(crate) mod generators;
 pub(crate) mod local_sync;
+pub(crate) mod permuted_init;
 pub(crate) mod poll_and_shuffle;
 pub(crate) mod random_shift;
 pub(crate) mod rotation;
@@ -84,9 +86,14 @@ pub(crate) struct Polling {
     seed: u64,
     /// A request of ours is on its way or being answered.
     awaiting_reply: bool,
-    /// Fast initialization: the copy of the root has not arrived yet (no requests until then,
-    /// or the root and an answer could both bring work).
+    /// Fast or permuted initialization: the copy of the root has not arrived yet (no requests
+    /// until then, or the root and an answer could both bring work).
     awaiting_root: bool,
+    /// Permuted initialization: the record of the root copy the initial jobs were cut from
+    /// and how many of them are not finished yet (the record is finished with the last).
+    shared: Option<(u64, usize)>,
+    /// Permuted initialization, where asked for.
+    permuted_init: Option<crate::config::PermutedInit>,
     /// Poll-and-shuffle's phases, cycles and permutations (None for the other balancers).
     shuffle: Option<Box<PollAndShuffle>>,
     /// Round-based rules (random shift, poll-and-shuffle with a global clock): the round
@@ -114,8 +121,11 @@ impl Polling {
             .balancer
             .polling()
             .expect("a polling balancer has polling options");
-        let fast_init = options.fast_init && p > 1;
-        let rule = match (VictimRule::new(me, config), env.adversary.fixed_victim) {
+        let fast_init = (options.fast_init || options.permuted_init.is_some()) && p > 1;
+        let rule = match (
+            VictimRule::new(me, config, env.network),
+            env.adversary.fixed_victim,
+        ) {
             // The fixed-victim adversary: every other PE asks that one.
             (VictimRule::Random, Some(victim)) if victim != me => {
                 VictimRule::Neighbour(vec![victim])
@@ -145,13 +155,16 @@ impl Polling {
             },
             awaiting_reply: false,
             awaiting_root: fast_init && me != 0,
+            shared: None,
+            permuted_init: options.permuted_init,
             shuffle,
             round_ticks,
             next_round: 0,
         };
         if let Some(root) = root {
             if fast_init {
-                // Exercise 14.7 of paper 001: PE 0 broadcasts the root down the binary tree.
+                // Exercise 14.7 of paper 001 (or paper 004 §5.1): PE 0 broadcasts the root
+                // down the binary tree.
                 pe.init_from_root(root, PeCore::ROOT_RECORD);
             } else {
                 pe.pieces.push(Held {
@@ -238,7 +251,7 @@ impl Polling {
             });
             if now_empty {
                 self.pieces.pop();
-                self.pe.finish_piece(record);
+                self.finish_held(record);
                 self.idle_note();
             }
         }
@@ -270,7 +283,23 @@ impl Polling {
     fn keep_held(&mut self, piece: Held) {
         self.pe.generation_ended(piece.generation);
         self.pe.keep(piece.task);
-        self.pe.finish_piece(piece.record);
+        self.finish_held(piece.record);
+    }
+
+    /// The own work of a held piece of record `record` is done: the record is finished, or,
+    /// for the initial jobs of a permuted initialization, which share their root copy's
+    /// record, once the last of them is.
+    fn finish_held(&mut self, record: u64) {
+        if let Some((shared, left)) = &mut self.shared {
+            if *shared == record {
+                *left -= 1;
+                if *left > 0 {
+                    return;
+                }
+                self.shared = None;
+            }
+        }
+        self.pe.finish_piece(record);
     }
 
     /// Send a whole piece to PE `to` as `Work`.
@@ -294,7 +323,7 @@ impl Polling {
         self.pe.send_piece(to, record, |token| {
             message(piece.task, piece.generation, token)
         });
-        self.pe.finish_piece(record);
+        self.finish_held(record);
     }
 
     /// Early stop (from `from`, or found here): pass it on over the tree of PEs once, and drop
@@ -351,7 +380,7 @@ impl Protocol for Polling {
             SliceEnd::Emptied => {
                 let piece = self.pieces.pop().expect("the piece worked on");
                 self.pe.generation_ended(piece.generation);
-                self.pe.finish_piece(piece.record);
+                self.finish_held(piece.record);
                 self.idle_note();
                 self.advance_termination();
             }
@@ -369,8 +398,9 @@ impl Protocol for Polling {
     }
 
     fn plain_task(&mut self) -> Option<(&mut PeCore, &mut Piece)> {
-        // Poll-and-shuffle may hold several pieces and permutes them; it never runs ahead.
-        if self.shuffle.is_some() || self.pe.is_stopped() {
+        // Poll-and-shuffle may hold several pieces and permutes them; it never runs ahead. Nor
+        // does a PE holding the several jobs of a permuted initialization.
+        if self.shuffle.is_some() || self.pe.is_stopped() || self.pieces.len() > 1 {
             return None;
         }
         let piece = self.pieces.last_mut()?;

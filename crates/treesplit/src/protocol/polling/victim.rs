@@ -2,7 +2,12 @@
 //!
 //! The asynchronous rules ask as soon as a PE is idle (from `step`):
 //!
-//! - **random** (random polling, paper 000): a uniformly random other PE;
+//! - **random** (random polling, paper 000): a uniformly random other PE; with a locality of
+//!   B PEs (local polling, paper 004 §5.1), a uniformly random other PE of its block: the
+//!   PEs whose hypercube labels on the network (`embedding::PhasePlan`, the network's own
+//!   embedding: Morton order on meshes and the mesh of trees, leaf order on fat trees, PE
+//!   numbers elsewhere) share the quotient label / B — a submesh, a subtree, a subcube.
+//!   Useful after a permuted initialization, which leaves every block its share of the load;
 //! - **neighbour** (neighbour polling, paper 002 §1.1, the bad baseline): a random neighbour
 //!   in a ring, mesh or hypercube (`Config::neighbourhood`), which lets busy clusters shield
 //!   large subproblems;
@@ -16,9 +21,11 @@
 //! Random choices come from a xoshiro256++ generator per PE, seeded from the run's seed and
 //! the PE number: a run is reproducible given the same message interleaving.
 
+use super::embedding::{self, Embedding};
 use super::Polling;
 use crate::config::{Balancer, Config};
 use crate::protocol::{hash, Message, PeId};
+use crate::topology::Topology;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -47,10 +54,14 @@ pub(crate) enum VictimRule {
 }
 
 impl VictimRule {
-    /// The rule of PE `me` for the configured polling balancer.
-    pub(crate) fn new(me: PeId, config: &Config) -> Self {
+    /// The rule of PE `me` for the configured polling balancer, on `network` (the machine's
+    /// topology where it has one).
+    pub(crate) fn new(me: PeId, config: &Config, network: Option<Topology>) -> Self {
         let p = config.pes;
         match config.balancer {
+            Balancer::RandomPolling { locality, .. } if locality > 1 && (locality as usize) < p => {
+                VictimRule::Neighbour(block_of(me, p, locality as usize, network))
+            }
             Balancer::RandomPolling { .. } => VictimRule::Random,
             Balancer::NeighbourPolling { neighbourhood, .. } => {
                 let mut n = neighbourhood.neighbours(me, p);
@@ -73,6 +84,27 @@ impl VictimRule {
             _ => None,
         }
     }
+}
+
+/// The other PEs of PE `me`'s block of `block` PEs consecutive in the hypercube labels of
+/// `network`'s embedding (module comment); the last block may be smaller, and one of a
+/// single PE is joined to the block before it.
+pub(crate) fn block_of(me: PeId, p: usize, block: usize, network: Option<Topology>) -> Vec<PeId> {
+    let plan = embedding::plan(network, p, Embedding::Network);
+    let mut first = plan.label(me) / block * block;
+    if first + 1 >= p && first >= block {
+        first -= block; // a last block of one PE
+    }
+    let mut end = (first + block).min(p);
+    if end + 1 == p {
+        end = p; // the PE left over joins this block
+    }
+    let mut members: Vec<PeId> = (first..end)
+        .map(|label| plan.pe(label))
+        .filter(|&q| q != me)
+        .collect();
+    members.sort_unstable();
+    members
 }
 
 /// The generator of PE `me` for run seed `seed`: independent streams per PE, reproducible.
@@ -135,6 +167,37 @@ impl Polling {
             }
             Message::Victim(victim) => self.request(victim),
             _ => unreachable!("only Counter and Victim are routed here"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Blocks of the 8×8 mesh's Morton labels are 2×2 submeshes (B = 4) and 4×4 ones
+    /// (B = 16); on a hypercube, blocks of PE numbers; a lone last PE joins the block before.
+    #[test]
+    fn blocks_are_subnetworks() {
+        let mesh = Some(Topology::Mesh2d);
+        assert_eq!(block_of(0, 64, 4, mesh), vec![1, 8, 9]);
+        assert_eq!(block_of(18, 64, 4, mesh), vec![19, 26, 27]);
+        let b = block_of(63, 64, 16, mesh);
+        assert_eq!(b.len(), 15);
+        assert!(b.iter().all(|&q| q % 8 >= 4 && q / 8 >= 4), "{b:?}");
+        assert_eq!(
+            block_of(5, 64, 4, Some(Topology::MeshOfTrees)),
+            block_of(5, 64, 4, mesh)
+        );
+        assert_eq!(block_of(5, 16, 4, None), vec![4, 6, 7]);
+        // 9 PEs in blocks of 4: 0..4, 4..9 (PE 8 alone would have nobody to ask).
+        assert_eq!(block_of(8, 9, 4, None), vec![4, 5, 6, 7]);
+        assert_eq!(block_of(4, 9, 4, None), vec![5, 6, 7, 8]);
+        // Every member of a block sees the same block.
+        for me in 0..30 {
+            for &q in &block_of(me, 30, 4, Some(Topology::FatTree)) {
+                assert!(block_of(q, 30, 4, Some(Topology::FatTree)).contains(&me));
+            }
         }
     }
 }
