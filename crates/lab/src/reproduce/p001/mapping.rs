@@ -251,7 +251,13 @@ fn d_vectors(eps: f64, p: usize, m: u64, seed: u64) -> Vec<(&'static str, Vec<u6
     };
     let two = |t: u64| {
         (0..m)
-            .map(|j| if mix(seed ^ mix(j)) % 8 == 0 { t } else { 1 })
+            .map(|j| {
+                if mix(seed ^ mix(j)).is_multiple_of(8) {
+                    t
+                } else {
+                    1
+                }
+            })
             .collect::<Vec<_>>()
     };
     let equal = |t: u64| vec![t; m as usize];

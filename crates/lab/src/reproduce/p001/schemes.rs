@@ -28,6 +28,9 @@ fn alpha(t_rout: u64) -> f64 {
     (t_rout + 2 * (t_rout / 2)) as f64
 }
 
+/// What [`run`] returns: T_par, T and the utilization curve (time, fraction of PEs busy).
+type Measured = (f64, f64, Vec<(u64, f64)>);
+
 /// One run: m jobs uniform in 1..=t_max (sizes from `sizes`), `balancer` on p PEs with
 /// `seed`; (the end of the last work unit, T, the simulator's report of when PEs were busy).
 fn run(
@@ -38,7 +41,7 @@ fn run(
     sizes: u64,
     seed: u64,
     sim: &SimConfig,
-) -> Result<(f64, f64, Vec<(u64, f64)>), String> {
+) -> Result<Measured, String> {
     let root = JobList::new(m, t_max, sizes, false);
     let total = root.left;
     let config = Config::new(p).balancer(balancer).delta_t(16).seed(seed);
