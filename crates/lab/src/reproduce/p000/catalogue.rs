@@ -3,7 +3,7 @@
 //! criterion fixed before the run.
 
 use super::super::Experiment;
-use super::{lemmas, lower, polling, termination, theorems};
+use super::{contrast, lemmas, lower, polling, termination, theorems};
 
 /// Paper 000's experiments.
 pub(in crate::reproduce) fn experiments() -> Vec<Experiment> {
@@ -21,6 +21,7 @@ pub(in crate::reproduce) fn experiments() -> Vec<Experiment> {
         claim!("p000", "000-thm2-tail", theorems::thm2_tail),
         claim!("p000", "000-thm2-trim", theorems::thm2_trim),
         claim!("p000", "000-poll-cost", polling::poll_cost),
+        claim!("p000", "000-grr-count", contrast::grr_count),
         claim!("p000", "000-lb-split-time", lower::split_time),
         claim!("p000", "000-lb-critical-path", lower::critical_path),
         claim!("p000", "000-lb-messages", lower::messages),

@@ -9,7 +9,8 @@
 //! (Lemma 2), the time, requests, red requests and expense until no subproblem of
 //! generation < h is left (Lemmas 3–5), the finishing phase (Lemma 6), and the lineage of
 //! the pieces (the lower bounds). `theorems.rs` judges Theorems 1 and 2, `lemmas.rs` the
-//! lemmas, `lower.rs` the lower bounds, `polling.rs` §3's cost of polling (T_poll), `termination.rs` §2's
+//! lemmas, `lower.rs` the lower bounds, `polling.rs` §3's cost of polling (T_poll), `contrast.rs` §1.3's
+//! global round robin (T_count), `termination.rs` §2's
 //! termination detection delay; `catalogue.rs` lists the experiments, whose prose
 //! (claim, premises, criterion) is in `claims/ID.md`. The constants the O(·) of Theorem 1 and Lemma 6 hide are
 //! fixed on a calibration set of setups and seeds that the judged runs do not contain
@@ -20,6 +21,7 @@
 //! lower bounds' chain (the simulator's `Adversary` provides the protocol variants).
 
 mod catalogue;
+mod contrast;
 mod lemmas;
 mod lower;
 mod polling;
@@ -129,6 +131,10 @@ pub(super) struct Run {
     pub h_seen: u32,
     pub queue_mean: f64,
     pub queue_max: u64,
+    /// Increments of a global counter (global round robin's) and the time charged for them
+    /// (`SimConfig::t_count` each).
+    pub counts: u64,
+    pub count_time: f64,
     /// P and the tree's work W (T_seq).
     pub p: usize,
     pub work: u64,
@@ -204,8 +210,15 @@ pub(super) fn simulate_tree(
 }
 
 /// Simulate `s` with `seed` on its machine ([`simulate_tree`]) and read what the claims use.
+#[cfg(test)]
 pub(super) fn simulate_setup(s: &Setup, seed: u64) -> Result<Run, String> {
-    let r = simulate_tree(s, seed, &s.machine())?;
+    simulate_on(s, seed, &s.machine())
+}
+
+/// Simulate `s` with `seed` on `machine` (the proof probe must be on) and read what the
+/// claims use.
+pub(super) fn simulate_on(s: &Setup, seed: u64, machine: &SimConfig) -> Result<Run, String> {
+    let r = simulate_tree(s, seed, machine)?;
     let proof = r.proof.ok_or("the proof probe did not report")?;
     let t_par = proof.termination_detected as f64;
     Ok(Run {
@@ -217,6 +230,8 @@ pub(super) fn simulate_setup(s: &Setup, seed: u64) -> Result<Run, String> {
         h_seen: r.report.totals.max_generation,
         queue_mean: r.request_queue.mean().unwrap_or(0.0),
         queue_max: r.request_queue.max_waiting,
+        counts: r.report.totals.polling.counts,
+        count_time: r.report.totals.polling.count_time,
         p: s.p,
         work: s.work,
         proof,
@@ -249,12 +264,22 @@ impl Point {
 /// Run every setup over the seeds `first ..= first + seeds − 1` (in parallel; the results
 /// do not depend on the number of threads).
 pub(super) fn measure(setups: &[Setup], first: u64, seeds: u64) -> Result<Vec<Point>, String> {
+    measure_on(setups, first, seeds, Setup::machine)
+}
+
+/// [`measure`] with each setup on the machine `machine` makes of it.
+pub(super) fn measure_on(
+    setups: &[Setup],
+    first: u64,
+    seeds: u64,
+    machine: impl Fn(&Setup) -> SimConfig + Sync,
+) -> Result<Vec<Point>, String> {
     let jobs: Vec<(usize, u64)> = (0..setups.len())
         .flat_map(|i| (first..first + seeds).map(move |s| (i, s)))
         .collect();
     let runs: Vec<Result<Run, String>> = jobs
         .par_iter()
-        .map(|&(i, seed)| simulate_setup(&setups[i], seed))
+        .map(|&(i, seed)| simulate_on(&setups[i], seed, &machine(&setups[i])))
         .collect();
     let mut points: Vec<Point> = setups
         .iter()

@@ -8,6 +8,10 @@
 //! and random shift (Theorems 14.1 and 14.2: [`random`]); Fig. 14.5's decompositions of the
 //! Mandelbrot grid ([`mandel`]); task DAGs (§14.6: Theorem 14.3 and 2 −
 //! 1/p on the idealized greedy schedule; Fig. 14.7's optima, exact, as a unit test: [`dag`]).
+//! Remarks on when a scheme works (randomized static for fine tasks, master–worker's startup,
+//! Exercise 14.7's fast initialization: [`schemes`]); the random-permutation mapping and
+//! Exercise 14.3 (d) ([`mapping`]); the prefix sum's and double counting's O(α log p)
+//! ([`overheads`]).
 //! Independent jobs are [`jobs::JobList`] (m jobs of known sizes) and [`jobs::SizedJobs`] (sizes
 //! given one by one). Every simulated experiment sets its machine in full ([`table::table_sim`],
 //! [`table::latency_sim`], [`table::overhead_free_sim`]).
@@ -16,9 +20,12 @@ mod dag;
 mod jobs;
 mod lpt;
 mod mandel;
+mod mapping;
 mod master;
+mod overheads;
 mod prefix;
 mod random;
+mod schemes;
 mod table;
 mod variants;
 
@@ -73,6 +80,17 @@ fn sections() -> Vec<Experiment> {
         claim!("p001", "001-fig14.5", mandel::fig14_5),
         claim!("p001", "001-thm14.2", random::thm14_2),
         claim!("p001", "001-ex14.3", prefix::ex14_3),
+        claim!("p001", "001-ex14.3d", mapping::ex14_3d),
+        claim!("p001", "001-prefix-time", overheads::prefix_time),
+        claim!(
+            "p001",
+            "001-random-permutation",
+            mapping::random_permutation
+        ),
+        claim!("p001", "001-rs-fine-grained", schemes::rs_fine),
+        claim!("p001", "001-mw-startup", schemes::mw_startup),
+        claim!("p001", "001-ex14.7", schemes::ex14_7),
+        claim!("p001", "001-double-counting", overheads::double_counting),
         claim!("p001", "001-mw-quality", master::mw_quality),
         claim!("p001", "001-mw-bundle", master::mw_bundle),
         claim!("p001", "001-ex14.4", master::ex14_4),
