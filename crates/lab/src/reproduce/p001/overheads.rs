@@ -233,6 +233,7 @@ fn delay_series(ctx: &Ctx, chain: bool) -> Result<Vec<(f64, Groups, f64)>, Strin
                     bag(
                         Balancer::RandomPolling {
                             polling: PollingOptions::default(),
+                            locality: 0,
                         },
                         TerminationKind::FourCounter,
                         1024 * p as u64,

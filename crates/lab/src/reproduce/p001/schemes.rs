@@ -54,7 +54,9 @@ fn work_stealing(fast_init: bool) -> Balancer {
         polling: PollingOptions {
             trim: None,
             fast_init,
+            permuted_init: None,
         },
+        locality: 0,
     }
 }
 
