@@ -146,7 +146,8 @@ fn lemma3(ctx: &Ctx) -> Result<Finding, String> {
         ("random polling (control, same clock)", &cm),
     ] {
         for (p, v, figs) in mm.iter() {
-            let col = |f: &dyn Fn(&Fig) -> f64| quantile(&figs.iter().map(f).collect::<Vec<_>>(), 0.5);
+            let col =
+                |f: &dyn Fn(&Fig) -> f64| quantile(&figs.iter().map(f).collect::<Vec<_>>(), 0.5);
             table.row(vec![
                 name.into(),
                 (*p).into(),
@@ -195,4 +196,25 @@ fn lemma3(ctx: &Ctx) -> Result<Finding, String> {
 
 pub(super) fn experiments() -> Vec<Experiment> {
     vec![claim!("p002", "002-lemma3", lemma3)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A round counts when one of its bins has at least γn idle and its phase number lies
+    /// below d − log(2/γ); a busy round, or an idle round with a high number, does not.
+    #[test]
+    fn only_idle_low_numbered_rounds_count() {
+        // Ten rounds of Δ = 50 in bins of 10; d = 4, cycles of 5 rounds: positions 0 and 1
+        // count (4 − log₂ 4 = 2).
+        let mut curve: Vec<(u64, f64)> = (0..50).map(|i| (i * 10, 1.0)).collect();
+        curve[6].1 = 0.4; // round 1 (position 1): idle 0.6 in one bin
+        for bin in &mut curve[10..15] {
+            bin.1 = 0.0; // round 2 (position 2): all idle, too high a number
+        }
+        curve[27].1 = 0.5; // round 5 (position 0): idle exactly γ
+        curve[31].1 = 0.6; // round 6 (position 1): idle 0.4 < γ
+        assert_eq!(qualifying(&curve, 500.0, 4, 5), 2);
+    }
 }

@@ -99,7 +99,10 @@ fn judge(ctx: &Ctx, network: Topology) -> Result<Finding, String> {
         "efficiency median",
     ]);
     let mut series = Vec::new();
-    for (name, mm) in [("hop T_hop (judged)", &m), ("hop T_hop·log₂ n (control)", &cm)] {
+    for (name, mm) in [
+        ("hop T_hop (judged)", &m),
+        ("hop T_hop·log₂ n (control)", &cm),
+    ] {
         let mut pts = Vec::new();
         for (p, v, figs) in mm.iter() {
             let l: Vec<f64> = figs.iter().map(Fig::lower_order).collect();

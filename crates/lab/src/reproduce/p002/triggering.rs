@@ -71,7 +71,7 @@ fn measure(ps: &[usize], seeds: &[u64], adaptive: bool) -> Result<PerP, String> 
 }
 
 fn thm5(ctx: &Ctx) -> Result<Finding, String> {
-    let ps: Vec<usize> = ctx.pick(vec![64, 256, 1024], vec![64, 256, 1024, 4096]);
+    let ps: Vec<usize> = ctx.pick(vec![16, 64, 256, 1024], vec![16, 64, 256, 1024, 4096]);
     let seeds: Vec<u64> = (1..=ctx.pick(3, 10)).collect();
     let m = measure(&ps, &seeds, true)?;
     let cm = measure(&ps, &seeds, false)?;
