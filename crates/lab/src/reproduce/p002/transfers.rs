@@ -22,7 +22,6 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use treesplit::machine::sim::Topology;
 use treesplit::{Context, Outcome, Task};
-use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 
 /// Fig. 3's shape: `branches` = n/2 branches, each a chain of `chain` one-unit subtrees
 /// above a balanced subtree of `big` units.
@@ -200,7 +199,7 @@ fn short_of(rows: &[Row]) -> (Vec<String>, usize) {
 }
 
 fn table(rows: &[Row], tree: &str, ps: &[usize], inverted: bool, t: &mut Table) {
-    for k in 0..5 {
+    for (k, name) in NAMES.iter().enumerate().take(5) {
         for &p in ps {
             let at: Vec<&Row> = rows.iter().filter(|r| r.0 == k && r.1 == p).collect();
             let n = at.len().max(1) as f64;
@@ -209,7 +208,7 @@ fn table(rows: &[Row], tree: &str, ps: &[usize], inverted: bool, t: &mut Table) 
             let count = p as f64 / 2.0 * s.excess();
             t.row(vec![
                 tree.into(),
-                NAMES[k].into(),
+                (*name).into(),
                 p.into(),
                 s.h().into(),
                 s.excess().into(),
