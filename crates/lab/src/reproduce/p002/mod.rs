@@ -11,10 +11,16 @@
 //! tails by upper confidence bounds ([`stats`]).
 
 mod adaptive;
+mod efficiency;
 mod networks;
+mod phases;
+mod polling_nets;
 mod routing;
+mod runs;
 mod shielding;
 mod stats;
+mod transfers;
+mod triggering;
 
 use super::{quantile, Control, Ctx, Experiment, Finding, Plot, Premise, Series, Table, Verdict};
 use rayon::prelude::*;
@@ -25,7 +31,7 @@ use treesplit::machine::sim::{MessageModel, Topology};
 use treesplit::{simulate, Balancer, BalancerKind, Config, PollingOptions, SimConfig};
 use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
 
-const NAMES: [&str; 6] = [
+pub(super) const NAMES: [&str; 6] = [
     "poll-and-shuffle",
     "random polling",
     "neighbour polling",
@@ -38,7 +44,7 @@ const NAMES: [&str; 6] = [
 /// DEFAULT_ROUND), random polling, neighbour polling over `neighbourhood`, global round
 /// robin, random shift (the library's defaults), and poll-and-shuffle with local
 /// synchronization (§6.3: phases of DEFAULT_ROUND work units, no clock).
-fn balancer(k: usize, neighbourhood: Topology) -> Balancer {
+pub(super) fn balancer(k: usize, neighbourhood: Topology) -> Balancer {
     let polling = PollingOptions::default();
     match k {
         5 => match balancer(0, neighbourhood) {
@@ -682,5 +688,10 @@ pub(super) fn experiments() -> Vec<Experiment> {
     ];
     all.extend(networks::experiments());
     all.extend(routing::experiments());
+    all.extend(transfers::experiments());
+    all.extend(polling_nets::experiments());
+    all.extend(triggering::experiments());
+    all.extend(efficiency::experiments());
+    all.extend(phases::experiments());
     all
 }
