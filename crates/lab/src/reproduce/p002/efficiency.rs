@@ -45,6 +45,7 @@ fn one(k: u64, p: usize, seed: u64, shuffle: bool) -> Result<Fig, String> {
     } else {
         Balancer::RandomPolling {
             polling: PollingOptions::default(),
+            locality: 0,
         }
     };
     let sim = machine(Topology::Hypercube, 5);

@@ -69,6 +69,7 @@ fn one(p: usize, seed: u64, shuffle: bool) -> Result<(Fig, u64, bool), String> {
     } else {
         Balancer::RandomPolling {
             polling: PollingOptions::default(),
+            locality: 0,
         }
     };
     let config = Config::new(p).balancer(b).delta_t(DELTA_T).seed(seed);

@@ -45,6 +45,7 @@ fn one(network: Topology, p: usize, seed: u64, control: bool) -> Result<Fig, Str
     };
     let b = Balancer::RandomPolling {
         polling: PollingOptions::default(),
+        locality: 0,
     };
     run(
         Synthetic::new(params)?,

@@ -41,6 +41,7 @@ fn one(p: usize, seed: u64, adaptive: bool) -> Result<Fig, String> {
     } else {
         Balancer::RandomPolling {
             polling: PollingOptions::default(),
+            locality: 0,
         }
     };
     let sim = machine(Topology::Hypercube, 5);
