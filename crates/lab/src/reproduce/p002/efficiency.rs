@@ -14,8 +14,7 @@ use crate::experiments::poll_shuffle::poll_and_shuffle;
 use rayon::prelude::*;
 use treesplit::config::{PhaseSync, DEFAULT_ROUND};
 use treesplit::machine::sim::Topology;
-use treesplit::{Balancer, PollingOptions};
-use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
+use treesplit_apps::synthetic::Synthetic;
 
 /// The per-PE loads, in units of h; the exponent of P is judged at the largest.
 const KS: [u64; 3] = [4, 16, 64];
@@ -32,21 +31,11 @@ fn load(k: u64, p: usize) -> (u32, u64) {
 
 fn one(k: u64, p: usize, seed: u64, shuffle: bool) -> Result<Fig, String> {
     let work = load(k, p).1 * p as u64;
-    let params = SyntheticParams {
-        work,
-        alpha: 0.5,
-        atomic: 1,
-        rule: SplitRule::Random,
-        spin: 1,
-        seed,
-    };
+    let params = super::runs::halves(work, seed);
     let b = if shuffle {
         poll_and_shuffle(DEFAULT_ROUND, None, PhaseSync::Global)
     } else {
-        Balancer::RandomPolling {
-            polling: PollingOptions::default(),
-            locality: 0,
-        }
+        super::runs::random_polling()
     };
     let sim = machine(Topology::Hypercube, 5);
     run(Synthetic::new(params)?, work, |o| o.units, b, p, &sim, seed)

@@ -18,8 +18,8 @@ use crate::experiments::poll_shuffle::poll_and_shuffle;
 use rayon::prelude::*;
 use treesplit::config::{PhaseSync, DEFAULT_ROUND};
 use treesplit::machine::sim::Topology;
-use treesplit::{simulate, Balancer, Config, PollingOptions};
-use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
+use treesplit::{simulate, Config};
+use treesplit_apps::synthetic::Synthetic;
 
 /// γ of the lemma (log(2/γ) = 2: phases numbered below d − 2 count).
 const GAMMA: f64 = 0.5;
@@ -56,21 +56,11 @@ fn qualifying(curve: &[(u64, f64)], t_par: f64, d: u64, cycle: u64) -> u64 {
 /// cycle model (poll-and-shuffle; always true for the control).
 fn one(p: usize, seed: u64, shuffle: bool) -> Result<(Fig, u64, bool), String> {
     let work = PER_PE * p as u64;
-    let params = SyntheticParams {
-        work,
-        alpha: 0.5,
-        atomic: 1,
-        rule: SplitRule::Random,
-        spin: 1,
-        seed,
-    };
+    let params = super::runs::halves(work, seed);
     let b = if shuffle {
         poll_and_shuffle(DEFAULT_ROUND, None, PhaseSync::Global)
     } else {
-        Balancer::RandomPolling {
-            polling: PollingOptions::default(),
-            locality: 0,
-        }
+        super::runs::random_polling()
     };
     let config = Config::new(p).balancer(b).delta_t(DELTA_T).seed(seed);
     let sim = super::runs::machine(Topology::Hypercube, 5);

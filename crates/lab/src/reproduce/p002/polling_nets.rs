@@ -14,8 +14,7 @@ use super::stats::tail_words;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use treesplit::machine::sim::{Delay, Network, Topology};
-use treesplit::{Balancer, PollingOptions};
-use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
+use treesplit_apps::synthetic::Synthetic;
 
 /// Units per PE (T_seq/n, as 002-thm1) and the hop cost of the judged machine.
 const PER_PE: u64 = 2048;
@@ -30,23 +29,13 @@ fn diameter(network: Topology, p: usize) -> u64 {
 /// generation h), PER_PE·P units; the hop cost T_HOP, or T_HOP·log₂ P for the control.
 fn one(network: Topology, p: usize, seed: u64, control: bool) -> Result<Fig, String> {
     let work = PER_PE * p as u64;
-    let params = SyntheticParams {
-        work,
-        alpha: 0.5,
-        atomic: 1,
-        rule: SplitRule::Random,
-        spin: 1,
-        seed,
-    };
+    let params = super::runs::halves(work, seed);
     let hop = if control {
         T_HOP * u64::from(log2_ceil(p as u64))
     } else {
         T_HOP
     };
-    let b = Balancer::RandomPolling {
-        polling: PollingOptions::default(),
-        locality: 0,
-    };
+    let b = super::runs::random_polling();
     run(
         Synthetic::new(params)?,
         work,

@@ -6,7 +6,29 @@
 //! setting); these need other trees, networks and hop costs.
 
 use treesplit::machine::sim::{MessageModel, Topology};
-use treesplit::{simulate, Balancer, Config, SimConfig, Task};
+use treesplit::{simulate, Balancer, Config, PollingOptions, SimConfig, Task};
+use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
+
+/// The claims' tree: exact halves (split ratio 1/2, h = ⌈log₂ work⌉, every leaf at
+/// generation h), atomic pieces of one unit, drawn from `seed`.
+pub(super) fn halves(work: u64, seed: u64) -> SyntheticParams {
+    SyntheticParams {
+        work,
+        alpha: 0.5,
+        atomic: 1,
+        rule: SplitRule::Random,
+        spin: 1,
+        seed,
+    }
+}
+
+/// Random polling at the library's defaults, the claims' reference balancer.
+pub(super) fn random_polling() -> Balancer {
+    Balancer::RandomPolling {
+        polling: PollingOptions::default(),
+        locality: 0,
+    }
+}
 
 /// What one run measured.
 #[derive(Debug, Clone, Copy)]

@@ -12,8 +12,7 @@ use crate::experiments::poll_shuffle::poll_and_shuffle;
 use rayon::prelude::*;
 use treesplit::config::{Adaptive, PhaseSync, DEFAULT_ROUND};
 use treesplit::machine::sim::Topology;
-use treesplit::{Balancer, PollingOptions};
-use treesplit_apps::synthetic::{SplitRule, Synthetic, SyntheticParams};
+use treesplit_apps::synthetic::Synthetic;
 
 /// Units per PE (as 002-thm1).
 const PER_PE: u64 = 2048;
@@ -28,21 +27,11 @@ const POLICY: Adaptive = Adaptive {
 
 fn one(p: usize, seed: u64, adaptive: bool) -> Result<Fig, String> {
     let work = PER_PE * p as u64;
-    let params = SyntheticParams {
-        work,
-        alpha: 0.5,
-        atomic: 1,
-        rule: SplitRule::Random,
-        spin: 1,
-        seed,
-    };
+    let params = super::runs::halves(work, seed);
     let b = if adaptive {
         poll_and_shuffle(DEFAULT_ROUND, Some(POLICY), PhaseSync::Global)
     } else {
-        Balancer::RandomPolling {
-            polling: PollingOptions::default(),
-            locality: 0,
-        }
+        super::runs::random_polling()
     };
     let sim = machine(Topology::Hypercube, 5);
     run(Synthetic::new(params)?, work, |o| o.units, b, p, &sim, seed)
