@@ -12,6 +12,7 @@
 mod apps;
 mod compensate;
 mod dl;
+mod init;
 mod lemma1;
 mod perm;
 mod relax;
@@ -509,5 +510,6 @@ pub(super) fn experiments() -> Vec<Experiment> {
         claim!("p004", "004-crossover", crossover),
         claim!("p004", "004-crossover-dl", dl::crossover_dl),
         claim!("p004", "004-sec5.2", apps::section52),
+        claim!("p004", "004-sec5.1-init", init::init),
     ]
 }
