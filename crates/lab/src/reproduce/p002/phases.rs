@@ -12,10 +12,9 @@
 //! same clock, is the control: its idle rounds are Θ(h·log n), the weaker bound.
 
 use super::super::{quantile, Control, Ctx, Experiment, Finding, Premise, Table, Verdict};
-use super::runs::{exceed, log2_ceil, words, Fig, PerP};
+use super::runs::{exceed, grid, log2_ceil, words, Fig, PerP};
 use super::stats::tail_words;
 use crate::experiments::poll_shuffle::poll_and_shuffle;
-use rayon::prelude::*;
 use treesplit::config::{PhaseSync, DEFAULT_ROUND};
 use treesplit::machine::sim::Topology;
 use treesplit::{simulate, Config};
@@ -90,14 +89,7 @@ fn one(p: usize, seed: u64, shuffle: bool) -> Result<(Fig, u64, bool), String> {
 }
 
 fn measure(ps: &[usize], seeds: &[u64], shuffle: bool) -> Result<(PerP, Vec<u64>, bool), String> {
-    let jobs: Vec<(usize, u64)> = ps
-        .iter()
-        .flat_map(|&p| seeds.iter().map(move |&s| (p, s)))
-        .collect();
-    let runs: Vec<(Fig, u64, bool)> = jobs
-        .par_iter()
-        .map(|&(p, s)| one(p, s, shuffle))
-        .collect::<Result<_, _>>()?;
+    let runs: Vec<(Fig, u64, bool)> = grid(ps, seeds, |p, s| one(p, s, shuffle))?;
     let model_ok = runs.iter().all(|r| r.2);
     let per: PerP = ps
         .iter()

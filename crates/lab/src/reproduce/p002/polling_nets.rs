@@ -9,9 +9,8 @@
 //! own c calibrated the same way.
 
 use super::super::{Control, Ctx, Experiment, Finding, Plot, Premise, Series, Table, Verdict};
-use super::runs::{exceed, log2_ceil, machine, run, words, Fig, PerP};
+use super::runs::{exceed, grid, log2_ceil, machine, per_p, run, words, Fig, PerP};
 use super::stats::tail_words;
-use rayon::prelude::*;
 use std::collections::HashMap;
 use treesplit::machine::sim::{Delay, Network, Topology};
 use treesplit_apps::synthetic::Synthetic;
@@ -48,22 +47,10 @@ fn one(network: Topology, p: usize, seed: u64, control: bool) -> Result<Fig, Str
 }
 
 fn measure(network: Topology, ps: &[usize], seeds: &[u64], control: bool) -> Result<PerP, String> {
-    let jobs: Vec<(usize, u64)> = ps
-        .iter()
-        .flat_map(|&p| seeds.iter().map(move |&s| (p, s)))
-        .collect();
-    let figs: Vec<Fig> = jobs
-        .par_iter()
-        .map(|&(p, s)| one(network, p, s, control))
-        .collect::<Result<_, _>>()?;
-    Ok(ps
-        .iter()
-        .map(|&p| {
-            let at: Vec<Fig> = figs.iter().filter(|f| f.p == p).copied().collect();
-            let dh = (diameter(network, p) * T_HOP) as f64 * f64::from(h_of(p));
-            (p, at.iter().map(|f| f.lower_order() / dh).collect(), at)
-        })
-        .collect())
+    let figs = grid(ps, seeds, |p, s| one(network, p, s, control))?;
+    Ok(per_p(ps, &figs, |p, f| {
+        f.lower_order() / ((diameter(network, p) * T_HOP) as f64 * f64::from(h_of(p)))
+    }))
 }
 
 fn h_of(p: usize) -> u32 {

@@ -5,6 +5,7 @@
 //! The claims of `mod.rs` keep their own runner (its sweep cache is keyed by its own
 //! setting); these need other trees, networks and hop costs.
 
+use rayon::prelude::*;
 use treesplit::machine::sim::{MessageModel, Topology};
 use treesplit::{simulate, Balancer, Config, PollingOptions, SimConfig, Task};
 use treesplit_apps::synthetic::{SplitRule, SyntheticParams};
@@ -114,6 +115,30 @@ pub(super) fn run<T: Task>(
 
 /// Per P: the judged value per seed and the runs behind them.
 pub(super) type PerP = Vec<(usize, Vec<f64>, Vec<Fig>)>;
+
+/// One run per (P, seed), P by P and seed by seed, run in parallel; the results keep that
+/// order.
+pub(super) fn grid<R: Send>(
+    ps: &[usize],
+    seeds: &[u64],
+    one: impl Fn(usize, u64) -> Result<R, String> + Sync,
+) -> Result<Vec<R>, String> {
+    let jobs: Vec<(usize, u64)> = ps
+        .iter()
+        .flat_map(|&p| seeds.iter().map(move |&s| (p, s)))
+        .collect();
+    jobs.par_iter().map(|&(p, s)| one(p, s)).collect()
+}
+
+/// The runs of [`grid`] grouped by P, each judged by `value` (given P and the run).
+pub(super) fn per_p(ps: &[usize], figs: &[Fig], value: impl Fn(usize, &Fig) -> f64) -> PerP {
+    ps.iter()
+        .map(|&p| {
+            let at: Vec<Fig> = figs.iter().filter(|f| f.p == p).copied().collect();
+            (p, at.iter().map(|f| value(p, f)).collect(), at)
+        })
+        .collect()
+}
 
 /// c = 1.5 × the largest value at the two smallest P; the runs at the larger P above c, as
 /// "P = …: x", and the number of judged runs.

@@ -6,10 +6,9 @@
 //! polling (Õ(h log n)) is the control.
 
 use super::super::{Control, Ctx, Experiment, Finding, Plot, Premise, Series, Table, Verdict};
-use super::runs::{exceed, log2_ceil, machine, run, words, Fig, PerP};
+use super::runs::{exceed, grid, log2_ceil, machine, per_p, run, words, Fig, PerP};
 use super::stats::tail_words;
 use crate::experiments::poll_shuffle::poll_and_shuffle;
-use rayon::prelude::*;
 use treesplit::config::{Adaptive, PhaseSync, DEFAULT_ROUND};
 use treesplit::machine::sim::Topology;
 use treesplit_apps::synthetic::Synthetic;
@@ -42,22 +41,10 @@ fn h_of(p: usize) -> u32 {
 }
 
 fn measure(ps: &[usize], seeds: &[u64], adaptive: bool) -> Result<PerP, String> {
-    let jobs: Vec<(usize, u64)> = ps
-        .iter()
-        .flat_map(|&p| seeds.iter().map(move |&s| (p, s)))
-        .collect();
-    let figs: Vec<Fig> = jobs
-        .par_iter()
-        .map(|&(p, s)| one(p, s, adaptive))
-        .collect::<Result<_, _>>()?;
-    Ok(ps
-        .iter()
-        .map(|&p| {
-            let at: Vec<Fig> = figs.iter().filter(|f| f.p == p).copied().collect();
-            let h = f64::from(h_of(p));
-            (p, at.iter().map(|f| f.lower_order() / h).collect(), at)
-        })
-        .collect())
+    let figs = grid(ps, seeds, |p, s| one(p, s, adaptive))?;
+    Ok(per_p(ps, &figs, |p, f| {
+        f.lower_order() / f64::from(h_of(p))
+    }))
 }
 
 fn thm5(ctx: &Ctx) -> Result<Finding, String> {
